@@ -1,0 +1,112 @@
+# rfkit Makefile
+#
+# Flags are composed as
+#   CFLAGS  = $(STD) $(WARN) $(OPT) $(DEBUG) $(SAN) $(DEPFLAGS) $(EXTRA) $(PAPI_CFLAGS)
+#   LDLIBS  = $(LIBS) $(PAPI_LIBS)
+# Override OPT (default -O2), DEBUG (default -g), CC, PREFIX, EXTRA on the command
+# line.  SANITIZE=address,undefined builds everything with those sanitizers in
+# build-san/ so a sanitized and a plain build can live side by side.
+# Objects go to $(BUILD)/; sources are never touched by the build.
+
+CC      ?= cc
+OPT     ?= -O2
+DEBUG   ?= -g
+PREFIX  ?= /usr/local
+STD      = -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN     = -Wall -Wextra -Wpedantic -Wstrict-prototypes -Wshadow -Wno-unused-parameter
+DEPFLAGS = -MMD -MP
+LIBS     = -lgsl -lgslcblas -lcsv -lpthread -lm
+
+ifneq ($(SANITIZE),)
+BUILD   ?= build-san
+SAN      = -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+BUILD   ?= build
+SAN      =
+endif
+
+# PAPI is optional: hardware counters in the sampler's speed report.
+ifneq ($(wildcard /usr/include/papi.h),)
+PAPI_CFLAGS = -DRF_HAVE_PAPI
+PAPI_LIBS   = -lpapi
+endif
+
+CFLAGS  = $(STD) $(WARN) $(OPT) $(DEBUG) $(SAN) $(DEPFLAGS) $(EXTRA) $(PAPI_CFLAGS)
+LDFLAGS = $(SAN)
+LDLIBS  = $(LIBS) $(PAPI_LIBS)
+
+LIB_SRC   = $(sort $(wildcard common/*.c analytic/*.c inputs/*.c sampler/*.c calibrate/*.c results/*.c))
+CLI_SRC   = $(sort $(wildcard cli/*.c))
+TEST_SRC  = $(sort $(wildcard tests/test_*.c))
+BENCH_SRC = $(sort $(wildcard tests/bench_*.c))
+FUZZ_SRC  = $(sort $(wildcard tests/fuzz_*.c))
+TEST_SUPPORT = $(sort $(wildcard tests/support/*.c))
+
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ   = $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN  = $(TEST_SRC:%.c=$(BUILD)/%)
+BENCH_BIN = $(BENCH_SRC:%.c=$(BUILD)/%)
+SUPPORT_OBJ = $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
+
+LIBRARY = $(BUILD)/librfkit.a
+RFKIT   = $(BUILD)/rfkit
+
+.PHONY: all test bench clean install deps run fuzz kernels check-san
+
+all: $(RFKIT)
+
+# The default what-if: an estimate on a bundled kernel and GPU.
+RUN_ARGS ?= estimate --gpu fermi-gtx480 --kernel inputs/kernels/hotspot.spec --design stealing --banks 8
+run: deps $(RFKIT)
+	./$(RFKIT) $(RUN_ARGS)
+
+deps:
+	@sh .ci/deps
+
+$(LIBRARY): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(RFKIT): $(CLI_OBJ) $(LIBRARY)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBRARY) $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(SUPPORT_OBJ) $(LIBRARY) -lcmocka $(LDLIBS)
+
+test: deps $(RFKIT) $(TEST_BIN)
+	@sh tests/run.sh $(BUILD) $(TEST_BIN)
+
+# Same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+check-san:
+	$(MAKE) test SANITIZE=address,undefined
+
+bench: deps $(RFKIT) $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; ./$$b || exit 1; done
+
+# libFuzzer over the parsers and spec reader (clang).
+FUZZ_BUILD = build-fuzz
+fuzz:
+	@command -v clang >/dev/null || { echo "fuzz: clang not found"; exit 1; }
+	@mkdir -p $(FUZZ_BUILD)
+	@for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
+	  clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
+	    -o $(FUZZ_BUILD)/$$n $$f $(LIB_SRC) $(LDLIBS) || exit 1; \
+	  mkdir -p $(FUZZ_BUILD)/corpus-$$n; \
+	  echo "== $$n"; ./$(FUZZ_BUILD)/$$n -max_total_time=$${FUZZ_SECONDS:-60} \
+	    $(FUZZ_BUILD)/corpus-$$n tests/fuzz-seeds/$$n 2>&1 | tail -n 3 || exit 1; done
+
+install: $(RFKIT) $(LIBRARY)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
+	install -m 755 $(RFKIT) $(DESTDIR)$(PREFIX)/bin/rfkit
+	install -m 644 $(LIBRARY) $(DESTDIR)$(PREFIX)/lib/librfkit.a
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include inputs/kernels/kernels.mk
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SUPPORT_OBJ:.o=.d) $(TEST_BIN:=.d) $(BENCH_BIN:=.d)

@@ -1,0 +1,86 @@
+/* design.h - a register-file design point: which organisation, and its
+ * parameters.  One flat struct so one parameter table (rf_design_params[])
+ * maps command-line options, batch CSV columns and the configuration dump to
+ * fields; each design reads the fields that concern it.
+ */
+#ifndef RF_DESIGN_H
+#define RF_DESIGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../common/error.h"
+#include "../common/param.h"
+
+#define RF_DESIGN_LIST(X)                                                   \
+    X(BASELINE, "baseline", "conventional banked register file")            \
+    X(SHARING,  "sharing",  "Register Sharing (seed 003)")                   \
+    X(FINEREG,  "finereg",  "FineReg active/pending register files (seed 000)") \
+    X(VT,       "vt",       "Virtual Thread (seed 000 comparison point)")   \
+    X(REGDRAM,  "regdram",  "Reg+DRAM, Zorua-like (seed 000 comparison point)") \
+    X(REGMUTEX, "regmutex", "VT+RegMutex, BRS/SRP (seed 000 comparison point)") \
+    X(STEALING, "stealing", "bank stealing (seed 001)")                      \
+    X(HIRF,     "hirf",     "SRAM register cache over NVM RF, CAC (seed 002)") \
+    X(RFC,      "rfc",      "hardware register-file cache (seed 004)")       \
+    X(LTRF,     "ltrf",     "latency-tolerant register file (seed 004)")     \
+    X(IDEAL,    "ideal",    "8x register file at baseline latency (seed 004)")
+
+typedef enum rf_design_kind {
+#define RF_DESIGN_ENUM_(id, name, help) RF_DESIGN_##id,
+    RF_DESIGN_LIST(RF_DESIGN_ENUM_)
+#undef RF_DESIGN_ENUM_
+    RF_DESIGN_COUNT
+} rf_design_kind;
+
+/* NULL-terminated design names in enum order ("baseline", ...). */
+extern const char *const rf_design_names[];
+
+typedef enum rf_rc_index { RF_RC_CONCAT = 0, RF_RC_TEA = 1, RF_RC_FULL = 2 } rf_rc_index;
+typedef enum rf_rc_assign { RF_ASSIGN_BASE = 0, RF_ASSIGN_CAC = 1, RF_ASSIGN_BEST = 2, RF_ASSIGN_WORST = 3 } rf_rc_assign;
+
+typedef struct rf_design {
+    int kind;            /* rf_design_kind */
+
+    /* Register Sharing (seed 003). */
+    double sharing;      /* F = 1 - t, fraction of a CTA's registers shared */
+    bool owf;            /* owner-warp-first scheduling */
+
+    /* FineReg and comparison points (seed 000). */
+    double acrf_kb;      /* KB, active-CTA register file */
+    double pcrf_kb;      /* KB, pending-CTA register file */
+    double live_frac;    /* live fraction of a stalled CTA's registers */
+    int dram_ctas;       /* Reg+DRAM: pending CTAs whose context is in DRAM */
+    double brs_frac;     /* RegMutex: base register set fraction */
+
+    /* Banked register file and bank stealing (seed 001). */
+    int banks;           /* 0 = the GPU's rf_banks */
+    int collectors;      /* 0 = the GPU's collectors */
+    int scheduler;       /* 0 = the GPU's policy, else 1 + rf_sched_policy (lrr, gto, two-level) */
+    bool read_steal;
+    bool write_steal;
+
+    /* HI-RF + CAC (seed 002). */
+    int index;           /* rf_rc_index */
+    int wbits, rbits;    /* concat index: warp and register bits */
+    int rc_entries;      /* 0 = the GPU's rc_entries */
+    int assign;          /* rf_rc_assign */
+
+    /* RFC, LTRF, ideal (seed 004). */
+    int rf_config;       /* main-RF technology #1..#7 of seed 004 Table 2 */
+    int active_warps;    /* active-warp pool size */
+    int interval_regs;   /* registers per register-interval */
+    bool plus;           /* LTRF+: only live registers are moved */
+} rf_design;
+
+extern const rf_param rf_design_params[];
+extern const size_t rf_design_nparams;
+
+/* Defaults of every parameter and kind = BASELINE. */
+void rf_design_init(rf_design *d);
+
+/* Set kind from a name; RF_EUNKNOWN with the list of names otherwise. */
+int rf_design_set_kind(rf_design *d, const char *name, rf_err *err);
+
+const char *rf_design_name(int kind);
+
+#endif /* RF_DESIGN_H */

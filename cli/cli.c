@@ -1,0 +1,111 @@
+/* cli.c - option helpers shared by the subcommands. */
+#include "cli.h"
+
+#include <string.h>
+
+int rf_cli_fail(const rf_err *err)
+{
+    fprintf(stderr, "rfkit: %s\n", err->msg[0] ? err->msg : rf_strerror(err->code));
+    switch (err->code) {
+    case RF_EIO:
+    case RF_EWATCHDOG:
+    case RF_EFIT:
+    case RF_ENOMEM:
+    case RF_EINTERNAL:
+        return 1;
+    default:
+        return 2;
+    }
+}
+
+bool rf_cli_name_eq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
+        if (x != y)
+            return false;
+    }
+    return *a == *b;
+}
+
+/* Split "--name[=value]" into the name part; returns its length or 0. */
+static size_t opt_name(const char *arg, const char **eq)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return 0;
+    *eq = strchr(arg, '=');
+    return *eq ? (size_t)(*eq - arg - 2) : strlen(arg + 2);
+}
+
+static bool name_matches(const char *arg, size_t len, const char *name)
+{
+    char buf[128];
+    if (len >= sizeof buf)
+        return false;
+    memcpy(buf, arg + 2, len);
+    buf[len] = '\0';
+    return rf_cli_name_eq(buf, name);
+}
+
+int rf_cli_value(int argc, char **argv, int *i, const char *name,
+                 const char **value, rf_err *err)
+{
+    const char *eq;
+    size_t len = opt_name(argv[*i], &eq);
+    if (!len || !name_matches(argv[*i], len, name))
+        return 0;
+    if (eq) {
+        *value = eq + 1;
+        return 1;
+    }
+    if (*i + 1 >= argc)
+        return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, NULL,
+                          "--%s needs a value", name);
+    *value = argv[++*i];
+    return 1;
+}
+
+bool rf_cli_flag(char **argv, int i, const char *name)
+{
+    const char *eq;
+    size_t len = opt_name(argv[i], &eq);
+    return len && !eq && name_matches(argv[i], len, name);
+}
+
+int rf_cli_param(int argc, char **argv, int *i, const rf_param *tab, size_t n,
+                 void *obj, rf_err *err)
+{
+    const char *eq;
+    size_t len = opt_name(argv[*i], &eq);
+    if (!len)
+        return 0;
+    for (size_t k = 0; k < n; k++) {
+        const rf_param *p = &tab[k];
+        if (!name_matches(argv[*i], len, p->name))
+            continue;
+        const char *value;
+        if (p->type == RF_PT_BOOL && !eq) {
+            value = "1";
+        } else if (eq) {
+            value = eq + 1;
+        } else if (*i + 1 >= argc) {
+            return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, NULL,
+                              "--%s needs a value", p->name);
+        } else {
+            value = argv[++*i];
+        }
+        int rc = rf_param_parse(p, obj, value, RF_CLI_WHERE, err);
+        return rc ? rc : 1;
+    }
+    return 0;
+}
+
+int rf_cli_unknown(const char *cmd, const char *arg, rf_err *err)
+{
+    if (strncmp(arg, "-", 1) == 0)
+        return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, NULL,
+                          "unknown option '%s' for 'rfkit %s' (see rfkit %s --help)",
+                          arg, cmd, cmd);
+    return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, NULL,
+                      "unexpected argument '%s' for 'rfkit %s'", arg, cmd);
+}

@@ -1,0 +1,47 @@
+/* cli.h - small helpers shared by the subcommands: option matching with
+ * values, parameter-table options, error reporting. */
+#ifndef RF_CLI_H
+#define RF_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../common/error.h"
+#include "../common/param.h"
+
+#define RF_CLI_WHERE ((rf_where){"command line", 0})
+
+/* Declarations of every subcommand (commands.h). */
+#include "commands.h"
+#define RF_CMD_DECL_(name, fn, help) int fn(int argc, char **argv);
+RF_COMMAND_LIST(RF_CMD_DECL_)
+#undef RF_CMD_DECL_
+
+/* Print "rfkit: <msg>" to stderr and return exit code 2 (bad input) or 1
+ * (a run that failed for another reason: I/O, watchdog, fit). */
+int rf_cli_fail(const rf_err *err);
+
+/* Does argv[*i] name option `name` ("--name VALUE" or "--name=VALUE"; '-' and
+ * '_' are the same in names)?  Returns 1 and sets *value (advancing *i past a
+ * separate value), 0 when it is another option, or RF_EUSAGE (err filled)
+ * when the value is missing. */
+int rf_cli_value(int argc, char **argv, int *i, const char *name,
+                 const char **value, rf_err *err);
+
+/* Is argv[*i] the flag --name (no value)? */
+bool rf_cli_flag(char **argv, int i, const char *name);
+
+/* Try argv[*i] against a parameter table (bool parameters are flags and also
+ * take "--name=0/1").  Returns 1 when consumed (value parsed into obj), 0 when
+ * not a parameter of the table, negative on a bad value. */
+int rf_cli_param(int argc, char **argv, int *i, const rf_param *tab, size_t n,
+                 void *obj, rf_err *err);
+
+/* Standard error for an option nobody recognised. */
+int rf_cli_unknown(const char *cmd, const char *arg, rf_err *err);
+
+/* Compare option names treating '-' and '_' alike. */
+bool rf_cli_name_eq(const char *a, const char *b);
+
+#endif /* RF_CLI_H */

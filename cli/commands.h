@@ -1,0 +1,8 @@
+/* commands.h - the subcommands of the rfkit front end, one line each:
+ * X(name, function, one-line summary).  Each function lives in cli/cmd_<name>.c
+ * and has the signature int fn(int argc, char **argv), argv[0] being the
+ * subcommand name; it returns the process exit code (0, 1 on a failed run,
+ * 2 on bad input). */
+#define RF_COMMAND_LIST(X)                                                          \
+    X(gpus,      rf_cmd_gpus,      "list the bundled GPU presets and their key figures") \
+    X(occupancy, rf_cmd_occupancy, "CTAs and warps per SM under each register-file design")

@@ -1,0 +1,52 @@
+/* main.c - the rfkit command: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define RFKIT_VERSION "0.1.0"
+
+typedef struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *help;
+} command;
+
+static const command commands[] = {
+#define RF_CMD_ROW_(name, fn, help) {#name, fn, help},
+    RF_COMMAND_LIST(RF_CMD_ROW_)
+#undef RF_CMD_ROW_
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "rfkit %s - what a GPU register-file design does to a kernel's IPC,\n"
+            "energy and area, from closed-form models calibrated on a cycle-level SM model.\n\n"
+            "usage: rfkit COMMAND [options]     (rfkit COMMAND --help for its options)\n\n"
+            "commands:\n",
+            RFKIT_VERSION);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("rfkit %s\n", RFKIT_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "rfkit: unknown command '%s' (see rfkit --help)\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,72 @@
+/* kernel.h - a kernel as rfkit models it: code + launch + profile.
+ *
+ * Loaded from a kernel spec file (INI: [kernel] code/entry, [launch]
+ * grid/block/smem/regs, [profile] trip/taken/l1_hit/l2_hit/...), or from a
+ * bare .ptx / SASS / .dot file with the launch given by rf_kernel_opts and the
+ * default profile.  The entry function is register-allocated when its code is
+ * PTX; the register count used for occupancy is ptxas's when known (spec
+ * "regs", or `ptxas -v` when on PATH), else rfkit's own.
+ */
+#ifndef RF_KERNEL_H
+#define RF_KERNEL_H
+
+#include <stdbool.h>
+
+#include "../common/error.h"
+#include "../common/param.h"
+#include "kir.h"
+
+typedef struct rf_launch {
+    int grid[3];                 /* CTAs */
+    int block[3];                /* threads */
+    int smem;                    /* bytes of dynamic shared memory per CTA */
+    int regs;                    /* registers per thread; 0 = from code */
+} rf_launch;
+
+typedef struct rf_profile {
+    double trip;                 /* mean trip count of loops (backward branches) */
+    double taken;                /* probability a forward conditional branch is taken */
+    double l1_hit;               /* L1 hit rate of global loads */
+    double l2_hit;               /* L2 hit rate of L1 misses */
+    double dram_share;           /* fraction of DRAM bandwidth this SM gets (0 = fair share) */
+} rf_profile;
+
+extern const rf_param rf_launch_params[];   /* grid, block, smem, regs */
+extern const size_t rf_launch_nparams;
+extern const rf_param rf_profile_params[];  /* trip, taken, l1_hit, l2_hit, dram_share */
+extern const size_t rf_profile_nparams;
+
+/* Command-line overrides for loading; zero/NULL fields mean "not given". */
+typedef struct rf_kernel_opts {
+    const char *entry;
+    const char *grid;            /* "X[,Y[,Z]]" */
+    const char *block;
+    const char *smem;
+    const char *regs;
+    bool no_ptxas;               /* do not run ptxas -v even when on PATH */
+} rf_kernel_opts;
+
+typedef struct rf_kernel {
+    char name[128];              /* spec or code file base name */
+    char spec_path[512];         /* "" when loaded from bare code */
+    rf_module *mod;              /* parsed code */
+    const rf_func *source;       /* entry function as parsed (in mod) */
+    rf_func *func;               /* entry, physical registers (owned when allocated) */
+    bool func_owned;
+    rf_launch launch;
+    rf_profile profile;
+    int regs_rfkit;              /* registers per thread from rfkit's allocation */
+    int regs_ptxas;              /* from ptxas -v or the spec, -1 = unknown */
+    int regs;                    /* the count used for occupancy */
+    int smem_static;             /* bytes of static shared memory per CTA */
+} rf_kernel;
+
+int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
+                   rf_kernel **out, rf_err *err);
+void rf_kernel_destroy(rf_kernel *k);
+
+/* Threads per CTA and CTAs in the grid. */
+int rf_kernel_threads(const rf_kernel *k);
+long rf_kernel_ctas(const rf_kernel *k);
+
+#endif /* RF_KERNEL_H */

@@ -1,0 +1,136 @@
+/* kir.h - rfkit's kernel intermediate representation.
+ *
+ * A module holds functions; a function holds instructions grouped into basic
+ * blocks with CFG edges.  Every instruction has an opcode class (what the
+ * timing model and the register analyses need) and its register definitions
+ * and uses.
+ *
+ * Registers.  A function is either virtual (PTX as parsed: operands index the
+ * function's regs[] table, any number of registers of any width) or physical
+ * (SASS as given, or PTX after rf_regalloc): operands are 32-bit general
+ * registers 0..255 (a 64-bit value is two operands, an aligned pair) and
+ * predicate registers RF_PRED_BASE + 0..7.  RZ and PT are not operands.
+ * All register analyses (liveness, intervals, CAC, ...) and the sampler work
+ * on physical functions.
+ */
+#ifndef RF_KIR_H
+#define RF_KIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+
+#define RF_MAX_DEFS 8          /* e.g. ld.v4.f64 defines 8 words */
+#define RF_MAX_USES 12         /* e.g. st.v4.f64 with a 64-bit address */
+#define RF_MAX_GPR 256         /* physical 32-bit registers per thread */
+#define RF_PRED_BASE 256       /* physical predicate P0 is register 256 */
+#define RF_MAX_PRED 8
+
+typedef enum rf_opclass {
+    RF_OC_ALU,        /* integer / fp32 / conversion / move / setp */
+    RF_OC_ALU64,      /* fp64 and wide multiply (slower pipe) */
+    RF_OC_SFU,        /* transcendental: sin, cos, ex2, lg2, rsqrt, rcp, sqrt */
+    RF_OC_LD_GLOBAL,
+    RF_OC_ST_GLOBAL,
+    RF_OC_LD_SHARED,
+    RF_OC_ST_SHARED,
+    RF_OC_LD_LOCAL,
+    RF_OC_ST_LOCAL,
+    RF_OC_LD_CONST,   /* constant and parameter space */
+    RF_OC_ATOMIC,     /* atom / red, global or shared */
+    RF_OC_BRANCH,     /* bra, conditional when guarded */
+    RF_OC_BARRIER,    /* bar.sync / barrier.sync / BAR */
+    RF_OC_CALL,       /* call to a .func */
+    RF_OC_EXIT,       /* ret from the entry / exit */
+    RF_OC_NOP,        /* no timing effect (labels are not instructions) */
+    RF_OC_COUNT
+} rf_opclass;
+
+const char *rf_opclass_name(int cls);
+
+/* Instruction flags. */
+enum {
+    RF_IF_UNKNOWN = 1u << 0,   /* opcode not known; class guessed */
+    RF_IF_GUARD_NEG = 1u << 1, /* guard is @!p */
+    RF_IF_UNIFORM = 1u << 2,   /* bra.uni */
+    RF_IF_LOOPBACK = 1u << 3   /* branch to an earlier-or-same block */
+};
+
+typedef struct rf_inst {
+    uint8_t cls;                 /* rf_opclass */
+    uint8_t flags;               /* RF_IF_* */
+    uint8_t ndefs, nuses;
+    int16_t guard;               /* guard predicate register, -1 = none */
+    int16_t opcode;              /* index into rf_module.opnames */
+    int32_t target;              /* branch target block, -1 = none */
+    uint32_t line;               /* line in the source file */
+    uint16_t defs[RF_MAX_DEFS];  /* registers written */
+    uint16_t uses[RF_MAX_USES];  /* registers read (guard not included) */
+} rf_inst;
+
+typedef struct rf_block {
+    int first;                   /* index of its first instruction */
+    int ninsts;
+    int nsucc;                   /* 0 (exit), 1 or 2 */
+    int succ[2];                 /* succ[0] fall-through / not taken, succ[1] taken */
+    char label[64];              /* label or generated name */
+} rf_block;
+
+/* Virtual register (PTX). */
+typedef struct rf_vreg {
+    char name[24];               /* "%r12", "%fd3", "%p1" */
+    uint8_t words;               /* 32-bit words: 1, 2 (64-bit) or 4 (128); 0 = predicate */
+} rf_vreg;
+
+typedef struct rf_func {
+    char name[128];
+    bool is_entry;               /* .entry (kernel) vs .func */
+    bool physical;               /* operands are physical registers */
+    rf_inst *insts;
+    int ninsts;
+    rf_block *blocks;
+    int nblocks;
+    rf_vreg *regs;               /* virtual: register table; physical: NULL */
+    int nregs;                   /* virtual: size of regs[]; physical: GPRs used */
+    int npreds;                  /* physical: predicate registers used */
+    int smem_static;             /* bytes of .shared declared in the function */
+    int local_bytes;             /* bytes of .local (stack / spills) */
+    int nparams;                 /* kernel parameters */
+    int unknown_ops;             /* instructions whose opcode was not known */
+} rf_func;
+
+typedef enum rf_code_kind { RF_CODE_PTX, RF_CODE_SASS, RF_CODE_DOT } rf_code_kind;
+
+typedef struct rf_module {
+    char path[512];
+    int kind;                    /* rf_code_kind */
+    char target[16];             /* PTX .target, e.g. "sm_75"; SASS arch if known */
+    int ptx_major, ptx_minor;    /* PTX .version */
+    rf_func *funcs;
+    int nfuncs;
+    char (*opnames)[32];         /* distinct opcode spellings (base names) */
+    int nopnames;
+    int smem_module;             /* bytes of module-scope .shared */
+} rf_module;
+
+void rf_module_destroy(rf_module *m);
+
+/* Function by name (NULL = the first entry, or the first function). */
+const rf_func *rf_module_func(const rf_module *m, const char *name);
+
+/* Parse a file: kind chosen from its content (.version/.entry => PTX,
+ * "digraph" => nvdisasm -cfg dot, else SASS text).  Errors are
+ * "file:line:col: message". */
+int rf_module_load(const char *path, rf_module **out, rf_err *err);
+int rf_ptx_parse(const char *path, const char *text, rf_module **out, rf_err *err);
+int rf_sass_parse(const char *path, const char *text, rf_module **out, rf_err *err);
+int rf_dot_parse(const char *path, const char *text, rf_module **out, rf_err *err);
+
+/* Register allocation of a virtual function into a new physical function
+ * (64-bit values in aligned pairs, predicates in their own file).  *out is
+ * heap-allocated; free with rf_func_destroy. */
+int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err);
+void rf_func_destroy(rf_func *f);
+
+#endif /* RF_KIR_H */

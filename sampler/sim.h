@@ -1,0 +1,75 @@
+/* sim.h - the sampler: a cycle-level model of one SM running one kernel.
+ *
+ * rf_sim_run() dispatches the grid's CTAs wave by wave onto one SM (the
+ * others share L2/DRAM bandwidth through the profile), steps the pipeline
+ * stages in reverse order each cycle, and fills rf_sim_stats.  Deterministic:
+ * the same inputs and seed give the same stats.
+ */
+#ifndef RF_SIM_H
+#define RF_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../analytic/design.h"
+#include "../common/error.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+
+typedef struct rf_sim_opts {
+    uint64_t seed;
+    uint64_t warmup;          /* cycles simulated before the window (not counted) */
+    uint64_t cycles;          /* window length in cycles; 0 = run the whole grid */
+    uint64_t skip_ctas;       /* start the run as if this many CTAs had completed */
+    uint64_t watchdog;        /* cycles without a retired instruction => RF_EWATCHDOG */
+    FILE *progress;           /* progress line target, or NULL */
+} rf_sim_opts;
+
+void rf_sim_opts_init(rf_sim_opts *o);
+
+typedef struct rf_sim_stats {
+    uint64_t cycles;              /* cycles in the window */
+    uint64_t warp_insts;          /* warp instructions retired in the window */
+    double ipc;                   /* warp_insts / cycles */
+    uint64_t ctas_done;
+    double mean_resident_warps;   /* per cycle */
+
+    /* Stall breakdown: scheduler-cycles with no issue, by first cause. */
+    uint64_t stall_no_warp;       /* no ready warp at all (idle, barrier) */
+    uint64_t stall_scoreboard;
+    uint64_t stall_collector;     /* no free operand collector */
+    uint64_t stall_bank;          /* operands waiting on bank conflicts */
+    uint64_t stall_memory;        /* waiting on long-latency memory */
+    uint64_t stall_rc;            /* register-cache miss / NVM write-back / prefetch */
+
+    /* Register file. */
+    uint64_t bank_reads, bank_writes;
+    uint64_t read_conflict_cycles;  /* extra cycles reads waited for a bank */
+    uint64_t write_conflict_cycles; /* extra cycles writes waited for a bank */
+    uint64_t xbar_transfers;
+    uint64_t collector_fills;
+    double bank_util;             /* mean fraction of banks busy per cycle */
+
+    /* Bank stealing (seed 001). */
+    uint64_t stolen_reads;
+    uint64_t wb_normal;           /* writes done at their normal time */
+    uint64_t wb_stolen_fast;      /* stolen and written back within one cycle */
+    uint64_t wb_stolen_late;      /* stolen and written back later */
+    uint64_t wb_forced;           /* forced by a RAW/WAW hazard */
+
+    /* Register caches (seed 002, 004). */
+    uint64_t rc_hits, rc_misses, rc_conflicts;
+    uint64_t nvm_reads, nvm_writes;
+    uint64_t prefetches, prefetch_regs;
+    uint64_t nvm_stall_cycles;
+
+    /* Instruction mix (warp instructions). */
+    uint64_t insts_by_class[16];
+    uint64_t mem_insts;           /* global/local loads and stores */
+} rf_sim_stats;
+
+int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
+               const rf_sim_opts *opts, rf_sim_stats *st, rf_err *err);
+
+#endif /* RF_SIM_H */
