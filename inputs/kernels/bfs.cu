@@ -25,6 +25,7 @@ bfs(const int *__restrict__ rowPtr,     // [nverts+1] CSR offsets
     const int begin = rowPtr[u];
     const int end = rowPtr[u + 1];
 
+#pragma unroll 1
     for (int e = begin; e < end; ++e) {
         const int v = colIdx[e];
         // Cheap non-atomic test first; most neighbours are already visited.

@@ -57,6 +57,7 @@ hotspot(const float *__restrict__ power, const float *__restrict__ tempIn,
     __syncthreads();
 
     bool updated = false;
+#pragma unroll 1
     for (int s = 0; s < steps; ++s) {
         updated = false;
         // Cells still exact after this step: away from the tile edge by > s

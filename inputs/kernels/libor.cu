@@ -35,6 +35,7 @@ libor(const float *__restrict__ z,      // [nsteps][npath] normal draws
     float drift_scale = 1.0f;
 
     // ---- path generation: runtime loop over time steps ------------------
+#pragma unroll 1
     for (int n = 0; n < nsteps; ++n) {
         const float dW = sqdt * z[(size_t)n * npath + path];
         float v = 0.0f;

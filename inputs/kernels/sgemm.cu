@@ -52,6 +52,7 @@ sgemm(const float *__restrict__ A, const float *__restrict__ B,
     float4 aNext = *reinterpret_cast<const float4 *>(aPtr);
     float2 bNext = *reinterpret_cast<const float2 *>(bPtr);
 
+#pragma unroll 1
     for (int k0 = 0; k0 < K; k0 += SG_BK) {
         As[aK + 0][aRow] = aNext.x;
         As[aK + 1][aRow] = aNext.y;
