@@ -8,7 +8,7 @@
 // tile, so ptxas needs well over 60 registers per thread.
 //
 // Layout: row-major, A is MxK, B is KxN, C is MxN.  M must be a multiple of
-// 128, N a multiple of 64 and K a multiple of 8 (the epilogue still checks
+// 128, N a multiple of 64 and K a positive multiple of 8 (the epilogue checks
 // M/N bounds so partial launches are safe).
 
 #define SG_BM 128   // rows of C per block
