@@ -83,4 +83,22 @@ int rf_design_set_kind(rf_design *d, const char *name, rf_err *err);
 
 const char *rf_design_name(int kind);
 
+/* One main-register-file technology of seed 004 Table 2 (multipliers relative
+ * to configuration #1, a 256 KB HP-SRAM file with 16 banks of 16 KB). */
+typedef struct rf_rf_tech {
+    int config;            /* #1..#7 */
+    const char *cell;      /* cell technology */
+    double banks_x;        /* number of banks (1x = 16) */
+    double bank_size_x;    /* bank size (1x = 16 KB) */
+    const char *network;   /* bank interconnect */
+    double capacity_x, area_x, power_x, cap_per_area_x, cap_per_power_x, latency_x;
+} rf_rf_tech;
+
+/* Row `config` (1..7) of seed 004 Table 2; NULL when out of range. */
+const rf_rf_tech *rf_design_rf_tech(int config);
+
+/* The "ideal" design of seed 004 Section 5: configuration #1 technology at
+ * 8x capacity and 1x latency. */
+const rf_rf_tech *rf_design_ideal_tech(void);
+
 #endif /* RF_DESIGN_H */

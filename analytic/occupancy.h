@@ -42,7 +42,32 @@ typedef struct rf_occ {
     double rf_latency_x;    /* main register file latency multiplier */
     double rf_area_x;       /* area multiplier */
     double rf_power_x;      /* power multiplier */
+    /* Why: the shape and what each resource alone allows. */
+    int warps_per_cta;      /* warps of one CTA */
+    int regs_per_cta;       /* registers allocated to one CTA (with granularity) */
+    int rf_regs;            /* registers the residency count used (ACRF for FineReg,
+                             * the scaled main RF for LTRF/ideal) */
+    int lim_regs;           /* CTAs the registers alone allow (-1 = no limit) */
+    int lim_smem;           /* CTAs shared memory alone allows (-1 = no limit) */
+    int lim_threads;        /* CTAs the thread/warp slots allow */
+    int lim_ctas;           /* CTA slots */
+    /* FineReg (seed 000 IV-V). */
+    int pcrf_entries;       /* PCRF entries (one warp register each) */
+    int pcrf_entries_per_cta; /* entries one pending CTA needs at live_frac */
+    /* RegMutex. */
+    int brs_regs;           /* base register set, registers per thread */
+    int srp_regs;           /* shared register pool, registers */
 } rf_occ;
+
+/* The kernel-shape parameters (regs, threads, smem) as a parameter table, so
+ * command-line and batch readers check them the same way. */
+extern const rf_param rf_occ_input_params[];
+extern const size_t rf_occ_input_nparams;
+
+/* Bytes of the FineReg ACRF and PCRF for design d on gpu (acrf_kb/pcrf_kb,
+ * or their defaults: PCRF = half the register file, ACRF = the rest). */
+void rf_occ_finereg_split(const rf_gpu *gpu, const rf_design *d, double *acrf_bytes,
+                          double *pcrf_bytes);
 
 /* Occupancy of one kernel shape under design d on gpu.  Checks the input
  * against the part's limits (RF_ELIMIT with the field named). */

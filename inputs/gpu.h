@@ -19,8 +19,9 @@
 
 /* How registers are rounded up per CTA. */
 typedef enum rf_reg_gran {
-    RF_REG_GRAN_WARP = 0, /* per warp: ceil(regs*warp_size, unit) (Kepler+) */
-    RF_REG_GRAN_CTA = 1   /* per CTA: ceil(regs*threads, unit) (Fermi, sims) */
+    RF_REG_GRAN_WARP = 0, /* per warp: ceil(regs*warp_size, unit) (Fermi+, and
+                           * GPGPU-Sim: 4-register rounding = unit 4*warp_size) */
+    RF_REG_GRAN_CTA = 1   /* per CTA: ceil(regs*warps*warp_size, unit) (Tesla) */
 } rf_reg_gran;
 
 typedef enum rf_sched_policy {
@@ -42,6 +43,9 @@ typedef struct rf_gpu {
     int max_regs_per_cta;
     int reg_alloc_unit;            /* registers; allocation rounding unit */
     int reg_alloc_gran;            /* rf_reg_gran */
+    int warp_alloc_gran;           /* warps; register-limited warps per SM are
+                                    * rounded down to a multiple of this (the
+                                    * RF sub-partitions: 4 on cc 7.0+, 1 in sims) */
 
     /* Scheduling limits. */
     int max_threads_per_sm;
