@@ -61,9 +61,9 @@
 const rf_param rf_occ_input_params[] = {
     {"regs", RF_PT_INT, offsetof(rf_occ_input, regs), 1, 65536, 0, NULL, "registers",
      "registers per thread"},
-    {"threads", RF_PT_INT, offsetof(rf_occ_input, threads), 1, 1 << 20, 0, NULL, "threads",
+    {"threads", RF_PT_INT, offsetof(rf_occ_input, threads), 1, 65536, 0, NULL, "threads",
      "threads per CTA"},
-    {"smem", RF_PT_INT, offsetof(rf_occ_input, smem), 0, 1 << 30, 0, NULL, "bytes",
+    {"smem", RF_PT_INT, offsetof(rf_occ_input, smem), 0, 1000000000, 0, NULL, "bytes",
      "shared memory per CTA, static plus dynamic"},
 };
 const size_t rf_occ_input_nparams = sizeof rf_occ_input_params / sizeof rf_occ_input_params[0];

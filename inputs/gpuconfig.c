@@ -183,9 +183,9 @@ static int opt_long(const reader *r, const char *opt, const char *value, long *o
     if (rf_parse_long(value, out))
         return rf_err_set(err, RF_ENUMBER, r->path, r->line, 0, opt,
                           "'%s' is not a whole number", value);
-    if (*out < 0 || *out > 1L << 30)
+    if (*out < 0 || *out > 1000000000L)
         return rf_err_set(err, RF_ERANGE, r->path, r->line, 0, opt,
-                          "%ld is outside [0, %ld]", *out, 1L << 30);
+                          "%ld is outside [0, 1000000000]", *out);
     return RF_OK;
 }
 
