@@ -107,7 +107,7 @@ static void details(char *buf, size_t cap, const rf_gpu *g, const rf_design *d,
                  d->write_steal ? "on" : "off");
         break;
     case RF_DESIGN_HIRF:
-        snprintf(buf, cap, "SRAM cache over NVM RF (write %d cycles), %gx area",
+        snprintf(buf, cap, "SRAM cache over NVM RF (NVM write latency %d), %gx area",
                  g->nvm_write_latency, o->rf_area_x);
         break;
     default:
@@ -163,8 +163,8 @@ static void fill_row(rf_table *t, bool csv, const rf_gpu *g, const rf_design *d,
 }
 
 /* Readable output: a short table, one row per design. */
-static int print_readable(const rf_gpu *g, const rf_design *ds, int nd, const rf_occ_input *in,
-                          const rf_occ *os)
+static int print_readable(const char *gpu_arg, const rf_gpu *g, const rf_design *ds, int nd,
+                          const rf_occ_input *in, const rf_occ *os)
 {
     static const char *const header[] = {"design", "CTAs/SM", "warps/SM", "occupancy",
                                          "limiter", "active", "pending", "CTAs by regs/smem/thr/slots",
@@ -193,8 +193,11 @@ static int print_readable(const rf_gpu *g, const rf_design *ds, int nd, const rf
         rf_table_set(&t, 8, "%.10g", o->overhead_bits);
         rf_table_set(&t, 9, "%s", why);
     }
-    const char *src = rf_gpu_preset_source(g->name);
-    printf("# gpu %s: %s\n", g->name, src ? src : "from file");
+    const char *src = rf_gpu_preset_source(gpu_arg);
+    if (src)
+        printf("# gpu %s: %s\n", g->name, src);
+    else
+        printf("# gpu %s: from %s\n", g->name, gpu_arg);
     printf("# kernel: %d registers/thread, %d threads/CTA (%d warps), %d B shared memory/CTA; "
            "%d registers allocated per CTA\n",
            in->regs, in->threads, os[0].warps_per_cta, in->smem, os[0].regs_per_cta);
@@ -329,7 +332,7 @@ int rf_cmd_occupancy(int argc, char **argv)
         if (rf_occ_compute(&g, &ds[k], &in, &os[k], &err))
             return rf_cli_fail(&err);
     }
-    int rc = csv ? print_csv(&g, ds, nk, &in, os) : print_readable(&g, ds, nk, &in, os);
+    int rc = csv ? print_csv(&g, ds, nk, &in, os) : print_readable(gpu_name, &g, ds, nk, &in, os);
     if (rc) {
         rf_err_set(&err, rc, NULL, 0, 0, NULL, "%s", rf_strerror(rc));
         return rf_cli_fail(&err);
