@@ -321,10 +321,6 @@ int rf_gpu_check_at(const rf_gpu *gpu, const int *lines, rf_err *err)
         return bad(err, gpu, lines, "max_warps_per_sm",
                    "%d warps do not make max_threads_per_sm / warp_size (%d)",
                    gpu->max_warps_per_sm, gpu->max_threads_per_sm / gpu->warp_size);
-    if (gpu->max_threads_per_sm % gpu->warp_size)
-        return bad(err, gpu, lines, "max_threads_per_sm",
-                   "%d threads is not a whole number of %d-thread warps",
-                   gpu->max_threads_per_sm, gpu->warp_size);
     if (gpu->max_threads_per_cta > gpu->max_threads_per_sm)
         return bad(err, gpu, lines, "max_threads_per_cta",
                    "%d threads per CTA exceed the %d threads per SM",

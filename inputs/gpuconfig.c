@@ -18,6 +18,7 @@
 #include "gpu.h"
 #include "gpu_internal.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -193,6 +194,7 @@ static int opt_long(const reader *r, const char *opt, const char *value, long *o
 static void set_field(rf_gpu *gpu, int *lines, const char *field, long v, int line)
 {
     size_t i = param_index(field);
+    assert(i < rf_gpu_nparams && rf_gpu_params[i].type != RF_PT_DOUBLE);
     *(int *)((char *)gpu + rf_gpu_params[i].offset) = (int)v;
     lines[i] = line;
 }

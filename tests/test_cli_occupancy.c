@@ -165,10 +165,10 @@ static void test_help_dump(void **state)
 static void test_config_files(void **state)
 {
     (void)state;
-    run r = rfkit_run("occupancy --gpu tests/fixtures/fermi-sim.config --regs 36 --threads 256 "
+    run r = rfkit_run("occupancy --gpu tests/fixtures/gpgpusim.config --regs 36 --threads 256 "
                       "--design sharing --sharing 0.5 --csv");
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "rfkit: note: tests/fixtures/fermi-sim.config: 5 GPGPU-Sim "
+    assert_non_null(strstr(r.out, "rfkit: note: tests/fixtures/gpgpusim.config: 5 GPGPU-Sim "
                                   "options not modelled, ignored"));
     assert_non_null(strstr(r.out, ",sharing,36,256,0,4,32,"));
     free(r.out);

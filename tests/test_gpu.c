@@ -227,12 +227,12 @@ static void test_gpgpusim_config(void **state)
     rf_gpu g, c;
     rf_err err;
     rf_err_clear(&err);
-    int rc = rf_gpu_load(FIXTURES "fermi-sim.config", &g, ns, &err);
+    int rc = rf_gpu_load(FIXTURES "gpgpusim.config", &g, ns, &err);
     fclose(ns);
     if (rc)
         fail_msg("%s", err.msg);
     assert_int_equal(rf_gpu_preset("fermi-c2050", &c, &err), RF_OK);
-    assert_string_equal(g.name, FIXTURES "fermi-sim.config");
+    assert_string_equal(g.name, FIXTURES "gpgpusim.config");
     assert_int_equal(g.cc, 0);
     assert_int_equal(g.sms, 14);
     assert_int_equal(g.regs_per_sm, 32768);
