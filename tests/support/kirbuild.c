@@ -24,7 +24,7 @@ static const struct {
     {"nop", RF_OC_NOP},
 };
 
-static void fail(kb_builder *b, const char *what, const char *text)
+static void bad_fixture(kb_builder *b, const char *what, const char *text)
 {
     fprintf(stderr, "kirbuild: %s: %s: '%s'\n", b->f ? b->f->name : "?", what, text);
     b->bad = 1;
@@ -45,7 +45,7 @@ int kb_block(kb_builder *b, const char *label)
 {
     rf_func *f = b->f;
     if (f->nblocks >= KB_MAX_BLOCKS) {
-        fail(b, "too many blocks", label);
+        bad_fixture(b, "too many blocks", label);
         return -1;
     }
     rf_block *bb = &f->blocks[f->nblocks];
@@ -72,7 +72,7 @@ int kb_i(kb_builder *b, const char *text)
 {
     rf_func *f = b->f;
     if (!f->nblocks || f->ninsts >= KB_MAX_INSTS) {
-        fail(b, "instruction outside a block or too many", text);
+        bad_fixture(b, "instruction outside a block or too many", text);
         return -1;
     }
     rf_inst *in = &f->insts[f->ninsts];
@@ -90,7 +90,7 @@ int kb_i(kb_builder *b, const char *text)
             bool neg = tok[1] == '!';
             int p = operand(tok + 1 + neg);
             if (p < RF_PRED_BASE) {
-                fail(b, "bad guard", text);
+                bad_fixture(b, "bad guard", text);
                 return -1;
             }
             in->guard = (int16_t)p;
@@ -101,7 +101,7 @@ int kb_i(kb_builder *b, const char *text)
             while (k < sizeof classes / sizeof classes[0] && strcmp(classes[k].name, tok))
                 k++;
             if (k == sizeof classes / sizeof classes[0]) {
-                fail(b, "unknown class", text);
+                bad_fixture(b, "unknown class", text);
                 return -1;
             }
             in->cls = (uint8_t)classes[k].cls;
@@ -112,7 +112,7 @@ int kb_i(kb_builder *b, const char *text)
         } else {
             int r = operand(tok);
             if (r < 0) {
-                fail(b, "bad operand", text);
+                bad_fixture(b, "bad operand", text);
                 return -1;
             }
             if (state == 1 && in->ndefs < RF_MAX_DEFS)
@@ -120,13 +120,13 @@ int kb_i(kb_builder *b, const char *text)
             else if (state == 2 && in->nuses < RF_MAX_USES)
                 in->uses[in->nuses++] = (uint16_t)r;
             else {
-                fail(b, "too many operands", text);
+                bad_fixture(b, "too many operands", text);
                 return -1;
             }
         }
     }
     if (!have_cls) {
-        fail(b, "no class", text);
+        bad_fixture(b, "no class", text);
         return -1;
     }
     f->blocks[f->nblocks - 1].ninsts++;
@@ -136,7 +136,7 @@ int kb_i(kb_builder *b, const char *text)
 void kb_succ(kb_builder *b, int block, int fall, int taken)
 {
     if (block < 0 || block >= b->f->nblocks) {
-        fail(b, "kb_succ on a missing block", "");
+        bad_fixture(b, "kb_succ on a missing block", "");
         return;
     }
     rf_block *bb = &b->f->blocks[block];
@@ -160,7 +160,7 @@ rf_func *kb_finish(kb_builder *b)
         rf_block *bb = &f->blocks[bi];
         for (int s = 0; s < bb->nsucc; s++)
             if (bb->succ[s] >= f->nblocks)
-                fail(b, "successor is not a block", bb->label);
+                bad_fixture(b, "successor is not a block", bb->label);
         if (bb->ninsts) {
             rf_inst *last = &f->insts[bb->first + bb->ninsts - 1];
             if (last->cls == RF_OC_BRANCH && bb->nsucc) {
