@@ -1,0 +1,373 @@
+/* dstcount.c - destination counts and conflict-aware register renumbering
+ * (seed 002, HI-RF + CAC: Section 3 Best/Worst policies, Section 4
+ * Algorithm 1), with profile-weighted counts from expected block
+ * frequencies.
+ *
+ * Destination count of register r: the number of static instructions that
+ * write r (seed 002 Section 4: "how frequently registers are used as
+ * destination operands"); a 64-bit result written to an aligned pair
+ * counts once for each 32-bit half.  Guarded writes count in full.
+ *
+ * Weighted count: sum over writing instructions of the expected executions
+ * of their block per thread, f(B), from the absorbing Markov chain of the
+ * CFG under the profile:
+ *     f = e_entry + P^T f,   i.e.  (I - P^T) f = e_entry,
+ * solved by LU decomposition (GSL).  Edge probabilities: a conditional
+ * branch of block B whose two successors lie on different sides of B's
+ * innermost natural loop leaves the loop with probability 1 / (trip + 1)
+ * (trip = times a back edge is taken per entry, the spec's meaning, so a
+ * loop runs trip + 1 times); any other conditional branch goes to its
+ * taken successor with probability `taken`.  Natural loops come from back
+ * edges u -> h with h dominating u (iterative dominator sets).
+ *
+ * CAC (Algorithm 1): sort registers by destination count, descending;
+ * the i-th register of the sorted list gets ID i.  With concatenated or
+ * TEA indexing, IDs i, i + nsets, i + 2 nsets, ... form a critical set, so
+ * the nsets most written registers fall in distinct sets and each set
+ * holds registers far apart in write count.  Best is the same ordering
+ * driven by measured dynamic write counts; Worst fills critical set 0 with
+ * the most written registers, then set 1, ..., grouping similar counts
+ * (Section 3, Fig. 4).  Renumbering ignores 64-bit pair alignment: models
+ * treat each 32-bit register separately.
+ *
+ * Inputs: physical rf_func; profile trip (>= 0) and taken (0..1).
+ * Outputs: per-block expected executions; per-register counts (writes per
+ * thread); permutations map[old] = new of 0..nregs-1.
+ */
+#include "dstcount.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_permutation.h>
+#include <gsl/gsl_vector.h>
+
+#include "liveness.h"
+
+#define MAX_FREQ_BLOCKS 4096
+
+/* Natural loops: loop_of[b] = innermost loop header containing b (or -1),
+ * size of each header's loop body. */
+typedef struct loops {
+    int nb;
+    int nloops;
+    int *header_of;     /* innermost loop (its header block) of each block, -1 */
+    int *body_size;     /* per header: blocks in its loop, 0 = not a header */
+    unsigned char *in;  /* nb x nb: in[h * nb + b] = b in loop of header h */
+} loops;
+
+static void loops_free(loops *L)
+{
+    free(L->header_of);
+    free(L->body_size);
+    free(L->in);
+}
+
+static int loops_find(const rf_func *f, loops *L)
+{
+    int nb = f->nblocks;
+    memset(L, 0, sizeof *L);
+    L->nb = nb;
+    size_t words = ((size_t)nb + 63) / 64;
+    uint64_t *dom = calloc((size_t)nb * words, sizeof *dom);
+    unsigned char *reach = calloc((size_t)nb, 1);
+    int *stack = malloc((size_t)nb * sizeof *stack);
+    int *npred = calloc((size_t)nb, sizeof *npred);
+    L->header_of = malloc((size_t)nb * sizeof *L->header_of);
+    L->body_size = calloc((size_t)nb, sizeof *L->body_size);
+    L->in = calloc((size_t)nb * (size_t)nb, 1);
+    if (!dom || !reach || !stack || !npred || !L->header_of || !L->body_size || !L->in) {
+        free(dom), free(reach), free(stack), free(npred);
+        loops_free(L);
+        return RF_ENOMEM;
+    }
+    /* Reachability from the entry. */
+    int sp = 0;
+    stack[sp++] = 0;
+    reach[0] = 1;
+    while (sp) {
+        int b = stack[--sp];
+        for (int s = 0; s < f->blocks[b].nsucc; s++) {
+            int t = f->blocks[b].succ[s];
+            if (!reach[t]) {
+                reach[t] = 1;
+                stack[sp++] = t;
+            }
+        }
+    }
+    /* Predecessor lists (reachable edges only). */
+    int *pstart = calloc((size_t)nb + 1, sizeof *pstart);
+    int *plist = malloc((size_t)(2 * nb + 1) * sizeof *plist);
+    if (!pstart || !plist) {
+        free(pstart), free(plist), free(dom), free(reach), free(stack), free(npred);
+        loops_free(L);
+        return RF_ENOMEM;
+    }
+    for (int b = 0; b < nb; b++)
+        if (reach[b])
+            for (int s = 0; s < f->blocks[b].nsucc; s++)
+                npred[f->blocks[b].succ[s]]++;
+    for (int b = 0; b < nb; b++)
+        pstart[b + 1] = pstart[b] + npred[b];
+    memset(npred, 0, (size_t)nb * sizeof *npred);
+    for (int b = 0; b < nb; b++)
+        if (reach[b])
+            for (int s = 0; s < f->blocks[b].nsucc; s++) {
+                int t = f->blocks[b].succ[s];
+                plist[pstart[t] + npred[t]++] = b;
+            }
+    /* Dominator sets: dom(entry) = {entry}, dom(b) = {b} + meet of preds. */
+    for (int b = 0; b < nb; b++)
+        for (size_t k = 0; k < words; k++)
+            dom[(size_t)b * words + k] = b == 0 ? 0 : ~(uint64_t)0;
+    dom[0] = 1;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (int b = 1; b < nb; b++) {
+            if (!reach[b])
+                continue;
+            uint64_t *d = &dom[(size_t)b * words];
+            for (size_t k = 0; k < words; k++) {
+                uint64_t m = ~(uint64_t)0;
+                for (int p = pstart[b]; p < pstart[b + 1]; p++)
+                    m &= dom[(size_t)plist[p] * words + k];
+                if ((size_t)b / 64 == k)
+                    m |= (uint64_t)1 << (b % 64);
+                if (m != d[k]) {
+                    d[k] = m;
+                    changed = true;
+                }
+            }
+        }
+    }
+    /* Back edges u -> h (h dominates u) and their natural loops. */
+    for (int u = 0; u < nb; u++) {
+        if (!reach[u])
+            continue;
+        for (int s = 0; s < f->blocks[u].nsucc; s++) {
+            int h = f->blocks[u].succ[s];
+            if (!((dom[(size_t)u * words + (size_t)h / 64] >> (h % 64)) & 1u))
+                continue;
+            unsigned char *body = &L->in[(size_t)h * nb];
+            if (!L->body_size[h]) {
+                L->nloops++;
+                body[h] = 1;
+                L->body_size[h] = 1;
+            }
+            sp = 0;
+            if (!body[u]) {
+                body[u] = 1;
+                L->body_size[h]++;
+                stack[sp++] = u;
+            }
+            while (sp) {
+                int x = stack[--sp];
+                for (int p = pstart[x]; p < pstart[x + 1]; p++) {
+                    int y = plist[p];
+                    if (!body[y]) {
+                        body[y] = 1;
+                        L->body_size[h]++;
+                        stack[sp++] = y;
+                    }
+                }
+            }
+        }
+    }
+    for (int b = 0; b < nb; b++) {
+        L->header_of[b] = -1;
+        for (int h = 0; h < nb; h++)
+            if (L->body_size[h] && L->in[(size_t)h * nb + b] &&
+                (L->header_of[b] < 0 || L->body_size[h] < L->body_size[L->header_of[b]]))
+                L->header_of[b] = h;
+    }
+    free(pstart), free(plist), free(dom), free(reach), free(stack), free(npred);
+    return 0;
+}
+
+int rf_dst_loop_depth(const rf_func *f, int *depth)
+{
+    loops L;
+    if (loops_find(f, &L))
+        return 0;
+    for (int b = 0; b < f->nblocks; b++) {
+        depth[b] = 0;
+        for (int h = 0; h < f->nblocks; h++)
+            if (L.body_size[h] && L.in[(size_t)h * f->nblocks + b])
+                depth[b]++;
+    }
+    int n = L.nloops;
+    loops_free(&L);
+    return n;
+}
+
+int rf_dst_block_freq(const rf_func *f, double trip, double taken,
+                      const bool *absorb, double *freq, rf_err *err)
+{
+    int rc = rf_live_check(f, err);
+    if (rc)
+        return rc;
+    if (!(trip >= 0) || !isfinite(trip))
+        return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "trip", "%g is not a trip count >= 0", trip);
+    if (!(taken >= 0 && taken <= 1))
+        return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "taken", "%g is not a probability", taken);
+    int nb = f->nblocks;
+    if (nb > MAX_FREQ_BLOCKS)
+        return rf_err_set(err, RF_ELIMIT, NULL, 0, 0, f->name,
+                          "%d blocks exceed the %d the frequency solver takes", nb, MAX_FREQ_BLOCKS);
+    loops L;
+    if (loops_find(f, &L))
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory for loops");
+
+    gsl_matrix *A = gsl_matrix_calloc((size_t)nb, (size_t)nb);
+    gsl_vector *rhs = gsl_vector_calloc((size_t)nb);
+    gsl_vector *x = gsl_vector_alloc((size_t)nb);
+    gsl_permutation *perm = gsl_permutation_alloc((size_t)nb);
+    if (!A || !rhs || !x || !perm) {
+        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory for frequencies");
+        goto out;
+    }
+    /* A = I - P^T: A[v][u] -= p(u -> v). */
+    double p_exit = 1.0 / (trip + 1.0);
+    for (int u = 0; u < nb; u++) {
+        gsl_matrix_set(A, (size_t)u, (size_t)u, 1.0);
+        const rf_block *bb = &f->blocks[u];
+        if (absorb && absorb[u])
+            continue;
+        double p[2] = {1.0, 0.0};
+        if (bb->nsucc == 2 && bb->succ[0] != bb->succ[1]) {
+            int h = L.header_of[u];
+            bool in0 = h >= 0 && L.in[(size_t)h * nb + bb->succ[0]];
+            bool in1 = h >= 0 && L.in[(size_t)h * nb + bb->succ[1]];
+            if (h >= 0 && in0 != in1) {
+                p[0] = in0 ? 1 - p_exit : p_exit;
+                p[1] = in1 ? 1 - p_exit : p_exit;
+            } else {
+                p[0] = 1 - taken;
+                p[1] = taken;
+            }
+        } else if (bb->nsucc == 2) {
+            p[0] = 0.5;
+            p[1] = 0.5;
+        }
+        for (int s = 0; s < bb->nsucc; s++) {
+            size_t v = (size_t)bb->succ[s];
+            gsl_matrix_set(A, v, (size_t)u, gsl_matrix_get(A, v, (size_t)u) - p[s]);
+        }
+    }
+    gsl_vector_set(rhs, 0, 1.0);
+    int sign;
+    gsl_linalg_LU_decomp(A, perm, &sign);
+    for (int k = 0; k < nb; k++)
+        if (fabs(gsl_matrix_get(A, (size_t)k, (size_t)k)) < 1e-12) {
+            rc = rf_err_set(err, RF_EUNSUPPORTED, NULL, 0, 0, f->name,
+                            "a loop has no way out, so block frequencies are unbounded");
+            goto out;
+        }
+    gsl_linalg_LU_solve(A, perm, rhs, x);
+    for (int b = 0; b < nb; b++) {
+        double v = gsl_vector_get(x, (size_t)b);
+        if (!isfinite(v)) {
+            rc = rf_err_set(err, RF_EUNSUPPORTED, NULL, 0, 0, f->name,
+                            "block frequencies are unbounded");
+            goto out;
+        }
+        freq[b] = v < 1e-12 ? 0 : v;
+    }
+out:
+    gsl_matrix_free(A);
+    gsl_vector_free(rhs);
+    gsl_vector_free(x);
+    gsl_permutation_free(perm);
+    loops_free(&L);
+    return rc;
+}
+
+int rf_dst_static(const rf_func *f, double count[RF_MAX_GPR], rf_err *err)
+{
+    return rf_dst_weighted(f, NULL, count, err);
+}
+
+int rf_dst_weighted(const rf_func *f, const double *block_freq,
+                    double count[RF_MAX_GPR], rf_err *err)
+{
+    int rc = rf_live_check(f, err);
+    if (rc)
+        return rc;
+    memset(count, 0, RF_MAX_GPR * sizeof *count);
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *bb = &f->blocks[b];
+        double w = block_freq ? block_freq[b] : 1.0;
+        for (int i = bb->first; i < bb->first + bb->ninsts; i++) {
+            const rf_inst *in = &f->insts[i];
+            for (int k = 0; k < in->ndefs; k++)
+                if (in->defs[k] < RF_MAX_GPR)
+                    count[in->defs[k]] += w;
+        }
+    }
+    return 0;
+}
+
+/* Registers sorted by count, descending, ties by number. */
+static void sort_desc(const double *count, int nregs, int *order)
+{
+    for (int r = 0; r < nregs; r++)
+        order[r] = r;
+    /* Insertion sort: stable, nregs <= 256. */
+    for (int i = 1; i < nregs; i++) {
+        int r = order[i], j = i;
+        while (j > 0 && count[order[j - 1]] < count[r]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = r;
+    }
+}
+
+void rf_dst_cac(const double *count, int nregs, int *map)
+{
+    int order[RF_MAX_GPR];
+    sort_desc(count, nregs, order);
+    for (int i = 0; i < nregs; i++)
+        map[order[i]] = i;
+}
+
+void rf_dst_best(const double *writes, int nregs, int *map)
+{
+    rf_dst_cac(writes, nregs, map);
+}
+
+void rf_dst_worst(const double *writes, int nregs, int nsets, int *map)
+{
+    int order[RF_MAX_GPR];
+    sort_desc(writes, nregs, order);
+    if (nsets < 1)
+        nsets = 1;
+    int k = 0;
+    for (int s = 0; s < nsets; s++)
+        for (int id = s; id < nregs; id += nsets)
+            map[order[k++]] = id;
+}
+
+void rf_dst_permute(const double *in, int nregs, const int *map, double *out)
+{
+    for (int r = 0; r < nregs; r++)
+        out[map[r]] = in[r];
+}
+
+void rf_dst_rename(rf_func *f, const int *map, int nregs)
+{
+    for (int i = 0; i < f->ninsts; i++) {
+        rf_inst *in = &f->insts[i];
+        for (int k = 0; k < in->ndefs; k++)
+            if (in->defs[k] < nregs)
+                in->defs[k] = (uint16_t)map[in->defs[k]];
+        for (int k = 0; k < in->nuses; k++)
+            if (in->uses[k] < nregs)
+                in->uses[k] = (uint16_t)map[in->uses[k]];
+    }
+}

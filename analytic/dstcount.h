@@ -1,0 +1,54 @@
+/* dstcount.h - destination counts per register, expected block
+ * frequencies from the profile, and register renumbering policies of
+ * seed 002 (CAC, Best, Worst).  (Model notes: analytic/dstcount.c.)
+ */
+#ifndef RF_DSTCOUNT_H
+#define RF_DSTCOUNT_H
+
+#include <stdbool.h>
+
+#include "../common/error.h"
+#include "../inputs/kir.h"
+#include "rcindex.h"
+
+/* Expected executions of each block per thread when the function runs once:
+ * a conditional branch that leaves its innermost loop exits with
+ * probability 1 / (trip + 1) (trip = times a back edge is taken per loop
+ * entry), other conditional branches are taken with probability taken.
+ * absorb (may be NULL): blocks whose outgoing edges are cut (the walk stops
+ * there).  freq has f->nblocks entries.  0, or RF_ERANGE for a bad profile,
+ * RF_EUNSUPPORTED for a loop that can never exit. */
+int rf_dst_block_freq(const rf_func *f, double trip, double taken,
+                      const bool *absorb, double *freq, rf_err *err);
+
+/* Loop nesting depth of each block (natural loops of back edges; 0 outside
+ * loops).  depth has f->nblocks entries.  Returns the number of loops. */
+int rf_dst_loop_depth(const rf_func *f, int *depth);
+
+/* Writes per register R0..R255: static destination counts (instructions
+ * writing it; a 64-bit result counts for both halves), and, with block
+ * frequencies, expected dynamic writes per thread.  f must be physical. */
+int rf_dst_static(const rf_func *f, double count[RF_MAX_GPR], rf_err *err);
+int rf_dst_weighted(const rf_func *f, const double *block_freq,
+                    double count[RF_MAX_GPR], rf_err *err);
+
+/* Renumberings of registers 0..nregs-1: map[old] = new (a permutation).
+ * CAC (seed 002 Algorithm 1): sort by destination count, descending (ties
+ *   by register number), new ID = position in the sorted list, so the most
+ *   written registers land in different critical sets.
+ * Best (Section 3): the same ordering from dynamic write counts.
+ * Worst (Section 3): the sorted registers fill the critical sets one after
+ *   another (set 0 gets the most written ones), grouping similar counts.
+ * nsets = rf_rc_nsets() of the index function. */
+void rf_dst_cac(const double *count, int nregs, int *map);
+void rf_dst_best(const double *writes, int nregs, int *map);
+void rf_dst_worst(const double *writes, int nregs, int nsets, int *map);
+
+/* Counts after renumbering: out[map[r]] = in[r]. */
+void rf_dst_permute(const double *in, int nregs, const int *map, double *out);
+
+/* Rename the general registers of f in place (registers >= nregs and
+ * predicates are kept). */
+void rf_dst_rename(rf_func *f, const int *map, int nregs);
+
+#endif /* RF_DSTCOUNT_H */
