@@ -206,7 +206,7 @@ int rf_dst_loop_depth(const rf_func *f, int *depth)
 }
 
 int rf_dst_block_freq(const rf_func *f, double trip, double taken,
-                      const bool *absorb, double *freq, rf_err *err)
+                      const bool *absorb, double *freq, double *edge_freq, rf_err *err)
 {
     int rc = rf_live_check(f, err);
     if (rc)
@@ -223,11 +223,12 @@ int rf_dst_block_freq(const rf_func *f, double trip, double taken,
     if (loops_find(f, &L))
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory for loops");
 
+    double *prob = calloc((size_t)nb * 2, sizeof *prob);
     gsl_matrix *A = gsl_matrix_calloc((size_t)nb, (size_t)nb);
     gsl_vector *rhs = gsl_vector_calloc((size_t)nb);
     gsl_vector *x = gsl_vector_alloc((size_t)nb);
     gsl_permutation *perm = gsl_permutation_alloc((size_t)nb);
-    if (!A || !rhs || !x || !perm) {
+    if (!prob || !A || !rhs || !x || !perm) {
         rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory for frequencies");
         goto out;
     }
@@ -256,6 +257,7 @@ int rf_dst_block_freq(const rf_func *f, double trip, double taken,
         }
         for (int s = 0; s < bb->nsucc; s++) {
             size_t v = (size_t)bb->succ[s];
+            prob[2 * u + s] = p[s];
             gsl_matrix_set(A, v, (size_t)u, gsl_matrix_get(A, v, (size_t)u) - p[s]);
         }
     }
@@ -278,7 +280,12 @@ int rf_dst_block_freq(const rf_func *f, double trip, double taken,
         }
         freq[b] = v < 1e-12 ? 0 : v;
     }
+    if (edge_freq)
+        for (int b = 0; b < nb; b++)
+            for (int s = 0; s < 2; s++)
+                edge_freq[2 * b + s] = freq[b] * prob[2 * b + s];
 out:
+    free(prob);
     gsl_matrix_free(A);
     gsl_vector_free(rhs);
     gsl_vector_free(x);

@@ -16,10 +16,11 @@
  * probability 1 / (trip + 1) (trip = times a back edge is taken per loop
  * entry), other conditional branches are taken with probability taken.
  * absorb (may be NULL): blocks whose outgoing edges are cut (the walk stops
- * there).  freq has f->nblocks entries.  0, or RF_ERANGE for a bad profile,
+ * there).  freq has f->nblocks entries; edge_freq (may be NULL) has
+ * 2 * f->nblocks: expected traversals of edge s of block b at [2b + s].  0, or RF_ERANGE for a bad profile,
  * RF_EUNSUPPORTED for a loop that can never exit. */
 int rf_dst_block_freq(const rf_func *f, double trip, double taken,
-                      const bool *absorb, double *freq, rf_err *err);
+                      const bool *absorb, double *freq, double *edge_freq, rf_err *err);
 
 /* Loop nesting depth of each block (natural loops of back edges; 0 outside
  * loops).  depth has f->nblocks entries.  Returns the number of loops. */

@@ -79,7 +79,7 @@ static void test_static_and_weighted(void **state)
      * .75; B2 is a self-loop left with probability 1/(3+1):
      * f(B2) = 1 + .75 f(B2) = 4; B3 = 1. */
     double fq[4];
-    assert_int_equal(rf_dst_block_freq(f, 3, 0.25, NULL, fq, NULL), 0);
+    assert_int_equal(rf_dst_block_freq(f, 3, 0.25, NULL, fq, NULL, NULL), 0);
     assert_near(fq[0], 1, 1e-12);
     assert_near(fq[1], 0.75, 1e-12);
     assert_near(fq[2], 4, 1e-12);
@@ -109,14 +109,14 @@ static void test_nested_frequencies(void **state)
      * f(B) = 3 f(A); f(A) = 1 + .25 f(C) = 1 + .75 f(A) = 4; f(B) = 12;
      * f(X) = .25 * 4 = 1. */
     double fq[4];
-    assert_int_equal(rf_dst_block_freq(f, 3, 0.5, NULL, fq, NULL), 0);
+    assert_int_equal(rf_dst_block_freq(f, 3, 0.5, NULL, fq, NULL, NULL), 0);
     assert_near(fq[0], 4, 1e-9);
     assert_near(fq[1], 12, 1e-9);
     assert_near(fq[2], 12, 1e-9);
     assert_near(fq[3], 1, 1e-9);
     /* Absorbing B: the walk stops at B the first time: A once, B .75. */
     bool stop[4] = {false, true, false, false};
-    assert_int_equal(rf_dst_block_freq(f, 3, 0.5, stop, fq, NULL), 0);
+    assert_int_equal(rf_dst_block_freq(f, 3, 0.5, stop, fq, NULL, NULL), 0);
     assert_near(fq[0], 1, 1e-12);
     assert_near(fq[1], 0.75, 1e-12);
     assert_near(fq[2], 0, 1e-12);
@@ -207,9 +207,9 @@ static void test_bad_profile(void **state)
     rf_func *f = loop_fixture();
     double fq[4];
     rf_err err;
-    assert_int_equal(rf_dst_block_freq(f, -1, 0.5, NULL, fq, &err), RF_ERANGE);
+    assert_int_equal(rf_dst_block_freq(f, -1, 0.5, NULL, fq, NULL, &err), RF_ERANGE);
     assert_non_null(strstr(err.msg, "trip"));
-    assert_int_equal(rf_dst_block_freq(f, 3, 1.5, NULL, fq, &err), RF_ERANGE);
+    assert_int_equal(rf_dst_block_freq(f, 3, 1.5, NULL, fq, NULL, &err), RF_ERANGE);
     kb_free(f);
     /* B0 -> B1, B1 -> B1 unconditionally: never exits. */
     kb_builder b;
@@ -222,7 +222,7 @@ static void test_bad_profile(void **state)
     kb_succ(&b, 1, 1, -1);
     f = kb_finish(&b);
     double fq2[2];
-    assert_int_equal(rf_dst_block_freq(f, 3, 0.5, NULL, fq2, &err), RF_EUNSUPPORTED);
+    assert_int_equal(rf_dst_block_freq(f, 3, 0.5, NULL, fq2, NULL, &err), RF_EUNSUPPORTED);
     kb_free(f);
 }
 
