@@ -54,7 +54,9 @@ enum {
     RF_IF_UNKNOWN = 1u << 0,   /* opcode not known; class guessed */
     RF_IF_GUARD_NEG = 1u << 1, /* guard is @!p */
     RF_IF_UNIFORM = 1u << 2,   /* bra.uni */
-    RF_IF_LOOPBACK = 1u << 3   /* branch to an earlier-or-same block */
+    RF_IF_LOOPBACK = 1u << 3,  /* branch to an earlier-or-same block */
+    RF_IF_TRUNC = 1u << 4,     /* more operands than RF_MAX_DEFS/USES; first kept */
+    RF_IF_MOVE = 1u << 5       /* plain register-to-register copy */
 };
 
 typedef struct rf_inst {

@@ -1,0 +1,482 @@
+/* kernel.c - a kernel as rfkit models it: code + launch + profile, from a
+ * kernel spec file or from a bare code file with command-line launch.
+ *
+ * Spec format (INI; ';' and '#' start comments; unknown sections or keys
+ * are errors naming file:line):
+ *     [kernel]  code = NAME.ptx (relative to the spec), entry = NAME
+ *     [launch]  grid = X[,Y[,Z]], block = X[,Y[,Z]], smem = B, regs = N
+ *     [profile] trip, taken, l1_hit, l2_hit, dram_share
+ * A bare code file needs --grid and --block (there is no sensible default
+ * for the launch, and occupancy depends on both).
+ *
+ * Registers: PTX entries are allocated by rf_regalloc (regs_rfkit).  The
+ * count used for occupancy is the spec's or --regs when given, else the one
+ * `ptxas -v` reports when ptxas is on PATH (and not disabled), else
+ * rfkit's.  SASS and dot code carry physical registers: their count is the
+ * highest register used + 1.
+ */
+#include "kernel.h"
+#include "kir_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Launch parameters (scalars; grid and block are parsed as triples). */
+const rf_param rf_launch_params[] = {
+    {"smem", RF_PT_INT, offsetof(rf_launch, smem), 0, 1 << 30, 0, NULL,
+     "bytes", "dynamic shared memory per CTA"},
+    {"regs", RF_PT_INT, offsetof(rf_launch, regs), 0, 255, 0, NULL,
+     "registers", "registers per thread (0 = ptxas -v or rfkit's allocation)"},
+};
+const size_t rf_launch_nparams = sizeof rf_launch_params / sizeof rf_launch_params[0];
+
+const rf_param rf_profile_params[] = {
+    {"trip", RF_PT_DOUBLE, offsetof(rf_profile, trip), 1, 1e9, 16, NULL,
+     "iterations", "mean trip count of loops (backward branches)"},
+    {"taken", RF_PT_DOUBLE, offsetof(rf_profile, taken), 0, 1, 0.5, NULL,
+     NULL, "probability a forward conditional branch is taken"},
+    {"l1_hit", RF_PT_DOUBLE, offsetof(rf_profile, l1_hit), 0, 1, 0.6, NULL,
+     NULL, "L1 hit rate of global loads"},
+    {"l2_hit", RF_PT_DOUBLE, offsetof(rf_profile, l2_hit), 0, 1, 0.5, NULL,
+     NULL, "L2 hit rate of L1 misses"},
+    {"dram_share", RF_PT_DOUBLE, offsetof(rf_profile, dram_share), 0, 1, 0,
+     NULL, NULL, "fraction of DRAM bandwidth this SM gets (0 = fair share)"},
+};
+const size_t rf_profile_nparams =
+    sizeof rf_profile_params / sizeof rf_profile_params[0];
+
+int rf_kernel_threads(const rf_kernel *k)
+{
+    return k->launch.block[0] * k->launch.block[1] * k->launch.block[2];
+}
+
+long rf_kernel_ctas(const rf_kernel *k)
+{
+    return (long)k->launch.grid[0] * k->launch.grid[1] * k->launch.grid[2];
+}
+
+void rf_kernel_destroy(rf_kernel *k)
+{
+    if (!k)
+        return;
+    if (k->func_owned)
+        rf_func_destroy(k->func);
+    rf_module_destroy(k->mod);
+    free(k);
+}
+
+/* "X[,Y[,Z]]" with each part 1..limit. */
+static int parse_dim3(const char *text, int out[3], long limit,
+                      const char *file, int line, const char *field,
+                      rf_err *err)
+{
+    int v[3] = {1, 1, 1}, n = 0;
+    const char *s = text;
+    for (;;) {
+        char part[32];
+        size_t len = strcspn(s, ",");
+        if (n >= 3 || len == 0 || len >= sizeof part)
+            return rf_err_set(err, RF_ENUMBER, file, line, 0, field,
+                              "'%s' is not X[,Y[,Z]]", text);
+        memcpy(part, s, len);
+        part[len] = '\0';
+        long x;
+        if (rf_parse_long(part, &x))
+            return rf_err_set(err, RF_ENUMBER, file, line, 0, field,
+                              "'%s' is not X[,Y[,Z]] of whole numbers", text);
+        if (x < 1 || x > limit)
+            return rf_err_set(err, RF_ERANGE, file, line, 0, field,
+                              "%ld is outside [1, %ld]", x, limit);
+        v[n++] = (int)x;
+        s += len;
+        if (*s != ',')
+            break;
+        s++;
+    }
+    memcpy(out, v, sizeof v);
+    return RF_OK;
+}
+
+static int set_launch(rf_launch *l, const char *key, const char *val,
+                      const char *file, int line, rf_err *err)
+{
+    rf_where w = {file, line};
+    if (strcmp(key, "grid") == 0)
+        return parse_dim3(val, l->grid, 2147483647L, file, line, key, err);
+    if (strcmp(key, "block") == 0) {
+        int rc = parse_dim3(val, l->block, 1024, file, line, key, err);
+        if (!rc && (long)l->block[0] * l->block[1] * l->block[2] > 1024)
+            rc = rf_err_set(err, RF_ERANGE, file, line, 0, key,
+                            "%d threads per block exceed 1024",
+                            l->block[0] * l->block[1] * l->block[2]);
+        return rc;
+    }
+    return rf_param_set(rf_launch_params, rf_launch_nparams, l, key, val, w,
+                        err);
+}
+
+typedef struct spec {
+    char code[512];
+    char entry[128];
+    int code_line;
+    bool have_grid, have_block, have_regs;
+} spec;
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+static int read_spec(const char *path, const char *text, spec *sp,
+                     rf_kernel *k, rf_err *err)
+{
+    enum { S_NONE, S_KERNEL, S_LAUNCH, S_PROFILE } sec = S_NONE;
+    int line = 0;
+    const char *s = text;
+    while (*s) {
+        line++;
+        size_t len = strcspn(s, "\n");
+        char buf[1024];
+        if (len >= sizeof buf)
+            return rf_err_set(err, RF_EPARSE, path, line, 0, NULL,
+                              "line longer than %zu characters",
+                              sizeof buf - 1);
+        memcpy(buf, s, len);
+        buf[len] = '\0';
+        s += len;
+        if (*s == '\n')
+            s++;
+        buf[strcspn(buf, ";#")] = '\0';
+        char *t = trim(buf);
+        if (!*t)
+            continue;
+        if (*t == '[') {
+            char *e = strchr(t, ']');
+            if (!e || e[1] != '\0')
+                return rf_err_set(err, RF_EPARSE, path, line, 0, NULL,
+                                  "malformed section header '%s'", t);
+            *e = '\0';
+            char *name = trim(t + 1);
+            if (strcmp(name, "kernel") == 0)
+                sec = S_KERNEL;
+            else if (strcmp(name, "launch") == 0)
+                sec = S_LAUNCH;
+            else if (strcmp(name, "profile") == 0)
+                sec = S_PROFILE;
+            else
+                return rf_err_set(err, RF_EUNKNOWN, path, line, 0, NULL,
+                                  "unknown section [%s] (kernel, launch, "
+                                  "profile)", name);
+            continue;
+        }
+        char *eq = strchr(t, '=');
+        if (!eq)
+            return rf_err_set(err, RF_EPARSE, path, line, 0, NULL,
+                              "expected 'key = value', found '%s'", t);
+        *eq = '\0';
+        char *key = trim(t), *val = trim(eq + 1);
+        if (!*key)
+            return rf_err_set(err, RF_EPARSE, path, line, 0, NULL,
+                              "missing key before '='");
+        int rc = RF_OK;
+        switch (sec) {
+        case S_NONE:
+            return rf_err_set(err, RF_EPARSE, path, line, 0, key,
+                              "key outside a section");
+        case S_KERNEL:
+            if (strcmp(key, "code") == 0) {
+                if (!*val || strlen(val) >= sizeof sp->code)
+                    return rf_err_set(err, RF_ERANGE, path, line, 0, key,
+                                      "empty or too long");
+                snprintf(sp->code, sizeof sp->code, "%s", val);
+                sp->code_line = line;
+            } else if (strcmp(key, "entry") == 0) {
+                if (strlen(val) >= sizeof sp->entry)
+                    return rf_err_set(err, RF_ERANGE, path, line, 0, key,
+                                      "too long");
+                snprintf(sp->entry, sizeof sp->entry, "%s", val);
+            } else {
+                return rf_err_set(err, RF_EUNKNOWN, path, line, 0, key,
+                                  "unknown key in [kernel] (code, entry)");
+            }
+            break;
+        case S_LAUNCH:
+            if (strcmp(key, "grid") && strcmp(key, "block") &&
+                !rf_param_find(rf_launch_params, rf_launch_nparams, key))
+                return rf_err_set(err, RF_EUNKNOWN, path, line, 0, key,
+                                  "unknown key in [launch] (grid, block, "
+                                  "smem, regs)");
+            rc = set_launch(&k->launch, key, val, path, line, err);
+            sp->have_grid |= strcmp(key, "grid") == 0;
+            sp->have_block |= strcmp(key, "block") == 0;
+            sp->have_regs |= strcmp(key, "regs") == 0 && k->launch.regs > 0;
+            break;
+        case S_PROFILE: {
+            rf_where w = {path, line};
+            if (!rf_param_find(rf_profile_params, rf_profile_nparams, key))
+                return rf_err_set(err, RF_EUNKNOWN, path, line, 0, key,
+                                  "unknown key in [profile] (trip, taken, "
+                                  "l1_hit, l2_hit, dram_share)");
+            rc = rf_param_set(rf_profile_params, rf_profile_nparams,
+                              &k->profile, key, val, w, err);
+            break;
+        }
+        }
+        if (rc)
+            return rc;
+    }
+    if (!sp->code[0])
+        return rf_err_set(err, RF_EPARSE, path, 0, 0, "code",
+                          "[kernel] code = FILE is required");
+    if (!sp->have_grid || !sp->have_block)
+        return rf_err_set(err, RF_EPARSE, path, 0, 0,
+                          sp->have_grid ? "block" : "grid",
+                          "[launch] grid and block are required");
+    return RF_OK;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), k = strlen(suf);
+    return n >= k && strcmp(s + n - k, suf) == 0;
+}
+
+static bool is_spec_text(const char *path, const char *text)
+{
+    if (has_suffix(path, ".spec") || has_suffix(path, ".ini"))
+        return true;
+    /* A code file never has a line that is exactly "[kernel]". */
+    const char *p = strstr(text, "[kernel]");
+    return p && (p == text || p[-1] == '\n');
+}
+
+/* Run `ptxas -v -arch=TARGET path -o /dev/null` and read "Used N registers"
+ * for the entry (the line after "Compiling entry function 'NAME'").
+ * Returns N, or -1 when ptxas is absent or says nothing usable. */
+static int ptxas_regs(const char *path, const char *target, const char *entry)
+{
+    const char *envpath = getenv("PATH");
+    if (!envpath || !target || strncmp(target, "sm_", 3) != 0)
+        return -1;
+    /* Find ptxas on PATH without a shell. */
+    char exe[1024] = "";
+    for (const char *p = envpath; *p;) {
+        size_t n = strcspn(p, ":");
+        if (n && n + 7 < sizeof exe) {
+            snprintf(exe, sizeof exe, "%.*s/ptxas", (int)n, p);
+            if (access(exe, X_OK) == 0)
+                break;
+        }
+        exe[0] = '\0';
+        p += n;
+        if (*p == ':')
+            p++;
+    }
+    if (!exe[0])
+        return -1;
+    int fds[2];
+    if (pipe(fds))
+        return -1;
+    char arch[32];
+    snprintf(arch, sizeof arch, "-arch=%s", target);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int nul = open("/dev/null", O_WRONLY);
+        if (nul >= 0)
+            dup2(nul, STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        char *const argv[] = {"ptxas", "-v", arch, (char *)path, "-o",
+                              "/dev/null", NULL};
+        execv(exe, argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[8192];
+    size_t n = 0;
+    for (;;) {
+        ssize_t got = read(fds[0], buf + n, sizeof buf - 1 - n);
+        if (got > 0) {
+            n += (size_t)got;
+            if (n >= sizeof buf - 1) {
+                /* keep draining so ptxas does not block */
+                char sink[1024];
+                while (read(fds[0], sink, sizeof sink) > 0)
+                    ;
+                break;
+            }
+        } else if (got == 0 || errno != EINTR) {
+            break;
+        }
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    buf[n] = '\0';
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    const char *from = buf;
+    if (entry && *entry) {
+        char pat[192];
+        snprintf(pat, sizeof pat, "function '%s'", entry);
+        const char *q = strstr(buf, pat);
+        if (q)
+            from = q;
+    }
+    const char *u = strstr(from, "Used ");
+    int regs;
+    if (!u || sscanf(u, "Used %d registers", &regs) != 1)
+        return -1;
+    return regs;
+}
+
+static int load_code(rf_kernel *k, const char *code_path, const char *entry,
+                     const char *spec_path, int spec_line, rf_err *err)
+{
+    int rc = rf_module_load(code_path, &k->mod, err);
+    if (rc)
+        return rc;
+    k->source = rf_module_func(k->mod, entry && *entry ? entry : NULL);
+    if (!k->source) {
+        if (spec_path && spec_path[0])
+            return rf_err_set(err, RF_EUNKNOWN, spec_path, spec_line, 0,
+                              "entry", "no function '%s' in %s", entry,
+                              code_path);
+        return rf_err_set(err, RF_EUNKNOWN, code_path, 0, 0, "entry",
+                          "no function '%s'", entry ? entry : "");
+    }
+    if (k->source->physical) {
+        k->func = (rf_func *)k->source;
+        k->func_owned = false;
+        k->regs_rfkit = k->source->nregs;
+    } else {
+        rf_func *phys;
+        rc = rf_regalloc(k->source, &phys, err);
+        if (rc)
+            return rc;
+        k->func = phys;
+        k->func_owned = true;
+        k->regs_rfkit = phys->nregs;
+    }
+    k->smem_static = k->source->smem_static;
+    return RF_OK;
+}
+
+int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
+                   rf_kernel **out, rf_err *err)
+{
+    *out = NULL;
+    rf_kernel_opts none;
+    memset(&none, 0, sizeof none);
+    if (!opts)
+        opts = &none;
+    rf_kernel *k = calloc(1, sizeof *k);
+    if (!k)
+        return rf_err_set(err, RF_ENOMEM, path, 0, 0, NULL, "out of memory");
+    rf_param_defaults(rf_launch_params, rf_launch_nparams, &k->launch);
+    rf_param_defaults(rf_profile_params, rf_profile_nparams, &k->profile);
+    for (int i = 0; i < 3; i++)
+        k->launch.grid[i] = k->launch.block[i] = 1;
+    k->regs_ptxas = -1;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(k->name, sizeof k->name, "%.*s", (int)strcspn(base, "."), base);
+
+    char *text = NULL;
+    int rc = kir_read_file(path, &text, NULL, err);
+    if (rc) {
+        free(k);
+        return rc;
+    }
+    spec sp;
+    memset(&sp, 0, sizeof sp);
+    char code_path[1024];
+    bool from_spec = is_spec_text(path, text);
+    if (from_spec) {
+        rc = read_spec(path, text, &sp, k, err);
+        free(text);
+        text = NULL;
+        if (rc)
+            goto fail;
+        snprintf(k->spec_path, sizeof k->spec_path, "%s", path);
+        if (sp.code[0] == '/' || !strchr(path, '/'))
+            snprintf(code_path, sizeof code_path, "%s", sp.code);
+        else
+            snprintf(code_path, sizeof code_path, "%.*s/%s",
+                     (int)(strrchr(path, '/') - path), path, sp.code);
+    } else {
+        free(text);
+        text = NULL;
+        snprintf(code_path, sizeof code_path, "%s", path);
+    }
+    /* Command-line overrides. */
+    const char *cl = "command line";
+    if (opts->grid) {
+        rc = set_launch(&k->launch, "grid", opts->grid, cl, 0, err);
+        if (rc)
+            goto fail;
+        sp.have_grid = true;
+    }
+    if (opts->block) {
+        rc = set_launch(&k->launch, "block", opts->block, cl, 0, err);
+        if (rc)
+            goto fail;
+        sp.have_block = true;
+    }
+    if (opts->smem && (rc = set_launch(&k->launch, "smem", opts->smem, cl, 0,
+                                       err)))
+        goto fail;
+    if (opts->regs) {
+        rc = set_launch(&k->launch, "regs", opts->regs, cl, 0, err);
+        if (rc)
+            goto fail;
+        sp.have_regs = k->launch.regs > 0;
+    }
+    if (!from_spec && (!sp.have_grid || !sp.have_block)) {
+        rc = rf_err_set(err, RF_EUSAGE, path, 0, 0,
+                        sp.have_grid ? "block" : "grid",
+                        "a bare code file needs --grid X[,Y,Z] and --block "
+                        "X[,Y,Z] (or write a .spec file)");
+        goto fail;
+    }
+    const char *entry = opts->entry && *opts->entry ? opts->entry : sp.entry;
+    rc = load_code(k, code_path, entry, k->spec_path, sp.code_line, err);
+    if (rc)
+        goto fail;
+    if (sp.have_regs) {
+        k->regs_ptxas = k->launch.regs;
+    } else if (k->mod->kind == RF_CODE_PTX && !opts->no_ptxas) {
+        k->regs_ptxas = ptxas_regs(code_path, k->mod->target,
+                                   k->source->name);
+    }
+    k->regs = k->regs_ptxas > 0 ? k->regs_ptxas : k->regs_rfkit;
+    if (k->regs < 1)
+        k->regs = 1;
+    *out = k;
+    return RF_OK;
+fail:
+    free(text);
+    rf_kernel_destroy(k);
+    return rc;
+}

@@ -1,0 +1,562 @@
+/* regalloc.c - register allocation of a virtual (PTX) function into
+ * physical 32-bit registers and predicates.
+ *
+ * Model.  Liveness of virtual registers over the CFG (backward data flow,
+ * live_in = use U (live_out - kill), where a guarded definition does not
+ * kill), then an interference graph: a definition interferes with every
+ * register live after it, except the source of a plain move (Chaitin), and
+ * the registers one instruction defines interfere with each other.  Colours
+ * are given greedily in order of first definition (the order a linear scan
+ * would visit intervals), lowest free slot first, preferring the colour of
+ * a move partner.  A register of w words (w = 2 for 64-bit, 4 for 128-bit)
+ * takes w consecutive slots starting at a multiple of w.  Predicates are
+ * coloured in their own file of 7 (P0..P6, PT is not allocatable); when more
+ * are live at once the overflow lives in general registers (as P2R/R2P code
+ * does) and P6 is kept as the scratch for guards read from them.
+ *
+ * Inputs: a virtual rf_func from the PTX reader.  Output: a physical copy
+ * with the same instructions and blocks, operands rewritten; nregs = highest
+ * general register + 1, npreds = highest predicate + 1.  The count is a
+ * lower-bound style estimate: no scheduling, rematerialisation or spilling;
+ * more than 255 registers is RF_ELIMIT.  ptxas usually lands within 0.7x to
+ * 1.3x of it.
+ */
+#include "kir.h"
+#include "kir_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NSLOTS 255      /* R0..R254; R255 is RZ */
+#define NPRED 7         /* P0..P6; P7 is PT */
+
+typedef uint64_t word_t;
+#define WBITS 64
+
+typedef struct edge {
+    int a, b;
+} edge;
+
+typedef struct ra {
+    const rf_func *f;
+    int nv;            /* virtual registers referenced (dense) */
+    int *dense;        /* vreg -> dense index or -1 */
+    int *vreg;         /* dense -> vreg */
+    int nw;            /* words per bitset */
+    word_t *in, *out, *use, *def;
+    edge *edges;
+    int nedges, capedges;
+    int *adj_start, *adj;
+    int *firstdef;     /* dense -> first position defined (or used) */
+    int *mate;         /* dense -> move partner or -1 */
+    int *color;        /* dense -> first slot / predicate, -1 none */
+    bool *in_gpr;      /* dense predicate overflowed to a GPR */
+} ra;
+
+static void ra_free(ra *r)
+{
+    free(r->dense);
+    free(r->vreg);
+    free(r->in);
+    free(r->out);
+    free(r->use);
+    free(r->def);
+    free(r->edges);
+    free(r->adj_start);
+    free(r->adj);
+    free(r->firstdef);
+    free(r->mate);
+    free(r->color);
+    free(r->in_gpr);
+}
+
+static void bset(word_t *s, int i) { s[i / WBITS] |= (word_t)1 << (i % WBITS); }
+static void bclr(word_t *s, int i) { s[i / WBITS] &= ~((word_t)1 << (i % WBITS)); }
+static bool btest(const word_t *s, int i)
+{
+    return (s[i / WBITS] >> (i % WBITS)) & 1;
+}
+
+static int add_edge(ra *r, int a, int b)
+{
+    if (a == b)
+        return RF_OK;
+    if (kir_grow((void **)&r->edges, &r->capedges, r->nedges, sizeof *r->edges))
+        return RF_ENOMEM;
+    r->edges[r->nedges++] = a < b ? (edge){a, b} : (edge){b, a};
+    return RF_OK;
+}
+
+static int cmp_edge(const void *x, const void *y)
+{
+    const edge *a = x, *b = y;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
+}
+
+/* Source of a plain register move of the same width, else -1. */
+static int move_source(const rf_func *f, const rf_inst *in)
+{
+    if (!(in->flags & RF_IF_MOVE) || in->ndefs != 1 || in->nuses != 1 ||
+        in->guard >= 0)
+        return -1;
+    if (f->regs[in->defs[0]].words != f->regs[in->uses[0]].words)
+        return -1;
+    return in->uses[0];
+}
+
+static int liveness(ra *r)
+{
+    const rf_func *f = r->f;
+    int nb = f->nblocks, nw = r->nw;
+    size_t sz = (size_t)nb * (size_t)nw;
+    r->in = calloc(sz ? sz : 1, sizeof *r->in);
+    r->out = calloc(sz ? sz : 1, sizeof *r->out);
+    r->use = calloc(sz ? sz : 1, sizeof *r->use);
+    r->def = calloc(sz ? sz : 1, sizeof *r->def);
+    if (!r->in || !r->out || !r->use || !r->def)
+        return RF_ENOMEM;
+    for (int b = 0; b < nb; b++) {
+        word_t *use = r->use + (size_t)b * nw, *def = r->def + (size_t)b * nw;
+        const rf_block *bl = &f->blocks[b];
+        for (int i = bl->first; i < bl->first + bl->ninsts; i++) {
+            const rf_inst *in = &f->insts[i];
+            if (in->guard >= 0 && !btest(def, r->dense[in->guard]))
+                bset(use, r->dense[in->guard]);
+            for (int k = 0; k < in->nuses; k++) {
+                int d = r->dense[in->uses[k]];
+                if (!btest(def, d))
+                    bset(use, d);
+            }
+            if (in->guard < 0)
+                for (int k = 0; k < in->ndefs; k++)
+                    bset(def, r->dense[in->defs[k]]);
+        }
+    }
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (int b = nb - 1; b >= 0; b--) {
+            word_t *in = r->in + (size_t)b * nw, *out = r->out + (size_t)b * nw;
+            const word_t *use = r->use + (size_t)b * nw,
+                         *def = r->def + (size_t)b * nw;
+            const rf_block *bl = &f->blocks[b];
+            for (int s = 0; s < bl->nsucc; s++) {
+                const word_t *sin = r->in + (size_t)bl->succ[s] * nw;
+                for (int w = 0; w < nw; w++)
+                    out[w] |= sin[w];
+            }
+            for (int w = 0; w < nw; w++) {
+                word_t v = use[w] | (out[w] & ~def[w]);
+                if (v != in[w]) {
+                    in[w] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    return RF_OK;
+}
+
+static int interference(ra *r)
+{
+    const rf_func *f = r->f;
+    int nw = r->nw;
+    word_t *live = calloc((size_t)nw ? (size_t)nw : 1, sizeof *live);
+    if (!live)
+        return RF_ENOMEM;
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *bl = &f->blocks[b];
+        memcpy(live, r->out + (size_t)b * nw, (size_t)nw * sizeof *live);
+        for (int i = bl->first + bl->ninsts - 1; i >= bl->first; i--) {
+            const rf_inst *in = &f->insts[i];
+            int msrc = move_source(f, in);
+            int dmsrc = msrc >= 0 ? r->dense[msrc] : -1;
+            for (int k = 0; k < in->ndefs; k++) {
+                int d = r->dense[in->defs[k]];
+                for (int w = 0; w < nw; w++) {
+                    word_t v = live[w];
+                    while (v) {
+                        int bit = __builtin_ctzll(v);
+                        v &= v - 1;
+                        int x = w * WBITS + bit;
+                        if (x != d && x != dmsrc && add_edge(r, d, x)) {
+                            free(live);
+                            return RF_ENOMEM;
+                        }
+                    }
+                }
+                for (int k2 = k + 1; k2 < in->ndefs; k2++)
+                    if (add_edge(r, d, r->dense[in->defs[k2]])) {
+                        free(live);
+                        return RF_ENOMEM;
+                    }
+            }
+            if (msrc >= 0) {
+                int d = r->dense[in->defs[0]];
+                if (r->mate[d] < 0)
+                    r->mate[d] = dmsrc;
+                if (r->mate[dmsrc] < 0)
+                    r->mate[dmsrc] = d;
+            }
+            if (in->guard < 0)
+                for (int k = 0; k < in->ndefs; k++)
+                    bclr(live, r->dense[in->defs[k]]);
+            if (in->guard >= 0)
+                bset(live, r->dense[in->guard]);
+            for (int k = 0; k < in->nuses; k++)
+                bset(live, r->dense[in->uses[k]]);
+        }
+    }
+    free(live);
+    /* Registers live on entry are all defined "at once": they interfere. */
+    if (f->nblocks > 0) {
+        const word_t *ein = r->in;
+        for (int x = 0; x < r->nv; x++) {
+            if (!btest(ein, x))
+                continue;
+            for (int y = x + 1; y < r->nv; y++)
+                if (btest(ein, y) && add_edge(r, x, y))
+                    return RF_ENOMEM;
+        }
+    }
+    if (r->nedges)
+        qsort(r->edges, (size_t)r->nedges, sizeof *r->edges, cmp_edge);
+    int m = 0;
+    for (int i = 0; i < r->nedges; i++)
+        if (m == 0 || r->edges[i].a != r->edges[m - 1].a ||
+            r->edges[i].b != r->edges[m - 1].b)
+            r->edges[m++] = r->edges[i];
+    r->nedges = m;
+    r->adj_start = calloc((size_t)r->nv + 1, sizeof *r->adj_start);
+    r->adj = malloc(((size_t)m * 2 + 1) * sizeof *r->adj);
+    if (!r->adj_start || !r->adj)
+        return RF_ENOMEM;
+    for (int i = 0; i < m; i++) {
+        r->adj_start[r->edges[i].a + 1]++;
+        r->adj_start[r->edges[i].b + 1]++;
+    }
+    for (int v = 0; v < r->nv; v++)
+        r->adj_start[v + 1] += r->adj_start[v];
+    int *fill = calloc((size_t)r->nv + 1, sizeof *fill);
+    if (!fill)
+        return RF_ENOMEM;
+    for (int i = 0; i < m; i++) {
+        int a = r->edges[i].a, b = r->edges[i].b;
+        r->adj[r->adj_start[a] + fill[a]++] = b;
+        r->adj[r->adj_start[b] + fill[b]++] = a;
+    }
+    free(fill);
+    return RF_OK;
+}
+
+/* Words a dense register occupies in the general file. */
+static int gpr_words(const ra *r, int d)
+{
+    int w = r->f->regs[r->vreg[d]].words;
+    return w == 0 ? 1 : w;
+}
+
+static bool is_pred(const ra *r, int d)
+{
+    return r->f->regs[r->vreg[d]].words == 0 && !r->in_gpr[d];
+}
+
+static int cmp_order(const void *x, const void *y, const int *key)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    if (key[a] != key[b])
+        return key[a] < key[b] ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* qsort has no context argument in C11: insertion-merge sort by key. */
+static void sort_by_key(int *idx, int n, const int *key)
+{
+    int *tmp = malloc((size_t)(n ? n : 1) * sizeof *tmp);
+    if (!tmp) {
+        /* Fall back to insertion sort in place. */
+        for (int i = 1; i < n; i++) {
+            int v = idx[i], j = i - 1;
+            while (j >= 0 && cmp_order(&idx[j], &v, key) > 0) {
+                idx[j + 1] = idx[j];
+                j--;
+            }
+            idx[j + 1] = v;
+        }
+        return;
+    }
+    for (int width = 1; width < n; width *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n;
+            int hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = cmp_order(&idx[j], &idx[i], key) < 0 ? idx[j++]
+                                                                : idx[i++];
+            while (i < mid)
+                tmp[k++] = idx[i++];
+            while (j < hi)
+                tmp[k++] = idx[j++];
+        }
+        memcpy(idx, tmp, (size_t)n * sizeof *idx);
+    }
+    free(tmp);
+}
+
+/* Colour the predicates with npred colours; those that do not fit move to
+ * the general file.  Then colour the general file.  Returns the number of
+ * general slots used, or RF_ELIMIT. */
+static int colour(ra *r, const int *order, int npred)
+{
+    bool busy[NSLOTS + 8];
+    for (int d = 0; d < r->nv; d++) {
+        r->color[d] = -1;
+        r->in_gpr[d] = false;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int oi = 0; oi < r->nv; oi++) {
+            int d = order[oi];
+            bool pred = r->f->regs[r->vreg[d]].words == 0;
+            if (pass == 0 && !pred)
+                continue;
+            if (pass == 1 && pred && !r->in_gpr[d])
+                continue;
+            memset(busy, 0, sizeof busy);
+            for (int e = r->adj_start[d]; e < r->adj_start[d + 1]; e++) {
+                int x = r->adj[e];
+                if (r->color[x] < 0)
+                    continue;
+                if (pass == 0) {
+                    if (is_pred(r, x))
+                        busy[r->color[x]] = true;
+                } else if (!is_pred(r, x)) {
+                    int w = gpr_words(r, x);
+                    for (int k = 0; k < w && r->color[x] + k < NSLOTS; k++)
+                        busy[r->color[x] + k] = true;
+                }
+            }
+            if (pass == 0) {
+                int c = -1;
+                int mt = r->mate[d];
+                if (mt >= 0 && r->color[mt] >= 0 && is_pred(r, mt) &&
+                    !busy[r->color[mt]])
+                    c = r->color[mt];
+                for (int k = 0; c < 0 && k < npred; k++)
+                    if (!busy[k])
+                        c = k;
+                if (c < 0)
+                    r->in_gpr[d] = true;
+                else
+                    r->color[d] = c;
+                continue;
+            }
+            int w = gpr_words(r, d), c = -1;
+            int mt = r->mate[d];
+            if (mt >= 0 && r->color[mt] >= 0 && !is_pred(r, mt) &&
+                gpr_words(r, mt) == w) {
+                int s = r->color[mt];
+                bool ok = true;
+                for (int k = 0; k < w; k++)
+                    ok = ok && !busy[s + k];
+                if (ok)
+                    c = s;
+            }
+            for (int s = 0; c < 0 && s + w <= NSLOTS; s += w) {
+                bool ok = true;
+                for (int k = 0; k < w; k++)
+                    ok = ok && !busy[s + k];
+                if (ok)
+                    c = s;
+            }
+            if (c < 0)
+                return RF_ELIMIT;
+            r->color[d] = c;
+        }
+    }
+    int used = 0;
+    for (int d = 0; d < r->nv; d++)
+        if (!is_pred(r, d) && r->color[d] >= 0 &&
+            r->color[d] + gpr_words(r, d) > used)
+            used = r->color[d] + gpr_words(r, d);
+    return used;
+}
+
+static void emit_reg(const ra *r, int v, uint16_t *list, uint8_t *n, int cap,
+                     uint8_t *flags)
+{
+    int d = r->dense[v];
+    int base, w;
+    if (is_pred(r, d)) {
+        base = RF_PRED_BASE + r->color[d];
+        w = 1;
+    } else {
+        base = r->color[d];
+        w = gpr_words(r, d);
+    }
+    for (int k = 0; k < w; k++) {
+        int reg = base + k;
+        bool dup = false;
+        for (int j = 0; j < *n; j++)
+            dup = dup || list[j] == reg;
+        if (dup)
+            continue;
+        if (*n >= cap) {
+            *flags |= RF_IF_TRUNC;
+            return;
+        }
+        list[(*n)++] = (uint16_t)reg;
+    }
+}
+
+static int copy_physical(const rf_func *src, rf_func **out)
+{
+    rf_func *f = calloc(1, sizeof *f);
+    if (!f)
+        return RF_ENOMEM;
+    *f = *src;
+    f->regs = NULL;
+    f->insts = malloc((size_t)(src->ninsts ? src->ninsts : 1) * sizeof *f->insts);
+    f->blocks = malloc((size_t)(src->nblocks ? src->nblocks : 1) *
+                       sizeof *f->blocks);
+    if (!f->insts || !f->blocks) {
+        rf_func_destroy(f);
+        return RF_ENOMEM;
+    }
+    if (src->ninsts)
+        memcpy(f->insts, src->insts, (size_t)src->ninsts * sizeof *f->insts);
+    if (src->nblocks)
+        memcpy(f->blocks, src->blocks, (size_t)src->nblocks * sizeof *f->blocks);
+    *out = f;
+    return RF_OK;
+}
+
+int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err)
+{
+    *out = NULL;
+    if (virt->physical) {
+        int rc = copy_physical(virt, out);
+        return rc ? rf_err_set(err, rc, NULL, 0, 0, virt->name, "out of memory")
+                  : RF_OK;
+    }
+    ra r;
+    memset(&r, 0, sizeof r);
+    r.f = virt;
+    int rc = RF_ENOMEM;
+    r.dense = malloc((size_t)(virt->nregs ? virt->nregs : 1) * sizeof *r.dense);
+    if (!r.dense)
+        goto fail;
+    for (int i = 0; i < virt->nregs; i++)
+        r.dense[i] = -1;
+    /* Dense numbering of referenced registers in order of first mention. */
+    r.vreg = malloc((size_t)(virt->nregs ? virt->nregs : 1) * sizeof *r.vreg);
+    r.firstdef = malloc((size_t)(virt->nregs ? virt->nregs : 1) * sizeof *r.firstdef);
+    if (!r.vreg || !r.firstdef)
+        goto fail;
+    for (int i = 0; i < virt->ninsts; i++) {
+        const rf_inst *in = &virt->insts[i];
+        int regs[RF_MAX_DEFS + RF_MAX_USES + 1], n = 0;
+        for (int k = 0; k < in->ndefs; k++)
+            regs[n++] = in->defs[k];
+        for (int k = 0; k < in->nuses; k++)
+            regs[n++] = in->uses[k];
+        if (in->guard >= 0)
+            regs[n++] = in->guard;
+        for (int k = 0; k < n; k++) {
+            if (regs[k] >= virt->nregs) {
+                rc = rf_err_set(err, RF_EINTERNAL, NULL, (int)in->line, 0,
+                                virt->name, "register %d out of range",
+                                regs[k]);
+                goto out;
+            }
+            if (r.dense[regs[k]] < 0) {
+                r.dense[regs[k]] = r.nv;
+                r.firstdef[r.nv] = i;
+                r.vreg[r.nv++] = regs[k];
+            }
+        }
+    }
+    r.nw = (r.nv + WBITS - 1) / WBITS;
+    if (r.nw == 0)
+        r.nw = 1;
+    r.mate = malloc((size_t)(r.nv ? r.nv : 1) * sizeof *r.mate);
+    r.color = malloc((size_t)(r.nv ? r.nv : 1) * sizeof *r.color);
+    r.in_gpr = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.in_gpr);
+    if (!r.mate || !r.color || !r.in_gpr)
+        goto fail;
+    for (int d = 0; d < r.nv; d++)
+        r.mate[d] = -1;
+    if (liveness(&r))
+        goto fail;
+    if (interference(&r))
+        goto fail;
+    int *order = malloc((size_t)(r.nv ? r.nv : 1) * sizeof *order);
+    if (!order)
+        goto fail;
+    for (int d = 0; d < r.nv; d++)
+        order[d] = d;
+    sort_by_key(order, r.nv, r.firstdef);
+    int used = colour(&r, order, NPRED);
+    bool spilled = false;
+    for (int d = 0; d < r.nv && used >= 0; d++)
+        spilled = spilled || r.in_gpr[d];
+    if (used >= 0 && spilled)    /* keep P6 as the scratch for guards */
+        used = colour(&r, order, NPRED - 1);
+    free(order);
+    if (used < 0) {
+        rc = rf_err_set(err, RF_ELIMIT, NULL, 0, 0, virt->name,
+                        "needs more than %d registers per thread (spilling "
+                        "is not modelled)", NSLOTS);
+        goto out;
+    }
+    rf_func *f;
+    if (copy_physical(virt, &f))
+        goto fail;
+    f->physical = true;
+    int maxpred = -1;
+    for (int i = 0; i < f->ninsts; i++) {
+        rf_inst *in = &f->insts[i];
+        const rf_inst *vi = &virt->insts[i];
+        in->ndefs = in->nuses = 0;
+        in->flags &= (uint8_t)~RF_IF_TRUNC;
+        in->flags |= vi->flags & RF_IF_TRUNC;
+        for (int k = 0; k < vi->ndefs; k++)
+            emit_reg(&r, vi->defs[k], in->defs, &in->ndefs, RF_MAX_DEFS,
+                     &in->flags);
+        for (int k = 0; k < vi->nuses; k++)
+            emit_reg(&r, vi->uses[k], in->uses, &in->nuses, RF_MAX_USES,
+                     &in->flags);
+        if (vi->guard >= 0) {
+            int d = r.dense[vi->guard];
+            if (is_pred(&r, d)) {
+                in->guard = (int16_t)(RF_PRED_BASE + r.color[d]);
+            } else {
+                /* Guard held in a general register: read it, test in P6. */
+                in->guard = RF_PRED_BASE + NPRED - 1;
+                emit_reg(&r, vi->guard, in->uses, &in->nuses, RF_MAX_USES,
+                         &in->flags);
+            }
+            if (in->guard - RF_PRED_BASE > maxpred)
+                maxpred = in->guard - RF_PRED_BASE;
+        }
+        for (int k = 0; k < in->ndefs; k++)
+            if (in->defs[k] >= RF_PRED_BASE &&
+                in->defs[k] - RF_PRED_BASE > maxpred)
+                maxpred = in->defs[k] - RF_PRED_BASE;
+        for (int k = 0; k < in->nuses; k++)
+            if (in->uses[k] >= RF_PRED_BASE &&
+                in->uses[k] - RF_PRED_BASE > maxpred)
+                maxpred = in->uses[k] - RF_PRED_BASE;
+    }
+    f->nregs = used;
+    f->npreds = maxpred + 1;
+    *out = f;
+    rc = RF_OK;
+    goto out;
+fail:
+    rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, virt->name, "out of memory");
+out:
+    ra_free(&r);
+    return rc;
+}
