@@ -355,6 +355,11 @@ static int load_code(rf_kernel *k, const char *code_path, const char *entry,
                      const char *spec_path, int spec_line, rf_err *err)
 {
     int rc = rf_module_load(code_path, &k->mod, err);
+    if (rc == RF_EIO && spec_path && spec_path[0] && err) {
+        char msg[RF_ERR_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return rf_err_set(err, rc, spec_path, spec_line, 0, "code", "%s", msg);
+    }
     if (rc)
         return rc;
     k->source = rf_module_func(k->mod, entry && *entry ? entry : NULL);

@@ -1,0 +1,184 @@
+/* test_kernel.c - kernel specs, bare code files and launch overrides. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../inputs/kernel.h"
+
+static rf_kernel *load_ok(const char *path, const rf_kernel_opts *o)
+{
+    rf_kernel *k = NULL;
+    rf_err err = {0};
+    if (rf_kernel_load(path, o, &k, &err))
+        fail_msg("%s", err.msg);
+    return k;
+}
+
+static void test_spec(void **state)
+{
+    (void)state;
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k = load_ok("tests/fixtures/small.spec", &o);
+    assert_string_equal(k->name, "small");
+    assert_string_equal(k->spec_path, "tests/fixtures/small.spec");
+    assert_int_equal(k->launch.grid[0], 8);
+    assert_int_equal(k->launch.grid[1], 4);
+    assert_int_equal(k->launch.grid[2], 1);
+    assert_int_equal(k->launch.block[0], 128);
+    assert_int_equal(rf_kernel_threads(k), 128);
+    assert_int_equal(rf_kernel_ctas(k), 32);
+    assert_int_equal(k->launch.smem, 256);
+    assert_true(k->profile.trip == 10.0);
+    assert_true(k->profile.taken == 0.25);
+    assert_true(k->profile.l1_hit == 0.6);    /* default */
+    assert_true(k->profile.l2_hit == 0.5);    /* default */
+    assert_true(k->func->physical);
+    assert_true(k->func_owned);
+    assert_false(k->source->physical);
+    assert_int_equal(k->regs_rfkit, 5);       /* see test_regalloc.c */
+    assert_int_equal(k->regs_ptxas, -1);      /* no regs line, ptxas off */
+    assert_int_equal(k->regs, 5);
+    rf_kernel_destroy(k);
+}
+
+static void test_overrides_and_bare(void **state)
+{
+    (void)state;
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k = NULL;
+    rf_err err = {0};
+    /* A bare code file without a launch is refused with a clear message. */
+    assert_int_equal(rf_kernel_load("tests/fixtures/small.ptx", &o, &k, &err),
+                     RF_EUSAGE);
+    assert_null(k);
+    assert_non_null(strstr(err.msg, "--grid"));
+    o.grid = "64";
+    o.block = "16,16";
+    o.regs = "40";
+    o.entry = "small";
+    k = load_ok("tests/fixtures/small.ptx", &o);
+    assert_int_equal(rf_kernel_threads(k), 256);
+    assert_int_equal(rf_kernel_ctas(k), 64);
+    assert_int_equal(k->regs_ptxas, 40);
+    assert_int_equal(k->regs, 40);
+    assert_int_equal(k->spec_path[0], '\0');
+    rf_kernel_destroy(k);
+    o.block = "64,32";   /* 2048 threads */
+    assert_int_equal(rf_kernel_load("tests/fixtures/small.ptx", &o, &k, &err),
+                     RF_ERANGE);
+    o.block = "32";
+    o.entry = "nosuch";
+    assert_int_equal(rf_kernel_load("tests/fixtures/small.ptx", &o, &k, &err),
+                     RF_EUNKNOWN);
+}
+
+static void expect_spec_error(const char *body, int code, const char *msg)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/rfkit-spec-%ld.spec", (long)getpid());
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(body, fp);
+    fclose(fp);
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k = NULL;
+    rf_err err = {0};
+    int rc = rf_kernel_load(path, &o, &k, &err);
+    unlink(path);
+    assert_int_equal(rc, code);
+    assert_null(k);
+    /* message is "PATH:LINE: ..." */
+    if (strncmp(err.msg, path, strlen(path)) != 0 ||
+        !strstr(err.msg + strlen(path), msg))
+        fail_msg("expected '%s' after the path in '%s'", msg, err.msg);
+}
+
+static void test_spec_errors(void **state)
+{
+    (void)state;
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    rf_kernel *k = NULL;
+    rf_err err = {0};
+    assert_int_equal(rf_kernel_load("tests/fixtures/badkey.spec", &o, &k, &err),
+                     RF_EUNKNOWN);
+    assert_string_equal(err.msg, "tests/fixtures/badkey.spec:6: colour: unknown "
+                                 "key in [launch] (grid, block, smem, regs)");
+    expect_spec_error("[kernel]\ncode = x.ptx\n[lunch]\n", RF_EUNKNOWN,
+                      ":3: unknown section [lunch]");
+    expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 0\n",
+                      RF_ERANGE, ":4: grid: 0 is outside [1,");
+    expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\nblock = 32\n"
+                      "[profile]\ntaken = 1.5\n",
+                      RF_ERANGE, ":7: taken: 1.5 is outside [0, 1]");
+    expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\nblock = a\n",
+                      RF_ENUMBER, ":5: block: 'a' is not X[,Y[,Z]]");
+    expect_spec_error("code = x.ptx\n", RF_EPARSE, ":1: code: key outside a section");
+    expect_spec_error("[kernel]\ncode x.ptx\n", RF_EPARSE,
+                      ":2: expected 'key = value'");
+    expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\n", RF_EPARSE,
+                      "block: [launch] grid and block are required");
+    expect_spec_error("[kernel]\nentry = k\n", RF_EPARSE,
+                      "code: [kernel] code = FILE is required");
+    expect_spec_error("[kernel]\ncode = /nonexistent/x.ptx\n[launch]\ngrid = 1\n"
+                      "block = 1\n", RF_EIO, "cannot open");
+}
+
+/* With ptxas on PATH the count comes from ptxas -v; without it, rfkit's. */
+static void test_ptxas(void **state)
+{
+    (void)state;
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.grid = "1";
+    o.block = "64";
+    rf_kernel *k = load_ok("inputs/kernels/bfs.ptx", &o);
+    if (k->regs_ptxas > 0) {
+        assert_int_equal(k->regs, k->regs_ptxas);
+        assert_in_range(k->regs_ptxas, 8, 64);
+    } else {
+        assert_int_equal(k->regs_ptxas, -1);
+        assert_int_equal(k->regs, k->regs_rfkit);
+    }
+    rf_kernel_destroy(k);
+}
+
+static void test_tables(void **state)
+{
+    (void)state;
+    rf_launch l;
+    rf_profile p;
+    rf_param_defaults(rf_launch_params, rf_launch_nparams, &l);
+    rf_param_defaults(rf_profile_params, rf_profile_nparams, &p);
+    assert_int_equal(l.smem, 0);
+    assert_int_equal(l.regs, 0);
+    assert_true(p.trip == 16.0 && p.taken == 0.5 && p.l1_hit == 0.6 &&
+                p.l2_hit == 0.5 && p.dram_share == 0.0);
+    assert_non_null(rf_param_find(rf_profile_params, rf_profile_nparams,
+                                  "dram_share"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spec),
+        cmocka_unit_test(test_overrides_and_bare),
+        cmocka_unit_test(test_spec_errors),
+        cmocka_unit_test(test_ptxas),
+        cmocka_unit_test(test_tables),
+    };
+    return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);
+}
