@@ -32,7 +32,7 @@
  * compete for the same line.
  *
  * Generalisation (an assumption beyond the seed): other cache sizes keep
- * the same rules with index_bits = log2(entries / subcores); TEA then
+ * the same rules with index_bits = log2(lines per sub-core); TEA then
  * XORs t = min(available warp bits, index_bits - 2) warp bits.
  */
 #include "rcindex.h"
@@ -49,27 +49,30 @@ static int log2_exact(long v)
     return b;
 }
 
-int rf_rc_geom_init(rf_rc_geom *g, int index, int entries, int subcores,
+int rf_rc_geom_init(rf_rc_geom *g, int index, int lines, int subcores,
                     int max_warps, int rbits, rf_err *err)
 {
     memset(g, 0, sizeof *g);
-    int wb = log2_exact(max_warps), sb = log2_exact(subcores);
-    int total = log2_exact(entries);
+    int wb = 0;
+    while (wb <= 10 && (1 << wb) < max_warps)
+        wb++;
+    int sb = log2_exact(subcores), ib = log2_exact(lines);
     if (index < RF_RC_CONCAT || index > RF_RC_FULL)
         return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "index", "unknown index function %d", index);
-    if (wb < 0 || wb > 10)
-        return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "max_warps",
-                          "%d is not a power of two up to 1024", max_warps);
+    if (max_warps < 1 || wb > 10)
+        return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "max_warps_per_sm",
+                          "%d is not in 1..1024", max_warps);
     if (sb < 0 || sb > wb)
         return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "subcores",
                           "%d is not a power of two up to the warps per SM", subcores);
-    if (total < sb || total - sb > RF_RC_REG_BITS + wb - sb)
+    if (ib < 0 || ib > RF_RC_REG_BITS + wb - sb)
         return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "rc_entries",
-                          "%d is not a power of two with at least one line per sub-core", entries);
+                          "%d lines per sub-core is not a power of two up to 2^%d",
+                          lines, RF_RC_REG_BITS + wb - sb);
     g->index = index;
     g->warp_bits = wb;
     g->subcore_bits = sb;
-    g->index_bits = total - sb;
+    g->index_bits = ib;
     int avail = wb - sb;
     switch (index) {
     case RF_RC_CONCAT:
@@ -103,8 +106,20 @@ int rf_rc_geom_init(rf_rc_geom *g, int index, int entries, int subcores,
 
 void rf_rc_geom_default(rf_rc_geom *g, int index)
 {
-    int rc = rf_rc_geom_init(g, index, 256, 4, 64, 3, NULL);
+    int rc = rf_rc_geom_init(g, index, 64, 4, 64, 3, NULL);
     (void)rc;
+}
+
+int rf_rc_geom_for(const rf_design *d, const rf_gpu *gpu, rf_rc_geom *g, rf_err *err)
+{
+    int lines = d->rc_entries > 0 ? d->rc_entries : gpu->rc_entries;
+    int subcores = gpu->subcores > 0 ? gpu->subcores : 1;
+    int rc = rf_rc_geom_init(g, d->index, lines, subcores, gpu->max_warps_per_sm, d->rbits, err);
+    if (!rc && d->index == RF_RC_CONCAT && d->wbits != g->wbits)
+        return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "wbits",
+                          "W%dR%d does not make the %d-bit index of %d lines (use W%dR%d)",
+                          d->wbits, d->rbits, g->index_bits, lines, g->wbits, g->rbits);
+    return rc;
 }
 
 static unsigned reverse_bits(unsigned v, int n)

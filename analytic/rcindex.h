@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "../common/error.h"
+#include "../inputs/gpu.h"
 #include "design.h"   /* rf_rc_index: RF_RC_CONCAT, RF_RC_TEA, RF_RC_FULL */
 
 #define RF_RC_REG_BITS 8   /* register IDs R0..R255 */
@@ -32,16 +33,21 @@ typedef struct rf_rc_slot {
     uint32_t tag;        /* unique among the (warp, reg) pairs sharing line */
 } rf_rc_slot;
 
-/* Build a geometry.  entries: cache lines per SM (all sub-cores together,
- * e.g. 256); subcores: 1, 2, 4, ... (warp-ID LSBs select one); max_warps:
- * warps per SM (power of two, e.g. 64); rbits: concat register bits (R of
- * WxRy; the warp bits are index_bits - rbits).  Returns 0 or RF_ERANGE with
- * the offending field named. */
-int rf_rc_geom_init(rf_rc_geom *g, int index, int entries, int subcores,
+/* Build a geometry.  lines: lines of one sub-core's cache (power of two,
+ * e.g. 64 = 256 entries over 4 sub-cores); subcores: 1, 2, 4, ... (warp-ID
+ * LSBs select one); max_warps: warps per SM (rounded up to a power of two,
+ * e.g. 64); rbits: concat register bits (R of WxRy; the warp bits are
+ * index_bits - rbits).  Returns 0 or RF_ERANGE with the field named. */
+int rf_rc_geom_init(rf_rc_geom *g, int index, int lines, int subcores,
                     int max_warps, int rbits, rf_err *err);
 
-/* The seed's configuration: 256 entries, 4 sub-cores, 64 warps, W3R3. */
+/* The seed's configuration: 64 lines x 4 sub-cores, 64 warps, W3R3. */
 void rf_rc_geom_default(rf_rc_geom *g, int index);
+
+/* From a design point (index, wbits, rbits, rc_entries; 0 = the GPU's) and
+ * a GPU (subcores, rc_entries, max_warps_per_sm).  A concat index needs
+ * wbits + rbits = log2(lines). */
+int rf_rc_geom_for(const rf_design *d, const rf_gpu *gpu, rf_rc_geom *g, rf_err *err);
 
 /* Line and tag of warp's register reg. */
 rf_rc_slot rf_rc_slot_of(const rf_rc_geom *g, int warp, int reg);

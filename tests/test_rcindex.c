@@ -61,8 +61,8 @@ static void test_critical_set_27(void **state)
     assert_int_equal(rf_rc_set_of(&t, 0x16), 2);
     /* W4R2 and W2R4 (Fig. 9): 4 and 16 critical sets. */
     rf_rc_geom w4, w2;
-    assert_int_equal(rf_rc_geom_init(&w4, RF_RC_CONCAT, 256, 4, 64, 2, NULL), 0);
-    assert_int_equal(rf_rc_geom_init(&w2, RF_RC_CONCAT, 256, 4, 64, 4, NULL), 0);
+    assert_int_equal(rf_rc_geom_init(&w4, RF_RC_CONCAT, 64, 4, 64, 2, NULL), 0);
+    assert_int_equal(rf_rc_geom_init(&w2, RF_RC_CONCAT, 64, 4, 64, 4, NULL), 0);
     assert_int_equal(rf_rc_nsets(&w4), 4);
     assert_int_equal(rf_rc_nsets(&w2), 16);
 }
@@ -129,13 +129,30 @@ static void test_bad_geometry(void **state)
     rf_rc_geom g;
     rf_err err;
     /* W?R7: a 6-bit index cannot take 7 register bits. */
-    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 256, 4, 64, 7, &err), RF_ERANGE);
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 64, 4, 64, 7, &err), RF_ERANGE);
     assert_non_null(strstr(err.msg, "rbits"));
-    assert_int_equal(rf_rc_geom_init(&g, RF_RC_TEA, 200, 4, 64, 3, &err), RF_ERANGE);
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_TEA, 50, 4, 64, 3, &err), RF_ERANGE);
     assert_non_null(strstr(err.msg, "rc_entries"));
-    /* 512 entries: 7 index bits, TEA XORs 4 warp bits, 3 register LSBs stay. */
-    assert_int_equal(rf_rc_geom_init(&g, RF_RC_TEA, 512, 4, 64, 3, &err), 0);
+    /* 512 entries (128 lines per sub-core): 7 index bits, TEA XORs 4 warp
+     * bits, 3 register LSBs stay. */
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_TEA, 128, 4, 64, 3, &err), 0);
     assert_int_equal(g.crit_bits, 3);
+    /* From a design and the volta-hirf preset (64 lines x 4 sub-cores,
+     * 64 warps): W3R3 fits, W4R3 does not. */
+    rf_design d;
+    rf_gpu gpu;
+    rf_design_init(&d);
+    assert_int_equal(rf_gpu_preset("volta-hirf", &gpu, &err), 0);
+    d.index = RF_RC_CONCAT;
+    assert_int_equal(rf_rc_geom_for(&d, &gpu, &g, &err), 0);
+    assert_int_equal(g.index_bits, 6);
+    assert_int_equal(rf_rc_lines(&g), 256);
+    d.wbits = 4;
+    assert_int_equal(rf_rc_geom_for(&d, &gpu, &g, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, "wbits"));
+    d.index = RF_RC_TEA;
+    assert_int_equal(rf_rc_geom_for(&d, &gpu, &g, &err), 0);
+    assert_int_equal(rf_rc_nsets(&g), 4);
 }
 
 int main(void)
