@@ -5,4 +5,5 @@
  * 2 on bad input). */
 #define RF_COMMAND_LIST(X)                                                          \
     X(gpus,      rf_cmd_gpus,      "list the bundled GPU presets and their key figures") \
-    X(occupancy, rf_cmd_occupancy, "CTAs and warps per SM under each register-file design")
+    X(occupancy, rf_cmd_occupancy, "CTAs and warps per SM under each register-file design") \
+    X(analyze,   rf_cmd_analyze,   "static register analyses: liveness, CAC, register-intervals, reordering")
