@@ -4,11 +4,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "../analytic/dstcount.h"
 #include "../analytic/intervals.h"
+#include "../inputs/kernel.h"
 #include "support/kirbuild.h"
 
 /* Fig. 6: two nested loops.  A is the outer loop header (and leaves to X),
@@ -263,6 +265,71 @@ static void test_call_split(void **state)
     kb_free(f);
 }
 
+/* Invariants on every bundled kernel, for register-intervals (N = 16, 8,
+ * 4; pass 2 never adds intervals) and strands: the intervals partition the instructions, each fits N
+ * registers (unless one instruction alone does not), and control enters
+ * an interval only at its entry instruction. */
+static void check_partition(const rf_func *f, const rf_intervals *iv)
+{
+    long sum = 0;
+    for (int i = 0; i < iv->n; i++) {
+        sum += iv->iv[i].ninsts;
+        assert_true(iv->iv[i].nregs <= iv->regs || iv->iv[i].over);
+    }
+    assert_int_equal(sum, f->ninsts);
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *bb = &f->blocks[b];
+        for (int k = bb->first + 1; k < bb->first + bb->ninsts; k++) {
+            int v = iv->of_inst[k];
+            assert_in_range(v, 0, iv->n - 1);
+            if (v != iv->of_inst[k - 1])
+                assert_int_equal(iv->iv[v].entry_inst, k);
+        }
+        if (!bb->ninsts)
+            continue;
+        int from = iv->of_inst[bb->first + bb->ninsts - 1];
+        for (int s = 0; s < bb->nsucc; s++) {
+            const rf_block *t = &f->blocks[bb->succ[s]];
+            if (!t->ninsts)
+                continue;
+            int to = iv->of_inst[t->first];
+            if (to != from)
+                assert_int_equal(iv->iv[to].entry_inst, t->first);
+        }
+    }
+}
+
+static void test_bundled_kernels(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"sgemm", "hotspot", "libor", "bfs", "kmeans",
+                                        "stream", "spmv", "sfu", "reduce"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char path[128];
+        snprintf(path, sizeof path, "inputs/kernels/%s.spec", names[k]);
+        rf_kernel_opts ko;
+        memset(&ko, 0, sizeof ko);
+        ko.no_ptxas = true;
+        rf_kernel *kern;
+        rf_err err;
+        assert_int_equal(rf_kernel_load(path, &ko, &kern, &err), 0);
+        const rf_func *f = kern->func;
+        static const int regs[] = {16, 8, 4};
+        for (size_t r = 0; r < 3; r++) {
+            rf_intervals iv;
+            assert_int_equal(form(f, regs[r], RF_IV_REGISTER, &iv), 0);
+            check_partition(f, &iv);
+            assert_true(iv.n <= iv.pass1);
+            rf_iv_free(&iv);
+        }
+        rf_intervals st;
+        assert_int_equal(form(f, 16, RF_IV_STRAND, &st), 0);
+        check_partition(f, &st);
+        rf_iv_free(&st);
+        rf_kernel_destroy(kern);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_block_split),
         cmocka_unit_test(test_strands),
         cmocka_unit_test(test_call_split),
+        cmocka_unit_test(test_bundled_kernels),
     };
     return cmocka_run_group_tests_name("intervals", tests, NULL, NULL);
 }
