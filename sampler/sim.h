@@ -17,6 +17,12 @@
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 
+/* Register-to-bank mapping of the banked register file. */
+typedef enum rf_bank_map {
+    RF_BANK_MAP_SWIZZLE = 0,  /* bank = (reg + warp) mod banks (GPGPU-Sim style) */
+    RF_BANK_MAP_MODULO = 1    /* bank = reg mod banks, same for every warp */
+} rf_bank_map;
+
 typedef struct rf_sim_opts {
     uint64_t seed;
     uint64_t warmup;          /* cycles simulated before the window (not counted) */
@@ -24,6 +30,11 @@ typedef struct rf_sim_opts {
     uint64_t skip_ctas;       /* start the run as if this many CTAs had completed */
     uint64_t watchdog;        /* cycles without a retired instruction => RF_EWATCHDOG */
     FILE *progress;           /* progress line target, or NULL */
+    int sms;                  /* SMs simulated side by side sharing DRAM bandwidth (>= 1) */
+    int bank_map;             /* rf_bank_map */
+    int ctas_per_sm;          /* resident CTAs per SM; 0 = from rf_occ_compute */
+    int active_warps;         /* two-level scheduler: active pool per scheduler; 0 = d->active_warps or 8 */
+    bool no_skip;             /* step every cycle instead of skipping idle stretches (same results) */
 } rf_sim_opts;
 
 void rf_sim_opts_init(rf_sim_opts *o);
@@ -47,9 +58,15 @@ typedef struct rf_sim_stats {
     uint64_t bank_reads, bank_writes;
     uint64_t read_conflict_cycles;  /* extra cycles reads waited for a bank */
     uint64_t write_conflict_cycles; /* extra cycles writes waited for a bank */
-    uint64_t xbar_transfers;
-    uint64_t collector_fills;
+    uint64_t xbar_transfers;        /* operands moved bank -> collector */
+    uint64_t collector_fills;       /* operands written into collectors (instructions x operands) */
     double bank_util;             /* mean fraction of banks busy per cycle */
+    uint64_t inter_read_cycles;     /* read-cycles lost to a read of another instruction */
+    uint64_t inter_write_cycles;    /* read-cycles lost to a write (seed 001 Sec. III-B) */
+    uint64_t intra_cycles;          /* read-cycles lost to an operand of the same instruction */
+    double inter_read_penalty;      /* inter_read_cycles per operand read, cycles */
+    double inter_write_penalty;     /* inter_write_cycles per operand read, cycles */
+    uint64_t operand_reads;         /* register operands read for instructions (no stealing extras) */
 
     /* Bank stealing (seed 001). */
     uint64_t stolen_reads;
@@ -57,6 +74,8 @@ typedef struct rf_sim_stats {
     uint64_t wb_stolen_fast;      /* stolen and written back within one cycle */
     uint64_t wb_stolen_late;      /* stolen and written back later */
     uint64_t wb_forced;           /* forced by a RAW/WAW hazard */
+    uint64_t stolen_writes;       /* writes parked in a dead register (Rfree) */
+    uint64_t steal_overrides;     /* scheduler overridden to issue the candidate warp */
 
     /* Register caches (seed 002, 004). */
     uint64_t rc_hits, rc_misses, rc_conflicts;
@@ -67,7 +86,27 @@ typedef struct rf_sim_stats {
     /* Instruction mix (warp instructions). */
     uint64_t insts_by_class[16];
     uint64_t mem_insts;           /* global/local loads and stores */
+    uint64_t dram_bytes;          /* bytes moved to/from DRAM */
+    uint64_t skipped_cycles;      /* cycles jumped over while every warp waited (event skipping) */
+
+    /* Whole-run invariant counters (not windowed), for tests. */
+    uint64_t chk_issued;          /* warp instructions issued */
+    uint64_t chk_retired;         /* warp instructions retired */
+    uint64_t chk_bank_overuse;    /* bank-cycles with more than one access granted (must be 0) */
+    int ctas_per_sm;              /* resident CTAs per SM used */
+    int banks, collectors, sched_policy; /* resolved organisation */
 } rf_sim_stats;
+
+/* The counters written to CSV by the simulate command, in column order:
+ * name and a getter returning the value as a double. */
+typedef struct rf_sim_column {
+    const char *name;
+    const char *unit;
+    double (*get)(const rf_sim_stats *st);
+} rf_sim_column;
+
+extern const rf_sim_column rf_sim_columns[];
+extern const size_t rf_sim_ncolumns;
 
 int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
                const rf_sim_opts *opts, rf_sim_stats *st, rf_err *err);

@@ -1,0 +1,237 @@
+/* bank.c - single-ported register-file banks and their arbiter.
+ *
+ * Model (seed 001 Sec. II-B and IV-D): the register file of an SM is
+ * `banks` single-ported banks; one warp register (warp_size x 32 bits) is
+ * one bank entry.  Register r of hardware warp w lives in bank
+ *   swizzle: (r + w) mod banks   (default; GPGPU-Sim style, spreads the same
+ *                                 register of different warps)
+ *   modulo:  r mod banks.
+ * Every cycle the arbiter grants each bank at most one access.  Without
+ * write stealing writes go first (seed 001: "write operations usually take
+ * higher priority over reads"), then reads of the operand collectors, oldest
+ * collector first.  With bank stealing the order is seed 001's
+ *   forced write > normal read > stealing read > normal write > stealing write:
+ *   1. forced writes: write-backs of stolen values demanded by a RAW/WAW
+ *      hazard, and the destination half of every second-chance write-back;
+ *   2. normal reads;  3. stealing reads (read stealing, stealing.c);
+ *   4. normal writes: granted when no read wants the bank; otherwise parked
+ *      in a dead register of an idle bank (stealing write); when no bank
+ *      qualifies the write is forced and takes the bank from the reads;
+ *   5. second-chance write-backs read the parked value from an idle bank.
+ *
+ * Counters: a read refused a bank charges one cycle to inter-write (the bank
+ * went to a write), intra (to an operand of the same instruction) or
+ * inter-read (to another instruction's read); a write refused charges one
+ * write-conflict cycle.  bank_util = granted accesses / (banks x cycles).
+ *
+ * Organisation hook: sim_bank_of() is the register-to-bank map; a register
+ * cache or a two-level file (HI-RF, RFC, LTRF) routes accesses here.
+ */
+#include <stdlib.h>
+
+#include "sim_internal.h"
+
+int sim_bank_of(const sim_ctx *x, int slot, int reg)
+{
+    if (x->bank_map == RF_BANK_MAP_MODULO)
+        return reg % x->nbanks;
+    return (reg + slot) % x->nbanks;
+}
+
+int sim_wq_push(sim_sm *sm, sim_wreq r)
+{
+    if (sm->nwq == sm->capwq) {
+        int cap = sm->capwq ? 2 * sm->capwq : 64;
+        sim_wreq *q = realloc(sm->wq, (size_t)cap * sizeof *q);
+        if (!q)
+            return RF_ENOMEM;
+        sm->wq = q;
+        sm->capwq = cap;
+    }
+    sm->wq[sm->nwq++] = r;
+    return 0;
+}
+
+/* A register value reached its bank (or a parked place): scoreboard and
+ * retirement bookkeeping. */
+void sim_write_done(sim_ctx *x, sim_sm *sm, int slot, int reg, int flight)
+{
+    sim_sb_release(&sm->warps[slot], reg);
+    if (--sm->fl[flight].writes_left == 0)
+        sim_flight_retire(x, sm, flight);
+}
+
+void sim_bank_grant(sim_ctx *x, sim_sm *sm, int b)
+{
+    if (sm->bank_grant[b] == x->now + 1)
+        sm->chk_overuse++;
+    sm->bank_grant[b] = x->now + 1;
+    sm->c.bank_busy++;
+}
+
+#define BIT(b) (UINT64_C(1) << (b))
+#define HOLD_NONE (-2)
+#define HOLD_WRITE (-1)
+
+void sim_arbitrate(sim_ctx *x, sim_sm *sm)
+{
+    uint64_t busy = 0;
+    int holder[SIM_MAX_BANKS];
+    for (int b = 0; b < x->nbanks; b++)
+        holder[b] = HOLD_NONE;
+    bool ws = x->write_steal;
+
+    /* 0. Hazards on parked values: a read or write of a linked register
+     * forces that link's write-back (seed 001 Sec. IV-C2). */
+    if (ws && sm->nlinks > 0) {
+        for (int i = 0; i < sm->ncoll_busy; i++) {
+            sim_collector *k = &sm->coll[sm->coll_order[i]];
+            if (!k->issued)
+                continue;
+            for (int j = 0; j < k->nops; j++)
+                if (!k->got[j])
+                    (void)sim_steal_hazard(x, sm, k->slot, k->reg[j]);
+        }
+        for (int i = 0; i < sm->nwq; i++)
+            if (sm->wq[i].link < 0)
+                (void)sim_steal_hazard(x, sm, sm->wq[i].slot, sm->wq[i].reg);
+    }
+
+    /* 1. Forced writes. */
+    if (ws && sm->nlinks > 0)
+        sim_steal_writebacks(x, sm, &busy, true);
+    for (int b = 0; b < x->nbanks; b++)
+        if (busy & BIT(b))
+            holder[b] = HOLD_WRITE;
+    for (int i = 0; i < sm->nwq; i++) {
+        sim_wreq *r = &sm->wq[i];
+        if (r->kind != SIM_WR_FORCED || r->since > x->now)
+            continue;
+        if (r->link < 0 && ws && sm->nlinks > 0 && sim_steal_hazard(x, sm, r->slot, r->reg)) {
+            sm->c.write_conflict++;
+            continue;
+        }
+        if (busy & BIT(r->bank)) {
+            sm->c.write_conflict++;
+            continue;
+        }
+        sim_bank_grant(x, sm, r->bank);
+        busy |= BIT(r->bank);
+        holder[r->bank] = HOLD_WRITE;
+        sm->c.bank_writes++;
+        if (r->link >= 0) {
+            sim_link_done(x, sm, r->link);
+        } else {
+            sm->c.wb_normal++;
+            sim_write_done(x, sm, r->slot, r->reg, r->flight);
+        }
+        r->slot = -1;                   /* served */
+    }
+
+    /* Banks the reads want this cycle. */
+    uint64_t rreq = 0, sreq = 0, wbanks = 0;
+    for (int i = 0; i < sm->ncoll_busy; i++) {
+        sim_collector *k = &sm->coll[sm->coll_order[i]];
+        if (k->issued)
+            for (int j = 0; j < k->nops; j++)
+                if (!k->got[j])
+                    rreq |= BIT(k->bank[j]);
+    }
+    if (x->read_steal)
+        sreq = sim_steal_cand_banks(x, sm);
+
+    /* 4 (decided before the reads are granted). Normal writes. */
+    if (ws) {
+        for (int i = 0; i < sm->nwq; i++)
+            if (sm->wq[i].slot >= 0 && sm->wq[i].kind == SIM_WR_NORMAL)
+                wbanks |= BIT(sm->wq[i].bank);
+        for (int i = 0; i < sm->nwq; i++) {
+            sim_wreq *r = &sm->wq[i];
+            if (r->slot < 0 || r->kind != SIM_WR_NORMAL)
+                continue;
+            if (sm->nlinks > 0 && sim_steal_hazard(x, sm, r->slot, r->reg)) {
+                sm->c.write_conflict++;
+                continue;
+            }
+            if (!((busy | rreq | sreq) & BIT(r->bank))) {
+                sim_bank_grant(x, sm, r->bank);
+                busy |= BIT(r->bank);
+                holder[r->bank] = HOLD_WRITE;
+                sm->c.bank_writes++;
+                sm->c.wb_normal++;
+                sim_write_done(x, sm, r->slot, r->reg, r->flight);
+                r->slot = -1;
+                continue;
+            }
+            if (sim_steal_write(x, sm, r, rreq | sreq | wbanks, &busy) >= 0) {
+                r->slot = -1;
+                continue;
+            }
+            if (!(busy & BIT(r->bank))) {
+                /* No place to park it: the write is forced over the reads. */
+                sim_bank_grant(x, sm, r->bank);
+                busy |= BIT(r->bank);
+                holder[r->bank] = HOLD_WRITE;
+                sm->c.bank_writes++;
+                sm->c.wb_forced++;
+                sim_write_done(x, sm, r->slot, r->reg, r->flight);
+                r->slot = -1;
+                continue;
+            }
+            sm->c.write_conflict++;
+        }
+    }
+
+    /* 2. Normal reads, oldest collector first. */
+    uint64_t unserved = 0;
+    for (int i = 0; i < sm->ncoll_busy; i++) {
+        int c = sm->coll_order[i];
+        sim_collector *k = &sm->coll[c];
+        if (!k->issued)
+            continue;
+        k->conflicted = false;
+        for (int j = 0; j < k->nops; j++) {
+            if (k->got[j])
+                continue;
+            int b = k->bank[j];
+            bool hazard = ws && sm->nlinks > 0 && sim_mask_test(&sm->linked[k->slot], k->reg[j]);
+            if (hazard || (busy & BIT(b))) {
+                sm->c.read_conflict++;
+                if (hazard || holder[b] == HOLD_WRITE)
+                    sm->c.inter_write++;
+                else if (holder[b] == c)
+                    sm->c.intra++;
+                else
+                    sm->c.inter_read++;
+                k->conflicted = true;
+                unserved |= BIT(b);
+                continue;
+            }
+            sim_bank_grant(x, sm, b);
+            busy |= BIT(b);
+            holder[b] = c;
+            k->got[j] = 1;
+            k->ngot++;
+            sm->c.bank_reads++;
+            sm->c.xbar++;
+            sm->c.fills++;
+            if (k->ready_at < x->now + 1)
+                k->ready_at = x->now + 1;
+        }
+    }
+
+    /* 3. Stealing reads. */
+    if (x->read_steal)
+        sim_steal_reads(x, sm, &busy, unserved, wbanks);
+
+    /* 5. Second-chance write-backs of parked values into idle banks. */
+    if (ws && sm->nlinks > 0)
+        sim_steal_writebacks(x, sm, &busy, false);
+
+    /* Drop served requests, keeping the order of the others. */
+    int j = 0;
+    for (int i = 0; i < sm->nwq; i++)
+        if (sm->wq[i].slot >= 0)
+            sm->wq[j++] = sm->wq[i];
+    sm->nwq = j;
+}

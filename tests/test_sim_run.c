@@ -1,0 +1,211 @@
+/* test_sim_run.c - whole-run properties of the sampler on a synthetic loop
+ * kernel (global/shared loads, SFU, store, barrier, loop back edge):
+ * invariants for every scheduler and stealing mode, determinism, event
+ * skipping equivalence, exact windows, skip_ctas, several SMs, watchdog. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "support/simfix.h"
+
+/* 12 CTAs of 256 threads (8 warps), 3 resident; loop taken 5 times on average. */
+static void loop_kernel(simfix *fx)
+{
+    simfix_init(fx);
+    fx->gpu.rf_banks = 8;
+    fx->kernel.launch.grid[0] = 12;
+    fx->kernel.launch.block[0] = 256;
+    fx->kernel.profile.trip = 5;
+    fx->kernel.profile.l1_hit = 0.3;
+    fx->kernel.profile.l2_hit = 0.5;
+    fx->opts.ctas_per_sm = 3;
+    fx->opts.bank_map = RF_BANK_MAP_SWIZZLE;
+    simfix_add(fx, RF_OC_LD_GLOBAL, (int[]){1, -1}, (int[]){2, 3, -1});
+    simfix_add(fx, RF_OC_ALU, (int[]){4, -1}, (int[]){1, 5, -1});
+    simfix_add(fx, RF_OC_SFU, (int[]){6, -1}, (int[]){4, -1});
+    simfix_add(fx, RF_OC_LD_SHARED, (int[]){7, -1}, (int[]){8, -1});
+    simfix_add(fx, RF_OC_ALU, (int[]){9, -1}, (int[]){7, 6, 10, -1});
+    simfix_add(fx, RF_OC_ALU, (int[]){11, -1}, (int[]){9, 11, 12, -1});
+    simfix_add(fx, RF_OC_ST_GLOBAL, NULL, (int[]){2, 3, 9, -1});
+    simfix_add(fx, RF_OC_BARRIER, NULL, NULL);
+    simfix_add(fx, RF_OC_ALU, (int[]){RF_PRED_BASE, -1}, (int[]){11, 13, -1});
+    simfix_finish_loop(fx, RF_PRED_BASE);
+}
+
+static int run_rc(simfix *fx, rf_sim_stats *st, rf_err *err)
+{
+    return rf_sim_run(&fx->gpu, &fx->design, &fx->kernel, &fx->opts, st, err);
+}
+
+static rf_sim_stats run(simfix *fx)
+{
+    rf_sim_stats st;
+    rf_err err = {0};
+    int rc = run_rc(fx, &st, &err);
+    if (rc != 0)
+        print_error("rf_sim_run: %s\n", err.msg);
+    assert_int_equal(rc, 0);
+    return st;
+}
+
+static void invariants(void **state)
+{
+    (void)state;
+    for (int pol = 0; pol < 3; pol++)
+        for (int mode = 0; mode < 4; mode++) {
+            simfix fx;
+            loop_kernel(&fx);
+            fx.design.scheduler = pol + 1;
+            fx.design.kind = mode ? RF_DESIGN_STEALING : RF_DESIGN_BASELINE;
+            fx.design.read_steal = mode & 1;
+            fx.design.write_steal = mode & 2;
+            fx.opts.active_warps = 4;
+            rf_sim_stats st = run(&fx);
+            assert_int_equal(st.chk_issued, st.chk_retired);
+            assert_int_equal(st.chk_issued, st.warp_insts);
+            assert_int_equal(st.chk_bank_overuse, 0);
+            assert_int_equal(st.ctas_done, 12);
+            /* Every scheduler-cycle either issued or is charged one stall. */
+            uint64_t stalls = st.stall_no_warp + st.stall_scoreboard + st.stall_collector +
+                              st.stall_bank + st.stall_memory;
+            assert_int_equal(stalls + st.chk_issued, 2 * st.cycles);
+            /* Every register result is written back exactly once (3 of the 4 ALU
+             * instructions per iteration write a general register). */
+            uint64_t results = st.insts_by_class[RF_OC_LD_GLOBAL] + st.insts_by_class[RF_OC_SFU] +
+                               st.insts_by_class[RF_OC_LD_SHARED] +
+                               st.insts_by_class[RF_OC_ALU] - st.insts_by_class[RF_OC_ALU] / 4;
+            assert_int_equal(st.wb_normal + st.wb_stolen_fast + st.wb_stolen_late + st.wb_forced,
+                             results);
+            assert_int_equal(st.bank_writes, results + st.stolen_writes);
+            assert_int_equal(st.bank_reads, st.operand_reads + st.stolen_writes);
+            assert_true(st.bank_util > 0 && st.bank_util < 1);
+            if (mode & 2)
+                assert_true(st.stolen_writes > 0);
+            if (mode & 1)
+                assert_true(st.stolen_reads > 0);
+        }
+}
+
+static void deterministic(void **state)
+{
+    (void)state;
+    simfix fx;
+    loop_kernel(&fx);
+    fx.design.kind = RF_DESIGN_STEALING;
+    fx.design.read_steal = fx.design.write_steal = true;
+    rf_sim_stats a = run(&fx), b = run(&fx);
+    assert_memory_equal(&a, &b, sizeof a);
+    fx.opts.seed = 99;
+    rf_sim_stats c = run(&fx);
+    assert_true(c.cycles != a.cycles || c.warp_insts != a.warp_insts);
+}
+
+/* Jumping over idle stretches gives the same statistics as stepping. */
+static void skipping_is_exact(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        simfix fx;
+        loop_kernel(&fx);
+        fx.design.kind = mode ? RF_DESIGN_STEALING : RF_DESIGN_BASELINE;
+        fx.design.read_steal = fx.design.write_steal = true;
+        fx.kernel.profile.l1_hit = 0;
+        fx.kernel.profile.l2_hit = 0;
+        rf_sim_stats a = run(&fx);
+        fx.opts.no_skip = true;
+        rf_sim_stats b = run(&fx);
+        assert_true(a.skipped_cycles > 0);
+        assert_int_equal(b.skipped_cycles, 0);
+        a.skipped_cycles = 0;
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+}
+
+/* Window [0, X) plus window [X, end) add up to the whole run. */
+static void windows_add_up(void **state)
+{
+    (void)state;
+    simfix fx;
+    loop_kernel(&fx);
+    rf_sim_stats all = run(&fx);
+    uint64_t x = all.cycles / 3;
+    fx.opts.cycles = x;
+    rf_sim_stats w1 = run(&fx);
+    fx.opts.cycles = 0;
+    fx.opts.warmup = x;
+    rf_sim_stats w2 = run(&fx);
+    assert_int_equal(w1.cycles, x);
+    assert_int_equal(w2.cycles, all.cycles - x);
+    assert_int_equal(w1.warp_insts + w2.warp_insts, all.warp_insts);
+    assert_int_equal(w1.bank_reads + w2.bank_reads, all.bank_reads);
+    assert_int_equal(w1.stall_memory + w2.stall_memory, all.stall_memory);
+    assert_int_equal(w1.ctas_done + w2.ctas_done, 12);
+    /* A window past the end of the grid is cut at the end. */
+    fx.opts.warmup = 0;
+    fx.opts.cycles = all.cycles * 2;
+    rf_sim_stats w3 = run(&fx);
+    assert_int_equal(w3.cycles, all.cycles);
+}
+
+static void skip_ctas_and_sms(void **state)
+{
+    (void)state;
+    simfix fx;
+    loop_kernel(&fx);
+    rf_sim_stats all = run(&fx);
+    fx.opts.skip_ctas = 6;
+    rf_sim_stats half = run(&fx);
+    assert_int_equal(half.ctas_done, 6);
+    assert_true(half.warp_insts < all.warp_insts);
+    fx.opts.skip_ctas = 0;
+    fx.opts.sms = 2;
+    rf_sim_stats two = run(&fx);
+    assert_int_equal(two.ctas_done, 12);
+    assert_int_equal(two.chk_issued, two.chk_retired);
+    assert_true(two.cycles < all.cycles);
+}
+
+static void watchdog(void **state)
+{
+    (void)state;
+    simfix fx;
+    loop_kernel(&fx);
+    fx.kernel.profile.l1_hit = 0;
+    fx.kernel.profile.l2_hit = 0;
+    fx.opts.watchdog = 20;              /* DRAM latency is 200 cycles */
+    rf_sim_stats st;
+    rf_err err = {0};
+    assert_int_equal(run_rc(&fx, &st, &err), RF_EWATCHDOG);
+    assert_non_null(strstr(err.msg, "no instruction retired for 20 cycles"));
+}
+
+static void bad_input(void **state)
+{
+    (void)state;
+    simfix fx;
+    loop_kernel(&fx);
+    fx.design.banks = 100;
+    rf_sim_stats st;
+    rf_err err = {0};
+    assert_int_equal(run_rc(&fx, &st, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, "banks"));
+    loop_kernel(&fx);
+    fx.func.physical = false;
+    assert_int_equal(run_rc(&fx, &st, &err), RF_EUSAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(invariants),
+        cmocka_unit_test(deterministic),
+        cmocka_unit_test(skipping_is_exact),
+        cmocka_unit_test(windows_add_up),
+        cmocka_unit_test(skip_ctas_and_sms),
+        cmocka_unit_test(watchdog),
+        cmocka_unit_test(bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
