@@ -6,4 +6,5 @@
 #define RF_COMMAND_LIST(X)                                                          \
     X(gpus,      rf_cmd_gpus,      "list the bundled GPU presets and their key figures") \
     X(occupancy, rf_cmd_occupancy, "CTAs and warps per SM under each register-file design") \
-    X(analyze,   rf_cmd_analyze,   "static register analyses: liveness, CAC, register-intervals, reordering")
+    X(analyze,   rf_cmd_analyze,   "static register analyses: liveness, CAC, register-intervals, reordering") \
+    X(simulate,  rf_cmd_simulate,  "cycle-level SM model: IPC, stalls, bank conflicts, bank stealing")

@@ -190,10 +190,15 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
         if (!k->issued)
             continue;
         k->conflicted = false;
+        int ports = x->xbar_ports;
         for (int j = 0; j < k->nops; j++) {
             if (k->got[j])
                 continue;
             int b = k->bank[j];
+            if (ports == 0) {               /* the collector's crossbar ports are taken */
+                unserved |= BIT(b);
+                continue;
+            }
             bool hazard = ws && sm->nlinks > 0 && sim_mask_test(&sm->linked[k->slot], k->reg[j]);
             if (hazard || (busy & BIT(b))) {
                 sm->c.read_conflict++;
@@ -210,6 +215,7 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
             sim_bank_grant(x, sm, b);
             busy |= BIT(b);
             holder[b] = c;
+            ports--;
             k->got[j] = 1;
             k->ngot++;
             sm->c.bank_reads++;

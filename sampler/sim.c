@@ -34,6 +34,7 @@ void rf_sim_opts_init(rf_sim_opts *o)
     o->watchdog = 1000000;
     o->sms = 1;
     o->bank_map = RF_BANK_MAP_SWIZZLE;
+    o->xbar_ports = 0;
 }
 
 /* ---- CSV columns ---- */
@@ -84,6 +85,7 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     x->read_steal = d->kind == RF_DESIGN_STEALING && d->read_steal;
     x->write_steal = d->kind == RF_DESIGN_STEALING && d->write_steal;
     x->bank_map = o->bank_map;
+    x->xbar_ports = o->xbar_ports > 0 ? o->xbar_ports : -1;
     x->nsm = o->sms > 0 ? o->sms : 1;
     if (x->nbanks < 1 || x->nbanks > SIM_MAX_BANKS)
         return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "banks",

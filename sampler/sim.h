@@ -34,6 +34,9 @@ typedef struct rf_sim_opts {
     int bank_map;             /* rf_bank_map */
     int ctas_per_sm;          /* resident CTAs per SM; 0 = from rf_occ_compute */
     int active_warps;         /* two-level scheduler: active pool per scheduler; 0 = d->active_warps or 8 */
+    int xbar_ports;           /* operands one collector receives per cycle (crossbar
+                                 output ports; GPGPU-Sim: 1); 0 = no limit (default,
+                                 seed 001 Sec. II-B: operands arrive concurrently) */
     bool no_skip;             /* step every cycle instead of skipping idle stretches (same results) */
 } rf_sim_opts;
 

@@ -258,6 +258,7 @@ typedef struct sim_ctx {
     int nbanks, ncoll, nsched, policy, tl_active;
     bool read_steal, write_steal;
     int bank_map;
+    int xbar_ports;             /* operands a collector receives per cycle; -1 = any */
     int warps_per_cta, ctas_per_sm;
     int alu_ii, sfu_ii, ldst_ii, alu_pipes;
     long ctas_total, next_cta;  /* grid CTAs; next CTA index to dispatch */

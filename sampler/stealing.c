@@ -94,7 +94,7 @@ void sim_steal_reads(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t unserved,
         bool conflict = false;
         int nsteal = 0;
         uint64_t take = 0;
-        for (int j = 0; j < in->nreads; j++) {
+        for (int j = 0; j < in->nreads && (x->xbar_ports < 0 || nsteal < x->xbar_ports); j++) {
             uint64_t bb = BIT(bank[j]);
             conflict |= (contended & bb) != 0;
             bool linked = x->write_steal && sm->nlinks > 0 &&

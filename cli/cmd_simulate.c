@@ -1,0 +1,224 @@
+/* cmd_simulate.c - `rfkit simulate`: run the cycle-level SM model.
+ *
+ *   rfkit simulate --gpu G --kernel K --design baseline|stealing [--banks N]
+ *       [--collectors N] [--scheduler lrr|gto|two-level] [--read-steal]
+ *       [--write-steal] [--cycles N [--warmup N] | --full] [--seed S] [--csv]
+ *
+ * Design parameters are the rf_design_params table (any of them may be
+ * given); --design stealing without --read-steal/--write-steal turns both
+ * on.  Default run length: --full (every CTA of the grid).  A progress line
+ * goes to stderr when it is a terminal.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../analytic/design.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+#include "../sampler/sim.h"
+#include "cli.h"
+#include "out.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: rfkit simulate --gpu G --kernel K [--design D] [design options]\n"
+            "                      [--cycles N [--warmup N] | --full] [--seed S] [--csv]\n\n"
+            "Cycle-level model of one SM running the kernel's grid: warps walking the\n"
+            "CFG, scoreboard, warp schedulers, operand collectors, single-ported banks\n"
+            "with an arbiter (writes first), execution units, L1/L2/DRAM latencies, and\n"
+            "bank stealing (seed 001).  Prints IPC, stalls, conflict penalties, bank\n"
+            "utilisation, write-back breakdown and access counts.\n\n"
+            "options:\n"
+            "  --gpu G          GPU preset or file (rfkit gpus)\n"
+            "  --kernel K       kernel spec (.spec), PTX or SASS file\n"
+            "  --entry NAME     kernel entry (default: the first)\n"
+            "  --design D       baseline (default) or stealing (and the other designs'\n"
+            "                   names; their register-file organisations use the banked file)\n"
+            "  --full           run every CTA of the grid to completion (default)\n"
+            "  --cycles N       measure a window of N cycles after the warm-up\n"
+            "  --warmup N       cycles simulated before the window (default 0)\n"
+            "  --skip-ctas N    start as if N CTAs had completed\n"
+            "  --sms N          SMs simulated side by side sharing DRAM (default 1)\n"
+            "  --bank-map M     swizzle (bank = reg + warp mod banks, default) or modulo\n"
+            "  --seed S         seed of branch and cache decisions (default 1)\n"
+            "  --watchdog N     stop when nothing retires for N cycles (default 1000000)\n"
+            "  --csv            one header line and one row\n\n"
+            "design parameters:\n");
+    rf_param_help(out, rf_design_params, rf_design_nparams);
+}
+
+static int parse_u64(const char *opt, const char *text, uint64_t *out, rf_err *err)
+{
+    long v;
+    if (rf_parse_long(text, &v) < 0 || v < 0)
+        return rf_err_set(err, RF_ENUMBER, "command line", 0, 0, opt,
+                          "'%s' is not a non-negative integer", text);
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static void print_value(FILE *out, double v, char *buf, size_t cap)
+{
+    (void)out;
+    if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, cap, "%.0f", v);
+    else
+        snprintf(buf, cap, "%.6g", v);
+}
+
+int rf_cmd_simulate(int argc, char **argv)
+{
+    rf_err err = {0};
+    rf_design d;
+    rf_design_init(&d);
+    rf_sim_opts o;
+    rf_sim_opts_init(&o);
+    rf_kernel_opts kopts;
+    memset(&kopts, 0, sizeof kopts);
+    const char *gpu_name = NULL, *kernel_path = NULL, *design_name = "baseline";
+    bool csv = false, full = false, steal_given = false;
+    int rc = 0;
+
+    for (int i = 1; i < argc && rc == 0; i++) {
+        const char *v = NULL;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (rf_cli_flag(argv, i, "csv")) { csv = true; continue; }
+        if (rf_cli_flag(argv, i, "full")) { full = true; continue; }
+        if ((rc = rf_cli_value(argc, argv, &i, "gpu", &gpu_name, &err)) != 0) { if (rc > 0) rc = 0; continue; }
+        if ((rc = rf_cli_value(argc, argv, &i, "kernel", &kernel_path, &err)) != 0) { if (rc > 0) rc = 0; continue; }
+        if ((rc = rf_cli_value(argc, argv, &i, "design", &design_name, &err)) != 0) { if (rc > 0) rc = 0; continue; }
+        if ((rc = rf_cli_value(argc, argv, &i, "entry", &kopts.entry, &err)) != 0) { if (rc > 0) rc = 0; continue; }
+        if ((rc = rf_cli_value(argc, argv, &i, "cycles", &v, &err)) != 0) {
+            if (rc > 0) rc = parse_u64("cycles", v, &o.cycles, &err);
+            continue;
+        }
+        if ((rc = rf_cli_value(argc, argv, &i, "warmup", &v, &err)) != 0) {
+            if (rc > 0) rc = parse_u64("warmup", v, &o.warmup, &err);
+            continue;
+        }
+        if ((rc = rf_cli_value(argc, argv, &i, "skip-ctas", &v, &err)) != 0) {
+            if (rc > 0) rc = parse_u64("skip_ctas", v, &o.skip_ctas, &err);
+            continue;
+        }
+        if ((rc = rf_cli_value(argc, argv, &i, "seed", &v, &err)) != 0) {
+            if (rc > 0) rc = parse_u64("seed", v, &o.seed, &err);
+            continue;
+        }
+        if ((rc = rf_cli_value(argc, argv, &i, "watchdog", &v, &err)) != 0) {
+            if (rc > 0) rc = parse_u64("watchdog", v, &o.watchdog, &err);
+            continue;
+        }
+        if ((rc = rf_cli_value(argc, argv, &i, "sms", &v, &err)) != 0) {
+            uint64_t n = 0;
+            if (rc > 0 && (rc = parse_u64("sms", v, &n, &err)) == 0) {
+                if (n < 1 || n > 64)
+                    rc = rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "sms",
+                                    "%s SMs: give 1 to 64", v);
+                o.sms = (int)n;
+            }
+            continue;
+        }
+        if ((rc = rf_cli_value(argc, argv, &i, "bank-map", &v, &err)) != 0) {
+            if (rc > 0) {
+                rc = 0;
+                if (!strcmp(v, "swizzle"))
+                    o.bank_map = RF_BANK_MAP_SWIZZLE;
+                else if (!strcmp(v, "modulo"))
+                    o.bank_map = RF_BANK_MAP_MODULO;
+                else
+                    rc = rf_err_set(&err, RF_EUNKNOWN, "command line", 0, 0, "bank_map",
+                                    "unknown bank map '%s' (swizzle, modulo)", v);
+            }
+            continue;
+        }
+        const char *a = argv[i];
+        if (!strncmp(a, "--read", 6) || !strncmp(a, "--write", 7))
+            steal_given = true;
+        rc = rf_cli_param(argc, argv, &i, rf_design_params, rf_design_nparams, &d, &err);
+        if (rc > 0) {
+            rc = 0;
+            continue;
+        }
+        if (rc == 0)
+            rc = rf_cli_unknown("simulate", argv[i], &err);
+    }
+    if (rc == 0 && (!gpu_name || !kernel_path))
+        rc = rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, gpu_name ? "kernel" : "gpu",
+                        "rfkit simulate needs --gpu and --kernel (see rfkit simulate --help)");
+    if (rc == 0 && full && o.cycles > 0)
+        rc = rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "cycles",
+                        "--cycles and --full exclude each other");
+    if (rc == 0)
+        rc = rf_design_set_kind(&d, design_name, &err);
+    if (rc < 0)
+        return rf_cli_fail(&err);
+    if (d.kind == RF_DESIGN_STEALING && !steal_given)
+        d.read_steal = d.write_steal = true;
+
+    rf_gpu gpu;
+    if ((rc = rf_gpu_load(gpu_name, &gpu, stderr, &err)) < 0)
+        return rf_cli_fail(&err);
+    rf_kernel *k = NULL;
+    if ((rc = rf_kernel_load(kernel_path, &kopts, &k, &err)) < 0)
+        return rf_cli_fail(&err);
+    o.progress = isatty(STDERR_FILENO) ? stderr : NULL;
+
+    rf_sim_stats st;
+    rc = rf_sim_run(&gpu, &d, k, &o, &st, &err);
+    if (rc < 0) {
+        rf_kernel_destroy(k);
+        return rf_cli_fail(&err);
+    }
+
+    static const char *const policies[] = {"lrr", "gto", "two-level"};
+    const char *pol = st.sched_policy >= 0 && st.sched_policy < 3 ? policies[st.sched_policy] : "?";
+    bool rs = d.kind == RF_DESIGN_STEALING && d.read_steal;
+    bool ws = d.kind == RF_DESIGN_STEALING && d.write_steal;
+    char buf[64];
+    if (csv) {
+        const char *head[] = {"gpu", "kernel", "design", "banks", "collectors", "scheduler",
+                              "read_steal", "write_steal", "seed", "warmup", "ctas_per_sm"};
+        for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+            rf_csv_field(stdout, head[i], false);
+        for (size_t i = 0; i < rf_sim_ncolumns; i++)
+            rf_csv_field(stdout, rf_sim_columns[i].name, i + 1 == rf_sim_ncolumns);
+        rf_csv_field(stdout, gpu.name, false);
+        rf_csv_field(stdout, k->name, false);
+        rf_csv_field(stdout, rf_design_name(d.kind), false);
+        snprintf(buf, sizeof buf, "%d", st.banks);
+        rf_csv_field(stdout, buf, false);
+        snprintf(buf, sizeof buf, "%d", st.collectors);
+        rf_csv_field(stdout, buf, false);
+        rf_csv_field(stdout, pol, false);
+        rf_csv_field(stdout, rs ? "1" : "0", false);
+        rf_csv_field(stdout, ws ? "1" : "0", false);
+        snprintf(buf, sizeof buf, "%llu", (unsigned long long)o.seed);
+        rf_csv_field(stdout, buf, false);
+        snprintf(buf, sizeof buf, "%llu", (unsigned long long)o.warmup);
+        rf_csv_field(stdout, buf, false);
+        snprintf(buf, sizeof buf, "%d", st.ctas_per_sm);
+        rf_csv_field(stdout, buf, false);
+        for (size_t i = 0; i < rf_sim_ncolumns; i++) {
+            print_value(stdout, rf_sim_columns[i].get(&st), buf, sizeof buf);
+            rf_csv_field(stdout, buf, i + 1 == rf_sim_ncolumns);
+        }
+    } else {
+        printf("simulate %s on %s, design %s: %d banks, %d collectors, %s scheduler%s%s, "
+               "%d CTAs/SM, seed %llu\n",
+               k->name, gpu.name, rf_design_name(d.kind), st.banks, st.collectors, pol,
+               rs ? ", read stealing" : "", ws ? ", write stealing" : "", st.ctas_per_sm,
+               (unsigned long long)o.seed);
+        for (size_t i = 0; i < rf_sim_ncolumns; i++) {
+            print_value(stdout, rf_sim_columns[i].get(&st), buf, sizeof buf);
+            printf("  %-22s %14s  %s\n", rf_sim_columns[i].name, buf, rf_sim_columns[i].unit);
+        }
+    }
+    rf_kernel_destroy(k);
+    return 0;
+}
