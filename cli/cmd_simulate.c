@@ -74,6 +74,7 @@ int rf_cmd_simulate(int argc, char **argv)
     rf_err err = {0};
     rf_design d;
     rf_design_init(&d);
+    d.read_steal = d.write_steal = false;   /* on only when asked (or by default, below) */
     rf_sim_opts o;
     rf_sim_opts_init(&o);
     rf_kernel_opts kopts;
