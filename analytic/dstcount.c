@@ -17,7 +17,8 @@
  * innermost natural loop leaves the loop with probability 1 / (trip + 1)
  * (trip = times a back edge is taken per entry, the spec's meaning, so a
  * loop runs trip + 1 times); any other conditional branch goes to its
- * taken successor with probability `taken`.  Natural loops come from back
+ * taken successor with probability `taken`.  Blocks not reachable from
+ * the entry run 0 times.  Natural loops come from back
  * edges u -> h with h dominating u (iterative dominator sets).
  *
  * CAC (Algorithm 1): sort registers by destination count, descending;
@@ -58,6 +59,7 @@ typedef struct loops {
     int *header_of;     /* innermost loop (its header block) of each block, -1 */
     int *body_size;     /* per header: blocks in its loop, 0 = not a header */
     unsigned char *in;  /* nb x nb: in[h * nb + b] = b in loop of header h */
+    unsigned char *reach; /* reachable from the entry */
 } loops;
 
 static void loops_free(loops *L)
@@ -65,6 +67,7 @@ static void loops_free(loops *L)
     free(L->header_of);
     free(L->body_size);
     free(L->in);
+    free(L->reach);
 }
 
 static int loops_find(const rf_func *f, loops *L)
@@ -185,7 +188,8 @@ static int loops_find(const rf_func *f, loops *L)
                 (L->header_of[b] < 0 || L->body_size[h] < L->body_size[L->header_of[b]]))
                 L->header_of[b] = h;
     }
-    free(pstart), free(plist), free(dom), free(reach), free(stack), free(npred);
+    free(pstart), free(plist), free(dom), free(stack), free(npred);
+    L->reach = reach;
     return 0;
 }
 
@@ -237,7 +241,8 @@ int rf_dst_block_freq(const rf_func *f, double trip, double taken,
     for (int u = 0; u < nb; u++) {
         gsl_matrix_set(A, (size_t)u, (size_t)u, 1.0);
         const rf_block *bb = &f->blocks[u];
-        if (absorb && absorb[u])
+        /* Unreachable code (e.g. the trap loop after EXIT in SASS) runs 0 times. */
+        if ((absorb && absorb[u]) || !L.reach[u])
             continue;
         double p[2] = {1.0, 0.0};
         if (bb->nsucc == 2 && bb->succ[0] != bb->succ[1]) {

@@ -226,6 +226,28 @@ static void test_bad_profile(void **state)
     kb_free(f);
 }
 
+/* SASS listings end with a trap loop after EXIT (BRA to itself); it is
+ * unreachable, so it runs 0 times instead of making the system singular:
+ *   B0: i0 alu r0 =; i1 exit      B1: i2 bra -> B1 */
+static void test_unreachable_trap(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "trap");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r0 =");
+    kb_i(&b, "exit");
+    kb_block(&b, "B1");
+    kb_i(&b, "bra");
+    kb_succ(&b, 1, 1, -1);
+    rf_func *f = kb_finish(&b);
+    double fq[2];
+    assert_int_equal(rf_dst_block_freq(f, 3, 0.5, NULL, fq, NULL, NULL), 0);
+    assert_near(fq[0], 1, 1e-12);
+    assert_near(fq[1], 0, 1e-12);
+    kb_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_cac_fixture),
         cmocka_unit_test(test_best_worst_27),
         cmocka_unit_test(test_bad_profile),
+        cmocka_unit_test(test_unreachable_trap),
     };
     return cmocka_run_group_tests_name("dstcount", tests, NULL, NULL);
 }
