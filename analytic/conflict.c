@@ -1,0 +1,165 @@
+/* conflict.c - bank conflicts of a single-ported banked register file.
+ *
+ * Seed 001 (bank stealing), Sections II-B, III-B and IV.  A warp register is
+ * 1024 bits; each of the B banks serves one access per cycle; the arbiter
+ * gives writes priority over reads.
+ *
+ * 1. Simultaneous accesses (intra-cycle).  k accesses, each to a uniformly
+ *    random bank, out of B banks:
+ *      P(no conflict)      = B (B-1) ... (B-k+1) / B^k           (birthday form)
+ *      E[distinct banks]   = B (1 - (1 - 1/B)^k)
+ *      E[cycles to serve]  = E[max accesses to one bank]
+ *                          = sum_{m>=0} (1 - P(max <= m)),
+ *      P(max <= m)         = k! / B^k [x^k] (sum_{j<=m} x^j / j!)^B
+ *    (the number of ways to put k labelled accesses into B banks with at most
+ *    m per bank, over B^k).
+ *
+ * 2. Queueing over time (inter-read and inter-write conflicts, Section
+ *    III-B).  Each bank is a discrete-time single server with unit service
+ *    and Poisson-like arrivals: reads at rho_r and writes at rho_w accesses
+ *    per bank per cycle, rho = rho_r + rho_w.  With non-preemptive priority
+ *    for writes (Cobham's formula, residual service R0 = rho / 2):
+ *      W_write = c R0 / (1 - rho_w)
+ *      W_read  = c R0 / ((1 - rho_w) (1 - rho))
+ *    The inter-read penalty is the wait reads would see among reads alone,
+ *      P_rr = c (rho_r / 2) / (1 - rho_r),
+ *    and the inter-write penalty is the rest, P_rw = W_read - P_rr.  c is a
+ *    free scale (1 = the Poisson form; the sampler's arrivals are burstier).
+ *
+ * 3. Stealing (Section IV-B, IV-C).  Read stealing moves a conflicting read
+ *    one cycle ahead when the bank was idle in the previous cycle and a
+ *    candidate warp is ready with a free collector:
+ *      removed_r = s_c (1 - rho)
+ *    Write stealing parks a conflicting write in an idle bank (some other bank
+ *    idle: 1 - rho^(B-1)) holding a dead register (d), unless a RAW/WAW
+ *    hazard forces it back first (fraction f):
+ *      removed_w = d (1 - rho^(B-1)) (1 - f)
+ *    A write is stolen when a read wants its bank in the same cycle (about
+ *    rho_r) and a slot is found: stolen = rho_r d (1 - rho^(B-1)); each stolen
+ *    write costs one extra read and one extra write.
+ *
+ * Inputs: utilisations (accesses per bank per cycle), bank count, stealing
+ * switches, free parameters.  Outputs: waits in cycles and fractions.
+ */
+#include "conflict.h"
+
+#include <math.h>
+
+/* Largest utilisation the queueing forms use (keeps waits finite). */
+#define RHO_MAX 0.985
+
+const rf_mparam rf_conflict_mparams[] = {
+    {"conflict_scale", offsetof(rf_conflict_params, scale), 0.05, 20.0, 1.0, true, "1",
+     "multiplier on the M/D/1 bank queueing waits"},
+    {"steal_cand", offsetof(rf_conflict_params, steal_cand), 0.0, 1.0, 0.85, false, "1",
+     "chance a candidate warp's read can steal the idle bank a cycle ahead"},
+    {"dead_reg", offsetof(rf_conflict_params, dead_reg), 0.0, 1.0, 0.95, false, "1",
+     "chance a bank has a dead register free for write stealing"},
+    {"forced_frac", offsetof(rf_conflict_params, forced), 0.0, 1.0, 0.15, false, "1",
+     "fraction of stolen writes forced back by a RAW/WAW hazard"},
+};
+const size_t rf_conflict_nmparams = sizeof rf_conflict_mparams / sizeof rf_conflict_mparams[0];
+
+double rf_bank_p_noconflict(int k, int banks)
+{
+    if (k <= 1)
+        return 1.0;
+    if (banks <= 0 || k > banks)
+        return 0.0;
+    double p = 1.0;
+    for (int i = 1; i < k; i++)
+        p *= (double)(banks - i) / banks;
+    return p;
+}
+
+double rf_bank_expected_distinct(int k, int banks)
+{
+    if (k <= 0 || banks <= 0)
+        return 0.0;
+    return banks * (1.0 - pow(1.0 - 1.0 / banks, k));
+}
+
+/* out = a * b truncated to degree k. */
+static void poly_mul(const double *a, const double *b, double *out, int k)
+{
+    for (int i = 0; i <= k; i++) {
+        double s = 0.0;
+        for (int j = 0; j <= i; j++)
+            s += a[j] * b[i - j];
+        out[i] = s;
+    }
+}
+
+/* P(max load <= m) for k accesses over B banks. */
+static double p_max_le(int k, int banks, int m)
+{
+    double base[RF_BANK_MAX_K + 1], acc[RF_BANK_MAX_K + 1], tmp[RF_BANK_MAX_K + 1];
+    /* base(x) = sum_{j<=m} (x/B)^j / j!, so that k! [x^k] base^B is the
+     * probability directly (the 1/B^k is folded into the coefficients). */
+    double c = 1.0;
+    for (int j = 0; j <= k; j++) {
+        base[j] = j <= m ? c : 0.0;
+        c /= (double)banks * (j + 1);
+        acc[j] = j == 0 ? 1.0 : 0.0;
+    }
+    for (int e = banks; e > 0; e >>= 1) {
+        if (e & 1) {
+            poly_mul(acc, base, tmp, k);
+            for (int j = 0; j <= k; j++)
+                acc[j] = tmp[j];
+        }
+        if (e > 1) {
+            poly_mul(base, base, tmp, k);
+            for (int j = 0; j <= k; j++)
+                base[j] = tmp[j];
+        }
+    }
+    double kfact = 1.0;
+    for (int j = 2; j <= k; j++)
+        kfact *= j;
+    double p = acc[k] * kfact;
+    return p > 1.0 ? 1.0 : p;
+}
+
+double rf_bank_expected_cycles(int k, int banks)
+{
+    if (k <= 0)
+        return 0.0;
+    if (banks <= 1)
+        return k;
+    if (k > RF_BANK_MAX_K)
+        k = RF_BANK_MAX_K;
+    double e = 0.0;
+    for (int m = 0; m < k; m++)
+        e += 1.0 - p_max_le(k, banks, m);
+    return e;
+}
+
+void rf_bank_waits(const rf_bank_load *load, const rf_conflict_params *p,
+                   rf_bank_wait *out)
+{
+    double rr = load->rho_read > 0 ? load->rho_read : 0.0;
+    double rw = load->rho_write > 0 ? load->rho_write : 0.0;
+    double rho = rr + rw;
+    if (rho > RHO_MAX) {
+        rr *= RHO_MAX / rho;
+        rw *= RHO_MAX / rho;
+        rho = RHO_MAX;
+    }
+    double c = p->scale;
+    double r0 = rho / 2.0;
+    out->write_wait = c * r0 / (1.0 - rw);
+    double read_wait = c * r0 / ((1.0 - rw) * (1.0 - rho));
+    out->inter_read = c * (rr / 2.0) / (1.0 - rr);
+    out->inter_write = read_wait - out->inter_read;
+    if (out->inter_write < 0)
+        out->inter_write = 0;
+
+    int banks = load->banks > 1 ? load->banks : 1;
+    double other_idle = 1.0 - pow(rho, banks - 1);
+    out->read_removed = load->read_steal ? p->steal_cand * (1.0 - rho) : 0.0;
+    out->write_removed = load->write_steal ? p->dead_reg * other_idle * (1.0 - p->forced) : 0.0;
+    out->stolen_writes = load->write_steal ? rr * p->dead_reg * other_idle : 0.0;
+    out->read_wait = out->inter_read * (1.0 - out->read_removed)
+                   + out->inter_write * (1.0 - out->write_removed);
+}

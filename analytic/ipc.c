@@ -1,0 +1,277 @@
+/* ipc.c - IPC of one SM and whole-kernel cycles.
+ *
+ * Per-warp time.  A warp issues an instruction, then waits for its operands'
+ * producers and for operand collection before its next dependent one:
+ *   cpi_w = 1 + a S_dep + m S_mem + r W_coll + s_x
+ * S_dep, S_mem: the stall a lone warp sees per instruction waiting on ALU /
+ * SFU / shared-memory producers and on global memory (static, analytic/
+ * kchar.c); a, m: free scales (latency overlap the static walk misses);
+ * W_coll: operand-collection wait from bank conflicts (below); r: its share
+ * on the warp's path; s_x: design stall terms (register-cache misses, NVM
+ * write-backs, prefetch, CTA switching) supplied by the caller.
+ *
+ * Register file (seed 001 Sections II-B, III-B).  At IPC x the banks see
+ *   rho_r = x R / B,  rho_w = x Wr / B       (R, Wr: reads, writes per inst)
+ * plus one read and one write per stolen write; analytic/conflict.c turns
+ * them into a read wait w_r after stealing.  An instruction reading k
+ * registers waits for the slowest of k reads, about H_k w_r (H_k the
+ * harmonic number, exact for exponential waits), plus the same-bank
+ * serialisation of its own operands (intra[B], static):
+ *   W_coll = sum_k P(k) H_k w_r + intra[B]
+ *   t_coll = c0 + (L_rf - 1) + W_coll + h_x     (collector hold time)
+ *
+ * Throughput caps (warp instructions per cycle):
+ *   issue     S * iw                      schedulers times issue width
+ *   collect   C / t_coll                  Little's law over C collectors
+ *   units     min_u rate_u / frac_u       ALU, SFU, LD/ST pipes
+ *   dram      BW / bytes per instruction
+ *   latency   N_w / cpi_w                 N_w active warps
+ * IPC is their soft minimum (sum_i v_i^-p)^(-1/p): the p-norm saturates
+ * smoothly when two limits are close, as queueing does.  Because t_coll and
+ * cpi_w grow with x, IPC solves x = F(x) with F decreasing; the root is
+ * bracketed by [0, F(0)] and found by the Illinois method.
+ *
+ * Whole kernel.  One SM runs N CTAs, at most n at a time (occupancy).
+ * Waves: floor(N / n) full waves of n CTAs and one partial wave of N mod n;
+ * a wave of c CTAs of I_cta instructions takes c I_cta / IPC(c w_cta) cycles,
+ * plus a drain tail t * (insts_per_warp * cpi_w) (the last warp of a wave
+ * finishing alone; t free, default 0).
+ *
+ * Later designs plug in through rf_ipc_machine: fewer active warps
+ * (Register Sharing, FineReg, LTRF capacity), extra_stall and extra_hold
+ * per instruction, rf_latency for slower main files (seed 004 Table 2).
+ */
+#include "ipc.h"
+
+#include <math.h>
+
+const rf_mparam rf_ipc_mparams[] = {
+    {"lat_scale", offsetof(rf_ipc_params, lat_scale), 0.05, 8.0, 1.0, true, "1",
+     "multiplier on lone-warp dependence stalls (ALU, SFU, shared memory)"},
+    {"mem_scale", offsetof(rf_ipc_params, mem_scale), 0.05, 8.0, 1.0, true, "1",
+     "multiplier on lone-warp global-memory stalls"},
+    {"coll_base", offsetof(rf_ipc_params, coll_base), 1.0, 20.0, 3.0, true, "cycles",
+     "cycles an operand collector is held without conflicts"},
+    {"rf_path", offsetof(rf_ipc_params, rf_path), 0.0, 4.0, 1.0, false, "1",
+     "share of the operand-collection wait on a warp's own path"},
+    {"smooth", offsetof(rf_ipc_params, smooth), 1.0, 32.0, 4.0, false, "1",
+     "exponent of the soft minimum of the IPC limits"},
+    {"tail", offsetof(rf_ipc_params, tail), 0.0, 4.0, 0.0, false, "1",
+     "drain per wave, in lone-warp times of one warp's instructions"},
+    {"conflict_scale", offsetof(rf_ipc_params, conflict.scale), 0.05, 20.0, 1.0, true, "1",
+     "multiplier on the M/D/1 bank queueing waits"},
+    {"steal_cand", offsetof(rf_ipc_params, conflict.steal_cand), 0.0, 1.0, 0.85, false, "1",
+     "chance a candidate warp's read can steal the idle bank a cycle ahead"},
+    {"dead_reg", offsetof(rf_ipc_params, conflict.dead_reg), 0.0, 1.0, 0.95, false, "1",
+     "chance a bank has a dead register free for write stealing"},
+    {"forced_frac", offsetof(rf_ipc_params, conflict.forced), 0.0, 1.0, 0.15, false, "1",
+     "fraction of stolen writes forced back by a RAW/WAW hazard"},
+};
+const size_t rf_ipc_nmparams = sizeof rf_ipc_mparams / sizeof rf_ipc_mparams[0];
+
+void rf_ipc_params_default(rf_ipc_params *p)
+{
+    rf_mparam_defaults(rf_ipc_mparams, rf_ipc_nmparams, p);
+}
+
+const char *rf_ipc_bound_name(int bound)
+{
+    static const char *const names[] = {"latency", "issue", "collectors", "units", "dram"};
+    return bound >= 0 && bound < 5 ? names[bound] : "?";
+}
+
+/* v^-p, fast for integer p. */
+static double inv_pow(double v, double p, int ip)
+{
+    if (ip > 0) {
+        double r = 1.0, b = 1.0 / v;
+        for (int e = ip; e; e >>= 1) {
+            if (e & 1)
+                r *= b;
+            b *= b;
+        }
+        return r;
+    }
+    return pow(v, -p);
+}
+
+static double root_p(double s, double p, int ip)
+{
+    if (ip == 1)
+        return 1.0 / s;
+    if (ip == 2)
+        return 1.0 / sqrt(s);
+    if (ip == 4)
+        return 1.0 / sqrt(sqrt(s));
+    return pow(s, -1.0 / p);
+}
+
+/* Invariants of one solve. */
+typedef struct solve_ctx {
+    const rf_ipc_kernel *k;
+    const rf_ipc_machine *m;
+    const rf_ipc_params *p;
+    double hk;          /* sum_k P(k) H_k */
+    double intra;       /* intra[B] */
+    double fixed_hold;  /* c0 + (L_rf - 1) + h_x */
+    double fixed_cpi;   /* 1 + a S_dep + m S_mem + s_x */
+    double caps_sum;    /* sum of v^-p over the x-independent caps */
+    double p_exp;
+    int ip;
+} solve_ctx;
+
+/* F(x); fills out when non-NULL. */
+static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
+{
+    const rf_ipc_kernel *k = c->k;
+    const rf_ipc_machine *m = c->m;
+    rf_bank_load load = {x * k->reads / m->banks, x * k->writes / m->banks, m->banks,
+                         m->read_steal, m->write_steal};
+    rf_bank_wait w;
+    rf_bank_waits(&load, &c->p->conflict, &w);
+    if (m->write_steal && w.stolen_writes > 0) {
+        double extra = x * k->writes * w.stolen_writes / m->banks;
+        load.rho_read += extra;
+        load.rho_write += extra;
+        rf_bank_waits(&load, &c->p->conflict, &w);
+    }
+    double coll_wait = c->hk * w.read_wait + c->intra;
+    double t_coll = c->fixed_hold + coll_wait;
+    double cpi = c->fixed_cpi + c->p->rf_path * coll_wait;
+    double lat = m->warps / cpi;
+    double col = m->collectors / t_coll;
+    double s = c->caps_sum + inv_pow(lat, c->p_exp, c->ip) + inv_pow(col, c->p_exp, c->ip);
+    double f = root_p(s, c->p_exp, c->ip);
+    if (out) {
+        out->ipc = f;
+        out->cpi_warp = cpi;
+        out->t_collect = t_coll;
+        out->rho = load.rho_read + load.rho_write;
+        out->read_wait = w.read_wait;
+        out->stolen_writes = w.stolen_writes;
+        out->lim_latency = lat;
+        out->lim_collect = col;
+    }
+    return f;
+}
+
+void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                   const rf_ipc_params *p, rf_ipc_result *out)
+{
+    solve_ctx c = {k, m, p, 0, 0, 0, 0, 0, p->smooth, 0};
+    double ps = floor(p->smooth);
+    c.ip = (ps == p->smooth && ps <= 64) ? (int)ps : 0;
+
+    double h = 0.0;
+    for (int i = 1; i <= RF_IPC_MAXK; i++) {
+        h += 1.0 / i;
+        c.hk += k->read_k[i] * h;
+    }
+    int b = m->banks < 1 ? 1 : (m->banks > RF_IPC_MAXB ? RF_IPC_MAXB : m->banks);
+    c.intra = k->intra[b];
+    c.fixed_hold = p->coll_base + (m->rf_latency > 1 ? m->rf_latency - 1 : 0) + m->extra_hold;
+    c.fixed_cpi = 1.0 + p->lat_scale * k->stall_dep + p->mem_scale * k->stall_mem + m->extra_stall;
+
+    double issue = (double)m->schedulers * m->issue_width;
+    double frac_ldst = k->frac_mem + k->frac_smem;
+    double frac_alu = 1.0 - frac_ldst - k->frac_sfu - k->frac_bar;
+    double unit = INFINITY;
+    if (frac_alu > 0 && m->alu_rate > 0)
+        unit = fmin(unit, m->alu_rate / frac_alu);
+    if (k->frac_sfu > 0 && m->sfu_rate > 0)
+        unit = fmin(unit, m->sfu_rate / k->frac_sfu);
+    if (frac_ldst > 0 && m->ldst_rate > 0)
+        unit = fmin(unit, m->ldst_rate / frac_ldst);
+    double dram = (k->dram_bytes > 0 && m->dram_bytes_per_cycle > 0)
+                ? m->dram_bytes_per_cycle / k->dram_bytes : INFINITY;
+    c.caps_sum = inv_pow(issue, c.p_exp, c.ip);
+    if (isfinite(unit))
+        c.caps_sum += inv_pow(unit, c.p_exp, c.ip);
+    if (isfinite(dram))
+        c.caps_sum += inv_pow(dram, c.p_exp, c.ip);
+
+    if (m->warps <= 0 || m->collectors <= 0 || m->banks <= 0) {
+        *out = (rf_ipc_result){0};
+        out->lim_issue = issue;
+        out->lim_unit = unit;
+        out->lim_dram = dram;
+        return;
+    }
+
+    /* Illinois on g(x) = F(x) - x over [0, F(0)]. */
+    double a = 0.0, fa = eval(&c, 0.0, NULL);
+    double bx = fa, fb = eval(&c, bx, NULL) - bx;
+    int side = 0;
+    double x = bx;
+    if (fb < 0) {
+        for (int it = 0; it < 60; it++) {
+            x = (a * fb - bx * fa) / (fb - fa);
+            double fx = eval(&c, x, NULL) - x;
+            if (fabs(fx) <= 1e-9 * (1.0 + x) || fabs(bx - a) <= 1e-12)
+                break;
+            if ((fx < 0) == (fb < 0)) {
+                bx = x;
+                fb = fx;
+                if (side == -1)
+                    fa *= 0.5;
+                side = -1;
+            } else {
+                a = x;
+                fa = fx;
+                if (side == 1)
+                    fb *= 0.5;
+                side = 1;
+            }
+        }
+    }
+    eval(&c, x, out);
+    out->ipc = x;
+    out->lim_issue = issue;
+    out->lim_unit = unit;
+    out->lim_dram = dram;
+    double lims[5] = {out->lim_latency, issue, out->lim_collect, unit, dram};
+    out->bound = 0;
+    for (int i = 1; i < 5; i++)
+        if (lims[i] < lims[out->bound])
+            out->bound = i;
+}
+
+double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                            const rf_ipc_params *p, long ctas, int resident,
+                            double *ipc_out, rf_ipc_result *steady)
+{
+    rf_ipc_machine mm = *m;
+    double wpc = k->warps_per_cta > 0 ? k->warps_per_cta : 1;
+    double i_cta = k->insts_per_warp * wpc;
+    if (ctas <= 0 || resident <= 0 || i_cta <= 0) {
+        if (ipc_out)
+            *ipc_out = 0;
+        if (steady)
+            *steady = (rf_ipc_result){0};
+        return 0;
+    }
+    long full = ctas / resident;
+    long part = ctas % resident;
+    double cycles = 0.0;
+    rf_ipc_result r;
+    int first = full > 0 ? resident : (int)part;
+    mm.warps = first * wpc;
+    rf_ipc_steady(k, &mm, p, &r);
+    if (steady)
+        *steady = r;
+    double wave = first * i_cta / r.ipc + p->tail * k->insts_per_warp * r.cpi_warp;
+    if (full > 0) {
+        cycles += full * wave;
+        if (part > 0) {
+            mm.warps = part * wpc;
+            rf_ipc_result rp;
+            rf_ipc_steady(k, &mm, p, &rp);
+            cycles += part * i_cta / rp.ipc + p->tail * k->insts_per_warp * rp.cpi_warp;
+        }
+    } else {
+        cycles = wave;
+    }
+    if (ipc_out)
+        *ipc_out = ctas * i_cta / cycles;
+    return cycles;
+}

@@ -1,0 +1,102 @@
+/* ipc.h - IPC of one SM from latency hiding, register-file conflicts and
+ * issue limits, and whole-kernel cycles over waves of CTAs.
+ * (Formulas, assumptions and seed sections: analytic/ipc.c.)
+ */
+#ifndef RF_IPC_H
+#define RF_IPC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "conflict.h"
+#include "modelparam.h"
+
+/* Operand-count histogram bound: instructions reading more registers are
+ * counted in the last bin. */
+#define RF_IPC_MAXK 8
+/* Bank counts 1..RF_IPC_MAXB have their own intra-instruction conflict figure. */
+#define RF_IPC_MAXB 64
+
+/* What the kernel does per warp instruction (static IR analysis weighted by
+ * the profile, or measured in samples; analytic/kchar.c fills it). */
+typedef struct rf_ipc_kernel {
+    double frac_mem;        /* global/local/atomic memory instructions */
+    double frac_sfu;        /* special-function instructions */
+    double frac_alu64;      /* fp64 / wide instructions */
+    double frac_smem;       /* shared-memory instructions */
+    double frac_bar;        /* barriers */
+    double reads;           /* register (bank) reads per instruction */
+    double writes;          /* register (bank) writes per instruction */
+    double read_k[RF_IPC_MAXK + 1]; /* P(instruction reads k registers) */
+    double stall_mem;       /* cycles/inst a lone warp waits on global memory, at mem_latency */
+    double stall_dep;       /* cycles/inst a lone warp waits on other producers */
+    double mem_latency;     /* cycles, mean global access latency from hit rates */
+    double dram_bytes;      /* DRAM bytes per instruction */
+    double intra[RF_IPC_MAXB + 1]; /* extra read cycles/inst from same-bank operands, by B */
+    double insts_per_warp;  /* warp instructions per warp (whole kernel) */
+    int warps_per_cta;
+} rf_ipc_kernel;
+
+/* The SM as the IPC model sees it for one design point. */
+typedef struct rf_ipc_machine {
+    double warps;           /* warps that may issue (active) */
+    int schedulers;
+    int issue_width;        /* per scheduler per cycle */
+    int banks;
+    int collectors;
+    bool read_steal, write_steal;
+    double alu_rate;        /* warp instructions per cycle the ALUs sustain */
+    double sfu_rate;        /* ... the SFUs */
+    double ldst_rate;       /* ... the LD/ST units */
+    double dram_bytes_per_cycle;
+    double rf_latency;      /* cycles per main-file access (1 = baseline) */
+    /* Design terms added per instruction (register-cache misses, NVM
+     * write-backs, prefetch, CTA switching): */
+    double extra_stall;     /* cycles on a warp's own path */
+    double extra_hold;      /* cycles a collector is held */
+} rf_ipc_machine;
+
+/* Free parameters; rf_ipc_mparams lists them (with the conflict model's). */
+typedef struct rf_ipc_params {
+    double lat_scale;       /* multiplier on lone-warp dependence stalls */
+    double mem_scale;       /* multiplier on memory stalls */
+    double coll_base;       /* cycles a collector is held without conflicts */
+    double rf_path;         /* share of operand-collection time on a warp's path */
+    double smooth;          /* exponent of the soft minimum */
+    double tail;            /* extra per-wave drain, in lone-warp CTA times */
+    rf_conflict_params conflict;
+} rf_ipc_params;
+
+extern const rf_mparam rf_ipc_mparams[];
+extern const size_t rf_ipc_nmparams;
+
+void rf_ipc_params_default(rf_ipc_params *p);
+
+/* Everything the model worked out at its fixed point. */
+typedef struct rf_ipc_result {
+    double ipc;             /* warp instructions per cycle per SM */
+    double cpi_warp;        /* cycles between a warp's instructions */
+    double t_collect;       /* cycles a collector is held */
+    double rho;             /* bank utilisation (accesses per bank per cycle) */
+    double read_wait;       /* cycles a read waits for its bank */
+    double stolen_writes;   /* fraction of writes stolen */
+    double lim_latency;     /* W / cpi_warp */
+    double lim_issue, lim_collect, lim_unit, lim_dram; /* throughput caps */
+    int bound;              /* 0 latency, 1 issue, 2 collectors, 3 units, 4 dram */
+} rf_ipc_result;
+
+const char *rf_ipc_bound_name(int bound);
+
+/* Steady-state IPC for m->warps active warps. */
+void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                   const rf_ipc_params *p, rf_ipc_result *out);
+
+/* Whole-kernel cycles of one SM running `ctas` CTAs with at most
+ * `resident` at a time (active warps per CTA from k->warps_per_cta; m->warps
+ * is overwritten per wave).  Returns cycles; *ipc_out (may be NULL) gets the
+ * kernel's IPC, *steady (may be NULL) the full-wave steady state. */
+double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                            const rf_ipc_params *p, long ctas, int resident,
+                            double *ipc_out, rf_ipc_result *steady);
+
+#endif /* RF_IPC_H */

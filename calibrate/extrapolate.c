@@ -1,0 +1,183 @@
+/* extrapolate.c - whole-kernel estimate at one design point.
+ *
+ * 1. Occupancy of the design (analytic/occupancy.c): resident and active
+ *    CTAs per SM.
+ * 2. The busiest SM runs N = ceil(CTAs / SMs) CTAs; analytic/ipc.c sums its
+ *    waves (full waves of the active CTAs, then the partial last wave) with
+ *    the calibrated parameters, or the defaults when uncalibrated.  When a
+ *    calibration measured operand counts, they replace the static ones.
+ *    IPC = N I_cta / cycles.
+ * 3. Prediction interval (calibrated only).  With g = d IPC / d theta over
+ *    the fitted parameters (forward differences), C their covariance, s the
+ *    relative rms residual of the fit and t the 97.5% Student quantile with
+ *    the fit's degrees of freedom (normal when dof = 0):
+ *        IPC +- t sqrt(g^T C g + (s IPC)^2)
+ *    and cycles = instructions / IPC at the interval's ends.
+ * 4. Area of the design's register file per SM (analytic/area.c).
+ * 5. Energy (analytic/energy.c) of all SMs in use: bank reads and writes per
+ *    instruction (plus one of each per stolen write), one crossbar transfer
+ *    per read, leakage of min(SMs, CTAs) register files over the kernel's
+ *    cycles.  Register-cache designs serve reads from the cache at hit rate
+ *    h and write every result there, writing back a fraction e to the main
+ *    file; h = 0.8 and e = 0.2 until a register-cache model supplies rates
+ *    (assumption; seed 002 Fig. 7 reports write-backs of this order).
+ */
+#include "extrapolate.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <string.h>
+
+#define RC_HIT 0.8
+#define RC_WRITEBACK 0.2
+
+long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas)
+{
+    long sms = gpu->sms > 0 ? gpu->sms : 1;
+    return (ctas + sms - 1) / sms;
+}
+
+void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                       rf_ipc_machine *m)
+{
+    memset(m, 0, sizeof *m);
+    double ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    m->warps = occ->active_warps > 0 ? occ->active_warps : occ->warps_per_sm;
+    m->schedulers = gpu->schedulers > 0 ? gpu->schedulers : 1;
+    m->issue_width = gpu->issue_width > 0 ? gpu->issue_width : 1;
+    m->banks = d->banks > 0 ? d->banks : gpu->rf_banks;
+    m->collectors = d->collectors > 0 ? d->collectors : gpu->collectors;
+    m->read_steal = d->kind == RF_DESIGN_STEALING && d->read_steal;
+    m->write_steal = d->kind == RF_DESIGN_STEALING && d->write_steal;
+    m->alu_rate = gpu->alu_lanes / ws;
+    m->sfu_rate = gpu->sfu_lanes / ws;
+    m->ldst_rate = gpu->ldst_lanes / ws;
+    m->dram_bytes_per_cycle = gpu->dram_bytes_per_cycle;
+    m->rf_latency = occ->rf_latency_x > 0 ? occ->rf_latency_x : 1.0;
+}
+
+void rf_extrap_setup(const rf_ipc_kernel *kc, const rf_calib *cal, rf_ipc_kernel *k_used,
+                     rf_ipc_params *p_used)
+{
+    *k_used = *kc;
+    if (cal) {
+        *p_used = cal->params;
+        if (cal->has_meas && cal->meas_reads > 0) {
+            /* Keep the histogram's shape, rescaled to the measured mean. */
+            k_used->reads = cal->meas_reads;
+            k_used->writes = cal->meas_writes;
+        }
+    } else {
+        rf_ipc_params_default(p_used);
+    }
+}
+
+static int resident_ctas(const rf_occ *occ)
+{
+    return occ->active_ctas > 0 ? occ->active_ctas : occ->ctas_per_sm;
+}
+
+int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
+                       const rf_shape *shape, const rf_calib *cal, rf_estimate *out,
+                       rf_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->ipc_lo = out->ipc_hi = out->cycles_lo = out->cycles_hi = NAN;
+    rf_occ_input in = {shape->regs, shape->threads, shape->smem};
+    int rc = rf_occ_compute(gpu, d, &in, &out->occ, err);
+    if (rc)
+        return rc;
+    if (shape->ctas <= 0)
+        return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "grid", "the grid has no CTAs");
+    int resident = resident_ctas(&out->occ);
+    if (resident <= 0)
+        return rf_err_set(err, RF_ELIMIT, NULL, 0, 0, "regs",
+                          "no CTA fits on an SM (%d registers, %d threads, %d bytes shared)",
+                          shape->regs, shape->threads, shape->smem);
+
+    rf_ipc_machine m;
+    rf_extrap_machine(gpu, d, &out->occ, &m);
+    if (m.banks < 1 || m.collectors < 1)
+        return rf_err_set(err, RF_ERANGE, NULL, 0, 0, m.banks < 1 ? "banks" : "collectors",
+                          "must be at least 1");
+    rf_ipc_kernel k;
+    rf_ipc_params p;
+    rf_extrap_setup(kc, cal, &k, &p);
+    int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    k.warps_per_cta = (shape->threads + ws - 1) / ws;
+
+    out->ctas_per_sm = rf_extrap_ctas_per_sm(gpu, shape->ctas);
+    out->cycles = rf_ipc_kernel_cycles(&k, &m, &p, out->ctas_per_sm, resident, &out->ipc,
+                                       &out->steady);
+    out->insts = (double)out->ctas_per_sm * k.warps_per_cta * k.insts_per_warp;
+    if (!(out->cycles > 0) || !isfinite(out->cycles))
+        return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, NULL, "IPC model gave no finite cycles");
+
+    out->calibrated = cal != NULL;
+    if (cal && cal->nfit > 0) {
+        double g[RF_FIT_MAXP];
+        for (int j = 0; j < cal->nfit; j++) {
+            const rf_mparam *mp = &rf_ipc_mparams[cal->fit_idx[j]];
+            rf_ipc_params q = p;
+            double v = rf_mparam_get(mp, &q);
+            double h = 1e-4 * (mp->hi - mp->lo);
+            if (v + h > mp->hi)
+                h = -h;
+            rf_mparam_put(mp, &q, v + h);
+            double ipc2;
+            rf_ipc_kernel_cycles(&k, &m, &q, out->ctas_per_sm, resident, &ipc2, NULL);
+            g[j] = (ipc2 - out->ipc) / h;
+        }
+        double var = 0;
+        for (int a = 0; a < cal->nfit; a++)
+            for (int b = 0; b < cal->nfit; b++)
+                var += g[a] * cal->cov[a][b] * g[b];
+        double s = cal->rms_rel * out->ipc;
+        var += s * s;
+        double t = cal->dof > 0 ? gsl_cdf_tdist_Pinv(0.975, cal->dof) : 1.959963984540054;
+        double half = t * sqrt(var > 0 ? var : 0);
+        out->ipc_lo = out->ipc - half > 0 ? out->ipc - half : 0.0;
+        out->ipc_hi = out->ipc + half;
+        out->cycles_lo = out->insts / out->ipc_hi;
+        out->cycles_hi = out->ipc_lo > 0 ? out->insts / out->ipc_lo : INFINITY;
+    }
+
+    rf_rf_org org;
+    rc = rf_area_org(gpu, d, &out->occ, &org, err);
+    if (rc)
+        return rc;
+    rf_area_compute(&org, &out->area);
+    out->area_mm2 = out->area.total_mm2;
+
+    double grid_insts = (double)shape->ctas * k.warps_per_cta * k.insts_per_warp;
+    double stolen = out->steady.stolen_writes * k.writes;
+    double reads = grid_insts * (k.reads + stolen);
+    double writes = grid_insts * (k.writes + stolen);
+    rf_energy_counts cnt = {0};
+    cnt.xbar = grid_insts * k.reads;
+    if (org.cache_bits > 0) {
+        cnt.cache_reads = reads * RC_HIT;
+        cnt.cache_writes = writes;
+        cnt.main_reads = reads * (1.0 - RC_HIT);
+        cnt.main_writes = writes * RC_WRITEBACK;
+    } else {
+        cnt.main_reads = reads;
+        cnt.main_writes = writes;
+    }
+    long sms = gpu->sms > 0 ? gpu->sms : 1;
+    long used = shape->ctas < sms ? shape->ctas : sms;
+    rf_energy_rates rates;
+    rf_energy_rates_of(&org, &rates);
+    rf_energy dyn;
+    cnt.cycles = 0;
+    rf_energy_compute(&rates, &cnt, gpu->clock_mhz, &dyn);
+    rf_energy_counts idle = {0};
+    idle.cycles = out->cycles;
+    rf_energy leak;
+    rf_energy_compute(&rates, &idle, gpu->clock_mhz, &leak);
+    out->energy.dynamic_nj = dyn.dynamic_nj;
+    out->energy.leakage_nj = leak.leakage_nj * used;
+    out->energy.total_nj = out->energy.dynamic_nj + out->energy.leakage_nj;
+    out->energy_nj = out->energy.total_nj;
+    return RF_OK;
+}

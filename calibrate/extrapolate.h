@@ -1,0 +1,59 @@
+/* extrapolate.h - whole-kernel estimates at any design point: occupancy,
+ * IPC (with a prediction interval when calibrated), cycles, energy, area.
+ * (Formulas: calibrate/extrapolate.c.)
+ */
+#ifndef RF_EXTRAPOLATE_H
+#define RF_EXTRAPOLATE_H
+
+#include <stdbool.h>
+
+#include "../analytic/area.h"
+#include "../analytic/design.h"
+#include "../analytic/energy.h"
+#include "../analytic/ipc.h"
+#include "../analytic/occupancy.h"
+#include "../common/error.h"
+#include "../inputs/gpu.h"
+#include "record.h"
+
+/* Launch shape the estimate uses (kernel's own, or batch overrides). */
+typedef struct rf_shape {
+    int regs;            /* registers per thread */
+    int threads;         /* threads per CTA */
+    int smem;            /* bytes of shared memory per CTA */
+    long ctas;           /* CTAs in the grid */
+} rf_shape;
+
+typedef struct rf_estimate {
+    rf_occ occ;
+    rf_ipc_result steady;   /* full-wave steady state */
+    long ctas_per_sm;       /* CTAs the busiest SM runs */
+    double ipc;             /* whole-kernel warp instructions per cycle per SM */
+    double ipc_lo, ipc_hi;  /* 95% prediction interval (NaN when uncalibrated) */
+    double cycles;          /* whole-kernel cycles */
+    double cycles_lo, cycles_hi;
+    double insts;           /* warp instructions of the busiest SM */
+    rf_area area;           /* per SM */
+    double area_mm2;        /* register file area per SM, mm^2 */
+    rf_energy energy;       /* all SMs in use */
+    double energy_nj;       /* register file energy of the kernel, nJ */
+    bool calibrated;
+} rf_estimate;
+
+/* CTAs the busiest SM runs: ceil(ctas / sms). */
+long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas);
+
+/* The SM as the IPC model sees it under design d with occupancy occ. */
+void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                       rf_ipc_machine *m);
+
+/* Parameters and kernel figures to use: calibrated when cal != NULL. */
+void rf_extrap_setup(const rf_ipc_kernel *kc, const rf_calib *cal, rf_ipc_kernel *k_used,
+                     rf_ipc_params *p_used);
+
+/* Full estimate.  cal may be NULL (uncalibrated defaults). */
+int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
+                       const rf_shape *shape, const rf_calib *cal, rf_estimate *out,
+                       rf_err *err);
+
+#endif /* RF_EXTRAPOLATE_H */

@@ -1,0 +1,361 @@
+/* record.c - calibration record files.
+ *
+ * Format: CSV with header "gpu,kernel,key,value", one row per item:
+ *   param:NAME        value of every model parameter (rf_ipc_mparams)
+ *   fit               name of a fitted parameter (one row each, in order)
+ *   cov:NAME:NAME     covariance of two fitted parameters
+ *   rms_rel, dof, samples, sample_cycles, full_cycles, meas_reads, meas_writes
+ * Numbers are written with 17 significant digits (exact round trip).
+ * Saving reads the existing file, keeps the rows of other GPU/kernel pairs,
+ * writes everything to a temporary file in the same folder and renames it
+ * over the old one, so readers see the old or the new file, never a part.
+ */
+#include "record.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/param.h"
+#include "../results/csvout.h"
+
+void rf_calib_init(rf_calib *c, const char *gpu, const char *kernel)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->gpu, sizeof c->gpu, "%s", gpu ? gpu : "");
+    snprintf(c->kernel, sizeof c->kernel, "%s", kernel ? kernel : "");
+    rf_ipc_params_default(&c->params);
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+typedef struct row {
+    char *f[4];
+} row;
+
+typedef struct reader {
+    row *rows;
+    size_t n, cap;
+    char *cur[4];
+    int nf;
+    long line;
+    int rc;
+    const char *path;
+    rf_err *err;
+    bool header_done;
+} reader;
+
+static void on_field(void *s, size_t len, void *data)
+{
+    reader *r = data;
+    if (r->rc)
+        return;
+    if (r->nf >= 4) {
+        r->rc = rf_err_set(r->err, RF_EPARSE, r->path, (int)r->line, r->nf + 1, NULL,
+                           "more than 4 columns");
+        return;
+    }
+    char *v = malloc(len + 1);
+    if (!v) {
+        r->rc = rf_err_set(r->err, RF_ENOMEM, r->path, 0, 0, NULL, "out of memory");
+        return;
+    }
+    memcpy(v, s, len);
+    v[len] = '\0';
+    r->cur[r->nf++] = v;
+}
+
+static void clear_cur(reader *r)
+{
+    for (int i = 0; i < r->nf; i++)
+        free(r->cur[i]);
+    r->nf = 0;
+}
+
+static void on_row(int c, void *data)
+{
+    reader *r = data;
+    (void)c;
+    r->line++;
+    if (r->rc) {
+        clear_cur(r);
+        return;
+    }
+    if (!r->header_done) {
+        static const char *const want[4] = {"gpu", "kernel", "key", "value"};
+        for (int i = 0; i < 4; i++)
+            if (i >= r->nf || strcmp(r->cur[i], want[i]) != 0) {
+                r->rc = rf_err_set(r->err, RF_EPARSE, r->path, (int)r->line, i + 1, NULL,
+                                   "header must be gpu,kernel,key,value");
+                break;
+            }
+        r->header_done = true;
+        clear_cur(r);
+        return;
+    }
+    if (r->nf != 4) {
+        r->rc = rf_err_set(r->err, RF_EPARSE, r->path, (int)r->line, r->nf, NULL,
+                           "expected 4 columns, found %d", r->nf);
+        clear_cur(r);
+        return;
+    }
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 64;
+        row *nr = realloc(r->rows, cap * sizeof *nr);
+        if (!nr) {
+            r->rc = rf_err_set(r->err, RF_ENOMEM, r->path, 0, 0, NULL, "out of memory");
+            clear_cur(r);
+            return;
+        }
+        r->rows = nr;
+        r->cap = cap;
+    }
+    for (int i = 0; i < 4; i++)
+        r->rows[r->n].f[i] = r->cur[i];
+    r->n++;
+    r->nf = 0;
+}
+
+static void free_rows(reader *r)
+{
+    clear_cur(r);
+    for (size_t i = 0; i < r->n; i++)
+        for (int j = 0; j < 4; j++)
+            free(r->rows[i].f[j]);
+    free(r->rows);
+    r->rows = NULL;
+    r->n = r->cap = 0;
+}
+
+/* Read all rows; a missing file is an empty record (RF_OK, 0 rows) when
+ * missing_ok. */
+static int read_rows(const char *path, reader *r, bool missing_ok, rf_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->err = err;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        if (missing_ok && errno == ENOENT)
+            return RF_OK;
+        return rf_err_set(err, RF_EIO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+    }
+    struct csv_parser p;
+    if (csv_init(&p, CSV_APPEND_NULL) != 0) {
+        fclose(fp);
+        return rf_err_set(err, RF_ENOMEM, path, 0, 0, NULL, "csv parser");
+    }
+    char buf[8192];
+    size_t got;
+    while (!r->rc && (got = fread(buf, 1, sizeof buf, fp)) > 0)
+        if (csv_parse(&p, buf, got, on_field, on_row, r) != got && !r->rc)
+            r->rc = rf_err_set(err, RF_EPARSE, path, (int)r->line + 1, 0, NULL, "%s",
+                               csv_strerror(csv_error(&p)));
+    if (!r->rc && ferror(fp))
+        r->rc = rf_err_set(err, RF_EIO, path, 0, 0, NULL, "read error");
+    if (!r->rc)
+        csv_fini(&p, on_field, on_row, r);
+    csv_free(&p);
+    fclose(fp);
+    if (r->rc)
+        free_rows(r);
+    return r->rc;
+}
+
+/* ---- loading ------------------------------------------------------------ */
+
+static int num(const row *rw, const char *path, long line, double *out, rf_err *err)
+{
+    if (rf_parse_double(rw->f[3], out))
+        return rf_err_set(err, RF_ENUMBER, path, (int)line, 4, rw->f[2], "not a number: '%s'",
+                          rw->f[3]);
+    return RF_OK;
+}
+
+int rf_record_load(const char *path, const char *gpu, const char *kernel,
+                   rf_calib *c, rf_err *err)
+{
+    reader r;
+    int rc = read_rows(path, &r, false, err);
+    if (rc)
+        return rc;
+    rf_calib_init(c, gpu, kernel);
+    bool found = false;
+    for (size_t i = 0; i < r.n && !rc; i++) {
+        const row *rw = &r.rows[i];
+        long line = (long)i + 2;
+        if (strcmp(rw->f[0], gpu) != 0 || strcmp(rw->f[1], kernel) != 0)
+            continue;
+        found = true;
+        const char *key = rw->f[2];
+        double v = 0;
+        if (!strncmp(key, "param:", 6)) {
+            int j = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, key + 6);
+            if (j < 0)
+                rc = rf_err_set(err, RF_EUNKNOWN, path, (int)line, 3, key, "unknown model parameter");
+            else if (!(rc = num(rw, path, line, &v, err))) {
+                const rf_mparam *mp = &rf_ipc_mparams[j];
+                if (v < mp->lo || v > mp->hi)
+                    rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key,
+                                    "%g outside [%g, %g]", v, mp->lo, mp->hi);
+                else
+                    rf_mparam_put(mp, &c->params, v);
+            }
+        } else if (!strcmp(key, "fit")) {
+            int j = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, rw->f[3]);
+            if (j < 0)
+                rc = rf_err_set(err, RF_EUNKNOWN, path, (int)line, 4, key, "unknown model parameter '%s'",
+                                rw->f[3]);
+            else if (c->nfit >= RF_FIT_MAXP)
+                rc = rf_err_set(err, RF_ELIMIT, path, (int)line, 3, key, "more than %d fitted parameters",
+                                RF_FIT_MAXP);
+            else
+                c->fit_idx[c->nfit++] = j;
+        } else if (!strncmp(key, "cov:", 4)) {
+            char a[64], b[64];
+            const char *colon = strchr(key + 4, ':');
+            size_t la = colon ? (size_t)(colon - (key + 4)) : 0;
+            if (!colon || la >= sizeof a || strlen(colon + 1) >= sizeof b) {
+                rc = rf_err_set(err, RF_EPARSE, path, (int)line, 3, key, "expected cov:NAME:NAME");
+            } else {
+                memcpy(a, key + 4, la);
+                a[la] = '\0';
+                snprintf(b, sizeof b, "%s", colon + 1);
+                int ia = -1, ib = -1;
+                for (int j = 0; j < c->nfit; j++) {
+                    if (!strcmp(rf_ipc_mparams[c->fit_idx[j]].name, a))
+                        ia = j;
+                    if (!strcmp(rf_ipc_mparams[c->fit_idx[j]].name, b))
+                        ib = j;
+                }
+                if (ia < 0 || ib < 0)
+                    rc = rf_err_set(err, RF_EPARSE, path, (int)line, 3, key,
+                                    "covariance of a parameter not listed as fit (fit rows come first)");
+                else if (!(rc = num(rw, path, line, &v, err)))
+                    c->cov[ia][ib] = v;
+            }
+        } else if (!strcmp(key, "rms_rel")) {
+            rc = num(rw, path, line, &c->rms_rel, err);
+        } else if (!strcmp(key, "dof")) {
+            if (!(rc = num(rw, path, line, &v, err)))
+                c->dof = (int)v;
+        } else if (!strcmp(key, "samples")) {
+            if (!(rc = num(rw, path, line, &v, err)))
+                c->samples = (int)v;
+        } else if (!strcmp(key, "sample_cycles")) {
+            rc = num(rw, path, line, &c->sample_cycles, err);
+        } else if (!strcmp(key, "full_cycles")) {
+            rc = num(rw, path, line, &c->full_cycles, err);
+        } else if (!strcmp(key, "meas_reads")) {
+            rc = num(rw, path, line, &c->meas_reads, err);
+            c->has_meas = true;
+        } else if (!strcmp(key, "meas_writes")) {
+            rc = num(rw, path, line, &c->meas_writes, err);
+            c->has_meas = true;
+        } else {
+            rc = rf_err_set(err, RF_EUNKNOWN, path, (int)line, 3, key, "unknown record key");
+        }
+    }
+    free_rows(&r);
+    if (!rc && !found)
+        rc = rf_err_set(err, RF_EUNKNOWN, path, 0, 0, NULL,
+                        "no calibration for gpu '%s' and kernel '%s'", gpu, kernel);
+    return rc;
+}
+
+/* ---- saving ------------------------------------------------------------- */
+
+static void put_row(rf_csvw *w, const char *gpu, const char *kernel, const char *key,
+                    const char *value)
+{
+    rf_csvw_field(w, gpu);
+    rf_csvw_field(w, kernel);
+    rf_csvw_field(w, key);
+    rf_csvw_field(w, value);
+    rf_csvw_end(w);
+}
+
+static void put_num(rf_csvw *w, const rf_calib *c, const char *key, double v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", v);
+    put_row(w, c->gpu, c->kernel, key, buf);
+}
+
+int rf_record_save(const char *path, const rf_calib *c, rf_err *err)
+{
+    reader r;
+    int rc = read_rows(path, &r, true, err);
+    if (rc)
+        return rc;
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp) {
+        free_rows(&r);
+        return rf_err_set(err, RF_ENOMEM, path, 0, 0, NULL, "out of memory");
+    }
+    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!fp) {
+        rc = rf_err_set(err, RF_EIO, path, 0, 0, NULL, "cannot create a temporary file: %s",
+                        strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        free_rows(&r);
+        return rc;
+    }
+    rf_csvw w;
+    rf_csvw_init(&w, fp);
+    put_row(&w, "gpu", "kernel", "key", "value");
+    for (size_t i = 0; i < r.n; i++)
+        if (strcmp(r.rows[i].f[0], c->gpu) != 0 || strcmp(r.rows[i].f[1], c->kernel) != 0)
+            put_row(&w, r.rows[i].f[0], r.rows[i].f[1], r.rows[i].f[2], r.rows[i].f[3]);
+    free_rows(&r);
+
+    char key[160];
+    for (size_t j = 0; j < rf_ipc_nmparams; j++) {
+        snprintf(key, sizeof key, "param:%s", rf_ipc_mparams[j].name);
+        put_num(&w, c, key, rf_mparam_get(&rf_ipc_mparams[j], &c->params));
+    }
+    for (int j = 0; j < c->nfit; j++)
+        put_row(&w, c->gpu, c->kernel, "fit", rf_ipc_mparams[c->fit_idx[j]].name);
+    for (int a = 0; a < c->nfit; a++)
+        for (int b = 0; b < c->nfit; b++) {
+            snprintf(key, sizeof key, "cov:%s:%s", rf_ipc_mparams[c->fit_idx[a]].name,
+                     rf_ipc_mparams[c->fit_idx[b]].name);
+            put_num(&w, c, key, c->cov[a][b]);
+        }
+    put_num(&w, c, "rms_rel", c->rms_rel);
+    put_num(&w, c, "dof", c->dof);
+    put_num(&w, c, "samples", c->samples);
+    put_num(&w, c, "sample_cycles", c->sample_cycles);
+    put_num(&w, c, "full_cycles", c->full_cycles);
+    if (c->has_meas) {
+        put_num(&w, c, "meas_reads", c->meas_reads);
+        put_num(&w, c, "meas_writes", c->meas_writes);
+    }
+    int bad = rf_csvw_flush(&w) != 0;
+    rf_csvw_free(&w);
+    bad |= ferror(fp);
+    bad |= fflush(fp) != 0;
+    bad |= fsync(fileno(fp)) != 0;
+    bad |= fclose(fp) != 0;
+    if (bad) {
+        unlink(tmp);
+        free(tmp);
+        return rf_err_set(err, RF_EIO, path, 0, 0, NULL, "write failed");
+    }
+    if (rename(tmp, path) != 0) {
+        rc = rf_err_set(err, RF_EIO, path, 0, 0, NULL, "cannot replace: %s", strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    return rc;
+}

@@ -1,0 +1,141 @@
+/* test_conflict.c - bank conflict closed forms (analytic/conflict.c), values
+ * computed by hand in the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../analytic/conflict.h"
+
+static rf_conflict_params defaults(void)
+{
+    rf_conflict_params p;
+    rf_mparam_defaults(rf_conflict_mparams, rf_conflict_nmparams, &p);
+    return p;
+}
+
+static void no_conflict_with_one_access(void **state)
+{
+    (void)state;
+    /* One access never conflicts and takes one cycle on any bank count. */
+    for (int b = 1; b <= 32; b *= 2) {
+        assert_float_equal(rf_bank_p_noconflict(1, b), 1.0, 1e-15);
+        assert_float_equal(rf_bank_expected_cycles(1, b), 1.0, 1e-12);
+        assert_float_equal(rf_bank_expected_distinct(1, b), 1.0, 1e-12);
+    }
+    assert_float_equal(rf_bank_expected_cycles(0, 8), 0.0, 0.0);
+}
+
+static void birthday_probability(void **state)
+{
+    (void)state;
+    /* k = 2 over 4 banks: 3/4.  k = 3: (3/4)(2/4) = 0.375.
+     * k = 4 over 16 banks: (15/16)(14/16)(13/16) = 2730/4096 = 0.66650390625.
+     * More accesses than banks: certain conflict. */
+    assert_float_equal(rf_bank_p_noconflict(2, 4), 0.75, 1e-15);
+    assert_float_equal(rf_bank_p_noconflict(3, 4), 0.375, 1e-15);
+    assert_float_equal(rf_bank_p_noconflict(4, 16), 0.66650390625, 1e-15);
+    assert_float_equal(rf_bank_p_noconflict(5, 4), 0.0, 0.0);
+}
+
+static void distinct_banks(void **state)
+{
+    (void)state;
+    /* 2 accesses over 4 banks: 4 (1 - (3/4)^2) = 4 * 7/16 = 1.75. */
+    assert_float_equal(rf_bank_expected_distinct(2, 4), 1.75, 1e-12);
+    /* 3 over 8: 8 (1 - (7/8)^3) = 8 * 169/512 = 2.640625. */
+    assert_float_equal(rf_bank_expected_distinct(3, 8), 2.640625, 1e-12);
+}
+
+static void serialization_cycles(void **state)
+{
+    (void)state;
+    /* k = 2: the two collide with probability 1/B: E = 1 + 1/B. */
+    assert_float_equal(rf_bank_expected_cycles(2, 4), 1.25, 1e-12);
+    assert_float_equal(rf_bank_expected_cycles(2, 16), 1.0625, 1e-12);
+    /* k = 3 over 4: all distinct 24/64 (1 cycle), all on one bank 4/64
+     * (3 cycles), otherwise 36/64 (2 cycles): E = (24 + 72 + 12) / 64
+     * = 108/64 = 1.6875. */
+    assert_float_equal(rf_bank_expected_cycles(3, 4), 1.6875, 1e-12);
+    /* One bank serialises everything. */
+    assert_float_equal(rf_bank_expected_cycles(5, 1), 5.0, 0.0);
+    /* More banks never serialise more. */
+    for (int b = 2; b < 64; b *= 2)
+        assert_true(rf_bank_expected_cycles(4, 2 * b) <= rf_bank_expected_cycles(4, b));
+}
+
+static void queueing_with_write_priority(void **state)
+{
+    (void)state;
+    rf_conflict_params p = defaults();
+    /* rho_r = 0.3, rho_w = 0.2: rho = 0.5, R0 = 0.25.
+     * W_write = 0.25 / 0.8 = 0.3125; W_read = 0.25 / (0.8 * 0.5) = 0.625;
+     * inter-read = 0.15 / 0.7 = 0.2142857; inter-write = 0.625 - 0.2142857. */
+    rf_bank_load load = {0.3, 0.2, 8, false, false};
+    rf_bank_wait w;
+    rf_bank_waits(&load, &p, &w);
+    assert_float_equal(w.write_wait, 0.3125, 1e-12);
+    assert_float_equal(w.inter_read, 0.15 / 0.7, 1e-12);
+    assert_float_equal(w.inter_write, 0.625 - 0.15 / 0.7, 1e-12);
+    assert_float_equal(w.read_wait, 0.625, 1e-12);
+    assert_float_equal(w.read_removed, 0.0, 0.0);
+    assert_float_equal(w.stolen_writes, 0.0, 0.0);
+
+    /* Idle banks: no wait. */
+    rf_bank_load idle = {0, 0, 8, true, true};
+    rf_bank_waits(&idle, &p, &w);
+    assert_float_equal(w.read_wait, 0.0, 0.0);
+    assert_float_equal(w.write_wait, 0.0, 0.0);
+
+    /* Scale doubles every wait. */
+    p.scale = 2.0;
+    rf_bank_waits(&load, &p, &w);
+    assert_float_equal(w.read_wait, 1.25, 1e-12);
+}
+
+static void stealing_fractions(void **state)
+{
+    (void)state;
+    rf_conflict_params p = defaults();
+    /* Same load with both kinds of stealing on 8 banks.
+     * Read stealing: 0.85 * (1 - 0.5) = 0.425.
+     * Write stealing: other bank idle 1 - 0.5^7 = 0.9921875;
+     *   removed = 0.95 * 0.9921875 * (1 - 0.15) = 0.942578125 * 0.85
+     *           = 0.80119140625;
+     *   stolen = 0.3 * 0.95 * 0.9921875 = 0.2827734375.
+     * read wait = 0.2142857 * 0.575 + 0.4107143 * (1 - 0.8011914). */
+    rf_bank_load load = {0.3, 0.2, 8, true, true};
+    rf_bank_wait w;
+    rf_bank_waits(&load, &p, &w);
+    assert_float_equal(w.read_removed, 0.425, 1e-12);
+    assert_float_equal(w.write_removed, 0.80119140625, 1e-12);
+    assert_float_equal(w.stolen_writes, 0.2827734375, 1e-12);
+    double ir = 0.15 / 0.7, iw = 0.625 - ir;
+    assert_float_equal(w.read_wait, ir * 0.575 + iw * (1 - 0.80119140625), 1e-12);
+    assert_true(w.read_wait < 0.625);
+}
+
+static void saturation_is_finite(void **state)
+{
+    (void)state;
+    rf_conflict_params p = defaults();
+    rf_bank_load load = {0.9, 0.5, 4, false, false};
+    rf_bank_wait w;
+    rf_bank_waits(&load, &p, &w);
+    assert_true(w.read_wait > 10.0);
+    assert_true(w.read_wait < 1e6);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(no_conflict_with_one_access),
+        cmocka_unit_test(birthday_probability),
+        cmocka_unit_test(distinct_banks),
+        cmocka_unit_test(serialization_cycles),
+        cmocka_unit_test(queueing_with_write_priority),
+        cmocka_unit_test(stealing_fractions),
+        cmocka_unit_test(saturation_is_finite),
+    };
+    return cmocka_run_group_tests_name("conflict", tests, NULL, NULL);
+}

@@ -1,0 +1,218 @@
+/* test_ipc.c - IPC model and wave extrapolation (analytic/ipc.c), values
+ * computed by hand in the comments. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../analytic/ipc.h"
+
+/* A kernel with no register traffic and no stalls: every limit is a
+ * constant, so the soft minimum can be computed by hand. */
+static rf_ipc_kernel plain_kernel(void)
+{
+    rf_ipc_kernel k;
+    memset(&k, 0, sizeof k);
+    k.read_k[0] = 1.0;
+    k.insts_per_warp = 100;
+    k.warps_per_cta = 4;
+    return k;
+}
+
+static rf_ipc_machine plain_machine(void)
+{
+    rf_ipc_machine m;
+    memset(&m, 0, sizeof m);
+    m.warps = 8;
+    m.schedulers = 2;
+    m.issue_width = 1;
+    m.banks = 8;
+    m.collectors = 6;
+    m.rf_latency = 1;
+    return m;
+}
+
+static void harmonic_soft_min(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 3.0;
+    /* cpi_w = 1, so latency limit = 8; issue = 2; collectors = 6 / 3 = 2.
+     * p = 1: IPC = 1 / (1/8 + 1/2 + 1/2) = 1 / 1.125 = 0.888889. */
+    rf_ipc_result r;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.ipc, 1.0 / 1.125, 1e-9);
+    assert_float_equal(r.cpi_warp, 1.0, 1e-12);
+    assert_float_equal(r.lim_latency, 8.0, 1e-12);
+    assert_float_equal(r.lim_collect, 2.0, 1e-12);
+    assert_float_equal(r.lim_issue, 2.0, 0.0);
+
+    /* p = 2: IPC = (1/64 + 1/4 + 1/4)^-1/2 = (33/64)^-1/2 = 1.392621. */
+    p.smooth = 2.0;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.ipc, 1.0 / sqrt(33.0 / 64.0), 1e-9);
+}
+
+static void stalls_add_to_warp_time(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    k.stall_dep = 2.0;
+    k.stall_mem = 5.0;
+    rf_ipc_machine m = plain_machine();
+    m.extra_stall = 1.0;
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.lat_scale = 0.5;
+    p.mem_scale = 2.0;
+    p.smooth = 1.0;
+    p.coll_base = 3.0;
+    /* cpi_w = 1 + 0.5 * 2 + 2 * 5 + 1 = 13; latency limit 8/13.
+     * IPC = 1 / (13/8 + 1/2 + 1/2) = 1 / 2.625 = 0.380952. */
+    rf_ipc_result r;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.cpi_warp, 13.0, 1e-12);
+    assert_float_equal(r.ipc, 1.0 / 2.625, 1e-9);
+    assert_int_equal(r.bound, 0);
+}
+
+static rf_ipc_kernel busy_kernel(void)
+{
+    rf_ipc_kernel k = plain_kernel();
+    k.reads = 2.5;
+    k.writes = 1.0;
+    k.read_k[0] = 0.0;
+    k.read_k[2] = 0.5;
+    k.read_k[3] = 0.5;
+    k.stall_dep = 1.0;
+    return k;
+}
+
+static void conflicts_fixed_point(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = busy_kernel();
+    rf_ipc_machine m = plain_machine();
+    m.warps = 32;
+    m.banks = 4;
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    rf_ipc_result r;
+    rf_ipc_steady(&k, &m, &p, &r);
+    /* At the solution the bank load matches the IPC found. */
+    assert_float_equal(r.rho, r.ipc * (k.reads + k.writes) / m.banks, 1e-9);
+    assert_true(r.read_wait > 0.0);
+    assert_true(r.ipc > 0.0 && r.ipc < 2.0);
+
+    /* More banks: less waiting, more IPC. */
+    double prev = r.ipc, prev_wait = r.read_wait;
+    for (int b = 8; b <= 32; b *= 2) {
+        m.banks = b;
+        rf_ipc_steady(&k, &m, &p, &r);
+        assert_true(r.ipc > prev);
+        assert_true(r.read_wait < prev_wait);
+        prev = r.ipc;
+        prev_wait = r.read_wait;
+    }
+}
+
+static void stealing_helps(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = busy_kernel();
+    rf_ipc_machine m = plain_machine();
+    m.warps = 32;
+    m.banks = 8;
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    rf_ipc_result base, rs, both;
+    rf_ipc_steady(&k, &m, &p, &base);
+    m.read_steal = true;
+    rf_ipc_steady(&k, &m, &p, &rs);
+    m.write_steal = true;
+    rf_ipc_steady(&k, &m, &p, &both);
+    assert_true(rs.ipc > base.ipc);
+    assert_true(both.ipc > rs.ipc);
+    assert_true(both.stolen_writes > 0.0);
+}
+
+static void more_warps_hide_latency(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = busy_kernel();
+    k.stall_mem = 20.0;
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    double prev = 0;
+    for (int w = 1; w <= 48; w += 4) {
+        m.warps = w;
+        rf_ipc_result r;
+        rf_ipc_steady(&k, &m, &p, &r);
+        assert_true(r.ipc > prev);
+        assert_true(r.ipc <= 2.0);
+        prev = r.ipc;
+    }
+}
+
+static void waves_with_partial_last(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 3.0;
+    /* 5 CTAs of 4 warps x 100 instructions, 2 resident.
+     * Full waves: 2 of 800 instructions at IPC(8 warps) = 1/1.125 -> 900
+     * cycles each.  Last wave, 1 CTA: IPC(4 warps) = 1 / (1/4 + 1/2 + 1/2)
+     * = 0.8 -> 400 / 0.8 = 500.  Total 2300 cycles, IPC 2000 / 2300. */
+    double ipc;
+    double cycles = rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL);
+    assert_float_equal(cycles, 2300.0, 1e-6);
+    assert_float_equal(ipc, 2000.0 / 2300.0, 1e-9);
+    /* A grid smaller than one wave. */
+    cycles = rf_ipc_kernel_cycles(&k, &m, &p, 1, 2, &ipc, NULL);
+    assert_float_equal(cycles, 500.0, 1e-6);
+    /* Tail: 1 lone-warp time of a warp's instructions (100 x cpi_w 1) per wave. */
+    p.tail = 1.0;
+    cycles = rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL);
+    assert_float_equal(cycles, 2300.0 + 3 * 100.0, 1e-6);
+}
+
+static void parameters_table(void **state)
+{
+    (void)state;
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    for (size_t i = 0; i < rf_ipc_nmparams; i++) {
+        const rf_mparam *mp = &rf_ipc_mparams[i];
+        assert_true(mp->lo < mp->hi);
+        assert_true(mp->def >= mp->lo && mp->def <= mp->hi);
+        assert_float_equal(rf_mparam_get(mp, &p), mp->def, 0.0);
+        assert_int_equal(rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, mp->name), (int)i);
+    }
+    assert_int_equal(rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, "no_such"), -1);
+    assert_float_equal(p.conflict.scale, 1.0, 0.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(harmonic_soft_min),
+        cmocka_unit_test(stalls_add_to_warp_time),
+        cmocka_unit_test(conflicts_fixed_point),
+        cmocka_unit_test(stealing_helps),
+        cmocka_unit_test(more_warps_hide_latency),
+        cmocka_unit_test(waves_with_partial_last),
+        cmocka_unit_test(parameters_table),
+    };
+    return cmocka_run_group_tests_name("ipc", tests, NULL, NULL);
+}
