@@ -22,7 +22,7 @@
  * 16-bank reference: A_ref = 2 * 2^20 * a_cell, p_bank = 0.3 A_ref / 16,
  * x_ref = 0.2 A_ref.
  *
- * Technology t: seed 004 Table 2 gives area per capacity of each main-file
+ * Technology t: seed 004 Table 2 (rf_design_rf_tech) gives area per capacity of each main-file
  * configuration relative to #1, so t = area_x / cap_x.  An STT-MRAM main file
  * (seed 002 Table 1) is 0.499 of the SRAM file; HI-RF (NVM file + SRAM
  * cache) is 0.945, so a register-cache bit costs
@@ -39,23 +39,6 @@
 #define REF_BITS (128.0 * 1024 * 8)
 #define NVM_AREA_X 0.499
 #define HIRF_AREA_X 0.945
-
-const rf_rf_tech rf_rf_techs[RF_RF_TECH_COUNT] = {
-    {1, "HP SRAM",   1, 1, "crossbar",            1, 1.00, 1.00, 1.00},
-    {2, "HP SRAM",   1, 8, "crossbar",            8, 8.00, 8.00, 1.25},
-    {3, "HP SRAM",   8, 1, "flattened butterfly", 8, 8.00, 8.00, 1.50},
-    {4, "LSTP SRAM", 1, 8, "crossbar",            8, 8.00, 3.20, 1.60},
-    {5, "LSTP SRAM", 8, 1, "flattened butterfly", 8, 8.00, 3.20, 2.80},
-    {6, "TFET SRAM", 8, 1, "flattened butterfly", 8, 8.00, 1.05, 5.30},
-    {7, "DWM",       8, 1, "flattened butterfly", 8, 0.25, 0.65, 6.30},
-};
-
-const rf_rf_tech *rf_rf_tech_get(int config)
-{
-    if (config < 1 || config > RF_RF_TECH_COUNT)
-        return NULL;
-    return &rf_rf_techs[config - 1];
-}
 
 static double ref_total_mm2(void)
 {
@@ -81,9 +64,9 @@ void rf_area_compute(const rf_rf_org *org, rf_area *out)
     if (org->nvm) {
         t = NVM_AREA_X;
     } else {
-        const rf_rf_tech *tech = rf_rf_tech_get(org->config);
+        const rf_rf_tech *tech = rf_design_rf_tech(org->config);
         if (tech)
-            t = tech->area_x / tech->cap_x;
+            t = tech->area_x / tech->capacity_x;
     }
     out->array_mm2 = a * t;
     out->periph_mm2 = p * t;
@@ -124,12 +107,12 @@ int rf_area_org(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
         break;
     case RF_DESIGN_RFC:
     case RF_DESIGN_LTRF: {
-        const rf_rf_tech *t = rf_rf_tech_get(d->rf_config);
+        const rf_rf_tech *t = rf_design_rf_tech(d->rf_config);
         if (!t)
             return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "rf_config",
-                              "must be 1..%d (got %d)", RF_RF_TECH_COUNT, d->rf_config);
+                              "must be 1..7 (got %d)", d->rf_config);
         org->config = d->rf_config;
-        org->main_bits *= t->cap_x;
+        org->main_bits *= t->capacity_x;
         org->cache_bits = rc_bits;
         break;
     }

@@ -11,26 +11,6 @@
 #include "design.h"
 #include "occupancy.h"
 
-/* One row of seed 004 Table 2: a main-register-file technology, all figures
- * relative to configuration #1 (256 KB HP SRAM, 16 banks of 16 KB, crossbar). */
-typedef struct rf_rf_tech {
-    int id;              /* 1..7 */
-    const char *cell;    /* "HP SRAM", "LSTP SRAM", "TFET SRAM", "DWM" */
-    double banks_x;      /* banks (1x = 16) */
-    double bank_size_x;  /* bank size (1x = 16 KB) */
-    const char *network; /* "crossbar" or "flattened butterfly" */
-    double cap_x;        /* capacity */
-    double area_x;       /* area */
-    double power_x;      /* power */
-    double latency_x;    /* access latency */
-} rf_rf_tech;
-
-#define RF_RF_TECH_COUNT 7
-extern const rf_rf_tech rf_rf_techs[RF_RF_TECH_COUNT];
-
-/* Technology row for config 1..7; NULL when out of range. */
-const rf_rf_tech *rf_rf_tech_get(int config);
-
 /* What a design builds: the inputs of the area and energy models. */
 typedef struct rf_rf_org {
     double main_bits;     /* main register file, bits per SM */

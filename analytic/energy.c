@@ -42,15 +42,15 @@ void rf_energy_rates_of(const rf_rf_org *org, rf_energy_rates *out)
     const rf_cell_energy *cell = org->nvm ? &rf_energy_nvm : &rf_energy_sram;
     double tech = 1.0;
     if (!org->nvm) {
-        const rf_rf_tech *t = rf_rf_tech_get(org->config);
+        const rf_rf_tech *t = rf_design_rf_tech(org->config);
         if (t)
             tech = t->power_x;
     }
     int banks = org->banks > 0 ? org->banks : 1;
     /* Configuration k holds cap_x times the bits; its power column already
      * covers that, so bank scaling uses the capacity of configuration #1. */
-    const rf_rf_tech *t = org->nvm ? NULL : rf_rf_tech_get(org->config);
-    double main_bits_ref = t ? org->main_bits / t->cap_x : org->main_bits;
+    const rf_rf_tech *t = org->nvm ? NULL : rf_design_rf_tech(org->config);
+    double main_bits_ref = t ? org->main_bits / t->capacity_x : org->main_bits;
     double rows = main_bits_ref / banks / WORD_BITS;
     double bank_x = 1.0 - BITLINE_SHARE + BITLINE_SHARE * rows / REF_ROWS;
     out->read_pj = cell->read_pj_bit * WORD_BITS * bank_x * tech;

@@ -18,12 +18,16 @@
  * harmonic number, exact for exponential waits), plus the same-bank
  * serialisation of its own operands (intra[B], static):
  *   W_coll = sum_k P(k) H_k w_r + intra[B]
- *   t_coll = c0 + (L_rf - 1) + W_coll + h_x     (collector hold time)
+ * and, operands collected, waits for its execution pipe: each pipe is an
+ * M/D/1 server busy ii cycles per instruction at utilisation
+ * u = x use ii / pipes, so W_unit = sum_u f_u (u / (1 - u)) ii / (2 pipes).
+ *   t_coll = c0 + (L_rf - 1) + W_coll + W_unit + h_x   (collector hold time)
  *
  * Throughput caps (warp instructions per cycle):
  *   issue     S * iw                      schedulers times issue width
- *   collect   C / t_coll                  Little's law over C collectors
- *   units     min_u rate_u / frac_u       ALU, SFU, LD/ST pipes
+ *   collect   C / (t_coll (1 - f_none))   Little's law over C collectors
+ *                                         (barriers and exits need none)
+ *   units     min_u pipes_u / (ii_u use_u)  ALU, SFU, LD/ST pipes
  *   dram      BW / bytes per instruction
  *   latency   N_w / cpi_w                 N_w active warps
  * IPC is their soft minimum (sum_i v_i^-p)^(-1/p): the p-norm saturates
@@ -33,7 +37,9 @@
  *
  * Whole kernel.  One SM runs N CTAs, at most n at a time (occupancy).
  * Waves: floor(N / n) full waves of n CTAs and one partial wave of N mod n;
- * a wave of c CTAs of I_cta instructions takes c I_cta / IPC(c w_cta) cycles,
+ * a wave of c CTAs of I_cta instructions takes c I_cta / IPC(c w_cta a)
+ * cycles, a the kernel's active fraction (warps of resident CTAs that still
+ * have work: the rest wait at barriers or for their CTA's slowest warp),
  * plus a drain tail t * (insts_per_warp * cpi_w) (the last warp of a wave
  * finishing alone; t free, default 0).
  *
@@ -116,9 +122,20 @@ typedef struct solve_ctx {
     double fixed_hold;  /* c0 + (L_rf - 1) + h_x */
     double fixed_cpi;   /* 1 + a S_dep + m S_mem + s_x */
     double caps_sum;    /* sum of v^-p over the x-independent caps */
+    double coll_frac;   /* instructions that take a collector */
     double p_exp;
     int ip;
 } solve_ctx;
+
+/* Mean wait of an instruction share f at a pipe of utilisation u, service s. */
+static double unit_wait(double u, double s, double f)
+{
+    if (f <= 0 || u <= 0)
+        return 0.0;
+    if (u > 0.985)
+        u = 0.985;
+    return f * (u / (1.0 - u)) * s / 2.0;
+}
 
 /* F(x); fills out when non-NULL. */
 static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
@@ -136,16 +153,21 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
         rf_bank_waits(&load, &c->p->conflict, &w);
     }
     double coll_wait = c->hk * w.read_wait + c->intra;
-    double t_coll = c->fixed_hold + coll_wait;
+    double uw = 0.0;
+    uw += unit_wait(x * k->alu_use * m->alu_ii / m->alu_pipes, m->alu_ii / m->alu_pipes, k->frac_alu);
+    uw += unit_wait(x * k->frac_sfu * m->sfu_ii, m->sfu_ii, k->frac_sfu);
+    uw += unit_wait(x * k->frac_ldst * m->ldst_ii, m->ldst_ii, k->frac_ldst);
+    double t_coll = c->fixed_hold + coll_wait + uw;
     double cpi = c->fixed_cpi + c->p->rf_path * coll_wait;
     double lat = m->warps / cpi;
-    double col = m->collectors / t_coll;
+    double col = m->collectors / (t_coll * c->coll_frac);
     double s = c->caps_sum + inv_pow(lat, c->p_exp, c->ip) + inv_pow(col, c->p_exp, c->ip);
     double f = root_p(s, c->p_exp, c->ip);
     if (out) {
         out->ipc = f;
         out->cpi_warp = cpi;
         out->t_collect = t_coll;
+        out->unit_wait = uw;
         out->rho = load.rho_read + load.rho_write;
         out->read_wait = w.read_wait;
         out->stolen_writes = w.stolen_writes;
@@ -158,7 +180,7 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
 void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                    const rf_ipc_params *p, rf_ipc_result *out)
 {
-    solve_ctx c = {k, m, p, 0, 0, 0, 0, 0, p->smooth, 0};
+    solve_ctx c = {.k = k, .m = m, .p = p, .p_exp = p->smooth};
     double ps = floor(p->smooth);
     c.ip = (ps == p->smooth && ps <= 64) ? (int)ps : 0;
 
@@ -173,24 +195,24 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     c.fixed_cpi = 1.0 + p->lat_scale * k->stall_dep + p->mem_scale * k->stall_mem + m->extra_stall;
 
     double issue = (double)m->schedulers * m->issue_width;
-    double frac_ldst = k->frac_mem + k->frac_smem;
-    double frac_alu = 1.0 - frac_ldst - k->frac_sfu - k->frac_bar;
+    int pipes = m->alu_pipes > 0 ? m->alu_pipes : 1;
     double unit = INFINITY;
-    if (frac_alu > 0 && m->alu_rate > 0)
-        unit = fmin(unit, m->alu_rate / frac_alu);
-    if (k->frac_sfu > 0 && m->sfu_rate > 0)
-        unit = fmin(unit, m->sfu_rate / k->frac_sfu);
-    if (frac_ldst > 0 && m->ldst_rate > 0)
-        unit = fmin(unit, m->ldst_rate / frac_ldst);
+    if (k->alu_use > 0 && m->alu_ii > 0)
+        unit = fmin(unit, pipes / (m->alu_ii * k->alu_use));
+    if (k->frac_sfu > 0 && m->sfu_ii > 0)
+        unit = fmin(unit, 1.0 / (m->sfu_ii * k->frac_sfu));
+    if (k->frac_ldst > 0 && m->ldst_ii > 0)
+        unit = fmin(unit, 1.0 / (m->ldst_ii * k->frac_ldst));
     double dram = (k->dram_bytes > 0 && m->dram_bytes_per_cycle > 0)
                 ? m->dram_bytes_per_cycle / k->dram_bytes : INFINITY;
+    c.coll_frac = 1.0 - k->frac_none > 0.05 ? 1.0 - k->frac_none : 0.05;
     c.caps_sum = inv_pow(issue, c.p_exp, c.ip);
     if (isfinite(unit))
         c.caps_sum += inv_pow(unit, c.p_exp, c.ip);
     if (isfinite(dram))
         c.caps_sum += inv_pow(dram, c.p_exp, c.ip);
 
-    if (m->warps <= 0 || m->collectors <= 0 || m->banks <= 0) {
+    if (m->warps <= 0 || m->collectors <= 0 || m->banks <= 0 || m->alu_pipes <= 0) {
         *out = (rf_ipc_result){0};
         out->lim_issue = issue;
         out->lim_unit = unit;
@@ -254,8 +276,9 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     long part = ctas % resident;
     double cycles = 0.0;
     rf_ipc_result r;
+    double act = k->active_frac > 0 ? k->active_frac : 1.0;
     int first = full > 0 ? resident : (int)part;
-    mm.warps = first * wpc;
+    mm.warps = first * wpc * act;
     rf_ipc_steady(k, &mm, p, &r);
     if (steady)
         *steady = r;
@@ -263,7 +286,7 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     if (full > 0) {
         cycles += full * wave;
         if (part > 0) {
-            mm.warps = part * wpc;
+            mm.warps = part * wpc * act;
             rf_ipc_result rp;
             rf_ipc_steady(k, &mm, p, &rp);
             cycles += part * i_cta / rp.ipc + p->tail * k->insts_per_warp * rp.cpi_warp;

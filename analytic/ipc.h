@@ -21,10 +21,11 @@
  * the profile, or measured in samples; analytic/kchar.c fills it). */
 typedef struct rf_ipc_kernel {
     double frac_mem;        /* global/local/atomic memory instructions */
+    double frac_alu;        /* instructions on the ALU pipes (incl. fp64, branches) */
+    double alu_use;         /* ALU pipe slots per instruction (fp64 counts 4) */
     double frac_sfu;        /* special-function instructions */
-    double frac_alu64;      /* fp64 / wide instructions */
-    double frac_smem;       /* shared-memory instructions */
-    double frac_bar;        /* barriers */
+    double frac_ldst;       /* LD/ST-unit instructions (shared, constant, global, local, atomic) */
+    double frac_none;       /* barriers and exits: no collector, no unit */
     double reads;           /* register (bank) reads per instruction */
     double writes;          /* register (bank) writes per instruction */
     double read_k[RF_IPC_MAXK + 1]; /* P(instruction reads k registers) */
@@ -34,6 +35,8 @@ typedef struct rf_ipc_kernel {
     double dram_bytes;      /* DRAM bytes per instruction */
     double intra[RF_IPC_MAXB + 1]; /* extra read cycles/inst from same-bank operands, by B */
     double insts_per_warp;  /* warp instructions per warp (whole kernel) */
+    double active_frac;     /* mean warp work / CTA critical work (barrier phases,
+                             * slowest warp): share of resident warps still issuing */
     int warps_per_cta;
 } rf_ipc_kernel;
 
@@ -45,9 +48,10 @@ typedef struct rf_ipc_machine {
     int banks;
     int collectors;
     bool read_steal, write_steal;
-    double alu_rate;        /* warp instructions per cycle the ALUs sustain */
-    double sfu_rate;        /* ... the SFUs */
-    double ldst_rate;       /* ... the LD/ST units */
+    int alu_pipes;          /* ALU pipes (one per scheduler) */
+    double alu_ii;          /* cycles an ALU pipe is busy per warp instruction */
+    double sfu_ii;          /* ... the SFU pipe */
+    double ldst_ii;         /* ... the LD/ST pipe */
     double dram_bytes_per_cycle;
     double rf_latency;      /* cycles per main-file access (1 = baseline) */
     /* Design terms added per instruction (register-cache misses, NVM
@@ -77,6 +81,7 @@ typedef struct rf_ipc_result {
     double ipc;             /* warp instructions per cycle per SM */
     double cpi_warp;        /* cycles between a warp's instructions */
     double t_collect;       /* cycles a collector is held */
+    double unit_wait;       /* cycles an instruction waits for its execution pipe */
     double rho;             /* bank utilisation (accesses per bank per cycle) */
     double read_wait;       /* cycles a read waits for its bank */
     double stolen_writes;   /* fraction of writes stolen */

@@ -1,17 +1,18 @@
 /* kchar.c - what a kernel does per warp instruction, for the IPC model.
  *
  * Block frequencies.  The CFG is a Markov chain: a loop-back branch is taken
- * with probability 1 - 1/trip (so a loop runs `trip` times on average), any
- * other conditional branch with the profile's `taken`, an unconditional one
- * always.  Expected executions f per warp solve
+ * with probability trip / (trip + 1) (so the back edge is taken `trip` times
+ * on average, as the sampler walks it), any other conditional branch with the
+ * profile's `taken`, an unconditional one always.  Expected executions f per warp solve
  *     f = e_entry + P^T f        ((I - P^T) f = e_entry, Gaussian elimination)
  * Every per-instruction figure below is a mean over the instruction stream
  * weighted by f.
  *
- * Mix and operands.  Fractions of memory (global, local, atomic), SFU, fp64,
- * shared-memory and barrier instructions; register reads are distinct
- * general registers an instruction uses (predicates live in their own file),
- * writes the general registers it defines; read_k the histogram of reads.
+ * Mix and operands.  Fractions of memory (global, local, atomic), ALU-pipe
+ * (fp64 taking 4 pipe slots), SFU, LD/ST-unit, and unit-less (barrier,
+ * exit) instructions; register reads are distinct general registers an
+ * instruction uses (predicates live in their own file), writes the distinct
+ * general registers it defines; read_k the histogram of reads.
  *
  * Same-bank operands.  With registers interleaved over B banks (bank =
  * (register + warp offset) mod B), two distinct registers of one instruction
@@ -19,28 +20,44 @@
  * max_b(count on b) cycles: intra[B] = mean of (that max - 1).
  *
  * Lone-warp stalls.  One warp issuing in order, one instruction per cycle:
- * an instruction starts when all its source registers are ready; a result is
- * ready `latency(class)` cycles after its producer starts (ALU alu_latency,
- * fp64 twice that, SFU sfu_latency, shared smem_latency, constant
- * l1_latency, global/local/atomic the hit-rate mean
- *     L = h1 L1 + (1 - h1) (h2 L2 + (1 - h2) L_dram)).
+ * an instruction starts when all its source and destination registers are
+ * free (no write pending); a result is ready 2 + latency(class) cycles after
+ * its producer issues (a bank read and the collector before execution; ALU
+ * and fp64 alu_latency, SFU sfu_latency, shared and constant smem_latency,
+ * global/local loads the hit-rate mean
+ *     L = h1 L1 + (1 - h1) (h2 L2 + (1 - h2) L_dram),
+ * atomics L2 + (1 - h2) L_dram; stores produce nothing).
  * The wait is charged to global memory (S_mem) or to other producers
  * (S_dep) by the producer that bound it.  Register readiness restarts at
  * each block, except that a block that branches to itself is walked twice
  * and its second pass counted (loop-carried dependences of one-block loops).
  *
- * DRAM traffic: 128 bytes per global access (a coalesced warp of 32-bit
- * words) that misses both caches (loads) or L2 (stores and atomics).
+ * Active fraction.  A CTA holds its warp slots until its slowest warp ends,
+ * and at each barrier every warp waits for the slowest one, so with random
+ * trip counts many resident warps have nothing to issue.  A Monte Carlo walk
+ * of RF_KCHAR_MC_CTAS CTAs (GSL mt19937, fixed seed: deterministic) with the
+ * same branch rules gives per-warp instruction counts per barrier phase:
+ *   active_frac = E[sum_phase mean_w I_w,phase] / E[sum_phase max_w I_w,phase]
+ * (a warp's work over the CTA's critical work).  The IPC model issues from
+ * active_frac x resident warps.
+ *
+ * DRAM traffic: warp_size x 4 bytes per 32-bit word (coalesced): loads move
+ * their destination words when they miss both caches, stores their data
+ * words (operands besides a 64-bit address) and atomics one word when they
+ * miss L2.
  *
  * Inputs: physical function, profile, GPU latencies.  Outputs: rf_ipc_kernel.
  */
 #include "kchar.h"
 
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define LINE_BYTES 128.0
+#define RF_KCHAR_MC_CTAS 256
+#define RF_KCHAR_MC_SEED 12345
+#define RF_KCHAR_MC_MAX_INSTS 2000000L
 
 double rf_kchar_mem_latency(const rf_gpu *gpu, const rf_profile *prof)
 {
@@ -58,6 +75,19 @@ static bool is_loopback(const rf_func *f, int b)
     return (last->flags & RF_IF_LOOPBACK) || blk->succ[1] <= b;
 }
 
+/* Branch probability of block b's exit edge to succ[1]. */
+static double taken_prob(const rf_func *f, int b, const rf_profile *prof)
+{
+    const rf_block *blk = &f->blocks[b];
+    const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
+    double trip = prof->trip > 0 ? prof->trip : 0.0;
+    if (is_loopback(f, b))
+        return trip / (trip + 1.0);
+    if (last && last->guard < 0)
+        return 1.0;
+    return prof->taken;
+}
+
 int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
                         rf_err *err)
 {
@@ -70,18 +100,12 @@ int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
     /* a = I - P^T, row j: f_j - sum_i P(i->j) f_i = [j == 0]. */
     for (int j = 0; j < n; j++)
         a[(size_t)j * n + j] = 1.0;
-    double trip = prof->trip >= 1.0 ? prof->trip : 1.0;
     for (int i = 0; i < n; i++) {
         const rf_block *blk = &f->blocks[i];
         if (blk->nsucc == 1) {
             a[(size_t)blk->succ[0] * n + i] -= 1.0;
         } else if (blk->nsucc == 2) {
-            double pt = prof->taken;
-            const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
-            if (is_loopback(f, i))
-                pt = 1.0 - 1.0 / trip;
-            else if (last && last->guard < 0)
-                pt = 1.0;
+            double pt = taken_prob(f, i, prof);
             a[(size_t)blk->succ[1] * n + i] -= pt;
             a[(size_t)blk->succ[0] * n + i] -= 1.0 - pt;
         }
@@ -132,23 +156,22 @@ int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
     return rc;
 }
 
-static double class_latency(const rf_gpu *gpu, int cls, double mem_lat)
+static double class_latency(const rf_gpu *gpu, const rf_profile *prof, int cls, double mem_lat)
 {
     switch (cls) {
     case RF_OC_ALU:
-        return gpu->alu_latency;
     case RF_OC_ALU64:
-        return 2.0 * gpu->alu_latency;
+        return gpu->alu_latency;
     case RF_OC_SFU:
         return gpu->sfu_latency;
     case RF_OC_LD_SHARED:
-        return gpu->smem_latency;
     case RF_OC_LD_CONST:
-        return gpu->l1_latency;
+        return gpu->smem_latency;
     case RF_OC_LD_GLOBAL:
     case RF_OC_LD_LOCAL:
-    case RF_OC_ATOMIC:
         return mem_lat;
+    case RF_OC_ATOMIC:
+        return gpu->l2_latency + (1.0 - prof->l2_hit) * gpu->dram_latency;
     default:
         return 1.0;
     }
@@ -177,22 +200,39 @@ static int gpr_reads(const rf_inst *in, int *regs)
     return n;
 }
 
+/* Distinct general registers an instruction writes. */
+static int gpr_writes(const rf_inst *in)
+{
+    int n = 0;
+    for (int d = 0; d < in->ndefs; d++) {
+        int r = in->defs[d];
+        if (r >= RF_PRED_BASE)
+            continue;
+        bool dup = false;
+        for (int j = 0; j < d; j++)
+            dup |= in->defs[j] == r;
+        n += !dup;
+    }
+    return n;
+}
+
 typedef struct walk_state {
     double ready[RF_PRED_BASE + RF_MAX_PRED]; /* cycle a register is ready */
     bool from_mem[RF_PRED_BASE + RF_MAX_PRED];
 } walk_state;
 
 /* Walk one block as a lone warp from time 0; adds its stalls. */
-static void walk_block(const rf_gpu *gpu, const rf_func *f, const rf_block *blk,
-                       double mem_lat, walk_state *ws, double *s_mem, double *s_dep)
+static void walk_block(const rf_gpu *gpu, const rf_profile *prof, const rf_func *f,
+                       const rf_block *blk, double mem_lat, walk_state *ws, double *s_mem,
+                       double *s_dep)
 {
     double t = 0.0;
     for (int i = 0; i < blk->ninsts; i++) {
         const rf_inst *in = &f->insts[blk->first + i];
         double start = t;
         bool mem = false;
-        for (int u = 0; u < in->nuses; u++) {
-            int r = in->uses[u];
+        for (int u = 0; u < in->nuses + in->ndefs; u++) {
+            int r = u < in->nuses ? in->uses[u] : in->defs[u - in->nuses];
             if (r < RF_PRED_BASE + RF_MAX_PRED && ws->ready[r] > start) {
                 start = ws->ready[r];
                 mem = ws->from_mem[r];
@@ -206,9 +246,11 @@ static void walk_block(const rf_gpu *gpu, const rf_func *f, const rf_block *blk,
             *s_mem += start - t;
         else
             *s_dep += start - t;
-        double lat = class_latency(gpu, in->cls, mem_lat);
+        double lat = 2.0 + class_latency(gpu, prof, in->cls, mem_lat);
         bool lmem = in->cls == RF_OC_LD_GLOBAL || in->cls == RF_OC_LD_LOCAL || in->cls == RF_OC_ATOMIC;
-        for (int d = 0; d < in->ndefs; d++) {
+        bool store = in->cls == RF_OC_ST_GLOBAL || in->cls == RF_OC_ST_LOCAL
+                  || in->cls == RF_OC_ST_SHARED;
+        for (int d = 0; d < in->ndefs && !store; d++) {
             int r = in->defs[d];
             if (r < RF_PRED_BASE + RF_MAX_PRED) {
                 ws->ready[r] = start + lat;
@@ -220,6 +262,70 @@ static void walk_block(const rf_gpu *gpu, const rf_func *f, const rf_block *blk,
     /* Shift readiness so a following pass starts at time 0. */
     for (int r = 0; r < RF_PRED_BASE + RF_MAX_PRED; r++)
         ws->ready[r] = ws->ready[r] > t ? ws->ready[r] - t : 0.0;
+}
+
+/* Monte Carlo active fraction (see the header comment). */
+static int active_fraction(const rf_func *f, const rf_profile *prof, int wpc, double *out,
+                           rf_err *err)
+{
+    if (wpc <= 1) {
+        /* One warp still waits for nobody at barriers. */
+        *out = 1.0;
+        return RF_OK;
+    }
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int maxph = 64;
+    double *cnt = calloc((size_t)wpc * maxph, sizeof *cnt);
+    if (!rng || !cnt) {
+        gsl_rng_free(rng);
+        free(cnt);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    }
+    gsl_rng_set(rng, RF_KCHAR_MC_SEED);
+    double work = 0, crit = 0;
+    for (int c = 0; c < RF_KCHAR_MC_CTAS; c++) {
+        memset(cnt, 0, sizeof *cnt * (size_t)wpc * maxph);
+        int nph = 1;
+        for (int w = 0; w < wpc; w++) {
+            int b = 0, ph = 0;
+            long n = 0;
+            while (b >= 0 && b < f->nblocks && n < RF_KCHAR_MC_MAX_INSTS) {
+                const rf_block *blk = &f->blocks[b];
+                bool ends = false;
+                for (int i = 0; i < blk->ninsts; i++) {
+                    const rf_inst *in = &f->insts[blk->first + i];
+                    cnt[(size_t)w * maxph + ph] += 1.0;
+                    n++;
+                    if (in->cls == RF_OC_BARRIER && ph + 1 < maxph)
+                        ph++;
+                    if (in->cls == RF_OC_EXIT)
+                        ends = true;
+                }
+                if (ph + 1 > nph)
+                    nph = ph + 1;
+                if (ends || blk->nsucc == 0)
+                    break;
+                if (blk->nsucc == 1)
+                    b = blk->succ[0];
+                else
+                    b = gsl_rng_uniform(rng) < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
+            }
+        }
+        for (int ph = 0; ph < nph; ph++) {
+            double mx = 0, sum = 0;
+            for (int w = 0; w < wpc; w++) {
+                double v = cnt[(size_t)w * maxph + ph];
+                sum += v;
+                mx = v > mx ? v : mx;
+            }
+            work += sum / wpc;
+            crit += mx;
+        }
+    }
+    gsl_rng_free(rng);
+    free(cnt);
+    *out = crit > 0 ? work / crit : 1.0;
+    return RF_OK;
 }
 
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
@@ -243,7 +349,9 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
         return rc;
     }
     double mem_lat = rf_kchar_mem_latency(gpu, prof);
-    double total = 0, mem = 0, sfu = 0, a64 = 0, smem = 0, bar = 0, reads = 0, writes = 0;
+    double total = 0, mem = 0, sfu = 0, alu = 0, alu_use = 0, ldst = 0, none = 0;
+    double reads = 0, writes = 0;
+    double word_bytes = 4.0 * (gpu->warp_size > 0 ? gpu->warp_size : 32);
     double dram = 0, s_mem = 0, s_dep = 0;
     double kh[RF_IPC_MAXK + 1] = {0};
     double intra[RF_IPC_MAXB + 1] = {0};
@@ -257,20 +365,36 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
             total += w;
             int cls = in->cls;
             mem += is_mem_class(cls) ? w : 0;
-            sfu += cls == RF_OC_SFU ? w : 0;
-            a64 += cls == RF_OC_ALU64 ? w : 0;
-            smem += (cls == RF_OC_LD_SHARED || cls == RF_OC_ST_SHARED) ? w : 0;
-            bar += cls == RF_OC_BARRIER ? w : 0;
-            if (cls == RF_OC_LD_GLOBAL || cls == RF_OC_LD_LOCAL)
-                dram += w * LINE_BYTES * (1.0 - prof->l1_hit) * (1.0 - prof->l2_hit);
-            else if (is_mem_class(cls))
-                dram += w * LINE_BYTES * (1.0 - prof->l2_hit);
             int regs[RF_MAX_USES];
             int k = gpr_reads(in, regs);
+            int nw = gpr_writes(in);
+            switch (cls) {
+            case RF_OC_SFU:
+                sfu += w;
+                break;
+            case RF_OC_LD_SHARED: case RF_OC_ST_SHARED: case RF_OC_LD_CONST:
+            case RF_OC_LD_GLOBAL: case RF_OC_ST_GLOBAL: case RF_OC_LD_LOCAL:
+            case RF_OC_ST_LOCAL: case RF_OC_ATOMIC:
+                ldst += w;
+                break;
+            case RF_OC_BARRIER: case RF_OC_EXIT:
+                none += w;
+                break;
+            default:
+                alu += w;
+                alu_use += w * (cls == RF_OC_ALU64 ? 4.0 : 1.0);
+                break;
+            }
+            double miss2 = 1.0 - prof->l2_hit;
+            if (cls == RF_OC_LD_GLOBAL || cls == RF_OC_LD_LOCAL)
+                dram += w * word_bytes * (nw > 0 ? nw : 1) * (1.0 - prof->l1_hit) * miss2;
+            else if (cls == RF_OC_ST_GLOBAL || cls == RF_OC_ST_LOCAL)
+                dram += w * word_bytes * (k > 2 ? k - 2 : 1) * miss2;
+            else if (cls == RF_OC_ATOMIC)
+                dram += w * word_bytes * miss2;
             reads += w * k;
             kh[k > RF_IPC_MAXK ? RF_IPC_MAXK : k] += w;
-            for (int d = 0; d < in->ndefs; d++)
-                writes += in->defs[d] < RF_PRED_BASE ? w : 0;
+            writes += w * nw;
             if (k > 1)
                 for (int nb = 1; nb <= RF_IPC_MAXB; nb++) {
                     int worst = 1;
@@ -288,9 +412,9 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
         bool self = blk->nsucc > 0 && (blk->succ[0] == b || (blk->nsucc == 2 && blk->succ[1] == b));
         if (self) {
             double m0 = 0, d0 = 0;
-            walk_block(gpu, f, blk, mem_lat, ws, &m0, &d0);
+            walk_block(gpu, prof, f, blk, mem_lat, ws, &m0, &d0);
         }
-        walk_block(gpu, f, blk, mem_lat, ws, &bm, &bd);
+        walk_block(gpu, prof, f, blk, mem_lat, ws, &bm, &bd);
         s_mem += w * bm;
         s_dep += w * bd;
     }
@@ -299,10 +423,11 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     if (total <= 0)
         return rf_err_set(err, RF_EUNSUPPORTED, f->name, 0, 0, NULL, "kernel executes no instructions");
     out->frac_mem = mem / total;
+    out->frac_alu = alu / total;
+    out->alu_use = alu_use / total;
     out->frac_sfu = sfu / total;
-    out->frac_alu64 = a64 / total;
-    out->frac_smem = smem / total;
-    out->frac_bar = bar / total;
+    out->frac_ldst = ldst / total;
+    out->frac_none = none / total;
     out->reads = reads / total;
     out->writes = writes / total;
     for (int k = 0; k <= RF_IPC_MAXK; k++)
@@ -317,7 +442,7 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     out->insts_per_warp = total;
     int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
     out->warps_per_cta = (threads_per_cta + ws_ - 1) / ws_;
-    return RF_OK;
+    return active_fraction(f, prof, out->warps_per_cta, &out->active_frac, err);
 }
 
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_err *err)

@@ -2,7 +2,8 @@
  *
  * 1. Occupancy of the design (analytic/occupancy.c): resident and active
  *    CTAs per SM.
- * 2. The busiest SM runs N = ceil(CTAs / SMs) CTAs; analytic/ipc.c sums its
+ * 2. The busiest SM runs N = ceil(CTAs / SMs) CTAs (SMs = the GPU's, or 1 to
+ *    mirror the sampler's single-SM full run); analytic/ipc.c sums its
  *    waves (full waves of the active CTAs, then the partial last wave) with
  *    the calibrated parameters, or the defaults when uncalibrated.  When a
  *    calibration measured operand counts, they replace the static ones.
@@ -31,10 +32,10 @@
 #define RC_HIT 0.8
 #define RC_WRITEBACK 0.2
 
-long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas)
+long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms)
 {
-    long sms = gpu->sms > 0 ? gpu->sms : 1;
-    return (ctas + sms - 1) / sms;
+    long n = sms > 0 ? sms : (gpu->sms > 0 ? gpu->sms : 1);
+    return (ctas + n - 1) / n;
 }
 
 void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
@@ -43,15 +44,21 @@ void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     memset(m, 0, sizeof *m);
     double ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
     m->warps = occ->active_warps > 0 ? occ->active_warps : occ->warps_per_sm;
+    /* (callers scale by the kernel's active fraction) */
     m->schedulers = gpu->schedulers > 0 ? gpu->schedulers : 1;
     m->issue_width = gpu->issue_width > 0 ? gpu->issue_width : 1;
     m->banks = d->banks > 0 ? d->banks : gpu->rf_banks;
     m->collectors = d->collectors > 0 ? d->collectors : gpu->collectors;
     m->read_steal = d->kind == RF_DESIGN_STEALING && d->read_steal;
     m->write_steal = d->kind == RF_DESIGN_STEALING && d->write_steal;
-    m->alu_rate = gpu->alu_lanes / ws;
-    m->sfu_rate = gpu->sfu_lanes / ws;
-    m->ldst_rate = gpu->ldst_lanes / ws;
+    /* Pipes as the sampler builds them (sampler/exec.c): one ALU pipe per
+     * scheduler, alu_lanes / schedulers wide; one SFU and one LD/ST pipe. */
+    int alu_lanes = gpu->alu_lanes > 0 ? gpu->alu_lanes : (int)ws;
+    m->alu_pipes = m->schedulers;
+    int per_pipe = (alu_lanes + m->alu_pipes - 1) / m->alu_pipes;
+    m->alu_ii = ceil(ws / per_pipe);
+    m->sfu_ii = ceil(ws / (gpu->sfu_lanes > 0 ? gpu->sfu_lanes : ws));
+    m->ldst_ii = ceil(ws / (gpu->ldst_lanes > 0 ? gpu->ldst_lanes : ws));
     m->dram_bytes_per_cycle = gpu->dram_bytes_per_cycle;
     m->rf_latency = occ->rf_latency_x > 0 ? occ->rf_latency_x : 1.0;
 }
@@ -106,7 +113,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
     k.warps_per_cta = (shape->threads + ws - 1) / ws;
 
-    out->ctas_per_sm = rf_extrap_ctas_per_sm(gpu, shape->ctas);
+    out->ctas_per_sm = rf_extrap_ctas_per_sm(gpu, shape->ctas, shape->sms);
     out->cycles = rf_ipc_kernel_cycles(&k, &m, &p, out->ctas_per_sm, resident, &out->ipc,
                                        &out->steady);
     out->insts = (double)out->ctas_per_sm * k.warps_per_cta * k.insts_per_warp;
@@ -164,7 +171,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
         cnt.main_reads = reads;
         cnt.main_writes = writes;
     }
-    long sms = gpu->sms > 0 ? gpu->sms : 1;
+    long sms = shape->sms > 0 ? shape->sms : (gpu->sms > 0 ? gpu->sms : 1);
     long used = shape->ctas < sms ? shape->ctas : sms;
     rf_energy_rates rates;
     rf_energy_rates_of(&org, &rates);

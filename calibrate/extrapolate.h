@@ -22,6 +22,8 @@ typedef struct rf_shape {
     int threads;         /* threads per CTA */
     int smem;            /* bytes of shared memory per CTA */
     long ctas;           /* CTAs in the grid */
+    int sms;             /* SMs the grid is spread over; 0 = the GPU's (1 = as the
+                          * sampler's single-SM full run) */
 } rf_shape;
 
 typedef struct rf_estimate {
@@ -40,8 +42,8 @@ typedef struct rf_estimate {
     bool calibrated;
 } rf_estimate;
 
-/* CTAs the busiest SM runs: ceil(ctas / sms). */
-long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas);
+/* CTAs the busiest SM runs: ceil(ctas / sms), sms <= 0 meaning the GPU's. */
+long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms);
 
 /* The SM as the IPC model sees it under design d with occupancy occ. */
 void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,

@@ -7,4 +7,6 @@
     X(gpus,      rf_cmd_gpus,      "list the bundled GPU presets and their key figures") \
     X(occupancy, rf_cmd_occupancy, "CTAs and warps per SM under each register-file design") \
     X(analyze,   rf_cmd_analyze,   "static register analyses: liveness, CAC, register-intervals, reordering") \
-    X(simulate,  rf_cmd_simulate,  "cycle-level SM model: IPC, stalls, bank conflicts, bank stealing")
+    X(simulate,  rf_cmd_simulate,  "cycle-level SM model: IPC, stalls, bank conflicts, bank stealing") \
+    X(estimate,  rf_cmd_estimate,  "occupancy, IPC, cycles, energy and area of a kernel under a design") \
+    X(batch,     rf_cmd_batch,     "estimate every design point of a CSV file")

@@ -1,4 +1,5 @@
-/* table.c - aligned text tables (see table.h). */
+/* table.c - aligned text tables (see table.h).  A column whose cells are all
+ * numbers is right-aligned, any other left-aligned. */
 #include "table.h"
 
 #include <ctype.h>
@@ -7,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct rf_table {
+struct rf_tbl {
     int ncols;
     char **cells;      /* (nrows + 1) * ncols, row 0 the header */
     size_t nrows, cap; /* rows including the header */
@@ -22,22 +23,22 @@ static char *dup_str(const char *s)
     return d;
 }
 
-rf_table *rf_table_new(int ncols, const char *const *headers)
+rf_tbl *rf_tbl_new(int ncols, const char *const *headers)
 {
-    if (ncols < 1 || ncols > RF_TABLE_MAXCOLS)
+    if (ncols < 1 || ncols > RF_TBL_MAXCOLS)
         return NULL;
-    rf_table *t = calloc(1, sizeof *t);
+    rf_tbl *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
     t->ncols = ncols;
-    if (rf_table_add(t, headers) != RF_OK) {
-        rf_table_free(t);
+    if (rf_tbl_add(t, headers) != RF_OK) {
+        rf_tbl_free(t);
         return NULL;
     }
     return t;
 }
 
-void rf_table_free(rf_table *t)
+void rf_tbl_free(rf_tbl *t)
 {
     if (!t)
         return;
@@ -47,7 +48,7 @@ void rf_table_free(rf_table *t)
     free(t);
 }
 
-int rf_table_add(rf_table *t, const char *const *cells)
+int rf_tbl_add(rf_tbl *t, const char *const *cells)
 {
     if (t->nrows == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 16;
@@ -70,14 +71,14 @@ int rf_table_add(rf_table *t, const char *const *cells)
     return RF_OK;
 }
 
-int rf_table_addf(rf_table *t, const char *fmt, ...)
+int rf_tbl_addf(rf_tbl *t, const char *fmt, ...)
 {
     char buf[2048];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    const char *cells[RF_TABLE_MAXCOLS];
+    const char *cells[RF_TBL_MAXCOLS];
     char *p = buf;
     for (int c = 0; c < t->ncols; c++) {
         cells[c] = p;
@@ -91,7 +92,7 @@ int rf_table_addf(rf_table *t, const char *fmt, ...)
         if (!cells[c])
             cells[c] = "";
     }
-    return rf_table_add(t, cells);
+    return rf_tbl_add(t, cells);
 }
 
 static bool numeric(const char *s)
@@ -105,9 +106,15 @@ static bool numeric(const char *s)
     return *end == '\0';
 }
 
-void rf_table_print(const rf_table *t, FILE *out)
+void rf_tbl_print(const rf_tbl *t, FILE *out)
 {
-    size_t width[RF_TABLE_MAXCOLS] = {0};
+    size_t width[RF_TBL_MAXCOLS] = {0};
+    bool num[RF_TBL_MAXCOLS];
+    for (int c = 0; c < t->ncols; c++) {
+        num[c] = t->nrows > 1;
+        for (size_t r = 1; r < t->nrows; r++)
+            num[c] = num[c] && numeric(t->cells[r * t->ncols + c]);
+    }
     for (size_t r = 0; r < t->nrows; r++)
         for (int c = 0; c < t->ncols; c++) {
             size_t n = strlen(t->cells[r * t->ncols + c]);
@@ -118,7 +125,7 @@ void rf_table_print(const rf_table *t, FILE *out)
         for (int c = 0; c < t->ncols; c++) {
             const char *s = t->cells[r * t->ncols + c];
             bool last = c == t->ncols - 1;
-            bool right = r > 0 && numeric(s);
+            bool right = r > 0 && num[c];
             if (right)
                 fprintf(out, "%*s", (int)width[c], s);
             else if (last)

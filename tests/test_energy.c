@@ -79,9 +79,9 @@ static void technology_configs(void **state)
     rf_energy_rates_of(&o, &r);
     assert_float_equal(r.read_pj, 207.872 * 0.65, 1e-9);
     assert_float_equal(r.leak_mw, 248.7 * 0.65, 1e-9);
-    assert_non_null(rf_rf_tech_get(1));
-    assert_null(rf_rf_tech_get(8));
-    assert_float_equal(rf_rf_tech_get(6)->latency_x, 5.3, 0.0);
+    assert_non_null(rf_design_rf_tech(1));
+    assert_null(rf_design_rf_tech(8));
+    assert_float_equal(rf_design_rf_tech(6)->latency_x, 5.3, 0.0);
 }
 
 static void energy_sum(void **state)

@@ -170,6 +170,7 @@ static void recovers_ipc_parameters(void **state)
             m->warps = w;
             m->schedulers = 2;
             m->issue_width = 1;
+            m->alu_pipes = 2;
             m->banks = banks[b];
             m->collectors = 8;
             m->rf_latency = 1;

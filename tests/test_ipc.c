@@ -28,6 +28,7 @@ static rf_ipc_machine plain_machine(void)
     m.warps = 8;
     m.schedulers = 2;
     m.issue_width = 1;
+    m.alu_pipes = 2;
     m.banks = 8;
     m.collectors = 6;
     m.rf_latency = 1;

@@ -1,0 +1,146 @@
+/* cmd_batch.c - rfkit batch: estimate every design point of a CSV file.
+ * The output file appears complete or not at all: rows go to a temporary
+ * file next to it, renamed over OUT when everything succeeded. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/param.h"
+#include "../results/batch.h"
+#include "cli.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: rfkit batch IN.csv [-o OUT.csv] [--jobs N] [--calib FILE]\n\n"
+            "Estimate each row of IN.csv (a header, then one design point per row).  Columns\n"
+            "are named like the estimate options: gpu (required), kernel, design, calib,\n"
+            "regs, threads, smem, ctas (or grid), and any design parameter (banks,\n"
+            "collectors, read_steal, ...); empty cells take the defaults.  The output has\n"
+            "each input row's columns, then\n  %s\n"
+            "one row per input row in input order; a bad row gets its message in `error`.\n"
+            "IN.csv may be - for standard input; without -o the output goes to standard\n"
+            "output.  --jobs N estimates with N threads (default: all cores).\n",
+            RF_BATCH_RESULT_COLUMNS);
+}
+
+int rf_cmd_batch(int argc, char **argv)
+{
+    rf_err err;
+    rf_err_clear(&err);
+    const char *in_path = NULL, *out_path = NULL, *jobs_s = NULL, *calib = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int rc;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "-o")) {
+            if (i + 1 >= argc) {
+                rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "-o", "needs a file name");
+                return rf_cli_fail(&err);
+            }
+            out_path = argv[++i];
+            continue;
+        }
+        if ((rc = rf_cli_value(argc, argv, &i, "output", &v, &err)) != 0) {
+            if (rc < 0)
+                return rf_cli_fail(&err);
+            out_path = v;
+            continue;
+        }
+        if ((rc = rf_cli_value(argc, argv, &i, "jobs", &v, &err)) != 0) {
+            if (rc < 0)
+                return rf_cli_fail(&err);
+            jobs_s = v;
+            continue;
+        }
+        if ((rc = rf_cli_value(argc, argv, &i, "calib", &v, &err)) != 0) {
+            if (rc < 0)
+                return rf_cli_fail(&err);
+            calib = v;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            rf_cli_unknown("batch", argv[i], &err);
+            return rf_cli_fail(&err);
+        }
+        if (in_path) {
+            rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL, "one input file only ('%s')",
+                       argv[i]);
+            return rf_cli_fail(&err);
+        }
+        in_path = argv[i];
+    }
+    if (!in_path) {
+        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL,
+                   "no input file (rfkit batch IN.csv [-o OUT.csv])");
+        return rf_cli_fail(&err);
+    }
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    if (jobs < 1)
+        jobs = 1;
+    if (jobs_s && (rf_parse_long(jobs_s, &jobs) || jobs < 1 || jobs > 1024)) {
+        rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "jobs", "expected 1..1024, got '%s'", jobs_s);
+        return rf_cli_fail(&err);
+    }
+
+    FILE *in = stdin;
+    if (strcmp(in_path, "-") != 0 && !(in = fopen(in_path, "rb"))) {
+        rf_err_set(&err, RF_EUSAGE, in_path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+        return rf_cli_fail(&err);
+    }
+    FILE *out = stdout;
+    char *tmp = NULL;
+    if (out_path) {
+        size_t n = strlen(out_path) + 16;
+        tmp = malloc(n);
+        if (!tmp) {
+            rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+            return rf_cli_fail(&err);
+        }
+        snprintf(tmp, n, "%s.tmpXXXXXX", out_path);
+        int fd = mkstemp(tmp);
+        if (fd < 0 || !(out = fdopen(fd, "w"))) {
+            rf_err_set(&err, RF_EIO, out_path, 0, 0, NULL, "cannot create a temporary file: %s",
+                       strerror(errno));
+            if (fd >= 0) {
+                close(fd);
+                unlink(tmp);
+            }
+            free(tmp);
+            return rf_cli_fail(&err);
+        }
+    }
+    static char obuf[1 << 20];
+    setvbuf(out, obuf, _IOFBF, sizeof obuf);
+
+    rf_batch_opts opts = {(int)jobs, 0, calib, stderr};
+    rf_batch_stats st;
+    int rc = rf_batch_run(in, strcmp(in_path, "-") ? in_path : "stdin", out, &opts, &st, &err);
+    if (in != stdin)
+        fclose(in);
+    if (out_path) {
+        int bad = fflush(out) != 0;
+        bad |= fsync(fileno(out)) != 0;
+        bad |= fclose(out) != 0;
+        if (!rc && bad)
+            rc = rf_err_set(&err, RF_EIO, out_path, 0, 0, NULL, "write failed");
+        if (!rc && rename(tmp, out_path) != 0)
+            rc = rf_err_set(&err, RF_EIO, out_path, 0, 0, NULL, "cannot create: %s", strerror(errno));
+        if (rc)
+            unlink(tmp);
+        free(tmp);
+    } else if (fflush(stdout) != 0 && !rc) {
+        rc = rf_err_set(&err, RF_EIO, NULL, 0, 0, NULL, "cannot write the output");
+    }
+    if (rc)
+        return rf_cli_fail(&err);
+    if (st.errors)
+        fprintf(stderr, "rfkit: batch: %ld of %ld rows had errors (see the error column)\n",
+                st.errors, st.rows);
+    return 0;
+}

@@ -1,0 +1,226 @@
+/* cmd_estimate.c - rfkit estimate: occupancy, IPC, cycles, energy and area of
+ * one kernel under one register-file design, from the closed-form models
+ * (calibrated when a calibration record for the GPU and kernel exists). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../analytic/design.h"
+#include "../analytic/kchar.h"
+#include "../calibrate/extrapolate.h"
+#include "../calibrate/record.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+#include "../results/csvout.h"
+#include "../results/table.h"
+#include "cli.h"
+
+#define DEFAULT_CALIB "rfkit-calib.csv"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: rfkit estimate --gpu G --kernel K [--design D] [design parameters]\n"
+            "                      [--calib FILE] [--csv] [--entry NAME] [--grid X,Y,Z]\n"
+            "                      [--block X,Y,Z] [--smem B] [--regs N] [--sms N]\n\n"
+            "Estimate occupancy, IPC, whole-kernel cycles, register-file energy and area\n"
+            "from the closed-form models.  With a calibration record (--calib FILE, default\n"
+            "%s when present) the fitted parameters are used and IPC carries a 95%%\n"
+            "prediction interval; otherwise the uncalibrated defaults are used.\n\n"
+            "options:\n"
+            "  --gpu G        preset name or GPU file\n"
+            "  --kernel K     kernel spec, PTX or SASS file\n"
+            "  --design D     %s",
+            DEFAULT_CALIB, rf_design_names[0]);
+    for (int i = 1; rf_design_names[i]; i++)
+        fprintf(out, ", %s", rf_design_names[i]);
+    fprintf(out, "\n  --calib FILE   calibration record (rfkit calibrate -o FILE)\n"
+                 "  --csv          one header line and one row\n"
+                 "  --sms N        spread the grid over N SMs (default: the GPU's; 1 = like\n"
+                 "                 rfkit simulate --full, whole grid on one SM)\n\n"
+                 "design parameters:\n");
+    rf_param_help(out, rf_design_params, rf_design_nparams);
+}
+
+static void print_csv(const char *gpu, const rf_kernel *k, const rf_design *d,
+                      const rf_estimate *e)
+{
+    rf_csvw w;
+    rf_csvw_init(&w, stdout);
+    static const char *const cols[] = {"gpu", "kernel", "design", "ctas_per_sm", "warps_per_sm",
+                                       "occupancy", "limiter", "ipc", "ipc_lo", "ipc_hi",
+                                       "cycles", "cycles_lo", "cycles_hi", "energy_nj",
+                                       "area_mm2", "bound", "calibrated"};
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        rf_csvw_field(&w, cols[i]);
+    rf_csvw_end(&w);
+    rf_csvw_field(&w, gpu);
+    rf_csvw_field(&w, k->name);
+    rf_csvw_field(&w, rf_design_name(d->kind));
+    rf_csvw_int(&w, e->occ.ctas_per_sm);
+    rf_csvw_int(&w, e->occ.warps_per_sm);
+    rf_csvw_num(&w, e->occ.occupancy);
+    rf_csvw_field(&w, rf_occ_limiter_name(e->occ.limiter));
+    rf_csvw_num(&w, e->ipc);
+    rf_csvw_num(&w, e->ipc_lo);
+    rf_csvw_num(&w, e->ipc_hi);
+    rf_csvw_round(&w, e->cycles);
+    rf_csvw_round(&w, e->cycles_lo);
+    rf_csvw_round(&w, e->cycles_hi);
+    rf_csvw_num(&w, e->energy_nj);
+    rf_csvw_num(&w, e->area_mm2);
+    rf_csvw_field(&w, rf_ipc_bound_name(e->steady.bound));
+    rf_csvw_int(&w, e->calibrated ? 1 : 0);
+    rf_csvw_end(&w);
+    rf_csvw_flush(&w);
+    rf_csvw_free(&w);
+}
+
+static void print_human(const char *gpu, const rf_kernel *k, const rf_design *d,
+                        const rf_estimate *e, const char *calib_note)
+{
+    char a[64], b[64], c[64];
+    printf("estimate: kernel %s on %s, design %s\n\n", k->name, gpu, rf_design_name(d->kind));
+    rf_tbl *t = rf_tbl_new(2, (const char *const[]){"quantity", "value"});
+    if (!t)
+        return;
+    rf_tbl_addf(t, "occupancy\t%d CTAs, %d warps per SM (%.0f%%), limited by %s",
+                  e->occ.ctas_per_sm, e->occ.warps_per_sm, 100.0 * e->occ.occupancy,
+                  rf_occ_limiter_name(e->occ.limiter));
+    a[rf_fmt_num(a, e->ipc, 4)] = '\0';
+    if (e->calibrated && isfinite(e->ipc_lo)) {
+        b[rf_fmt_num(b, e->ipc_lo, 4)] = '\0';
+        c[rf_fmt_num(c, e->ipc_hi, 4)] = '\0';
+        rf_tbl_addf(t, "IPC (warp insts/cycle/SM)\t%s  [%s, %s] 95%% prediction interval", a, b, c);
+    } else {
+        rf_tbl_addf(t, "IPC (warp insts/cycle/SM)\t%s  (uncalibrated)", a);
+    }
+    rf_tbl_addf(t, "steady-state bound\t%s (bank utilisation %.2f, read wait %.2f cycles)",
+                  rf_ipc_bound_name(e->steady.bound), e->steady.rho, e->steady.read_wait);
+    if (e->calibrated && isfinite(e->cycles_lo))
+        rf_tbl_addf(t, "cycles\t%.0f  [%.0f, %.0f]", e->cycles, e->cycles_lo, e->cycles_hi);
+    else
+        rf_tbl_addf(t, "cycles\t%.0f", e->cycles);
+    rf_tbl_addf(t, "CTAs on the busiest SM\t%ld", e->ctas_per_sm);
+    rf_tbl_addf(t, "RF energy (nJ)\t%.6g  (dynamic %.6g, leakage %.6g)", e->energy_nj,
+                  e->energy.dynamic_nj, e->energy.leakage_nj);
+    rf_tbl_addf(t, "RF area per SM (mm^2)\t%.4f  (array %.4f, periphery %.4f, crossbar %.4f, "
+                     "cache %.4f, overhead %.5f)",
+                  e->area_mm2, e->area.array_mm2, e->area.periph_mm2, e->area.xbar_mm2,
+                  e->area.cache_mm2, e->area.overhead_mm2);
+    rf_tbl_addf(t, "calibration\t%s", calib_note);
+    rf_tbl_print(t, stdout);
+    rf_tbl_free(t);
+}
+
+int rf_cmd_estimate(int argc, char **argv)
+{
+    rf_err err;
+    rf_err_clear(&err);
+    const char *gpu_name = NULL, *kernel_path = NULL, *design = NULL, *calib = NULL;
+    const char *sms_s = NULL;
+    bool csv = false;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    rf_design d;
+    rf_design_init(&d);
+
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int rc;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (rf_cli_flag(argv, i, "csv")) {
+            csv = true;
+            continue;
+        }
+        const char *names[] = {"gpu", "kernel", "design", "calib", "entry", "grid", "block",
+                               "smem", "regs", "sms"};
+        const char **dest[] = {&gpu_name, &kernel_path, &design, &calib, &ko.entry, &ko.grid,
+                               &ko.block, &ko.smem, &ko.regs, &sms_s};
+        bool taken = false;
+        for (size_t j = 0; j < sizeof names / sizeof names[0] && !taken; j++) {
+            rc = rf_cli_value(argc, argv, &i, names[j], &v, &err);
+            if (rc < 0)
+                return rf_cli_fail(&err);
+            if (rc == 1) {
+                *dest[j] = v;
+                taken = true;
+            }
+        }
+        if (taken)
+            continue;
+        rc = rf_cli_param(argc, argv, &i, rf_design_params, rf_design_nparams, &d, &err);
+        if (rc < 0)
+            return rf_cli_fail(&err);
+        if (rc == 1)
+            continue;
+        rf_cli_unknown("estimate", argv[i], &err);
+        return rf_cli_fail(&err);
+    }
+    if (!gpu_name || !kernel_path) {
+        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, gpu_name ? "kernel" : "gpu",
+                   "required (rfkit estimate --help)");
+        return rf_cli_fail(&err);
+    }
+    if (design && rf_design_set_kind(&d, design, &err))
+        return rf_cli_fail(&err);
+    long sms = 0;
+    if (sms_s && (rf_parse_long(sms_s, &sms) || sms < 1 || sms > 65536)) {
+        rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "sms", "expected 1..65536, got '%s'", sms_s);
+        return rf_cli_fail(&err);
+    }
+
+    rf_gpu gpu;
+    if (rf_gpu_load(gpu_name, &gpu, stderr, &err))
+        return rf_cli_fail(&err);
+    rf_kernel *k = NULL;
+    if (rf_kernel_load(kernel_path, &ko, &k, &err))
+        return rf_cli_fail(&err);
+    rf_ipc_kernel kc;
+    int rc = rf_kchar_compute(&gpu, k, &kc, &err);
+    if (rc) {
+        rf_kernel_destroy(k);
+        return rf_cli_fail(&err);
+    }
+
+    rf_calib cal;
+    const rf_calib *use = NULL;
+    char note[RF_ERR_MSG_MAX + 64];
+    const char *cfile = calib ? calib : DEFAULT_CALIB;
+    rf_err cerr;
+    rf_err_clear(&cerr);
+    rc = rf_record_load(cfile, gpu_name, k->name, &cal, &cerr);
+    if (rc == RF_OK) {
+        use = &cal;
+        snprintf(note, sizeof note, "%s (%d samples, %d dof, rms %.2f%%)", cfile, cal.samples,
+                 cal.dof, 100.0 * cal.rms_rel);
+    } else if (rc == RF_EUNKNOWN || (rc == RF_EIO && !calib)) {
+        snprintf(note, sizeof note, "none (no record for %s/%s in %s; run rfkit calibrate)",
+                 gpu_name, k->name, cfile);
+    } else {
+        rf_kernel_destroy(k);
+        /* An unreadable or malformed record named on the command line is
+         * bad input. */
+        if (rc == RF_EIO)
+            cerr.code = RF_EUSAGE;
+        return rf_cli_fail(&cerr);
+    }
+
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), (int)sms};
+    rf_estimate e;
+    rc = rf_extrap_estimate(&gpu, &d, &kc, &shape, use, &e, &err);
+    if (rc) {
+        rf_kernel_destroy(k);
+        return rf_cli_fail(&err);
+    }
+    if (csv)
+        print_csv(gpu_name, k, &d, &e);
+    else
+        print_human(gpu_name, k, &d, &e, note);
+    rf_kernel_destroy(k);
+    return 0;
+}

@@ -1,0 +1,858 @@
+/* batch.c - CSV of design points in, CSV of estimates out (see batch.h).
+ *
+ * Pipeline.  The calling thread parses the input with libcsv into chunks of
+ * rows (field text in one arena per chunk).  With jobs <= 1 it estimates and
+ * writes each chunk itself.  Otherwise a ring of 2 jobs + 2 chunk slots is
+ * shared: the reader fills free slots in sequence, workers take filled slots
+ * and estimate them into a per-slot output buffer, a writer thread writes
+ * done slots strictly in sequence and frees them.  One mutex and one
+ * condition variable guard the slot states; the reader blocks when every
+ * slot is in use, which bounds memory.
+ */
+#include "batch.h"
+
+#include <csv.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analytic/design.h"
+#include "../analytic/kchar.h"
+#include "../calibrate/extrapolate.h"
+#include "../calibrate/record.h"
+#include "../common/param.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+#include "csvout.h"
+
+/* ---- columns ------------------------------------------------------------ */
+
+enum col_role {
+    COL_GPU, COL_KERNEL, COL_DESIGN, COL_CALIB, COL_REGS, COL_THREADS, COL_SMEM, COL_CTAS,
+    COL_PARAM
+};
+
+typedef struct column {
+    int role;
+    const rf_param *param;   /* COL_PARAM */
+} column;
+
+typedef struct layout {
+    int ncols;
+    column *cols;
+    int idx[COL_PARAM];      /* column of each fixed role, -1 = absent */
+} layout;
+
+static bool name_eq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
+        if (x != y)
+            return false;
+    }
+    return *a == *b;
+}
+
+static const char *const result_cols[] = {
+    "ctas_per_sm", "warps_per_sm", "occupancy", "ipc", "ipc_lo", "ipc_hi",
+    "cycles", "energy_nj", "area_mm2", "calibrated", "error"};
+
+static const char *const fixed_names[COL_PARAM] = {"gpu", "kernel", "design", "calib",
+                                                   "regs", "threads", "smem", "ctas"};
+
+static int make_layout(layout *lay, char **names, int n, const char *path, rf_err *err)
+{
+    lay->ncols = n;
+    lay->cols = calloc((size_t)(n > 0 ? n : 1), sizeof *lay->cols);
+    if (!lay->cols)
+        return rf_err_set(err, RF_ENOMEM, path, 1, 0, NULL, "out of memory");
+    for (int r = 0; r < COL_PARAM; r++)
+        lay->idx[r] = -1;
+    /* Result columns may not appear in the input. */
+    for (int i = 0; i < n; i++) {
+        const char *nm = names[i];
+        int role = -1;
+        for (int r = 0; r < COL_PARAM && role < 0; r++)
+            if (name_eq(nm, fixed_names[r]))
+                role = r;
+        if (role < 0 && name_eq(nm, "grid"))
+            role = COL_CTAS;
+        if (role >= 0) {
+            if (lay->idx[role] >= 0)
+                return rf_err_set(err, RF_EPARSE, path, 1, i + 1, nm, "column given twice");
+            lay->idx[role] = i;
+            lay->cols[i].role = role;
+            continue;
+        }
+        const rf_param *p = NULL;
+        for (size_t j = 0; j < rf_design_nparams && !p; j++)
+            if (name_eq(nm, rf_design_params[j].name))
+                p = &rf_design_params[j];
+        if (p) {
+            for (int k = 0; k < i; k++)
+                if (lay->cols[k].role == COL_PARAM && lay->cols[k].param == p)
+                    return rf_err_set(err, RF_EPARSE, path, 1, i + 1, nm, "column given twice");
+            lay->cols[i].role = COL_PARAM;
+            lay->cols[i].param = p;
+            continue;
+        }
+        for (size_t r = 0; r < sizeof result_cols / sizeof result_cols[0]; r++)
+            if (!strcmp(result_cols[r], nm))
+                return rf_err_set(err, RF_EPARSE, path, 1, i + 1, nm,
+                                  "is a result column; remove it from the input");
+        return rf_err_set(err, RF_EUNKNOWN, path, 1, i + 1, nm,
+                          "unknown column (expected gpu, kernel, design, calib, regs, threads, "
+                          "smem, ctas or a design parameter)");
+    }
+    if (lay->idx[COL_GPU] < 0)
+        return rf_err_set(err, RF_EPARSE, path, 1, 0, "gpu", "the header has no gpu column");
+    return RF_OK;
+}
+
+/* ---- chunks ------------------------------------------------------------- */
+
+typedef struct chunk {
+    char *text;          /* field text, NUL-terminated fields back to back */
+    size_t tlen, tcap;
+    size_t *fstart;      /* offset of each field */
+    size_t nf, fcap;
+    size_t *rstart;      /* first field of each row; rstart[nrows] = nf */
+    size_t nrows, rcap;
+    long first_line;     /* input line of the first row */
+    rf_csvw out;
+    long errors;
+    int state;           /* slot state (threaded mode) */
+    long seq;
+} chunk;
+
+enum { SLOT_FREE, SLOT_FILLED, SLOT_BUSY, SLOT_DONE };
+
+static int chunk_push_field(chunk *c, const char *s, size_t n)
+{
+    if (c->tlen + n + 1 > c->tcap) {
+        size_t cap = c->tcap ? c->tcap : 1 << 16;
+        while (cap < c->tlen + n + 1)
+            cap *= 2;
+        char *t = realloc(c->text, cap);
+        if (!t)
+            return RF_ENOMEM;
+        c->text = t;
+        c->tcap = cap;
+    }
+    if (c->nf + 1 > c->fcap) {
+        size_t cap = c->fcap ? 2 * c->fcap : 1024;
+        size_t *f = realloc(c->fstart, cap * sizeof *f);
+        if (!f)
+            return RF_ENOMEM;
+        c->fstart = f;
+        c->fcap = cap;
+    }
+    c->fstart[c->nf++] = c->tlen;
+    memcpy(c->text + c->tlen, s, n);
+    c->tlen += n;
+    c->text[c->tlen++] = '\0';
+    return RF_OK;
+}
+
+static int chunk_end_row(chunk *c, size_t first_field)
+{
+    if (c->nrows + 2 > c->rcap) {
+        size_t cap = c->rcap ? 2 * c->rcap : 256;
+        size_t *r = realloc(c->rstart, cap * sizeof *r);
+        if (!r)
+            return RF_ENOMEM;
+        c->rstart = r;
+        c->rcap = cap;
+    }
+    c->rstart[c->nrows++] = first_field;
+    c->rstart[c->nrows] = c->nf;
+    return RF_OK;
+}
+
+static void chunk_reset(chunk *c)
+{
+    c->tlen = c->nf = c->nrows = 0;
+    c->out.len = 0;
+    c->out.col = 0;
+    c->errors = 0;
+}
+
+static void chunk_free(chunk *c)
+{
+    free(c->text);
+    free(c->fstart);
+    free(c->rstart);
+    rf_csvw_free(&c->out);
+}
+
+/* ---- per-worker caches ------------------------------------------------- */
+
+typedef struct gpu_entry {
+    char name[RF_PARAM_STR_MAX];
+    rf_gpu gpu;
+    int rc;
+    char msg[RF_ERR_MSG_MAX];
+} gpu_entry;
+
+typedef struct kern_entry {
+    char path[RF_PARAM_STR_MAX];
+    rf_kernel *k;
+    int rc;
+    char msg[RF_ERR_MSG_MAX];
+} kern_entry;
+
+typedef struct char_entry {     /* kernel characteristics per (gpu, kernel) */
+    const gpu_entry *g;
+    const kern_entry *k;
+    rf_ipc_kernel kc;
+    int rc;
+    char msg[RF_ERR_MSG_MAX];
+} char_entry;
+
+typedef struct calib_entry {
+    char file[RF_PARAM_STR_MAX];
+    const gpu_entry *g;
+    const kern_entry *k;
+    rf_calib cal;
+    int rc;              /* RF_OK found, RF_EUNKNOWN none for the pair, else error */
+    char msg[RF_ERR_MSG_MAX];
+} calib_entry;
+
+typedef struct cache {
+    gpu_entry **gpus;
+    size_t ngpus;
+    kern_entry **kerns;
+    size_t nkerns;
+    char_entry **chars;
+    size_t nchars;
+    calib_entry **cals;
+    size_t ncals;
+    FILE *notes;
+} cache;
+
+static void *grow_push(void ***arr, size_t *n, size_t size)
+{
+    void *e = calloc(1, size);
+    if (!e)
+        return NULL;
+    void **na = realloc(*arr, (*n + 1) * sizeof *na);
+    if (!na) {
+        free(e);
+        return NULL;
+    }
+    na[(*n)++] = e;
+    *arr = na;
+    return e;
+}
+
+static const gpu_entry *get_gpu(cache *c, const char *name)
+{
+    for (size_t i = c->ngpus; i-- > 0;)
+        if (!strcmp(c->gpus[i]->name, name))
+            return c->gpus[i];
+    gpu_entry *e = grow_push((void ***)&c->gpus, &c->ngpus, sizeof *e);
+    if (!e)
+        return NULL;
+    snprintf(e->name, sizeof e->name, "%s", name);
+    rf_err err;
+    rf_err_clear(&err);
+    e->rc = rf_gpu_load(name, &e->gpu, c->notes, &err);
+    snprintf(e->msg, sizeof e->msg, "%s", err.msg);
+    return e;
+}
+
+static const kern_entry *get_kernel(cache *c, const char *path)
+{
+    for (size_t i = c->nkerns; i-- > 0;)
+        if (!strcmp(c->kerns[i]->path, path))
+            return c->kerns[i];
+    kern_entry *e = grow_push((void ***)&c->kerns, &c->nkerns, sizeof *e);
+    if (!e)
+        return NULL;
+    snprintf(e->path, sizeof e->path, "%s", path);
+    rf_err err;
+    rf_err_clear(&err);
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    e->rc = rf_kernel_load(path, &ko, &e->k, &err);
+    snprintf(e->msg, sizeof e->msg, "%s", err.msg);
+    return e;
+}
+
+static const char_entry *get_char(cache *c, const gpu_entry *g, const kern_entry *k)
+{
+    for (size_t i = c->nchars; i-- > 0;)
+        if (c->chars[i]->g == g && c->chars[i]->k == k)
+            return c->chars[i];
+    char_entry *e = grow_push((void ***)&c->chars, &c->nchars, sizeof *e);
+    if (!e)
+        return NULL;
+    e->g = g;
+    e->k = k;
+    rf_err err;
+    rf_err_clear(&err);
+    e->rc = rf_kchar_compute(&g->gpu, k->k, &e->kc, &err);
+    snprintf(e->msg, sizeof e->msg, "%s", err.msg);
+    return e;
+}
+
+static const calib_entry *get_calib(cache *c, const char *file, const gpu_entry *g,
+                                    const kern_entry *k)
+{
+    for (size_t i = c->ncals; i-- > 0;)
+        if (c->cals[i]->g == g && c->cals[i]->k == k && !strcmp(c->cals[i]->file, file))
+            return c->cals[i];
+    calib_entry *e = grow_push((void ***)&c->cals, &c->ncals, sizeof *e);
+    if (!e)
+        return NULL;
+    snprintf(e->file, sizeof e->file, "%s", file);
+    e->g = g;
+    e->k = k;
+    rf_err err;
+    rf_err_clear(&err);
+    e->rc = rf_record_load(file, g->name, k->k->name, &e->cal, &err);
+    snprintf(e->msg, sizeof e->msg, "%s", err.msg);
+    return e;
+}
+
+static void cache_free(cache *c)
+{
+    for (size_t i = 0; i < c->ngpus; i++)
+        free(c->gpus[i]);
+    for (size_t i = 0; i < c->nkerns; i++) {
+        if (c->kerns[i]->k)
+            rf_kernel_destroy(c->kerns[i]->k);
+        free(c->kerns[i]);
+    }
+    for (size_t i = 0; i < c->nchars; i++)
+        free(c->chars[i]);
+    for (size_t i = 0; i < c->ncals; i++)
+        free(c->cals[i]);
+    free(c->gpus);
+    free(c->kerns);
+    free(c->chars);
+    free(c->cals);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- one row ------------------------------------------------------------ */
+
+typedef struct job {
+    const layout *lay;
+    const char *path;
+    const char *calib;      /* default calibration file */
+} job;
+
+static int int_cell(const char *s, const char *path, long line, int col, const char *name,
+                    long lo, long hi, long *out, rf_err *err)
+{
+    if (rf_parse_long(s, out))
+        return rf_err_set(err, RF_ENUMBER, path, (int)line, col, name, "not an integer: '%s'", s);
+    if (*out < lo || *out > hi)
+        return rf_err_set(err, RF_ERANGE, path, (int)line, col, name, "%ld outside [%ld, %ld]",
+                          *out, lo, hi);
+    return RF_OK;
+}
+
+/* Grid cell: a CTA count or "X,Y,Z". */
+static int grid_cell(const char *s, const char *path, long line, int col, long *out, rf_err *err)
+{
+    long prod = 1;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", s);
+    char *save = NULL;
+    int n = 0;
+    for (char *t = strtok_r(buf, ",x", &save); t; t = strtok_r(NULL, ",x", &save), n++) {
+        long v;
+        int rc = int_cell(t, path, line, col, "ctas", 1, 1L << 31, &v, err);
+        if (rc)
+            return rc;
+        prod *= v;
+    }
+    if (n == 0 || n > 3)
+        return rf_err_set(err, RF_ENUMBER, path, (int)line, col, "ctas",
+                          "expected a CTA count or X,Y,Z: '%s'", s);
+    *out = prod;
+    return RF_OK;
+}
+
+static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_estimate *est,
+                    bool *have_ipc, rf_err *err)
+{
+    const layout *lay = jb->lay;
+    *have_ipc = false;
+    if (nf != lay->ncols)
+        return rf_err_set(err, RF_EPARSE, jb->path, (int)line, 0, NULL,
+                          "%d fields, the header has %d", nf, lay->ncols);
+#define CELL(role) (lay->idx[role] >= 0 && f[lay->idx[role]][0] ? f[lay->idx[role]] : NULL)
+    const char *gname = CELL(COL_GPU);
+    if (!gname)
+        return rf_err_set(err, RF_EUSAGE, jb->path, (int)line, lay->idx[COL_GPU] + 1, "gpu",
+                          "no GPU given");
+    const gpu_entry *g = get_gpu(cc, gname);
+    if (!g)
+        return rf_err_set(err, RF_ENOMEM, jb->path, (int)line, 0, NULL, "out of memory");
+    if (g->rc)
+        return rf_err_set(err, g->rc, jb->path, (int)line, lay->idx[COL_GPU] + 1, "gpu", "%s", g->msg);
+
+    rf_design d;
+    rf_design_init(&d);
+    const char *dname = CELL(COL_DESIGN);
+    if (dname) {
+        int rc = rf_design_set_kind(&d, dname, err);
+        if (rc)
+            return rf_err_set(err, rc, jb->path, (int)line, lay->idx[COL_DESIGN] + 1, "design",
+                              "unknown design '%s'", dname);
+    }
+    rf_where where = {jb->path, (int)line};
+    for (int i = 0; i < nf; i++)
+        if (lay->cols[i].role == COL_PARAM && f[i][0]) {
+            int rc = rf_param_parse(lay->cols[i].param, &d, f[i], where, err);
+            if (rc)
+                return rc;
+        }
+
+    const kern_entry *k = NULL;
+    const char_entry *ch = NULL;
+    const char *kname = CELL(COL_KERNEL);
+    rf_shape shape = {0, 0, 0, 0, 0};
+    if (kname) {
+        k = get_kernel(cc, kname);
+        if (!k)
+            return rf_err_set(err, RF_ENOMEM, jb->path, (int)line, 0, NULL, "out of memory");
+        if (k->rc)
+            return rf_err_set(err, k->rc, jb->path, (int)line, lay->idx[COL_KERNEL] + 1, "kernel",
+                              "%s", k->msg);
+        ch = get_char(cc, g, k);
+        if (!ch)
+            return rf_err_set(err, RF_ENOMEM, jb->path, (int)line, 0, NULL, "out of memory");
+        if (ch->rc)
+            return rf_err_set(err, ch->rc, jb->path, (int)line, lay->idx[COL_KERNEL] + 1, "kernel",
+                              "%s", ch->msg);
+        shape.regs = k->k->regs;
+        shape.threads = rf_kernel_threads(k->k);
+        shape.smem = k->k->smem_static + k->k->launch.smem;
+        shape.ctas = rf_kernel_ctas(k->k);
+    }
+    long v;
+    const char *s;
+    if ((s = CELL(COL_REGS))) {
+        if (int_cell(s, jb->path, line, lay->idx[COL_REGS] + 1, "regs", 1, 255, &v, err))
+            return err->code;
+        shape.regs = (int)v;
+    }
+    if ((s = CELL(COL_THREADS))) {
+        if (int_cell(s, jb->path, line, lay->idx[COL_THREADS] + 1, "threads", 1, 4096, &v, err))
+            return err->code;
+        shape.threads = (int)v;
+    }
+    if ((s = CELL(COL_SMEM))) {
+        if (int_cell(s, jb->path, line, lay->idx[COL_SMEM] + 1, "smem", 0, 1L << 30, &v, err))
+            return err->code;
+        shape.smem = (int)v;
+    }
+    if ((s = CELL(COL_CTAS))) {
+        if (grid_cell(s, jb->path, line, lay->idx[COL_CTAS] + 1, &v, err))
+            return err->code;
+        shape.ctas = v;
+    }
+    if (!k) {
+        /* No kernel: occupancy and area of the shape given. */
+        if (shape.regs <= 0 || shape.threads <= 0)
+            return rf_err_set(err, RF_EUSAGE, jb->path, (int)line, 0, "kernel",
+                              "give a kernel, or regs and threads");
+        memset(est, 0, sizeof *est);
+        rf_occ_input in = {shape.regs, shape.threads, shape.smem};
+        int rc = rf_occ_compute(&g->gpu, &d, &in, &est->occ, err);
+        if (rc)
+            return rc;
+        rf_rf_org org;
+        rc = rf_area_org(&g->gpu, &d, &est->occ, &org, err);
+        if (rc)
+            return rc;
+        rf_area_compute(&org, &est->area);
+        est->area_mm2 = est->area.total_mm2;
+        return RF_OK;
+    }
+    if (shape.ctas <= 0)
+        shape.ctas = 1;
+
+    const char *cfile = CELL(COL_CALIB);
+    if (!cfile)
+        cfile = jb->calib;
+    const rf_calib *cal = NULL;
+    if (cfile) {
+        const calib_entry *ce = get_calib(cc, cfile, g, k);
+        if (!ce)
+            return rf_err_set(err, RF_ENOMEM, jb->path, (int)line, 0, NULL, "out of memory");
+        if (ce->rc == RF_OK)
+            cal = &ce->cal;
+        else if (ce->rc != RF_EUNKNOWN)
+            return rf_err_set(err, ce->rc, jb->path, (int)line, lay->idx[COL_CALIB] + 1, "calib",
+                              "%s", ce->msg);
+    }
+#undef CELL
+    int rc = rf_extrap_estimate(&g->gpu, &d, &ch->kc, &shape, cal, est, err);
+    if (rc)
+        return rc;
+    *have_ipc = true;
+    return RF_OK;
+}
+
+static void one_line(char *msg)
+{
+    for (char *p = msg; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+}
+
+static void process_chunk(cache *cc, const job *jb, chunk *c)
+{
+    char *f[512];
+    for (size_t r = 0; r < c->nrows; r++) {
+        size_t a = c->rstart[r], b = c->rstart[r + 1];
+        int nf = (int)(b - a);
+        int shown = nf < 512 ? nf : 512;
+        for (int i = 0; i < shown; i++)
+            f[i] = c->text + c->fstart[a + (size_t)i];
+        long line = c->first_line + (long)r;
+        rf_err err;
+        rf_err_clear(&err);
+        rf_estimate est;
+        bool have_ipc = false;
+        int rc = nf > 512 ? rf_err_set(&err, RF_ELIMIT, jb->path, (int)line, 0, NULL, "too many fields")
+                          : eval_row(cc, jb, f, nf, line, &est, &have_ipc, &err);
+        /* Input columns, padded or cut to the header's count. */
+        for (int i = 0; i < jb->lay->ncols; i++) {
+            if (i < shown)
+                rf_csvw_field(&c->out, f[i]);
+            else
+                rf_csvw_empty(&c->out);
+        }
+        if (rc) {
+            c->errors++;
+            for (int i = 0; i < 10; i++)
+                rf_csvw_empty(&c->out);
+            if (!err.msg[0])
+                snprintf(err.msg, sizeof err.msg, "%s", rf_strerror(rc));
+            one_line(err.msg);
+            rf_csvw_field(&c->out, err.msg);
+        } else {
+            rf_csvw_int(&c->out, est.occ.ctas_per_sm);
+            rf_csvw_int(&c->out, est.occ.warps_per_sm);
+            rf_csvw_num(&c->out, est.occ.occupancy);
+            if (have_ipc) {
+                rf_csvw_num(&c->out, est.ipc);
+                rf_csvw_num(&c->out, est.ipc_lo);
+                rf_csvw_num(&c->out, est.ipc_hi);
+                rf_csvw_round(&c->out, est.cycles);
+                rf_csvw_num(&c->out, est.energy_nj);
+            } else {
+                for (int i = 0; i < 5; i++)
+                    rf_csvw_empty(&c->out);
+            }
+            rf_csvw_num(&c->out, est.area_mm2);
+            rf_csvw_int(&c->out, est.calibrated ? 1 : 0);
+            rf_csvw_empty(&c->out);
+        }
+        rf_csvw_end(&c->out);
+    }
+}
+
+/* ---- the pipeline -------------------------------------------------------- */
+
+typedef struct pipe {
+    job jb;
+    layout lay;
+    FILE *out;
+    rf_err *err;
+    int rc;
+    bool header_done;
+    char **hdr;          /* header names while reading the header row */
+    int nhdr, hcap;
+    size_t row_first;    /* first field of the row being parsed */
+    long line;           /* input line of the next row */
+    size_t chunk_rows;
+    int jobs;
+    /* single-threaded */
+    chunk single;
+    cache single_cache;
+    /* threaded */
+    chunk *slots;
+    int nslots;
+    long fill_seq;       /* sequence of the slot being filled */
+    long write_seq;      /* next sequence to write */
+    bool eof;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int io_failed;
+    rf_batch_stats *stats;
+    FILE *notes;
+} pipe_t;
+
+static chunk *filling(pipe_t *p)
+{
+    return p->jobs <= 1 ? &p->single : &p->slots[p->fill_seq % p->nslots];
+}
+
+static void write_chunk(pipe_t *p, chunk *c)
+{
+    if (c->out.len && fwrite(c->out.buf, 1, c->out.len, p->out) != c->out.len)
+        p->io_failed = 1;
+    if (c->out.failed)
+        p->io_failed = 1;
+    p->stats->rows += (long)c->nrows;
+    p->stats->errors += c->errors;
+}
+
+/* Hand the filled chunk on and start a new one. */
+static void dispatch(pipe_t *p)
+{
+    chunk *c = filling(p);
+    if (c->nrows == 0)
+        return;
+    if (p->jobs <= 1) {
+        process_chunk(&p->single_cache, &p->jb, c);
+        write_chunk(p, c);
+        chunk_reset(c);
+        c->first_line = p->line;
+        return;
+    }
+    pthread_mutex_lock(&p->mu);
+    c->state = SLOT_FILLED;
+    c->seq = p->fill_seq++;
+    pthread_cond_broadcast(&p->cv);
+    chunk *n = &p->slots[p->fill_seq % p->nslots];
+    while (n->state != SLOT_FREE)
+        pthread_cond_wait(&p->cv, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    chunk_reset(n);
+    n->first_line = p->line;
+}
+
+static void on_field(void *s, size_t len, void *data)
+{
+    pipe_t *p = data;
+    if (p->rc)
+        return;
+    if (!p->header_done) {
+        if (p->nhdr == p->hcap) {
+            int cap = p->hcap ? 2 * p->hcap : 32;
+            char **h = realloc(p->hdr, (size_t)cap * sizeof *h);
+            if (!h) {
+                p->rc = rf_err_set(p->err, RF_ENOMEM, p->jb.path, 1, 0, NULL, "out of memory");
+                return;
+            }
+            p->hdr = h;
+            p->hcap = cap;
+        }
+        char *v = malloc(len + 1);
+        if (!v) {
+            p->rc = rf_err_set(p->err, RF_ENOMEM, p->jb.path, 1, 0, NULL, "out of memory");
+            return;
+        }
+        memcpy(v, s, len);
+        v[len] = '\0';
+        p->hdr[p->nhdr++] = v;
+        return;
+    }
+    if (chunk_push_field(filling(p), s, len))
+        p->rc = rf_err_set(p->err, RF_ENOMEM, p->jb.path, (int)p->line, 0, NULL, "out of memory");
+}
+
+static void on_row(int term, void *data)
+{
+    pipe_t *p = data;
+    (void)term;
+    if (p->rc)
+        return;
+    if (!p->header_done) {
+        p->header_done = true;
+        p->rc = make_layout(&p->lay, p->hdr, p->nhdr, p->jb.path, p->err);
+        if (p->rc)
+            return;
+        rf_csvw w;
+        rf_csvw_init(&w, p->out);
+        for (int i = 0; i < p->nhdr; i++)
+            rf_csvw_field(&w, p->hdr[i]);
+        for (size_t r = 0; r < sizeof result_cols / sizeof result_cols[0]; r++)
+            rf_csvw_field(&w, result_cols[r]);
+        rf_csvw_end(&w);
+        if (rf_csvw_flush(&w))
+            p->io_failed = 1;
+        rf_csvw_free(&w);
+        p->line = 2;
+        filling(p)->first_line = 2;
+        p->row_first = 0;
+        return;
+    }
+    chunk *c = filling(p);
+    if (chunk_end_row(c, p->row_first)) {
+        p->rc = rf_err_set(p->err, RF_ENOMEM, p->jb.path, (int)p->line, 0, NULL, "out of memory");
+        return;
+    }
+    p->line++;
+    if (c->nrows >= p->chunk_rows) {
+        dispatch(p);
+        p->row_first = 0;
+    } else {
+        p->row_first = c->nf;
+    }
+}
+
+typedef struct worker_arg {
+    pipe_t *p;
+} worker_arg;
+
+static void *worker_main(void *arg)
+{
+    pipe_t *p = ((worker_arg *)arg)->p;
+    cache cc;
+    memset(&cc, 0, sizeof cc);
+    cc.notes = p->notes;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        chunk *pick = NULL;
+        for (int i = 0; i < p->nslots; i++) {
+            chunk *c = &p->slots[i];
+            if (c->state == SLOT_FILLED && (!pick || c->seq < pick->seq))
+                pick = c;
+        }
+        if (!pick) {
+            if (p->eof)
+                break;
+            pthread_cond_wait(&p->cv, &p->mu);
+            continue;
+        }
+        pick->state = SLOT_BUSY;
+        pthread_mutex_unlock(&p->mu);
+        process_chunk(&cc, &p->jb, pick);
+        pthread_mutex_lock(&p->mu);
+        pick->state = SLOT_DONE;
+        pthread_cond_broadcast(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
+    cache_free(&cc);
+    return NULL;
+}
+
+static void *writer_main(void *arg)
+{
+    pipe_t *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        chunk *c = &p->slots[p->write_seq % p->nslots];
+        if (c->state == SLOT_DONE && c->seq == p->write_seq) {
+            pthread_mutex_unlock(&p->mu);
+            write_chunk(p, c);
+            pthread_mutex_lock(&p->mu);
+            c->state = SLOT_FREE;
+            p->write_seq++;
+            pthread_cond_broadcast(&p->cv);
+            continue;
+        }
+        if (p->eof && p->write_seq >= p->fill_seq)
+            break;
+        pthread_cond_wait(&p->cv, &p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *opts,
+                 rf_batch_stats *stats, rf_err *err)
+{
+    rf_batch_stats dummy;
+    if (!stats)
+        stats = &dummy;
+    memset(stats, 0, sizeof *stats);
+    pipe_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return rf_err_set(err, RF_ENOMEM, in_name, 0, 0, NULL, "out of memory");
+    p->jb.path = in_name;
+    p->jb.lay = &p->lay;
+    p->jb.calib = opts ? opts->calib : NULL;
+    p->out = out;
+    p->err = err;
+    p->stats = stats;
+    p->notes = opts ? opts->notes : NULL;
+    p->chunk_rows = opts && opts->chunk_rows ? opts->chunk_rows : 4096;
+    p->jobs = opts && opts->jobs > 1 ? opts->jobs : 1;
+    p->single_cache.notes = p->notes;
+
+    pthread_t *workers = NULL, writer;
+    worker_arg wa = {p};
+    int started = 0;
+    bool writer_started = false;
+    if (p->jobs > 1) {
+        p->nslots = 2 * p->jobs + 2;
+        p->slots = calloc((size_t)p->nslots, sizeof *p->slots);
+        workers = calloc((size_t)p->jobs, sizeof *workers);
+        if (!p->slots || !workers) {
+            free(p->slots);
+            free(workers);
+            free(p);
+            return rf_err_set(err, RF_ENOMEM, in_name, 0, 0, NULL, "out of memory");
+        }
+        pthread_mutex_init(&p->mu, NULL);
+        pthread_cond_init(&p->cv, NULL);
+        for (int i = 0; i < p->jobs; i++)
+            if (pthread_create(&workers[i], NULL, worker_main, &wa) == 0)
+                started++;
+        writer_started = pthread_create(&writer, NULL, writer_main, p) == 0;
+        if (!started || !writer_started)
+            p->rc = rf_err_set(err, RF_EINTERNAL, in_name, 0, 0, NULL, "cannot start threads");
+    }
+
+    struct csv_parser cp;
+    if (!p->rc && csv_init(&cp, CSV_APPEND_NULL) != 0)
+        p->rc = rf_err_set(err, RF_ENOMEM, in_name, 0, 0, NULL, "csv parser");
+    else if (!p->rc) {
+        char buf[1 << 16];
+        size_t got;
+        while (!p->rc && (got = fread(buf, 1, sizeof buf, in)) > 0)
+            if (csv_parse(&cp, buf, got, on_field, on_row, p) != got && !p->rc)
+                p->rc = rf_err_set(err, RF_EPARSE, in_name, (int)p->line, 0, NULL, "%s",
+                                   csv_strerror(csv_error(&cp)));
+        if (!p->rc && ferror(in))
+            p->rc = rf_err_set(err, RF_EIO, in_name, 0, 0, NULL, "read error");
+        if (!p->rc)
+            csv_fini(&cp, on_field, on_row, p);
+        csv_free(&cp);
+        if (!p->rc && !p->header_done)
+            p->rc = rf_err_set(err, RF_EPARSE, in_name, 1, 0, NULL, "empty input: no header row");
+        if (!p->rc)
+            dispatch(p);
+    }
+
+    if (p->jobs > 1) {
+        pthread_mutex_lock(&p->mu);
+        p->eof = true;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        for (int i = 0; i < started; i++)
+            pthread_join(workers[i], NULL);
+        if (writer_started)
+            pthread_join(writer, NULL);
+        for (int i = 0; i < p->nslots; i++)
+            chunk_free(&p->slots[i]);
+        free(p->slots);
+        free(workers);
+        pthread_cond_destroy(&p->cv);
+        pthread_mutex_destroy(&p->mu);
+    }
+    chunk_free(&p->single);
+    cache_free(&p->single_cache);
+    for (int i = 0; i < p->nhdr; i++)
+        free(p->hdr[i]);
+    free(p->hdr);
+    free(p->lay.cols);
+    int rc = p->rc;
+    if (!rc && (p->io_failed || fflush(out) != 0 || ferror(out)))
+        rc = rf_err_set(err, RF_EIO, NULL, 0, 0, NULL, "cannot write the output");
+    free(p);
+    return rc;
+}

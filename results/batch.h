@@ -1,0 +1,45 @@
+/* batch.h - estimate a CSV of design points.
+ *
+ * Input: a header row, then one design point per row, columns named like the
+ * command-line options: gpu (required), kernel, design, calib, regs,
+ * threads, smem, ctas, and every design parameter (banks, collectors, ...).
+ * Empty cells mean "not given".  Output: the input columns of each row, then
+ * the result columns (RF_BATCH_RESULT_COLUMNS) and `error`, one row per input
+ * row in input order; a row with a bad value gets its message in `error` and
+ * empty results, and the rows around it are computed as usual.
+ *
+ * Rows are parsed by libcsv in a stream of fixed-size chunks; with jobs > 1
+ * worker threads estimate chunks while one thread writes finished chunks in
+ * order, so memory stays bounded by (2 jobs + 2) chunks whatever the input
+ * size.  Each worker caches the GPUs, kernels (with their static
+ * characteristics) and calibrations it has loaded, keyed by name.
+ */
+#ifndef RF_BATCH_H
+#define RF_BATCH_H
+
+#include <stdio.h>
+
+#include "../common/error.h"
+
+#define RF_BATCH_RESULT_COLUMNS \
+    "ctas_per_sm,warps_per_sm,occupancy,ipc,ipc_lo,ipc_hi,cycles,energy_nj,area_mm2,calibrated,error"
+
+typedef struct rf_batch_opts {
+    int jobs;              /* worker threads; <= 1 runs in the calling thread */
+    size_t chunk_rows;     /* rows per chunk; 0 = 4096 */
+    const char *calib;     /* calibration file for rows without a calib cell, or NULL */
+    FILE *notes;           /* notes about GPU files (ignored options), or NULL */
+} rf_batch_opts;
+
+typedef struct rf_batch_stats {
+    long rows;             /* data rows */
+    long errors;           /* rows with an error */
+} rf_batch_stats;
+
+/* Read CSV from in (in_name for messages), write results to out.  Returns 0
+ * (row errors are in the output), RF_EPARSE / RF_EUNKNOWN for a bad header
+ * or malformed CSV, RF_EIO / RF_ENOMEM for failures. */
+int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *opts,
+                 rf_batch_stats *stats, rf_err *err);
+
+#endif /* RF_BATCH_H */
