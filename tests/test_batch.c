@@ -1,0 +1,341 @@
+/* test_batch.c - batch estimation (results/batch.c) and the estimate and
+ * batch commands end to end: bad rows get an error column while the rows
+ * around them are computed, output order and content do not depend on the
+ * thread count, bad headers and bad command lines exit 2, the output file
+ * appears whole. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../results/batch.h"
+#include "../results/csvout.h"
+
+static char rfkit[512];
+
+#define KERNEL "inputs/kernels/hotspot.spec"
+
+/* Run batch over `in` text; returns the rc and the output in *out. */
+static int batch_text(const char *in, int jobs, size_t chunk, char **out, rf_batch_stats *st)
+{
+    FILE *fi = fmemopen((void *)in, strlen(in), "r");
+    assert_non_null(fi);
+    size_t len = 0;
+    FILE *fo = open_memstream(out, &len);
+    assert_non_null(fo);
+    rf_batch_opts o = {jobs, chunk, NULL, NULL};
+    rf_err err;
+    rf_err_clear(&err);
+    int rc = rf_batch_run(fi, "in.csv", fo, &o, st, &err);
+    fclose(fi);
+    fclose(fo);
+    if (rc)
+        fprintf(stderr, "batch: %s\n", err.msg);
+    return rc;
+}
+
+/* Field `col` (0-based) of line `line` (0 = header) of CSV text without
+ * quoted commas in the fields looked at. */
+static void field(const char *text, int line, int col, char *buf, size_t cap)
+{
+    const char *p = text;
+    for (int i = 0; i < line; i++) {
+        p = strchr(p, '\n');
+        assert_non_null(p);
+        p++;
+    }
+    for (int c = 0; c < col; c++) {
+        p += strcspn(p, ",\n");
+        assert_true(*p == ',');
+        p++;
+    }
+    size_t n = strcspn(p, ",\n");
+    assert_true(n < cap);
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static const char good_and_bad[] =
+    "gpu,kernel,design,banks,regs,threads\n"
+    "fermi-gtx480,,baseline,16,26,256\n"          /* occupancy and area only */
+    "fermi-gtx480,,stealing,abc,26,256\n"         /* bad number */
+    "fermi-gtx480," KERNEL ",stealing,8,,\n"       /* full estimate */
+    "no-such-gpu," KERNEL ",baseline,8,,\n"        /* unknown GPU */
+    "fermi-gtx480," KERNEL ",baseline,8,,\n"       /* full estimate */
+    "fermi-gtx480,,baseline,16,26\n";             /* short row */
+
+static void bad_rows_do_not_stop_good_ones(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    rf_batch_stats st;
+    assert_int_equal(batch_text(good_and_bad, 1, 0, &out, &st), RF_OK);
+    assert_int_equal(st.rows, 6);
+    assert_int_equal(st.errors, 3);
+    assert_int_equal(count_lines(out), 7);
+    char buf[512];
+    /* Header: input columns, then the result columns. */
+    field(out, 0, 6, buf, sizeof buf);
+    assert_string_equal(buf, "ctas_per_sm");
+    field(out, 0, 16, buf, sizeof buf);
+    assert_string_equal(buf, "error");
+    /* Row 1: 26 regs x 256 threads on a 32768-register SM: 4 CTAs, 32 warps;
+     * no kernel, so no IPC; no error. */
+    field(out, 1, 6, buf, sizeof buf);
+    assert_string_equal(buf, "4");
+    field(out, 1, 7, buf, sizeof buf);
+    assert_string_equal(buf, "32");
+    field(out, 1, 9, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    field(out, 1, 16, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    /* Row 2: the error names file, line and column. */
+    field(out, 2, 16, buf, sizeof buf);
+    assert_non_null(strstr(buf, "in.csv:3"));
+    assert_non_null(strstr(buf, "banks"));
+    field(out, 2, 9, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    /* Rows 3 and 5: IPC, cycles, energy, area, uncalibrated. */
+    double ipc_steal, ipc_base;
+    field(out, 3, 9, buf, sizeof buf);
+    ipc_steal = atof(buf);
+    field(out, 5, 9, buf, sizeof buf);
+    ipc_base = atof(buf);
+    assert_true(ipc_steal > 0.1 && ipc_steal < 2.0);
+    assert_true(ipc_base > 0.1 && ipc_base <= ipc_steal);
+    field(out, 3, 12, buf, sizeof buf);
+    assert_true(atof(buf) > 1000);
+    field(out, 3, 14, buf, sizeof buf);
+    assert_true(atof(buf) > 0);
+    field(out, 3, 15, buf, sizeof buf);
+    assert_string_equal(buf, "0");
+    /* Row 4: unknown GPU. */
+    field(out, 4, 16, buf, sizeof buf);
+    assert_non_null(strstr(buf, "in.csv:5"));
+    /* Row 6: too few fields; the output row is padded to the header. */
+    field(out, 6, 16, buf, sizeof buf);
+    assert_non_null(strstr(buf, "5 fields"));
+    free(out);
+}
+
+static void threads_give_the_same_output(void **state)
+{
+    (void)state;
+    /* 200 rows through 3 workers in chunks of 7 rows. */
+    size_t cap = 1 << 16, len = 0;
+    char *in = malloc(cap);
+    assert_non_null(in);
+    len += (size_t)snprintf(in + len, cap - len, "gpu,kernel,design,banks,collectors\n");
+    const char *designs[] = {"baseline", "stealing"};
+    for (int i = 0; i < 200; i++)
+        len += (size_t)snprintf(in + len, cap - len, "fermi-gtx480,%s,%s,%d,%d\n",
+                                i % 5 == 4 ? "missing.spec" : KERNEL, designs[i % 2],
+                                4 << (i % 4), 4 + i % 13);
+    char *one = NULL, *many = NULL;
+    rf_batch_stats s1, s2;
+    assert_int_equal(batch_text(in, 1, 0, &one, &s1), RF_OK);
+    assert_int_equal(batch_text(in, 3, 7, &many, &s2), RF_OK);
+    assert_string_equal(one, many);
+    assert_int_equal(s1.rows, 200);
+    assert_int_equal(s2.errors, 40);
+    assert_int_equal(count_lines(one), 201);
+    free(in);
+    free(one);
+    free(many);
+}
+
+static void quoting_round_trips(void **state)
+{
+    (void)state;
+    /* A field with a comma and a quote comes back quoted by libcsv. */
+    const char *in = "gpu,design,regs,threads\n"
+                     "fermi-gtx480,\"odd, \"\"name\"\"\",26,256\n";
+    char *out = NULL;
+    rf_batch_stats st;
+    assert_int_equal(batch_text(in, 1, 0, &out, &st), RF_OK);
+    assert_int_equal(st.errors, 1);
+    assert_non_null(strstr(out, "fermi-gtx480,\"odd, \"\"name\"\"\",26,256,"));
+    free(out);
+}
+
+static void bad_headers_are_errors(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    rf_batch_stats st;
+    assert_int_equal(batch_text("gpu,kernel,colour\nfermi-gtx480,,red\n", 1, 0, &out, &st),
+                     RF_EUNKNOWN);
+    free(out);
+    out = NULL;
+    assert_int_equal(batch_text("kernel,banks\nx,4\n", 1, 0, &out, &st), RF_EPARSE);
+    free(out);
+    out = NULL;
+    assert_int_equal(batch_text("gpu,ipc\nfermi-gtx480,1\n", 1, 0, &out, &st), RF_EPARSE);
+    free(out);
+    out = NULL;
+    assert_int_equal(batch_text("", 1, 0, &out, &st), RF_EPARSE);
+    free(out);
+}
+
+static void number_format(void **state)
+{
+    (void)state;
+    char b[64];
+    const struct { double v; const char *s; } cases[] = {
+        {1.0, "1"}, {0.5, "0.5"}, {1.23456789, "1.23457"}, {123456.7, "123457"},
+        {999999.6, "1e+06"}, {0.000123456, "0.000123456"}, {-2.5, "-2.5"}, {0.0, "0"},
+        {1e-7, "1e-07"}, {42.0, "42"}, {0.1, "0.1"}, {9.9999996, "10"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        b[rf_fmt_num(b, cases[i].v, 6)] = '\0';
+        char ref[64];
+        snprintf(ref, sizeof ref, "%.6g", cases[i].v);
+        assert_string_equal(b, cases[i].s);
+        assert_string_equal(b, ref);
+    }
+}
+
+/* ---- end to end ---- */
+
+static int run_status(const char *args, char **out_text)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", rfkit, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t len = 0, cap = 4096;
+    char *o = malloc(cap);
+    assert_non_null(o);
+    int c;
+    while ((c = fgetc(p)) != EOF) {
+        if (len + 2 > cap) {
+            cap *= 2;
+            o = realloc(o, cap);
+            assert_non_null(o);
+        }
+        o[len++] = (char)c;
+    }
+    o[len] = '\0';
+    int st = pclose(p);
+    if (out_text)
+        *out_text = o;
+    else
+        free(o);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void estimate_end_to_end(void **state)
+{
+    (void)state;
+    char *o = NULL;
+    assert_int_equal(run_status("estimate --gpu fermi-gtx480 --kernel " KERNEL
+                                " --design stealing --banks 8 --calib /nonexistent-dir/none.csv --csv", &o), 2);
+    free(o);
+    assert_int_equal(run_status("estimate --gpu fermi-gtx480 --kernel " KERNEL
+                                " --design stealing --banks 8 --csv --calib tests/fixtures/no-such.csv", NULL), 2);
+    assert_int_equal(run_status("estimate --gpu fermi-gtx480 --kernel " KERNEL " --banks x", NULL), 2);
+    assert_int_equal(run_status("estimate --gpu nope --kernel " KERNEL, NULL), 2);
+    assert_int_equal(run_status("estimate --kernel " KERNEL, NULL), 2);
+    assert_int_equal(run_status("estimate --gpu fermi-gtx480 --kernel " KERNEL " --design wat", NULL), 2);
+    assert_int_equal(run_status("estimate --gpu fermi-gtx480 --kernel " KERNEL " --bogus 1", NULL), 2);
+
+    char path[] = "/tmp/rfkit-est-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path);
+    char args[1024];
+    snprintf(args, sizeof args, "estimate --gpu fermi-gtx480 --kernel " KERNEL
+             " --design stealing --banks 8 --csv --calib %s", path);
+    /* A calibration file that does not exist yet, named explicitly: bad input. */
+    assert_int_equal(run_status(args, NULL), 2);
+    assert_int_equal(run_status("estimate --gpu fermi-gtx480 --kernel " KERNEL
+                                " --design stealing --banks 8 --csv --calib tests/test_batch.c",
+                                NULL), 2);
+    o = NULL;
+    assert_int_equal(run_status("estimate --gpu fermi-gtx480 --kernel " KERNEL
+                                " --design stealing --banks 8 --csv", &o), 0);
+    assert_non_null(strstr(o, "ipc,ipc_lo,ipc_hi,cycles"));
+    assert_non_null(strstr(o, "energy_nj,area_mm2"));
+    assert_non_null(strstr(o, "calibrated"));
+    free(o);
+}
+
+static void batch_end_to_end(void **state)
+{
+    (void)state;
+    char in[] = "/tmp/rfkit-batch-in-XXXXXX";
+    int fd = mkstemp(in);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(good_and_bad, f);
+    fclose(f);
+    char outp[600], args[1400];
+    snprintf(outp, sizeof outp, "%s.out.csv", in);
+    unlink(outp);
+    snprintf(args, sizeof args, "batch %s -o %s --jobs 2", in, outp);
+    assert_int_equal(run_status(args, NULL), 0);
+    FILE *r = fopen(outp, "r");
+    assert_non_null(r);
+    int lines = 0, c;
+    while ((c = fgetc(r)) != EOF)
+        lines += c == '\n';
+    fclose(r);
+    assert_int_equal(lines, 7);
+    unlink(outp);
+
+    /* A bad header: exit 2 and no output file. */
+    f = fopen(in, "w");
+    fputs("gpu,colour\nfermi-gtx480,red\n", f);
+    fclose(f);
+    assert_int_equal(run_status(args, NULL), 2);
+    assert_int_equal(access(outp, F_OK), -1);
+    assert_int_equal(run_status("batch /nonexistent/in.csv", NULL), 2);
+    assert_int_equal(run_status("batch", NULL), 2);
+    assert_int_equal(run_status("batch x.csv --jobs 0", NULL), 2);
+    unlink(in);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    const char *env = getenv("RFKIT");
+    if (env) {
+        snprintf(rfkit, sizeof rfkit, "%s", env);
+    } else {
+        /* build/tests/test_batch -> build/rfkit */
+        snprintf(rfkit, sizeof rfkit, "%s", argv[0]);
+        char *slash = strrchr(rfkit, '/');
+        if (slash)
+            *slash = '\0';
+        slash = strrchr(rfkit, '/');
+        if (slash)
+            *slash = '\0';
+        strncat(rfkit, "/rfkit", sizeof rfkit - strlen(rfkit) - 1);
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_rows_do_not_stop_good_ones),
+        cmocka_unit_test(threads_give_the_same_output),
+        cmocka_unit_test(quoting_round_trips),
+        cmocka_unit_test(bad_headers_are_errors),
+        cmocka_unit_test(number_format),
+        cmocka_unit_test(estimate_end_to_end),
+        cmocka_unit_test(batch_end_to_end),
+    };
+    return cmocka_run_group_tests_name("batch", tests, NULL, NULL);
+}
