@@ -481,7 +481,9 @@ static int parse_operand(sass_ctx *c, const char *s, size_t n, sopnd *o,
         if (ch == '[') {
             /* c[0x0][0x160] is a constant, its registers still read. */
             bool desc = i >= 4 && memcmp(s + i - 4, "desc", 4) == 0;
-            bool bank = i > 0 && (s[i - 1] == 'c' || s[i - 1] == ']') && !desc;
+            bool bank = !desc && i > 0 &&
+                        ((s[i - 1] == 'c' && (i == 1 || !isalnum((unsigned char)s[i - 2]))) ||
+                         (s[i - 1] == ']' && o->cbank && !o->mem));
             if (bank)
                 o->cbank = true;
             else
@@ -679,6 +681,13 @@ static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
                 semi = t;
                 break;
             }
+        }
+        if (!semi) {   /* unbalanced: take the last ';' and report below */
+            for (const char *t = end; t > p; t--)
+                if (t[-1] == ';') {
+                    semi = t - 1;
+                    break;
+                }
         }
         if (semi)
             stop = semi;
@@ -989,7 +998,10 @@ int sass_line(sass_ctx *c, const char *text, size_t len, int line, int col0,
                 b++;
             while (e > b && e[-1] == ' ')
                 e--;
-            if (addr < 0 && n == 0 && is_hex(b, (size_t)(e - b)) &&
+            bool lead = true;   /* only blanks copied so far */
+            for (size_t q = 0; q < n; q++)
+                lead = lead && buf[q] == ' ';
+            if (addr < 0 && lead && is_hex(b, (size_t)(e - b)) &&
                 (size_t)(e - b) <= 8) {
                 char a[16];
                 memcpy(a, b, (size_t)(e - b));

@@ -1,0 +1,135 @@
+/* test_dot.c - nvdisasm -cfg (Graphviz) reader. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "../inputs/kir.h"
+
+/* tests/fixtures/ampere.dot is the CFG nvdisasm draws for
+ * tests/fixtures/ampere.sass; the loop branch's text lost its target, which
+ * the exit0 edge supplies.  The IR must equal the listing's. */
+static void test_same_as_listing(void **state)
+{
+    (void)state;
+    rf_module *d, *s;
+    rf_err err = {0};
+    if (rf_module_load("tests/fixtures/ampere.dot", &d, &err))
+        fail_msg("%s", err.msg);
+    if (rf_module_load("tests/fixtures/ampere.sass", &s, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(d->kind, RF_CODE_DOT);
+    const rf_func *fd = rf_module_func(d, NULL), *fs = rf_module_func(s, NULL);
+    assert_string_equal(fd->name, "_Z4loopPfi");
+    assert_true(fd->physical);
+    assert_int_equal(fd->ninsts, fs->ninsts);
+    assert_int_equal(fd->nblocks, fs->nblocks);
+    assert_int_equal(fd->nregs, fs->nregs);
+    assert_int_equal(fd->npreds, fs->npreds);
+    for (int b = 0; b < fd->nblocks; b++) {
+        assert_int_equal(fd->blocks[b].first, fs->blocks[b].first);
+        assert_int_equal(fd->blocks[b].nsucc, fs->blocks[b].nsucc);
+        for (int k = 0; k < fd->blocks[b].nsucc; k++)
+            assert_int_equal(fd->blocks[b].succ[k], fs->blocks[b].succ[k]);
+    }
+    for (int i = 0; i < fd->ninsts; i++) {
+        const rf_inst *a = &fd->insts[i], *b = &fs->insts[i];
+        assert_int_equal(a->cls, b->cls);
+        assert_int_equal(a->ndefs, b->ndefs);
+        assert_int_equal(a->nuses, b->nuses);
+        assert_int_equal(a->guard, b->guard);
+        assert_int_equal(a->target, b->target);
+        assert_memory_equal(a->uses, b->uses, a->nuses * sizeof a->uses[0]);
+        assert_memory_equal(a->defs, b->defs, a->ndefs * sizeof a->defs[0]);
+    }
+    /* the loop block: .L_x_0 branches to itself */
+    assert_string_equal(fd->blocks[2].label, ".L_x_0");
+    assert_int_equal(fd->insts[14].target, 2);
+    assert_true(fd->insts[14].flags & RF_IF_LOOPBACK);
+    rf_module_destroy(d);
+    rf_module_destroy(s);
+}
+
+/* Older nvdisasm: "0158:" address prefixes, several branches in one node,
+ * dual-issue braces, SYNC with a (*"TARGET= ..."*) annotation, a node
+ * without clusters that names its function with .text. */
+static void test_old_format(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "digraph f {\n"
+        "node [fontname=\"Courier\",fontsize=10,shape=Mrecord];\n"
+        "\"vecAdd\"\n"
+        "[label=\"{<entry>  .global   vecAdd\\l.text.vecAdd:\\l"
+        "0008:\\ \\ \\ MOV\\ R1,\\ c\\[0x0\\]\\[0x20\\]\\ ;\\l"
+        "0010:\\ \\ \\ ISETP.NE.AND\\ P0,\\ PT,\\ R1,\\ RZ,\\ PT\\ ;\\l"
+        "0018:\\ \\ \\ SSY\\ `(.L_4)\\ ;\\l"
+        "0028:\\ \\{\\ MOV32I\\ R10,\\ 0x1\\ ;\\l"
+        "/*0030*/\\ \\ \\ @!P0\\ SYNC\\ \\ (*\\\"TARGET=\\ .L_4\\ \\\"*)\\}\\l"
+        "0038:\\ \\ \\ @P0\\ BRA\\ `(.L_1)\\ ;\\l"
+        "0048:\\ \\ \\ MOV32I\\ R10,\\ 0x2\\ ;\\l"
+        "0050:\\ \\ \\ SYNC\\ \\ (*\\\"TARGET=\\ .L_4\\ \\\"*);\\l}\"]\n"
+        "\".L_1\" [label=\"{<entry>.L_1:\\l0058:\\ \\ \\ MOV32I\\ R10,\\ 0x3\\ ;\\l"
+        "0068:\\ \\ \\ SYNC\\ \\ (*\\\"TARGET=\\ .L_4\\ \\\"*);\\l}\"]\n"
+        "\".L_4\" [label=\"{<entry>.L_4:\\l0070:\\ \\ \\ EXIT\\ ;\\l}\"]\n"
+        "\"vecAdd\":exit0:e -> \".L_4\":entry:n [style=solid];\n"
+        "\"vecAdd\":exit1:e -> \".L_1\":entry:n [style=solid];\n"
+        "\"vecAdd\":exit2:e -> \".L_4\":entry:n [style=solid];\n"
+        "\".L_1\":exit0:e -> \".L_4\":entry:n [style=solid];\n"
+        "}\n";
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_dot_parse("old.dot", text, &m, &err))
+        fail_msg("%s", err.msg);
+    const rf_func *f = &m->funcs[0];
+    assert_string_equal(f->name, "vecAdd");
+    assert_int_equal(f->ninsts, 11);
+    /* blocks: 0..4 (@!P0 SYNC), 5 (@P0 BRA), 6..7 (SYNC), 8..9 .L_1, 10 .L_4 */
+    assert_int_equal(f->nblocks, 5);
+    assert_int_equal(f->blocks[0].ninsts, 5);
+    assert_int_equal(f->blocks[0].succ[0], 1);
+    assert_int_equal(f->blocks[0].succ[1], 4);   /* SYNC to .L_4 */
+    assert_int_equal(f->blocks[1].succ[1], 3);   /* BRA to .L_1 */
+    assert_int_equal(f->blocks[2].succ[0], 4);
+    assert_int_equal(f->blocks[3].succ[0], 4);
+    assert_int_equal(f->blocks[4].nsucc, 0);
+    rf_module_destroy(m);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+    rf_module *m = NULL;
+    rf_err err = {0};
+    assert_int_equal(rf_dot_parse("t.dot", text, &m, &err), RF_EPARSE);
+    assert_null(m);
+    if (!strstr(err.msg, msg))
+        fail_msg("expected '%s' in '%s'", msg, err.msg);
+}
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    expect_error("digraph f {\n \"a\" [label=\"{x}\"\n", "t.dot:2:6: unterminated '['");
+    expect_error("graph", "t.dot:1:6: expected '{'");
+    expect_error("digraph f {\n \"a\" [label=\"x\n", "t.dot:2:13: unterminated string");
+    expect_error("digraph f {\n \"a\" [label=\"{/*0000*/\\ EXIT\\ ;\\l}\"];\n"
+                 " \"a\" -> \"b\";\n}\n",
+                 "t.dot:3:2: edge to undefined node 'b'");
+    expect_error("digraph f {\n}\n", "graph has no nodes");
+    expect_error("digraph f {\n \"a\" [label=\"{/*0000*/\\ BRA\\ `(.L_9)\\ ;\\l}\"]\n}\n",
+                 "undefined label '.L_9'");
+    expect_error("strict digraph f {\n \"a\" @ \n}\n", "t.dot:2:6: unexpected character '@'");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_as_listing),
+        cmocka_unit_test(test_old_format),
+        cmocka_unit_test(test_malformed),
+    };
+    return cmocka_run_group_tests_name("dot", tests, NULL, NULL);
+}
