@@ -316,7 +316,8 @@ static int type_bytes(const char *s, int n)
         if (n == 5 && memcmp(s, ".pred", 5) == 0)
             return 1;
         int bits = 0;
-        for (int i = 2; i < n && isdigit((unsigned char)s[i]); i++)
+        for (int i = 2; i < n && isdigit((unsigned char)s[i]) && bits < 1000;
+             i++)
             bits = bits * 10 + (s[i] - '0');
         if (bits >= 8 && bits <= 128 && strchr("bsuf", s[1]))
             return bits / 8;
