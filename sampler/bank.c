@@ -17,7 +17,8 @@
  *   4. normal writes: granted when no read wants the bank; otherwise parked
  *      in a dead register of an idle bank (stealing write); when no bank
  *      qualifies the write is forced and takes the bank from the reads;
- *   5. second-chance write-backs read the parked value from an idle bank.
+ *   5. second-chance write-backs read the parked value from an idle bank
+ *      when no refused read waits on the destination bank.
  *
  * Counters: a read refused a bank charges one cycle to inter-write (the bank
  * went to a write), intra (to an operand of the same instruction) or
@@ -36,6 +37,36 @@ int sim_bank_of(const sim_ctx *x, int slot, int reg)
     if (x->bank_map == RF_BANK_MAP_MODULO)
         return reg % x->nbanks;
     return (reg + slot) % x->nbanks;
+}
+
+static int banked_read(sim_ctx *x, sim_sm *sm, int slot, int reg, int *extra)
+{
+    (void)sm;
+    *extra = 0;
+    return sim_bank_of(x, slot, reg);
+}
+
+static int banked_write(sim_ctx *x, sim_sm *sm, int slot, int reg)
+{
+    (void)sm;
+    return sim_bank_of(x, slot, reg);
+}
+
+static void banked_issue(sim_ctx *x, sim_sm *sm, int slot, int inst)
+{
+    if (x->write_steal)
+        sim_rfree_update(x, sm, slot, inst);
+}
+
+static const sim_rforg banked = {"banked", banked_read, banked_write, banked_issue};
+
+/* Every design runs on the banked file for now (its occupancy still comes
+ * from rf_occ_compute, so sharing, FineReg and the VT family change the
+ * resident CTAs). */
+const sim_rforg *sim_rforg_for(const rf_design *d)
+{
+    (void)d;
+    return &banked;
 }
 
 int sim_wq_push(sim_sm *sm, sim_wreq r)
@@ -99,7 +130,7 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
 
     /* 1. Forced writes. */
     if (ws && sm->nlinks > 0)
-        sim_steal_writebacks(x, sm, &busy, true);
+        sim_steal_writebacks(x, sm, &busy, UINT64_MAX);
     for (int b = 0; b < x->nbanks; b++)
         if (busy & BIT(b))
             holder[b] = HOLD_WRITE;
@@ -232,7 +263,7 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
 
     /* 5. Second-chance write-backs of parked values into idle banks. */
     if (ws && sm->nlinks > 0)
-        sim_steal_writebacks(x, sm, &busy, false);
+        sim_steal_writebacks(x, sm, &busy, unserved);
 
     /* Drop served requests, keeping the order of the others. */
     int j = 0;

@@ -55,12 +55,20 @@ void sim_coll_fill(sim_ctx *x, sim_sm *sm, int c, int slot, int inst)
     if (!stolen) {
         k->nops = in->nreads;
         k->ngot = 0;
-        for (int i = 0; i < in->nreads; i++) {
-            k->reg[i] = in->reads[i];
-            k->bank[i] = (uint8_t)sim_bank_of(x, slot, in->reads[i]);
-            k->got[i] = 0;
-        }
         k->ready_at = x->now + 1;
+        for (int i = 0; i < in->nreads; i++) {
+            int extra = 0;
+            int b = x->org->read_route(x, sm, slot, in->reads[i], &extra);
+            k->reg[i] = in->reads[i];
+            k->bank[i] = (uint8_t)(b >= 0 ? b : 0);
+            k->got[i] = b < 0;
+            if (b < 0) {                /* supplied without a bank access */
+                k->ngot++;
+                sm->c.fills++;
+                if (k->ready_at < x->now + 1 + (uint64_t)extra)
+                    k->ready_at = x->now + 1 + (uint64_t)extra;
+            }
+        }
     }
     k->slot = slot;
     k->inst = inst;

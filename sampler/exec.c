@@ -152,7 +152,12 @@ void sim_exec_complete(sim_ctx *x, sim_sm *sm)
         }
         for (int i = 0; i < in->nwrites; i++) {
             int reg = in->writes[i];
-            sim_wreq q = {fl->slot, reg, sim_bank_of(x, fl->slot, reg), e.flight,
+            int bank = x->org->write_route(x, sm, fl->slot, reg);
+            if (bank < 0) {             /* absorbed by the organisation */
+                sim_write_done(x, sm, fl->slot, reg, e.flight);
+                continue;
+            }
+            sim_wreq q = {fl->slot, reg, bank, e.flight,
                           x->now, x->write_steal ? SIM_WR_NORMAL : SIM_WR_FORCED, -1};
             sim_mask_set(&w->pend_wq, reg);
             if (x->write_steal)

@@ -113,8 +113,8 @@ static void issue(sim_ctx *x, sim_sm *sm, int slot, int c)
     sm->chk_issued++;
     sm->issued_now++;
     sm->sched[w->sched].last = slot;
-    if (x->write_steal)
-        sim_rfree_update(x, sm, slot, pc);
+    if (x->org->on_issue)
+        x->org->on_issue(x, sm, slot, pc);
     sim_warp_advance(x, w, in);
     sim_cta *ct = &sm->ctas[w->cta];
     if (in->unit == SIM_U_NONE) {

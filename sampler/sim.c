@@ -84,6 +84,7 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     x->policy = d->scheduler > 0 ? d->scheduler - 1 : g->sched_policy;
     x->read_steal = d->kind == RF_DESIGN_STEALING && d->read_steal;
     x->write_steal = d->kind == RF_DESIGN_STEALING && d->write_steal;
+    x->org = sim_rforg_for(d);
     x->bank_map = o->bank_map;
     x->xbar_ports = o->xbar_ports > 0 ? o->xbar_ports : -1;
     x->nsm = o->sms > 0 ? o->sms : 1;

@@ -215,6 +215,22 @@ typedef struct sim_dram {
 } sim_dram;
 
 struct sim_ctx;
+struct sim_sm;
+
+/* Register-file organisation: how operand reads and result writes reach
+ * storage.  The banked file (bank.c) is the only one so far; register caches
+ * and two-level files (HI-RF, RFC, LTRF) and FineReg's split file plug in
+ * here: a read routed to -1 is served without a bank access (`extra` cycles
+ * later, still through the collector), a write routed to -1 is absorbed.
+ * Bank stealing is part of the banked organisation's arbiter. */
+typedef struct sim_rforg {
+    const char *name;
+    int (*read_route)(struct sim_ctx *x, struct sim_sm *sm, int slot, int reg, int *extra);
+    int (*write_route)(struct sim_ctx *x, struct sim_sm *sm, int slot, int reg);
+    void (*on_issue)(struct sim_ctx *x, struct sim_sm *sm, int slot, int inst);  /* or NULL */
+} sim_rforg;
+
+const sim_rforg *sim_rforg_for(const rf_design *d);
 
 typedef struct sim_sm {
     int id;
@@ -250,6 +266,7 @@ typedef struct sim_sm {
 } sim_sm;
 
 typedef struct sim_ctx {
+    const sim_rforg *org;
     const rf_gpu *gpu;
     const rf_design *d;
     const rf_kernel *k;
@@ -315,7 +332,7 @@ void sim_steal_reads(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t unserved,
                      uint64_t wbanks);
 int sim_steal_write(sim_ctx *x, sim_sm *sm, const sim_wreq *r, uint64_t requested,
                     uint64_t *busy);
-void sim_steal_writebacks(sim_ctx *x, sim_sm *sm, uint64_t *busy, bool forced);
+void sim_steal_writebacks(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t avoid);
 void sim_link_done(sim_ctx *x, sim_sm *sm, int t);
 bool sim_steal_hazard(sim_ctx *x, sim_sm *sm, int slot, int reg);
 void sim_rfree_update(sim_ctx *x, sim_sm *sm, int slot, int inst);

@@ -20,7 +20,8 @@
  * banks that qualify) and the link (valid bit m, Rdest) is recorded in the
  * bank's link table entry; its scoreboard entry clears at once.  The parked
  * value goes back by a second-chance write-back: the temporary is read when
- * its bank is idle and written to Rdest in the next cycle as a forced write.
+ * its bank is idle (and no refused read waits on Rdest's bank) and written
+ * to Rdest in the next cycle as a forced write.
  * A read or write of Rdest (RAW, WAW), or a write of the temporary register
  * itself (the dead register becomes live), forces the write-back first:
  * temporary read at forced priority, destination write the cycle after, the
@@ -185,16 +186,20 @@ int sim_steal_write(sim_ctx *x, sim_sm *sm, const sim_wreq *r, uint64_t requeste
     return -1;
 }
 
-/* Read parked values back: forced links at forced priority, the others when
- * their bank is idle; the destination write follows next cycle. */
-void sim_steal_writebacks(sim_ctx *x, sim_sm *sm, uint64_t *busy, bool forced)
+/* Read parked values back.  avoid == UINT64_MAX: the forced links, at
+ * forced priority.  Otherwise the second chance of the others: the
+ * temporary's bank is idle and no refused read waits on the destination
+ * bank (those reads would meet the destination write next cycle, the very
+ * conflict the steal avoided).  The destination write follows next cycle. */
+void sim_steal_writebacks(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t avoid)
 {
+    bool forced = avoid == UINT64_MAX;
     for (int t = 0; t < x->nbanks; t++) {
         sim_link *l = &sm->link[t];
         if (!l->valid || l->reading || l->forced != forced || (*busy & BIT(t)))
             continue;
-        if (!forced && l->t_steal >= x->now)
-            continue;               /* parked this very cycle */
+        if (!forced && (l->t_steal >= x->now || (avoid & BIT(l->dbank))))
+            continue;               /* parked this very cycle, or the destination is wanted */
         sim_bank_grant(x, sm, t);
         *busy |= BIT(t);
         sm->c.bank_reads++;
