@@ -160,6 +160,7 @@ void sim_exec_complete(sim_ctx *x, sim_sm *sm)
             sim_wreq q = {fl->slot, reg, bank, e.flight,
                           x->now, x->write_steal ? SIM_WR_NORMAL : SIM_WR_FORCED, -1};
             sim_mask_set(&w->pend_wq, reg);
+            w->sbst = SIM_SB_DIRTY;
             if (x->write_steal)
                 sim_rfree_on_write(x, sm, fl->slot, reg);
             if (sim_wq_push(sm, q) < 0)

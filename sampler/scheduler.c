@@ -33,21 +33,17 @@
 
 #include "sim_internal.h"
 
-static uint64_t policy_key(const sim_ctx *x, const sim_sm *sm, const sim_sched *S,
-                           const sim_warp *w, int slot)
+/* Policy order of warp `slot` (index idx among the scheduler's n warps);
+ * smaller issues first. */
+static inline uint64_t policy_key(int policy, const sim_sched *S, const sim_warp *w, int slot,
+                                  int idx, int last_idx, int n)
 {
     uint64_t key;
-    int ns = x->nsched;
-    int n = (sm->nslots + ns - 1) / ns;
-    int idx = slot / ns;
-    int last = S->last >= 0 ? S->last / ns : n - 1;
-    switch (x->policy) {
-    case RF_SCHED_GTO:
+    if (policy == RF_SCHED_GTO) {
         key = slot == S->last ? 0 : 1 + w->age;
-        break;
-    default:          /* LRR, and round robin inside the two-level active pool */
-        key = (uint64_t)((idx - last - 1 + 2 * n) % n);
-        break;
+    } else {          /* LRR, and round robin inside the two-level active pool */
+        int d = idx - last_idx - 1;
+        key = (uint64_t)(d < 0 ? d + n : d);
     }
     return key | ((uint64_t)w->prio_class << 56);
 }
@@ -116,6 +112,7 @@ static void issue(sim_ctx *x, sim_sm *sm, int slot, int c)
     if (x->org->on_issue)
         x->org->on_issue(x, sm, slot, pc);
     sim_warp_advance(x, w, in);
+    w->sbst = SIM_SB_DIRTY;
     sim_cta *ct = &sm->ctas[w->cta];
     if (in->unit == SIM_U_NONE) {
         /* BAR and EXIT take effect at issue and retire at once. */
@@ -165,26 +162,35 @@ void sim_issue(sim_ctx *x, sim_sm *sm)
         int best = -1, second = -1;
         uint64_t kbest = UINT64_MAX, ksecond = UINT64_MAX;
         bool short_wait = false, bank_wait = false, mem_wait = false;
-        for (int slot = s; slot < sm->nslots; slot += x->nsched) {
+        int ns = x->nsched;
+        int n = (sm->nslots - s + ns - 1) / ns;
+        int last_idx = S->last >= 0 ? S->last / ns : n - 1;
+        for (int idx = 0, slot = s; slot < sm->nslots; idx++, slot += ns) {
             sim_warp *w = &sm->warps[slot];
             if (w->state != SIM_W_ACTIVE || w->pc < 0 || slot == forced)
                 continue;
-            const sim_inst *in = &x->prog.insts[w->pc];
-            if (!sim_sb_ready(w, in)) {
-                sim_mask blk;
-                for (int i = 0; i < SIM_MASK_WORDS; i++)
-                    blk.w[i] = w->pend.w[i] & in->dep.w[i];
-                if (sim_mask_any(&blk, &w->pend_wq))
-                    bank_wait = true;
-                else if (sim_mask_any(&blk, &w->pend_mem))
-                    mem_wait = true;
-                else
-                    short_wait = true;
+            if (w->sbst == SIM_SB_DIRTY) {
+                const sim_inst *in = &x->prog.insts[w->pc];
+                if (sim_sb_ready(w, in)) {
+                    w->sbst = SIM_SB_READY;
+                } else {
+                    sim_mask blk;
+                    for (int i = 0; i < SIM_MASK_WORDS; i++)
+                        blk.w[i] = w->pend.w[i] & in->dep.w[i];
+                    w->sbst = sim_mask_any(&blk, &w->pend_wq)    ? SIM_SB_BANK
+                              : sim_mask_any(&blk, &w->pend_mem) ? SIM_SB_MEM
+                                                                  : SIM_SB_SHORT;
+                }
+            }
+            if (w->sbst != SIM_SB_READY) {
+                bank_wait |= w->sbst == SIM_SB_BANK;
+                mem_wait |= w->sbst == SIM_SB_MEM;
+                short_wait |= w->sbst == SIM_SB_SHORT;
                 continue;
             }
             if (x->policy == RF_SCHED_TWO_LEVEL && !w->tl_active)
                 continue;
-            uint64_t k = policy_key(x, sm, S, w, slot);
+            uint64_t k = policy_key(x->policy, S, w, slot, idx, last_idx, n);
             if (k < kbest) {
                 second = best, ksecond = kbest;
                 best = slot, kbest = k;

@@ -11,50 +11,9 @@
  */
 #include "sim_internal.h"
 
-void sim_mask_clear(sim_mask *m)
-{
-    for (int i = 0; i < SIM_MASK_WORDS; i++)
-        m->w[i] = 0;
-}
-
-void sim_mask_set(sim_mask *m, int reg)
-{
-    m->w[reg >> 6] |= UINT64_C(1) << (reg & 63);
-}
-
-void sim_mask_reset(sim_mask *m, int reg)
-{
-    m->w[reg >> 6] &= ~(UINT64_C(1) << (reg & 63));
-}
-
-bool sim_mask_test(const sim_mask *m, int reg)
-{
-    return (m->w[reg >> 6] >> (reg & 63)) & 1;
-}
-
-bool sim_mask_any(const sim_mask *a, const sim_mask *b)
-{
-    uint64_t x = 0;
-    for (int i = 0; i < SIM_MASK_WORDS; i++)
-        x |= a->w[i] & b->w[i];
-    return x != 0;
-}
-
-bool sim_mask_empty(const sim_mask *a)
-{
-    uint64_t x = 0;
-    for (int i = 0; i < SIM_MASK_WORDS; i++)
-        x |= a->w[i];
-    return x == 0;
-}
-
-bool sim_sb_ready(const sim_warp *w, const sim_inst *in)
-{
-    return !sim_mask_any(&w->pend, &in->dep);
-}
-
 void sim_sb_reserve(sim_warp *w, const sim_inst *in, bool longlat)
 {
+    w->sbst = SIM_SB_DIRTY;
     for (int i = 0; i < SIM_MASK_WORDS; i++) {
         w->pend.w[i] |= in->def.w[i];
         if (longlat)
@@ -64,6 +23,7 @@ void sim_sb_reserve(sim_warp *w, const sim_inst *in, bool longlat)
 
 void sim_sb_release(sim_warp *w, int reg)
 {
+    w->sbst = SIM_SB_DIRTY;
     sim_mask_reset(&w->pend, reg);
     sim_mask_reset(&w->pend_mem, reg);
     sim_mask_reset(&w->pend_wq, reg);

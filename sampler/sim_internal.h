@@ -35,13 +35,36 @@ typedef struct sim_mask {
     uint64_t w[SIM_MASK_WORDS];
 } sim_mask;
 
-/* ---- scoreboard.c: register bit masks ---- */
-void sim_mask_clear(sim_mask *m);
-void sim_mask_set(sim_mask *m, int reg);
-void sim_mask_reset(sim_mask *m, int reg);
-bool sim_mask_test(const sim_mask *m, int reg);
-bool sim_mask_any(const sim_mask *a, const sim_mask *b);   /* a & b != 0 */
-bool sim_mask_empty(const sim_mask *a);
+/* ---- register bit masks (inline: the issue stage tests them every cycle) ---- */
+static inline void sim_mask_clear(sim_mask *m)
+{
+    for (int i = 0; i < SIM_MASK_WORDS; i++)
+        m->w[i] = 0;
+}
+
+static inline void sim_mask_set(sim_mask *m, int reg)
+{
+    m->w[reg >> 6] |= UINT64_C(1) << (reg & 63);
+}
+
+static inline void sim_mask_reset(sim_mask *m, int reg)
+{
+    m->w[reg >> 6] &= ~(UINT64_C(1) << (reg & 63));
+}
+
+static inline bool sim_mask_test(const sim_mask *m, int reg)
+{
+    return (m->w[reg >> 6] >> (reg & 63)) & 1;
+}
+
+/* a & b != 0 */
+static inline bool sim_mask_any(const sim_mask *a, const sim_mask *b)
+{
+    uint64_t x = 0;
+    for (int i = 0; i < SIM_MASK_WORDS; i++)
+        x |= a->w[i] & b->w[i];
+    return x != 0;
+}
 
 /* ---- warp.c: the program as the sampler walks it ---- */
 struct sim_warp;
@@ -96,6 +119,7 @@ typedef struct sim_warp {
     uint8_t state;              /* sim_wstate */
     uint8_t prio_class;         /* scheduler priority class, 0 = highest (OWF hook) */
     uint8_t tl_active;          /* two-level scheduler: in the active pool */
+    uint8_t sbst;               /* cached scoreboard verdict (sim_sbst), 0 = recompute */
     int pc;                     /* next instruction (the instruction buffer) */
     int cta;                    /* CTA slot */
     int sched;                  /* scheduler the warp belongs to */
@@ -109,6 +133,12 @@ typedef struct sim_warp {
     sim_mask pend_mem;          /* ... of which from long-latency memory */
     sim_mask pend_wq;           /* ... of which waiting for a bank write */
 } sim_warp;
+
+/* Scoreboard verdict of a warp's next instruction, cached until the warp's
+ * pending registers or its PC change. */
+typedef enum sim_sbst {
+    SIM_SB_DIRTY, SIM_SB_READY, SIM_SB_SHORT, SIM_SB_BANK, SIM_SB_MEM
+} sim_sbst;
 
 typedef struct sim_cta {
     bool used;
@@ -287,7 +317,10 @@ typedef struct sim_ctx {
 } sim_ctx;
 
 /* ---- scoreboard.c ---- */
-bool sim_sb_ready(const sim_warp *w, const sim_inst *in);
+static inline bool sim_sb_ready(const sim_warp *w, const sim_inst *in)
+{
+    return !sim_mask_any(&w->pend, &in->dep);
+}
 void sim_sb_reserve(sim_warp *w, const sim_inst *in, bool longlat);
 void sim_sb_release(sim_warp *w, int reg);
 
