@@ -6,8 +6,9 @@
  * operands whose banks are still idle, provided that
  *   (1) a free operand collector can hold them, and
  *   (2) stealing resolves a conflict expected in the next cycle: an operand's
- *       bank is still wanted by a refused read, by a pending write, by
- *       another scheduler's candidate, or by another operand of the same
+ *       bank is still wanted by a refused read, by a pending write, by the
+ *       warps another scheduler is expected to issue (its candidate and its
+ *       last issued warp, when ready), or by another operand of the same
  *       instruction.
  * The scheduler is then overridden to issue the candidate in that cycle
  * (scheduler.c), into the collector already holding the stolen operands.
@@ -64,14 +65,23 @@ uint64_t sim_steal_cand_banks(sim_ctx *x, sim_sm *sm)
 void sim_steal_reads(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t unserved,
                      uint64_t wbanks)
 {
+    /* Banks each scheduler is expected to read next cycle: those of its
+     * candidate and of the warp it issued last (GTO issues it again). */
     uint64_t cbanks[SIM_MAX_SCHED] = {0};
     for (int s = 0; s < x->nsched; s++) {
         const sim_sched *S = &sm->sched[s];
-        if (!cand_ok(x, sm, S))
-            continue;
-        const sim_inst *in = &x->prog.insts[sm->warps[S->cand].pc];
-        for (int j = 0; j < in->nreads; j++)
-            cbanks[s] |= BIT(sim_bank_of(x, S->cand, in->reads[j]));
+        if (cand_ok(x, sm, S)) {
+            const sim_inst *in = &x->prog.insts[sm->warps[S->cand].pc];
+            for (int j = 0; j < in->nreads; j++)
+                cbanks[s] |= BIT(sim_bank_of(x, S->cand, in->reads[j]));
+        }
+        int l = S->last;
+        if (l >= 0 && sm->warps[l].state == SIM_W_ACTIVE && sm->warps[l].pc >= 0) {
+            const sim_inst *in = &x->prog.insts[sm->warps[l].pc];
+            if (sim_sb_ready(&sm->warps[l], in))
+                for (int j = 0; j < in->nreads; j++)
+                    cbanks[s] |= BIT(sim_bank_of(x, l, in->reads[j]));
+        }
     }
     for (int s = 0; s < x->nsched; s++) {
         sim_sched *S = &sm->sched[s];

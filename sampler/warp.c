@@ -15,7 +15,7 @@
  * execution unit, fixed latency, distinct register operands, scoreboard
  * masks, successor instructions, and for bank stealing (seed 001 Sec. IV-C2)
  * a dead register per residue class modulo the bank count after every
- * instruction (the compile-time Rfree hint), from a liveness pass.
+ * instruction (the compile-time Rfree hint, analytic/deadreg.c).
  *
  * Inputs: rf_func (physical registers), rf_gpu latencies and lanes.
  * Units: latencies in core cycles, sizes in bytes.
@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analytic/deadreg.h"
+#include "../analytic/liveness.h"
 #include "sim_internal.h"
 
 static uint64_t mix64(uint64_t z)
@@ -116,79 +118,6 @@ static void decode_class(sim_inst *si, const rf_inst *in, const rf_gpu *g)
     }
 }
 
-/* Liveness over physical registers (general and predicate), block level then
- * per instruction; fills live_out[i] for every instruction. */
-static int liveness(const rf_func *f, sim_mask *live_out)
-{
-    int nb = f->nblocks;
-    sim_mask *in = calloc((size_t)(nb > 0 ? nb : 1), sizeof *in);
-    sim_mask *use = calloc((size_t)(nb > 0 ? nb : 1), sizeof *use);
-    sim_mask *kill = calloc((size_t)(nb > 0 ? nb : 1), sizeof *kill);
-    if (!in || !use || !kill) {
-        free(in), free(use), free(kill);
-        return RF_ENOMEM;
-    }
-    for (int b = 0; b < nb; b++) {
-        const rf_block *bl = &f->blocks[b];
-        for (int i = bl->first + bl->ninsts - 1; i >= bl->first; i--) {
-            const rf_inst *ri = &f->insts[i];
-            if (ri->guard < 0)          /* a predicated write may not happen */
-                for (int d = 0; d < ri->ndefs; d++) {
-                    sim_mask_set(&kill[b], ri->defs[d]);
-                    sim_mask_reset(&use[b], ri->defs[d]);
-                }
-            for (int u = 0; u < ri->nuses; u++)
-                sim_mask_set(&use[b], ri->uses[u]);
-            if (ri->guard >= 0)
-                sim_mask_set(&use[b], ri->guard);
-        }
-    }
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int b = nb - 1; b >= 0; b--) {
-            sim_mask out;
-            sim_mask_clear(&out);
-            for (int s = 0; s < f->blocks[b].nsucc; s++) {
-                int t = f->blocks[b].succ[s];
-                if (t >= 0 && t < nb)
-                    for (int w = 0; w < SIM_MASK_WORDS; w++)
-                        out.w[w] |= in[t].w[w];
-            }
-            for (int w = 0; w < SIM_MASK_WORDS; w++) {
-                uint64_t v = use[b].w[w] | (out.w[w] & ~kill[b].w[w]);
-                if (v != in[b].w[w]) {
-                    in[b].w[w] = v;
-                    changed = true;
-                }
-            }
-        }
-    }
-    for (int b = 0; b < nb; b++) {
-        const rf_block *bl = &f->blocks[b];
-        sim_mask live;
-        sim_mask_clear(&live);
-        for (int s = 0; s < bl->nsucc; s++) {
-            int t = bl->succ[s];
-            if (t >= 0 && t < nb)
-                for (int w = 0; w < SIM_MASK_WORDS; w++)
-                    live.w[w] |= in[t].w[w];
-        }
-        for (int i = bl->first + bl->ninsts - 1; i >= bl->first; i--) {
-            const rf_inst *ri = &f->insts[i];
-            live_out[i] = live;
-            if (ri->guard < 0)
-                for (int d = 0; d < ri->ndefs; d++)
-                    sim_mask_reset(&live, ri->defs[d]);
-            for (int u = 0; u < ri->nuses; u++)
-                sim_mask_set(&live, ri->uses[u]);
-            if (ri->guard >= 0)
-                sim_mask_set(&live, ri->guard);
-        }
-    }
-    free(in), free(use), free(kill);
-    return 0;
-}
-
 int sim_prog_build(sim_prog *p, const rf_func *f, const rf_gpu *gpu, int regs_alloc,
                    int nbanks, rf_err *err)
 {
@@ -205,9 +134,8 @@ int sim_prog_build(sim_prog *p, const rf_func *f, const rf_gpu *gpu, int regs_al
     p->insts = calloc((size_t)n, sizeof *p->insts);
     p->dead = malloc((size_t)n * (size_t)nbanks * sizeof *p->dead);
     int *blk = malloc((size_t)n * sizeof *blk);
-    sim_mask *lo = calloc((size_t)n, sizeof *lo);
-    if (!p->insts || !p->dead || !blk || !lo) {
-        free(blk), free(lo), sim_prog_free(p);
+    if (!p->insts || !p->dead || !blk) {
+        free(blk), sim_prog_free(p);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory decoding the kernel");
     }
     for (int i = 0; i < n; i++)
@@ -281,28 +209,25 @@ int sim_prog_build(sim_prog *p, const rf_func *f, const rf_gpu *gpu, int regs_al
         si->exits = ri->cls == RF_OC_EXIT;
     }
 
-    int rc = liveness(f, lo);
+    /* Dead register per residue class after every instruction (the
+     * compile-time Rfree hint, analytic/deadreg.c: registers the code never
+     * touches first, then the least accessed dead one). */
+    rf_live live;
+    rf_deadreg dr;
+    int rc = rf_live_compute(f, &live, err);
+    if (rc == 0) {
+        rc = rf_dead_compute(f, &live, nbanks, p->regs_alloc, &dr, err);
+        rf_live_free(&live);
+    }
     if (rc < 0) {
-        free(blk), free(lo), sim_prog_free(p);
-        return rf_err_set(err, rc, NULL, 0, 0, NULL, "out of memory in liveness");
+        free(blk), sim_prog_free(p);
+        return rc;
     }
-    /* Dead register per residue class: the highest-numbered allocated
-     * register of that class neither live after the instruction nor written
-     * by it (registers the code never touches come first, as seed 001
-     * suggests for kernels not limited by registers). */
-    for (int i = 0; i < n; i++) {
-        int16_t *dd = &p->dead[(size_t)i * (size_t)nbanks];
+    for (int i = 0; i < n; i++)
         for (int c = 0; c < nbanks; c++)
-            dd[c] = -1;
-        for (int r = p->regs_alloc - 1; r >= 0; r--) {
-            int c = r % nbanks;
-            if (dd[c] >= 0 || sim_mask_test(&lo[i], r) || sim_mask_test(&p->insts[i].def, r))
-                continue;
-            dd[c] = (int16_t)r;
-        }
-    }
+            p->dead[(size_t)i * (size_t)nbanks + c] = (int16_t)rf_dead_reg(&dr, i, c);
+    rf_dead_free(&dr);
     free(blk);
-    free(lo);
     return 0;
 }
 

@@ -129,7 +129,7 @@ int main(int argc, char **argv)
     int nk = 0;
     double secs = 0, insts = 0;
     rf_sim_stats tab2[64][3];
-    char names[64][64];
+    char names[64][128];
     for (int s = 0; s < nspec; s++) {
         rf_kernel *k = NULL;
         rf_kernel_opts ko;
