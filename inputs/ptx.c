@@ -1059,10 +1059,28 @@ static int parse_inst(ptx *p, fstate *fs)
                 return rc;
         }
     }
-    if (blen == 3 && memcmp(opt->s, "mov", 3) == 0 && nops == 2 &&
-        ops[0].k == OP_REG && ops[1].k == OP_REG && in->ndefs == 1 &&
-        in->nuses == 1)
+    if (nops == 2 && ops[0].k == OP_REG && ops[1].k == OP_REG &&
+        in->ndefs == 1 && in->nuses == 1 &&
+        ((blen == 3 && memcmp(opt->s, "mov", 3) == 0) ||
+         (blen == 4 && memcmp(opt->s, "cvta", 4) == 0 &&
+          has_mod(opt->s, opt->len, ".to"))))
         in->flags |= RF_IF_MOVE;
+    /* Constants ptxas reads straight from the constant bank or encodes as
+     * immediates: kernel parameters, constant-address loads, immediates
+     * and launch-size special registers. */
+    if (in->ndefs == 1 && in->nuses == 0 && guard < 0 && nops == 2) {
+        if (in->cls == RF_OC_LD_CONST && ops[1].k == OP_MEM)
+            in->flags |= RF_IF_CONST;
+        if (blen == 3 && memcmp(opt->s, "mov", 3) == 0 && ops[1].k == OP_IMM) {
+            const tok *v = &p->t[ops[1].tok];
+            if (v->k == T_PUNCT)
+                v = &p->t[ops[1].tok + 1];
+            if (isdigit((unsigned char)v->s[0]) ||
+                (v->len >= 5 && (memcmp(v->s, "%ntid", 5) == 0 ||
+                                 (v->len >= 7 && memcmp(v->s, "%nctaid", 7) == 0))))
+                in->flags |= RF_IF_CONST;
+        }
+    }
     /* Branch targets: the label operand of bra; brx.idx names a table. */
     if (oi && oi->cls == RF_OC_BRANCH) {
         int lab = -1;

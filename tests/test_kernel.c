@@ -42,11 +42,12 @@ static void test_spec(void **state)
     assert_true(k->profile.l1_hit == 0.6);    /* default */
     assert_true(k->profile.l2_hit == 0.5);    /* default */
     assert_true(k->func->physical);
+    assert_int_equal(k->smem_static, 0);
     assert_true(k->func_owned);
     assert_false(k->source->physical);
-    assert_int_equal(k->regs_rfkit, 5);       /* see test_regalloc.c */
+    assert_int_equal(k->regs_rfkit, 6);       /* see test_regalloc.c */
     assert_int_equal(k->regs_ptxas, -1);      /* no regs line, ptxas off */
-    assert_int_equal(k->regs, 5);
+    assert_int_equal(k->regs, 6);
     rf_kernel_destroy(k);
 }
 

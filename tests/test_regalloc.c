@@ -23,39 +23,45 @@ static rf_func *alloc_first(const char *path, rf_module **m)
     return p;
 }
 
-/* tests/fixtures/small.ptx, by hand (live sets after each instruction):
- *   0 rd1 | 1 rd1 r1 | 2 rd1 r1 r2 | 3 rd1 r2 p1 | 5 r2 rd2 | 6 rd2 rd3
- *   7 rd4 | 8 rd4 f5 | 9 rd4 f5 f1 f2 | 10 rd4 f5 f3 | 11 rd4 f5 f3
- *   12 rd4 f5 f3 p2 | 14 -
- * Widest point: instruction 9, rd4 (pair) + f5 + f1 + f2 = 5 words.
- * Colouring in order of first definition, lowest aligned slot:
- *   rd1 R0:R1, r1 R2, r2 R3, rd2 R0:R1 (rd1 died), rd3 R2:R3, rd4 R0:R1,
- *   f5 R2, f1 R3, f2 R4, f3 R3; p1 and p2 never overlap: both P0.
- * => 5 registers, 1 predicate. */
+/* tests/fixtures/small.ptx, by hand.  Kernel parameters are read from the
+ * constant bank (%rd1, %r1 and the cvta copy %rd2 fold into operands and
+ * take no register; their instructions become NOPs); R1 is the stack
+ * pointer.  Live sets after each instruction of the rest:
+ *   2 r2 | 3 r2 p1 | 6 rd3 | 7 rd4 | 8 rd4 f5 | 9 rd4 f5 f1 f2
+ *   10 rd4 f5 f3 | 11 rd4 f5 f3 | 12 rd4 f5 f3 p2 | 14 -
+ * Colouring in order of first definition, lowest free aligned slot that is
+ * not R1: r2 R0, rd3 R2:R3, rd4 R2:R3 (rd3 dies where rd4 is born), f5 R0,
+ * f1 R4, f2 R5, f3 R4; p1 and p2 never overlap: both P0.
+ * => R0..R5 = 6 registers, 1 predicate. */
 static void test_small_count(void **state)
 {
     (void)state;
     rf_module *m;
     rf_func *p = alloc_first("tests/fixtures/small.ptx", &m);
-    assert_int_equal(p->nregs, 5);
+    assert_int_equal(p->nregs, 6);
     assert_int_equal(p->npreds, 1);
     assert_int_equal(p->ninsts, 17);
     assert_int_equal(p->nblocks, 5);
-    /* 9: ld.global.v2.f32 {%f1, %f2}, [%rd4+8] -> defs R3, R4; uses R0:R1 */
+    assert_int_equal(p->insts[0].cls, RF_OC_NOP);     /* ld.param folded */
+    assert_int_equal(p->insts[5].cls, RF_OC_NOP);     /* cvta folded */
+    /* 9: ld.global.v2.f32 {%f1, %f2}, [%rd4+8] -> defs R4, R5; uses R2:R3 */
     const rf_inst *ld = &p->insts[9];
     assert_int_equal(ld->ndefs, 2);
-    assert_int_equal(ld->defs[0], 3);
-    assert_int_equal(ld->defs[1], 4);
+    assert_int_equal(ld->defs[0], 4);
+    assert_int_equal(ld->defs[1], 5);
     assert_int_equal(ld->nuses, 2);
-    assert_int_equal(ld->uses[0], 0);
-    assert_int_equal(ld->uses[1], 1);
-    /* 14: st.global.v2.f32 [%rd4], {%f5, %f3} -> R0, R1, R2, R3 */
+    assert_int_equal(ld->uses[0], 2);
+    assert_int_equal(ld->uses[1], 3);
+    /* 14: st.global.v2.f32 [%rd4], {%f5, %f3} -> R2, R3, R0, R4 */
     const rf_inst *st = &p->insts[14];
     assert_int_equal(st->nuses, 4);
-    assert_int_equal(st->uses[0], 0);
-    assert_int_equal(st->uses[1], 1);
-    assert_int_equal(st->uses[2], 2);
-    assert_int_equal(st->uses[3], 3);
+    assert_int_equal(st->uses[0], 2);
+    assert_int_equal(st->uses[1], 3);
+    assert_int_equal(st->uses[2], 0);
+    assert_int_equal(st->uses[3], 4);
+    /* 3: setp reads %r2 (R0) against the folded parameter */
+    assert_int_equal(p->insts[3].nuses, 1);
+    assert_int_equal(p->insts[3].uses[0], 0);
     /* 4: @%p1 bra -> guard P0 */
     assert_int_equal(p->insts[4].guard, RF_PRED_BASE + 0);
     assert_int_equal(p->insts[3].defs[0], RF_PRED_BASE + 0);
@@ -63,8 +69,8 @@ static void test_small_count(void **state)
     rf_module_destroy(m);
 }
 
-/* 64-bit values sit in aligned pairs; a ld.v4 defines four distinct
- * registers; every operand is a valid physical register. */
+/* Operands are valid physical registers: in range, never R1, 64-bit values
+ * in aligned pairs, the registers one instruction defines distinct. */
 static void test_pairs_and_ranges(void **state)
 {
     (void)state;
@@ -72,30 +78,41 @@ static void test_pairs_and_ranges(void **state)
     rf_func *p = alloc_first("tests/fixtures/features.ptx", &m);
     const rf_func *v = rf_module_func(m, NULL);
     for (int i = 0; i < p->ninsts; i++) {
-        const rf_inst *pi = &p->insts[i], *vi = &v->insts[i];
-        int words = 0;
-        for (int k = 0; k < vi->ndefs; k++) {
-            int w = v->regs[vi->defs[k]].words;
-            words += w ? w : 1;
+        const rf_inst *pi = &p->insts[i];
+        for (int k = 0; k < pi->ndefs + pi->nuses; k++) {
+            int r = k < pi->ndefs ? pi->defs[k] : pi->uses[k - pi->ndefs];
+            if (r >= RF_PRED_BASE) {
+                assert_in_range(r, RF_PRED_BASE, RF_PRED_BASE + 6);
+            } else {
+                assert_in_range(r, 0, p->nregs - 1);
+                assert_int_not_equal(r, 1);
+            }
         }
-        assert_int_equal(pi->ndefs, words);
-        for (int k = 0; k < pi->ndefs; k++) {
-            if (pi->defs[k] >= RF_PRED_BASE)
-                assert_in_range(pi->defs[k], RF_PRED_BASE, RF_PRED_BASE + 6);
-            else
-                assert_in_range(pi->defs[k], 0, p->nregs - 1);
+        for (int k = 0; k < pi->ndefs; k++)
             for (int j = k + 1; j < pi->ndefs; j++)
                 assert_int_not_equal(pi->defs[k], pi->defs[j]);
+        /* the virtual instruction on the same source line */
+        for (int j = 0; j < v->ninsts; j++) {
+            const rf_inst *vi = &v->insts[j];
+            if (vi->line != pi->line || vi->ndefs == 0 || pi->ndefs == 0)
+                continue;
+            if (v->regs[vi->defs[0]].words == 2)
+                assert_int_equal(pi->defs[0] % 2, 0);
+            if (vi->ndefs == 4 && v->regs[vi->defs[0]].words == 1)
+                assert_int_equal(pi->ndefs, 4);   /* ld.shared.v4 */
         }
-        /* first def of a 64-bit register is even */
-        if (vi->ndefs && v->regs[vi->defs[0]].words == 2)
-            assert_int_equal(pi->defs[0] % 2, 0);
+    }
+    /* Global loads are scheduled early within their block: the order of
+     * instructions changes, the blocks do not. */
+    for (int b = 0; b < p->nblocks; b++) {
+        assert_int_equal(p->blocks[b].first, v->blocks[b].first);
+        assert_int_equal(p->blocks[b].ninsts, v->blocks[b].ninsts);
     }
     rf_func_destroy(p);
     rf_module_destroy(m);
 }
 
-/* Bundled kernels: rfkit's count within a factor of two of ptxas's (the
+/* Bundled kernels: rfkit's count within 1.5x of ptxas's either way (the
  * spec records ptxas -v), so occupancy estimates stay meaningful. */
 static void test_bundled_vs_ptxas(void **state)
 {
@@ -119,8 +136,8 @@ static void test_bundled_vs_ptxas(void **state)
         if (rf_kernel_load(path, &o, &k, &err))
             fail_msg("%s", err.msg);
         assert_true(k->regs_ptxas > 0);
-        assert_true(k->regs_rfkit * 2 >= k->regs_ptxas);
-        assert_true(k->regs_rfkit <= 2 * k->regs_ptxas);
+        assert_true(2 * k->regs_ptxas <= 3 * k->regs_rfkit);
+        assert_true(2 * k->regs_rfkit <= 3 * k->regs_ptxas);
         rf_kernel_destroy(k);
         checked++;
     }
@@ -152,9 +169,10 @@ static void test_predicate_overflow(void **state)
     if (rf_regalloc(&m->funcs[0], &p, &err))
         fail_msg("%s", err.msg);
     /* 10 predicates live together: 6 in P0..P5, 4 in general registers,
-     * plus %r0 => 5 general registers; P6 is the guard scratch. */
+     * plus %r0 => R0, R2..R5 (R1 is the stack pointer) = 6 registers; P6 is
+     * the guard scratch. */
     assert_int_equal(p->npreds, 7);
-    assert_int_equal(p->nregs, 5);
+    assert_int_equal(p->nregs, 6);
     for (int i = 0; i < p->ninsts; i++)
         if (p->insts[i].guard >= 0)
             assert_in_range(p->insts[i].guard, RF_PRED_BASE, RF_PRED_BASE + 6);
