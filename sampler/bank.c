@@ -58,7 +58,7 @@ static void banked_issue(sim_ctx *x, sim_sm *sm, int slot, int inst)
         sim_rfree_update(x, sm, slot, inst);
 }
 
-static const sim_rforg banked = {"banked", banked_read, banked_write, banked_issue};
+static const sim_rforg banked = {"banked", banked_read, banked_write, banked_issue, NULL};
 
 /* Every design runs on the banked file for now (its occupancy still comes
  * from rf_occ_compute, so sharing, FineReg and the VT family change the

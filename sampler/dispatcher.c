@@ -38,6 +38,8 @@ static void launch(sim_ctx *x, sim_sm *sm, int c, long id)
     }
     sm->active_warps += ct->live;
     sm->ctas_used++;
+    if (x->org->on_launch)
+        x->org->on_launch(x, sm, c);
 }
 
 void sim_dispatch_ctas(sim_ctx *x, sim_sm *sm)

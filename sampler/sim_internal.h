@@ -258,6 +258,9 @@ typedef struct sim_rforg {
     int (*read_route)(struct sim_ctx *x, struct sim_sm *sm, int slot, int reg, int *extra);
     int (*write_route)(struct sim_ctx *x, struct sim_sm *sm, int slot, int reg);
     void (*on_issue)(struct sim_ctx *x, struct sim_sm *sm, int slot, int inst);  /* or NULL */
+    /* A CTA took slot `cta`: the organisation may set its warps' scheduler
+     * priority classes (owner-warp-first) or reserve storage.  Or NULL. */
+    void (*on_launch)(struct sim_ctx *x, struct sim_sm *sm, int cta);
 } sim_rforg;
 
 const sim_rforg *sim_rforg_for(const rf_design *d);

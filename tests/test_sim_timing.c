@@ -114,12 +114,85 @@ static void write_beats_read(void **state)
     assert_int_equal(st.inter_write_cycles, 1);
 }
 
+/* Scheduling order, one scheduler, two warps A (slot 0) and B (slot 1),
+ * swizzle map (A's registers in bank 0, B's in bank 1 for r0 and r4):
+ * I0 r1 <- r0; I1 r2 <- r4 (independent); EXIT.
+ * GTO keeps issuing A: A.I0 @0, A.I1 @1, A.EXIT @2, then B @3 @4 @5;
+ *   B.I1 reads @5, dispatches @6, writes @10: 11 cycles.
+ * LRR alternates: A.I0 @0, B.I0 @1, A.I1 @2, B.I1 @3 (then the EXITs);
+ *   B.I1 dispatches @5, writes @9: 10 cycles.
+ * Two-level with an active pool of one warp behaves like GTO here (A stays
+ *   active until it exits, then B is promoted): 11 cycles. */
+static void scheduling_order(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.schedulers = 1;
+    fx.gpu.alu_lanes = 64;
+    fx.opts.bank_map = RF_BANK_MAP_SWIZZLE;
+    fx.kernel.launch.block[0] = 64;
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){4, -1});
+    simfix_finish(&fx);
+    fx.design.scheduler = 1 + RF_SCHED_GTO;
+    assert_int_equal(run(&fx).cycles, 11);
+    fx.design.scheduler = 1 + RF_SCHED_LRR;
+    assert_int_equal(run(&fx).cycles, 10);
+    fx.design.scheduler = 1 + RF_SCHED_TWO_LEVEL;
+    fx.opts.active_warps = 1;
+    assert_int_equal(run(&fx).cycles, 11);
+}
+
+/* Execution-unit initiation interval: four independent SFU instructions of
+ * one warp (II = 32 / 4 lanes = 8, latency 8).  Issue @0..@3, reads @1..@4,
+ * dispatch @2, @10, @18, @26 (one SFU pipe), last write @34: 35 cycles. */
+static void sfu_initiation_interval(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    for (int i = 0; i < 4; i++)
+        simfix_add(&fx, RF_OC_SFU, (int[]){4 + i, -1}, (int[]){i, -1});
+    simfix_finish(&fx);
+    rf_sim_stats st = run(&fx);
+    assert_int_equal(st.cycles, 35);
+    assert_int_equal(st.insts_by_class[RF_OC_SFU], 4);
+}
+
+/* DRAM queue: two independent global loads missing L1 and L2 (128 bytes
+ * each at 64 bytes/cycle: 2 cycles of DRAM each, latency 200), then an ALU
+ * instruction using both.
+ * I0 dispatches @2: DRAM busy 2..4, result @204.  I1 dispatches @3, waits
+ * for the DRAM until 4, busy 4..6, result @206.  I2 issues @206, reads @207,
+ * dispatches @208, writes @212: 213 cycles.  Scheduler 0 waits on memory
+ * from @2 to @205: 204 memory-stall cycles; 256 bytes from DRAM. */
+static void dram_queue(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){2, -1}, (int[]){4, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){1, 2, -1});
+    simfix_finish(&fx);
+    rf_sim_stats st = run(&fx);
+    assert_int_equal(st.cycles, 213);
+    assert_int_equal(st.stall_memory, 204);
+    assert_int_equal(st.dram_bytes, 256);
+    assert_int_equal(st.mem_insts, 2);
+    assert_true(st.skipped_cycles > 150);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dependent_chain),
         cmocka_unit_test(two_warps_one_bank),
         cmocka_unit_test(write_beats_read),
+        cmocka_unit_test(scheduling_order),
+        cmocka_unit_test(sfu_initiation_interval),
+        cmocka_unit_test(dram_queue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
