@@ -43,6 +43,8 @@ static void usage(FILE *out)
             "  --skip-ctas N    start as if N CTAs had completed\n"
             "  --sms N          SMs simulated side by side sharing DRAM (default 1)\n"
             "  --bank-map M     swizzle (bank = reg + warp mod banks, default) or modulo\n"
+            "  --collector-pool P  typed (per unit class 6 ALU : 8 SFU : 2 LD/ST, default)\n"
+            "                   or shared (one pool)\n"
             "  --seed S         seed of branch and cache decisions (default 1)\n"
             "  --watchdog N     stop when nothing retires for N cycles (default 1000000)\n"
             "  --csv            one header line and one row\n\n"
@@ -135,6 +137,19 @@ int rf_cmd_simulate(int argc, char **argv)
                 else
                     rc = rf_err_set(&err, RF_EUNKNOWN, "command line", 0, 0, "bank_map",
                                     "unknown bank map '%s' (swizzle, modulo)", v);
+            }
+            continue;
+        }
+        if ((rc = rf_cli_value(argc, argv, &i, "collector-pool", &v, &err)) != 0) {
+            if (rc > 0) {
+                rc = 0;
+                if (!strcmp(v, "typed"))
+                    o.typed_collectors = true;
+                else if (!strcmp(v, "shared"))
+                    o.typed_collectors = false;
+                else
+                    rc = rf_err_set(&err, RF_EUNKNOWN, "command line", 0, 0, "collector_pool",
+                                    "unknown collector pool '%s' (typed, shared)", v);
             }
             continue;
         }

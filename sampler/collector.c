@@ -1,7 +1,9 @@
 /* collector.c - operand collectors and dispatch to the execution units.
  *
  * Model (seed 001 Sec. II-B, Fig. 1): an issued instruction occupies one
- * operand collector (`collectors` per SM, shared by all schedulers) while its
+ * operand collector (`collectors` per SM, shared by all schedulers; by
+ * default split among the unit classes as GPGPU-Sim's Fermi 6 ALU : 8 SFU :
+ * 2 LD/ST, rf_sim_opts.typed_collectors, else one pool) while its
  * source registers are read from the banks; each granted read crosses the
  * crossbar and is in the collector the next cycle.  When every operand is
  * there the instruction is dispatched, oldest collector first, to a free
@@ -18,9 +20,15 @@
 
 #include "sim_internal.h"
 
-int sim_coll_alloc(sim_sm *sm)
+int sim_coll_alloc(sim_sm *sm, int unit)
 {
-    for (int c = 0; c < sm->ctx->ncoll; c++)
+    const sim_ctx *x = sm->ctx;
+    int lo = 0, hi = x->ncoll;
+    if (x->coll_split[0] > 0 && unit >= 0 && unit < SIM_U_NONE) {
+        lo = x->coll_first[unit];
+        hi = lo + x->coll_split[unit];
+    }
+    for (int c = lo; c < hi; c++)
         if (!sm->coll[c].busy) {
             sim_collector *k = &sm->coll[c];
             k->busy = true;

@@ -216,7 +216,7 @@ void sim_issue(sim_ctx *x, sim_sm *sm)
             const sim_inst *in = &x->prog.insts[sm->warps[best].pc];
             int c = -1;
             if (in->unit != SIM_U_NONE)
-                c = sim_coll_alloc(sm);
+                c = sim_coll_alloc(sm, in->unit);
             if (in->unit == SIM_U_NONE || c >= 0) {
                 issue(x, sm, best, c);
                 sm->sched_stall[s] = SIM_ST_NONE;

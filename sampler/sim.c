@@ -35,6 +35,7 @@ void rf_sim_opts_init(rf_sim_opts *o)
     o->sms = 1;
     o->bank_map = RF_BANK_MAP_SWIZZLE;
     o->xbar_ports = 0;
+    o->typed_collectors = true;
 }
 
 /* ---- CSV columns ---- */
@@ -85,6 +86,21 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     x->read_steal = d->kind == RF_DESIGN_STEALING && d->read_steal;
     x->write_steal = d->kind == RF_DESIGN_STEALING && d->write_steal;
     x->org = sim_rforg_for(d);
+    if (o->typed_collectors && x->ncoll >= 3) {
+        /* GPGPU-Sim Fermi proportions: 6 SP, 8 SFU, 2 MEM of 16. */
+        int n = x->ncoll;
+        int alu = (n * 6 + 8) / 16, mem = (n * 2 + 8) / 16;
+        if (alu < 1) alu = 1;
+        if (mem < 1) mem = 1;
+        int sfu = n - alu - mem;
+        if (sfu < 1) { sfu = 1; alu = n - sfu - mem; }
+        x->coll_split[SIM_U_ALU] = alu;
+        x->coll_split[SIM_U_SFU] = sfu;
+        x->coll_split[SIM_U_LDST] = mem;
+        x->coll_first[SIM_U_ALU] = 0;
+        x->coll_first[SIM_U_SFU] = alu;
+        x->coll_first[SIM_U_LDST] = alu + sfu;
+    }
     x->bank_map = o->bank_map;
     x->xbar_ports = o->xbar_ports > 0 ? o->xbar_ports : -1;
     x->nsm = o->sms > 0 ? o->sms : 1;

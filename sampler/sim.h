@@ -37,6 +37,10 @@ typedef struct rf_sim_opts {
     int xbar_ports;           /* operands one collector receives per cycle (crossbar
                                  output ports; GPGPU-Sim: 1); 0 = no limit (default,
                                  seed 001 Sec. II-B: operands arrive concurrently) */
+    bool typed_collectors;    /* collectors dedicated per unit class in GPGPU-Sim Fermi's
+                                 proportions 6 ALU : 8 SFU : 2 LD/ST (default; seed 001
+                                 Sec. II-B: "collectors dedicated to the execution
+                                 units"), else one shared pool */
     bool no_skip;             /* step every cycle instead of skipping idle stretches (same results) */
 } rf_sim_opts;
 

@@ -306,6 +306,8 @@ typedef struct sim_ctx {
     const rf_sim_opts *o;
     sim_prog prog;
     int nbanks, ncoll, nsched, policy, tl_active;
+    int coll_split[SIM_U_NONE];  /* collectors per unit class (0: one shared pool) */
+    int coll_first[SIM_U_NONE];
     bool read_steal, write_steal;
     int bank_map;
     int xbar_ports;             /* operands a collector receives per cycle; -1 = any */
@@ -340,7 +342,7 @@ void sim_issue(sim_ctx *x, sim_sm *sm);
 void sim_stall_account(sim_sm *sm, int nsched, uint64_t n);
 
 /* ---- collector.c ---- */
-int sim_coll_alloc(sim_sm *sm);
+int sim_coll_alloc(sim_sm *sm, int unit);
 void sim_coll_release(sim_sm *sm, int c);
 void sim_coll_dispatch(sim_ctx *x, sim_sm *sm);
 void sim_coll_fill(sim_ctx *x, sim_sm *sm, int c, int slot, int inst);

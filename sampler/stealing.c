@@ -117,7 +117,7 @@ void sim_steal_reads(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t unserved,
         }
         if (!conflict || nsteal == 0)
             continue;
-        int c = sim_coll_alloc(sm);
+        int c = sim_coll_alloc(sm, in->unit);
         if (c < 0)
             continue;
         sim_collector *k = &sm->coll[c];

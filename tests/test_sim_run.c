@@ -54,11 +54,12 @@ static void invariants(void **state)
 {
     (void)state;
     for (int pol = 0; pol < 3; pol++)
-        for (int mode = 0; mode < 4; mode++) {
+        for (int mode = 0; mode < 8; mode++) {
             simfix fx;
             loop_kernel(&fx);
+            fx.opts.typed_collectors = mode & 4;
             fx.design.scheduler = pol + 1;
-            fx.design.kind = mode ? RF_DESIGN_STEALING : RF_DESIGN_BASELINE;
+            fx.design.kind = mode & 3 ? RF_DESIGN_STEALING : RF_DESIGN_BASELINE;
             fx.design.read_steal = mode & 1;
             fx.design.write_steal = mode & 2;
             fx.opts.active_warps = 4;

@@ -184,6 +184,30 @@ static void dram_queue(void **state)
     assert_true(st.skipped_cycles > 150);
 }
 
+/* Collectors dedicated per unit class: 3 collectors split 6:8:2 give one
+ * ALU collector (3*6/16 rounds to 1).  Two independent ALU instructions:
+ * pooled, I0 issues @0 and I1 @1, dispatch @2 and @3, last write @7: 8 cycles.
+ * Typed, I1 waits for the only ALU collector, freed when I0 dispatches @2:
+ * I1 issues @2, reads @3, dispatches @4, writes @8: 9 cycles, and the
+ * scheduler charges cycle 1 to a full collector. */
+static void typed_collectors(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.collectors = 3;
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){4, -1});
+    simfix_finish(&fx);
+    rf_sim_stats st = run(&fx);
+    assert_int_equal(st.cycles, 8);
+    assert_int_equal(st.stall_collector, 0);
+    fx.opts.typed_collectors = true;
+    st = run(&fx);
+    assert_int_equal(st.cycles, 9);
+    assert_int_equal(st.stall_collector, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +217,7 @@ int main(void)
         cmocka_unit_test(scheduling_order),
         cmocka_unit_test(sfu_initiation_interval),
         cmocka_unit_test(dram_queue),
+        cmocka_unit_test(typed_collectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,7 @@ void simfix_init(simfix *fx)
     fx->opts.bank_map = RF_BANK_MAP_MODULO;
     fx->opts.ctas_per_sm = 1;
     fx->opts.watchdog = 100000;
+    fx->opts.typed_collectors = false;
 
     rf_kernel *k = &fx->kernel;
     strcpy(k->name, "simfix");

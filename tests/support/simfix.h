@@ -23,7 +23,8 @@ typedef struct simfix {
 
 /* GPU: warp 32, 2 schedulers, 4 banks, 8 collectors, ALU II 1 (64 lanes),
  * latencies ALU 4, SFU 8, shared 4, L1 10, L2 50, DRAM 200 cycles.
- * Kernel: empty, grid 1, block 32, regs 32; opts: modulo bank map, 1 CTA/SM. */
+ * Kernel: empty, grid 1, block 32, regs 32; opts: modulo bank map, 1 CTA/SM,
+ * one shared collector pool. */
 void simfix_init(simfix *fx);
 
 /* Append an instruction: defs/uses are -1-terminated lists given inline,
