@@ -12,8 +12,9 @@
  * Registers: PTX entries are allocated by rf_regalloc (regs_rfkit).  The
  * count used for occupancy is the spec's or --regs when given, else the one
  * `ptxas -v` reports when ptxas is on PATH (and not disabled), else
- * rfkit's.  SASS and dot code carry physical registers: their count is the
- * highest register used + 1.
+ * rfkit's (including what the functions it calls need on top of the values
+ * live across the call).  SASS and dot code carry physical registers: their
+ * count is the highest register used + 1.
  */
 #include "kernel.h"
 #include "kir_internal.h"
@@ -351,6 +352,40 @@ static int ptxas_regs(const char *path, const char *target, const char *entry)
     return regs;
 }
 
+/* Registers a function needs including the functions it calls: while a
+ * callee runs the caller's values stay live, so
+ *     need(f) = max(own(f), live_across_call(f) + max over callees need(c)).
+ * External callees (vprintf) count 0; recursion is cut at depth 16. */
+static int call_need(const rf_module *m, int fi, int *memo, int depth)
+{
+    if (memo[fi] >= 0)
+        return memo[fi];
+    rf_func *phys;
+    int live = 0;
+    if (depth > 16 || kir_regalloc(&m->funcs[fi], &phys, &live, NULL))
+        return 0;
+    int own = phys->nregs;
+    rf_func_destroy(phys);
+    int callee_max = 0;
+    bool calls = false;
+    for (int c = 0; c < m->ncalls; c++) {
+        if (m->calls[c].caller != fi)
+            continue;
+        calls = true;
+        int ce = m->calls[c].callee;
+        if (ce >= 0 && ce != fi) {
+            int n = call_need(m, ce, memo, depth + 1);
+            if (n > callee_max)
+                callee_max = n;
+        }
+    }
+    int need = own;
+    if (calls && live + callee_max > need)
+        need = live + callee_max;
+    memo[fi] = need;
+    return need;
+}
+
 static int load_code(rf_kernel *k, const char *code_path, const char *entry,
                      const char *spec_path, int spec_line, rf_err *err)
 {
@@ -383,6 +418,19 @@ static int load_code(rf_kernel *k, const char *code_path, const char *entry,
         k->func = phys;
         k->func_owned = true;
         k->regs_rfkit = phys->nregs;
+        if (k->mod->ncalls > 0) {
+            int *memo = malloc((size_t)k->mod->nfuncs * sizeof *memo);
+            if (!memo)
+                return rf_err_set(err, RF_ENOMEM, code_path, 0, 0, NULL,
+                                  "out of memory");
+            for (int i = 0; i < k->mod->nfuncs; i++)
+                memo[i] = -1;
+            int fi = (int)(k->source - k->mod->funcs);
+            int need = call_need(k->mod, fi, memo, 0);
+            free(memo);
+            if (need > k->regs_rfkit)
+                k->regs_rfkit = need > 255 ? 255 : need;
+        }
     }
     k->smem_static = k->source->smem_static;
     return RF_OK;

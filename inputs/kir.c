@@ -210,6 +210,7 @@ void rf_module_destroy(rf_module *m)
         kir_func_free_arrays(&m->funcs[i]);
     free(m->funcs);
     free(m->opnames);
+    free(m->calls);
     free(m);
 }
 

@@ -106,6 +106,13 @@ typedef struct rf_func {
 
 typedef enum rf_code_kind { RF_CODE_PTX, RF_CODE_SASS, RF_CODE_DOT } rf_code_kind;
 
+/* A call from one function of a module to another (PTX call). */
+typedef struct rf_call {
+    int caller;                  /* index into rf_module.funcs */
+    int callee;                  /* index into rf_module.funcs, -1 = external */
+    int inst;                    /* the call instruction in the caller */
+} rf_call;
+
 typedef struct rf_module {
     char path[512];
     int kind;                    /* rf_code_kind */
@@ -116,6 +123,8 @@ typedef struct rf_module {
     char (*opnames)[32];         /* distinct opcode spellings (base names) */
     int nopnames;
     int smem_module;             /* bytes of module-scope .shared */
+    rf_call *calls;              /* call edges between functions */
+    int ncalls;
 } rf_module;
 
 void rf_module_destroy(rf_module *m);

@@ -77,6 +77,11 @@ typedef struct kir_ctl {
  * RF_ENOMEM. */
 int kir_build_cfg(rf_func *f, const kir_ctl *ctl);
 
+/* rf_regalloc that also reports the most general-register words live
+ * across any call instruction (*call_live, may be NULL). */
+int kir_regalloc(const rf_func *virt, rf_func **out, int *call_live,
+                 rf_err *err);
+
 /* Read a whole file (NUL-terminated, embedded NULs rejected). */
 int kir_read_file(const char *path, char **text, size_t *len, rf_err *err);
 

@@ -51,6 +51,8 @@ typedef struct ptx {
     int *modsz;          /* bytes of each module variable */
     unsigned char *modshared; /* 1 when that variable is .shared */
     int nmod, capmod;
+    int *call_tok;       /* callee name token per module call edge */
+    int capcalls, capcalltok;
 } ptx;
 
 static int perr(ptx *p, const tok *t, const char *fmt, ...)
@@ -1037,6 +1039,22 @@ static int parse_inst(ptx *p, fstate *fs)
         in->flags |= RF_IF_UNIFORM;
 
     bool is_call = in->cls == RF_OC_CALL;
+    if (is_call) {
+        int callee = -1;
+        for (int i = 0; i < nops && callee < 0; i++)
+            if (ops[i].k == OP_SYM)
+                callee = ops[i].tok;
+        if (callee >= 0) {
+            rf_module *m = p->m;
+            if (kir_grow((void **)&m->calls, &p->capcalls, m->ncalls,
+                         sizeof *m->calls) ||
+                kir_grow((void **)&p->call_tok, &p->capcalltok, m->ncalls,
+                         sizeof *p->call_tok))
+                return nomem(p);
+            m->calls[m->ncalls] = (rf_call){m->nfuncs - 1, -1, f->ninsts - 1};
+            p->call_tok[m->ncalls++] = callee;
+        }
+    }
     bool nodef = (oi && oi->nodef) || (nops > 0 && ops[0].k == OP_MEM);
     if (oi && oi->cls == RF_OC_BARRIER && has_mod(opt->s, opt->len, ".red"))
         nodef = false;
@@ -1535,6 +1553,14 @@ int rf_ptx_parse(const char *path, const char *text, rf_module **out,
     if (!rc && p.m->nfuncs == 0)
         rc = rf_err_set(err, RF_EPARSE, p.path, 0, 0, NULL,
                         "no .entry or .func with a body");
+    for (int c = 0; !rc && c < p.m->ncalls; c++) {
+        const tok *t = &p.t[p.call_tok[c]];
+        for (int f = 0; f < p.m->nfuncs; f++)
+            if ((int)strlen(p.m->funcs[f].name) == t->len &&
+                memcmp(p.m->funcs[f].name, t->s, (size_t)t->len) == 0)
+                p.m->calls[c].callee = f;
+    }
+    free(p.call_tok);
     free(p.t);
     kir_map_free(&p.opmap);
     kir_map_free(&p.modsym);

@@ -10,8 +10,9 @@
  *    and store data are registers) or it would be the second constant
  *    operand of one instruction.  Fully folded instructions become NOPs.
  * 2. Scheduling: each global load moves up its block past independent
- *    instructions (not past stores, atomics, barriers, calls, other loads or
- *    its own dependences), as ptxas issues long-latency loads early; the
+ *    instructions (not past global stores, atomics, barriers, calls, other
+ *    loads or its own dependences), as ptxas issues long-latency loads
+ *    early; the
  *    physical function keeps that order (blocks are unchanged).
  * 3. Liveness of virtual registers over the CFG (backward data flow,
  *    live_in = use U (live_out - kill); a guarded definition does not kill)
@@ -65,6 +66,7 @@ typedef struct ra {
     int *mate;         /* dense -> move partner or -1 */
     int *color;        /* dense -> first slot / predicate, -1 none */
     bool *in_gpr;      /* dense predicate overflowed to a GPR */
+    int call_live;     /* most general-register words live across a call */
 } ra;
 
 static void ra_free(ra *r)
@@ -185,6 +187,21 @@ static int interference(ra *r)
         memcpy(live, r->out + (size_t)b * nw, (size_t)nw * sizeof *live);
         for (int i = bl->first + bl->ninsts - 1; i >= bl->first; i--) {
             const rf_inst *in = &f->insts[i];
+            if (in->cls == RF_OC_CALL) {
+                int words = 0;
+                for (int x = 0; x < r->nv; x++) {
+                    if (!btest(live, x) ||
+                        f->regs[r->vreg[x]].words == 0)
+                        continue;
+                    bool def = false;
+                    for (int k = 0; k < in->ndefs; k++)
+                        def = def || r->dense[in->defs[k]] == x;
+                    if (!def)
+                        words += f->regs[r->vreg[x]].words;
+                }
+                if (words > r->call_live)
+                    r->call_live = words;
+            }
             int msrc = move_source(f, in);
             int dmsrc = msrc >= 0 ? r->dense[msrc] : -1;
             for (int k = 0; k < in->ndefs; k++) {
@@ -449,7 +466,8 @@ static int copy_physical(const rf_func *src, rf_func **out)
     return RF_OK;
 }
 
-static int allocate(const rf_func *virt, rf_func **out, rf_err *err)
+static int allocate(const rf_func *virt, rf_func **out, int *call_live,
+                    rf_err *err)
 {
     ra r;
     memset(&r, 0, sizeof r);
@@ -562,6 +580,8 @@ static int allocate(const rf_func *virt, rf_func **out, rf_err *err)
     }
     f->nregs = used;
     f->npreds = maxpred + 1;
+    if (call_live)
+        *call_live = r.call_live;
     *out = f;
     rc = RF_OK;
     goto out;
@@ -659,10 +679,12 @@ static bool is_load(int cls)
            cls == RF_OC_LD_CONST || cls == RF_OC_LD_LOCAL;
 }
 
-static bool orders_memory(int cls)
+/* Instructions a global load may not pass: global stores and atomics (may
+ * alias), barriers, calls and control transfers.  Shared and local stores
+ * are other state spaces and cannot alias a global address. */
+static bool blocks_global_load(int cls)
 {
-    return cls == RF_OC_ST_GLOBAL || cls == RF_OC_ST_SHARED ||
-           cls == RF_OC_ST_LOCAL || cls == RF_OC_ATOMIC ||
+    return cls == RF_OC_ST_GLOBAL || cls == RF_OC_ATOMIC ||
            cls == RF_OC_BARRIER || cls == RF_OC_CALL ||
            cls == RF_OC_BRANCH || cls == RF_OC_EXIT;
 }
@@ -693,7 +715,7 @@ static void schedule_loads(rf_func *f)
             int p = i;
             while (p > lo) {
                 const rf_inst *q = &f->insts[p - 1];
-                if (orders_memory(q->cls) || is_load(q->cls) ||
+                if (blocks_global_load(q->cls) || is_load(q->cls) ||
                     shares(q->defs, q->ndefs, ld.uses, ld.nuses) ||
                     shares(q->uses, q->nuses, ld.defs, ld.ndefs) ||
                     shares(q->defs, q->ndefs, ld.defs, ld.ndefs) ||
@@ -715,7 +737,15 @@ static void schedule_loads(rf_func *f)
 
 int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err)
 {
+    return kir_regalloc(virt, out, NULL, err);
+}
+
+int kir_regalloc(const rf_func *virt, rf_func **out, int *call_live,
+                 rf_err *err)
+{
     *out = NULL;
+    if (call_live)
+        *call_live = 0;
     if (virt->physical) {
         int rc = copy_physical(virt, out);
         return rc ? rf_err_set(err, rc, NULL, 0, 0, virt->name, "out of memory")
@@ -764,7 +794,7 @@ int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err)
             ti->flags &= (uint8_t)~(RF_IF_MOVE | RF_IF_CONST);
     }
     schedule_loads(&tmp);
-    int rc = allocate(&tmp, out, err);
+    int rc = allocate(&tmp, out, call_live, err);
     free(tmp.insts);
     free(fold);
     return rc;

@@ -157,6 +157,43 @@ static void test_ptxas(void **state)
     rf_kernel_destroy(k);
 }
 
+/* tests/fixtures/calls.ptx.  f alone: %r1 lives over the whole body, at
+ * most %r1 %r2 %r3 together -> R0 R2 R3 (R1 is the stack pointer) = 4.
+ * k alone: %rd1 is a folded parameter, %rd2 (store address) R2:R3, %r1 R0,
+ * %r2 R4, %r3/%r4 reuse R0 -> 5.  Across the call %rd2 and %r2 stay live
+ * (3 words), so k needs max(5, 3 + 4) = 7. */
+static void test_call_registers(void **state)
+{
+    (void)state;
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_module_load("tests/fixtures/calls.ptx", &m, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(m->ncalls, 1);
+    assert_int_equal(m->calls[0].caller, 1);
+    assert_int_equal(m->calls[0].callee, 0);
+    assert_int_equal(m->funcs[1].insts[m->calls[0].inst].cls, RF_OC_CALL);
+    rf_func *pf, *pk;
+    if (rf_regalloc(&m->funcs[0], &pf, &err) || rf_regalloc(&m->funcs[1], &pk, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(pf->nregs, 4);
+    assert_int_equal(pk->nregs, 5);
+    rf_func_destroy(pf);
+    rf_func_destroy(pk);
+    rf_module_destroy(m);
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    o.grid = "1";
+    o.block = "32";
+    rf_kernel *k = load_ok("tests/fixtures/calls.ptx", &o);
+    assert_string_equal(k->source->name, "k");
+    assert_int_equal(k->func->nregs, 5);
+    assert_int_equal(k->regs_rfkit, 7);
+    assert_int_equal(k->regs, 7);
+    rf_kernel_destroy(k);
+}
+
 static void test_tables(void **state)
 {
     (void)state;
@@ -179,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_overrides_and_bare),
         cmocka_unit_test(test_spec_errors),
         cmocka_unit_test(test_ptxas),
+        cmocka_unit_test(test_call_registers),
         cmocka_unit_test(test_tables),
     };
     return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);
