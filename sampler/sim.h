@@ -1,9 +1,21 @@
 /* sim.h - the sampler: a cycle-level model of one SM running one kernel.
  *
- * rf_sim_run() dispatches the grid's CTAs wave by wave onto one SM (the
- * others share L2/DRAM bandwidth through the profile), steps the pipeline
- * stages in reverse order each cycle, and fills rf_sim_stats.  Deterministic:
- * the same inputs and seed give the same stats.
+ * rf_sim_run() dispatches the grid's CTAs wave by wave onto one SM (or
+ * opts->sms SMs sharing one DRAM queue; the chip's other SMs are accounted
+ * for by the per-SM bandwidth share), steps the pipeline stages in reverse
+ * order each cycle, and fills rf_sim_stats.  Deterministic: the same inputs
+ * and seed give the same stats, byte for byte.
+ *
+ * Designs: baseline and stealing (read_steal, write_steal of rf_design;
+ * seed 001) are modelled in full.  Every other design currently runs on the
+ * banked register file with its own occupancy (rf_occ_compute's active CTAs),
+ * through the register-file organisation hook in sampler/sim_internal.h.
+ *
+ * Windows: stats cover cycles [warmup, warmup + cycles) exactly (cycles = 0:
+ * to the end of the grid); skip_ctas starts the grid at that CTA.  Cost is
+ * proportional to simulated cycles plus a setup of one liveness pass.
+ * Block by block: sampler/dispatcher.c, warp.c, scoreboard.c, scheduler.c,
+ * collector.c, bank.c, stealing.c, exec.c, memory.c, sim.c.
  */
 #ifndef RF_SIM_H
 #define RF_SIM_H
@@ -49,7 +61,7 @@ void rf_sim_opts_init(rf_sim_opts *o);
 typedef struct rf_sim_stats {
     uint64_t cycles;              /* cycles in the window */
     uint64_t warp_insts;          /* warp instructions retired in the window */
-    double ipc;                   /* warp_insts / cycles */
+    double ipc;                   /* warp_insts / cycles / SMs simulated */
     uint64_t ctas_done;
     double mean_resident_warps;   /* per cycle */
 

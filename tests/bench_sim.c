@@ -13,9 +13,13 @@
  * thread), peak memory (ru_maxrss), and with RF_HAVE_PAPI host instructions
  * and cycles per simulated warp instruction.
  *
- * usage: bench_sim [--gpu G] [--cycles N] [KERNEL.spec ...]
+ * usage: bench_sim [--gpu G] [--cycles N] [--alu-lanes N] [--alu-latency N]
+ *                  [KERNEL.spec ...]
  *   (default: every inputs/kernels/ *.spec, full runs; --cycles N measures
- *   windows of N cycles instead, for a quick look).
+ *   windows of N cycles instead, for a quick look; --alu-lanes/--alu-latency
+ *   override the GPU's ALU figures for a what-if, e.g. 64 and 4 for
+ *   GPGPU-Sim 3.x's Fermi: two SP units each taking a warp per cycle, ADD
+ *   latency 4).
  */
 #include <dirent.h>
 #include <math.h>
@@ -70,6 +74,7 @@ int main(int argc, char **argv)
 {
     const char *gpu_name = "fermi-gtx480";
     uint64_t window = 0;
+    int alu_lanes = 0, alu_latency = 0;
     char *specs[64];
     int nspec = 0;
     for (int i = 1; i < argc; i++) {
@@ -77,6 +82,10 @@ int main(int argc, char **argv)
             gpu_name = argv[++i];
         else if (!strcmp(argv[i], "--cycles") && i + 1 < argc)
             window = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--alu-lanes") && i + 1 < argc)
+            alu_lanes = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--alu-latency") && i + 1 < argc)
+            alu_latency = atoi(argv[++i]);
         else if (nspec < 64)
             specs[nspec++] = strdup(argv[i]);
     }
@@ -105,6 +114,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_sim: %s\n", err.msg);
         return 1;
     }
+    if (alu_lanes > 0)
+        gpu.alu_lanes = alu_lanes;
+    if (alu_latency > 0)
+        gpu.alu_latency = alu_latency;
 
 #ifdef RF_HAVE_PAPI
     int papi_set = PAPI_NULL;
@@ -117,9 +130,9 @@ int main(int argc, char **argv)
         printf("PAPI: counters not available here\n");
 #endif
 
-    printf("sampler on %s, %s; IPC (warp instructions per cycle per SM) normalised to the "
-           "straight 16-bank file\n\n", gpu.name,
-           window ? "windows" : "full runs of every CTA");
+    printf("sampler on %s (ALU %d lanes, latency %d), %s; IPC (warp instructions per cycle "
+           "per SM) normalised to the straight 16-bank file\n\n", gpu.name, gpu.alu_lanes,
+           gpu.alu_latency, window ? "windows" : "full runs of every CTA");
     printf("%-9s", "kernel");
     for (size_t c = 0; c < NCONF; c++)
         printf(" %8s", configs[c].name);
