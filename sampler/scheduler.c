@@ -1,8 +1,8 @@
 /* scheduler.c - warp schedulers and the issue stage.
  *
  * Model: `schedulers` warp schedulers per SM, warp slot s belonging to
- * scheduler s mod schedulers, each issuing at most one warp instruction per
- * cycle.  A warp is ready when its instruction-buffer entry is valid (active,
+ * scheduler s mod schedulers, each issuing at most issue_width warp
+ * instructions per cycle.  A warp is ready when its instruction-buffer entry is valid (active,
  * not at a barrier), and the scoreboard shows no pending write to any
  * register it reads or writes.  An instruction other than EXIT and BAR needs
  * a free operand collector (seed 001 Sec. II-B: "it first reserves a free
@@ -22,7 +22,7 @@
  * that cycle to issue the candidate, and the warp the policy picked becomes
  * the next candidate.
  *
- * Stalls: a scheduler-cycle without issue is charged to one cause: a ready
+ * Stalls: an issue slot left unused is charged to one cause: a ready
  * warp without a free collector (bank when some collector is waiting on a
  * bank conflict, else collector); else no ready warp: scoreboard when some
  * warp waits on a short-latency result, bank when it waits on a write held
@@ -148,110 +148,127 @@ static void issue(sim_ctx *x, sim_sm *sm, int slot, int c)
     sm->coll[c].flight = f;
 }
 
+/* One issue slot of scheduler s: true when an instruction issued, else the
+ * stall cause is in sm->sched_stall[s].  `first`: the cycle's first slot,
+ * where a read-stealing override takes effect. */
+static bool issue_slot(sim_ctx *x, sim_sm *sm, int s, bool first)
+{
+    sim_sched *S = &sm->sched[s];
+    int forced = first ? S->override : -1;
+    if (first)
+        S->override = -1;
+
+    /* Rank the ready warps; note why the others wait. */
+    int best = -1, second = -1;
+    uint64_t kbest = UINT64_MAX, ksecond = UINT64_MAX;
+    bool short_wait = false, bank_wait = false, mem_wait = false;
+    int ns = x->nsched;
+    int n = (sm->nslots - s + ns - 1) / ns;
+    int last_idx = S->last >= 0 ? S->last / ns : n - 1;
+    for (int idx = 0, slot = s; slot < sm->nslots; idx++, slot += ns) {
+        sim_warp *w = &sm->warps[slot];
+        if (w->state != SIM_W_ACTIVE || w->pc < 0 || slot == forced)
+            continue;
+        if (w->sbst == SIM_SB_DIRTY) {
+            const sim_inst *in = &x->prog.insts[w->pc];
+            if (sim_sb_ready(w, in)) {
+                w->sbst = SIM_SB_READY;
+            } else {
+                sim_mask blk;
+                for (int i = 0; i < SIM_MASK_WORDS; i++)
+                    blk.w[i] = w->pend.w[i] & in->dep.w[i];
+                w->sbst = sim_mask_any(&blk, &w->pend_wq)    ? SIM_SB_BANK
+                          : sim_mask_any(&blk, &w->pend_mem) ? SIM_SB_MEM
+                                                              : SIM_SB_SHORT;
+            }
+        }
+        if (w->sbst != SIM_SB_READY) {
+            bank_wait |= w->sbst == SIM_SB_BANK;
+            mem_wait |= w->sbst == SIM_SB_MEM;
+            short_wait |= w->sbst == SIM_SB_SHORT;
+            continue;
+        }
+        if (x->policy == RF_SCHED_TWO_LEVEL && !w->tl_active)
+            continue;
+        uint64_t k = policy_key(x->policy, S, w, slot, idx, last_idx, n);
+        if (k < kbest) {
+            second = best, ksecond = kbest;
+            best = slot, kbest = k;
+        } else if (k < ksecond) {
+            second = slot, ksecond = k;
+        }
+    }
+
+    if (forced >= 0) {
+        /* Operands were read ahead: the candidate issues now. */
+        sim_warp *w = &sm->warps[forced];
+        assert(w->state == SIM_W_ACTIVE && w->pc == S->cand_pc &&
+               sim_sb_ready(w, &x->prog.insts[w->pc]));
+        issue(x, sm, forced, S->override_coll);
+        sm->c.overrides++;
+        S->cand = best;
+        S->cand_pc = best >= 0 ? sm->warps[best].pc : -1;
+        return true;
+    }
+    S->cand = -1;
+    if (best >= 0) {
+        const sim_inst *in = &x->prog.insts[sm->warps[best].pc];
+        int c = -1;
+        if (in->unit != SIM_U_NONE)
+            c = sim_coll_alloc(sm, in->unit);
+        if (in->unit == SIM_U_NONE || c >= 0) {
+            issue(x, sm, best, c);
+            if (second >= 0 && sm->warps[second].state == SIM_W_ACTIVE) {
+                S->cand = second;
+                S->cand_pc = sm->warps[second].pc;
+            }
+            return true;
+        }
+        bool conflicted = false;
+        for (int i = 0; i < sm->ncoll_busy; i++)
+            conflicted |= sm->coll[sm->coll_order[i]].conflicted;
+        sm->sched_stall[s] = conflicted ? SIM_ST_BANK : SIM_ST_COLLECTOR;
+    } else if (short_wait) {
+        sm->sched_stall[s] = SIM_ST_SCOREBOARD;
+    } else if (bank_wait) {
+        sm->sched_stall[s] = SIM_ST_BANK;
+    } else if (mem_wait) {
+        sm->sched_stall[s] = SIM_ST_MEMORY;
+    } else {
+        sm->sched_stall[s] = SIM_ST_NO_WARP;
+    }
+    return false;
+}
+
+/* Issue stage: each scheduler fills up to issue_width slots (the same warp
+ * may issue consecutive independent instructions); every unused slot is
+ * charged to the stall cause found when it failed. */
 void sim_issue(sim_ctx *x, sim_sm *sm)
 {
     sm->issued_now = 0;
     for (int s = 0; s < x->nsched; s++) {
-        sim_sched *S = &sm->sched[s];
         if (x->policy == RF_SCHED_TWO_LEVEL)
             two_level_pool(x, sm, s);
-        int forced = S->override;
-        S->override = -1;
-
-        /* Rank the ready warps; note why the others wait. */
-        int best = -1, second = -1;
-        uint64_t kbest = UINT64_MAX, ksecond = UINT64_MAX;
-        bool short_wait = false, bank_wait = false, mem_wait = false;
-        int ns = x->nsched;
-        int n = (sm->nslots - s + ns - 1) / ns;
-        int last_idx = S->last >= 0 ? S->last / ns : n - 1;
-        for (int idx = 0, slot = s; slot < sm->nslots; idx++, slot += ns) {
-            sim_warp *w = &sm->warps[slot];
-            if (w->state != SIM_W_ACTIVE || w->pc < 0 || slot == forced)
-                continue;
-            if (w->sbst == SIM_SB_DIRTY) {
-                const sim_inst *in = &x->prog.insts[w->pc];
-                if (sim_sb_ready(w, in)) {
-                    w->sbst = SIM_SB_READY;
-                } else {
-                    sim_mask blk;
-                    for (int i = 0; i < SIM_MASK_WORDS; i++)
-                        blk.w[i] = w->pend.w[i] & in->dep.w[i];
-                    w->sbst = sim_mask_any(&blk, &w->pend_wq)    ? SIM_SB_BANK
-                              : sim_mask_any(&blk, &w->pend_mem) ? SIM_SB_MEM
-                                                                  : SIM_SB_SHORT;
-                }
-            }
-            if (w->sbst != SIM_SB_READY) {
-                bank_wait |= w->sbst == SIM_SB_BANK;
-                mem_wait |= w->sbst == SIM_SB_MEM;
-                short_wait |= w->sbst == SIM_SB_SHORT;
-                continue;
-            }
-            if (x->policy == RF_SCHED_TWO_LEVEL && !w->tl_active)
-                continue;
-            uint64_t k = policy_key(x->policy, S, w, slot, idx, last_idx, n);
-            if (k < kbest) {
-                second = best, ksecond = kbest;
-                best = slot, kbest = k;
-            } else if (k < ksecond) {
-                second = slot, ksecond = k;
-            }
-        }
-
-        if (forced >= 0) {
-            /* Operands were read ahead: the candidate issues now. */
-            sim_warp *w = &sm->warps[forced];
-            assert(w->state == SIM_W_ACTIVE && w->pc == S->cand_pc &&
-                   sim_sb_ready(w, &x->prog.insts[w->pc]));
-            issue(x, sm, forced, S->override_coll);
-            sm->c.overrides++;
-            sm->sched_stall[s] = SIM_ST_NONE;
-            S->cand = best;
-            S->cand_pc = best >= 0 ? sm->warps[best].pc : -1;
-            continue;
-        }
-        S->cand = -1;
-        if (best >= 0) {
-            const sim_inst *in = &x->prog.insts[sm->warps[best].pc];
-            int c = -1;
-            if (in->unit != SIM_U_NONE)
-                c = sim_coll_alloc(sm, in->unit);
-            if (in->unit == SIM_U_NONE || c >= 0) {
-                issue(x, sm, best, c);
-                sm->sched_stall[s] = SIM_ST_NONE;
-                if (second >= 0 && sm->warps[second].state == SIM_W_ACTIVE) {
-                    S->cand = second;
-                    S->cand_pc = sm->warps[second].pc;
-                }
-                continue;
-            }
-            bool conflicted = false;
-            for (int i = 0; i < sm->ncoll_busy; i++)
-                conflicted |= sm->coll[sm->coll_order[i]].conflicted;
-            sm->sched_stall[s] = conflicted ? SIM_ST_BANK : SIM_ST_COLLECTOR;
-        } else if (short_wait) {
-            sm->sched_stall[s] = SIM_ST_SCOREBOARD;
-        } else if (bank_wait) {
-            sm->sched_stall[s] = SIM_ST_BANK;
-        } else if (mem_wait) {
-            sm->sched_stall[s] = SIM_ST_MEMORY;
-        } else {
-            sm->sched_stall[s] = SIM_ST_NO_WARP;
-        }
+        int used = 0;
+        while (used < x->issue_width && issue_slot(x, sm, s, used == 0))
+            used++;
+        sm->sched_unused[s] = (uint8_t)(x->issue_width - used);
     }
 }
 
-/* Charge `n` cycles of the stalls recorded in the last cycle. */
+/* Charge `n` cycles of the stalls recorded in the last cycle (unused
+ * issue slots). */
 void sim_stall_account(sim_sm *sm, int nsched, uint64_t n)
 {
-    for (int s = 0; s < nsched; s++)
+    for (int s = 0; s < nsched; s++) {
+        uint64_t m = n * sm->sched_unused[s];
         switch (sm->sched_stall[s]) {
-        case SIM_ST_NO_WARP: sm->c.st_no_warp += n; break;
-        case SIM_ST_SCOREBOARD: sm->c.st_scoreboard += n; break;
-        case SIM_ST_COLLECTOR: sm->c.st_collector += n; break;
-        case SIM_ST_BANK: sm->c.st_bank += n; break;
-        case SIM_ST_MEMORY: sm->c.st_memory += n; break;
+        case SIM_ST_NO_WARP: sm->c.st_no_warp += m; break;
+        case SIM_ST_SCOREBOARD: sm->c.st_scoreboard += m; break;
+        case SIM_ST_COLLECTOR: sm->c.st_collector += m; break;
+        case SIM_ST_BANK: sm->c.st_bank += m; break;
+        case SIM_ST_MEMORY: sm->c.st_memory += m; break;
         default: break;
         }
+    }
 }

@@ -82,6 +82,10 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     x->nbanks = d->banks > 0 ? d->banks : g->rf_banks;
     x->ncoll = d->collectors > 0 ? d->collectors : g->collectors;
     x->nsched = g->schedulers > 0 ? g->schedulers : 1;
+    x->issue_width = g->issue_width > 0 ? g->issue_width : 1;
+    if (x->issue_width > 8)
+        return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "issue_width",
+                          "issue width %d: the sampler models 1 to 8", x->issue_width);
     x->policy = d->scheduler > 0 ? d->scheduler - 1 : g->sched_policy;
     x->read_steal = d->kind == RF_DESIGN_STEALING && d->read_steal;
     x->write_steal = d->kind == RF_DESIGN_STEALING && d->write_steal;

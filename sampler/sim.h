@@ -65,7 +65,7 @@ typedef struct rf_sim_stats {
     uint64_t ctas_done;
     double mean_resident_warps;   /* per cycle */
 
-    /* Stall breakdown: scheduler-cycles with no issue, by first cause. */
+    /* Stall breakdown: unused issue slots (scheduler-cycles x issue width), by cause. */
     uint64_t stall_no_warp;       /* no ready warp at all (idle, barrier) */
     uint64_t stall_scoreboard;
     uint64_t stall_collector;     /* no free operand collector */

@@ -275,6 +275,7 @@ typedef struct sim_sm {
     int ctas_used;
     sim_sched sched[SIM_MAX_SCHED];
     uint8_t sched_stall[SIM_MAX_SCHED];  /* this cycle's stall cause per scheduler */
+    uint8_t sched_unused[SIM_MAX_SCHED]; /* issue slots it left unused this cycle */
     sim_collector coll[SIM_MAX_COLLECTORS];
     int coll_order[SIM_MAX_COLLECTORS];  /* busy collectors, oldest first */
     int ncoll_busy;
@@ -305,7 +306,7 @@ typedef struct sim_ctx {
     const rf_kernel *k;
     const rf_sim_opts *o;
     sim_prog prog;
-    int nbanks, ncoll, nsched, policy, tl_active;
+    int nbanks, ncoll, nsched, policy, tl_active, issue_width;
     int coll_split[SIM_U_NONE];  /* collectors per unit class (0: one shared pool) */
     int coll_first[SIM_U_NONE];
     bool read_steal, write_steal;

@@ -208,6 +208,27 @@ static void typed_collectors(void **state)
     assert_int_equal(st.stall_collector, 1);
 }
 
+/* Issue width 2: one warp issues I0 r1 <- r0 and I1 r2 <- r5 (independent,
+ * banks 0 and 1) in cycle 0 and EXIT in cycle 1; both read @1, dispatch @2
+ * on the two ALU pipes, write @6: 7 cycles.  Unused issue slots: 2
+ * schedulers x 2 slots x 7 cycles - 3 issued = 25. */
+static void dual_issue(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.issue_width = 2;
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){5, -1});
+    simfix_finish(&fx);
+    rf_sim_stats st = run(&fx);
+    assert_int_equal(st.cycles, 7);
+    assert_int_equal(st.stall_no_warp + st.stall_scoreboard + st.stall_collector +
+                     st.stall_bank + st.stall_memory, 25);
+    fx.gpu.issue_width = 1;
+    assert_int_equal(run(&fx).cycles, 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +239,7 @@ int main(void)
         cmocka_unit_test(sfu_initiation_interval),
         cmocka_unit_test(dram_queue),
         cmocka_unit_test(typed_collectors),
+        cmocka_unit_test(dual_issue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
