@@ -1,20 +1,21 @@
 // sgemm.cu -- tiled single-precision GEMM, C = alpha*A*B + beta*C.
 //
 // Register-limited workload (shaped like the SGEMM kernels in GPU register
-// file studies): a 16x16 thread block computes a 128x64 tile of C, staging
-// 128x8 slices of A and 8x64 slices of B through shared memory.  Every thread
-// keeps an 8x4 block of accumulators in registers (32 floats), plus 8+4
+// file studies): a 16x16 thread block computes a 64x64 tile of C, staging
+// 64x8 slices of A and 8x64 slices of B through shared memory.  Every thread
+// keeps a 4x4 block of accumulators in registers (16 floats), plus 4+4
 // operand registers per k-step and a register prefetch of the next global
-// tile, so ptxas needs well over 60 registers per thread.
+// tile: about 40 registers per thread, within Fermi's 63-register limit and
+// enough to make register capacity the occupancy limiter there.
 //
 // Layout: row-major, A is MxK, B is KxN, C is MxN.  M must be a multiple of
-// 128, N a multiple of 64 and K a positive multiple of 8 (the epilogue checks
+// 64, N a multiple of 64 and K a positive multiple of 8 (the epilogue checks
 // M/N bounds so partial launches are safe).
 
-#define SG_BM 128   // rows of C per block
+#define SG_BM 64    // rows of C per block
 #define SG_BN 64    // columns of C per block
 #define SG_BK 8     // k-slice staged per iteration
-#define SG_TM 8     // rows of C per thread
+#define SG_TM 4     // rows of C per thread
 #define SG_TN 4     // columns of C per thread
 
 extern "C" __global__ void __launch_bounds__(256)
@@ -31,10 +32,10 @@ sgemm(const float *__restrict__ A, const float *__restrict__ B,
     const int row0 = blockIdx.y * SG_BM;
     const int col0 = blockIdx.x * SG_BN;
 
-    // Global->shared copy assignment: each thread moves one float4 of A
-    // (row tid/2, k 4*(tid%2)) and one float2 of B (k tid/32, col 2*(tid%32)).
-    const int aRow = tid >> 1;
-    const int aK   = (tid & 1) * 4;
+    // Global->shared copy assignment: each thread moves one float2 of A
+    // (row tid/4, k 2*(tid%4)) and one float2 of B (k tid/32, col 2*(tid%32)).
+    const int aRow = tid >> 2;
+    const int aK   = (tid & 3) * 2;
     const int bK   = tid >> 5;
     const int bCol = (tid & 31) * 2;
 
@@ -49,15 +50,13 @@ sgemm(const float *__restrict__ A, const float *__restrict__ B,
             acc[i][j] = 0.0f;
 
     // Prefetch the first slice into registers.
-    float4 aNext = *reinterpret_cast<const float4 *>(aPtr);
+    float2 aNext = *reinterpret_cast<const float2 *>(aPtr);
     float2 bNext = *reinterpret_cast<const float2 *>(bPtr);
 
 #pragma unroll 1
     for (int k0 = 0; k0 < K; k0 += SG_BK) {
         As[aK + 0][aRow] = aNext.x;
         As[aK + 1][aRow] = aNext.y;
-        As[aK + 2][aRow] = aNext.z;
-        As[aK + 3][aRow] = aNext.w;
         *reinterpret_cast<float2 *>(&Bs[bK][bCol]) = bNext;
         __syncthreads();
 
@@ -65,16 +64,15 @@ sgemm(const float *__restrict__ A, const float *__restrict__ B,
         if (k0 + SG_BK < K) {
             aPtr += SG_BK;
             bPtr += (size_t)SG_BK * N;
-            aNext = *reinterpret_cast<const float4 *>(aPtr);
+            aNext = *reinterpret_cast<const float2 *>(aPtr);
             bNext = *reinterpret_cast<const float2 *>(bPtr);
         }
 
 #pragma unroll
         for (int k = 0; k < SG_BK; ++k) {
             const float4 a0 = *reinterpret_cast<const float4 *>(&As[k][ty * SG_TM]);
-            const float4 a1 = *reinterpret_cast<const float4 *>(&As[k][ty * SG_TM + 4]);
             const float4 b0 = *reinterpret_cast<const float4 *>(&Bs[k][tx * SG_TN]);
-            const float ar[SG_TM] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            const float ar[SG_TM] = {a0.x, a0.y, a0.z, a0.w};
             const float br[SG_TN] = {b0.x, b0.y, b0.z, b0.w};
 #pragma unroll
             for (int i = 0; i < SG_TM; ++i)
