@@ -93,11 +93,34 @@ static bool btest(const word_t *s, int i)
     return (s[i / WBITS] >> (i % WBITS)) & 1;
 }
 
+#define MAX_EDGES (1 << 24)   /* interference pairs kept (128 MiB) */
+
+static int cmp_edge(const void *x, const void *y);
+
+/* Sort and drop duplicate pairs (loops revisit the same pairs). */
+static void dedupe_edges(ra *r)
+{
+    if (r->nedges)
+        qsort(r->edges, (size_t)r->nedges, sizeof *r->edges, cmp_edge);
+    int m = 0;
+    for (int i = 0; i < r->nedges; i++)
+        if (m == 0 || r->edges[i].a != r->edges[m - 1].a ||
+            r->edges[i].b != r->edges[m - 1].b)
+            r->edges[m++] = r->edges[i];
+    r->nedges = m;
+}
+
 static int add_edge(ra *r, int a, int b)
 {
     if (a == b)
         return RF_OK;
-    if (kir_grow((void **)&r->edges, &r->capedges, r->nedges, sizeof *r->edges))
+    if (r->nedges == r->capedges && r->capedges >= (1 << 20)) {
+        dedupe_edges(r);
+        if (r->nedges > r->capedges / 2 && r->capedges >= MAX_EDGES)
+            return RF_ELIMIT;
+    }
+    if (r->nedges == r->capedges &&
+        kir_grow((void **)&r->edges, &r->capedges, r->nedges, sizeof *r->edges))
         return RF_ENOMEM;
     r->edges[r->nedges++] = a < b ? (edge){a, b} : (edge){b, a};
     return RF_OK;
@@ -212,17 +235,20 @@ static int interference(ra *r)
                         int bit = __builtin_ctzll(v);
                         v &= v - 1;
                         int x = w * WBITS + bit;
-                        if (x != d && x != dmsrc && add_edge(r, d, x)) {
+                        int rc = x != d && x != dmsrc ? add_edge(r, d, x) : 0;
+                        if (rc) {
                             free(live);
-                            return RF_ENOMEM;
+                            return rc;
                         }
                     }
                 }
-                for (int k2 = k + 1; k2 < in->ndefs; k2++)
-                    if (add_edge(r, d, r->dense[in->defs[k2]])) {
+                for (int k2 = k + 1; k2 < in->ndefs; k2++) {
+                    int rc = add_edge(r, d, r->dense[in->defs[k2]]);
+                    if (rc) {
                         free(live);
-                        return RF_ENOMEM;
+                        return rc;
                     }
+                }
             }
             if (msrc >= 0) {
                 int d = r->dense[in->defs[0]];
@@ -247,19 +273,15 @@ static int interference(ra *r)
         for (int x = 0; x < r->nv; x++) {
             if (!btest(ein, x))
                 continue;
-            for (int y = x + 1; y < r->nv; y++)
-                if (btest(ein, y) && add_edge(r, x, y))
-                    return RF_ENOMEM;
+            for (int y = x + 1; y < r->nv; y++) {
+                int rc = btest(ein, y) ? add_edge(r, x, y) : 0;
+                if (rc)
+                    return rc;
+            }
         }
     }
-    if (r->nedges)
-        qsort(r->edges, (size_t)r->nedges, sizeof *r->edges, cmp_edge);
-    int m = 0;
-    for (int i = 0; i < r->nedges; i++)
-        if (m == 0 || r->edges[i].a != r->edges[m - 1].a ||
-            r->edges[i].b != r->edges[m - 1].b)
-            r->edges[m++] = r->edges[i];
-    r->nedges = m;
+    dedupe_edges(r);
+    int m = r->nedges;
     r->adj_start = calloc((size_t)r->nv + 1, sizeof *r->adj_start);
     r->adj = malloc(((size_t)m * 2 + 1) * sizeof *r->adj);
     if (!r->adj_start || !r->adj)
@@ -518,7 +540,14 @@ static int allocate(const rf_func *virt, rf_func **out, int *call_live,
         r.mate[d] = -1;
     if (liveness(&r))
         goto fail;
-    if (interference(&r))
+    rc = interference(&r);
+    if (rc == RF_ELIMIT) {
+        rc = rf_err_set(err, RF_ELIMIT, NULL, 0, 0, virt->name,
+                        "more than %d interfering register pairs (too many "
+                        "values live at once to allocate)", MAX_EDGES);
+        goto out;
+    }
+    if (rc)
         goto fail;
     int *order = malloc((size_t)(r.nv ? r.nv : 1) * sizeof *order);
     if (!order)

@@ -107,6 +107,26 @@ static rf_func *curf(sass_ctx *c)
     return c->fi >= 0 ? &c->m->funcs[c->fi] : NULL;
 }
 
+/* Instruction at address a: binary search when addresses increase (as
+ * listings print them), else a linear scan. */
+static int find_addr(const sinfo *si, int n, long a)
+{
+    int lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (si[mid].addr == a)
+            return mid;
+        if (si[mid].addr < a)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    for (int j = 0; j < n; j++)
+        if (si[j].addr == a)
+            return j;
+    return -1;
+}
+
 static int close_func(sass_ctx *c, rf_err *err)
 {
     rf_func *f = curf(c);
@@ -132,10 +152,7 @@ static int close_func(sass_ctx *c, rf_err *err)
             }
             ctl[i].target = v;
         } else if (s->taddr >= 0) {
-            int v = -1;
-            for (int j = 0; j < n && v < 0; j++)
-                if (c->si[j].addr == s->taddr)
-                    v = j;
+            int v = find_addr(c->si, n, s->taddr);
             if (v < 0) {
                 free(ctl);
                 return serr(c, err, s->line, s->col,
