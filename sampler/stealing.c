@@ -159,6 +159,22 @@ static void link_set_masks(sim_sm *sm, const sim_link *l, bool on)
     }
 }
 
+/* Does a collector still have to read (slot, reg)?  A register that died
+ * at an instruction still collecting its operands cannot take a parked
+ * value yet (write-after-read on the temporary). */
+static bool read_pending(const sim_sm *sm, int slot, int reg)
+{
+    for (int i = 0; i < sm->ncoll_busy; i++) {
+        const sim_collector *k = &sm->coll[sm->coll_order[i]];
+        if (k->slot != slot)
+            continue;
+        for (int j = 0; j < k->nops; j++)
+            if (!k->got[j] && k->reg[j] == reg)
+                return true;
+    }
+    return false;
+}
+
 int sim_steal_write(sim_ctx *x, sim_sm *sm, const sim_wreq *r, uint64_t requested,
                     uint64_t *busy)
 {
@@ -170,7 +186,7 @@ int sim_steal_write(sim_ctx *x, sim_sm *sm, const sim_wreq *r, uint64_t requeste
         sim_rfree *rf = &sm->rfree[t];
         if (!rf->valid || sm->link[t].valid)
             continue;
-        if (rf->slot == r->slot && rf->reg == r->reg)
+        if ((rf->slot == r->slot && rf->reg == r->reg) || read_pending(sm, rf->slot, rf->reg))
             continue;
         sim_bank_grant(x, sm, t);
         *busy |= BIT(t);
