@@ -45,7 +45,9 @@ typedef struct rf_sim_opts {
     int sms;                  /* SMs simulated side by side sharing DRAM bandwidth (>= 1) */
     int bank_map;             /* rf_bank_map */
     int ctas_per_sm;          /* resident CTAs per SM; 0 = from rf_occ_compute */
-    int active_warps;         /* two-level scheduler: active pool per scheduler; 0 = d->active_warps or 8 */
+    int active_warps;         /* two-level scheduler: active pool per scheduler; 0 = the
+                                 design's active_warps (per SM) split among the
+                                 schedulers, or 8 */
     int xbar_ports;           /* operands one collector receives per cycle (crossbar
                                  output ports; GPGPU-Sim: 1); 0 = no limit (default,
                                  seed 001 Sec. II-B: operands arrive concurrently) */
