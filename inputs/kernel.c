@@ -11,7 +11,8 @@
  *
  * Registers: PTX entries are allocated by rf_regalloc (regs_rfkit).  The
  * count used for occupancy is the spec's or --regs when given, else the one
- * `ptxas -v` reports when ptxas is on PATH (and not disabled), else
+ * `ptxas -v` reports when ptxas is on PATH (and not disabled) or an nvdisasm
+ * listing states (SHI_REGISTERS), else
  * rfkit's (including what the functions it calls need on top of the values
  * live across the call).  SASS and dot code carry physical registers: their
  * count is the highest register used + 1.
@@ -519,6 +520,8 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
         goto fail;
     if (sp.have_regs) {
         k->regs_ptxas = k->launch.regs;
+    } else if (k->source->regs_reported > 0) {
+        k->regs_ptxas = k->source->regs_reported;
     } else if (k->mod->kind == RF_CODE_PTX && !opts->no_ptxas) {
         k->regs_ptxas = ptxas_regs(code_path, k->mod->target,
                                    k->source->name);

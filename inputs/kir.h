@@ -102,6 +102,8 @@ typedef struct rf_func {
     int local_bytes;             /* bytes of .local (stack / spills) */
     int nparams;                 /* kernel parameters */
     int unknown_ops;             /* instructions whose opcode was not known */
+    int regs_reported;           /* registers the listing states (nvdisasm
+                                    SHI_REGISTERS, i.e. ptxas's count), 0 = none */
 } rf_func;
 
 typedef enum rf_code_kind { RF_CODE_PTX, RF_CODE_SASS, RF_CODE_DOT } rf_code_kind;

@@ -52,6 +52,7 @@ struct sass_ctx {
     char sync_tgt[3][64]; /* last SSY / PBK / PCNT target label or "" */
     long sync_addr[3];
     kir_map nonentry;    /* names marked as non-entry by .other */
+    int pend_regs;       /* SHI_REGISTERS of the section about to start */
 };
 
 static int serr(sass_ctx *c, rf_err *err, int line, int col, const char *fmt,
@@ -216,6 +217,14 @@ int sass_begin_func(sass_ctx *c, const char *name, size_t len, rf_err *err)
     f->physical = true;
     f->is_entry = !(len > 0 && name[0] == '$') &&
                   kir_map_get(&c->nonentry, name, len) < 0;
+    f->regs_reported = c->pend_regs;
+    c->pend_regs = 0;
+    /* Labels seen before the function (data sections, the symbol itself)
+     * give way to the function name on its first block. */
+    c->npend = 0;
+    int rc2 = sass_label(c, f->name, strlen(f->name), err);
+    if (rc2)
+        return rc2;
     for (int k = 0; k < 3; k++) {
         c->sync_tgt[k][0] = '\0';
         c->sync_addr[k] = -1;
@@ -260,7 +269,8 @@ static const sop_info sass_ops[] = {
     {"SUST", RF_OC_ST_GLOBAL, K_NODEF}, {"SURED", RF_OC_ATOMIC, K_NODEF},
     {"SUATOM", RF_OC_ATOMIC, K_ALU}, {"LDS", RF_OC_LD_SHARED, K_MEM},
     {"LDSM", RF_OC_LD_SHARED, K_MEM}, {"LDL", RF_OC_LD_LOCAL, K_MEM},
-    {"LDC", RF_OC_LD_CONST, K_MEM}, {"STG", RF_OC_ST_GLOBAL, K_MEM},
+    {"LDC", RF_OC_LD_CONST, K_MEM}, {"LDCU", RF_OC_LD_CONST, K_MEM},
+    {"STG", RF_OC_ST_GLOBAL, K_MEM},
     {"ST", RF_OC_ST_GLOBAL, K_MEM}, {"STS", RF_OC_ST_SHARED, K_MEM},
     {"STL", RF_OC_ST_LOCAL, K_MEM}, {"STSM", RF_OC_ST_SHARED, K_MEM},
     {"ATOM", RF_OC_ATOMIC, K_MEM}, {"ATOMG", RF_OC_ATOMIC, K_MEM},
@@ -1040,6 +1050,22 @@ int sass_line(sass_ctx *c, const char *text, size_t len, int line, int col0,
         i++;
     }
     buf[n] = '\0';
+    /* Scheduling annotations of newer listings ("&req={0} &wr=0x2 ?trans4",
+     * "?WAIT2_END_GROUP"): words starting with '&' or '?' are dropped. */
+    {
+        size_t k = 0;
+        for (size_t i = 0; i < n;) {
+            if ((buf[i] == '&' || buf[i] == '?') && (i == 0 || buf[i - 1] == ' ')) {
+                while (i < n && buf[i] != ' ' && buf[i] != ';')
+                    i++;
+                continue;
+            }
+            colmap[k] = colmap[i];
+            buf[k++] = buf[i++];
+        }
+        n = k;
+        buf[n] = '\0';
+    }
     size_t b = 0;
     while (b < n && buf[b] == ' ')
         b++;
@@ -1101,6 +1127,11 @@ int sass_line(sass_ctx *c, const char *text, size_t len, int line, int col0,
         if (q && !c->m->target[0] && isdigit((unsigned char)q[10])) {
             int v = atoi(q + 10);
             snprintf(c->m->target, sizeof c->m->target, "sm_%d", v);
+        }
+        const char *shi = strstr(s, "SHI_REGISTERS=");
+        if (shi && isdigit((unsigned char)shi[14])) {
+            long v = strtol(shi + 14, NULL, 10);
+            c->pend_regs = v > 0 && v <= 255 ? (int)v : 0;
         }
         if (sl > 6 && memcmp(s, ".other", 6) == 0 &&
             !strstr(s, "STO_CUDA_ENTRY")) {

@@ -194,6 +194,29 @@ static void test_call_registers(void **state)
     rf_kernel_destroy(k);
 }
 
+/* SASS carries physical registers: rfkit counts the highest used, the
+ * listing's SHI_REGISTERS is ptxas's own count and wins. */
+static void test_sass_kernel(void **state)
+{
+    (void)state;
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.grid = "2";
+    o.block = "128";
+    rf_kernel *k = load_ok("tests/fixtures/ampere.sass", &o);
+    assert_false(k->func_owned);
+    assert_ptr_equal(k->func, k->source);
+    assert_int_equal(k->regs_rfkit, 6);
+    assert_int_equal(k->regs_ptxas, 12);
+    assert_int_equal(k->regs, 12);
+    rf_kernel_destroy(k);
+    k = load_ok("tests/fixtures/turing.sass", &o);
+    assert_int_equal(k->regs_rfkit, 14);
+    assert_int_equal(k->regs_ptxas, -1);
+    assert_int_equal(k->regs, 14);
+    rf_kernel_destroy(k);
+}
+
 static void test_tables(void **state)
 {
     (void)state;
@@ -217,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_spec_errors),
         cmocka_unit_test(test_ptxas),
         cmocka_unit_test(test_call_registers),
+        cmocka_unit_test(test_sass_kernel),
         cmocka_unit_test(test_tables),
     };
     return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);

@@ -138,6 +138,8 @@ static void test_ampere(void **state)
     USES(&f->insts[9], 2, 3);                    /* desc[UR4][R2.64] */
     assert_int_equal(f->insts[4].cls, RF_OC_NOP); /* BSSY */
     assert_int_equal(f->nregs, 6);
+    assert_int_equal(f->regs_reported, 12);      /* SHI_REGISTERS=12 */
+    assert_string_equal(f->blocks[0].label, "_Z4loopPfi");
     rf_module_destroy(m);
 }
 
@@ -186,6 +188,38 @@ static void test_malformed_and_unknown(void **state)
     rf_module_destroy(m);
 }
 
+/* Blackwell-era listings carry scheduling annotations after the operands
+ * and load parameters with LDC/LDCU. */
+static void test_annotations(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "        /*0000*/                   LDC R1, c[0x0][0x37c] ;\n"
+        "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+        "        /*0020*/                   LDCU.64 UR4, c[0x0][0x358] ;\n"
+        "        /*0030*/                   LDC.64 R2, c[0x0][0x380] ;\n"
+        "        /*0040*/                   IADD3 R1, PT, PT, R1, -0x100, RZ      "
+        "&req={0}         ?WAIT2_END_GROUP;  /* 0xffffff0001017810 */\n"
+        "        /*0050*/                   LDG.E.CONSTANT R12, desc[UR4][R2.64]   "
+        "&req={0} &wr=0x2 ?trans4;           /* 0x00000006040c7981 */\n"
+        "        /*0060*/                   EXIT ;\n";
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_sass_parse("bw.sass", text, &m, &err))
+        fail_msg("%s", err.msg);
+    const rf_func *f = &m->funcs[0];
+    assert_int_equal(f->ninsts, 7);
+    assert_int_equal(f->unknown_ops, 0);
+    assert_int_equal(f->insts[2].cls, RF_OC_LD_CONST);
+    assert_int_equal(f->insts[2].ndefs, 0);      /* uniform register */
+    DEFS(&f->insts[3], 2, 3);                    /* LDC.64 */
+    DEFS(&f->insts[4], 1);                       /* PT carry-outs are sinks */
+    USES(&f->insts[4], 1);
+    DEFS(&f->insts[5], 12);
+    USES(&f->insts[5], 2, 3);
+    rf_module_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_maxwell),
         cmocka_unit_test(test_ampere),
         cmocka_unit_test(test_malformed_and_unknown),
+        cmocka_unit_test(test_annotations),
     };
     return cmocka_run_group_tests_name("sass", tests, NULL, NULL);
 }
