@@ -182,6 +182,47 @@ static void watchdog(void **state)
     assert_non_null(strstr(err.msg, "no instruction retired for 20 cycles"));
 }
 
+/* Throughput bounds.  ALU: 2 schedulers x 1 issue, two ALU pipes of II 1:
+ * a loop of independent ALU instructions over many warps approaches 2 warp
+ * instructions per cycle.  DRAM: a loop of coalesced loads that all miss
+ * (128 bytes each at 64 bytes/cycle) cannot exceed 0.5 loads per cycle; with
+ * eight independent loads per iteration and 32 warps, enough are in flight
+ * (200 cycles x 64 bytes/cycle = 100 loads) to come close to that bound. */
+static void throughput_bounds(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.rf_banks = 16;
+    fx.kernel.launch.grid[0] = 16;
+    fx.kernel.launch.block[0] = 256;
+    fx.kernel.profile.trip = 200;
+    fx.opts.ctas_per_sm = 4;
+    fx.opts.bank_map = RF_BANK_MAP_SWIZZLE;
+    for (int i = 0; i < 6; i++)
+        simfix_add(&fx, RF_OC_ALU, (int[]){10 + i, -1}, (int[]){i, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){RF_PRED_BASE, -1}, (int[]){20, -1});
+    simfix_finish_loop(&fx, RF_PRED_BASE);
+    rf_sim_stats st = run(&fx);
+    assert_true(st.ipc > 1.9 && st.ipc <= 2.0);
+
+    simfix_init(&fx);
+    fx.kernel.launch.grid[0] = 16;
+    fx.kernel.launch.block[0] = 256;
+    fx.kernel.profile.trip = 50;
+    fx.opts.ctas_per_sm = 4;
+    fx.opts.warmup = 2000;            /* steady state, before CTAs drain */
+    fx.opts.cycles = 10000;
+    for (int i = 0; i < 8; i++)
+        simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){30 + i, -1}, (int[]){2, 3, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){RF_PRED_BASE, -1}, (int[]){20, -1});
+    simfix_finish_loop(&fx, RF_PRED_BASE);
+    st = run(&fx);
+    double loads = (double)st.insts_by_class[RF_OC_LD_GLOBAL] / (double)st.cycles;
+    assert_true(loads <= 0.5 + 1e-9 && loads > 0.45);
+    assert_true(st.stall_memory > st.stall_scoreboard);
+}
+
 static void bad_input(void **state)
 {
     (void)state;
@@ -206,6 +247,7 @@ int main(void)
         cmocka_unit_test(windows_add_up),
         cmocka_unit_test(skip_ctas_and_sms),
         cmocka_unit_test(watchdog),
+        cmocka_unit_test(throughput_bounds),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
