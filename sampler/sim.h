@@ -68,15 +68,18 @@ typedef struct rf_sim_stats {
     double mean_resident_warps;   /* per cycle */
 
     /* Stall breakdown: unused issue slots (scheduler-cycles x issue width), by cause. */
-    uint64_t stall_no_warp;       /* no ready warp at all (idle, barrier) */
-    uint64_t stall_scoreboard;
+    uint64_t stall_no_warp;       /* no warp with an instruction (none resident, barrier, exited) */
+    uint64_t stall_scoreboard;    /* waiting on a short-latency result */
     uint64_t stall_collector;     /* no free operand collector */
-    uint64_t stall_bank;          /* operands waiting on bank conflicts */
+    uint64_t stall_bank;          /* collectors full while operands lose bank arbitration,
+                                     or a result waits for its bank write */
     uint64_t stall_memory;        /* waiting on long-latency memory */
-    uint64_t stall_rc;            /* register-cache miss / NVM write-back / prefetch */
+    uint64_t stall_rc;            /* register-cache miss / NVM write-back / prefetch (0: no
+                                     register cache modelled yet) */
 
     /* Register file. */
-    uint64_t bank_reads, bank_writes;
+    uint64_t bank_reads, bank_writes; /* accesses, including write stealing's extra
+                                         temporary write and read */
     uint64_t read_conflict_cycles;  /* extra cycles reads waited for a bank */
     uint64_t write_conflict_cycles; /* extra cycles writes waited for a bank */
     uint64_t xbar_transfers;        /* operands moved bank -> collector */
@@ -90,11 +93,14 @@ typedef struct rf_sim_stats {
     uint64_t operand_reads;         /* register operands read for instructions (no stealing extras) */
 
     /* Bank stealing (seed 001). */
-    uint64_t stolen_reads;
-    uint64_t wb_normal;           /* writes done at their normal time */
-    uint64_t wb_stolen_fast;      /* stolen and written back within one cycle */
-    uint64_t wb_stolen_late;      /* stolen and written back later */
-    uint64_t wb_forced;           /* forced by a RAW/WAW hazard */
+    uint64_t stolen_reads;        /* operands read ahead for the candidate warp */
+    /* Write-back breakdown (seed 001 Fig. 14); the four add up to the
+     * register results written. */
+    uint64_t wb_normal;           /* written at their normal time, no conflict */
+    uint64_t wb_stolen_fast;      /* parked, temporary read back the very next cycle */
+    uint64_t wb_stolen_late;      /* parked, written back later without a stall */
+    uint64_t wb_forced;           /* stalled a read: write-back forced by a RAW/WAW hazard,
+                                     or a conflicting write with no bank to park in */
     uint64_t stolen_writes;       /* writes parked in a dead register (Rfree) */
     uint64_t steal_overrides;     /* scheduler overridden to issue the candidate warp */
 
