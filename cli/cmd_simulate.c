@@ -37,6 +37,8 @@ static void usage(FILE *out)
             "  --entry NAME     kernel entry (default: the first)\n"
             "  --design D       baseline (default) or stealing (and the other designs'\n"
             "                   names; their register-file organisations use the banked file)\n"
+            "                   stealing alone turns on read and write stealing; with\n"
+            "                   --read-steal or --write-steal only the ones given\n"
             "  --full           run every CTA of the grid to completion (default)\n"
             "  --cycles N       measure a window of N cycles after the warm-up\n"
             "  --warmup N       cycles simulated before the window (default 0)\n"
@@ -45,6 +47,7 @@ static void usage(FILE *out)
             "  --bank-map M     swizzle (bank = reg + warp mod banks, default) or modulo\n"
             "  --collector-pool P  typed (per unit class 6 ALU : 8 SFU : 2 LD/ST, default)\n"
             "                   or shared (one pool)\n"
+            "  --xbar-ports N   operands a collector receives per cycle (0 = any, default)\n"
             "  --seed S         seed of branch and cache decisions (default 1)\n"
             "  --watchdog N     stop when nothing retires for N cycles (default 1000000)\n"
             "  --csv            one header line and one row\n\n"
@@ -124,6 +127,16 @@ int rf_cmd_simulate(int argc, char **argv)
                     rc = rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "sms",
                                     "%s SMs: give 1 to 64", v);
                 o.sms = (int)n;
+            }
+            continue;
+        }
+        if ((rc = rf_cli_value(argc, argv, &i, "xbar-ports", &v, &err)) != 0) {
+            uint64_t n = 0;
+            if (rc > 0 && (rc = parse_u64("xbar_ports", v, &n, &err)) == 0) {
+                if (n > 16)
+                    rc = rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "xbar_ports",
+                                    "%s ports: give 0 to 16", v);
+                o.xbar_ports = (int)n;
             }
             continue;
         }
