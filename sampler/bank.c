@@ -58,14 +58,16 @@ static void banked_issue(sim_ctx *x, sim_sm *sm, int slot, int inst)
         sim_rfree_update(x, sm, slot, inst);
 }
 
-static const sim_rforg banked = {"banked", banked_read, banked_write, banked_issue, NULL};
+static const sim_rforg banked = {"banked", banked_read, banked_write, banked_issue, NULL,
+                                 NULL, NULL, NULL};
 
-/* Every design runs on the banked file for now (its occupancy still comes
- * from rf_occ_compute, so sharing, FineReg and the VT family change the
- * resident CTAs). */
+/* HI-RF has its register cache (regcache.c); every other design runs on the
+ * banked file (its occupancy still comes from rf_occ_compute, so sharing,
+ * FineReg and the VT family change the resident CTAs). */
 const sim_rforg *sim_rforg_for(const rf_design *d)
 {
-    (void)d;
+    if (d->kind == RF_DESIGN_HIRF)
+        return &sim_rforg_hirf;
     return &banked;
 }
 
@@ -112,6 +114,15 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
         holder[b] = HOLD_NONE;
     bool ws = x->write_steal;
 
+    /* Banks still busy with a multi-cycle write (NVM write-backs). */
+    if (x->write_hold > 1)
+        for (int b = 0; b < x->nbanks; b++)
+            if (sm->bank_free_at[b] > x->now) {
+                busy |= BIT(b);
+                holder[b] = HOLD_WRITE;
+                sm->c.bank_busy++;
+            }
+
     /* 0. Hazards on parked values: a read or write of a linked register
      * forces that link's write-back (seed 001 Sec. IV-C2). */
     if (ws && sm->nlinks > 0) {
@@ -136,7 +147,17 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
             holder[b] = HOLD_WRITE;
     for (int i = 0; i < sm->nwq; i++) {
         sim_wreq *r = &sm->wq[i];
-        if (r->kind != SIM_WR_FORCED || r->since > x->now)
+        if (r->kind != SIM_WR_FORCED)
+            continue;
+        if (r->done_at > 0) {           /* multi-cycle write in progress */
+            if (r->done_at <= x->now) {
+                sm->c.nvm_stall += r->done_at - r->since;
+                sim_write_done(x, sm, r->slot, r->reg, r->flight);
+                r->slot = -1;
+            }
+            continue;
+        }
+        if (r->since > x->now)
             continue;
         if (r->link < 0 && ws && sm->nlinks > 0 && sim_steal_hazard(x, sm, r->slot, r->reg)) {
             sm->c.write_conflict++;
@@ -150,6 +171,13 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
         busy |= BIT(r->bank);
         holder[r->bank] = HOLD_WRITE;
         sm->c.bank_writes++;
+        if (r->link < 0 && x->write_hold > 1) {
+            /* Held for write_hold cycles; done in the last of them. */
+            sm->bank_free_at[r->bank] = x->now + (uint64_t)x->write_hold;
+            r->done_at = x->now + (uint64_t)x->write_hold - 1;
+            sm->c.nvm_writes++;
+            continue;
+        }
         if (r->link >= 0) {
             sim_link_done(x, sm, r->link);
         } else {

@@ -158,7 +158,7 @@ void sim_exec_complete(sim_ctx *x, sim_sm *sm)
                 continue;
             }
             sim_wreq q = {fl->slot, reg, bank, e.flight,
-                          x->now, x->write_steal ? SIM_WR_NORMAL : SIM_WR_FORCED, -1};
+                          x->now, x->write_steal ? SIM_WR_NORMAL : SIM_WR_FORCED, -1, 0};
             sim_mask_set(&w->pend_wq, reg);
             w->sbst = SIM_SB_DIRTY;
             if (x->write_steal)

@@ -56,7 +56,10 @@ void rf_sim_opts_init(rf_sim_opts *o)
     X(stolen_reads, "operands") X(stolen_writes, "writes")                      \
     X(steal_overrides, "issues")                                                \
     X(wb_normal, "writes") X(wb_stolen_fast, "writes") X(wb_stolen_late, "writes") \
-    X(wb_forced, "writes") X(mem_insts, "warp insts") X(dram_bytes, "bytes")
+    X(wb_forced, "writes") X(mem_insts, "warp insts") X(dram_bytes, "bytes")   \
+    X(rc_hits, "reads") X(rc_misses, "reads") X(rc_writes, "writes")            \
+    X(rc_conflicts, "write-backs") X(nvm_reads, "accesses") X(nvm_writes, "accesses") \
+    X(nvm_stall_cycles, "cycles")
 SIM_COLS(COL_U)
 #define COL_ROW(name, unit) {#name, unit, get_##name},
 const rf_sim_column rf_sim_columns[] = {SIM_COLS(COL_ROW)};
@@ -90,6 +93,7 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     x->read_steal = d->kind == RF_DESIGN_STEALING && d->read_steal;
     x->write_steal = d->kind == RF_DESIGN_STEALING && d->write_steal;
     x->org = sim_rforg_for(d);
+    x->write_hold = 1;
     if (o->typed_collectors && x->ncoll >= 3) {
         /* GPGPU-Sim Fermi proportions: 6 SP, 8 SFU, 2 MEM of 16. */
         int n = x->ncoll;
@@ -193,11 +197,13 @@ static int sm_init(sim_ctx *x, sim_sm *sm, int id)
     }
     if (!sm->warps || !sm->ctas || !sm->linked)
         return RF_ENOMEM;
-    return 0;
+    return x->org->init ? x->org->init(x, sm, NULL) : 0;
 }
 
 static void sm_free(sim_sm *sm)
 {
+    if (sm->ctx && sm->ctx->org->fini)
+        sm->ctx->org->fini(sm);
     free(sm->warps);
     free(sm->ctas);
     free(sm->linked);
@@ -264,6 +270,13 @@ static void fill_stats(const sim_ctx *x, const sim_counts *c, uint64_t cycles, r
     st->mem_insts = c->mem_insts;
     st->dram_bytes = c->dram_bytes;
     st->skipped_cycles = c->skipped;
+    st->rc_hits = c->rc_hits;
+    st->rc_misses = c->rc_misses;
+    st->rc_writes = c->rc_writes;
+    st->rc_conflicts = c->rc_conflicts;
+    st->nvm_reads = c->nvm_reads;
+    st->nvm_writes = c->nvm_writes;
+    st->nvm_stall_cycles = c->nvm_stall;
     st->ctas_per_sm = x->ctas_per_sm;
     st->banks = x->nbanks;
     st->collectors = x->ncoll;
@@ -318,6 +331,10 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
         sim_prog_free(&x.prog);
         return rf_err_set(err, RF_EUSAGE, NULL, 0, 0, "kernel", "kernel %s has no entry instruction",
                           k->name);
+    }
+    if (x.org->prepare && (rc = x.org->prepare(&x, err)) < 0) {
+        sim_prog_free(&x.prog);
+        return rc;
     }
     x.sm = calloc((size_t)x.nsm, sizeof *x.sm);
     rc = x.sm ? 0 : RF_ENOMEM;

@@ -105,7 +105,8 @@ typedef struct rf_sim_stats {
     uint64_t steal_overrides;     /* scheduler overridden to issue the candidate warp */
 
     /* Register caches (seed 002, 004). */
-    uint64_t rc_hits, rc_misses, rc_conflicts;
+    uint64_t rc_hits, rc_misses, rc_conflicts; /* reads hit / missed; writes that evicted a line */
+    uint64_t rc_writes;           /* writes into the register cache */
     uint64_t nvm_reads, nvm_writes;
     uint64_t prefetches, prefetch_regs;
     uint64_t nvm_stall_cycles;

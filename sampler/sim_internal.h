@@ -190,6 +190,8 @@ typedef struct sim_wreq {
     uint64_t since;             /* cycle the request was made */
     uint8_t kind;               /* sim_wkind */
     int link;                   /* second-chance write-back: link bank, else -1 */
+    uint64_t done_at;           /* multi-cycle write (x->write_hold > 1) granted:
+                                   cycle it completes; 0 = not granted yet */
 } sim_wreq;
 
 typedef enum sim_wkind { SIM_WR_NORMAL, SIM_WR_FORCED } sim_wkind;
@@ -236,6 +238,8 @@ typedef struct sim_counts {
     uint64_t stolen_reads, stolen_writes, overrides;
     uint64_t wb_normal, wb_fast, wb_late, wb_forced;
     uint64_t by_class[RF_OC_COUNT], mem_insts, dram_bytes, skipped;
+    /* register cache and NVM file (regcache.c) */
+    uint64_t rc_hits, rc_misses, rc_writes, rc_conflicts, nvm_reads, nvm_writes, nvm_stall;
 } sim_counts;
 
 /* DRAM: one server per run shared by every simulated SM. */
@@ -261,9 +265,15 @@ typedef struct sim_rforg {
     /* A CTA took slot `cta`: the organisation may set its warps' scheduler
      * priority classes (owner-warp-first) or reserve storage.  Or NULL. */
     void (*on_launch)(struct sim_ctx *x, struct sim_sm *sm, int cta);
+    /* Once per run after the program is built (e.g. renumber its
+     * registers); per SM state in sm->org_state.  Each may be NULL. */
+    int (*prepare)(struct sim_ctx *x, rf_err *err);
+    int (*init)(struct sim_ctx *x, struct sim_sm *sm, rf_err *err);
+    void (*fini)(struct sim_sm *sm);
 } sim_rforg;
 
 const sim_rforg *sim_rforg_for(const rf_design *d);
+extern const sim_rforg sim_rforg_hirf;      /* regcache.c: HI-RF (seed 002) */
 
 typedef struct sim_sm {
     int id;
@@ -293,6 +303,8 @@ typedef struct sim_sm {
     uint64_t bank_grant[SIM_MAX_BANKS];  /* last cycle each bank was granted (+1) */
     int issued_now;             /* instructions issued this cycle */
     int active_warps;           /* resident warps */
+    void *org_state;            /* register-file organisation's per-SM state */
+    uint64_t bank_free_at[SIM_MAX_BANKS]; /* cycle a multi-cycle write frees the bank */
     sim_counts c;
     uint64_t chk_issued, chk_retired, chk_overuse, chk_sb;
     uint64_t seq;
@@ -312,6 +324,8 @@ typedef struct sim_ctx {
     bool read_steal, write_steal;
     int bank_map;
     int xbar_ports;             /* operands a collector receives per cycle; -1 = any */
+    int write_hold;             /* cycles a routed write holds its bank and takes
+                                   (NVM write latency of HI-RF); 1 = one cycle */
     int warps_per_cta, ctas_per_sm;
     int alu_ii, sfu_ii, ldst_ii, alu_pipes;
     long ctas_total, next_cta;  /* grid CTAs; next CTA index to dispatch */

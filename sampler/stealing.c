@@ -231,7 +231,7 @@ void sim_steal_writebacks(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t avoid
         sm->c.bank_reads++;
         l->reading = true;
         l->wb_class = forced ? 2 : (x->now == l->t_steal + 1 ? 0 : 1);
-        sim_wreq q = {l->dslot, l->dreg, l->dbank, -1, x->now + 1, SIM_WR_FORCED, t};
+        sim_wreq q = {l->dslot, l->dreg, l->dbank, -1, x->now + 1, SIM_WR_FORCED, t, 0};
         if (sim_wq_push(sm, q) < 0)
             sm->oom = true;
     }
