@@ -17,8 +17,10 @@
  *     writing warp's dependants wait nvm_write_latency - 1 cycles more than
  *     after an absorbed write (plus any wait for the bank);
  *   - a read is served by the cache when its line holds the pair (no bank,
- *     no crossbar), else by the NVM bank (one-cycle read, as the banked
- *     file's; read misses do not allocate);
+ *     no crossbar; one cycle, the operand in the collector when a bank read
+ *     would have put it there), else by the NVM bank (one-cycle read, as the
+ *     banked file's; nvm_read_latency above 1 is not modelled; read misses
+ *     do not allocate);
  *   - when a CTA takes a slot its warps' stale lines are dropped without
  *     write-back (the registers of a finished CTA are dead).
  * Register assignment (design `assign`): the program's registers are
@@ -142,7 +144,7 @@ static void drop(rc_state *s, int e)
 static int hirf_read(sim_ctx *x, sim_sm *sm, int slot, int reg, int *extra)
 {
     rc_state *s = sm->org_state;
-    *extra = 0;
+    *extra = 1;                         /* SRAM read: one cycle, as a bank read */
     int e = s->where[(size_t)slot * RC_REGS + reg];
     if (e >= 0) {
         s->stamp[e] = ++s->clock;

@@ -1,0 +1,154 @@
+/* test_rccollide.c - closed-form register-cache collisions
+ * (analytic/rccollide.c, seed 002) on hand-computed cases. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../analytic/rccollide.h"
+#include "support/kirbuild.h"
+
+#define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
+
+/* Two-tag ping-pong: one warp writes r0 and r8 equally often; with the
+ * seed's W3R3 index both use line 0 (register LSBs 000, warp bits 000).
+ * p = 1/2 each on one line, P = 1:
+ *   C_ind = 1 - (1/4 + 1/4) / 1 = 1/2.
+ * With locality 0.2: C = 0.8 x 1/2 = 0.4.  Weights 3 : 1: 1 - (9/16 +
+ * 1/16) = 3/8.  r0 and r1 (different lines): 0. */
+static void two_tags(void **state)
+{
+    (void)state;
+    rf_rc_geom g;
+    rf_rc_geom_default(&g, RF_RC_CONCAT);
+    double w[16] = {0};
+    w[0] = 1;
+    w[8] = 1;
+    rf_rcc_result r;
+    rf_rcc_rates(&g, w, 16, 1, 0.0, &r);
+    NEAR(r.indep, 0.5);
+    NEAR(r.conflict, 0.5);
+    assert_int_equal(r.pairs, 2);
+    assert_int_equal(r.lines_used, 1);
+    rf_rcc_rates(&g, w, 16, 1, 0.2, &r);
+    NEAR(r.conflict, 0.4);
+    NEAR(r.read_miss, 0.4);
+    w[0] = 3;
+    rf_rcc_rates(&g, w, 16, 1, 0.0, &r);
+    NEAR(r.indep, 3.0 / 8);
+    w[8] = 0;
+    w[1] = 1;
+    rf_rcc_rates(&g, w, 16, 1, 0.0, &r);
+    NEAR(r.indep, 0.0);
+    assert_int_equal(r.lines_used, 2);
+}
+
+/* Warps sharing lines: one register, 64 warps, W3R3.  Warp ID bits 0-1
+ * pick the sub-core, bits 2-4 the line: warps w and w + 32 share a line
+ * (bit 5 is in the tag).  128 lines used, two equal pairs each: 1/2.
+ * 32 warps: one pair per line, 0.  TEA: 4 reversed warp bits XOR into the
+ * index top, so all 16 warps of a sub-core have their own line: 0. */
+static void warps_share_lines(void **state)
+{
+    (void)state;
+    rf_rc_geom g;
+    rf_rc_geom_default(&g, RF_RC_CONCAT);
+    double w[1] = {1};
+    rf_rcc_result r;
+    rf_rcc_rates(&g, w, 1, 64, 0.0, &r);
+    NEAR(r.indep, 0.5);
+    assert_int_equal(r.lines_used, 32);
+    rf_rcc_rates(&g, w, 1, 32, 0.0, &r);
+    NEAR(r.indep, 0.0);
+    rf_rc_geom_default(&g, RF_RC_TEA);
+    rf_rcc_rates(&g, w, 1, 64, 0.0, &r);
+    NEAR(r.indep, 0.0);
+    assert_int_equal(r.lines_used, 64);
+}
+
+/* Fully associative LRU, 64 lines per sub-core, 64 warps (16 per
+ * sub-core).  4 equal registers: 64 pairs per sub-core fit: 0.  5 equal
+ * registers: 80 pairs, q = 1/80; 80 (1 - e^{-T/80}) = 64 gives
+ * e^{-T/80} = 0.2, miss = sum q e^{-qT} = 0.2. */
+static void full_lru(void **state)
+{
+    (void)state;
+    rf_rc_geom g;
+    rf_rc_geom_default(&g, RF_RC_FULL);
+    double w[5] = {1, 1, 1, 1, 1};
+    rf_rcc_result r;
+    rf_rcc_rates(&g, w, 4, 64, 0.0, &r);
+    NEAR(r.indep, 0.0);
+    rf_rcc_rates(&g, w, 5, 64, 0.0, &r);
+    assert_true(fabs(r.indep - 0.2) < 1e-6);
+    assert_int_equal(r.pairs, 320);
+}
+
+/* Stall: 1.5 writes per instruction, conflict 0.4, NVM write 4 cycles:
+ * 1.5 x 0.4 x 3 = 1.8 cycles per instruction; a 1-cycle file: 0. */
+static void stall_term(void **state)
+{
+    (void)state;
+    NEAR(rf_rcc_stall(1.5, 0.4, 4), 1.8);
+    NEAR(rf_rcc_stall(1.5, 0.4, 1), 0.0);
+}
+
+/* Assignment maps on a straight-line function run once: r0 written 3
+ * times, r1 once, r2 twice.  Base: identity.  CAC (static counts,
+ * descending): r0 -> 0, r2 -> 1, r1 -> 2; Best (dynamic counts, the same
+ * here): writes per new ID 3, 2, 1. */
+static void assign_maps(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "writes");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r0 = ");
+    kb_i(&b, "alu r0 = r0");
+    kb_i(&b, "alu r2 = r0");
+    kb_i(&b, "alu r0 = r2");
+    kb_i(&b, "alu r1 = r0");
+    kb_i(&b, "alu r2 = r1");
+    kb_i(&b, "exit");
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_rcc_writes wr;
+    rf_err err = {0};
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &wr, &err), 0);
+    assert_int_equal(wr.nregs, 3);
+    NEAR(wr.stat[0], 3);
+    NEAR(wr.stat[1], 1);
+    NEAR(wr.stat[2], 2);
+    NEAR(wr.dyn[0], 3);
+    rf_rc_geom g;
+    rf_rc_geom_default(&g, RF_RC_CONCAT);
+    int map[RF_MAX_GPR];
+    rf_rcc_assign_map(&wr, &g, RF_ASSIGN_BASE, map);
+    assert_int_equal(map[1], 1);
+    rf_rcc_assign_map(&wr, &g, RF_ASSIGN_CAC, map);
+    assert_int_equal(map[0], 0);
+    assert_int_equal(map[2], 1);
+    assert_int_equal(map[1], 2);
+    double out[RF_MAX_GPR];
+    rf_rcc_assigned_writes(&wr, &g, RF_ASSIGN_BEST, out);
+    NEAR(out[0], 3);
+    NEAR(out[1], 2);
+    NEAR(out[2], 1);
+    kb_free(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(two_tags),
+        cmocka_unit_test(warps_share_lines),
+        cmocka_unit_test(full_lru),
+        cmocka_unit_test(stall_term),
+        cmocka_unit_test(assign_maps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
