@@ -32,6 +32,7 @@ static void launch(sim_ctx *x, sim_sm *sm, int c, long id)
         w->sched = s % x->nsched;
         w->age = sm->seq++;
         w->gid = (uint64_t)id * (uint64_t)x->warps_per_cta + (uint64_t)i;
+        w->cta_id = (uint64_t)id;
         w->tl_seq = sm->sched[w->sched].tl_counter++;
         if (w->state == SIM_W_DONE)
             ct->live--;

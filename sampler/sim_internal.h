@@ -84,6 +84,7 @@ typedef struct sim_inst {
     uint8_t nwrites;            /* distinct general registers written */
     uint8_t ii_mult;            /* initiation-interval multiplier (fp64: 4) */
     uint8_t exits;              /* the warp ends after this instruction */
+    uint8_t cta_uniform;        /* loop back edge decided once per CTA (body has a barrier) */
     int latency;                /* cycles for fixed-latency classes */
     uint32_t bytes;             /* bytes per warp access (memory classes) */
     int next;                   /* instruction after (not taken); -1 = end */
@@ -127,6 +128,8 @@ typedef struct sim_warp {
     uint64_t tl_seq;            /* two-level pending-queue order */
     uint64_t gid;               /* global warp id: cta id * warps per CTA + index */
     uint64_t nbr;               /* dynamic branch counter (RNG stream) */
+    uint64_t nloop;             /* dynamic CTA-uniform loop branch counter */
+    uint64_t cta_id;            /* CTA index in the grid */
     uint64_t nmem;              /* dynamic memory-instruction counter (RNG stream) */
     int inflight;               /* issued and not yet retired */
     sim_mask pend;              /* registers with a write in flight */

@@ -7,7 +7,9 @@
  * (seed, global warp id, dynamic branch number), so a warp's path does not
  * depend on timing or on which other warps run:
  *   backward conditional branch (loop back edge)  taken with p = trip/(trip+1),
- *     so the back edge is taken `trip` times on average (geometric);
+ *     so the back edge is taken `trip` times on average (geometric); decided
+ *     once per CTA (hash of the CTA id) when the loop body holds a barrier,
+ *     as CUDA requires such loops to be uniform across the CTA;
  *   forward conditional branch                     taken with p = taken;
  *   unconditional branch                           always taken.
  *
@@ -209,6 +211,19 @@ int sim_prog_build(sim_prog *p, const rf_func *f, const rf_gpu *gpu, int regs_al
         si->exits = ri->cls == RF_OC_EXIT;
     }
 
+    /* A loop whose body holds a barrier must run the same number of times
+     * in every warp of a CTA (CUDA leaves __syncthreads in divergent code
+     * undefined): its back edge is decided once per CTA.  Body: the
+     * instructions from the loop head to the back edge (the layout nvcc
+     * gives a natural loop). */
+    for (int i = 0; i < n; i++) {
+        sim_inst *si = &p->insts[i];
+        if (si->br != SIM_BR_LOOP || si->taken < 0 || si->taken > i)
+            continue;
+        for (int j = si->taken; j <= i && !si->cta_uniform; j++)
+            si->cta_uniform = p->insts[j].cls == RF_OC_BARRIER;
+    }
+
     /* Dead register per residue class after every instruction (the
      * compile-time Rfree hint, analytic/deadreg.c: registers the code never
      * touches first, then the least accessed dead one). */
@@ -250,7 +265,9 @@ void sim_warp_advance(sim_ctx *x, sim_warp *w, const sim_inst *in)
     case SIM_BR_LOOP:
     case SIM_BR_FWD: {
         double p = in->br == SIM_BR_LOOP ? x->p_loop : x->p_fwd;
-        if (sim_uniform(x->o->seed, w->gid, w->nbr++, 1) < p)
+        double u = in->cta_uniform ? sim_uniform(x->o->seed, w->cta_id, w->nloop++, 4)
+                                   : sim_uniform(x->o->seed, w->gid, w->nbr++, 1);
+        if (u < p)
             pc = in->taken;
         break;
     }
