@@ -100,15 +100,19 @@ static void barrier_release(sim_sm *sm, int c, int wpc)
     ct->at_bar = 0;
 }
 
-/* Issue warp `slot`'s instruction, into collector `c` when it needs one. */
-static void issue(sim_ctx *x, sim_sm *sm, int slot, int c)
+/* Issue warp `slot`'s instruction, into collector `c` when it needs one.
+ * `greedy`: the issue moves the policy's last-issued pointer (an issue
+ * forced by read stealing does not, so GTO returns to its greedy warp:
+ * seed 001's Wa, Wa, Wb, Wb becoming Wa, Wb, Wa, Wb). */
+static void issue(sim_ctx *x, sim_sm *sm, int slot, int c, bool greedy)
 {
     sim_warp *w = &sm->warps[slot];
     const sim_inst *in = &x->prog.insts[w->pc];
     int pc = w->pc;
     sm->chk_issued++;
     sm->issued_now++;
-    sm->sched[w->sched].last = slot;
+    if (greedy)
+        sm->sched[w->sched].last = slot;
     if (x->org->on_issue)
         x->org->on_issue(x, sm, slot, pc);
     sim_warp_advance(x, w, in);
@@ -204,7 +208,7 @@ static bool issue_slot(sim_ctx *x, sim_sm *sm, int s, bool first)
         sim_warp *w = &sm->warps[forced];
         assert(w->state == SIM_W_ACTIVE && w->pc == S->cand_pc &&
                sim_sb_ready(w, &x->prog.insts[w->pc]));
-        issue(x, sm, forced, S->override_coll);
+        issue(x, sm, forced, S->override_coll, false);
         sm->c.overrides++;
         S->cand = best;
         S->cand_pc = best >= 0 ? sm->warps[best].pc : -1;
@@ -217,7 +221,7 @@ static bool issue_slot(sim_ctx *x, sim_sm *sm, int s, bool first)
         if (in->unit != SIM_U_NONE)
             c = sim_coll_alloc(sm, in->unit);
         if (in->unit == SIM_U_NONE || c >= 0) {
-            issue(x, sm, best, c);
+            issue(x, sm, best, c, true);
             if (second >= 0 && sm->warps[second].state == SIM_W_ACTIVE) {
                 S->cand = second;
                 S->cand_pc = sm->warps[second].pc;
