@@ -314,8 +314,9 @@ int kir_build_cfg(rf_func *f, const kir_ctl *ctl)
         rf_block *b = &f->blocks[bof[i]];
         if (lead[i]) {
             b->first = i;
-            if (ctl[i].label)
-                snprintf(b->label, sizeof b->label, "%s", ctl[i].label);
+            if (ctl[i].label)   /* text before \x01 (a scope suffix) */
+                snprintf(b->label, sizeof b->label, "%.*s",
+                         (int)strcspn(ctl[i].label, "\x01"), ctl[i].label);
             else
                 snprintf(b->label, sizeof b->label, "BB%d", bof[i]);
         }

@@ -342,6 +342,11 @@ typedef struct fstate {
     int captgt;
     int *bt_first;       /* .branchtargets: first/second label token */
     int nbt, capbt;
+    /* Labels are scoped by { } blocks (inlined asm repeats its labels). */
+    int *scope_parent;   /* parent of each scope; scope 0 is the body */
+    int nscopes, capscopes, scope;
+    int *inst_scope;     /* scope of each instruction */
+    int capiscope;
 } fstate;
 
 static void fstate_free(fstate *fs)
@@ -354,6 +359,17 @@ static void fstate_free(fstate *fs)
     free(fs->tgt_tok);
     free(fs->tgt2_tok);
     free(fs->bt_first);
+    free(fs->scope_parent);
+    free(fs->inst_scope);
+}
+
+/* Map key of a label in a scope: the name itself in the body's scope, else
+ * "name\x01scope" (kir_build_cfg shows the part before \x01). */
+static size_t label_key(char *buf, size_t cap, const tok *t, int scope)
+{
+    int n = scope == 0 ? snprintf(buf, cap, "%.*s", t->len, t->s)
+                       : snprintf(buf, cap, "%.*s\x01%d", t->len, t->s, scope);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
 static int add_vreg(ptx *p, fstate *fs, const tok *at, const char *name,
@@ -1021,6 +1037,10 @@ static int parse_inst(ptx *p, fstate *fs)
     }
     fs->tgt_tok[f->ninsts - 1] = -1;
     fs->tgt2_tok[f->ninsts - 1] = -1;
+    if (kir_grow((void **)&fs->inst_scope, &fs->capiscope, f->ninsts - 1,
+                 sizeof *fs->inst_scope))
+        return nomem(p);
+    fs->inst_scope[f->ninsts - 1] = fs->scope;
     in->line = (uint32_t)opt->line;
     in->guard = (int16_t)guard;
     if (neg)
@@ -1162,16 +1182,20 @@ static int parse_branchtargets(ptx *p, fstate *fs, const tok *name)
     return RF_OK;
 }
 
-static int label_index(ptx *p, fstate *fs, int ti, int *out)
+static int label_index(ptx *p, fstate *fs, int ti, int scope, int *out)
 {
     const tok *t = &p->t[ti];
-    int v = kir_map_get(&fs->labels, t->s, (size_t)t->len);
-    if (v < 0) {
-        char b[64];
-        return perr(p, t, "undefined label '%s'", tstr(t, b, sizeof b));
+    char key[160];
+    for (int sc = scope; sc >= 0; sc = sc ? fs->scope_parent[sc] : -1) {
+        size_t n = label_key(key, sizeof key, t, sc);
+        int v = kir_map_get(&fs->labels, key, n);
+        if (v >= 0) {
+            *out = v;
+            return RF_OK;
+        }
     }
-    *out = v;
-    return RF_OK;
+    char b[64];
+    return perr(p, t, "undefined label '%s'", tstr(t, b, sizeof b));
 }
 
 /* Body after '{' up to the matching '}'. */
@@ -1187,6 +1211,11 @@ static int parse_body(ptx *p, fstate *fs)
         if (is_p(t, '{')) {
             depth++;
             next(p);
+            if (kir_grow((void **)&fs->scope_parent, &fs->capscopes,
+                         fs->nscopes, sizeof *fs->scope_parent))
+                return nomem(p);
+            fs->scope_parent[fs->nscopes] = fs->scope;
+            fs->scope = fs->nscopes++;
             continue;
         }
         if (is_p(t, '}')) {
@@ -1195,6 +1224,7 @@ static int parse_body(ptx *p, fstate *fs)
                 endtok = t;
                 break;
             }
+            fs->scope = fs->scope_parent[fs->scope];
             continue;
         }
         if (is_p(t, ';')) {
@@ -1217,12 +1247,14 @@ static int parse_body(ptx *p, fstate *fs)
                     return rc;
                 continue;
             }
-            if (kir_map_get(&fs->labels, t->s, (size_t)t->len) >= 0) {
+            char key[160];
+            size_t kl = label_key(key, sizeof key, t, fs->scope);
+            if (kir_map_get(&fs->labels, key, kl) >= 0) {
                 char b[64];
                 return perr(p, t, "label '%s' defined twice",
                             tstr(t, b, sizeof b));
             }
-            if (kir_map_put(&fs->labels, t->s, (size_t)t->len, f->ninsts))
+            if (kir_map_put(&fs->labels, key, kl, f->ninsts))
                 return nomem(p);
             continue;
         }
@@ -1315,9 +1347,10 @@ static int parse_body(ptx *p, fstate *fs)
             ctl[i].term = KIR_T_EXIT;
         if (fs->tgt_tok[i] >= 0) {
             ctl[i].term = KIR_T_BRANCH;
-            int rc = label_index(p, fs, fs->tgt_tok[i], &ctl[i].target);
+            int sc = fs->inst_scope[i];
+            int rc = label_index(p, fs, fs->tgt_tok[i], sc, &ctl[i].target);
             if (!rc && fs->tgt2_tok[i] >= 0)
-                rc = label_index(p, fs, fs->tgt2_tok[i], &ctl[i].target2);
+                rc = label_index(p, fs, fs->tgt2_tok[i], sc, &ctl[i].target2);
             if (rc) {
                 free(ctl);
                 return rc;
@@ -1422,6 +1455,12 @@ static int parse_function(ptx *p, bool is_entry)
     fstate fs;
     memset(&fs, 0, sizeof fs);
     fs.f = f;
+    fs.scope_parent = malloc(16 * sizeof *fs.scope_parent);
+    if (!fs.scope_parent)
+        return nomem(p);
+    fs.capscopes = 16;
+    fs.scope_parent[0] = 0;
+    fs.nscopes = 1;
     int rc = parse_body(p, &fs);
     fstate_free(&fs);
     return rc;

@@ -1125,8 +1125,9 @@ int sass_line(sass_ctx *c, const char *text, size_t len, int line, int col0,
         /* Directive: note .headerflags' SM and .other entry flags. */
         const char *q = strstr(s, "EF_CUDA_SM");
         if (q && !c->m->target[0] && isdigit((unsigned char)q[10])) {
-            int v = atoi(q + 10);
-            snprintf(c->m->target, sizeof c->m->target, "sm_%d", v);
+            long v = strtol(q + 10, NULL, 10);
+            if (v > 0 && v < 10000)
+                snprintf(c->m->target, sizeof c->m->target, "sm_%ld", v);
         }
         const char *shi = strstr(s, "SHI_REGISTERS=");
         if (shi && isdigit((unsigned char)shi[14])) {

@@ -292,6 +292,45 @@ static void test_old_style(void **state)
     rf_module_destroy(m);
 }
 
+/* Inlined asm blocks repeat their labels in separate { } scopes; a branch
+ * resolves to the innermost scope holding the label. */
+static void test_scoped_labels(void **state)
+{
+    (void)state;
+    static const char text[] =
+        HEAD ".entry k()\n{\n"
+        "\t.reg .b32 %r<3>;\n"
+        "\tmov.u32 %r1, %tid.x;\n"                      /* 0 */
+        "\t{ .reg .pred p;\n"
+        "\tsetp.eq.u32 p, %r1, 0;\n"                    /* 1 */
+        "\t@p bra L1;\n"                                /* 2 */
+        "\tadd.u32 %r1, %r1, 1;\n"                      /* 3 */
+        "\tL1: }\n"
+        "\t{ .reg .pred p;\n"
+        "\tsetp.eq.u32 p, %r1, 5;\n"                    /* 4 */
+        "\t@p bra L1;\n"                                /* 5 */
+        "\t@!p bra DONE;\n"                             /* 6 */
+        "\tadd.u32 %r1, %r1, 2;\n"                      /* 7 */
+        "\tL1: }\n"
+        "DONE:\n"
+        "\tret;\n"                                      /* 8 */
+        "}\n";
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_ptx_parse("s.ptx", text, &m, &err))
+        fail_msg("%s", err.msg);
+    const rf_func *f = &m->funcs[0];
+    assert_int_equal(f->ninsts, 9);
+    /* first L1 is instruction 4, the second L1 and DONE are instruction 8 */
+    assert_int_equal(f->blocks[f->insts[2].target].first, 4);
+    assert_int_equal(f->blocks[f->insts[5].target].first, 8);
+    assert_int_equal(f->blocks[f->insts[6].target].first, 8);
+    assert_string_equal(f->blocks[f->insts[2].target].label, "L1");
+    rf_module_destroy(m);
+    expect_error(HEAD ".entry k()\n{\n{ L: ret; }\n{ bra L; }\n}\n",
+                 "t.ptx:7:7: undefined label 'L'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_features),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_old_style),
+        cmocka_unit_test(test_scoped_labels),
     };
     return cmocka_run_group_tests_name("ptx", tests, NULL, NULL);
 }
