@@ -134,8 +134,11 @@ static const preset presets[] = {
       .collectors = 16,                 /* GPGPU-Sim Fermi: 6 SP + 8 SFU + 2 MEM units */
       .schedulers = 2,                  /* seed 001: two warp instructions at a time */
       .issue_width = 1, .sched_policy = RF_SCHED_GTO, /* seed 001 Section IV: GTO */
-      .alu_lanes = 32, .sfu_lanes = 4, .ldst_lanes = 16,
-      .alu_latency = 11, .sfu_latency = 20, .smem_latency = 24, .l1_latency = 32,
+      /* GPGPU-Sim v3.2 GTX480 as seed 001 ran it: two SP pipelines each
+       * taking a warp per cycle ("at most two warp instructions at a
+       * time"), integer/FP32 add latency 4 (-ptx_opcode_latency_int). */
+      .alu_lanes = 64, .sfu_lanes = 4, .ldst_lanes = 16,
+      .alu_latency = 4, .sfu_latency = 20, .smem_latency = 24, .l1_latency = 32,
       .l2_latency = 180, .dram_latency = 330, /* approximate, as fermi-c2050 */
       .dram_bytes_per_cycle = 16.9,     /* 177.4 GB/s / (15 SMs x 700 MHz) */
       RC_16KB(1), SRAM_RF}},
