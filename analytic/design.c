@@ -54,6 +54,7 @@ const rf_param rf_design_params[] = {
     DI(active_warps, 1, 1024, 8, "warps", "ltrf: active-warp pool per SM"),
     DI(interval_regs, 1, 256, 16, "registers", "ltrf: registers per register-interval"),
     DB(plus, 0, "ltrf: LTRF+, move only live registers"),
+    DD(latency_x, 0, 64, 0, "x", "ltrf/rfc: main register file latency multiplier (0 = rf_config's)"),
 };
 const size_t rf_design_nparams = sizeof rf_design_params / sizeof rf_design_params[0];
 
@@ -112,4 +113,14 @@ const rf_rf_tech *rf_design_rf_tech(int config)
 const rf_rf_tech *rf_design_ideal_tech(void)
 {
     return &ideal_tech;
+}
+
+double rf_design_latency_x(const rf_design *d)
+{
+    if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
+        return 1.0;
+    if (d->latency_x > 0)
+        return d->latency_x;
+    const rf_rf_tech *t = rf_design_rf_tech(d->rf_config);
+    return t ? t->latency_x : 1.0;
 }

@@ -70,6 +70,8 @@ typedef struct rf_design {
     int active_warps;    /* active-warp pool size */
     int interval_regs;   /* registers per register-interval */
     bool plus;           /* LTRF+: only live registers are moved */
+    double latency_x;    /* main-RF latency multiplier over configuration #1;
+                            0 = the technology's (Table 2); tolerable-latency sweeps */
 } rf_design;
 
 extern const rf_param rf_design_params[];
@@ -96,6 +98,10 @@ typedef struct rf_rf_tech {
 
 /* Row `config` (1..7) of seed 004 Table 2; NULL when out of range. */
 const rf_rf_tech *rf_design_rf_tech(int config);
+
+/* Main-register-file latency multiplier of an RFC or LTRF design point:
+ * latency_x when set, else its technology's (Table 2); 1 for other designs. */
+double rf_design_latency_x(const rf_design *d);
 
 /* The "ideal" design of seed 004 Section 5: configuration #1 technology at
  * 8x capacity and 1x latency. */

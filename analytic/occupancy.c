@@ -38,11 +38,12 @@
  *   (w warps x (r - base)) guarantees a whole CTA can always proceed (barriers);
  *   CTAs = floor((R - pool) / base set per CTA), then VT as above.
  *
- * LTRF (seed 004 Table 2 configuration K) and ideal (8x capacity, 1x
- *   latency): the baseline count on a main register file K times larger;
- *   the active-warp pool bounds the warps that may issue.
+ * RFC and LTRF (seed 004 Table 2 configuration K) and ideal (8x capacity,
+ *   1x latency): the baseline count on a main register file K times larger
+ *   (latency_x, when set, replaces the configuration's latency); LTRF's
+ *   active-warp pool bounds the warps that may issue.
  *
- * Bank stealing, HI-RF and RFC keep the baseline count.
+ * Bank stealing and HI-RF keep the baseline count.
  *
  * All counts are per SM; registers are 32-bit; nothing here does I/O.
  */
@@ -331,16 +332,17 @@ int rf_occ_compute(const rf_gpu *gpu, const rf_design *d, const rf_occ_input *in
         set_limits(o, &lm);
         break;
     }
+    case RF_DESIGN_RFC:
     case RF_DESIGN_LTRF:
     case RF_DESIGN_IDEAL: {
         const rf_rf_tech *tech =
-            d->kind == RF_DESIGN_LTRF ? rf_design_rf_tech(d->rf_config) : rf_design_ideal_tech();
+            d->kind != RF_DESIGN_IDEAL ? rf_design_rf_tech(d->rf_config) : rf_design_ideal_tech();
         if (!tech)
             return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "rf_config",
                               "%d is not a configuration of seed 004 Table 2 (1..7)",
                               d->rf_config);
         o->rf_capacity_x = tech->capacity_x;
-        o->rf_latency_x = tech->latency_x;
+        o->rf_latency_x = d->kind != RF_DESIGN_IDEAL ? rf_design_latency_x(d) : tech->latency_x;
         o->rf_area_x = tech->area_x;
         o->rf_power_x = tech->power_x;
         o->rf_regs = (int)lround(gpu->regs_per_sm * tech->capacity_x);

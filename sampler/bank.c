@@ -68,6 +68,9 @@ const sim_rforg *sim_rforg_for(const rf_design *d)
 {
     if (d->kind == RF_DESIGN_HIRF)
         return &sim_rforg_hirf;
+    const sim_rforg *o = sim_ltrf_org(d);
+    if (o)
+        return o;
     return &banked;
 }
 

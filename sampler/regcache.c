@@ -210,4 +210,4 @@ static void hirf_launch(sim_ctx *x, sim_sm *sm, int cta)
 }
 
 const sim_rforg sim_rforg_hirf = {"hirf", hirf_read, hirf_write, NULL, hirf_launch,
-                                  hirf_prepare, hirf_init, hirf_fini};
+                                  hirf_prepare, hirf_init, hirf_fini, NULL, NULL};

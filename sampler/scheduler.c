@@ -13,6 +13,9 @@
  *   two-level  round robin over an active pool of N warps; a warp waiting on
  *              long-latency memory leaves the pool for the tail of the
  *              pending queue and the oldest pending warp takes its place.
+ *              The register-file organisation hears of every pool change
+ *              and may hold a pool warp (LTRF's PREFETCH and activation,
+ *              seed 004 Section 3.2; stall cause rc).
  * Every warp also has a priority class (0 first) compared before the policy
  * order: the hook for owner-warp-first scheduling (seed 003).
  *
@@ -66,6 +69,8 @@ static void two_level_pool(sim_ctx *x, sim_sm *sm, int s)
             mem_blocked(w, &x->prog.insts[w->pc])) {
             w->tl_active = 0;
             w->tl_seq = S->tl_counter++;
+            if (x->org->on_pool)
+                x->org->on_pool(x, sm, slot, false);
         } else {
             nactive++;
         }
@@ -83,6 +88,8 @@ static void two_level_pool(sim_ctx *x, sim_sm *sm, int s)
         if (best < 0)
             break;
         sm->warps[best].tl_active = 1;
+        if (x->org->on_pool)
+            x->org->on_pool(x, sm, best, true);
         nactive++;
     }
 }
@@ -165,7 +172,8 @@ static bool issue_slot(sim_ctx *x, sim_sm *sm, int s, bool first)
     /* Rank the ready warps; note why the others wait. */
     int best = -1, second = -1;
     uint64_t kbest = UINT64_MAX, ksecond = UINT64_MAX;
-    bool short_wait = false, bank_wait = false, mem_wait = false;
+    bool short_wait = false, bank_wait = false, mem_wait = false, rc_wait = false;
+    bool gated = x->policy == RF_SCHED_TWO_LEVEL && x->org->gate;
     int ns = x->nsched;
     int n = (sm->nslots - s + ns - 1) / ns;
     int last_idx = S->last >= 0 ? S->last / ns : n - 1;
@@ -173,6 +181,10 @@ static bool issue_slot(sim_ctx *x, sim_sm *sm, int s, bool first)
         sim_warp *w = &sm->warps[slot];
         if (w->state != SIM_W_ACTIVE || w->pc < 0 || slot == forced)
             continue;
+        if (gated && w->tl_active && !x->org->gate(x, sm, slot)) {
+            rc_wait = true;             /* register prefetch in progress */
+            continue;
+        }
         if (w->sbst == SIM_SB_DIRTY) {
             const sim_inst *in = &x->prog.insts[w->pc];
             if (sim_sb_ready(w, in)) {
@@ -232,6 +244,8 @@ static bool issue_slot(sim_ctx *x, sim_sm *sm, int s, bool first)
         for (int i = 0; i < sm->ncoll_busy; i++)
             conflicted |= sm->coll[sm->coll_order[i]].conflicted;
         sm->sched_stall[s] = conflicted ? SIM_ST_BANK : SIM_ST_COLLECTOR;
+    } else if (rc_wait) {
+        sm->sched_stall[s] = SIM_ST_RC;
     } else if (short_wait) {
         sm->sched_stall[s] = SIM_ST_SCOREBOARD;
     } else if (bank_wait) {
@@ -272,6 +286,7 @@ void sim_stall_account(sim_sm *sm, int nsched, uint64_t n)
         case SIM_ST_COLLECTOR: sm->c.st_collector += m; break;
         case SIM_ST_BANK: sm->c.st_bank += m; break;
         case SIM_ST_MEMORY: sm->c.st_memory += m; break;
+        case SIM_ST_RC: sm->c.st_rc += m; break;
         default: break;
         }
     }

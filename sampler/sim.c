@@ -59,7 +59,12 @@ void rf_sim_opts_init(rf_sim_opts *o)
     X(wb_forced, "writes") X(mem_insts, "warp insts") X(dram_bytes, "bytes")   \
     X(rc_hits, "reads") X(rc_misses, "reads") X(rc_writes, "writes")            \
     X(rc_conflicts, "write-backs") X(nvm_reads, "accesses") X(nvm_writes, "accesses") \
-    X(nvm_stall_cycles, "cycles")
+    X(nvm_stall_cycles, "cycles")                                               \
+    X(stall_rc, "sched-cycles")                                                 \
+    X(prefetches, "PREFETCH ops") X(prefetch_regs, "registers")                 \
+    X(activations, "warps") X(refetch_regs, "registers")                        \
+    X(writeback_regs, "registers") X(main_reads, "accesses")                    \
+    X(main_writes, "accesses") X(prefetch_stall_cycles, "warp-cycles")
 SIM_COLS(COL_U)
 #define COL_ROW(name, unit) {#name, unit, get_##name},
 const rf_sim_column rf_sim_columns[] = {SIM_COLS(COL_ROW)};
@@ -94,6 +99,8 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     x->write_steal = d->kind == RF_DESIGN_STEALING && d->write_steal;
     x->org = sim_rforg_for(d);
     x->write_hold = 1;
+    if (d->kind == RF_DESIGN_LTRF && d->scheduler == 0)
+        x->policy = RF_SCHED_TWO_LEVEL;     /* seed 004 Section 3.2 */
     if (o->typed_collectors && x->ncoll >= 3) {
         /* GPGPU-Sim Fermi proportions: 6 SP, 8 SFU, 2 MEM of 16. */
         int n = x->ncoll;
@@ -179,7 +186,7 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     return 0;
 }
 
-static int sm_init(sim_ctx *x, sim_sm *sm, int id)
+static int sm_init(sim_ctx *x, sim_sm *sm, int id, rf_err *err)
 {
     memset(sm, 0, sizeof *sm);
     sm->id = id;
@@ -197,7 +204,19 @@ static int sm_init(sim_ctx *x, sim_sm *sm, int id)
     }
     if (!sm->warps || !sm->ctas || !sm->linked)
         return RF_ENOMEM;
-    return x->org->init ? x->org->init(x, sm, NULL) : 0;
+    return x->org->init ? x->org->init(x, sm, err) : 0;
+}
+
+/* Earliest cycle after now at which the organisation releases a held warp. */
+static uint64_t sm_wake(const sim_ctx *x, const sim_sm *sm)
+{
+    uint64_t t = UINT64_MAX;
+    if (!x->org->gate)
+        return t;
+    for (int i = 0; i < sm->nslots; i++)
+        if (sm->warps[i].hold_until > x->now && sm->warps[i].hold_until < t)
+            t = sm->warps[i].hold_until;
+    return t;
 }
 
 static void sm_free(sim_sm *sm)
@@ -277,6 +296,15 @@ static void fill_stats(const sim_ctx *x, const sim_counts *c, uint64_t cycles, r
     st->nvm_reads = c->nvm_reads;
     st->nvm_writes = c->nvm_writes;
     st->nvm_stall_cycles = c->nvm_stall;
+    st->stall_rc = c->st_rc;
+    st->prefetches = c->prefetches;
+    st->prefetch_regs = c->prefetch_regs;
+    st->activations = c->activations;
+    st->refetch_regs = c->refetch_regs;
+    st->writeback_regs = c->writeback_regs;
+    st->main_reads = c->main_reads;
+    st->main_writes = c->main_writes;
+    st->prefetch_stall_cycles = c->hold_cycles;
     st->ctas_per_sm = x->ctas_per_sm;
     st->banks = x->nbanks;
     st->collectors = x->ncoll;
@@ -339,7 +367,7 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
     x.sm = calloc((size_t)x.nsm, sizeof *x.sm);
     rc = x.sm ? 0 : RF_ENOMEM;
     for (int i = 0; i < x.nsm && rc == 0; i++)
-        rc = sm_init(&x, &x.sm[i], i);
+        rc = sm_init(&x, &x.sm[i], i, err);
 
     uint64_t start = opts->warmup;
     uint64_t end = opts->cycles > 0 ? opts->warmup + opts->cycles : UINT64_MAX;
@@ -407,9 +435,13 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
         if (idle && !opts->no_skip) {
             /* Jump to the next completion event. */
             uint64_t next = UINT64_MAX;
-            for (int i = 0; i < x.nsm; i++)
+            for (int i = 0; i < x.nsm; i++) {
                 if (x.sm[i].events.n > 0 && x.sm[i].events.a[0].time < next)
                     next = x.sm[i].events.a[0].time;
+                uint64_t wake = sm_wake(&x, &x.sm[i]);
+                if (wake < next)
+                    next = wake;
+            }
             if (now < start && next > start)
                 next = start;
             if (next > end)

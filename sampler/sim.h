@@ -110,6 +110,13 @@ typedef struct rf_sim_stats {
     uint64_t nvm_reads, nvm_writes;
     uint64_t prefetches, prefetch_regs;
     uint64_t nvm_stall_cycles;
+    /* RFC and LTRF (seed 004, sampler/ltrf.c). */
+    uint64_t activations;         /* warps entering the active pool with a refetch */
+    uint64_t refetch_regs;        /* registers fetched at activations */
+    uint64_t writeback_regs;      /* registers written back to the main file
+                                     (pool exits, interval changes, RFC evictions) */
+    uint64_t main_reads, main_writes; /* main register file accesses behind a cache */
+    uint64_t prefetch_stall_cycles;   /* warp-cycles held by PREFETCH and activation */
 
     /* Instruction mix (warp instructions). */
     uint64_t insts_by_class[16];

@@ -121,6 +121,8 @@ typedef struct sim_warp {
     uint8_t prio_class;         /* scheduler priority class, 0 = highest (OWF hook) */
     uint8_t tl_active;          /* two-level scheduler: in the active pool */
     uint8_t sbst;               /* cached scoreboard verdict (sim_sbst), 0 = recompute */
+    uint64_t hold_until;        /* the RF organisation holds the warp until this cycle
+                                   (register prefetch or activation, seed 004) */
     int pc;                     /* next instruction (the instruction buffer) */
     int cta;                    /* CTA slot */
     int sched;                  /* scheduler the warp belongs to */
@@ -228,7 +230,7 @@ typedef struct sim_sched {
 /* Why a scheduler did not issue in a cycle. */
 typedef enum sim_stall {
     SIM_ST_NONE, SIM_ST_NO_WARP, SIM_ST_SCOREBOARD, SIM_ST_COLLECTOR,
-    SIM_ST_BANK, SIM_ST_MEMORY
+    SIM_ST_BANK, SIM_ST_MEMORY, SIM_ST_RC
 } sim_stall;
 
 /* Raw counters: every integer statistic, windowed by subtraction. */
@@ -243,6 +245,9 @@ typedef struct sim_counts {
     uint64_t by_class[RF_OC_COUNT], mem_insts, dram_bytes, skipped;
     /* register cache and NVM file (regcache.c) */
     uint64_t rc_hits, rc_misses, rc_writes, rc_conflicts, nvm_reads, nvm_writes, nvm_stall;
+    /* RFC and LTRF (ltrf.c) */
+    uint64_t st_rc, prefetches, prefetch_regs, activations;
+    uint64_t refetch_regs, writeback_regs, main_reads, main_writes, hold_cycles;
 } sim_counts;
 
 /* DRAM: one server per run shared by every simulated SM. */
@@ -273,10 +278,18 @@ typedef struct sim_rforg {
     int (*prepare)(struct sim_ctx *x, rf_err *err);
     int (*init)(struct sim_ctx *x, struct sim_sm *sm, rf_err *err);
     void (*fini)(struct sim_sm *sm);
+    /* Two-level organisations (seed 004), or NULL: gate: may warp `slot` of
+     * the active pool issue now (false: held, e.g. it just started a
+     * PREFETCH; the organisation sets the warp's hold_until); on_pool: the
+     * warp entered or left the active pool. */
+    bool (*gate)(struct sim_ctx *x, struct sim_sm *sm, int slot);
+    void (*on_pool)(struct sim_ctx *x, struct sim_sm *sm, int slot, bool active);
 } sim_rforg;
 
 const sim_rforg *sim_rforg_for(const rf_design *d);
 extern const sim_rforg sim_rforg_hirf;      /* regcache.c: HI-RF (seed 002) */
+/* ltrf.c: the RFC and LTRF organisations, NULL for other designs. */
+const sim_rforg *sim_ltrf_org(const rf_design *d);
 
 typedef struct sim_sm {
     int id;

@@ -345,12 +345,21 @@ static void test_ltrf(void **state)
     assert_int_equal(o.ctas_per_sm, 8);
     assert_int_equal(o.active_warps, 64);
     assert_true(o.rf_capacity_x == 8 && o.rf_latency_x == 1);
-    /* Bank stealing, HI-RF and RFC keep the baseline count. */
-    for (int k = RF_DESIGN_STEALING; k <= RF_DESIGN_RFC; k++) {
+    /* Bank stealing and HI-RF keep the baseline count. */
+    for (int k = RF_DESIGN_STEALING; k <= RF_DESIGN_HIRF; k++) {
         d = design(k);
         o = occ("maxwell-ltrf", &d, 64, 256, 0);
         assert_int_equal(o.ctas_per_sm, 4);
     }
+    /* RFC sits on the same main file as LTRF (seed 004 Figure 9): 8x on
+     * configuration #6, all warps active; latency_x overrides the latency. */
+    d = design(RF_DESIGN_RFC);
+    o = occ("maxwell-ltrf", &d, 64, 256, 0);
+    assert_int_equal(o.ctas_per_sm, 8);
+    assert_int_equal(o.active_warps, 64);
+    d.latency_x = 2.5;
+    o = occ("maxwell-ltrf", &d, 64, 256, 0);
+    assert_true(o.rf_latency_x == 2.5);
 }
 
 static double part(const rf_overhead *ov, const char *name)
