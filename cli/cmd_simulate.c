@@ -4,9 +4,13 @@
  *       [--collectors N] [--scheduler lrr|gto|two-level] [--read-steal]
  *       [--write-steal] [--cycles N [--warmup N] | --full] [--seed S] [--csv]
  *
+ *   rfkit simulate --gpu G --kernel K --design rfc|ltrf [--plus] --tolerable
+ *       [--loss F] [--step X] [--max-x X] [run options] [--csv]
+ *
  * Design parameters are the rf_design_params table (any of them may be
  * given); --design stealing without --read-steal/--write-steal turns both
- * on.  Default run length: --full (every CTA of the grid).  A progress line
+ * on.  --tolerable sweeps the main-RF latency multiplier (latency_x) and
+ * prints the maximum tolerable latency (sampler/tolerable.c).  Default run length: --full (every CTA of the grid).  A progress line
  * goes to stderr when it is a terminal.
  */
 #include <math.h>
@@ -18,6 +22,7 @@
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../sampler/sim.h"
+#include "../sampler/tolerable.h"
 #include "cli.h"
 #include "out.h"
 
@@ -51,7 +56,12 @@ static void usage(FILE *out)
             "  --xbar-ports N   operands a collector receives per cycle (0 = any, default)\n"
             "  --seed S         seed of branch and cache decisions (default 1)\n"
             "  --watchdog N     stop when nothing retires for N cycles (default 1000000)\n"
-            "  --csv            one header line and one row\n\n"
+            "  --csv            one header line and one row\n"
+            "  --tolerable      rfc/ltrf: sweep the main-RF latency multiplier latency_x\n"
+            "                   from 1 by --step (0.5) to --max-x (12) and report the\n"
+            "                   largest with at most --loss (0.05) IPC loss against the\n"
+            "                   design at 1x (tolerable_x) and against a banked file of\n"
+            "                   the same capacity at 1x (tolerable_x_ref; seed 004 Sec. 6.3)\n\n"
             "design parameters:\n");
     rf_param_help(out, rf_design_params, rf_design_nparams);
 }
@@ -75,6 +85,57 @@ static void print_value(FILE *out, double v, char *buf, size_t cap)
         snprintf(buf, cap, "%.6g", v);
 }
 
+/* --loss, --step, --max-x: 1 when taken (or a negative code), 0 when not. */
+static int tol_option(int argc, char **argv, int *i, rf_tol_opts *to, rf_err *err)
+{
+    static const char *const names[] = {"loss", "step", "max-x"};
+    double *fields[] = {&to->loss, &to->step, &to->max_x};
+    for (int n = 0; n < 3; n++) {
+        const char *v = NULL;
+        int rc = rf_cli_value(argc, argv, i, names[n], &v, err);
+        if (rc == 0)
+            continue;
+        if (rc < 0)
+            return rc;
+        if (rf_parse_double(v, fields[n]) < 0)
+            return rf_err_set(err, RF_ENUMBER, "command line", 0, 0, names[n],
+                              "'%s' is not a number", v);
+        return 1;
+    }
+    return 0;
+}
+
+static int run_tolerable(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
+                         const rf_sim_opts *o, const rf_tol_opts *to, bool csv, rf_err *err)
+{
+    rf_tolerable t;
+    int rc = rf_sim_tolerable(gpu, d, k, o, to, &t, err);
+    if (rc < 0)
+        return rc;
+    const char *name = d->kind == RF_DESIGN_LTRF ? (d->plus ? "ltrf+" : "ltrf") : "rfc";
+    if (csv) {
+        printf("gpu,kernel,design,rf_config,latency_x,ipc,self_ipc,ref_ipc,tolerable_x,"
+               "tolerable_x_ref,capped,capped_ref\n");
+        for (int i = 0; i < t.n; i++)
+            printf("%s,%s,%s,%d,%g,%.6g,%.6g,%.6g,%.4g,%.4g,%d,%d\n", gpu->name, k->name, name,
+                   d->rf_config, t.pt[i].latency_x, t.pt[i].ipc, t.self_ipc, t.ref_ipc,
+                   t.tol_self, t.tol_ref, t.capped_self, t.capped_ref);
+        return 0;
+    }
+    printf("tolerable main-RF latency of %s on %s, design %s, configuration #%d capacity, "
+           "%.0f%% IPC loss\n", k->name, gpu->name, name, d->rf_config, to->loss * 100);
+    printf("  reference (banked file, same capacity, 1x): ipc %.4f\n", t.ref_ipc);
+    printf("  %-10s %10s %10s %10s\n", "latency_x", "ipc", "vs 1x", "vs ref");
+    for (int i = 0; i < t.n; i++)
+        printf("  %-10g %10.4f %10.3f %10.3f\n", t.pt[i].latency_x, t.pt[i].ipc,
+               t.pt[i].ipc / t.self_ipc, t.pt[i].ipc / t.ref_ipc);
+    printf("  tolerable_x      %s%.2f  (against the design at 1x)\n", t.capped_self ? ">= " : "",
+           t.tol_self);
+    printf("  tolerable_x_ref  %s%.2f  (against the banked reference)\n",
+           t.capped_ref ? ">= " : "", t.tol_ref);
+    return 0;
+}
+
 int rf_cmd_simulate(int argc, char **argv)
 {
     rf_err err = {0};
@@ -86,7 +147,9 @@ int rf_cmd_simulate(int argc, char **argv)
     rf_kernel_opts kopts;
     memset(&kopts, 0, sizeof kopts);
     const char *gpu_name = NULL, *kernel_path = NULL, *design_name = "baseline";
-    bool csv = false, full = false, steal_given = false;
+    bool csv = false, full = false, steal_given = false, tolerable = false;
+    rf_tol_opts to;
+    rf_tol_opts_init(&to);
     int rc = 0;
 
     for (int i = 1; i < argc && rc == 0; i++) {
@@ -97,6 +160,8 @@ int rf_cmd_simulate(int argc, char **argv)
         }
         if (rf_cli_flag(argv, i, "csv")) { csv = true; continue; }
         if (rf_cli_flag(argv, i, "full")) { full = true; continue; }
+        if (rf_cli_flag(argv, i, "tolerable")) { tolerable = true; continue; }
+        if ((rc = tol_option(argc, argv, &i, &to, &err)) != 0) { if (rc > 0) rc = 0; continue; }
         if ((rc = rf_cli_value(argc, argv, &i, "gpu", &gpu_name, &err)) != 0) { if (rc > 0) rc = 0; continue; }
         if ((rc = rf_cli_value(argc, argv, &i, "kernel", &kernel_path, &err)) != 0) { if (rc > 0) rc = 0; continue; }
         if ((rc = rf_cli_value(argc, argv, &i, "design", &design_name, &err)) != 0) { if (rc > 0) rc = 0; continue; }
@@ -198,6 +263,12 @@ int rf_cmd_simulate(int argc, char **argv)
     if ((rc = rf_kernel_load(kernel_path, &kopts, &k, &err)) < 0)
         return rf_cli_fail(&err);
     o.progress = isatty(STDERR_FILENO) ? stderr : NULL;
+
+    if (tolerable) {
+        rc = run_tolerable(&gpu, &d, k, &o, &to, csv, &err);
+        rf_kernel_destroy(k);
+        return rc < 0 ? rf_cli_fail(&err) : 0;
+    }
 
     rf_sim_stats st;
     rc = rf_sim_run(&gpu, &d, k, &o, &st, &err);

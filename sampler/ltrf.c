@@ -7,11 +7,12 @@
  * banked file's 1-cycle access is configuration #1; design latency_x, when
  * set, replaces the table's multiplier for tolerable-latency sweeps).
  * Fractional latencies are dithered per access (deterministic hash), so the
- * mean access takes exactly L cycles.  Banks are not pipelined (CACTI's
- * non-pipelined bank models, Section 2.2): an access holds its bank for its
- * whole latency, so a register of warp w at bank (reg + w) mod banks waits
- * for earlier accesses to that bank (bank conflicts).  Main-file accesses
- * are reserved in time when they are made (no per-cycle arbitration).
+ * mean access takes exactly L cycles.  Table 2's latencies are mean access
+ * times that already include the queueing of the slower cells, so a bank
+ * starts one access per cycle and returns it L cycles later; a register of
+ * warp w lives at bank (reg + w) mod banks, and accesses to one bank in the
+ * same cycle serialise (bank conflicts).  Main-file accesses are reserved
+ * in time when they are made (no per-cycle arbitration).
  *
  * RFC.  A fully associative cache of 16 KB (gpu rc_entries x subcores warp
  * registers, or design rc_entries) shared by the SM's warps, LRU, allocated
@@ -29,7 +30,8 @@
  *     the warp is held until the registers of the new bit vector it does not
  *     hold yet arrive: each is read from its main bank and crosses the fill
  *     crossbar, a quarter of the baseline's bandwidth (rf_banks / 4
- *     registers per cycle) and 4 cycles of traversal (Section 4.2).  Dirty
+ *     registers per cycle) and 4 cycles of traversal instead of 1 (Section
+ *     4.2); write-backs use the crossbar's other direction.  Dirty
  *     registers of the old vector that leave the partition are written back
  *     in the background.  LTRF+ fetches only the registers live at the entry.
  *   Pool exit (the warp waits on long-latency memory, a barrier): its
@@ -54,7 +56,8 @@
 
 #define LT_BASE_LAT 1.0      /* cycles, main-file access of configuration #1 */
 #define LT_XBAR_DIV 4        /* fill crossbar: 1/4 of the baseline bandwidth */
-#define LT_XBAR_LAT 4        /* cycles to cross the narrow fill crossbar */
+#define LT_XBAR_LAT 4        /* cycles to cross the narrow fill crossbar (the
+                                baseline crossbar's 1 cycle is in L) */
 #define LT_GPR_WORDS 4       /* sim_mask words holding R0..R255 */
 
 typedef struct lt_warp {
@@ -119,7 +122,7 @@ static uint64_t xbar_move(lt_state *st, double *free, uint64_t t)
 {
     double s = (double)t > *free ? (double)t : *free;
     *free = s + st->xgap;
-    return (uint64_t)ceil(s) + LT_XBAR_LAT;
+    return (uint64_t)ceil(s) + LT_XBAR_LAT - 1;
 }
 
 static int next_reg(const sim_mask *m, int from)
