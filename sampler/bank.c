@@ -58,12 +58,13 @@ static void banked_issue(sim_ctx *x, sim_sm *sm, int slot, int inst)
         sim_rfree_update(x, sm, slot, inst);
 }
 
-static const sim_rforg banked = {"banked", banked_read, banked_write, banked_issue, NULL,
-                                 NULL, NULL, NULL};
+static const sim_rforg banked = {.name = "banked", .read_route = banked_read,
+                                 .write_route = banked_write, .on_issue = banked_issue};
 
-/* HI-RF has its register cache (regcache.c); every other design runs on the
- * banked file (its occupancy still comes from rf_occ_compute, so sharing,
- * FineReg and the VT family change the resident CTAs). */
+/* HI-RF has its register cache (regcache.c), RFC and LTRF theirs (ltrf.c);
+ * every other design runs on the banked file (its occupancy still comes
+ * from rf_occ_compute, so sharing, FineReg and the VT family change the
+ * resident CTAs). */
 const sim_rforg *sim_rforg_for(const rf_design *d)
 {
     if (d->kind == RF_DESIGN_HIRF)
