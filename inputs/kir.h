@@ -143,8 +143,11 @@ int rf_sass_parse(const char *path, const char *text, rf_module **out, rf_err *e
 int rf_dot_parse(const char *path, const char *text, rf_module **out, rf_err *err);
 
 /* Register allocation of a virtual function into a new physical function
- * (64-bit values in aligned pairs, predicates in their own file).  *out is
- * heap-allocated; free with rf_func_destroy. */
+ * (64-bit values in aligned pairs, predicates in their own file, R1 kept
+ * for the stack pointer, constants folded, values beyond 255 registers
+ * spilled with local load/store code).  Blocks stay the same; instructions
+ * may be reordered within a block (global loads early) and spill code
+ * added.  *out is heap-allocated; free with rf_func_destroy. */
 int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err);
 void rf_func_destroy(rf_func *f);
 

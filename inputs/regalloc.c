@@ -28,10 +28,18 @@
  *    once the overflow lives in general registers (P2R/R2P style) and P6 is
  *    kept as the scratch for guards read from them.
  *
+ * 5. Spilling, when the values do not fit R0..R254: colouring is redone
+ *    below R246, values that find no slot live in local memory (a slot each,
+ *    added to local_bytes) and get a local load into a scratch register
+ *    (R246..R254) before each instruction reading them and a local store
+ *    after each one writing them; nregs is then 255.
+ *
  * Inputs: a virtual rf_func from the PTX reader.  Output: a physical copy,
  * operands rewritten; nregs = highest general register + 1, npreds =
- * highest predicate + 1.  No rematerialisation beyond folding and no
- * spilling: more than 255 registers is RF_ELIMIT.  On the bundled kernels
+ * highest predicate + 1.  No rematerialisation beyond folding, and the
+ * scheduling is not pressure-aware (ptxas also sinks loads to avoid
+ * spills, so a spilled allocation overstates its pressure).  RF_ELIMIT only
+ * when the interference graph itself is too large.  On the bundled kernels
  * ptxas -v reports 0.9x to 1.5x of this count (it also unrolls, vectorises
  * and schedules for latency more aggressively).
  */
@@ -44,6 +52,7 @@
 #define NSLOTS 255      /* R0..R254; R255 is RZ */
 #define NPRED 7         /* P0..P6; P7 is PT */
 #define RESERVED_SP 1   /* R1 holds the stack pointer in every ABI kernel */
+#define SPILL_BASE 246  /* when spilling: R246..R254 are reload scratch */
 
 typedef uint64_t word_t;
 #define WBITS 64
@@ -66,6 +75,7 @@ typedef struct ra {
     int *mate;         /* dense -> move partner or -1 */
     int *color;        /* dense -> first slot / predicate, -1 none */
     bool *in_gpr;      /* dense predicate overflowed to a GPR */
+    bool *spill;       /* dense value kept in local memory */
     int call_live;     /* most general-register words live across a call */
 } ra;
 
@@ -84,6 +94,7 @@ static void ra_free(ra *r)
     free(r->mate);
     free(r->color);
     free(r->in_gpr);
+    free(r->spill);
 }
 
 static void bset(word_t *s, int i) { s[i / WBITS] |= (word_t)1 << (i % WBITS); }
@@ -361,12 +372,14 @@ static void sort_by_key(int *idx, int n, const int *key)
 /* Colour the predicates with npred colours; those that do not fit move to
  * the general file.  Then colour the general file.  Returns the number of
  * general slots used, or RF_ELIMIT. */
-static int colour(ra *r, const int *order, int npred)
+static int colour(ra *r, const int *order, int npred, int limit)
 {
     bool busy[NSLOTS + 8];
+    bool spilled = false;
     for (int d = 0; d < r->nv; d++) {
         r->color[d] = -1;
         r->in_gpr[d] = false;
+        r->spill[d] = false;
     }
     for (int pass = 0; pass < 2; pass++) {
         for (int oi = 0; oi < r->nv; oi++) {
@@ -416,15 +429,22 @@ static int colour(ra *r, const int *order, int npred)
                 if (ok)
                     c = s;
             }
-            for (int s = 0; c < 0 && s + w <= NSLOTS; s += w) {
+            if (c >= 0 && c + w > limit)
+                c = -1;
+            for (int s = 0; c < 0 && s + w <= limit; s += w) {
                 bool ok = !(s <= RESERVED_SP && RESERVED_SP < s + w);
                 for (int k = 0; k < w; k++)
                     ok = ok && !busy[s + k];
                 if (ok)
                     c = s;
             }
-            if (c < 0)
+            if (c < 0 && limit >= NSLOTS)
                 return RF_ELIMIT;
+            if (c < 0) {          /* spill: lives in local memory */
+                r->spill[d] = true;
+                spilled = true;
+                continue;
+            }
             r->color[d] = c;
         }
     }
@@ -436,34 +456,7 @@ static int colour(ra *r, const int *order, int npred)
         if (!is_pred(r, d) && r->color[d] >= 0 &&
             r->color[d] + gpr_words(r, d) > used)
             used = r->color[d] + gpr_words(r, d);
-    return used;
-}
-
-static void emit_reg(const ra *r, int v, uint16_t *list, uint8_t *n, int cap,
-                     uint8_t *flags)
-{
-    int d = r->dense[v];
-    int base, w;
-    if (is_pred(r, d)) {
-        base = RF_PRED_BASE + r->color[d];
-        w = 1;
-    } else {
-        base = r->color[d];
-        w = gpr_words(r, d);
-    }
-    for (int k = 0; k < w; k++) {
-        int reg = base + k;
-        bool dup = false;
-        for (int j = 0; j < *n; j++)
-            dup = dup || list[j] == reg;
-        if (dup)
-            continue;
-        if (*n >= cap) {
-            *flags |= RF_IF_TRUNC;
-            return;
-        }
-        list[(*n)++] = (uint16_t)reg;
-    }
+    return spilled ? NSLOTS : used;
 }
 
 static int copy_physical(const rf_func *src, rf_func **out)
@@ -484,6 +477,217 @@ static int copy_physical(const rf_func *src, rf_func **out)
         memcpy(f->insts, src->insts, (size_t)src->ninsts * sizeof *f->insts);
     if (src->nblocks)
         memcpy(f->blocks, src->blocks, (size_t)src->nblocks * sizeof *f->blocks);
+    *out = f;
+    return RF_OK;
+}
+
+static void put_words(uint16_t *list, uint8_t *n, int cap, uint8_t *flags,
+                      int base, int w)
+{
+    for (int k = 0; k < w; k++) {
+        int reg = base + k;
+        bool dup = false;
+        for (int j = 0; j < *n; j++)
+            dup = dup || list[j] == reg;
+        if (dup)
+            continue;
+        if (*n >= cap) {
+            *flags |= RF_IF_TRUNC;
+            return;
+        }
+        list[(*n)++] = (uint16_t)reg;
+    }
+}
+
+/* A reload register run of w words in R246..R254 not yet taken (mask bit
+ * k = R246+k); when the scratch is exhausted the first aligned run is
+ * shared (an estimate, never a crash). */
+static int scratch_take(unsigned *mask, int w)
+{
+    int first = -1;
+    for (int base = SPILL_BASE; base + w <= NSLOTS; base++) {
+        if (w > 1 && base % w)
+            continue;
+        if (first < 0)
+            first = base;
+        unsigned bits = ((1u << w) - 1) << (base - SPILL_BASE);
+        if (!(*mask & bits)) {
+            *mask |= bits;
+            return base;
+        }
+    }
+    return first;
+}
+
+typedef struct slot {
+    int d, base;
+} slot;
+
+static int slot_of(const slot *sl, int n, int d)
+{
+    for (int i = 0; i < n; i++)
+        if (sl[i].d == d)
+            return sl[i].base;
+    return -1;
+}
+
+/* Physical function from a coloured virtual one.  Spilled values get a
+ * local-memory slot; each instruction reading one is preceded by a local
+ * load into a scratch register, each writing one is followed by a local
+ * store (under the same guard).  Spill code reuses the function's own
+ * ld/st opcode spellings. */
+static int emit_physical(const ra *r, const rf_func *virt, int used,
+                         rf_func **out)
+{
+    const rf_func *v = virt;
+    int extra = 0, ldop = -1, stop = -1;
+    for (int i = 0; i < v->ninsts; i++) {
+        const rf_inst *vi = &v->insts[i];
+        if (vi->cls == RF_OC_LD_LOCAL ||
+            (ldop < 0 && (vi->cls == RF_OC_LD_GLOBAL ||
+                          vi->cls == RF_OC_LD_SHARED ||
+                          vi->cls == RF_OC_LD_CONST)))
+            ldop = vi->opcode;
+        if (vi->cls == RF_OC_ST_LOCAL || (stop < 0 && (vi->cls == RF_OC_ST_GLOBAL ||
+                                                      vi->cls == RF_OC_ST_SHARED)))
+            stop = vi->opcode;
+        for (int k = 0; k < vi->ndefs + vi->nuses; k++) {
+            int x = k < vi->ndefs ? vi->defs[k] : vi->uses[k - vi->ndefs];
+            extra += r->spill[r->dense[x]];
+        }
+        if (vi->guard >= 0)
+            extra += r->spill[r->dense[vi->guard]];
+    }
+    rf_func *f = calloc(1, sizeof *f);
+    if (!f)
+        return RF_ENOMEM;
+    *f = *v;
+    f->regs = NULL;
+    f->physical = true;
+    int cap = v->ninsts + extra;
+    f->insts = calloc((size_t)(cap ? cap : 1), sizeof *f->insts);
+    f->blocks = malloc((size_t)(v->nblocks ? v->nblocks : 1) * sizeof *f->blocks);
+    int *offset = calloc((size_t)(r->nv ? r->nv : 1), sizeof *offset);
+    if (!f->insts || !f->blocks || !offset) {
+        free(offset);
+        rf_func_destroy(f);
+        return RF_ENOMEM;
+    }
+    if (v->nblocks)
+        memcpy(f->blocks, v->blocks, (size_t)v->nblocks * sizeof *f->blocks);
+    long bytes = 0;
+    for (int d = 0; d < r->nv; d++) {
+        if (!r->spill[d])
+            continue;
+        int w = gpr_words(r, d);
+        bytes = (bytes + 4 * w - 1) / (4 * w) * (4 * w);
+        offset[d] = (int)bytes;
+        bytes += 4 * w;
+    }
+    long lb = (long)f->local_bytes + bytes;
+    f->local_bytes = lb > (1L << 30) ? (1 << 30) : (int)lb;
+    int pos = 0, maxpred = -1;
+    for (int b = 0; b < v->nblocks; b++) {
+        const rf_block *vb = &v->blocks[b];
+        f->blocks[b].first = pos;
+        for (int i = vb->first; i < vb->first + vb->ninsts; i++) {
+            const rf_inst *vi = &v->insts[i];
+            slot uses[RF_MAX_USES + 1], defs[RF_MAX_DEFS];
+            int nu = 0, nd = 0;
+            unsigned umask = 0, dmask = 0;
+            /* reloads before the instruction */
+            for (int k = -1; k < vi->nuses; k++) {
+                int x = k < 0 ? vi->guard : vi->uses[k];
+                if (x < 0)
+                    continue;
+                int d = r->dense[x];
+                if (!r->spill[d] || slot_of(uses, nu, d) >= 0)
+                    continue;
+                int w = gpr_words(r, d), base = scratch_take(&umask, w);
+                uses[nu++] = (slot){d, base};
+                rf_inst *ld = &f->insts[pos++];
+                memset(ld, 0, sizeof *ld);
+                ld->cls = RF_OC_LD_LOCAL;
+                ld->opcode = (int16_t)(ldop >= 0 ? ldop : vi->opcode);
+                ld->guard = -1;
+                ld->target = -1;
+                ld->line = vi->line;
+                put_words(ld->defs, &ld->ndefs, RF_MAX_DEFS, &ld->flags, base, w);
+                put_words(ld->uses, &ld->nuses, RF_MAX_USES, &ld->flags,
+                          RESERVED_SP, 1);
+            }
+            for (int k = 0; k < vi->ndefs; k++) {
+                int d = r->dense[vi->defs[k]];
+                if (r->spill[d] && slot_of(defs, nd, d) < 0)
+                    defs[nd++] = (slot){d, scratch_take(&dmask, gpr_words(r, d))};
+            }
+            rf_inst *in = &f->insts[pos++];
+            *in = *vi;
+            in->ndefs = in->nuses = 0;
+            for (int k = 0; k < vi->ndefs + vi->nuses; k++) {
+                bool isdef = k < vi->ndefs;
+                int x = isdef ? vi->defs[k] : vi->uses[k - vi->ndefs];
+                int d = r->dense[x], base, w;
+                if (is_pred(r, d)) {
+                    base = RF_PRED_BASE + r->color[d];
+                    w = 1;
+                } else {
+                    w = gpr_words(r, d);
+                    base = r->spill[d] ? slot_of(isdef ? defs : uses,
+                                                 isdef ? nd : nu, d)
+                                       : r->color[d];
+                }
+                if (isdef)
+                    put_words(in->defs, &in->ndefs, RF_MAX_DEFS, &in->flags,
+                              base, w);
+                else
+                    put_words(in->uses, &in->nuses, RF_MAX_USES, &in->flags,
+                              base, w);
+            }
+            if (vi->guard >= 0) {
+                int d = r->dense[vi->guard];
+                if (is_pred(r, d)) {
+                    in->guard = (int16_t)(RF_PRED_BASE + r->color[d]);
+                } else {
+                    /* Guard held in a general register: read it, test in P6. */
+                    in->guard = RF_PRED_BASE + NPRED - 1;
+                    int base = r->spill[d] ? slot_of(uses, nu, d) : r->color[d];
+                    put_words(in->uses, &in->nuses, RF_MAX_USES, &in->flags,
+                              base, 1);
+                }
+                if (in->guard - RF_PRED_BASE > maxpred)
+                    maxpred = in->guard - RF_PRED_BASE;
+            }
+            for (int k = 0; k < in->ndefs; k++)
+                if (in->defs[k] >= RF_PRED_BASE &&
+                    in->defs[k] - RF_PRED_BASE > maxpred)
+                    maxpred = in->defs[k] - RF_PRED_BASE;
+            for (int k = 0; k < in->nuses; k++)
+                if (in->uses[k] >= RF_PRED_BASE &&
+                    in->uses[k] - RF_PRED_BASE > maxpred)
+                    maxpred = in->uses[k] - RF_PRED_BASE;
+            /* stores after it, under the same guard */
+            for (int k = 0; k < nd; k++) {
+                rf_inst *st = &f->insts[pos++];
+                memset(st, 0, sizeof *st);
+                st->cls = RF_OC_ST_LOCAL;
+                st->opcode = (int16_t)(stop >= 0 ? stop : vi->opcode);
+                st->guard = in->guard;
+                st->flags = in->flags & RF_IF_GUARD_NEG;
+                st->target = -1;
+                st->line = vi->line;
+                put_words(st->uses, &st->nuses, RF_MAX_USES, &st->flags,
+                          RESERVED_SP, 1);
+                put_words(st->uses, &st->nuses, RF_MAX_USES, &st->flags,
+                          defs[k].base, gpr_words(r, defs[k].d));
+            }
+        }
+        f->blocks[b].ninsts = pos - f->blocks[b].first;
+    }
+    free(offset);
+    f->ninsts = pos;
+    f->nregs = used;
+    f->npreds = maxpred + 1;
     *out = f;
     return RF_OK;
 }
@@ -534,7 +738,8 @@ static int allocate(const rf_func *virt, rf_func **out, int *call_live,
     r.mate = malloc((size_t)(r.nv ? r.nv : 1) * sizeof *r.mate);
     r.color = malloc((size_t)(r.nv ? r.nv : 1) * sizeof *r.color);
     r.in_gpr = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.in_gpr);
-    if (!r.mate || !r.color || !r.in_gpr)
+    r.spill = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.spill);
+    if (!r.mate || !r.color || !r.in_gpr || !r.spill)
         goto fail;
     for (int d = 0; d < r.nv; d++)
         r.mate[d] = -1;
@@ -555,60 +760,27 @@ static int allocate(const rf_func *virt, rf_func **out, int *call_live,
     for (int d = 0; d < r.nv; d++)
         order[d] = d;
     sort_by_key(order, r.nv, r.firstdef);
-    int used = colour(&r, order, NPRED);
-    bool spilled = false;
+    int used = colour(&r, order, NPRED, NSLOTS);
+    bool pspill = false;
     for (int d = 0; d < r.nv && used >= 0; d++)
-        spilled = spilled || r.in_gpr[d];
-    if (used >= 0 && spilled)    /* keep P6 as the scratch for guards */
-        used = colour(&r, order, NPRED - 1);
+        pspill = pspill || r.in_gpr[d];
+    if (used >= 0 && pspill)     /* keep P6 as the scratch for guards */
+        used = colour(&r, order, NPRED - 1, NSLOTS);
+    if (used == RF_ELIMIT) {
+        /* More than the file holds: spill what does not fit below the
+         * reload scratch registers, as ptxas does to local memory. */
+        used = colour(&r, order, NPRED, SPILL_BASE);
+        pspill = false;
+        for (int d = 0; d < r.nv; d++)
+            pspill = pspill || r.in_gpr[d];
+        if (pspill)
+            used = colour(&r, order, NPRED - 1, SPILL_BASE);
+    }
     free(order);
-    if (used < 0) {
-        rc = rf_err_set(err, RF_ELIMIT, NULL, 0, 0, virt->name,
-                        "needs more than %d registers per thread (spilling "
-                        "is not modelled)", NSLOTS);
-        goto out;
-    }
     rf_func *f;
-    if (copy_physical(virt, &f))
+    rc = emit_physical(&r, virt, used, &f);
+    if (rc)
         goto fail;
-    f->physical = true;
-    int maxpred = -1;
-    for (int i = 0; i < f->ninsts; i++) {
-        rf_inst *in = &f->insts[i];
-        const rf_inst *vi = &virt->insts[i];
-        in->ndefs = in->nuses = 0;
-        in->flags &= (uint8_t)~RF_IF_TRUNC;
-        in->flags |= vi->flags & RF_IF_TRUNC;
-        for (int k = 0; k < vi->ndefs; k++)
-            emit_reg(&r, vi->defs[k], in->defs, &in->ndefs, RF_MAX_DEFS,
-                     &in->flags);
-        for (int k = 0; k < vi->nuses; k++)
-            emit_reg(&r, vi->uses[k], in->uses, &in->nuses, RF_MAX_USES,
-                     &in->flags);
-        if (vi->guard >= 0) {
-            int d = r.dense[vi->guard];
-            if (is_pred(&r, d)) {
-                in->guard = (int16_t)(RF_PRED_BASE + r.color[d]);
-            } else {
-                /* Guard held in a general register: read it, test in P6. */
-                in->guard = RF_PRED_BASE + NPRED - 1;
-                emit_reg(&r, vi->guard, in->uses, &in->nuses, RF_MAX_USES,
-                         &in->flags);
-            }
-            if (in->guard - RF_PRED_BASE > maxpred)
-                maxpred = in->guard - RF_PRED_BASE;
-        }
-        for (int k = 0; k < in->ndefs; k++)
-            if (in->defs[k] >= RF_PRED_BASE &&
-                in->defs[k] - RF_PRED_BASE > maxpred)
-                maxpred = in->defs[k] - RF_PRED_BASE;
-        for (int k = 0; k < in->nuses; k++)
-            if (in->uses[k] >= RF_PRED_BASE &&
-                in->uses[k] - RF_PRED_BASE > maxpred)
-                maxpred = in->uses[k] - RF_PRED_BASE;
-    }
-    f->nregs = used;
-    f->npreds = maxpred + 1;
     if (call_live)
         *call_live = r.call_live;
     *out = f;

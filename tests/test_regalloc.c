@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../inputs/kernel.h"
@@ -180,6 +182,70 @@ static void test_predicate_overflow(void **state)
     rf_module_destroy(m);
 }
 
+/* 300 loaded values live at once do not fit 255 registers: the overflow is
+ * spilled to local memory with reloads into R246..R254 before each use and
+ * stores after each definition. */
+static void test_spilling(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    size_t cap = 64 * N + 1024;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    int n = snprintf(text, cap,
+                     ".version 7.0\n.target sm_75\n.entry k(.param .u64 p)\n{\n"
+                     "\t.reg .f32 %%f<%d>;\n\t.reg .b64 %%rd<3>;\n"
+                     "\tld.param.u64 %%rd1, [p];\n"
+                     "\tcvta.to.global.u64 %%rd2, %%rd1;\n", 2 * N + 2);
+    for (int i = 0; i < N; i++)
+        n += snprintf(text + n, cap - (size_t)n,
+                      "\tld.global.f32 %%f%d, [%%rd2+%d];\n", i, 4 * i);
+    n += snprintf(text + n, cap - (size_t)n, "\tmov.f32 %%f%d, 0f00000000;\n", N);
+    for (int i = 0; i < N; i++)
+        n += snprintf(text + n, cap - (size_t)n,
+                      "\tadd.f32 %%f%d, %%f%d, %%f%d;\n", N + 1 + i, N + i, i);
+    snprintf(text + n, cap - (size_t)n,
+             "\tst.global.f32 [%%rd2], %%f%d;\n\tret;\n}\n", 2 * N);
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_ptx_parse("spill.ptx", text, &m, &err))
+        fail_msg("%s", err.msg);
+    free(text);
+    rf_func *p;
+    if (rf_regalloc(&m->funcs[0], &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->nregs, 255);
+    int lds = 0, sts = 0;
+    for (int i = 0; i < p->ninsts; i++) {
+        const rf_inst *in = &p->insts[i];
+        lds += in->cls == RF_OC_LD_LOCAL;
+        sts += in->cls == RF_OC_ST_LOCAL;
+        for (int k = 0; k < in->ndefs; k++) {
+            assert_in_range(in->defs[k], 0, 254);
+            assert_int_not_equal(in->defs[k], 1);
+        }
+        for (int k = 0; k < in->nuses; k++)
+            assert_in_range(in->uses[k], 0, 254);
+        if (in->cls == RF_OC_LD_LOCAL || in->cls == RF_OC_ST_LOCAL)
+            assert_int_equal(in->uses[0], 1);       /* [R1 + slot] */
+    }
+    /* at least 300 + 2 - 245 values spill (R0..R245 without R1 hold 245
+     * words); each is stored once and
+     * reloaded once */
+    assert_true(sts >= N + 2 - 245);
+    assert_int_equal(lds, sts);
+    assert_int_equal(p->ninsts, m->funcs[0].ninsts + lds + sts);
+    assert_true(p->local_bytes >= 4 * sts);
+    int covered = 0;
+    for (int b = 0; b < p->nblocks; b++) {
+        assert_int_equal(p->blocks[b].first, covered);
+        covered += p->blocks[b].ninsts;
+    }
+    assert_int_equal(covered, p->ninsts);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_pairs_and_ranges),
         cmocka_unit_test(test_bundled_vs_ptxas),
         cmocka_unit_test(test_predicate_overflow),
+        cmocka_unit_test(test_spilling),
     };
     return cmocka_run_group_tests_name("regalloc", tests, NULL, NULL);
 }
