@@ -18,7 +18,9 @@
  *    III-B).  Each bank is a discrete-time single server with unit service
  *    and Poisson-like arrivals: reads at rho_r and writes at rho_w accesses
  *    per bank per cycle, rho = rho_r + rho_w.  With non-preemptive priority
- *    for writes (Cobham's formula, residual service R0 = rho / 2):
+ *    for writes (Cobham's formula, residual service R0 = rho / 2, or
+ *    (rho_r + rho_w S_w) / 2 when writes hold a bank S_w cycles, rho_w then
+ *    counting bank-cycles: HI-RF's NVM write-backs, analytic/rccollide.c):
  *      W_write = c R0 / (1 - rho_w)
  *      W_read  = c R0 / ((1 - rho_w) (1 - rho))
  *    The inter-read penalty is the wait reads would see among reads alone,
@@ -147,7 +149,8 @@ void rf_bank_waits(const rf_bank_load *load, const rf_conflict_params *p,
         rho = RHO_MAX;
     }
     double c = p->scale;
-    double r0 = rho / 2.0;
+    double sw = load->write_service > 1 ? load->write_service : 1.0;
+    double r0 = (rr + rw * sw) / 2.0;
     out->write_wait = c * r0 / (1.0 - rw);
     double read_wait = c * r0 / ((1.0 - rw) * (1.0 - rho));
     out->inter_read = c * (rr / 2.0) / (1.0 - rr);

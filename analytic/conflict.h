@@ -41,6 +41,7 @@ typedef struct rf_bank_load {
     int banks;           /* B */
     bool read_steal;     /* seed 001 Section IV-B */
     bool write_steal;    /* seed 001 Section IV-C */
+    double write_service;/* cycles a write holds its bank (NVM write-back: 4); 0 = 1 */
 } rf_bank_load;
 
 typedef struct rf_bank_wait {

@@ -8,7 +8,11 @@
  * kchar.c); a, m: free scales (latency overlap the static walk misses);
  * W_coll: operand-collection wait from bank conflicts (below); r: its share
  * on the warp's path; s_x: design stall terms (register-cache misses, NVM
- * write-backs, prefetch, CTA switching) supplied by the caller.
+ * write-backs, prefetch, CTA switching) supplied by the caller.  HI-RF's
+ * NVM write-backs (analytic/rccollide.c) add  sigma n_wb (S_w - 1 + W_write)
+ * to cpi_w: n_wb write-backs per instruction, each holding its bank S_w
+ * cycles after queueing W_write behind other writes (Cobham, below, with
+ * write service S_w), sigma (rc_stall) the share on the warp's path.
  *
  * Register file (seed 001 Sections II-B, III-B).  At IPC x the banks see
  *   rho_r = x R / B,  rho_w = x Wr / B       (R, Wr: reads, writes per inst)
@@ -64,7 +68,11 @@ const rf_mparam rf_ipc_mparams[] = {
      "exponent of the soft minimum of the IPC limits"},
     {"tail", offsetof(rf_ipc_params, tail), 0.0, 4.0, 0.0, false, "1",
      "drain per wave, in lone-warp times of one warp's instructions"},
-    {"conflict_scale", offsetof(rf_ipc_params, conflict.scale), 0.05, 20.0, 1.0, true, "1",
+    {"rc_locality", offsetof(rf_ipc_params, rc_locality), 0.0, 0.95, 0.5, false, "1",
+     "HI-RF: chance a cache line's last writer is the writing warp (analytic/rccollide.c)"},
+    {"rc_stall", offsetof(rf_ipc_params, rc_stall), 0.0, 4.0, 1.0, false, "1",
+     "HI-RF: share of the NVM write-back wait on a warp's own path"},
+        {"conflict_scale", offsetof(rf_ipc_params, conflict.scale), 0.05, 20.0, 1.0, true, "1",
      "multiplier on the M/D/1 bank queueing waits"},
     {"steal_cand", offsetof(rf_ipc_params, conflict.steal_cand), 0.0, 1.0, 0.85, false, "1",
      "chance a candidate warp's read can steal the idle bank a cycle ahead"},
@@ -143,7 +151,7 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     const rf_ipc_kernel *k = c->k;
     const rf_ipc_machine *m = c->m;
     rf_bank_load load = {x * k->reads / m->banks, x * k->writes / m->banks, m->banks,
-                         m->read_steal, m->write_steal};
+                         m->read_steal, m->write_steal, m->write_service};
     rf_bank_wait w;
     rf_bank_waits(&load, &c->p->conflict, &w);
     if (m->write_steal && w.stolen_writes > 0) {
@@ -159,6 +167,9 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     uw += unit_wait(x * k->frac_ldst * m->ldst_ii, m->ldst_ii, k->frac_ldst);
     double t_coll = c->fixed_hold + coll_wait + uw;
     double cpi = c->fixed_cpi + c->p->rf_path * coll_wait;
+    if (m->wb_rate > 0)             /* NVM write-backs (HI-RF): service and queueing */
+        cpi += c->p->rc_stall * m->wb_rate
+             * ((m->write_service > 1 ? m->write_service - 1 : 0) + w.write_wait);
     double lat = m->warps / cpi;
     double col = m->collectors / (t_coll * c->coll_frac);
     double s = c->caps_sum + inv_pow(lat, c->p_exp, c->ip) + inv_pow(col, c->p_exp, c->ip);

@@ -10,6 +10,7 @@
 
 #include "conflict.h"
 #include "modelparam.h"
+#include "rccollide.h"
 
 /* Operand-count histogram bound: instructions reading more registers are
  * counted in the last bin. */
@@ -38,6 +39,7 @@ typedef struct rf_ipc_kernel {
     double active_frac;     /* mean warp work / CTA critical work (barrier phases,
                              * slowest warp): share of resident warps still issuing */
     int warps_per_cta;
+    rf_rcc_writes rcw;      /* writes per register (HI-RF collisions); nregs 0 = unknown */
 } rf_ipc_kernel;
 
 /* The SM as the IPC model sees it for one design point. */
@@ -58,6 +60,10 @@ typedef struct rf_ipc_machine {
      * write-backs, prefetch, CTA switching): */
     double extra_stall;     /* cycles on a warp's own path */
     double extra_hold;      /* cycles a collector is held */
+    double write_service;   /* cycles a bank write holds its bank (0 = 1; k->writes
+                             * then counts bank-cycles) */
+    double wb_rate;         /* HI-RF: write-backs per instruction whose bank time
+                             * (write_service - 1 + queueing) is on the warp's path */
 } rf_ipc_machine;
 
 /* Free parameters; rf_ipc_mparams lists them (with the conflict model's). */
@@ -68,6 +74,9 @@ typedef struct rf_ipc_params {
     double rf_path;         /* share of operand-collection time on a warp's path */
     double smooth;          /* exponent of the soft minimum */
     double tail;            /* extra per-wave drain, in lone-warp CTA times */
+    double rc_locality;     /* HI-RF: chance a line's last writer is the writing
+                             * warp itself (GTO bursts), analytic/rccollide.c */
+    double rc_stall;        /* HI-RF: share of the NVM write-back wait on a warp's path */
     rf_conflict_params conflict;
 } rf_ipc_params;
 

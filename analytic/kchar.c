@@ -449,5 +449,10 @@ int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, 
 {
     if (!k->func)
         return rf_err_set(err, RF_EUNSUPPORTED, k->name, 0, 0, NULL, "kernel has no entry function");
-    return rf_kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), out, err);
+    int rc = rf_kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), out, err);
+    /* Per-register writes for register-cache collisions (rccollide.c); a
+     * kernel they cannot be counted for leaves nregs 0 (uniform writes). */
+    if (rc == 0 && rf_rcc_writes_of(k->func, &k->profile, &out->rcw, NULL) != 0)
+        out->rcw.nregs = 0;
+    return rc;
 }

@@ -5,45 +5,54 @@
  * warp's sub-core; a write that finds its line holding another valid
  * (warp, register) pair evicts it to the NVM register file (a conflict, one
  * write-back).  Reads are served by the cache when the line holds the pair,
- * by the NVM file otherwise.  Lines of a finished CTA's warps are dropped
- * without write-back.
+ * by the NVM file otherwise.  W resident warps (warp IDs 0..W-1, the
+ * sampler's hardware slots) run the same code; registers are renumbered by
+ * the assignment policy first (CAC: static destination counts; Best and
+ * Worst: expected dynamic writes, analytic/dstcount.c).
  *
- * Write frequencies.  W resident warps (warp IDs 0..W-1, the sampler's
- * hardware slots) run the same code: pair x = (w, r) is written with
- * probability p_x = c_r / (W sum_r c_r), c_r the expected dynamic writes of
- * register r per thread after renumbering (analytic/dstcount.c weighted by
- * the profile's block frequencies).
+ * One warp alone (the flow).  For each line the warp's registers share,
+ * the distribution of the line's last writer at each block entry solves the
+ * linear system of the CFG under the profile (edge flows e(P -> B) and
+ * block frequencies f(B) from analytic/dstcount.c):
+ *     f(B) x_B = sum_P e(P -> B) y_P + [B = entry] none,
+ *     y_P = x_P if P does not write the line, else its last write there,
+ * (GSL LU, one solve per line).  Walking each block from x_B gives, per
+ * register r, c_r = P(a write of r finds the line last written by another
+ * register) and h_r = P(a read of r finds r in its line), weighted by f(B).
+ * This is exact for the sampler's memoryless branches.  Without code, the
+ * writes are taken independent: c_r = 1 - p_r / P_line, h_r = p_r / P_line.
  *
- * Direct-mapped cache (concat WxRy, TEA: analytic/rcindex.c).  Under
- * independent interleaving of writes, the write before a write of x to its
- * line l came from x with probability p_x / P_l (P_l = sum of p over the
- * pairs on l), so the probability a write conflicts is
- *     C_ind = 1 - sum_l sum_{x on l} p_x^2 / P_l.
+ * Many warps.  Pair x = (w, r) has write share p_x = writes_r / (W sum
+ * writes); line l(x) carries P_l = sum of p over its pairs, of which
+ * P_{l,w} come from warp w, s_x = P_{l,w} / P_l.  With locality lambda the
+ * line's previous writer is the writing warp itself (warps issue in bursts
+ * under GTO); otherwise it is drawn independently among the line's writers:
+ *     C = sum_x p_x [ (1 - lambda)(1 - s_x) + (lambda + (1 - lambda) s_x) c_r ]
+ *     M = sum_x q_x [ 1 - (lambda + (1 - lambda) s_x) h_r ]   (q: read shares)
+ * lambda = 0 with c_r = 1 - p_r / P_{l,w} is the independent-interleaving
+ * rate 1 - sum_l sum_{x on l} p_x^2 / P_l.  C is linear in lambda between
+ * `indep` (0) and `intra` (1); the calibrator fits lambda (rc_locality,
+ * default 0.5) from sampled conflict rates (rf_rcc_fit_locality).
  * Fully associative LRU per sub-core (HI_Full) with E lines: the
- * characteristic-time approximation of LRU under independent references
- * (Che et al.): T solves sum_x (1 - exp(-q_x T)) = E over the sub-core's
- * pairs, q_x = p_x / P_sub; a write misses (evicts) with probability
- *     sum_x q_x exp(-q_x T),
- * and never when the sub-core has at most E pairs.  C_ind is the
- * P_sub-weighted sum over sub-cores.
- *
- * Locality.  Real write streams are bursty (a warp under GTO writes the
- * same few registers back to back), so fewer writes find another pair in
- * their line than independent interleaving says.  One free parameter
- * lambda in [0, 1) (fitted by the calibrator, default 0.3) gives
- *     C = (1 - lambda) C_ind,
- * and reads, most of which follow their producer closely, miss at the same
- * rate: M = C (assumption: reads distributed over pairs like writes).
+ * characteristic-time approximation (Che et al.): T solves
+ * sum_x (1 - exp(-q_x T)) = E over the sub-core's pairs (q_x = p_x / P_sub;
+ * no eviction when they fit); a pair is in the cache with probability
+ * 1 - exp(-q_x T) under independent interleaving, always when its own warp
+ * wrote last (lambda); a warp's own registers each get a line (c_r = 0).
  *
  * Stall (sampler/regcache.c timing): a write absorbed by the cache is done
  * in the cycle it arrives; a conflicting one completes when the victim's
  * NVM write (L_w cycles, bank held) is done, L_w - 1 cycles later at best,
- * so a warp's own path gains writes/inst x C x (L_w - 1) cycles per
- * instruction.  NVM bank time (L_w per write-back) enters the bank
- * utilisation of the IPC model.
+ * so a warp's own path gains writes/inst x C x (L_w - 1 + W_write) cycles
+ * per instruction (W_write: the write-back's wait for its bank), times a
+ * free share sigma (rc_stall, default 1: a dependant does not always wait
+ * for the write; the calibrator fits it): rf_ipc_machine.wb_rate, inside
+ * the IPC fixed point (analytic/ipc.c).  NVM bank time (a service of L_w
+ * cycles per write-back in the queueing of analytic/conflict.c) and read
+ * misses enter the bank utilisation of the IPC model (rf_rcc_apply).
  *
- * Inputs: geometry, per-register writes (any scale), warps, lambda.
- * Outputs: probabilities per write / read.
+ * Inputs: geometry, kernel code and profile (or per-register writes),
+ * warps, lambda.  Outputs: probabilities per write / read.
  */
 #include "rccollide.h"
 
@@ -51,20 +60,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_permutation.h>
+#include <gsl/gsl_vector.h>
+
 #include "dstcount.h"
+#include "ipc.h"
+
+#define FLOW_MAX_BLOCKS 400
 
 int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *out, rf_err *err)
 {
     memset(out, 0, sizeof *out);
     out->nregs = f->nregs < RF_MAX_GPR ? f->nregs : RF_MAX_GPR;
+    out->func = f;
+    if (prof)
+        out->prof = *prof;
+    else
+        out->prof.taken = 0.5;
     int rc = rf_dst_static(f, out->stat, err);
     if (rc)
         return rc;
     double *freq = calloc((size_t)(f->nblocks > 0 ? f->nblocks : 1), sizeof *freq);
     if (!freq)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-    rc = rf_dst_block_freq(f, prof ? prof->trip : 0, prof ? prof->taken : 0.5, NULL, freq,
-                           NULL, err);
+    rc = rf_dst_block_freq(f, out->prof.trip, out->prof.taken, NULL, freq, NULL, err);
     if (!rc)
         rc = rf_dst_weighted(f, freq, out->dyn, err);
     free(freq);
@@ -77,6 +98,8 @@ int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *ou
 void rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, int *map)
 {
     int n = w->nregs;
+    for (int r = 0; r < RF_MAX_GPR; r++)
+        map[r] = r;
     switch (assign) {
     case RF_ASSIGN_CAC:
         rf_dst_cac(w->stat, n, map);
@@ -88,8 +111,6 @@ void rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, 
         rf_dst_worst(w->dyn, n, rf_rc_nsets(g), map);
         break;
     default:
-        for (int r = 0; r < n; r++)
-            map[r] = r;
         break;
     }
 }
@@ -103,12 +124,249 @@ void rf_rcc_assigned_writes(const rf_rcc_writes *w, const rf_rc_geom *g, int ass
     rf_dst_permute(w->dyn, w->nregs, map, out);
 }
 
-/* LRU miss probability of one sub-core's pairs q[0..n-1] (summing to 1)
- * with e lines: characteristic-time approximation. */
-static double lru_miss(const double *q, int n, int e)
+/* Line of register r within one warp: warp 0's (the warp bits only move
+ * every register of a warp together); fully associative: its own. */
+static int own_line(const rf_rc_geom *g, int r)
+{
+    return g->index == RF_RC_FULL ? r : rf_rc_slot_of(g, 0, r).line;
+}
+
+void rf_rcc_flow_indep(const double *writes, int nregs, const rf_rc_geom *g, rf_rcc_flow *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nregs = nregs;
+    double pl[RF_MAX_GPR * 2] = {0};
+    int line[RF_MAX_GPR];
+    int nl = rf_rc_lines(g) * rf_rc_ways(g);
+    for (int r = 0; r < nregs; r++) {
+        line[r] = own_line(g, r) % (nl < 2 * RF_MAX_GPR ? nl : 2 * RF_MAX_GPR);
+        pl[line[r]] += writes[r] > 0 ? writes[r] : 0;
+    }
+    for (int r = 0; r < nregs; r++) {
+        double w = writes[r] > 0 ? writes[r] : 0;
+        out->writes[r] = out->reads[r] = w;
+        double share = pl[line[r]] > 0 ? w / pl[line[r]] : 0;
+        out->c[r] = w > 0 ? 1.0 - share : 0;
+        out->h[r] = share;
+    }
+}
+
+/* Accumulators of the walk. */
+typedef struct flow_acc {
+    double wc[RF_MAX_GPR], csum[RF_MAX_GPR], rc[RF_MAX_GPR], hsum[RF_MAX_GPR];
+} flow_acc;
+
+/* Registers (new IDs) of one line and their slots in its state vector. */
+typedef struct line_set {
+    int n;                       /* members; slot n = "none written yet" */
+    int member[RF_MAX_GPR];
+} line_set;
+
+static int slot_in(const line_set *ls, const int *slot_of, int r)
+{
+    (void)ls;
+    return slot_of[r];
+}
+
+/* Last write of line members in block b (new IDs), or -1. */
+static int last_write(const rf_func *f, int b, const int *map, const int *in_line)
+{
+    const rf_block *bb = &f->blocks[b];
+    int last = -1;
+    for (int i = bb->first; i < bb->first + bb->ninsts; i++) {
+        const rf_inst *in = &f->insts[i];
+        for (int k = 0; k < in->ndefs; k++)
+            if (in->defs[k] < RF_MAX_GPR && in_line[map[in->defs[k]]])
+                last = map[in->defs[k]];
+    }
+    return last;
+}
+
+/* Solve the last-writer distributions of one line and walk the blocks. */
+static int flow_line(const rf_func *f, const double *freq, const double *ef, const int *map,
+                     const line_set *ls, const int *slot_of, flow_acc *acc)
+{
+    int nb = f->nblocks, k = ls->n + 1;
+    int in_line[RF_MAX_GPR] = {0};
+    for (int i = 0; i < ls->n; i++)
+        in_line[ls->member[i]] = 1;
+    gsl_matrix *A = gsl_matrix_calloc((size_t)nb, (size_t)nb);
+    gsl_matrix *R = gsl_matrix_calloc((size_t)nb, (size_t)k);
+    gsl_vector *x = gsl_vector_alloc((size_t)nb);
+    gsl_permutation *perm = gsl_permutation_alloc((size_t)nb);
+    int *last = malloc((size_t)nb * sizeof *last);
+    double *X = malloc((size_t)nb * (size_t)k * sizeof *X);
+    int rc = 0;
+    if (!A || !R || !x || !perm || !last || !X) {
+        rc = RF_ENOMEM;
+        goto out;
+    }
+    for (int b = 0; b < nb; b++)
+        last[b] = last_write(f, b, map, in_line);
+    for (int b = 0; b < nb; b++) {
+        if (!(freq[b] > 0)) {
+            gsl_matrix_set(A, (size_t)b, (size_t)b, 1.0);
+            gsl_matrix_set(R, (size_t)b, (size_t)ls->n, 1.0);
+            continue;
+        }
+        *gsl_matrix_ptr(A, (size_t)b, (size_t)b) += freq[b];
+        if (b == 0)
+            *gsl_matrix_ptr(R, 0, (size_t)ls->n) += 1.0;
+    }
+    for (int p = 0; p < nb; p++) {
+        const rf_block *bb = &f->blocks[p];
+        for (int s = 0; s < bb->nsucc && s < 2; s++) {
+            int b = bb->succ[s];
+            double e = ef[2 * p + s];
+            if (b < 0 || b >= nb || !(e > 0) || !(freq[b] > 0))
+                continue;
+            if (last[p] < 0)
+                *gsl_matrix_ptr(A, (size_t)b, (size_t)p) -= e;
+            else
+                *gsl_matrix_ptr(R, (size_t)b, (size_t)slot_in(ls, slot_of, last[p])) += e;
+        }
+    }
+    int sign;
+    if (gsl_linalg_LU_decomp(A, perm, &sign) != 0) {
+        rc = RF_EINTERNAL;
+        goto out;
+    }
+    for (int j = 0; j < k; j++) {
+        gsl_vector_view col = gsl_matrix_column(R, (size_t)j);
+        if (gsl_linalg_LU_solve(A, perm, &col.vector, x) != 0) {
+            rc = RF_EINTERNAL;
+            goto out;
+        }
+        for (int b = 0; b < nb; b++)
+            X[(size_t)b * (size_t)k + (size_t)j] = gsl_vector_get(x, (size_t)b);
+    }
+    double dist[RF_MAX_GPR + 1];
+    for (int b = 0; b < nb; b++) {
+        if (!(freq[b] > 0))
+            continue;
+        double fb = freq[b];
+        memcpy(dist, &X[(size_t)b * (size_t)k], (size_t)k * sizeof *dist);
+        const rf_block *bb = &f->blocks[b];
+        for (int i = bb->first; i < bb->first + bb->ninsts; i++) {
+            const rf_inst *in = &f->insts[i];
+            for (int u = 0; u < in->nuses; u++) {
+                int r0 = in->uses[u];
+                if (r0 >= RF_MAX_GPR || !in_line[map[r0]])
+                    continue;
+                bool dup = false;
+                for (int v = 0; v < u; v++)
+                    dup |= in->uses[v] == in->uses[u];
+                if (dup)
+                    continue;
+                int r = map[r0];
+                acc->rc[r] += fb;
+                acc->hsum[r] += fb * dist[slot_of[r]];
+            }
+            for (int d = 0; d < in->ndefs; d++) {
+                int r0 = in->defs[d];
+                if (r0 >= RF_MAX_GPR || !in_line[map[r0]])
+                    continue;
+                int r = map[r0];
+                double hit = dist[slot_of[r]] + dist[ls->n];
+                acc->wc[r] += fb;
+                acc->csum[r] += fb * (1.0 - (hit < 1 ? hit : 1));
+                for (int j = 0; j < k; j++)
+                    dist[j] = 0;
+                dist[slot_of[r]] = 1;
+            }
+        }
+    }
+out:
+    gsl_matrix_free(A);
+    gsl_matrix_free(R);
+    gsl_vector_free(x);
+    gsl_permutation_free(perm);
+    free(last);
+    free(X);
+    return rc;
+}
+
+int rf_rcc_flow_of(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, rf_rcc_flow *out,
+                   rf_err *err)
+{
+    double wr[RF_MAX_GPR];
+    rf_rcc_assigned_writes(w, g, assign, wr);
+    const rf_func *f = w->func;
+    if (!f || f->nblocks < 1 || f->nblocks > FLOW_MAX_BLOCKS) {
+        rf_rcc_flow_indep(wr, w->nregs, g, out);
+        return 0;
+    }
+    int map[RF_MAX_GPR];
+    rf_rcc_assign_map(w, g, assign, map);
+    int nb = f->nblocks;
+    double *freq = calloc((size_t)nb, sizeof *freq);
+    double *ef = calloc((size_t)nb * 2, sizeof *ef);
+    line_set *ls = malloc(sizeof *ls);
+    flow_acc *acc = calloc(1, sizeof *acc);
+    int rc = 0;
+    if (!freq || !ef || !ls || !acc) {
+        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory for the flow");
+        goto out;
+    }
+    rc = rf_dst_block_freq(f, w->prof.trip, w->prof.taken, NULL, freq, ef, err);
+    if (rc)
+        goto out;
+    /* Registers present (new IDs) and their lines. */
+    bool used[RF_MAX_GPR] = {false};
+    for (int i = 0; i < f->ninsts; i++) {
+        const rf_inst *in = &f->insts[i];
+        for (int d = 0; d < in->ndefs; d++)
+            if (in->defs[d] < RF_MAX_GPR)
+                used[map[in->defs[d]]] = true;
+        for (int u = 0; u < in->nuses; u++)
+            if (in->uses[u] < RF_MAX_GPR)
+                used[map[in->uses[u]]] = true;
+    }
+    int line_of[RF_MAX_GPR], slot_of[RF_MAX_GPR];
+    bool done[RF_MAX_GPR] = {false};
+    for (int r = 0; r < RF_MAX_GPR; r++)
+        line_of[r] = used[r] ? own_line(g, r) : -1;
+    for (int r = 0; r < RF_MAX_GPR && rc == 0; r++) {
+        if (!used[r] || done[r])
+            continue;
+        ls->n = 0;
+        for (int q = r; q < RF_MAX_GPR; q++)
+            if (used[q] && !done[q] && line_of[q] == line_of[r]) {
+                slot_of[q] = ls->n;
+                ls->member[ls->n++] = q;
+                done[q] = true;
+            }
+        rc = flow_line(f, freq, ef, map, ls, slot_of, acc);
+        if (rc)
+            rc = rf_err_set(err, rc, NULL, 0, 0, f->name, "register-cache flow: %s",
+                            rc == RF_ENOMEM ? "out of memory" : "singular CFG system");
+    }
+    if (rc == 0) {
+        memset(out, 0, sizeof *out);
+        out->nregs = 0;
+        for (int r = 0; r < RF_MAX_GPR; r++) {
+            out->writes[r] = acc->wc[r];
+            out->reads[r] = acc->rc[r];
+            out->c[r] = acc->wc[r] > 0 ? acc->csum[r] / acc->wc[r] : 0;
+            out->h[r] = acc->rc[r] > 0 ? acc->hsum[r] / acc->rc[r] : 0;
+            if (used[r])
+                out->nregs = r + 1;
+        }
+    }
+out:
+    free(freq);
+    free(ef);
+    free(ls);
+    free(acc);
+    return rc;
+}
+
+/* Characteristic time of LRU with e lines over shares q[0..n-1] (sum 1);
+ * INFINITY when they fit. */
+static double lru_time(const double *q, int n, int e)
 {
     if (n <= e)
-        return 0.0;
+        return INFINITY;
     double lo = 0, hi = 1;
     for (;;) {
         double occ = 0;
@@ -127,95 +385,179 @@ static double lru_miss(const double *q, int n, int e)
         else
             hi = mid;
     }
-    double t = 0.5 * (lo + hi), miss = 0;
-    for (int i = 0; i < n; i++)
-        miss += q[i] * exp(-q[i] * t);
-    return miss;
+    return 0.5 * (lo + hi);
 }
 
-void rf_rcc_rates(const rf_rc_geom *g, const double *writes, int nregs, int warps,
-                  double locality, rf_rcc_result *out)
+static void full_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double wtot,
+                       double rtot, rf_rcc_result *out, double *mi, double *ma)
+{
+    int e = rf_rc_ways(g), nsub = rf_rc_lines(g), nregs = fl->nregs;
+    double *q = malloc((size_t)warps * (size_t)(nregs > 0 ? nregs : 1) * sizeof *q);
+    int *reg = malloc((size_t)warps * (size_t)(nregs > 0 ? nregs : 1) * sizeof *reg);
+    if (!q || !reg) {
+        free(q);
+        free(reg);
+        return;
+    }
+    for (int s = 0; s < nsub; s++) {
+        int n = 0;
+        double ps = 0;
+        for (int w = 0; w < warps; w++) {
+            if (rf_rc_slot_of(g, w, 0).line != s)
+                continue;
+            for (int r = 0; r < nregs; r++)
+                if (fl->writes[r] > 0) {
+                    reg[n] = r;
+                    q[n++] = fl->writes[r];
+                    ps += fl->writes[r];
+                }
+        }
+        if (ps <= 0)
+            continue;
+        out->pairs += n;
+        out->lines_used += n < e ? n : e;
+        for (int i = 0; i < n; i++)
+            q[i] /= ps;
+        double t = lru_time(q, n, e);
+        for (int i = 0; i < n; i++) {
+            int r = reg[i];
+            double in_cache = isinf(t) ? 1.0 : 1.0 - exp(-q[i] * t);
+            double p = fl->writes[r] / wtot, rq = rtot > 0 ? fl->reads[r] / rtot : 0;
+            out->indep += p * ((1.0 - in_cache) + in_cache * fl->c[r]);
+            out->intra += p * fl->c[r];
+            mi[0] += rq * (1.0 - in_cache * fl->h[r]);
+            ma[0] += rq * (1.0 - fl->h[r]);
+        }
+    }
+    free(q);
+    free(reg);
+}
+
+void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double locality,
+                  rf_rcc_result *out)
 {
     memset(out, 0, sizeof *out);
-    double total = 0;
-    for (int r = 0; r < nregs; r++)
-        total += writes[r] > 0 ? writes[r] : 0;
-    if (total <= 0 || warps < 1)
-        return;
+    int nregs = fl->nregs;
     int maxw = 1 << g->warp_bits;
     if (warps > maxw)
         warps = maxw;
-    int nlines = rf_rc_lines(g);
-    double *pl = calloc((size_t)nlines, sizeof *pl);
-    double *ql = calloc((size_t)nlines, sizeof *ql);
-    if (!pl || !ql) {
-        free(pl);
-        free(ql);
+    double wsum = 0, rsum = 0;
+    for (int r = 0; r < nregs; r++) {
+        wsum += fl->writes[r];
+        rsum += fl->reads[r];
+    }
+    if (wsum <= 0 || warps < 1)
         return;
-    }
-    double norm = 1.0 / (total * warps);
-    if (g->index == RF_RC_FULL) {
-        /* Pairs per sub-core, then LRU per sub-core. */
-        int e = rf_rc_ways(g);
-        double *q = malloc((size_t)warps * (size_t)nregs * sizeof *q);
-        if (q) {
-            double acc = 0;
-            for (int s = 0; s < nlines; s++) {
-                int n = 0;
-                double ps = 0;
-                for (int w = 0; w < warps; w++) {
-                    if (rf_rc_slot_of(g, w, 0).line != s)
-                        continue;
-                    for (int r = 0; r < nregs; r++)
-                        if (writes[r] > 0) {
-                            q[n++] = writes[r] * norm;
-                            ps += writes[r] * norm;
-                        }
-                }
-                if (ps <= 0)
-                    continue;
-                out->pairs += n;
-                out->lines_used += n < e ? n : e;
-                for (int i = 0; i < n; i++)
-                    q[i] /= ps;
-                acc += ps * lru_miss(q, n, e);
-            }
-            out->indep = acc;
-            free(q);
-        }
-    } else {
-        for (int w = 0; w < warps; w++)
-            for (int r = 0; r < nregs; r++) {
-                if (writes[r] <= 0)
-                    continue;
-                double p = writes[r] * norm;
-                int l = rf_rc_slot_of(g, w, r).line;
-                pl[l] += p;
-                ql[l] += p * p;
-                out->pairs++;
-            }
-        double same = 0;
-        for (int l = 0; l < nlines; l++)
-            if (pl[l] > 0) {
-                same += ql[l] / pl[l];
-                out->lines_used++;
-            }
-        out->indep = 1.0 - same;
-    }
-    free(pl);
-    free(ql);
-    if (out->indep < 0)
-        out->indep = 0;
+    double wtot = wsum * warps, rtot = rsum * warps;
+    double miss_indep = 0, miss_intra = 0;
     if (locality < 0)
         locality = 0;
     if (locality > 1)
         locality = 1;
-    out->conflict = (1.0 - locality) * out->indep;
-    out->read_miss = out->conflict;
+    if (g->index == RF_RC_FULL) {
+        full_rates(g, fl, warps, wtot, rtot, out, &miss_indep, &miss_intra);
+    } else {
+        int nlines = rf_rc_lines(g);
+        double *pl = calloc((size_t)nlines, sizeof *pl);
+        double *pw = calloc((size_t)nlines, sizeof *pw);
+        if (!pl || !pw) {
+            free(pl);
+            free(pw);
+            return;
+        }
+        for (int w = 0; w < warps; w++)
+            for (int r = 0; r < nregs; r++)
+                if (fl->writes[r] > 0) {
+                    pl[rf_rc_slot_of(g, w, r).line] += fl->writes[r] / wtot;
+                    out->pairs++;
+                }
+        for (int l = 0; l < nlines; l++)
+            out->lines_used += pl[l] > 0;
+        for (int w = 0; w < warps; w++) {
+            for (int r = 0; r < nregs; r++)
+                if (fl->writes[r] > 0)
+                    pw[rf_rc_slot_of(g, w, r).line] += fl->writes[r] / wtot;
+            for (int r = 0; r < nregs; r++) {
+                int l = rf_rc_slot_of(g, w, r).line;
+                double s = pl[l] > 0 ? pw[l] / pl[l] : 1.0;
+                double p = fl->writes[r] / wtot, q = rtot > 0 ? fl->reads[r] / rtot : 0;
+                out->indep += p * ((1.0 - s) + s * fl->c[r]);
+                out->intra += p * fl->c[r];
+                miss_indep += q * (1.0 - s * fl->h[r]);
+                miss_intra += q * (1.0 - fl->h[r]);
+            }
+            for (int r = 0; r < nregs; r++)
+                pw[rf_rc_slot_of(g, w, r).line] = 0;
+        }
+        free(pl);
+        free(pw);
+    }
+    out->conflict = (1.0 - locality) * out->indep + locality * out->intra;
+    out->read_miss = (1.0 - locality) * miss_indep + locality * miss_intra;
+    if (out->conflict < 0)
+        out->conflict = 0;
+    if (out->read_miss < 0)
+        out->read_miss = 0;
+}
+
+double rf_rcc_fit_locality(const rf_rcc_result *res, const double *meas, int n)
+{
+    double num = 0, den = 0;
+    for (int i = 0; i < n; i++) {
+        double d = res[i].intra - res[i].indep;
+        num += d * (meas[i] - res[i].indep);
+        den += d * d;
+    }
+    if (den < 1e-12)
+        return -1;
+    double l = num / den;
+    return l < 0 ? 0 : l > 0.95 ? 0.95 : l;
 }
 
 double rf_rcc_stall(double writes_per_inst, double conflict, int nvm_write_latency)
 {
     int extra = nvm_write_latency > 1 ? nvm_write_latency - 1 : 0;
     return writes_per_inst * conflict * extra;
+}
+
+int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
+                 const struct rf_ipc_params *p, struct rf_ipc_machine *m,
+                 struct rf_ipc_kernel *k, rf_rcc_result *out, rf_err *err)
+{
+    rf_rcc_result r;
+    memset(&r, 0, sizeof r);
+    if (out)
+        *out = r;
+    if (d->kind != RF_DESIGN_HIRF)
+        return 0;
+    rf_rc_geom g;
+    int rc = rf_rc_geom_for(d, gpu, &g, err);
+    if (rc)
+        return rc;
+    rf_rcc_flow *fl = malloc(sizeof *fl);
+    if (!fl)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (k->rcw.nregs > 0) {
+        rc = rf_rcc_flow_of(&k->rcw, &g, d->assign, fl, err);
+    } else {
+        double w[16];
+        for (int i = 0; i < 16; i++)
+            w[i] = 1.0;
+        rf_rcc_flow_indep(w, 16, &g, fl);
+    }
+    if (rc == 0)
+        rf_rcc_rates(&g, fl, warps, p->rc_locality, &r);
+    free(fl);
+    if (rc)
+        return rc;
+    int lw = gpu->nvm_write_latency > 1 ? gpu->nvm_write_latency : 1;
+    m->wb_rate += k->writes * r.conflict;
+    k->reads *= r.read_miss;
+    k->writes *= r.conflict * lw;
+    m->write_service = lw;
+    for (int b = 0; b <= RF_IPC_MAXB; b++)
+        k->intra[b] *= r.read_miss * r.read_miss;
+    if (out)
+        *out = r;
+    return 0;
 }

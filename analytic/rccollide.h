@@ -1,6 +1,7 @@
 /* rccollide.h - register-cache collisions of HI-RF (seed 002): register
- * assignment maps, per-register write frequencies, and the closed-form
- * conflict (write-back) and read-miss rates of a register cache.
+ * assignment maps, per-register write frequencies, the last-writer flow of
+ * one warp through the kernel, and the closed-form conflict (write-back)
+ * and read-miss rates of a register cache.
  * (Formulas, assumptions, seed sections: analytic/rccollide.c.)
  */
 #ifndef RF_RCCOLLIDE_H
@@ -15,13 +16,17 @@
 
 /* Write counts of a kernel, before renumbering (per thread, one run). */
 typedef struct rf_rcc_writes {
-    int nregs;                     /* registers 0..nregs-1 in use */
+    int nregs;                     /* registers 0..nregs-1 in use; 0 = unknown */
     double stat[RF_MAX_GPR];       /* static destination counts (CAC's input) */
     double dyn[RF_MAX_GPR];        /* expected dynamic writes per thread under the
                                     * profile (Best/Worst input and the model's) */
+    const rf_func *func;           /* borrowed: the code (valid while its kernel
+                                    * lives), for the flow; NULL = independent writes */
+    rf_profile prof;               /* branch profile of the flow */
 } rf_rcc_writes;
 
-/* Destination counts and profile-weighted writes of f under prof. */
+/* Destination counts and profile-weighted writes of f under prof; keeps a
+ * pointer to f. */
 int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *out, rf_err *err);
 
 /* Renumbering map[old] = new of registers 0..w->nregs-1 for an assignment
@@ -34,25 +39,63 @@ void rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, 
 void rf_rcc_assigned_writes(const rf_rcc_writes *w, const rf_rc_geom *g, int assign,
                             double out[RF_MAX_GPR]);
 
+/* One warp alone on the cache, per register (after renumbering): expected
+ * writes and reads per thread, the chance a write finds its line last
+ * written by another register of the warp (c), and the chance a read finds
+ * the register in its line (h). */
+typedef struct rf_rcc_flow {
+    int nregs;
+    double writes[RF_MAX_GPR];
+    double reads[RF_MAX_GPR];
+    double c[RF_MAX_GPR];
+    double h[RF_MAX_GPR];
+} rf_rcc_flow;
+
+/* The flow from the code (last-writer distributions per line along the
+ * CFG under the profile), or, without code, from independent writes:
+ * c_r = 1 - p_r / P_line, h_r = p_r / P_line within the warp. */
+int rf_rcc_flow_of(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, rf_rcc_flow *out,
+                   rf_err *err);
+void rf_rcc_flow_indep(const double *writes, int nregs, const rf_rc_geom *g, rf_rcc_flow *out);
+
 /* Closed-form collision figures for `warps` resident warps (warp IDs
- * 0..warps-1, identical write mixes `writes` over registers 0..nregs-1). */
+ * 0..warps-1) running the same flow. */
 typedef struct rf_rcc_result {
-    double indep;        /* conflict probability per write under independent
-                          * interleaving: 1 - sum_l sum_{x on l} p_x^2 / P_l
-                          * (fully associative: LRU characteristic time) */
-    double conflict;     /* with locality: (1 - locality) * indep */
-    double read_miss;    /* reads served by the NVM file: the same fraction */
+    double indep;        /* conflict per write, warps interleaved independently
+                          * (locality 0) */
+    double intra;        /* conflict per write, each line's last writer the
+                          * writing warp (locality 1) */
+    double conflict;     /* at the given locality */
+    double read_miss;    /* reads served by the NVM file */
     int pairs;           /* (warp, register) pairs written */
     int lines_used;      /* lines they map to */
 } rf_rcc_result;
 
-void rf_rcc_rates(const rf_rc_geom *g, const double *writes, int nregs, int warps,
-                  double locality, rf_rcc_result *out);
+void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double locality,
+                  rf_rcc_result *out);
+
+/* Locality that best fits measured conflict rates meas[i] of n results
+ * (conflict is linear in it): least squares, clamped to [0, 0.95]; -1 when
+ * no result depends on it. */
+double rf_rcc_fit_locality(const rf_rcc_result *res, const double *meas, int n);
 
 /* The stall an instruction's own warp sees from NVM write-backs, cycles per
  * instruction: writes per instruction x conflict x (nvm_write_latency - 1)
  * (a write into the cache completes in the cycle it arrives; a conflicting
  * one waits for the victim's NVM write). */
 double rf_rcc_stall(double writes_per_inst, double conflict, int nvm_write_latency);
+
+/* HI-RF terms of the IPC model (no-op for other designs): with `warps`
+ * resident warps and the flow of k->rcw under d at p->rc_locality, sets
+ * the write-back rate and service of m (the stall term of analytic/ipc.c)
+ * and turns k's register reads and writes into what the
+ * NVM banks see (read misses; write-backs times the NVM write latency, the
+ * cycles each holds its bank).  out (may be NULL) gets the rates. */
+struct rf_ipc_kernel;
+struct rf_ipc_machine;
+struct rf_ipc_params;
+int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
+                 const struct rf_ipc_params *p, struct rf_ipc_machine *m,
+                 struct rf_ipc_kernel *k, rf_rcc_result *out, rf_err *err);
 
 #endif /* RF_RCCOLLIDE_H */

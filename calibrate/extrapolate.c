@@ -22,6 +22,9 @@
  *    h and write every result there, writing back a fraction e to the main
  *    file; h = 0.8 and e = 0.2 until a register-cache model supplies rates
  *    (assumption; seed 002 Fig. 7 reports write-backs of this order).
+ *    HI-RF has its model (analytic/rccollide.c): h = 1 - read miss, e =
+ *    conflict rate, and rf_rcc_apply adds the NVM write-back stall and the
+ *    NVM bank time to the IPC model.
  */
 #include "extrapolate.h"
 
@@ -112,6 +115,10 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     rf_extrap_setup(kc, cal, &k, &p);
     int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
     k.warps_per_cta = (shape->threads + ws - 1) / ws;
+    double reads0 = k.reads, writes0 = k.writes;
+    rc = rf_rcc_apply(gpu, d, resident * k.warps_per_cta, &p, &m, &k, &out->rc, err);
+    if (rc)
+        return rc;
 
     out->ctas_per_sm = rf_extrap_ctas_per_sm(gpu, shape->ctas, shape->sms);
     out->cycles = rf_ipc_kernel_cycles(&k, &m, &p, out->ctas_per_sm, resident, &out->ipc,
@@ -162,7 +169,15 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     double writes = grid_insts * (k.writes + stolen);
     rf_energy_counts cnt = {0};
     cnt.xbar = grid_insts * k.reads;
-    if (org.cache_bits > 0) {
+    if (d->kind == RF_DESIGN_HIRF) {
+        /* Reads hit the cache but for the misses; every result is written
+         * into the cache, the conflicting ones evict a pair to the NVM file. */
+        cnt.cache_reads = grid_insts * reads0 * (1.0 - out->rc.read_miss);
+        cnt.main_reads = grid_insts * reads0 * out->rc.read_miss;
+        cnt.xbar = cnt.main_reads;
+        cnt.cache_writes = grid_insts * writes0;
+        cnt.main_writes = grid_insts * writes0 * out->rc.conflict;
+    } else if (org.cache_bits > 0) {
         cnt.cache_reads = reads * RC_HIT;
         cnt.cache_writes = writes;
         cnt.main_reads = reads * (1.0 - RC_HIT);

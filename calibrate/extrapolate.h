@@ -40,6 +40,7 @@ typedef struct rf_estimate {
     rf_energy energy;       /* all SMs in use */
     double energy_nj;       /* register file energy of the kernel, nJ */
     bool calibrated;
+    rf_rcc_result rc;       /* HI-RF register-cache rates (zero for other designs) */
 } rf_estimate;
 
 /* CTAs the busiest SM runs: ceil(ctas / sms), sms <= 0 meaning the GPU's. */

@@ -108,6 +108,10 @@ static void print_human(const char *gpu, const rf_kernel *k, const rf_design *d,
                      "cache %.4f, overhead %.5f)",
                   e->area_mm2, e->area.array_mm2, e->area.periph_mm2, e->area.xbar_mm2,
                   e->area.cache_mm2, e->area.overhead_mm2);
+    if (d->kind == RF_DESIGN_HIRF)
+        rf_tbl_addf(t, "register cache\t%.1f%% of writes evict (write-backs), %.1f%% of reads "
+                       "from NVM (%d pairs on %d lines)", 100.0 * e->rc.conflict,
+                      100.0 * e->rc.read_miss, e->rc.pairs, e->rc.lines_used);
     rf_tbl_addf(t, "calibration\t%s", calib_note);
     rf_tbl_print(t, stdout);
     rf_tbl_free(t);

@@ -71,7 +71,7 @@ static void queueing_with_write_priority(void **state)
     /* rho_r = 0.3, rho_w = 0.2: rho = 0.5, R0 = 0.25.
      * W_write = 0.25 / 0.8 = 0.3125; W_read = 0.25 / (0.8 * 0.5) = 0.625;
      * inter-read = 0.15 / 0.7 = 0.2142857; inter-write = 0.625 - 0.2142857. */
-    rf_bank_load load = {0.3, 0.2, 8, false, false};
+    rf_bank_load load = {0.3, 0.2, 8, false, false, 0};
     rf_bank_wait w;
     rf_bank_waits(&load, &p, &w);
     assert_float_equal(w.write_wait, 0.3125, 1e-12);
@@ -82,7 +82,7 @@ static void queueing_with_write_priority(void **state)
     assert_float_equal(w.stolen_writes, 0.0, 0.0);
 
     /* Idle banks: no wait. */
-    rf_bank_load idle = {0, 0, 8, true, true};
+    rf_bank_load idle = {0, 0, 8, true, true, 0};
     rf_bank_waits(&idle, &p, &w);
     assert_float_equal(w.read_wait, 0.0, 0.0);
     assert_float_equal(w.write_wait, 0.0, 0.0);
@@ -104,7 +104,7 @@ static void stealing_fractions(void **state)
      *           = 0.80119140625;
      *   stolen = 0.3 * 0.95 * 0.9921875 = 0.2827734375.
      * read wait = 0.2142857 * 0.575 + 0.4107143 * (1 - 0.8011914). */
-    rf_bank_load load = {0.3, 0.2, 8, true, true};
+    rf_bank_load load = {0.3, 0.2, 8, true, true, 0};
     rf_bank_wait w;
     rf_bank_waits(&load, &p, &w);
     assert_float_equal(w.read_removed, 0.425, 1e-12);
@@ -119,7 +119,7 @@ static void saturation_is_finite(void **state)
 {
     (void)state;
     rf_conflict_params p = defaults();
-    rf_bank_load load = {0.9, 0.5, 4, false, false};
+    rf_bank_load load = {0.9, 0.5, 4, false, false, 0};
     rf_bank_wait w;
     rf_bank_waits(&load, &p, &w);
     assert_true(w.read_wait > 10.0);

@@ -13,12 +13,11 @@
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 
-/* Two-tag ping-pong: one warp writes r0 and r8 equally often; with the
- * seed's W3R3 index both use line 0 (register LSBs 000, warp bits 000).
- * p = 1/2 each on one line, P = 1:
- *   C_ind = 1 - (1/4 + 1/4) / 1 = 1/2.
- * With locality 0.2: C = 0.8 x 1/2 = 0.4.  Weights 3 : 1: 1 - (9/16 +
- * 1/16) = 3/8.  r0 and r1 (different lines): 0. */
+/* Two tags on one line, independent writes: one warp writes r0 and r8
+ * equally often; with the seed's W3R3 index both use line 0 (register LSBs
+ * 000, warp bits 000).  p = 1/2 each on one line, P = 1:
+ *   C_ind = 1 - (1/4 + 1/4) / 1 = 1/2  (one warp: the same at any locality).
+ * Weights 3 : 1: 1 - (9/16 + 1/16) = 3/8.  r0 and r1 (different lines): 0. */
 static void two_tags(void **state)
 {
     (void)state;
@@ -27,46 +26,147 @@ static void two_tags(void **state)
     double w[16] = {0};
     w[0] = 1;
     w[8] = 1;
+    rf_rcc_flow fl;
     rf_rcc_result r;
-    rf_rcc_rates(&g, w, 16, 1, 0.0, &r);
+    rf_rcc_flow_indep(w, 16, &g, &fl);
+    rf_rcc_rates(&g, &fl, 1, 0.0, &r);
     NEAR(r.indep, 0.5);
     NEAR(r.conflict, 0.5);
     assert_int_equal(r.pairs, 2);
     assert_int_equal(r.lines_used, 1);
-    rf_rcc_rates(&g, w, 16, 1, 0.2, &r);
-    NEAR(r.conflict, 0.4);
-    NEAR(r.read_miss, 0.4);
+    rf_rcc_rates(&g, &fl, 1, 0.7, &r);
+    NEAR(r.conflict, 0.5);
     w[0] = 3;
-    rf_rcc_rates(&g, w, 16, 1, 0.0, &r);
+    rf_rcc_flow_indep(w, 16, &g, &fl);
+    rf_rcc_rates(&g, &fl, 1, 0.0, &r);
     NEAR(r.indep, 3.0 / 8);
     w[8] = 0;
     w[1] = 1;
-    rf_rcc_rates(&g, w, 16, 1, 0.0, &r);
+    rf_rcc_flow_indep(w, 16, &g, &fl);
+    rf_rcc_rates(&g, &fl, 1, 0.0, &r);
     NEAR(r.indep, 0.0);
     assert_int_equal(r.lines_used, 2);
 }
 
+/* The ping-pong kernel of tests/test_sim_hirf.c (r8 = f(r0); r0 = f(r8);
+ * r8 = f(r0); r0 = f(r8)) through the flow, W0R3 on 8 lines per sub-core
+ * (r0 and r8 share a line).  Last writer of the line: none, r8, r0, r8,
+ * so writes: r8 finds none (no conflict), r0 finds r8, r8 finds r0, r0
+ * finds r8: 3 conflicts of 4 writes, c(r8) = 1/2, c(r0) = 1.  Reads: r0
+ * finds none then r0 (h = 1/2), r8 finds r8 twice (h = 1): 1 miss of 4
+ * reads.  The sampler counts the same: 3 conflicts, 1 NVM read. */
+static void ping_pong_flow(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "pingpong");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r8 = r0");
+    kb_i(&b, "alu r0 = r8");
+    kb_i(&b, "alu r8 = r0");
+    kb_i(&b, "alu r0 = r8");
+    kb_i(&b, "exit");
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_rcc_writes wr;
+    rf_err err = {0};
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &wr, &err), 0);
+    rf_rc_geom g;
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 8, 2, 64, 3, &err), 0);
+    rf_rcc_flow fl;
+    assert_int_equal(rf_rcc_flow_of(&wr, &g, RF_ASSIGN_BASE, &fl, &err), 0);
+    NEAR(fl.writes[8], 2);
+    NEAR(fl.c[8], 0.5);
+    NEAR(fl.c[0], 1.0);
+    NEAR(fl.h[0], 0.5);
+    NEAR(fl.h[8], 1.0);
+    rf_rcc_result r;
+    rf_rcc_rates(&g, &fl, 1, 0.4, &r);
+    NEAR(r.conflict, 0.75);
+    NEAR(r.read_miss, 0.25);
+    /* CAC renumbers r0 -> 0, r8 -> 1: different lines, no conflict, and
+     * only the first read of r0 misses. */
+    assert_int_equal(rf_rcc_flow_of(&wr, &g, RF_ASSIGN_CAC, &fl, &err), 0);
+    rf_rcc_rates(&g, &fl, 1, 0.4, &r);
+    NEAR(r.conflict, 0.0);
+    NEAR(r.read_miss, 0.25);
+    kb_free(f);
+}
+
+/* A loop writing r0 and r8 each iteration (trip 3: four passes) after a
+ * preheader writing r8: the line's last writer entering the loop is r8
+ * (first pass) or r8 again (back edge, from the loop's last write), so in
+ * the loop the write of r0 always conflicts (finds r8) and the write of r8
+ * always conflicts (finds r0); the preheader's write finds the line empty.
+ * Writes per thread: 1 + 4 + 4 = 9, conflicts 8: C = 8/9. */
+static void loop_flow(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "loop");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r8 = ");
+    int B1 = kb_block(&b, "B1");
+    kb_i(&b, "alu r0 = r8");
+    kb_i(&b, "alu r8 = r0");
+    kb_i(&b, "@p0 bra");
+    int B2 = kb_block(&b, "B2");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, B1, -1);
+    kb_succ(&b, B1, B2, B1);
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_profile prof = {3, 0.5, 1, 1, 0};
+    rf_rcc_writes wr;
+    rf_err err = {0};
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &wr, &err), 0);
+    NEAR(wr.dyn[8], 5);
+    rf_rc_geom g;
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 8, 2, 64, 3, &err), 0);
+    rf_rcc_flow fl;
+    assert_int_equal(rf_rcc_flow_of(&wr, &g, RF_ASSIGN_BASE, &fl, &err), 0);
+    rf_rcc_result r;
+    rf_rcc_rates(&g, &fl, 1, 0.0, &r);
+    assert_true(fabs(r.conflict - 8.0 / 9) < 1e-9);
+    kb_free(f);
+}
+
 /* Warps sharing lines: one register, 64 warps, W3R3.  Warp ID bits 0-1
  * pick the sub-core, bits 2-4 the line: warps w and w + 32 share a line
- * (bit 5 is in the tag).  128 lines used, two equal pairs each: 1/2.
- * 32 warps: one pair per line, 0.  TEA: 4 reversed warp bits XOR into the
- * index top, so all 16 warps of a sub-core have their own line: 0. */
+ * (bit 5 is in the tag).  32 lines used, two equal pairs each, s = 1/2,
+ * c = 0: independent interleaving 1/2, locality 1 gives 0 and locality
+ * 0.2 gives 0.8 x 1/2 = 0.4.  32 warps: one pair per line, 0.  TEA: 4
+ * reversed warp bits XOR into the index top, so all 16 warps of a sub-core
+ * have their own line: 0. */
 static void warps_share_lines(void **state)
 {
     (void)state;
     rf_rc_geom g;
     rf_rc_geom_default(&g, RF_RC_CONCAT);
     double w[1] = {1};
+    rf_rcc_flow fl;
     rf_rcc_result r;
-    rf_rcc_rates(&g, w, 1, 64, 0.0, &r);
+    rf_rcc_flow_indep(w, 1, &g, &fl);
+    rf_rcc_rates(&g, &fl, 64, 0.0, &r);
     NEAR(r.indep, 0.5);
+    NEAR(r.intra, 0.0);
     assert_int_equal(r.lines_used, 32);
-    rf_rcc_rates(&g, w, 1, 32, 0.0, &r);
+    rf_rcc_rates(&g, &fl, 64, 0.2, &r);
+    NEAR(r.conflict, 0.4);
+    rf_rcc_rates(&g, &fl, 32, 0.0, &r);
     NEAR(r.indep, 0.0);
     rf_rc_geom_default(&g, RF_RC_TEA);
-    rf_rcc_rates(&g, w, 1, 64, 0.0, &r);
+    rf_rcc_flow_indep(w, 1, &g, &fl);
+    rf_rcc_rates(&g, &fl, 64, 0.0, &r);
     NEAR(r.indep, 0.0);
     assert_int_equal(r.lines_used, 64);
+    /* Fitting the locality back from the measured 0.4. */
+    rf_rc_geom_default(&g, RF_RC_CONCAT);
+    rf_rcc_flow_indep(w, 1, &g, &fl);
+    rf_rcc_rates(&g, &fl, 64, 0.0, &r);
+    double meas = 0.4;
+    NEAR(rf_rcc_fit_locality(&r, &meas, 1), 0.2);
 }
 
 /* Fully associative LRU, 64 lines per sub-core, 64 warps (16 per
@@ -79,10 +179,13 @@ static void full_lru(void **state)
     rf_rc_geom g;
     rf_rc_geom_default(&g, RF_RC_FULL);
     double w[5] = {1, 1, 1, 1, 1};
+    rf_rcc_flow fl;
     rf_rcc_result r;
-    rf_rcc_rates(&g, w, 4, 64, 0.0, &r);
+    rf_rcc_flow_indep(w, 4, &g, &fl);
+    rf_rcc_rates(&g, &fl, 64, 0.0, &r);
     NEAR(r.indep, 0.0);
-    rf_rcc_rates(&g, w, 5, 64, 0.0, &r);
+    rf_rcc_flow_indep(w, 5, &g, &fl);
+    rf_rcc_rates(&g, &fl, 64, 0.0, &r);
     assert_true(fabs(r.indep - 0.2) < 1e-6);
     assert_int_equal(r.pairs, 320);
 }
@@ -145,6 +248,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_tags),
+        cmocka_unit_test(ping_pong_flow),
+        cmocka_unit_test(loop_flow),
         cmocka_unit_test(warps_share_lines),
         cmocka_unit_test(full_lru),
         cmocka_unit_test(stall_term),

@@ -1,0 +1,381 @@
+/* bench_hirf.c - HI-RF + CAC (seed 002) on the bundled kernels, volta-hirf.
+ *
+ * Table 1 (seed 002 Figs. 5-8): sampler runs of every bundled kernel with
+ * the plain SRAM register file (`baseline` on volta-hirf) and HI-RF with
+ * the concatenated W3R3 index under the four assignment policies (base,
+ * CAC, Best, Worst), the TEA index under the same four, and the fully
+ * associative LRU cache (HI_Full).  Columns: IPC, register-cache conflicts
+ * (write-backs) per 100 writes, NVM reads and writes per 100 warp
+ * instructions, NVM write stall cycles per warp instruction, register-file
+ * energy relative to SRAM (sampler access counts priced with seed 002
+ * Table 3, leakage over the run's cycles; analytic/energy.c).
+ * Kernels with 15 or more registers are the compiler-sensitive group
+ * (seed 002 Section 3).
+ *
+ * Table 2: calibrated closed-form estimates (rfkit estimate's model,
+ * calibrate/extrapolate.c with analytic/rccollide.c) against the sampler.
+ * Calibration per kernel uses three sampled points: the HI-RF concat/base
+ * and SRAM runs fix one latency scale (lat_scale and mem_scale together)
+ * and the bank queueing scale (conflict_scale) by alternating bisections
+ * on the model's IPC, the HI-RF concat/base and TEA/base runs fix the write
+ * locality lambda (rc_locality) by least squares on their conflict rates
+ * (rf_rcc_fit_locality).  Every other HI-RF
+ * point is a prediction of a design point not sampled; mean and worst
+ * absolute IPC errors are printed for those.
+ *
+ * Grids are cut to 4 waves of resident CTAs so that every run is a full
+ * run of the cut grid and the bench takes seconds.
+ *
+ * usage: bench_hirf [KERNEL.spec ...]   (default: inputs/kernels/ *.spec)
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../analytic/area.h"
+#include "../analytic/design.h"
+#include "../analytic/energy.h"
+#include "../analytic/kchar.h"
+#include "../analytic/occupancy.h"
+#include "../analytic/rccollide.h"
+#include "../calibrate/extrapolate.h"
+#include "../calibrate/record.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+#include "../sampler/sim.h"
+
+#ifndef WAVES
+#define WAVES 4
+#endif
+#define NCFG 10
+#define MAXK 32
+#ifndef FIT_SRAM
+#define FIT_SRAM 0
+#endif
+
+typedef struct cfg {
+    const char *label;
+    int kind, index, assign;
+} cfg;
+
+static const cfg cfgs[NCFG] = {
+    {"SRAM", RF_DESIGN_BASELINE, 0, 0},
+    {"HI", RF_DESIGN_HIRF, RF_RC_CONCAT, RF_ASSIGN_BASE},
+    {"HI_CAC", RF_DESIGN_HIRF, RF_RC_CONCAT, RF_ASSIGN_CAC},
+    {"HI_Best", RF_DESIGN_HIRF, RF_RC_CONCAT, RF_ASSIGN_BEST},
+    {"HI_Worst", RF_DESIGN_HIRF, RF_RC_CONCAT, RF_ASSIGN_WORST},
+    {"TEA", RF_DESIGN_HIRF, RF_RC_TEA, RF_ASSIGN_BASE},
+    {"TEA_CAC", RF_DESIGN_HIRF, RF_RC_TEA, RF_ASSIGN_CAC},
+    {"TEA_Best", RF_DESIGN_HIRF, RF_RC_TEA, RF_ASSIGN_BEST},
+    {"TEA_Worst", RF_DESIGN_HIRF, RF_RC_TEA, RF_ASSIGN_WORST},
+    {"HI_Full", RF_DESIGN_HIRF, RF_RC_FULL, RF_ASSIGN_BASE},
+};
+
+typedef struct row {
+    double ipc, conf, nvm_r, nvm_w, stall, energy;
+    double est, est_conf;
+} row;
+
+static void design_of(const cfg *c, rf_design *d)
+{
+    rf_design_init(d);
+    d->kind = c->kind;
+    d->index = c->index;
+    d->assign = c->assign;
+}
+
+/* Register-file energy of one sampler run, nJ. */
+static double sim_energy(const rf_gpu *gpu, const rf_design *d, const rf_sim_stats *st)
+{
+    rf_rf_org org;
+    rf_err err = {0};
+    if (rf_area_org(gpu, d, NULL, &org, &err))
+        return NAN;
+    rf_energy_rates r;
+    rf_energy_rates_of(&org, &r);
+    rf_energy_counts c = {0};
+    c.cycles = (double)st->cycles;
+    c.xbar = (double)st->xbar_transfers;
+    if (d->kind == RF_DESIGN_HIRF) {
+        c.cache_reads = (double)st->rc_hits;
+        c.cache_writes = (double)st->rc_writes;
+        c.main_reads = (double)st->nvm_reads;
+        c.main_writes = (double)st->nvm_writes;
+    } else {
+        c.main_reads = (double)st->bank_reads;
+        c.main_writes = (double)st->bank_writes;
+    }
+    rf_energy e;
+    rf_energy_compute(&r, &c, gpu->clock_mhz, &e);
+    return e.total_nj;
+}
+
+static int estimate(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
+                    const rf_ipc_kernel *kc, const rf_calib *cal, rf_estimate *e)
+{
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    rf_err err = {0};
+    int rc = rf_extrap_estimate(gpu, d, kc, &shape, cal, e, &err);
+    if (rc)
+        fprintf(stderr, "bench_hirf: %s: %s\n", k->name, err.msg);
+    return rc;
+}
+
+/* Bisection (on a log scale) of one model parameter so that the model's
+ * IPC of design point c meets the sampler's; IPC falls as the parameter
+ * grows.  which: 0 = lat_scale and mem_scale by one factor, 1 =
+ * conflict_scale, 2 = rc_stall. */
+static void fit_param(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                      rf_calib *cal, const cfg *c, int which, double target)
+{
+    rf_design d;
+    design_of(c, &d);
+    rf_ipc_params base = cal->params;
+    double lo = log(which == 2 ? 0.01 : 0.05), hi = log(which == 1 ? 20.0 : which ? 4.0 : 8.0);
+    for (int it = 0; it < 40; it++) {
+        double mid = 0.5 * (lo + hi), f = exp(mid);
+        if (which == 0) {
+            cal->params.lat_scale = fmin(8.0, fmax(0.05, f));
+            cal->params.mem_scale = fmin(8.0, fmax(0.05, f * base.mem_scale / base.lat_scale));
+        } else if (which == 1) {
+            cal->params.conflict.scale = f;
+        } else {
+            cal->params.rc_stall = f;
+        }
+        rf_estimate e;
+        if (estimate(gpu, &d, k, kc, cal, &e))
+            return;
+        if (e.ipc > target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+}
+
+static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *regs,
+                      double *locality, double params[3], char *name, size_t cap)
+{
+    rf_err err = {0};
+    rf_kernel *k = NULL;
+    if (rf_kernel_load(path, NULL, &k, &err)) {
+        fprintf(stderr, "bench_hirf: %s\n", err.msg);
+        return -1;
+    }
+    snprintf(name, cap, "%s", k->name);
+    *regs = k->regs;
+    /* Cut the grid to WAVES waves of the SRAM file's resident CTAs. */
+    rf_design d;
+    design_of(&cfgs[0], &d);
+    rf_occ_input in = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem};
+    rf_occ occ;
+    if (rf_occ_compute(gpu, &d, &in, &occ, &err) || occ.ctas_per_sm < 1) {
+        rf_kernel_destroy(k);
+        return -1;
+    }
+    long want = (long)occ.ctas_per_sm * WAVES;
+    if (rf_kernel_ctas(k) > want) {
+        k->launch.grid[0] = (int)want;
+        k->launch.grid[1] = k->launch.grid[2] = 1;
+    }
+    rf_ipc_kernel kc;
+    if (rf_kchar_compute(gpu, k, &kc, &err)) {
+        fprintf(stderr, "bench_hirf: %s\n", err.msg);
+        rf_kernel_destroy(k);
+        return -1;
+    }
+    rf_sim_opts o;
+    rf_sim_opts_init(&o);
+    double sram_energy = 1;
+    for (int i = 0; i < NCFG; i++) {
+        design_of(&cfgs[i], &d);
+        rf_sim_stats st;
+        if (rf_sim_run(gpu, &d, k, &o, &st, &err)) {
+            fprintf(stderr, "bench_hirf: %s %s: %s\n", k->name, cfgs[i].label, err.msg);
+            rf_kernel_destroy(k);
+            return -1;
+        }
+        double insts = st.warp_insts > 0 ? (double)st.warp_insts : 1;
+        row *r = &rows[i];
+        r->ipc = st.ipc;
+        r->conf = st.rc_writes ? 100.0 * st.rc_conflicts / st.rc_writes : 0;
+        r->nvm_r = 100.0 * st.nvm_reads / insts;
+        r->nvm_w = 100.0 * st.nvm_writes / insts;
+        r->stall = st.nvm_stall_cycles / insts;
+        r->energy = sim_energy(gpu, &d, &st);
+        if (i == 0)
+            sram_energy = r->energy;
+        r->energy /= sram_energy;
+    }
+
+    /* Calibration from the SRAM, HI (concat, base) and TEA (base) samples. */
+    rf_calib cal;
+    rf_calib_init(&cal, gpu->name, k->name);
+    cal.params.rc_locality = 0;
+    rf_rcc_result res[2];
+    double meas[2];
+    const int samp[2] = {1, 5};
+    rf_estimate e;
+    for (int j = 0; j < 2; j++) {
+        design_of(&cfgs[samp[j]], &d);
+        if (estimate(gpu, &d, k, &kc, &cal, &e))
+            memset(&e.rc, 0, sizeof e.rc);
+        res[j] = e.rc;
+        meas[j] = rows[samp[j]].conf / 100.0;
+    }
+    double lam = rf_rcc_fit_locality(res, meas, 2);
+    cal.params.rc_locality = lam >= 0 ? lam : 0.4;
+    /* Three IPC samples, three parameters: the latency scale from HI, the
+     * bank queueing scale from SRAM, the write-back stall share from TEA
+     * (alternating bisections). */
+    for (int round = 0; round < 6; round++) {
+        fit_param(gpu, k, &kc, &cal, &cfgs[1], 0, rows[1].ipc);
+        if (FIT_SRAM)
+            fit_param(gpu, k, &kc, &cal, &cfgs[0], 1, rows[0].ipc);
+        fit_param(gpu, k, &kc, &cal, &cfgs[5], 2, rows[5].ipc);
+    }
+    params[0] = cal.params.lat_scale;
+    params[1] = cal.params.conflict.scale;
+    params[2] = cal.params.rc_stall;
+    *locality = cal.params.rc_locality;
+    for (int i = 0; i < NCFG; i++) {
+        design_of(&cfgs[i], &d);
+        if (estimate(gpu, &d, k, &kc, &cal, &e) == 0) {
+            rows[i].est = e.ipc;
+            rows[i].est_conf = 100.0 * e.rc.conflict;
+        } else {
+            rows[i].est = rows[i].est_conf = NAN;
+        }
+    }
+    rf_kernel_destroy(k);
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv)
+{
+    rf_gpu gpu;
+    rf_err err = {0};
+    if (rf_gpu_load("volta-hirf", &gpu, stderr, &err)) {
+        fprintf(stderr, "bench_hirf: %s\n", err.msg);
+        return 1;
+    }
+    char *paths[MAXK];
+    int n = 0;
+    for (int i = 1; i < argc && n < MAXK; i++)
+        paths[n++] = strdup(argv[i]);
+    if (n == 0) {
+        DIR *dir = opendir("inputs/kernels");
+        struct dirent *de;
+        while (dir && (de = readdir(dir)) && n < MAXK) {
+            size_t l = strlen(de->d_name);
+            if (l > 5 && !strcmp(de->d_name + l - 5, ".spec")) {
+                char buf[512];
+                snprintf(buf, sizeof buf, "inputs/kernels/%s", de->d_name);
+                paths[n++] = strdup(buf);
+            }
+        }
+        if (dir)
+            closedir(dir);
+        qsort(paths, (size_t)n, sizeof *paths, cmp_str);
+    }
+
+    static row rows[MAXK][NCFG];
+    char names[MAXK][128];
+    int regs[MAXK], ok[MAXK];
+    double lams[MAXK], prm[MAXK][3];
+    clock_t t0 = clock();
+    for (int i = 0; i < n; i++)
+        ok[i] = run_kernel(&gpu, paths[i], rows[i], &regs[i], &lams[i], prm[i], names[i], sizeof names[i]) == 0;
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+
+    printf("HI-RF + CAC (seed 002) on volta-hirf: 256 x 1024-bit register-cache entries "
+           "(64 per sub-core), 8 NVM banks, NVM write 4 cycles; grids cut to %d waves\n\n",
+           WAVES);
+    printf("Table 1. Sampler.  IPC; conflicts (write-backs) per 100 register writes;\n"
+           "NVM reads / writes per 100 warp instructions; NVM write stall cycles per warp\n"
+           "instruction; register-file energy relative to SRAM (Table 3 figures).\n\n");
+    for (int i = 0; i < n; i++) {
+        if (!ok[i])
+            continue;
+        printf("%s (%d registers, %s; fitted rc_locality %.2f, lat_scale %.2f, "
+               "conflict_scale %.2f, rc_stall %.2f)\n", names[i], regs[i],
+               regs[i] >= 15 ? "compiler-sensitive" : "compiler-insensitive", lams[i],
+               prm[i][0], prm[i][1], prm[i][2]);
+        printf("  %-10s %7s %7s %8s %8s %7s %7s | %7s %7s\n", "config", "IPC", "conf%",
+               "nvmR%", "nvmW%", "stall", "energy", "est.IPC", "est.cf%");
+        for (int c = 0; c < NCFG; c++) {
+            const row *r = &rows[i][c];
+            printf("  %-10s %7.4f %7.2f %8.2f %8.2f %7.3f %7.3f | %7.4f %7.2f\n", cfgs[c].label,
+                   r->ipc, r->conf, r->nvm_r, r->nvm_w, r->stall, r->energy, r->est,
+                   r->est_conf);
+        }
+        printf("\n");
+    }
+
+    /* Summary: compiler-sensitive group means relative to HI (concat, base). */
+    printf("Table 2. Means over the compiler-sensitive kernels (>= 15 registers):\n"
+           "IPC and conflicts relative to HI (concat W3R3, base assignment); energy\n"
+           "relative to SRAM.\n\n");
+    printf("  %-10s %9s %11s %9s\n", "config", "IPC/HI", "conf/HI", "E/SRAM");
+    for (int c = 0; c < NCFG; c++) {
+        double si = 0, sc = 0, se = 0;
+        int m = 0, mc = 0;
+        for (int i = 0; i < n; i++) {
+            if (!ok[i] || regs[i] < 15)
+                continue;
+            si += rows[i][c].ipc / rows[i][1].ipc;
+            se += rows[i][c].energy;
+            m++;
+            if (rows[i][1].conf > 0) {
+                sc += rows[i][c].conf / rows[i][1].conf;
+                mc++;
+            }
+        }
+        if (m > 0)
+            printf("  %-10s %9.4f %11.4f %9.4f\n", cfgs[c].label, si / m,
+                   c > 0 && mc > 0 ? sc / mc : NAN, se / m);
+    }
+
+    printf("\nTable 3. Calibrated estimates vs the sampler on HI-RF points not sampled\n"
+           "(calibration samples: SRAM, HI concat/base and TEA/base per kernel).\n\n");
+    double sum = 0, worst = 0, sum_in = 0;
+    int cnt = 0, cnt_in = 0;
+    const char *worst_at = "";
+    static char worst_buf[96];
+    for (int i = 0; i < n; i++) {
+        if (!ok[i])
+            continue;
+        for (int c = 0; c < NCFG; c++) {
+            double e = fabs(rows[i][c].est - rows[i][c].ipc) / rows[i][c].ipc;
+            if (c <= 1 || c == 5) {
+                sum_in += e;
+                cnt_in++;
+                continue;
+            }
+            sum += e;
+            cnt++;
+            if (e > worst) {
+                worst = e;
+                snprintf(worst_buf, sizeof worst_buf, "%s %s", names[i], cfgs[c].label);
+                worst_at = worst_buf;
+            }
+        }
+    }
+    if (cnt > 0)
+        printf("  unsampled points: %d, mean |IPC error| %.2f%%, worst %.2f%% (%s)\n", cnt,
+               100.0 * sum / cnt, 100.0 * worst, worst_at);
+    if (cnt_in > 0)
+        printf("  sampled points:   %d, mean |IPC error| %.2f%%\n", cnt_in, 100.0 * sum_in / cnt_in);
+    printf("\n%d kernels x %d configurations in %.1f s\n", n, NCFG, secs);
+    for (int i = 0; i < n; i++)
+        free(paths[i]);
+    return 0;
+}
