@@ -11,8 +11,8 @@
  *    operand of one instruction.  Fully folded instructions become NOPs.
  * 2. Scheduling: each global load moves up its block past independent
  *    instructions (not past global stores, atomics, barriers, calls, other
- *    loads or its own dependences), as ptxas issues long-latency loads
- *    early; the
+ *    loads or its own dependences), and each shared load up to 32 places,
+ *    as ptxas issues loads early to cover their latency; the
  *    physical function keeps that order (blocks are unchanged).
  * 3. Liveness of virtual registers over the CFG (backward data flow,
  *    live_in = use U (live_out - kill); a guarded definition does not kill)
@@ -880,14 +880,17 @@ static bool is_load(int cls)
            cls == RF_OC_LD_CONST || cls == RF_OC_LD_LOCAL;
 }
 
-/* Instructions a global load may not pass: global stores and atomics (may
- * alias), barriers, calls and control transfers.  Shared and local stores
- * are other state spaces and cannot alias a global address. */
-static bool blocks_global_load(int cls)
+/* Instructions a load may not pass: stores that may alias it (a global
+ * load is not ordered after shared or local stores, other state spaces; a
+ * shared load is ordered after every store, generic ones included),
+ * atomics, barriers, calls and control transfers. */
+static bool blocks_load(int q, int ld)
 {
-    return cls == RF_OC_ST_GLOBAL || cls == RF_OC_ATOMIC ||
-           cls == RF_OC_BARRIER || cls == RF_OC_CALL ||
-           cls == RF_OC_BRANCH || cls == RF_OC_EXIT;
+    if (q == RF_OC_ST_GLOBAL || q == RF_OC_ATOMIC || q == RF_OC_BARRIER ||
+        q == RF_OC_CALL || q == RF_OC_BRANCH || q == RF_OC_EXIT)
+        return true;
+    return ld != RF_OC_LD_GLOBAL &&
+           (q == RF_OC_ST_SHARED || q == RF_OC_ST_LOCAL);
 }
 
 static bool shares(const uint16_t *a, int na, const uint16_t *b, int nb)
@@ -898,6 +901,10 @@ static bool shares(const uint16_t *a, int na, const uint16_t *b, int nb)
                 return true;
     return false;
 }
+
+/* Shared-memory latency (tens of cycles) is covered by this many
+ * independent instructions; global loads move as far as they can. */
+#define SHARED_WINDOW 32
 
 /* Latency scheduling as ptxas does it: every load of a block moves up
  * ahead of the independent instructions before it, so loads issue early and
@@ -911,12 +918,16 @@ static void schedule_loads(rf_func *f)
         int lo = bl->first, hi = bl->first + bl->ninsts;
         for (int i = lo; i < hi; i++) {
             rf_inst ld = f->insts[i];
-            if (ld.cls != RF_OC_LD_GLOBAL || ld.ndefs == 0)
+            if ((ld.cls != RF_OC_LD_GLOBAL && ld.cls != RF_OC_LD_SHARED) ||
+                ld.ndefs == 0)
                 continue;
             int p = i;
-            while (p > lo) {
+            int lim = ld.cls == RF_OC_LD_SHARED && i - SHARED_WINDOW > lo
+                          ? i - SHARED_WINDOW
+                          : lo;
+            while (p > lim) {
                 const rf_inst *q = &f->insts[p - 1];
-                if (blocks_global_load(q->cls) || is_load(q->cls) ||
+                if (blocks_load(q->cls, ld.cls) || is_load(q->cls) ||
                     shares(q->defs, q->ndefs, ld.uses, ld.nuses) ||
                     shares(q->uses, q->nuses, ld.defs, ld.ndefs) ||
                     shares(q->defs, q->ndefs, ld.defs, ld.ndefs) ||
