@@ -1,0 +1,271 @@
+/* bench_ltrf.c - seed 004 on the bundled kernels with the sampler.
+ *
+ * Table 1 (seed 004 Fig. 9): IPC of BL (baseline, configuration #1), Ideal
+ * (8x capacity at 1x latency), and RFC, LTRF, LTRF+ on main register files
+ * #6 (TFET, 5.3x latency) and #7 (DWM, 6.3x), normalised to BL; geometric
+ * mean over the kernels.  Once with Table 3's active pool of 8 warps per SM
+ * and once with 8 per scheduler (32 per SM, 16 registers per warp each).
+ * Table 2 (seed 004 Fig. 11): maximum tolerable main-RF latency (5% IPC
+ * loss) of RFC, LTRF and LTRF+ on configuration #6's main file (capacity and
+ * banks kept, latency_x swept from 1 by 1 to 10), against the design at 1x
+ * ("self") and against the banked file of the same capacity at 1x ("ref",
+ * the ideal design); mean over the kernels (a capped sweep counts as 10).
+ * ">=" marks sweeps that never lost 5%.  Both pool sizes.
+ *
+ * Runs: windows of --cycles N (default 40000) after a 10000-cycle warm-up,
+ * preset maxwell-ltrf, kernels spread over two threads.
+ *
+ * usage: bench_ltrf [--cycles N] [KERNEL.spec ...]
+ */
+#include <dirent.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../analytic/design.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+#include "../sampler/sim.h"
+#include "../sampler/tolerable.h"
+
+#define MAXK 32
+#define NPOOL 2
+#define NCOL 8
+#define NTOL 3
+
+static const char *const col_names[NCOL] = {"BL", "Ideal", "RFC#6", "LTRF#6", "LTRF+#6",
+                                            "RFC#7", "LTRF#7", "LTRF+#7"};
+static const int pools[NPOOL] = {8, 32};
+
+typedef struct job {
+    const char *path;
+    char name[128];
+    uint64_t cycles;
+    double ipc[NPOOL][NCOL];
+    rf_tolerable tol[NPOOL][NTOL];
+    int rc;
+    char msg[512];
+} job;
+
+typedef struct queue {
+    job *jobs;
+    int n, next;
+    pthread_mutex_t lock;
+    const rf_gpu *gpu;
+} queue;
+
+static void col_design(int c, int pool, rf_design *d)
+{
+    rf_design_init(d);
+    d->active_warps = pool;
+    static const int kinds[NCOL] = {RF_DESIGN_BASELINE, RF_DESIGN_IDEAL, RF_DESIGN_RFC,
+                                    RF_DESIGN_LTRF, RF_DESIGN_LTRF, RF_DESIGN_RFC,
+                                    RF_DESIGN_LTRF, RF_DESIGN_LTRF};
+    d->kind = kinds[c];
+    d->rf_config = c < 5 ? 6 : 7;
+    d->plus = c == 4 || c == 7;
+}
+
+static void run_job(const rf_gpu *gpu, job *j)
+{
+    rf_err err = {0};
+    rf_kernel *k = NULL;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    if ((j->rc = rf_kernel_load(j->path, &ko, &k, &err)) < 0) {
+        snprintf(j->msg, sizeof j->msg, "%s", err.msg);
+        return;
+    }
+    snprintf(j->name, sizeof j->name, "%s", k->name);
+    rf_sim_opts o;
+    rf_sim_opts_init(&o);
+    o.cycles = j->cycles;
+    o.warmup = 10000;
+    rf_sim_stats st;
+    for (int p = 0; p < NPOOL && j->rc == 0; p++)
+        for (int c = 0; c < NCOL && j->rc == 0; c++) {
+            rf_design d;
+            col_design(c, pools[p], &d);
+            j->rc = rf_sim_run(gpu, &d, k, &o, &st, &err);
+            j->ipc[p][c] = st.ipc;
+        }
+    rf_tol_opts to;
+    rf_tol_opts_init(&to);
+    to.step = 1;
+    to.max_x = 10;
+    for (int p = 0; p < NPOOL; p++)
+        for (int t = 0; t < NTOL && j->rc == 0; t++) {
+            rf_design d;
+            col_design(2 + t, pools[p], &d);
+            j->rc = rf_sim_tolerable(gpu, &d, k, &o, &to, &j->tol[p][t], &err);
+        }
+    if (j->rc < 0)
+        snprintf(j->msg, sizeof j->msg, "%s", err.msg);
+    rf_kernel_destroy(k);
+}
+
+static void *worker(void *arg)
+{
+    queue *q = arg;
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        int i = q->next < q->n ? q->next++ : -1;
+        pthread_mutex_unlock(&q->lock);
+        if (i < 0)
+            return NULL;
+        run_job(q->gpu, &q->jobs[i]);
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int list_specs(char **paths, int cap)
+{
+    const char *dir = "inputs/kernels";
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) && n < cap) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && strcmp(e->d_name + len - 5, ".spec") == 0) {
+            paths[n] = malloc(strlen(dir) + len + 2);
+            if (!paths[n])
+                break;
+            sprintf(paths[n], "%s/%s", dir, e->d_name);
+            n++;
+        }
+    }
+    closedir(dp);
+    qsort(paths, (size_t)n, sizeof *paths, cmp_str);
+    return n;
+}
+
+static void print_tol(const rf_tolerable *t, bool ref)
+{
+    double v = ref ? t->tol_ref : t->tol_self;
+    bool capped = ref ? t->capped_ref : t->capped_self;
+    printf(" %3s%5.2f", capped ? ">=" : "", v);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t cycles = 40000;
+    char *paths[MAXK];
+    int n = 0;
+    bool own = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--cycles") && i + 1 < argc) {
+            cycles = strtoull(argv[++i], NULL, 10);
+        } else if (n < MAXK) {
+            paths[n++] = argv[i];
+            own = true;
+        }
+    }
+    if (!own)
+        n = list_specs(paths, MAXK);
+    if (n == 0) {
+        fprintf(stderr, "bench_ltrf: no kernels (run from the repository root)\n");
+        return 1;
+    }
+    rf_gpu gpu;
+    rf_err err = {0};
+    if (rf_gpu_preset("maxwell-ltrf", &gpu, &err) < 0) {
+        fprintf(stderr, "bench_ltrf: %s\n", err.msg);
+        return 1;
+    }
+    job *jobs = calloc((size_t)n, sizeof *jobs);
+    if (!jobs)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        jobs[i].path = paths[i];
+        jobs[i].cycles = cycles;
+    }
+    queue q = {jobs, n, 0, PTHREAD_MUTEX_INITIALIZER, &gpu};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&th[i], NULL, worker, &q);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        if (jobs[i].rc < 0) {
+            fprintf(stderr, "bench_ltrf: %s: %s\n", jobs[i].path, jobs[i].msg);
+            bad++;
+        }
+
+    for (int p = 0; p < NPOOL; p++) {
+        printf("\nTable 1%c: IPC normalised to BL (seed 004 Fig. 9), maxwell-ltrf, active pool "
+               "%d warps per SM, windows of %llu cycles\n", 'a' + p, pools[p],
+               (unsigned long long)cycles);
+        printf("%-10s %7s", "kernel", "BL ipc");
+        for (int c = 1; c < NCOL; c++)
+            printf(" %8s", col_names[c]);
+        printf("\n");
+        double lg[NCOL] = {0};
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            if (jobs[i].rc < 0)
+                continue;
+            const double *v = jobs[i].ipc[p];
+            printf("%-10s %7.3f", jobs[i].name, v[0]);
+            for (int c = 1; c < NCOL; c++) {
+                printf(" %8.3f", v[c] / v[0]);
+                lg[c] += log(v[c] / v[0]);
+            }
+            printf("\n");
+            m++;
+        }
+        printf("%-10s %7s", "geomean", "");
+        for (int c = 1; c < NCOL; c++)
+            printf(" %8.3f", m > 0 ? exp(lg[c] / m) : 0.0);
+        printf("\n");
+    }
+
+    for (int p = 0; p < NPOOL; p++) {
+        printf("\nTable 2%c: maximum tolerable main-RF latency, x configuration #1 (seed 004 "
+               "Fig. 11), 5%% IPC loss, configuration #6 capacity, pool %d warps per SM\n",
+               'a' + p, pools[p]);
+        printf("%-10s %9s %9s %9s   %9s %9s %9s\n", "kernel", "RFC", "LTRF", "LTRF+", "RFC ref",
+               "LTRF ref", "LTRF+ ref");
+        double sum[2][NTOL] = {{0}};
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            if (jobs[i].rc < 0)
+                continue;
+            printf("%-10s", jobs[i].name);
+            for (int r = 0; r < 2; r++) {
+                for (int t = 0; t < NTOL; t++) {
+                    const rf_tolerable *tl = &jobs[i].tol[p][t];
+                    print_tol(tl, r == 1);
+                    sum[r][t] += r ? tl->tol_ref : tl->tol_self;
+                }
+                printf(r == 0 ? "  " : "\n");
+            }
+            m++;
+        }
+        printf("%-10s", "mean");
+        for (int r = 0; r < 2; r++) {
+            for (int t = 0; t < NTOL; t++)
+                printf(" %3s%5.2f", "", m > 0 ? sum[r][t] / m : 0.0);
+            printf(r == 0 ? "  " : "\n");
+        }
+    }
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    printf("\n%d kernels in %.1f s (two threads)\n", n, secs);
+    if (!own)
+        for (int i = 0; i < n; i++)
+            free(paths[i]);
+    free(jobs);
+    return bad ? 1 : 0;
+}
