@@ -80,6 +80,15 @@ const rf_mparam rf_ipc_mparams[] = {
      "chance a bank has a dead register free for write stealing"},
     {"forced_frac", offsetof(rf_ipc_params, conflict.forced), 0.0, 1.0, 0.15, false, "1",
      "fraction of stolen writes forced back by a RAW/WAW hazard"},
+    /* RFC and LTRF (analytic/prefetch.c; fitted on their own design points). */
+    {"pf_scale", offsetof(rf_ipc_params, pf.pf_scale), 0.0, 8.0, 1.0, false, "1",
+     "multiplier on LTRF PREFETCH stalls"},
+    {"act_scale", offsetof(rf_ipc_params, pf.act_scale), 0.0, 8.0, 1.0, false, "1",
+     "multiplier on LTRF activation (refetch) stalls"},
+    {"rfc_hit", offsetof(rf_ipc_params, pf.rfc_hit), 0.0, 1.0, 0.8, false, "1",
+     "RFC hit rate when the active warps' live registers fit the cache"},
+    {"rfc_scale", offsetof(rf_ipc_params, pf.rfc_scale), 0.0, 8.0, 1.0, false, "1",
+     "multiplier on RFC miss stalls"},
 };
 const size_t rf_ipc_nmparams = sizeof rf_ipc_mparams / sizeof rf_ipc_mparams[0];
 

@@ -11,6 +11,7 @@
 #include "conflict.h"
 #include "modelparam.h"
 #include "rccollide.h"
+#include "prefetch.h"
 
 /* Operand-count histogram bound: instructions reading more registers are
  * counted in the last bin. */
@@ -40,6 +41,10 @@ typedef struct rf_ipc_kernel {
                              * slowest warp): share of resident warps still issuing */
     int warps_per_cta;
     rf_rcc_writes rcw;      /* writes per register (HI-RF collisions); nregs 0 = unknown */
+    /* The code and profile, for designs characterised per design point
+     * (register-intervals of size N: analytic/prefetch.c); may be NULL. */
+    const rf_func *func;
+    const rf_profile *prof;
 } rf_ipc_kernel;
 
 /* The SM as the IPC model sees it for one design point. */
@@ -78,6 +83,7 @@ typedef struct rf_ipc_params {
                              * warp itself (GTO bursts), analytic/rccollide.c */
     double rc_stall;        /* HI-RF: share of the NVM write-back wait on a warp's path */
     rf_conflict_params conflict;
+    rf_pf_params pf;        /* RFC/LTRF stall terms (analytic/prefetch.c) */
 } rf_ipc_params;
 
 extern const rf_mparam rf_ipc_mparams[];

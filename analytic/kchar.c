@@ -332,6 +332,8 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err)
 {
     memset(out, 0, sizeof *out);
+    out->func = f;              /* valid while the caller's kernel lives */
+    out->prof = prof;
     if (!f->physical)
         return rf_err_set(err, RF_EUNSUPPORTED, f->name, 0, 0, NULL,
                           "kernel characteristics need physical registers");

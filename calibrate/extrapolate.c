@@ -82,6 +82,34 @@ void rf_extrap_setup(const rf_ipc_kernel *kc, const rf_calib *cal, rf_ipc_kernel
     }
 }
 
+/* RFC and LTRF: operands come from the register cache (1-cycle access), and
+ * the PREFETCH, activation and miss stalls of analytic/prefetch.c join the
+ * design terms. */
+int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                 const rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
+{
+    if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
+        return RF_OK;
+    if (!k->func || !k->prof)
+        return rf_err_set(err, RF_EUSAGE, NULL, 0, 0, "design",
+                          "%s needs the kernel's code for its register-cache model",
+                          rf_design_name(d->kind));
+    rf_pf_kernel pk;
+    bool plus = d->kind == RF_DESIGN_LTRF && d->plus;
+    int rc = rf_pf_characterise(k->func, k->prof, d->interval_regs, plus, &pk, err);
+    if (rc < 0)
+        return rc;
+    int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
+    double pool = policy == RF_SCHED_TWO_LEVEL && d->active_warps > 0 ? d->active_warps
+                                                                       : occ->warps_per_sm;
+    rf_pf_terms t;
+    rf_pf_terms_of(gpu, d, &pk, pool, &p->pf, &t);
+    m->rf_latency = 1.0;
+    m->extra_stall += t.extra_stall;
+    m->extra_hold += t.extra_hold;
+    return RF_OK;
+}
+
 static int resident_ctas(const rf_occ *occ)
 {
     return occ->active_ctas > 0 ? occ->active_ctas : occ->ctas_per_sm;
@@ -115,6 +143,8 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     rf_extrap_setup(kc, cal, &k, &p);
     int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
     k.warps_per_cta = (shape->threads + ws - 1) / ws;
+    if ((rc = rf_extrap_pf(gpu, d, &out->occ, &k, &p, &m, err)) < 0)
+        return rc;
     double reads0 = k.reads, writes0 = k.writes;
     rc = rf_rcc_apply(gpu, d, resident * k.warps_per_cta, &p, &m, &k, &out->rc, err);
     if (rc)

@@ -1,0 +1,67 @@
+/* prefetch.h - closed-form stall terms of register-file caches over a slow
+ * main register file (seed 004): LTRF/LTRF+ PREFETCH and activation stalls,
+ * RFC miss stalls.  (Formulas, assumptions and units: analytic/prefetch.c.)
+ */
+#ifndef RF_PREFETCH_H
+#define RF_PREFETCH_H
+
+#include <stdbool.h>
+
+#include "../common/error.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+#include "../inputs/kir.h"
+#include "design.h"
+#include "modelparam.h"
+
+/* What the code does, per thread, for one interval size N (static analysis
+ * weighted by the profile's block and edge frequencies). */
+typedef struct rf_pf_kernel {
+    int regs;             /* N, registers per register-interval */
+    bool plus;            /* LTRF+ figures (live registers only) */
+    double insts;         /* dynamic instructions */
+    double pf_ops;        /* PREFETCH operations that fetch at least one register */
+    double pf_regs;       /* registers those operations fetch */
+    double act;           /* active-pool exits with a later re-entry (long-latency
+                             loads, barriers) */
+    double act_regs;      /* registers refetched at those re-entries */
+    double reads;         /* register reads per instruction */
+    double mean_live;     /* registers live per instruction (dynamic mean) */
+    double mean_len;      /* instructions per PREFETCH operation */
+} rf_pf_kernel;
+
+/* Characterise physical function f under profile prof for interval size
+ * regs (LTRF+ figures when plus).  0 or a negative rf code. */
+int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool plus,
+                       rf_pf_kernel *out, rf_err *err);
+
+/* Free parameters (calibrated; rf_pf_mparams lists them). */
+typedef struct rf_pf_params {
+    double pf_scale;      /* multiplier on PREFETCH stalls (queueing, overlap) */
+    double act_scale;     /* multiplier on activation stalls */
+    double rfc_hit;       /* RFC hit rate when the active warps' live registers fit */
+    double rfc_scale;     /* multiplier on RFC miss stalls */
+} rf_pf_params;
+
+extern const rf_mparam rf_pf_mparams[];
+extern const size_t rf_pf_nmparams;
+
+void rf_pf_params_default(rf_pf_params *p);
+
+typedef struct rf_pf_terms {
+    double latency;       /* cycles, main-file access */
+    double t_fetch;       /* cycles, one PREFETCH of the mean size */
+    double stall_pf;      /* cycles per instruction on a warp's path: PREFETCH */
+    double stall_act;     /* ... activations */
+    double rfc_hit;       /* RFC read hit rate */
+    double stall_rfc;     /* ... RFC misses */
+    double extra_stall;   /* sum for the IPC model (rf_ipc_machine.extra_stall) */
+    double extra_hold;    /* cycles a collector is held longer (RFC misses) */
+} rf_pf_terms;
+
+/* Stall terms of design d (rfc or ltrf; others give zeros) on gpu; pool:
+ * warps sharing an RFC (the two-level active pool, else all resident). */
+void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *pk,
+                    double pool, const rf_pf_params *p, rf_pf_terms *out);
+
+#endif /* RF_PREFETCH_H */
