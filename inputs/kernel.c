@@ -314,19 +314,25 @@ static int ptxas_regs(const char *path, const char *target, const char *entry)
         _exit(127);
     }
     close(fds[1]);
-    char buf[8192];
-    size_t n = 0;
+    /* All of stderr (one block of lines per function; large modules print
+     * many), capped at 16 MiB. */
+    size_t cap = 1 << 14, n = 0;
+    char *buf = malloc(cap);
     for (;;) {
-        ssize_t got = read(fds[0], buf + n, sizeof buf - 1 - n);
-        if (got > 0) {
-            n += (size_t)got;
-            if (n >= sizeof buf - 1) {
-                /* keep draining so ptxas does not block */
-                char sink[1024];
-                while (read(fds[0], sink, sizeof sink) > 0)
-                    ;
-                break;
+        if (buf && n + 1 >= cap && cap < ((size_t)1 << 24)) {
+            char *nb = realloc(buf, cap * 2);
+            if (nb) {
+                buf = nb;
+                cap *= 2;
             }
+        }
+        char sink[4096];
+        bool keep = buf && n + 1 < cap;
+        ssize_t got = keep ? read(fds[0], buf + n, cap - 1 - n)
+                           : read(fds[0], sink, sizeof sink);
+        if (got > 0) {
+            if (keep)
+                n += (size_t)got;
         } else if (got == 0 || errno != EINTR) {
             break;
         }
@@ -335,21 +341,33 @@ static int ptxas_regs(const char *path, const char *target, const char *entry)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    buf[n] = '\0';
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (!buf)
         return -1;
+    buf[n] = '\0';
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        free(buf);
+        return -1;
+    }
     const char *from = buf;
     if (entry && *entry) {
-        char pat[192];
-        snprintf(pat, sizeof pat, "function '%s'", entry);
-        const char *q = strstr(buf, pat);
-        if (q)
-            from = q;
+        /* rf_func names are cut at 127 characters: match a cut name as a
+         * prefix. */
+        size_t el = strlen(entry);
+        char *pat = malloc(el + 16);
+        if (pat) {
+            snprintf(pat, el + 16, "function '%s%s", entry,
+                     el >= sizeof ((rf_func *)0)->name - 1 ? "" : "'");
+            const char *q = strstr(buf, pat);
+            if (q)
+                from = q;
+            free(pat);
+        }
     }
     const char *u = strstr(from, "Used ");
     int regs;
     if (!u || sscanf(u, "Used %d registers", &regs) != 1)
-        return -1;
+        regs = -1;
+    free(buf);
     return regs;
 }
 

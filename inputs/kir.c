@@ -219,8 +219,11 @@ const rf_func *rf_module_func(const rf_module *m, const char *name)
     if (!m || m->nfuncs == 0)
         return NULL;
     if (name && *name) {
+        /* Names longer than rf_func.name holds were cut when read. */
+        size_t cut = sizeof m->funcs[0].name - 1;
         for (int i = 0; i < m->nfuncs; i++)
-            if (strcmp(m->funcs[i].name, name) == 0)
+            if (strcmp(m->funcs[i].name, name) == 0 ||
+                (strlen(name) > cut && strncmp(m->funcs[i].name, name, cut) == 0))
                 return &m->funcs[i];
         return NULL;
     }
