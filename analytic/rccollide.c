@@ -553,6 +553,18 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
     int lw = gpu->nvm_write_latency > 1 ? gpu->nvm_write_latency : 1;
     m->wb_rate += k->writes * r.conflict;
     k->reads *= r.read_miss;
+    /* Reads reaching the banks per instruction: binomial thinning of the
+     * operand-count histogram by the miss rate. */
+    double thin[RF_IPC_MAXK + 1] = {0};
+    double mr = r.read_miss;
+    for (int n = 0; n <= RF_IPC_MAXK; n++) {
+        double binom = 1.0;
+        for (int j = 0; j <= n; j++) {
+            thin[j] += k->read_k[n] * binom * pow(mr, j) * pow(1.0 - mr, n - j);
+            binom = binom * (n - j) / (j + 1);
+        }
+    }
+    memcpy(k->read_k, thin, sizeof thin);
     k->writes *= r.conflict * lw;
     m->write_service = lw;
     for (int b = 0; b <= RF_IPC_MAXB; b++)

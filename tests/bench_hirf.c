@@ -14,10 +14,12 @@
  *
  * Table 2: calibrated closed-form estimates (rfkit estimate's model,
  * calibrate/extrapolate.c with analytic/rccollide.c) against the sampler.
- * Calibration per kernel uses three sampled points: the HI-RF concat/base
- * and SRAM runs fix one latency scale (lat_scale and mem_scale together)
- * and the bank queueing scale (conflict_scale) by alternating bisections
- * on the model's IPC, the HI-RF concat/base and TEA/base runs fix the write
+ * Calibration per kernel uses three sampled points, SRAM, HI (concat,
+ * base) and TEA (base): their IPCs fit one latency scale (lat_scale and
+ * mem_scale together), the bank queueing scale (conflict_scale) and the
+ * write-back stall share (rc_stall) with calibrate/fit.c (GSL nonlinear
+ * least squares, 2% noise per sample, plus a prior holding each parameter
+ * near its default 1 within 0.5, 2 and 0.5); the two HI-RF runs fix the write
  * locality lambda (rc_locality) by least squares on their conflict rates
  * (rf_rcc_fit_locality).  Every other HI-RF
  * point is a prediction of a design point not sampled; mean and worst
@@ -42,19 +44,17 @@
 #include "../analytic/occupancy.h"
 #include "../analytic/rccollide.h"
 #include "../calibrate/extrapolate.h"
+#include "../calibrate/fit.h"
 #include "../calibrate/record.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../sampler/sim.h"
 
 #ifndef WAVES
-#define WAVES 4
+#define WAVES 8
 #endif
 #define NCFG 10
 #define MAXK 32
-#ifndef FIT_SRAM
-#define FIT_SRAM 0
-#endif
 
 typedef struct cfg {
     const char *label;
@@ -125,35 +125,63 @@ static int estimate(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
     return rc;
 }
 
-/* Bisection (on a log scale) of one model parameter so that the model's
- * IPC of design point c meets the sampler's; IPC falls as the parameter
- * grows.  which: 0 = lat_scale and mem_scale by one factor, 1 =
- * conflict_scale, 2 = rc_stall. */
-static void fit_param(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
-                      rf_calib *cal, const cfg *c, int which, double target)
+/* Calibration fit: observations are the sampled points' IPCs, parameters
+ * lat_scale (mem_scale moved by the same factor), conflict_scale and
+ * rc_stall, in rf_ipc_mparams' bounds (calibrate/fit.c, GSL). */
+typedef struct fit_ctx {
+    const rf_gpu *gpu;
+    const rf_kernel *k;
+    const rf_ipc_kernel *kc;
+    rf_calib cal;
+    const int *pts;
+} fit_ctx;
+
+static void put_theta(fit_ctx *c, const double *th)
 {
-    rf_design d;
-    design_of(c, &d);
-    rf_ipc_params base = cal->params;
-    double lo = log(which == 2 ? 0.01 : 0.05), hi = log(which == 1 ? 20.0 : which ? 4.0 : 8.0);
-    for (int it = 0; it < 40; it++) {
-        double mid = 0.5 * (lo + hi), f = exp(mid);
-        if (which == 0) {
-            cal->params.lat_scale = fmin(8.0, fmax(0.05, f));
-            cal->params.mem_scale = fmin(8.0, fmax(0.05, f * base.mem_scale / base.lat_scale));
-        } else if (which == 1) {
-            cal->params.conflict.scale = f;
-        } else {
-            cal->params.rc_stall = f;
-        }
-        rf_estimate e;
-        if (estimate(gpu, &d, k, kc, cal, &e))
-            return;
-        if (e.ipc > target)
-            lo = mid;
-        else
-            hi = mid;
+    c->cal.params.lat_scale = th[0];
+    c->cal.params.mem_scale = th[0];
+    c->cal.params.conflict.scale = th[1];
+    c->cal.params.rc_stall = th[2];
+}
+
+static int fit_fn(const double *th, size_t i, double *v, void *ctx)
+{
+    fit_ctx *c = ctx;
+    if (i >= 3) {                   /* prior pseudo-observation */
+        *v = th[i - 3];
+        return 0;
     }
+    put_theta(c, th);
+    rf_design d;
+    design_of(&cfgs[c->pts[i]], &d);
+    rf_estimate e;
+    if (estimate(c->gpu, &d, c->k, c->kc, &c->cal, &e))
+        return RF_EFIT;
+    *v = e.ipc;
+    return 0;
+}
+
+static void fit_ipc(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                    rf_calib *cal, const row *rows)
+{
+    static const int pts[3] = {0, 1, 5};
+    fit_ctx c = {gpu, k, kc, *cal, pts};
+    /* Three samples plus a prior keeping each parameter near its default
+     * (1) within 0.5 (latency), 2 (queueing) and 0.5 (stall share). */
+    double y[6] = {0, 0, 0, 1, 1, 1}, sig[6] = {0, 0, 0, 0.5, 2.0, 0.5};
+    for (int i = 0; i < 3; i++) {
+        y[i] = rows[pts[i]].ipc;
+        sig[i] = 0.02 * y[i];
+    }
+    const double lo[3] = {0.05, 0.05, 0.0}, hi[3] = {8.0, 20.0, 4.0}, start[3] = {1, 1, 1};
+    rf_fit_problem pb = {6, 3, y, sig, lo, hi, start, fit_fn, &c, 0};
+    rf_fit_result res;
+    rf_err err = {0};
+    if (rf_fit_run(&pb, &res, &err) == 0)
+        put_theta(&c, res.theta);
+    else
+        fprintf(stderr, "bench_hirf: %s: %s\n", k->name, err.msg);
+    *cal = c.cal;
 }
 
 static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *regs,
@@ -228,15 +256,8 @@ static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *
     }
     double lam = rf_rcc_fit_locality(res, meas, 2);
     cal.params.rc_locality = lam >= 0 ? lam : 0.4;
-    /* Three IPC samples, three parameters: the latency scale from HI, the
-     * bank queueing scale from SRAM, the write-back stall share from TEA
-     * (alternating bisections). */
-    for (int round = 0; round < 6; round++) {
-        fit_param(gpu, k, &kc, &cal, &cfgs[1], 0, rows[1].ipc);
-        if (FIT_SRAM)
-            fit_param(gpu, k, &kc, &cal, &cfgs[0], 1, rows[0].ipc);
-        fit_param(gpu, k, &kc, &cal, &cfgs[5], 2, rows[5].ipc);
-    }
+    /* Three IPC samples (SRAM, HI, TEA), three parameters. */
+    fit_ipc(gpu, k, &kc, &cal, rows);
     params[0] = cal.params.lat_scale;
     params[1] = cal.params.conflict.scale;
     params[2] = cal.params.rc_stall;
