@@ -1311,11 +1311,19 @@ static int parse_body(ptx *p, fstate *fs)
         if (rc)
             return rc;
     }
-    /* A label after the last instruction: add the implicit return. */
+    /* A branch to a label after the last instruction returns: add the
+     * implicit return it lands on (an empty body gets one too). */
     bool end_label = false;
-    for (size_t i = 0; i < fs->labels.cap; i++)
-        if (fs->labels.keys[i] && fs->labels.vals[i] == f->ninsts)
-            end_label = true;
+    for (int i = 0; i < f->ninsts && !end_label; i++) {
+        int t1 = -1, t2 = -1;
+        if (fs->tgt_tok[i] >= 0 &&
+            label_index(p, fs, fs->tgt_tok[i], fs->inst_scope[i], &t1))
+            rf_err_clear(p->err);   /* reported when the CFG is built */
+        if (fs->tgt2_tok[i] >= 0 &&
+            label_index(p, fs, fs->tgt2_tok[i], fs->inst_scope[i], &t2))
+            rf_err_clear(p->err);
+        end_label = t1 == f->ninsts || t2 == f->ninsts;
+    }
     if (end_label || f->ninsts == 0) {
         rf_inst *in = kir_add_inst(f, &fs->capinst);
         if (!in)

@@ -331,6 +331,33 @@ static void test_scoped_labels(void **state)
                  "t.ptx:7:7: undefined label 'L'");
 }
 
+/* tests/fixtures/oldnvcc.ptx: Open64-era nvcc output. */
+static void test_old_nvcc(void **state)
+{
+    (void)state;
+    rf_module *m;
+    const rf_func *f = load("tests/fixtures/oldnvcc.ptx", &m, "_Z5scaleiPf");
+    assert_string_equal(m->target, "sm_13");
+    assert_int_equal(m->ptx_major, 1);
+    assert_int_equal(m->ptx_minor, 4);
+    assert_int_equal(f->nparams, 2);
+    assert_int_equal(f->unknown_ops, 0);
+    assert_int_equal(f->smem_static, 0);       /* extern __smem[] */
+    assert_int_equal(f->ninsts, 34);           /* no implicit return */
+    assert_int_equal(f->nblocks, 6);
+    static const int nsucc[6] = {2, 2, 1, 1, 1, 0};
+    for (int b = 0; b < 6; b++)
+        assert_int_equal(f->blocks[b].nsucc, nsucc[b]);
+    assert_int_equal(f->blocks[0].succ[1], 5);
+    assert_string_equal(f->blocks[5].label, "$Lt_0_1026");
+    assert_int_equal(f->blocks[2].succ[0], 4);   /* bra.uni */
+    assert_int_equal(f->insts[29].flags & RF_IF_UNIFORM, RF_IF_UNIFORM);
+    assert_int_equal(f->insts[30].cls, RF_OC_LD_SHARED);
+    assert_int_equal(f->insts[13].cls, RF_OC_ALU64);  /* mul.lo.u64 */
+    assert_int_equal(f->insts[33].cls, RF_OC_EXIT);
+    rf_module_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_old_style),
         cmocka_unit_test(test_scoped_labels),
+        cmocka_unit_test(test_old_nvcc),
     };
     return cmocka_run_group_tests_name("ptx", tests, NULL, NULL);
 }
