@@ -7,9 +7,11 @@
  * and seed give the same stats, byte for byte.
  *
  * Designs: baseline and stealing (read_steal, write_steal of rf_design;
- * seed 001) are modelled in full.  Every other design currently runs on the
- * banked register file with its own occupancy (rf_occ_compute's active CTAs),
- * through the register-file organisation hook in sampler/sim_internal.h.
+ * seed 001) are modelled in full, and so is HI-RF (seed 002: register cache
+ * over NVM banks, sampler/regcache.c).  Every other design without its own
+ * organisation runs on the banked register file with its own occupancy
+ * (rf_occ_compute's active CTAs), through the register-file organisation
+ * hook in sampler/sim_internal.h.
  *
  * Windows: stats cover cycles [warmup, warmup + cycles) exactly (cycles = 0:
  * to the end of the grid); skip_ctas starts the grid at that CTA.  Cost is

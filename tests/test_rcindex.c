@@ -36,6 +36,26 @@ static void test_seed_examples(void **state)
     assert_int_equal(rf_rc_slot_of(&cat, 0x1c, 0x16).tag, 2);
 }
 
+/* Section 5.5 variants on the same pair (warp 011100: w = 0111;
+ * register 00010110):
+ *   W4R2: w's four bits 0111, register LSBs 10 -> 011110 (30);
+ *   W2R4: w's two low bits 11, register LSBs 0110 -> 110110 (54).
+ * Critical sets: 4 (W4R2) and 16 (W2R4). */
+static void test_concat_variants(void **state)
+{
+    (void)state;
+    rf_rc_geom g;
+    rf_err err = {0};
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 64, 4, 64, 2, &err), 0);
+    assert_int_equal(g.wbits, 4);
+    assert_int_equal(rf_rc_local_index(&g, 0x1c, 0x16), 30);
+    assert_int_equal(rf_rc_nsets(&g), 4);
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 64, 4, 64, 4, &err), 0);
+    assert_int_equal(g.wbits, 2);
+    assert_int_equal(rf_rc_local_index(&g, 0x1c, 0x16), 54);
+    assert_int_equal(rf_rc_nsets(&g), 16);
+}
+
 /* Section 3: 27 registers, concat (three register LSBs): the set of 001 is
  * {1, 9, 17, 25}; 27 = 3*8 + 3 so sets 0..2 have four members, 3..7 three. */
 static void test_critical_set_27(void **state)
@@ -159,6 +179,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_examples),
+        cmocka_unit_test(test_concat_variants),
         cmocka_unit_test(test_critical_set_27),
         cmocka_unit_test(test_slots_are_unique),
         cmocka_unit_test(test_balance),
