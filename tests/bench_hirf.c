@@ -12,7 +12,7 @@
  * Kernels with 15 or more registers are the compiler-sensitive group
  * (seed 002 Section 3).
  *
- * Table 2: calibrated closed-form estimates (rfkit estimate's model,
+ * Table 2: group means.  Table 4: calibrated closed-form estimates (rfkit estimate's model,
  * calibrate/extrapolate.c with analytic/rccollide.c) against the sampler.
  * Calibration per kernel uses three sampled points, SRAM, HI (concat,
  * base) and TEA (base): their IPCs fit one latency scale (lat_scale and
@@ -24,6 +24,10 @@
  * (rf_rcc_fit_locality).  Every other HI-RF
  * point is a prediction of a design point not sampled; mean and worst
  * absolute IPC errors are printed for those.
+ *
+ * Table 3 (Section 5.5, Figs. 9 and 10): IPC of CAC over base assignment
+ * for W4R2 and W2R4 at 256 entries and W?R3 at 64, 128, 256 and 512
+ * entries, compiler-sensitive kernels.
  *
  * Grids are cut to 4 waves of resident CTAs so that every run is a full
  * run of the cut grid and the bench takes seconds.
@@ -72,6 +76,18 @@ static const cfg cfgs[NCFG] = {
     {"TEA_Best", RF_DESIGN_HIRF, RF_RC_TEA, RF_ASSIGN_BEST},
     {"TEA_Worst", RF_DESIGN_HIRF, RF_RC_TEA, RF_ASSIGN_WORST},
     {"HI_Full", RF_DESIGN_HIRF, RF_RC_FULL, RF_ASSIGN_BASE},
+};
+
+/* Sensitivity (seed 002 Section 5.5, Figs. 9 and 10): concatenated index
+ * variants at 256 entries, and W?R3 at 64..512 entries (16..128 lines per
+ * sub-core), each under base and CAC assignment. */
+#define NSENS 6
+static const struct {
+    const char *label;
+    int lines, wbits, rbits;
+} sens_cfgs[NSENS] = {
+    {"W4R2", 64, 4, 2}, {"W2R4", 64, 2, 4}, {"64e", 16, 1, 3},
+    {"128e", 32, 2, 3}, {"256e", 64, 3, 3}, {"512e", 128, 4, 3},
 };
 
 typedef struct row {
@@ -185,7 +201,8 @@ static void fit_ipc(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *
 }
 
 static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *regs,
-                      double *locality, double params[3], char *name, size_t cap)
+                      double *locality, double params[3], double sens[NSENS][2], char *name,
+                      size_t cap)
 {
     rf_err err = {0};
     rf_kernel *k = NULL;
@@ -238,6 +255,17 @@ static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *
             sram_energy = r->energy;
         r->energy /= sram_energy;
     }
+
+    for (int i = 0; i < NSENS; i++)
+        for (int a = 0; a < 2; a++) {
+            design_of(&cfgs[1], &d);
+            d.rc_entries = sens_cfgs[i].lines;
+            d.wbits = sens_cfgs[i].wbits;
+            d.rbits = sens_cfgs[i].rbits;
+            d.assign = a ? RF_ASSIGN_CAC : RF_ASSIGN_BASE;
+            rf_sim_stats st;
+            sens[i][a] = rf_sim_run(gpu, &d, k, &o, &st, &err) == 0 ? st.ipc : NAN;
+        }
 
     /* Calibration from the SRAM, HI (concat, base) and TEA (base) samples. */
     rf_calib cal;
@@ -311,10 +339,10 @@ int main(int argc, char **argv)
     static row rows[MAXK][NCFG];
     char names[MAXK][128];
     int regs[MAXK], ok[MAXK];
-    double lams[MAXK], prm[MAXK][3];
+    double lams[MAXK], prm[MAXK][3], sens[MAXK][NSENS][2];
     clock_t t0 = clock();
     for (int i = 0; i < n; i++)
-        ok[i] = run_kernel(&gpu, paths[i], rows[i], &regs[i], &lams[i], prm[i], names[i], sizeof names[i]) == 0;
+        ok[i] = run_kernel(&gpu, paths[i], rows[i], &regs[i], &lams[i], prm[i], sens[i], names[i], sizeof names[i]) == 0;
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 
     printf("HI-RF + CAC (seed 002) on volta-hirf: 256 x 1024-bit register-cache entries "
@@ -365,7 +393,33 @@ int main(int argc, char **argv)
                    c > 0 && mc > 0 ? sc / mc : NAN, se / m);
     }
 
-    printf("\nTable 3. Calibrated estimates vs the sampler on HI-RF points not sampled\n"
+    printf("\nTable 3. Sensitivity (Figs. 9, 10): IPC of CAC over base assignment, concat\n"
+           "index; W4R2 / W2R4 at 256 entries; W?R3 at 64..512 entries.\n\n  %-8s", "kernel");
+    for (int c = 0; c < NSENS; c++)
+        printf(" %7s", sens_cfgs[c].label);
+    printf("\n");
+    for (int i = 0; i < n; i++) {
+        if (!ok[i] || regs[i] < 15)
+            continue;
+        printf("  %-8s", names[i]);
+        for (int c = 0; c < NSENS; c++)
+            printf(" %7.3f", sens[i][c][1] / sens[i][c][0]);
+        printf("\n");
+    }
+    printf("  %-8s", "IPC/256e");
+    for (int c = 0; c < NSENS; c++) {
+        double g = 0;
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (ok[i] && regs[i] >= 15) {
+                g += sens[i][c][0] / sens[i][4][0];
+                m++;
+            }
+        printf(" %7.3f", m ? g / m : NAN);
+    }
+    printf("   (base assignment, mean over the group)\n");
+
+    printf("\nTable 4. Calibrated estimates vs the sampler on HI-RF points not sampled\n"
            "(calibration samples: SRAM, HI concat/base and TEA/base per kernel).\n\n");
     double sum = 0, worst = 0, sum_in = 0;
     int cnt = 0, cnt_in = 0;
@@ -395,7 +449,7 @@ int main(int argc, char **argv)
                100.0 * sum / cnt, 100.0 * worst, worst_at);
     if (cnt_in > 0)
         printf("  sampled points:   %d, mean |IPC error| %.2f%%\n", cnt_in, 100.0 * sum_in / cnt_in);
-    printf("\n%d kernels x %d configurations in %.1f s\n", n, NCFG, secs);
+    printf("\n%d kernels x %d configurations in %.1f s\n", n, NCFG + 2 * NSENS, secs);
     for (int i = 0; i < n; i++)
         free(paths[i]);
     return 0;
