@@ -60,4 +60,48 @@ typedef struct rf_bank_wait {
 void rf_bank_waits(const rf_bank_load *load, const rf_conflict_params *p,
                    rf_bank_wait *out);
 
+/* Largest utilisation the queueing forms use (keeps waits finite). */
+#define RF_BANK_RHO_MAX 0.985
+
+/* The same forms (analytic/conflict.c states them), inline for the IPC
+ * model's fixed-point loop. */
+static inline void rf_bank_waits_inline(const rf_bank_load *load, const rf_conflict_params *p,
+                                        rf_bank_wait *out)
+{
+    double rr = load->rho_read > 0 ? load->rho_read : 0.0;
+    double rw = load->rho_write > 0 ? load->rho_write : 0.0;
+    double rho = rr + rw;
+    if (rho > RF_BANK_RHO_MAX) {
+        rr *= RF_BANK_RHO_MAX / rho;
+        rw *= RF_BANK_RHO_MAX / rho;
+        rho = RF_BANK_RHO_MAX;
+    }
+    double c = p->scale;
+    double sw = load->write_service > 1 ? load->write_service : 1.0;
+    double r0 = (rr + rw * sw) / 2.0;
+    out->write_wait = c * r0 / (1.0 - rw);
+    double read_wait = c * r0 / ((1.0 - rw) * (1.0 - rho));
+    out->inter_read = c * (rr / 2.0) / (1.0 - rr);
+    out->inter_write = read_wait - out->inter_read;
+    if (out->inter_write < 0)
+        out->inter_write = 0;
+    double other_idle = 0.0;
+    if (load->write_steal) {
+        /* 1 - rho^(B-1), by repeated squaring */
+        double r = 1.0, b = rho;
+        for (int e = (load->banks > 1 ? load->banks : 1) - 1; e; e >>= 1) {
+            if (e & 1)
+                r *= b;
+            b *= b;
+        }
+        other_idle = 1.0 - r;
+    }
+    double idle2 = (1.0 - rho) * (1.0 - rho);
+    out->read_removed = load->read_steal ? p->steal_cand * idle2 : 0.0;
+    out->write_removed = load->write_steal ? p->dead_reg * idle2 * (1.0 - p->forced) : 0.0;
+    out->stolen_writes = load->write_steal ? rr * p->dead_reg * other_idle : 0.0;
+    out->read_wait = out->inter_read * (1.0 - out->read_removed)
+                   + out->inter_write * (1.0 - out->write_removed);
+}
+
 #endif /* RF_CONFLICT_H */

@@ -16,8 +16,8 @@
  *
  * Register file (seed 001 Sections II-B, III-B).  At IPC x the banks see
  *   rho_r = x R / B,  rho_w = x Wr / B       (R, Wr: reads, writes per inst)
- * plus one read and one write per stolen write; analytic/conflict.c turns
- * them into a read wait w_r after stealing.  An instruction reading k
+ * (stolen writes move into idle banks and add no load); analytic/conflict.c
+ * turns them into a read wait w_r after stealing.  An instruction reading k
  * registers waits for the slowest of k reads, about H_k w_r (H_k the
  * harmonic number, exact for exponential waits), plus the same-bank
  * serialisation of its own operands (intra[B], static):
@@ -25,7 +25,10 @@
  * and, operands collected, waits for its execution pipe: each pipe is an
  * M/D/1 server busy ii cycles per instruction at utilisation
  * u = x use ii / pipes, so W_unit = sum_u f_u (u / (1 - u)) ii / (2 pipes).
- *   t_coll = c0 + (L_rf - 1) + W_coll + W_unit + h_x   (collector hold time)
+ *   t_coll = c0 + (L_rf - 1) + W_coll + q W_unit + h_x   (collector hold time)
+ * q (unit_hold, default 0): when a pipe is the bottleneck its queue sits in
+ * the collectors without costing throughput beyond the pipe's own cap, so
+ * by default the pipe wait does not count against the collectors.
  *
  * Throughput caps (warp instructions per cycle):
  *   issue     S * iw                      schedulers times issue width
@@ -44,8 +47,9 @@
  * a wave of c CTAs of I_cta instructions takes c I_cta / IPC(c w_cta a)
  * cycles, a the kernel's active fraction (warps of resident CTAs that still
  * have work: the rest wait at barriers or for their CTA's slowest warp),
- * plus a drain tail t * (insts_per_warp * cpi_w) (the last warp of a wave
- * finishing alone; t free, default 0).
+ * plus the kernel's drain (cycles a CTA slot stays held after its warps
+ * exit, analytic/kchar.c) and a tail t * (insts_per_warp * cpi_w) (t free,
+ * default 0).
  *
  * Later designs plug in through rf_ipc_machine: fewer active warps
  * (Register Sharing, FineReg, LTRF capacity), extra_stall and extra_hold
@@ -66,17 +70,21 @@ const rf_mparam rf_ipc_mparams[] = {
      "share of the operand-collection wait on a warp's own path"},
     {"smooth", offsetof(rf_ipc_params, smooth), 1.0, 32.0, 4.0, false, "1",
      "exponent of the soft minimum of the IPC limits"},
+    {"unit_hold", offsetof(rf_ipc_params, unit_hold), 0.0, 1.0, 0.0, false, "1",
+     "share of the execution-pipe wait that holds operand collectors"},
     {"tail", offsetof(rf_ipc_params, tail), 0.0, 4.0, 0.0, false, "1",
      "drain per wave, in lone-warp times of one warp's instructions"},
     {"rc_locality", offsetof(rf_ipc_params, rc_locality), 0.0, 0.95, 0.5, false, "1",
      "HI-RF: chance a cache line's last writer is the writing warp (analytic/rccollide.c)"},
     {"rc_stall", offsetof(rf_ipc_params, rc_stall), 0.0, 4.0, 1.0, false, "1",
      "HI-RF: share of the NVM write-back wait on a warp's own path"},
-        {"conflict_scale", offsetof(rf_ipc_params, conflict.scale), 0.05, 20.0, 1.0, true, "1",
+    {"gto_share", offsetof(rf_ipc_params, gto_share), 0.0, 1.0, 0.5, true, "1",
+     "CTA population model: share of issue slots given oldest CTA first (GTO)"},
+    {"conflict_scale", offsetof(rf_ipc_params, conflict.scale), 0.05, 20.0, 1.0, true, "1",
      "multiplier on the M/D/1 bank queueing waits"},
-    {"steal_cand", offsetof(rf_ipc_params, conflict.steal_cand), 0.0, 1.0, 0.85, false, "1",
+    {"steal_cand", offsetof(rf_ipc_params, conflict.steal_cand), 0.0, 1.0, 0.6, false, "1",
      "chance a candidate warp's read can steal the idle bank a cycle ahead"},
-    {"dead_reg", offsetof(rf_ipc_params, conflict.dead_reg), 0.0, 1.0, 0.95, false, "1",
+    {"dead_reg", offsetof(rf_ipc_params, conflict.dead_reg), 0.0, 1.0, 0.5, false, "1",
      "chance a bank has a dead register free for write stealing"},
     {"forced_frac", offsetof(rf_ipc_params, conflict.forced), 0.0, 1.0, 0.15, false, "1",
      "fraction of stolen writes forced back by a RAW/WAW hazard"},
@@ -162,19 +170,15 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     rf_bank_load load = {x * k->reads / m->banks, x * k->writes / m->banks, m->banks,
                          m->read_steal, m->write_steal, m->write_service};
     rf_bank_wait w;
-    rf_bank_waits(&load, &c->p->conflict, &w);
-    if (m->write_steal && w.stolen_writes > 0) {
-        double extra = x * k->writes * w.stolen_writes / m->banks;
-        load.rho_read += extra;
-        load.rho_write += extra;
-        rf_bank_waits(&load, &c->p->conflict, &w);
-    }
+    rf_bank_waits_inline(&load, &c->p->conflict, &w);
     double coll_wait = c->hk * w.read_wait + c->intra;
     double uw = 0.0;
-    uw += unit_wait(x * k->alu_use * m->alu_ii / m->alu_pipes, m->alu_ii / m->alu_pipes, k->frac_alu);
-    uw += unit_wait(x * k->frac_sfu * m->sfu_ii, m->sfu_ii, k->frac_sfu);
-    uw += unit_wait(x * k->frac_ldst * m->ldst_ii, m->ldst_ii, k->frac_ldst);
-    double t_coll = c->fixed_hold + coll_wait + uw;
+    if (c->p->unit_hold > 0 || out) {
+        uw += unit_wait(x * k->alu_use * m->alu_ii / m->alu_pipes, m->alu_ii / m->alu_pipes, k->frac_alu);
+        uw += unit_wait(x * k->frac_sfu * m->sfu_ii, m->sfu_ii, k->frac_sfu);
+        uw += unit_wait(x * k->frac_ldst * m->ldst_ii, m->ldst_ii, k->frac_ldst);
+    }
+    double t_coll = c->fixed_hold + coll_wait + c->p->unit_hold * uw;
     double cpi = c->fixed_cpi + c->p->rf_path * coll_wait;
     if (m->wb_rate > 0)             /* NVM write-backs (HI-RF): service and queueing */
         cpi += c->p->rc_stall * m->wb_rate
@@ -204,11 +208,12 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     double ps = floor(p->smooth);
     c.ip = (ps == p->smooth && ps <= 64) ? (int)ps : 0;
 
-    double h = 0.0;
-    for (int i = 1; i <= RF_IPC_MAXK; i++) {
-        h += 1.0 / i;
-        c.hk += k->read_k[i] * h;
-    }
+    /* Harmonic numbers H_1 .. H_8. */
+    static const double harmonic[RF_IPC_MAXK + 1] = {
+        0.0, 1.0, 1.5, 11.0 / 6.0, 25.0 / 12.0, 137.0 / 60.0, 49.0 / 20.0, 363.0 / 140.0,
+        761.0 / 280.0};
+    for (int i = 1; i <= RF_IPC_MAXK; i++)
+        c.hk += k->read_k[i] * harmonic[i];
     int b = m->banks < 1 ? 1 : (m->banks > RF_IPC_MAXB ? RF_IPC_MAXB : m->banks);
     c.intra = k->intra[b];
     c.fixed_hold = p->coll_base + (m->rf_latency > 1 ? m->rf_latency - 1 : 0) + m->extra_hold;
@@ -240,16 +245,18 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         return;
     }
 
-    /* Illinois on g(x) = F(x) - x over [0, F(0)]. */
+    /* Illinois on g(x) = F(x) - x over [0, F(0)]; the last evaluation's
+     * details are kept (its F is within the tolerance of x). */
+    rf_ipc_result cur;
     double a = 0.0, fa = eval(&c, 0.0, NULL);
-    double bx = fa, fb = eval(&c, bx, NULL) - bx;
+    double bx = fa, fb = eval(&c, bx, &cur) - bx;
     int side = 0;
     double x = bx;
-    if (fb < 0) {
+    if (fb < -1e-6 * (1.0 + bx)) {
         for (int it = 0; it < 60; it++) {
             x = (a * fb - bx * fa) / (fb - fa);
-            double fx = eval(&c, x, NULL) - x;
-            if (fabs(fx) <= 1e-9 * (1.0 + x) || fabs(bx - a) <= 1e-12)
+            double fx = eval(&c, x, &cur) - x;
+            if (fabs(fx) <= 1e-6 * (1.0 + x) || fabs(bx - a) <= 1e-9)
                 break;
             if ((fx < 0) == (fb < 0)) {
                 bx = x;
@@ -266,7 +273,7 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
             }
         }
     }
-    eval(&c, x, out);
+    *out = cur;
     out->ipc = x;
     out->lim_issue = issue;
     out->lim_unit = unit;
@@ -302,14 +309,15 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     rf_ipc_steady(k, &mm, p, &r);
     if (steady)
         *steady = r;
-    double wave = first * i_cta / r.ipc + p->tail * k->insts_per_warp * r.cpi_warp;
+    double hold = k->drain + p->tail * k->insts_per_warp * r.cpi_warp;
+    double wave = first * i_cta / r.ipc + hold;
     if (full > 0) {
         cycles += full * wave;
         if (part > 0) {
             mm.warps = part * wpc * act;
             rf_ipc_result rp;
             rf_ipc_steady(k, &mm, p, &rp);
-            cycles += part * i_cta / rp.ipc + p->tail * k->insts_per_warp * rp.cpi_warp;
+            cycles += part * i_cta / rp.ipc + k->drain + p->tail * k->insts_per_warp * rp.cpi_warp;
         }
     } else {
         cycles = wave;

@@ -34,6 +34,8 @@ typedef struct rf_ipc_kernel {
     double stall_mem;       /* cycles/inst a lone warp waits on global memory, at mem_latency */
     double stall_dep;       /* cycles/inst a lone warp waits on other producers */
     double mem_latency;     /* cycles, mean global access latency from hit rates */
+    double drain;           /* cycles a CTA slot stays held after its last warp
+                             * exits (its last instructions retiring) */
     double dram_bytes;      /* DRAM bytes per instruction */
     double intra[RF_IPC_MAXB + 1]; /* extra read cycles/inst from same-bank operands, by B */
     double insts_per_warp;  /* warp instructions per warp (whole kernel) */
@@ -78,10 +80,13 @@ typedef struct rf_ipc_params {
     double coll_base;       /* cycles a collector is held without conflicts */
     double rf_path;         /* share of operand-collection time on a warp's path */
     double smooth;          /* exponent of the soft minimum */
+    double unit_hold;       /* share of the pipe wait that holds collectors */
     double tail;            /* extra per-wave drain, in lone-warp CTA times */
     double rc_locality;     /* HI-RF: chance a line's last writer is the writing
                              * warp itself (GTO bursts), analytic/rccollide.c */
     double rc_stall;        /* HI-RF: share of the NVM write-back wait on a warp's path */
+    double gto_share;       /* CTA population model: share of issue handed out
+                             * oldest first (GTO) rather than equally */
     rf_conflict_params conflict;
     rf_pf_params pf;        /* RFC/LTRF stall terms (analytic/prefetch.c) */
 } rf_ipc_params;

@@ -19,27 +19,30 @@
  * collide when equal mod B, whatever the warp; the reads then take
  * max_b(count on b) cycles: intra[B] = mean of (that max - 1).
  *
- * Lone-warp stalls.  One warp issuing in order, one instruction per cycle:
- * an instruction starts when all its source and destination registers are
- * free (no write pending); a result is ready 2 + latency(class) cycles after
- * its producer issues (a bank read and the collector before execution; ALU
- * and fp64 alu_latency, SFU sfu_latency, shared and constant smem_latency,
- * global/local loads the hit-rate mean
- *     L = h1 L1 + (1 - h1) (h2 L2 + (1 - h2) L_dram),
- * atomics L2 + (1 - h2) L_dram; stores produce nothing).
- * The wait is charged to global memory (S_mem) or to other producers
- * (S_dep) by the producer that bound it.  Register readiness restarts at
- * each block, except that a block that branches to itself is walked twice
- * and its second pass counted (loop-carried dependences of one-block loops).
- *
+ * Lone-warp stalls.  The warps of RF_KCHAR_MC_CTAS CTAs each follow a random path
+ * (the same branch rules) alone, issuing in order one instruction per cycle:
+ * an instruction starts when its source, destination and guard registers
+ * have no write pending; a result is ready 2 + latency cycles after its
+ * producer issues (a bank read and the collector before execution; ALU and
+ * fp64 alu_latency, SFU sfu_latency, shared and constant smem_latency,
+ * global/local loads L1, L2 or DRAM latency drawn with the profile's hit
+ * rates, atomics L2 plus DRAM on an L2 miss; stores produce nothing).
+ * Readiness carries across blocks.  The wait is charged to global memory
+ * (S_mem) or to other producers (S_dep) by the producer that bound it, per
+ * instruction.  drain: mean cycles from a warp's exit until its last
+ * instruction retires (the CTA slot is held until then).
+
  * Active fraction.  A CTA holds its warp slots until its slowest warp ends,
  * and at each barrier every warp waits for the slowest one, so with random
  * trip counts many resident warps have nothing to issue.  A Monte Carlo walk
- * of RF_KCHAR_MC_CTAS CTAs (GSL mt19937, fixed seed: deterministic) with the
- * same branch rules gives per-warp instruction counts per barrier phase:
- *   active_frac = E[sum_phase mean_w I_w,phase] / E[sum_phase max_w I_w,phase]
- * (a warp's work over the CTA's critical work).  The IPC model issues from
- * active_frac x resident warps.
+ * of RF_KCHAR_MC_CTAS CTAs (counter-based draws, fixed seed: deterministic) with the
+ * same branch rules (the walk above) gives each warp's lone time per
+ * barrier phase, T_w,p:
+ *   active_frac = E[sum_p mean_w T_w,p] / E[sum_p max_w T_w,p]
+ * (a warp's time over the CTA's critical time: time, not instructions, since
+ * the slowest warp's extra work is usually its slowest code, a memory loop).
+ * The IPC model issues from active_frac x resident warps; analytic/waves.c
+ * runs the same CTA samples through time.
  *
  * DRAM traffic: warp_size x 4 bytes per 32-bit word (coalesced): loads move
  * their destination words when they miss both caches, stores their data
@@ -50,13 +53,13 @@
  */
 #include "kchar.h"
 
-#include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define RF_KCHAR_MC_CTAS 256
-#define RF_KCHAR_MC_SEED 12345
+#define RF_KCHAR_MC_CTAS 128
+#define RF_KCHAR_MC_SEED 1
 #define RF_KCHAR_MC_MAX_INSTS 2000000L
 
 double rf_kchar_mem_latency(const rf_gpu *gpu, const rf_profile *prof)
@@ -216,115 +219,202 @@ static int gpr_writes(const rf_inst *in)
     return n;
 }
 
-typedef struct walk_state {
-    double ready[RF_PRED_BASE + RF_MAX_PRED]; /* cycle a register is ready */
-    bool from_mem[RF_PRED_BASE + RF_MAX_PRED];
-} walk_state;
+#define MC_MAXPH 64
+#define NREG (RF_PRED_BASE + RF_MAX_PRED)
 
-/* Walk one block as a lone warp from time 0; adds its stalls. */
-static void walk_block(const rf_gpu *gpu, const rf_profile *prof, const rf_func *f,
-                       const rf_block *blk, double mem_lat, walk_state *ws, double *s_mem,
-                       double *s_dep)
+/* Counter-based uniform draws in [0,1) from (seed, warp, counter, stream):
+ * the same splitmix64 construction the sampler uses (sampler/warp.c), so a
+ * walk of warp `gid` takes the very path and cache outcomes the sampler's
+ * warp `gid` takes with that seed (common random numbers: a calibration
+ * window is modelled with the CTAs it actually ran). */
+static uint64_t mix64(uint64_t z)
 {
-    double t = 0.0;
-    for (int i = 0; i < blk->ninsts; i++) {
-        const rf_inst *in = &f->insts[blk->first + i];
-        double start = t;
-        bool mem = false;
-        for (int u = 0; u < in->nuses + in->ndefs; u++) {
-            int r = u < in->nuses ? in->uses[u] : in->defs[u - in->nuses];
-            if (r < RF_PRED_BASE + RF_MAX_PRED && ws->ready[r] > start) {
-                start = ws->ready[r];
-                mem = ws->from_mem[r];
-            }
-        }
-        if (in->guard >= 0 && in->guard < RF_PRED_BASE + RF_MAX_PRED && ws->ready[in->guard] > start) {
-            start = ws->ready[in->guard];
-            mem = ws->from_mem[in->guard];
-        }
-        if (mem)
-            *s_mem += start - t;
-        else
-            *s_dep += start - t;
-        double lat = 2.0 + class_latency(gpu, prof, in->cls, mem_lat);
-        bool lmem = in->cls == RF_OC_LD_GLOBAL || in->cls == RF_OC_LD_LOCAL || in->cls == RF_OC_ATOMIC;
-        bool store = in->cls == RF_OC_ST_GLOBAL || in->cls == RF_OC_ST_LOCAL
-                  || in->cls == RF_OC_ST_SHARED;
-        for (int d = 0; d < in->ndefs && !store; d++) {
-            int r = in->defs[d];
-            if (r < RF_PRED_BASE + RF_MAX_PRED) {
-                ws->ready[r] = start + lat;
-                ws->from_mem[r] = lmem;
-            }
-        }
-        t = start + 1.0;
-    }
-    /* Shift readiness so a following pass starts at time 0. */
-    for (int r = 0; r < RF_PRED_BASE + RF_MAX_PRED; r++)
-        ws->ready[r] = ws->ready[r] > t ? ws->ready[r] - t : 0.0;
+    z += UINT64_C(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
 }
 
-/* Monte Carlo active fraction (see the header comment). */
-static int active_fraction(const rf_func *f, const rf_profile *prof, int wpc, double *out,
-                           rf_err *err)
+static double draw(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
 {
-    if (wpc <= 1) {
-        /* One warp still waits for nobody at barriers. */
-        *out = 1.0;
-        return RF_OK;
+    uint64_t h = mix64(seed ^ mix64(a ^ mix64(b ^ mix64(c))));
+    return (double)(h >> 11) * (1.0 / 9007199254740992.0);
+}
+
+void rf_kchar_ctaset_free(rf_ctaset *cs)
+{
+    if (!cs)
+        return;
+    free(cs->nph);
+    free(cs->insts);
+    free(cs->time);
+    free(cs);
+}
+
+/* One warp alone along a random path; adds its instructions and cycles per
+ * phase to I[] and T[], its stalls to *sm / *sd; returns the drain. */
+static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                        uint64_t seed, uint64_t gid, double *ready, bool *from_mem, float *I,
+                        float *T, double *sm, double *sd, int *nph)
+{
+    uint64_t nbr = 0, nmem = 0;
+    for (int r = 0; r < NREG; r++) {
+        ready[r] = 0;
+        from_mem[r] = false;
     }
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    int maxph = 64;
-    double *cnt = calloc((size_t)wpc * maxph, sizeof *cnt);
-    if (!rng || !cnt) {
-        gsl_rng_free(rng);
-        free(cnt);
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
-    }
-    gsl_rng_set(rng, RF_KCHAR_MC_SEED);
-    double work = 0, crit = 0;
-    for (int c = 0; c < RF_KCHAR_MC_CTAS; c++) {
-        memset(cnt, 0, sizeof *cnt * (size_t)wpc * maxph);
-        int nph = 1;
-        for (int w = 0; w < wpc; w++) {
-            int b = 0, ph = 0;
-            long n = 0;
-            while (b >= 0 && b < f->nblocks && n < RF_KCHAR_MC_MAX_INSTS) {
-                const rf_block *blk = &f->blocks[b];
-                bool ends = false;
-                for (int i = 0; i < blk->ninsts; i++) {
-                    const rf_inst *in = &f->insts[blk->first + i];
-                    cnt[(size_t)w * maxph + ph] += 1.0;
-                    n++;
-                    if (in->cls == RF_OC_BARRIER && ph + 1 < maxph)
-                        ph++;
-                    if (in->cls == RF_OC_EXIT)
-                        ends = true;
+    double l1 = gpu->l1_latency, l2 = gpu->l2_latency, ld = gpu->dram_latency;
+    double t = 0, last_retire = 0, t_phase = 0;
+    long cnt = 0;
+    int b = 0, ph = 0;
+    bool ended = false;
+    while (!ended && b >= 0 && b < f->nblocks && cnt < RF_KCHAR_MC_MAX_INSTS) {
+        const rf_block *blk = &f->blocks[b];
+        for (int i = 0; i < blk->ninsts; i++) {
+            const rf_inst *in = &f->insts[blk->first + i];
+            double start = t;
+            bool mem = false;
+            for (int u = 0; u < in->nuses + in->ndefs + (in->guard >= 0); u++) {
+                int r = u < in->nuses ? in->uses[u]
+                      : u < in->nuses + in->ndefs ? in->defs[u - in->nuses] : in->guard;
+                if (r >= 0 && r < NREG && ready[r] > start) {
+                    start = ready[r];
+                    mem = from_mem[r];
                 }
-                if (ph + 1 > nph)
-                    nph = ph + 1;
-                if (ends || blk->nsucc == 0)
-                    break;
-                if (blk->nsucc == 1)
-                    b = blk->succ[0];
-                else
-                    b = gsl_rng_uniform(rng) < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
+            }
+            if (mem)
+                *sm += start - t;
+            else
+                *sd += start - t;
+            double lat;
+            bool lmem = false;
+            switch (in->cls) {
+            case RF_OC_LD_GLOBAL:
+            case RF_OC_LD_LOCAL: {
+                lmem = true;
+                uint64_t m = nmem++;
+                lat = draw(seed, gid, m, 2) < prof->l1_hit ? l1
+                    : draw(seed, gid, m, 3) < prof->l2_hit ? l2 : ld;
+                break;
+            }
+            case RF_OC_ATOMIC: {
+                lmem = true;
+                uint64_t m = nmem++;
+                lat = l2 + (draw(seed, gid, m, 3) < prof->l2_hit ? 0 : ld);
+                break;
+            }
+            case RF_OC_ST_GLOBAL:
+            case RF_OC_ST_LOCAL:
+                nmem++;
+                lat = 1.0;
+                break;
+            default:
+                lat = class_latency(gpu, prof, in->cls, 0);
+                break;
+            }
+            double done = start + 2.0 + lat;
+            bool store = in->cls == RF_OC_ST_GLOBAL || in->cls == RF_OC_ST_LOCAL
+                      || in->cls == RF_OC_ST_SHARED;
+            for (int d = 0; d < in->ndefs && !store; d++) {
+                int r = in->defs[d];
+                if (r < NREG) {
+                    ready[r] = done;
+                    from_mem[r] = lmem;
+                }
+            }
+            if (in->cls != RF_OC_BARRIER && in->cls != RF_OC_EXIT && done > last_retire)
+                last_retire = done;
+            t = start + 1.0;
+            I[ph] += 1.0f;
+            cnt++;
+            if (in->cls == RF_OC_BARRIER && ph + 1 < MC_MAXPH) {
+                T[ph] += (float)(t - t_phase);
+                t_phase = t;
+                ph++;
+            }
+            if (in->cls == RF_OC_EXIT) {
+                ended = true;
+                break;
             }
         }
+        if (ended || blk->nsucc == 0)
+            break;
+        if (blk->nsucc == 1) {
+            b = blk->succ[0];
+        } else {
+            const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
+            if (last && last->guard < 0)
+                b = blk->succ[1];     /* unconditional: no draw */
+            else
+                b = draw(seed, gid, nbr++, 1) < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
+        }
+    }
+    T[ph] += (float)(t - t_phase);
+    if (ph + 1 > *nph)
+        *nph = ph + 1;
+    return last_retire > t ? last_retire - t : 0.0;
+}
+
+int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
+                    long first_cta, int nctas, uint64_t seed, rf_ctaset **out, rf_err *err)
+{
+    *out = NULL;
+    if (wpc < 1)
+        wpc = 1;
+    if (nctas < 1)
+        nctas = 1;
+    rf_ctaset *cs = calloc(1, sizeof *cs);
+    double *ready = malloc(sizeof *ready * NREG);
+    bool *from_mem = malloc(sizeof *from_mem * NREG);
+    if (cs) {
+        cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
+        cs->insts = calloc((size_t)nctas * wpc * MC_MAXPH, sizeof *cs->insts);
+        cs->time = calloc((size_t)nctas * wpc * MC_MAXPH, sizeof *cs->time);
+    }
+    if (!cs || !ready || !from_mem || !cs->nph || !cs->insts || !cs->time) {
+        free(ready);
+        free(from_mem);
+        rf_kchar_ctaset_free(cs);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    }
+    cs->nctas = nctas;
+    cs->wpc = wpc;
+    cs->maxph = MC_MAXPH;
+    double work = 0, crit = 0, sm = 0, sd = 0, drain = 0, ti = 0, tt = 0;
+    for (int c = 0; c < nctas; c++) {
+        float *I = cs->insts + (size_t)c * wpc * MC_MAXPH;
+        float *T = cs->time + (size_t)c * wpc * MC_MAXPH;
+        int nph = 1;
+        double cta_drain = 0;
+        for (int w = 0; w < wpc; w++) {
+            uint64_t gid = (uint64_t)(first_cta + c) * (uint64_t)wpc + (uint64_t)w;
+            double d = walk_warp(gpu, f, prof, seed, gid, ready, from_mem,
+                                 I + (size_t)w * MC_MAXPH, T + (size_t)w * MC_MAXPH, &sm, &sd,
+                                 &nph);
+            cta_drain = d > cta_drain ? d : cta_drain;
+        }
+        drain += cta_drain;
+        cs->nph[c] = nph;
         for (int ph = 0; ph < nph; ph++) {
             double mx = 0, sum = 0;
             for (int w = 0; w < wpc; w++) {
-                double v = cnt[(size_t)w * maxph + ph];
+                double v = T[(size_t)w * MC_MAXPH + ph];
                 sum += v;
                 mx = v > mx ? v : mx;
+                ti += I[(size_t)w * MC_MAXPH + ph];
+                tt += v;
             }
             work += sum / wpc;
             crit += mx;
         }
     }
-    gsl_rng_free(rng);
-    free(cnt);
-    *out = crit > 0 ? work / crit : 1.0;
+    free(ready);
+    free(from_mem);
+    cs->active_frac = crit > 0 ? work / crit : 1.0;
+    cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
+    cs->s_mem = ti > 0 ? sm / ti : 0.0;
+    cs->s_dep = ti > 0 ? sd / ti : 0.0;
+    cs->drain = drain / nctas;
+    *out = cs;
     return RF_OK;
 }
 
@@ -338,23 +428,19 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
         return rf_err_set(err, RF_EUNSUPPORTED, f->name, 0, 0, NULL,
                           "kernel characteristics need physical registers");
     double *freq = malloc(sizeof *freq * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
-    walk_state *ws = malloc(sizeof *ws);
-    if (!freq || !ws) {
-        free(freq);
-        free(ws);
+    if (!freq) {
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }
     int rc = rf_kchar_block_freq(f, prof, freq, err);
     if (rc) {
         free(freq);
-        free(ws);
         return rc;
     }
     double mem_lat = rf_kchar_mem_latency(gpu, prof);
     double total = 0, mem = 0, sfu = 0, alu = 0, alu_use = 0, ldst = 0, none = 0;
     double reads = 0, writes = 0;
     double word_bytes = 4.0 * (gpu->warp_size > 0 ? gpu->warp_size : 32);
-    double dram = 0, s_mem = 0, s_dep = 0;
+    double dram = 0;
     double kh[RF_IPC_MAXK + 1] = {0};
     double intra[RF_IPC_MAXB + 1] = {0};
     for (int b = 0; b < f->nblocks; b++) {
@@ -409,19 +495,8 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                     intra[nb] += w * (worst - 1);
                 }
         }
-        double bm = 0, bd = 0;
-        memset(ws, 0, sizeof *ws);
-        bool self = blk->nsucc > 0 && (blk->succ[0] == b || (blk->nsucc == 2 && blk->succ[1] == b));
-        if (self) {
-            double m0 = 0, d0 = 0;
-            walk_block(gpu, prof, f, blk, mem_lat, ws, &m0, &d0);
-        }
-        walk_block(gpu, prof, f, blk, mem_lat, ws, &bm, &bd);
-        s_mem += w * bm;
-        s_dep += w * bd;
     }
     free(freq);
-    free(ws);
     if (total <= 0)
         return rf_err_set(err, RF_EUNSUPPORTED, f->name, 0, 0, NULL, "kernel executes no instructions");
     out->frac_mem = mem / total;
@@ -437,14 +512,22 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     for (int nb = 1; nb <= RF_IPC_MAXB; nb++)
         out->intra[nb] = intra[nb] / total;
     out->intra[0] = out->intra[1];
-    out->stall_mem = s_mem / total;
-    out->stall_dep = s_dep / total;
+    int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    out->warps_per_cta = (threads_per_cta + ws_ - 1) / ws_;
+    rf_ctaset *cs;
+    rc = rf_kchar_ctaset(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, RF_KCHAR_MC_SEED,
+                         &cs, err);
+    if (rc)
+        return rc;
+    out->stall_mem = cs->s_mem;
+    out->stall_dep = cs->s_dep;
+    out->drain = cs->drain;
+    out->active_frac = cs->active_frac;
+    rf_kchar_ctaset_free(cs);
     out->mem_latency = mem_lat;
     out->dram_bytes = dram / total;
     out->insts_per_warp = total;
-    int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
-    out->warps_per_cta = (threads_per_cta + ws_ - 1) / ws_;
-    return active_fraction(f, prof, out->warps_per_cta, &out->active_frac, err);
+    return RF_OK;
 }
 
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_err *err)

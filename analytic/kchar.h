@@ -4,6 +4,8 @@
 #ifndef RF_KCHAR_H
 #define RF_KCHAR_H
 
+#include <stdint.h>
+
 #include "../common/error.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
@@ -20,6 +22,29 @@ double rf_kchar_mem_latency(const rf_gpu *gpu, const rf_profile *prof);
 /* Fill *out for kernel k on gpu (physical function k->func). */
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
                      rf_err *err);
+
+/* A Monte Carlo sample of CTAs: for each warp and barrier phase, its warp
+ * instructions and the cycles it takes alone (lone-warp time), walked with
+ * the sampler's branch rules and latencies drawn with the profile's hit
+ * rates (deterministic seed). */
+typedef struct rf_ctaset {
+    int nctas;             /* CTAs sampled */
+    int wpc;               /* warps per CTA */
+    int maxph;             /* phases stored per warp (barriers + 1, capped) */
+    int *nph;              /* [nctas] phases of each CTA */
+    float *insts;          /* [(cta * wpc + warp) * maxph + phase] warp instructions */
+    float *time;           /* same layout: lone-warp cycles */
+    double active_frac;    /* E[sum_p mean_w T] / E[sum_p max_w T] */
+    double cpi_lone;       /* sum T / sum I */
+    double s_mem, s_dep;   /* stall cycles per instruction on memory / other producers */
+    double drain;          /* mean cycles from a warp's exit to its last retirement */
+} rf_ctaset;
+
+/* CTAs first_cta .. first_cta + nctas - 1 of the grid, with the sampler's
+ * random streams for `seed`. */
+int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
+                    long first_cta, int nctas, uint64_t seed, rf_ctaset **out, rf_err *err);
+void rf_kchar_ctaset_free(rf_ctaset *cs);
 
 /* Same from a bare function, profile and CTA shape (tests, tools). */
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,

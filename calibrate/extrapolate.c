@@ -7,7 +7,10 @@
  *    waves (full waves of the active CTAs, then the partial last wave) with
  *    the calibrated parameters, or the defaults when uncalibrated.  When a
  *    calibration measured operand counts, they replace the static ones.
- *    IPC = N I_cta / cycles.
+ *    IPC = N I_cta / cycles.  A calibration also carries `level`: at the
+ *    default design, the whole-grid IPC of the CTA population model
+ *    (analytic/waves.c, with the fitted scheduler share) over the wave
+ *    formula's; calibrated IPCs are multiplied by it.
  * 3. Prediction interval (calibrated only).  With g = d IPC / d theta over
  *    the fitted parameters (forward differences), C their covariance, s the
  *    relative rms residual of the fit and t the 97.5% Student quantile with
@@ -151,8 +154,10 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
         return rc;
 
     out->ctas_per_sm = rf_extrap_ctas_per_sm(gpu, shape->ctas, shape->sms);
+    double level = cal && cal->level > 0 ? cal->level : 1.0;
     out->cycles = rf_ipc_kernel_cycles(&k, &m, &p, out->ctas_per_sm, resident, &out->ipc,
-                                       &out->steady);
+                                       &out->steady) / level;
+    out->ipc *= level;
     out->insts = (double)out->ctas_per_sm * k.warps_per_cta * k.insts_per_warp;
     if (!(out->cycles > 0) || !isfinite(out->cycles))
         return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, NULL, "IPC model gave no finite cycles");
@@ -170,7 +175,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
             rf_mparam_put(mp, &q, v + h);
             double ipc2;
             rf_ipc_kernel_cycles(&k, &m, &q, out->ctas_per_sm, resident, &ipc2, NULL);
-            g[j] = (ipc2 - out->ipc) / h;
+            g[j] = (ipc2 * level - out->ipc) / h;
         }
         double var = 0;
         for (int a = 0; a < cal->nfit; a++)

@@ -4,7 +4,8 @@
  *   param:NAME        value of every model parameter (rf_ipc_mparams)
  *   fit               name of a fitted parameter (one row each, in order)
  *   cov:NAME:NAME     covariance of two fitted parameters
- *   rms_rel, dof, samples, sample_cycles, full_cycles, meas_reads, meas_writes
+ *   rms_rel, dof, samples, sample_cycles, full_cycles, level, meas_reads,
+ *   meas_writes
  * Numbers are written with 17 significant digits (exact round trip).
  * Saving reads the existing file, keeps the rows of other GPU/kernel pairs,
  * writes everything to a temporary file in the same folder and renames it
@@ -28,6 +29,7 @@ void rf_calib_init(rf_calib *c, const char *gpu, const char *kernel)
     snprintf(c->gpu, sizeof c->gpu, "%s", gpu ? gpu : "");
     snprintf(c->kernel, sizeof c->kernel, "%s", kernel ? kernel : "");
     rf_ipc_params_default(&c->params);
+    c->level = 1.0;
 }
 
 /* ---- reading ---------------------------------------------------------- */
@@ -249,6 +251,10 @@ int rf_record_load(const char *path, const char *gpu, const char *kernel,
             rc = num(rw, path, line, &c->sample_cycles, err);
         } else if (!strcmp(key, "full_cycles")) {
             rc = num(rw, path, line, &c->full_cycles, err);
+        } else if (!strcmp(key, "level")) {
+            rc = num(rw, path, line, &c->level, err);
+            if (!rc && !(c->level > 0.2 && c->level < 5.0))
+                rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside (0.2, 5)", c->level);
         } else if (!strcmp(key, "meas_reads")) {
             rc = num(rw, path, line, &c->meas_reads, err);
             c->has_meas = true;
@@ -337,6 +343,7 @@ int rf_record_save(const char *path, const rf_calib *c, rf_err *err)
     put_num(&w, c, "samples", c->samples);
     put_num(&w, c, "sample_cycles", c->sample_cycles);
     put_num(&w, c, "full_cycles", c->full_cycles);
+    put_num(&w, c, "level", c->level);
     if (c->has_meas) {
         put_num(&w, c, "meas_reads", c->meas_reads);
         put_num(&w, c, "meas_writes", c->meas_writes);

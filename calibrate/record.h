@@ -27,6 +27,8 @@ typedef struct rf_calib {
     int samples;                       /* sampler runs */
     double sample_cycles;              /* cycles simulated by the samples (warm-up included) */
     double full_cycles;                /* cycles of one full run (model estimate) */
+    double level;                      /* whole-kernel IPC of the CTA population model over
+                                        * that of the wave formula, default design (1 = none) */
     bool has_meas;                     /* measured operand counts below are valid */
     double meas_reads;                 /* bank reads per instruction in the samples */
     double meas_writes;                /* bank writes per instruction */

@@ -9,4 +9,5 @@
     X(analyze,   rf_cmd_analyze,   "static register analyses: liveness, CAC, register-intervals, reordering") \
     X(simulate,  rf_cmd_simulate,  "cycle-level SM model: IPC, stalls, bank conflicts, bank stealing") \
     X(estimate,  rf_cmd_estimate,  "occupancy, IPC, cycles, energy and area of a kernel under a design") \
+    X(calibrate, rf_cmd_calibrate, "fit the estimate models to short samples of the cycle-level model") \
     X(batch,     rf_cmd_batch,     "estimate every design point of a CSV file")

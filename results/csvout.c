@@ -102,6 +102,12 @@ static int fmt_ulong(char *out, unsigned long long v)
 static const double pow10_tab[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
                                    1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
 
+/* Nearest integer of a non-negative value below 2^63 (no libm call). */
+static double round_half(double x)
+{
+    return (double)(unsigned long long)(x + 0.5);
+}
+
 int rf_fmt_num(char *out, double v, int digits)
 {
     if (!isfinite(v))
@@ -117,19 +123,27 @@ int rf_fmt_num(char *out, double v, int digits)
     }
     if (a < 1e-4 || a >= 1e15)
         return snprintf(out, 32, "%.*g", digits, v);
-    int e = (int)floor(log10(a));
+    int e = 0;     /* floor(log10(a)) for 1e-4 <= a < 1e15, by table */
+    if (a >= 1.0) {
+        while (e < 15 && a >= pow10_tab[e + 1])
+            e++;
+    } else {
+        e = -1;
+        while (e > -4 && a * pow10_tab[-e] < 1.0)
+            e--;
+    }
     /* m = a scaled to `digits` significant digits, as an integer. */
     int shift = digits - 1 - e;     /* decimals to keep (may be negative) */
     double m;
     if (shift >= 0) {
         if (shift > 18)
             return snprintf(out, 32, "%.*g", digits, v);
-        m = nearbyint(a * pow10_tab[shift]);
+        m = round_half(a * pow10_tab[shift]);
     } else {
-        m = nearbyint(a / pow10_tab[-shift]);
+        m = round_half(a / pow10_tab[-shift]);
     }
     if (m >= pow10_tab[digits]) {   /* rounding carried into a new digit */
-        m = nearbyint(m / 10.0);
+        m = round_half(m / 10.0);
         shift--;
         e++;
     }

@@ -97,21 +97,20 @@ static void stealing_fractions(void **state)
 {
     (void)state;
     rf_conflict_params p = defaults();
-    /* Same load with both kinds of stealing on 8 banks.
-     * Read stealing: 0.85 * (1 - 0.5) = 0.425.
-     * Write stealing: other bank idle 1 - 0.5^7 = 0.9921875;
-     *   removed = 0.95 * 0.9921875 * (1 - 0.15) = 0.942578125 * 0.85
-     *           = 0.80119140625;
-     *   stolen = 0.3 * 0.95 * 0.9921875 = 0.2827734375.
-     * read wait = 0.2142857 * 0.575 + 0.4107143 * (1 - 0.8011914). */
+    /* Same load with both kinds of stealing on 8 banks; (1 - rho)^2 = 0.25.
+     * Read stealing: 0.6 * 0.25 = 0.15.
+     * Write stealing: removed = 0.5 * 0.25 * (1 - 0.15) = 0.10625;
+     *   other bank idle 1 - 0.5^7 = 0.9921875;
+     *   stolen = 0.3 * 0.5 * 0.9921875 = 0.148828125.
+     * read wait = 0.2142857 * 0.85 + 0.4107143 * (1 - 0.10625). */
     rf_bank_load load = {0.3, 0.2, 8, true, true, 0};
     rf_bank_wait w;
     rf_bank_waits(&load, &p, &w);
-    assert_float_equal(w.read_removed, 0.425, 1e-12);
-    assert_float_equal(w.write_removed, 0.80119140625, 1e-12);
-    assert_float_equal(w.stolen_writes, 0.2827734375, 1e-12);
+    assert_float_equal(w.read_removed, 0.15, 1e-12);
+    assert_float_equal(w.write_removed, 0.10625, 1e-12);
+    assert_float_equal(w.stolen_writes, 0.148828125, 1e-12);
     double ir = 0.15 / 0.7, iw = 0.625 - ir;
-    assert_float_equal(w.read_wait, ir * 0.575 + iw * (1 - 0.80119140625), 1e-12);
+    assert_float_equal(w.read_wait, ir * 0.85 + iw * (1 - 0.10625), 1e-12);
     assert_true(w.read_wait < 0.625);
 }
 

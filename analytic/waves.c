@@ -1,0 +1,237 @@
+/* waves.c - fluid model of the CTA population of one SM.
+ *
+ * Each resident CTA is a sample of rf_ctaset: for every warp, the warp
+ * instructions I and lone-warp cycles T of each barrier phase.  At any time
+ * a warp is issuing (time left in its phase), waiting at the barrier, or
+ * done.  With a issuing warps the SM retires IPC(a) warp instructions per
+ * cycle (the steady-state IPC model, tabulated by the caller); a lone warp
+ * would retire a / cpi_lone, so each issuing warp advances through its lone
+ * time at the rate
+ *     v(a) = IPC(a) cpi_lone / a            (1 when latency alone binds)
+ * and retires instructions at v(a) I / T of its phase.  An oldest-first
+ * scheduler (GTO) instead hands the share out in CTA launch order, each warp
+ * taking at most its lone speed (v = 1) until IPC(a) is used up, so old CTAs
+ * finish first and the population drifts apart.  The model blends the two:
+ * v_w = (1 - g) v(a) + g v_w,oldest, g = oldest_first (calibrated).
+ * A warp finishing a phase waits; when every warp of its CTA that is not done
+ * waits, all move to their next phase (the barrier releases); a CTA whose
+ * warps are all done frees its slot, and the next CTA of the grid starts
+ * there once the slot has drained (`drain` cycles for the last instructions
+ * of its warps to retire, as the sampler's dispatcher waits for them).  The run is event driven: time
+ * jumps to the next phase end, so the cost is one step per warp phase.
+ * Start: every slot gets a fresh CTA at t = 0, as the sampler's cold start at
+ * skip_ctas.  Window output: instructions retired in [t_start, t_end).
+ *
+ * Assumptions: no pipeline fill, instruction counts and lone times of the
+ * CTA sample, a phase's instructions retired evenly over its lone time.
+ */
+#include "waves.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { W_EMPTY, W_ISSUE, W_WAIT, W_DONE };
+
+typedef struct sim {
+    const rf_ctaset *cs;
+    int wpc;
+    double *rem;          /* lone cycles left in the phase */
+    double *ipt;          /* instructions per lone cycle in the phase */
+    int *ph, *st, *cta;   /* cta per slot */
+    long launched, total, first;
+    int active;
+    double *free_at;      /* per slot: cycle a drained slot takes its next CTA */
+    long *age;            /* per slot: launch order of its CTA */
+    double drain;
+    double now;
+} sim;
+
+/* Load warp w of slot's CTA at its current phase: remaining lone time and
+ * instructions per lone cycle. */
+static void set_phase(sim *s, int slot, int w)
+{
+    int i = slot * s->wpc + w;
+    size_t at = ((size_t)s->cta[slot] * s->wpc + w) * s->cs->maxph + s->ph[i];
+    double T = s->cs->time[at], I = s->cs->insts[at];
+    s->rem[i] = T > 0 ? T : 0.0;
+    s->ipt[i] = T > 0 ? I / T : 0.0;
+}
+
+static void launch(sim *s, int slot)
+{
+    int wpc = s->wpc;
+    if (s->launched >= s->total) {
+        s->cta[slot] = -1;
+        for (int w = 0; w < wpc; w++)
+            s->st[slot * wpc + w] = W_EMPTY;
+        return;
+    }
+    long c = (s->first + s->launched) % s->cs->nctas;
+    s->age[slot] = s->launched;
+    s->launched++;
+    s->cta[slot] = (int)c;
+    for (int w = 0; w < wpc; w++) {
+        int i = slot * wpc + w;
+        s->ph[i] = 0;
+        set_phase(s, slot, w);
+        s->st[i] = W_ISSUE;
+        s->active++;
+    }
+}
+
+/* Settle slot: zero-work phases, barrier releases, CTA completion.  Loops
+ * until the slot has an issuing warp or is empty. */
+static void settle(sim *s, int slot)
+{
+    int wpc = s->wpc;
+    for (int guard = 0; guard < 4 * s->cs->maxph + 8; guard++) {
+        int c = s->cta[slot];
+        if (c < 0)
+            return;
+        int nph = s->cs->nph[c];
+        bool any_issue = false, all_done = true;
+        for (int w = 0; w < wpc; w++) {
+            int i = slot * wpc + w;
+            if (s->st[i] == W_ISSUE && s->rem[i] <= 1e-7) {
+                s->active--;
+                s->st[i] = s->ph[i] + 1 < nph ? W_WAIT : W_DONE;
+            }
+            any_issue |= s->st[i] == W_ISSUE;
+            all_done &= s->st[i] == W_DONE;
+        }
+        if (all_done) {
+            if (s->drain > 0 && s->free_at[slot] < 0) {
+                /* Hold the slot while the last instructions retire. */
+                s->free_at[slot] = s->now + s->drain;
+                for (int w = 0; w < wpc; w++)
+                    s->st[slot * wpc + w] = W_EMPTY;
+                return;
+            }
+            launch(s, slot);
+            continue;
+        }
+        if (any_issue)
+            return;
+        /* Everyone not done waits: the barrier releases. */
+        for (int w = 0; w < wpc; w++) {
+            int i = slot * wpc + w;
+            if (s->st[i] != W_WAIT)
+                continue;
+            s->ph[i]++;
+            set_phase(s, slot, w);
+            s->st[i] = W_ISSUE;
+            s->active++;
+        }
+    }
+}
+
+int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
+                 const rf_waves_run *run, rf_waves_out *out)
+{
+    memset(out, 0, sizeof *out);
+    int n = run->resident, wpc = cs->wpc, nw = n * wpc;
+    if (n <= 0 || run->ctas <= 0)
+        return 0;
+    sim s = {cs, wpc, calloc((size_t)nw, sizeof(double)), calloc((size_t)nw, sizeof(double)),
+             calloc((size_t)nw, sizeof(int)),
+             calloc((size_t)nw, sizeof(int)), calloc((size_t)n, sizeof(int)), 0, run->ctas,
+             run->first_cta, 0, calloc((size_t)n, sizeof(double)), calloc((size_t)n, sizeof(long)),
+             drain, 0};
+    double *v = calloc((size_t)nw, sizeof *v);
+    int *order = calloc((size_t)nw, sizeof *order);
+    if (!s.rem || !s.ipt || !s.ph || !s.st || !s.cta || !s.free_at || !s.age || !v || !order) {
+        free(s.rem), free(s.ipt), free(s.ph), free(s.st), free(s.cta), free(s.free_at);
+        free(s.age), free(v), free(order);
+        return RF_ENOMEM;
+    }
+    for (int k = 0; k < n; k++) {
+        s.free_at[k] = -1;
+        launch(&s, k);
+        settle(&s, k);
+    }
+    bool window = run->t_end > 0;
+    double t = 0, insts = 0, active_time = 0, t0 = run->t_start, t1 = run->t_end;
+    for (;;) {
+        /* Next event: a phase end, or a drained slot taking its next CTA. */
+        double next_free = -1;
+        for (int k = 0; k < n; k++)
+            if (s.free_at[k] >= 0 && (next_free < 0 || s.free_at[k] < next_free))
+                next_free = s.free_at[k];
+        if (s.active == 0 && next_free < 0)
+            break;
+        int a = s.active;
+        double ipc = a > 0 ? ipc_tab[a > nw ? nw : a] : 0.0;
+        if (a > 0 && !(ipc > 0))
+            break;
+        /* Share IPC(a) among the issuing warps: equally, or oldest first
+         * with each warp at most at its lone speed. */
+        int na = 0;
+        for (int i = 0; i < nw; i++)
+            if (s.st[i] == W_ISSUE)
+                order[na++] = i;
+        double lam = run->oldest_first < 0 ? 0 : run->oldest_first > 1 ? 1 : run->oldest_first;
+        double eq = a > 0 ? ipc * cs->cpi_lone / a : 0.0;
+        for (int x = 0; x < na; x++)
+            v[order[x]] = (1.0 - lam) * eq;
+        if (lam > 0) {
+            for (int x = 1; x < na; x++) {   /* insertion sort by age */
+                int y = order[x], j = x - 1;
+                long ky = s.age[y / wpc] * wpc + y % wpc;
+                while (j >= 0 && s.age[order[j] / wpc] * wpc + order[j] % wpc > ky) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = y;
+            }
+            double left = ipc;
+            for (int x = 0; x < na; x++) {
+                int i = order[x];
+                double g = s.ipt[i] < left ? s.ipt[i] : left;
+                v[i] += lam * (s.ipt[i] > 0 ? g / s.ipt[i] : 1.0);
+                left -= g;
+            }
+        }
+        double dt = -1, rate = 0;
+        for (int x = 0; x < na; x++) {
+            int i = order[x];
+            if (v[i] > 0 && (dt < 0 || s.rem[i] / v[i] < dt))
+                dt = s.rem[i] / v[i];
+            rate += v[i] * s.ipt[i];
+        }
+        if (next_free >= 0 && (dt < 0 || next_free - t < dt))
+            dt = next_free - t > 0 ? next_free - t : 0;
+        if (dt < 0)
+            break;
+        bool stop = false;
+        if (window && t + dt >= t1) {
+            dt = t1 - t;
+            stop = true;
+        }
+        double lo = window ? (t > t0 ? t : t0) : t, hi = window ? (t + dt < t1 ? t + dt : t1) : t + dt;
+        if (hi > lo) {
+            insts += rate * (hi - lo);
+            active_time += a * (hi - lo);
+        }
+        for (int x = 0; x < na; x++)
+            s.rem[order[x]] -= v[order[x]] * dt;
+        t += dt;
+        s.now = t;
+        if (stop)
+            break;
+        for (int k = 0; k < n; k++) {
+            if (s.free_at[k] >= 0 && s.free_at[k] <= t + 1e-9) {
+                s.free_at[k] = -1;
+                launch(&s, k);
+            }
+            settle(&s, k);
+        }
+    }
+    double len = window ? t1 - t0 : t;
+    out->cycles = window ? t1 : t;
+    out->insts = insts;
+    out->ipc = len > 0 ? insts / len : 0;
+    out->mean_active = len > 0 ? active_time / len : 0;
+    free(s.rem), free(s.ipt), free(s.ph), free(s.st), free(s.cta), free(s.free_at);
+    free(s.age), free(v), free(order);
+    return 0;
+}

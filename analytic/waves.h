@@ -1,0 +1,39 @@
+/* waves.h - CTA population over time: resident CTAs run their warps' barrier
+ * phases at the per-warp rate the IPC model gives for the number of warps
+ * issuing, finished CTAs are replaced by the next ones of the grid.  Gives
+ * the IPC of a window after a cold start (a calibration sample) and the
+ * cycles of a whole grid with its partial last wave and tail.
+ * (Formulas and assumptions: analytic/waves.c.)
+ */
+#ifndef RF_WAVES_H
+#define RF_WAVES_H
+
+#include "kchar.h"
+
+/* Largest number of warps per SM the callers tabulate. */
+#define RF_WAVES_MAXW 4096
+
+typedef struct rf_waves_run {
+    int resident;        /* CTA slots of the SM */
+    long first_cta;      /* CTA sample the run starts with (index into the set, wraps) */
+    long ctas;           /* CTAs to run */
+    double t_start;      /* window start, cycles after the cold start */
+    double t_end;        /* window end; <= 0: run every CTA to completion */
+    double oldest_first; /* 0..1: share of issue slots handed out oldest CTA first
+                          * (GTO); the rest is shared equally */
+} rf_waves_run;
+
+typedef struct rf_waves_out {
+    double cycles;       /* cycles simulated (t_end, or completion time) */
+    double insts;        /* warp instructions retired inside the window */
+    double ipc;          /* insts / window length (whole run when t_end <= 0) */
+    double mean_active;  /* mean issuing warps over the window */
+} rf_waves_out;
+
+/* ipc_tab[a] is the SM's IPC with a warps issuing, a = 0..resident * wpc;
+ * drain: cycles a slot stays held after its CTA's warps are done.
+ * Returns 0 or RF_ENOMEM. */
+int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
+                 const rf_waves_run *run, rf_waves_out *out);
+
+#endif /* RF_WAVES_H */

@@ -1,0 +1,322 @@
+/* calibrate.c - fit the IPC model to short sampler runs.
+ *
+ * 1. Plan (calibrate/plan.c): a few design points, two windows each.
+ * 2. Samples: rf_sim_run on one SM with the window's skip_ctas, warm-up and
+ *    length; y_i = the window's IPC.  The baseline windows also give the
+ *    measured register reads and writes per instruction, which replace the
+ *    static figures from then on (they include what the static walk cannot
+ *    see, e.g. operands of instructions on untaken paths).
+ * 3. Model of a window: the CTA population model (analytic/waves.c) run from
+ *    the same cold start, with the very CTAs the window ran (their paths and
+ *    cache outcomes replayed with the sampler's seed, analytic/kchar.c) and
+ *    the steady-state IPC model (analytic/ipc.c) of the window's design as
+ *    the rate at each number of issuing warps.
+ * 4. Fit: minimise
+ *      sum_i ((f_i(theta) - y_i) / (0.02 y_i))^2 + sum_j ((theta_j - d_j) / w_j)^2
+ *    (window errors relative to a 2% window noise, plus a prior keeping each
+ *    parameter near its default d_j within w_j) over theta = one latency
+ *    scale (mem_scale when the kernel's lone-warp stall is mostly memory,
+ *    else lat_scale), conflict_scale, coll_base and steal_cand, bounded as
+ *    rf_ipc_mparams says, with GSL (calibrate/fit.c: error handler off,
+ *    every status checked).  Parameter covariance from the fit; the record
+ *    keeps it and the windows' relative rms residual per degree of freedom
+ *    for prediction intervals.
+ */
+#include "calibrate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analytic/kchar.h"
+#include "../analytic/occupancy.h"
+#include "../analytic/waves.h"
+#include "../sampler/sim.h"
+#include "extrapolate.h"
+
+/* Relative noise of one window's IPC (cold start, short window), and the
+ * prior widths of the fitted parameters around their defaults: the windows
+ * move a parameter only as far as they consistently ask. */
+#define WINDOW_NOISE 0.02
+#define PRIOR_CONFLICT 2.0
+#define PRIOR_STEAL 0.3
+#define PRIOR_GTO 0.3
+#define LEVEL_MAX_CTAS 4096
+
+int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
+                        const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
+                        uint64_t skip, uint64_t warmup, uint64_t cycles, double *ipc,
+                        rf_err *err)
+{
+    rf_occ_input in = {kern->regs, rf_kernel_threads(kern), kern->smem_static + kern->launch.smem};
+    rf_occ occ;
+    int rc = rf_occ_compute(gpu, d, &in, &occ, err);
+    if (rc)
+        return rc;
+    rf_ipc_machine m;
+    rf_extrap_machine(gpu, d, &occ, &m);
+    int resident = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
+    int nw = resident * cs->wpc;
+    if (nw > RF_WAVES_MAXW)
+        return rf_err_set(err, RF_ELIMIT, NULL, 0, 0, NULL,
+                          "%d warps per SM: the window model takes %d", nw, RF_WAVES_MAXW);
+    double *tab = malloc(sizeof *tab * (size_t)(nw + 1));
+    if (!tab)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "window model: out of memory");
+    tab[0] = 0;
+    for (int a = 1; a <= nw; a++) {
+        rf_ipc_result r;
+        m.warps = a;
+        rf_ipc_steady(k, &m, p, &r);
+        tab[a] = r.ipc;
+    }
+    long ctas = rf_kernel_ctas(kern) - (long)skip;
+    int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
+    rf_waves_run run = {resident, 0, ctas > 0 ? ctas : 1, (double)warmup,
+                        cycles > 0 ? (double)(warmup + cycles) : 0.0,
+                        policy == RF_SCHED_LRR ? 0.0 : p->gto_share};
+    rf_waves_out o;
+    rc = rf_waves_sim(cs, tab, k->drain, &run, &o);
+    free(tab);
+    if (rc)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "window model: out of memory");
+    *ipc = o.ipc;
+    return RF_OK;
+}
+
+typedef struct fit_ctx {
+    const rf_gpu *gpu;
+    const rf_kernel *kern;
+    const rf_ipc_kernel *k;
+    const rf_plan *plan;
+    rf_ctaset *cs[RF_PLAN_MAX];  /* the CTAs each window ran */
+    const double *window;        /* measured window lengths */
+    int idx[RF_FIT_MAXP];
+    int np;
+    rf_err *err;
+} fit_ctx;
+
+static int window_of(const fit_ctx *c, size_t i, const rf_ipc_params *p, double *v)
+{
+    const rf_plan_point *pt = &c->plan->pt[i];
+    return rf_calib_window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], p, pt->skip_ctas,
+                               pt->warmup, (uint64_t)c->window[i], v, c->err);
+}
+
+static int model_fn(const double *theta, size_t i, double *v, void *data)
+{
+    fit_ctx *c = data;
+    if (i >= (size_t)c->plan->n) {
+        /* Prior observation of parameter i - n. */
+        *v = theta[i - (size_t)c->plan->n];
+        return RF_OK;
+    }
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    for (int j = 0; j < c->np; j++)
+        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &p, theta[j]);
+    return window_of(c, i, &p, v);
+}
+
+static void free_sets(fit_ctx *c)
+{
+    for (int i = 0; i < RF_PLAN_MAX; i++) {
+        rf_kchar_ctaset_free(c->cs[i]);
+        c->cs[i] = NULL;
+    }
+}
+
+/* CTAs a window can run: the resident ones plus those started in the
+ * warm-up and window, at the estimated CTA turnaround, with a margin. */
+static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident, uint64_t span)
+{
+    long total = rf_kernel_ctas(k);
+    double waves = resident > 0 ? (double)total / resident : 1.0;
+    double per_wave = waves > 0 ? plan->full_cycles / waves : plan->full_cycles;
+    double n = resident * (2.0 + (per_wave > 0 ? span / per_wave : 1.0)) + 8;
+    return n > 4096 ? 4096 : (int)n;
+}
+
+/* level = whole-grid IPC of the population model / that of the wave
+ * formula, default design, calibrated parameters (single SM, as the
+ * sampler's full run). */
+static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
+                              rf_calib *out, uint64_t seed, rf_err *err)
+{
+    long total = rf_kernel_ctas(k);
+    int n = total > LEVEL_MAX_CTAS ? LEVEL_MAX_CTAS : (int)total;
+    rf_ctaset *cs = NULL;
+    int rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse->warps_per_cta, 0, n, seed, &cs, err);
+    if (rc)
+        return rc;
+    rf_design d;
+    rf_design_init(&d);
+    double fluid;
+    rc = rf_calib_window_ipc(gpu, &d, k, kuse, cs, &out->params, 0, 0, 0, &fluid, err);
+    rf_kchar_ctaset_free(cs);
+    if (rc)
+        return rc;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem, total, 1};
+    rf_estimate e;
+    out->level = 1.0;
+    rc = rf_extrap_estimate(gpu, &d, kuse, &shape, out, &e, err);
+    if (rc)
+        return rc;
+    if (e.ipc > 0 && fluid > 0) {
+        double lv = fluid / e.ipc;
+        out->level = lv < 0.5 ? 0.5 : lv > 2.0 ? 2.0 : lv;
+    }
+    return RF_OK;
+}
+
+int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
+                 const rf_ipc_kernel *kc, const rf_calib_opts *opts, rf_calib *out,
+                 rf_calib_report *rep, rf_err *err)
+{
+    rf_fit_gsl_quiet();
+    memset(rep, 0, sizeof *rep);
+    rf_calib_init(out, gpu_name, k->name);
+    int rc = rf_plan_make(gpu, k, kc, opts ? opts->budget_cycles : 0, &rep->plan, err);
+    if (rc)
+        return rc;
+    const rf_plan *plan = &rep->plan;
+    uint64_t seed = opts && opts->seed ? opts->seed : 1;
+
+    /* Samples. */
+    double y[RF_PLAN_MAX], window[RF_PLAN_MAX];
+    int resident[RF_PLAN_MAX];
+    double reads = 0, writes = 0, base_insts = 0;
+    for (int i = 0; i < plan->n; i++) {
+        const rf_plan_point *pt = &plan->pt[i];
+        rf_sim_opts so;
+        rf_sim_opts_init(&so);
+        so.seed = seed;
+        so.warmup = pt->warmup;
+        so.cycles = pt->cycles;
+        so.skip_ctas = pt->skip_ctas;
+        so.sms = 1;
+        rf_sim_stats st;
+        rc = rf_sim_run(gpu, &pt->design, k, &so, &st, err);
+        if (rc)
+            return rc;
+        rf_calib_sample *s = &rep->s[i];
+        snprintf(s->label, sizeof s->label, "%s", pt->label);
+        s->skip_ctas = pt->skip_ctas;
+        s->warmup = pt->warmup;
+        s->cycles = st.cycles;
+        s->ipc = st.ipc;
+        s->resident_warps = st.mean_resident_warps;
+        resident[i] = st.ctas_per_sm;
+        rep->sim_cycles += (double)(pt->warmup + st.cycles);
+        if (!(st.ipc > 0))
+            return rf_err_set(err, RF_EFIT, NULL, 0, 0, NULL,
+                              "sample '%s' retired no instructions in %llu cycles", pt->label,
+                              (unsigned long long)st.cycles);
+        y[i] = st.ipc;
+        window[i] = (double)st.cycles;
+        if (pt->design.kind == RF_DESIGN_BASELINE && st.warp_insts > 0) {
+            reads += (double)st.operand_reads;
+            writes += (double)st.bank_writes;
+            base_insts += (double)st.warp_insts;
+        }
+        if (opts && opts->progress)
+            fprintf(opts->progress,
+                    "calibrate: sample %d/%d %-32s skip %llu ctas, %llu+%llu cycles: IPC %.4f\n",
+                    i + 1, plan->n, pt->label, (unsigned long long)pt->skip_ctas,
+                    (unsigned long long)pt->warmup, (unsigned long long)st.cycles, st.ipc);
+    }
+    rep->n = plan->n;
+
+    rf_ipc_kernel kuse = *kc;
+    if (base_insts > 0) {
+        out->has_meas = true;
+        out->meas_reads = reads / base_insts;
+        out->meas_writes = writes / base_insts;
+        kuse.reads = out->meas_reads;
+        kuse.writes = out->meas_writes;
+    }
+
+    /* The CTAs each window ran, walked with the sampler's random streams. */
+    fit_ctx c;
+    memset(&c, 0, sizeof c);
+    c.gpu = gpu;
+    c.kern = k;
+    c.k = &kuse;
+    c.plan = plan;
+    c.window = window;
+    c.err = err;
+    for (int i = 0; i < plan->n && !rc; i++) {
+        const rf_plan_point *pt = &plan->pt[i];
+        int n = window_ctas(plan, k, resident[i], pt->warmup + (uint64_t)window[i]);
+        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse.warps_per_cta, (long)pt->skip_ctas, n,
+                             seed, &c.cs[i], err);
+    }
+    if (rc) {
+        free_sets(&c);
+        return rc;
+    }
+
+    /* Parameters to fit, with the width of their prior around the default. */
+    const char *names[3] = {"gto_share", "conflict_scale", "steal_cand"};
+    const double prior[3] = {PRIOR_GTO, PRIOR_CONFLICT, PRIOR_STEAL};
+    double lo[RF_FIT_MAXP], hi[RF_FIT_MAXP], start[RF_FIT_MAXP];
+    double y_all[RF_PLAN_MAX + RF_FIT_MAXP], sigma[RF_PLAN_MAX + RF_FIT_MAXP];
+    for (int j = 0; j < 3; j++) {
+        int ix = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, names[j]);
+        if (ix < 0) {
+            free_sets(&c);
+            return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, names[j], "no such model parameter");
+        }
+        c.idx[c.np] = ix;
+        lo[c.np] = rf_ipc_mparams[ix].lo;
+        hi[c.np] = rf_ipc_mparams[ix].hi;
+        start[c.np] = rf_ipc_mparams[ix].def;
+        y_all[plan->n + c.np] = rf_ipc_mparams[ix].def;
+        sigma[plan->n + c.np] = prior[j];
+        c.np++;
+    }
+    for (int i = 0; i < plan->n; i++) {
+        y_all[i] = y[i];
+        sigma[i] = WINDOW_NOISE * y[i];
+    }
+
+    rf_ipc_params def;
+    rf_ipc_params_default(&def);
+    for (int i = 0; i < plan->n && !rc; i++)
+        rc = window_of(&c, (size_t)i, &def, &rep->s[i].ipc_default);
+    rf_fit_problem pb = {(size_t)(plan->n + c.np), (size_t)c.np, y_all, sigma, lo, hi, start,
+                         model_fn, &c, 0};
+    if (!rc)
+        rc = rf_fit_run(&pb, &rep->fit, err);
+    if (rc) {
+        free_sets(&c);
+        return rc;
+    }
+
+    out->nfit = c.np;
+    for (int j = 0; j < c.np; j++) {
+        out->fit_idx[j] = c.idx[j];
+        rf_mparam_put(&rf_ipc_mparams[c.idx[j]], &out->params, rep->fit.theta[j]);
+        for (int l = 0; l < c.np; l++)
+            out->cov[j][l] = rep->fit.cov[j][l];
+    }
+    /* The priors pin the parameters the windows leave free; the windows' own
+     * degrees of freedom: n - 1 (the level). */
+    out->dof = plan->n > 1 ? plan->n - 1 : 1;
+    double ss = 0;
+    out->samples = plan->n;
+    out->sample_cycles = rep->sim_cycles;
+    out->full_cycles = plan->full_cycles;
+    for (int i = 0; i < plan->n && !rc; i++) {
+        rc = window_of(&c, (size_t)i, &out->params, &rep->s[i].ipc_fit);
+        double r = (rep->s[i].ipc_fit - y[i]) / y[i];
+        ss += r * r;
+    }
+    /* Relative scatter of the windows about the fit, per degree of freedom. */
+    out->rms_rel = sqrt(ss / out->dof);
+    free_sets(&c);
+    if (!rc)
+        rc = whole_kernel_level(gpu, k, &kuse, out, seed, err);
+    return rc;
+}

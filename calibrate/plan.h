@@ -1,0 +1,38 @@
+/* plan.h - the sampling plan of a calibration: which design points, where in
+ * the kernel, how long a warm-up and window.  (Choices: calibrate/plan.c.)
+ */
+#ifndef RF_PLAN_H
+#define RF_PLAN_H
+
+#include <stdint.h>
+
+#include "../analytic/design.h"
+#include "../analytic/ipc.h"
+#include "../common/error.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+
+#define RF_PLAN_MAX 16
+
+typedef struct rf_plan_point {
+    rf_design design;
+    char label[64];          /* "baseline banks=4" */
+    uint64_t skip_ctas;      /* start of the window in the grid */
+    uint64_t warmup;         /* cycles before the window */
+    uint64_t cycles;         /* window length */
+} rf_plan_point;
+
+typedef struct rf_plan {
+    int n;
+    rf_plan_point pt[RF_PLAN_MAX];
+    double full_cycles;      /* cycles of one full single-SM run (uncalibrated model) */
+    double budget;           /* cycles the samples may cost (warm-ups included) */
+    double cost;             /* sum of warm-ups and windows */
+} rf_plan;
+
+/* Build the plan for kernel k (characteristics kc) on gpu.  budget_cycles
+ * 0 means 4.25% of the estimated full run (5% with room for its error).  Errors: the kernel does not fit. */
+int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                 uint64_t budget_cycles, rf_plan *plan, rf_err *err);
+
+#endif /* RF_PLAN_H */

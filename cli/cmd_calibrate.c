@@ -1,0 +1,157 @@
+/* cmd_calibrate.c - rfkit calibrate: run the sampling plan on the sampler,
+ * fit the IPC model's free parameters, print the fit and write the
+ * calibration record (atomically) for rfkit estimate and rfkit batch. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../analytic/kchar.h"
+#include "../calibrate/calibrate.h"
+#include "../calibrate/record.h"
+#include "../common/param.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+#include "../results/table.h"
+#include "cli.h"
+
+#define DEFAULT_CALIB "rfkit-calib.csv"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: rfkit calibrate --gpu G --kernel K [-o FILE] [--budget-cycles N] [--seed S]\n"
+            "                       [--entry NAME] [--grid X,Y,Z] [--block X,Y,Z] [--smem B]\n"
+            "                       [--regs N] [--quiet]\n\n"
+            "Run short sampler windows at a few design points (warm-up, window, several\n"
+            "places of the kernel), fit the IPC model's free parameters with GSL, print the\n"
+            "parameters, the residuals and the cycles the samples cost against a full run,\n"
+            "and write the calibration record for this GPU and kernel into FILE (default\n"
+            "%s; other GPU/kernel pairs in it are kept).\n\n"
+            "options:\n"
+            "  --budget-cycles N  cycles the samples may cost, warm-ups included\n"
+            "                     (default: 4.25%% of the estimated full run, so that the\n"
+            "                     samples stay under 5%% of the real one)\n"
+            "  --seed S           sampler seed (default 1)\n"
+            "  --quiet            no per-sample progress lines\n",
+            DEFAULT_CALIB);
+}
+
+static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err)
+{
+    long x;
+    if (rf_parse_long(v, &x) || x < 0)
+        return rf_err_set(err, RF_ENUMBER, "command line", 0, 0, name,
+                          "expected a non-negative integer, got '%s'", v);
+    *out = (uint64_t)x;
+    return RF_OK;
+}
+
+int rf_cmd_calibrate(int argc, char **argv)
+{
+    rf_err err;
+    rf_err_clear(&err);
+    const char *gpu_name = NULL, *kernel_path = NULL, *out_path = DEFAULT_CALIB;
+    const char *budget_s = NULL, *seed_s = NULL;
+    bool quiet = false;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (rf_cli_flag(argv, i, "quiet")) {
+            quiet = true;
+            continue;
+        }
+        if (!strcmp(argv[i], "-o")) {
+            if (i + 1 >= argc) {
+                rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "-o", "needs a file name");
+                return rf_cli_fail(&err);
+            }
+            out_path = argv[++i];
+            continue;
+        }
+        const char *names[] = {"gpu", "kernel", "output", "budget-cycles", "seed", "entry",
+                               "grid", "block", "smem", "regs"};
+        const char **dest[] = {&gpu_name, &kernel_path, &out_path, &budget_s, &seed_s,
+                               &ko.entry, &ko.grid, &ko.block, &ko.smem, &ko.regs};
+        bool taken = false;
+        for (size_t j = 0; j < sizeof names / sizeof names[0] && !taken; j++) {
+            int rc = rf_cli_value(argc, argv, &i, names[j], &v, &err);
+            if (rc < 0)
+                return rf_cli_fail(&err);
+            if (rc == 1) {
+                *dest[j] = v;
+                taken = true;
+            }
+        }
+        if (taken)
+            continue;
+        rf_cli_unknown("calibrate", argv[i], &err);
+        return rf_cli_fail(&err);
+    }
+    if (!gpu_name || !kernel_path) {
+        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, gpu_name ? "kernel" : "gpu",
+                   "required (rfkit calibrate --help)");
+        return rf_cli_fail(&err);
+    }
+    rf_calib_opts co = {0, 1, quiet ? NULL : stderr};
+    if (budget_s && parse_u64("budget-cycles", budget_s, &co.budget_cycles, &err))
+        return rf_cli_fail(&err);
+    if (seed_s && parse_u64("seed", seed_s, &co.seed, &err))
+        return rf_cli_fail(&err);
+
+    rf_gpu gpu;
+    if (rf_gpu_load(gpu_name, &gpu, stderr, &err))
+        return rf_cli_fail(&err);
+    rf_kernel *k = NULL;
+    if (rf_kernel_load(kernel_path, &ko, &k, &err))
+        return rf_cli_fail(&err);
+    rf_ipc_kernel kc;
+    rf_calib cal;
+    static rf_calib_report rep;
+    int rc = rf_kchar_compute(&gpu, k, &kc, &err);
+    if (!rc)
+        rc = rf_calib_run(&gpu, gpu_name, k, &kc, &co, &cal, &rep, &err);
+    if (!rc)
+        rc = rf_record_save(out_path, &cal, &err);
+    if (rc) {
+        rf_kernel_destroy(k);
+        return rf_cli_fail(&err);
+    }
+
+    printf("calibrate: kernel %s on %s, %d samples, record %s\n\n", k->name, gpu_name, rep.n,
+           out_path);
+    rf_tbl *t = rf_tbl_new(7, (const char *const[]){"sample", "skip CTAs", "warm-up", "window",
+                                                    "IPC sampled", "IPC fit", "residual"});
+    for (int i = 0; t && i < rep.n; i++) {
+        const rf_calib_sample *s = &rep.s[i];
+        rf_tbl_addf(t, "%s\t%llu\t%llu\t%llu\t%.4f\t%.4f\t%+.2f%%", s->label,
+                    (unsigned long long)s->skip_ctas, (unsigned long long)s->warmup,
+                    (unsigned long long)s->cycles, s->ipc, s->ipc_fit,
+                    100.0 * (s->ipc_fit - s->ipc) / s->ipc);
+    }
+    if (t) {
+        rf_tbl_print(t, stdout);
+        rf_tbl_free(t);
+    }
+    printf("\n");
+    t = rf_tbl_new(5, (const char *const[]){"parameter", "value", "std. error", "default", "bounds"});
+    for (int j = 0; t && j < cal.nfit; j++) {
+        const rf_mparam *mp = &rf_ipc_mparams[cal.fit_idx[j]];
+        rf_tbl_addf(t, "%s\t%.4g\t%.3g\t%.4g\t[%g, %g]", mp->name, rf_mparam_get(mp, &cal.params),
+                    rep.fit.se[j], mp->def, mp->lo, mp->hi);
+    }
+    if (t) {
+        rf_tbl_print(t, stdout);
+        rf_tbl_free(t);
+    }
+    printf("\nfit: chi^2 %.3g -> %.3g (relative), rms residual %.2f%%, %d dof, %zu iterations\n",
+           rep.fit.chisq0, rep.fit.chisq, 100.0 * cal.rms_rel, cal.dof, rep.fit.iters);
+    printf("cost: %.0f cycles sampled vs %.0f for a full run (estimate): %.2f%%\n", rep.sim_cycles,
+           rep.plan.full_cycles, 100.0 * rep.sim_cycles / rep.plan.full_cycles);
+    rf_kernel_destroy(k);
+    return 0;
+}

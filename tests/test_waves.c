@@ -1,0 +1,137 @@
+/* test_waves.c - the CTA population model (analytic/waves.c) on hand-made
+ * CTA samples, values worked out by hand in the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../analytic/waves.h"
+
+/* A set of nctas identical CTAs of 2 warps; phase times t[w][p], one
+ * instruction per lone cycle (cpi_lone = 1). */
+static rf_ctaset *make_set(int nctas, int nph, const float t[2][2])
+{
+    rf_ctaset *cs = calloc(1, sizeof *cs);
+    assert_non_null(cs);
+    cs->nctas = nctas;
+    cs->wpc = 2;
+    cs->maxph = 2;
+    cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
+    cs->insts = calloc((size_t)nctas * 2 * 2, sizeof *cs->insts);
+    cs->time = calloc((size_t)nctas * 2 * 2, sizeof *cs->time);
+    for (int c = 0; c < nctas; c++) {
+        cs->nph[c] = nph;
+        for (int w = 0; w < 2; w++)
+            for (int p = 0; p < nph; p++) {
+                cs->time[(c * 2 + w) * 2 + p] = t[w][p];
+                cs->insts[(c * 2 + w) * 2 + p] = t[w][p];
+            }
+    }
+    cs->cpi_lone = 1.0;
+    return cs;
+}
+
+static void free_set(rf_ctaset *cs)
+{
+    rf_kchar_ctaset_free(cs);
+}
+
+static const double latency_bound[3] = {0, 1, 2};  /* IPC(a) = a */
+static const double issue_bound[3] = {0, 1, 1};    /* IPC(a) = 1 */
+
+static void latency_bound_cta(void **state)
+{
+    (void)state;
+    /* Warps of 10 and 20 lone cycles, each at lone speed: the CTA ends at
+     * 20 with 30 instructions: IPC 1.5. */
+    const float t[2][2] = {{10, 0}, {20, 0}};
+    rf_ctaset *cs = make_set(1, 1, t);
+    rf_waves_run run = {1, 0, 1, 0, 0, 0.0};
+    rf_waves_out o;
+    assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
+    assert_float_equal(o.cycles, 20, 1e-9);
+    assert_float_equal(o.ipc, 1.5, 1e-9);
+    /* Window [5, 15): 2 per cycle until 10, then 1: 15 instructions. */
+    rf_waves_run win = {1, 0, 1, 5, 15, 0.0};
+    assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &win, &o), 0);
+    assert_float_equal(o.insts, 15, 1e-9);
+    assert_float_equal(o.ipc, 1.5, 1e-9);
+    free_set(cs);
+}
+
+static void issue_bound_sharing(void **state)
+{
+    (void)state;
+    /* One instruction per cycle for the SM.  Equal share: both warps at
+     * half speed until the short one ends at 20, the other then alone:
+     * 10 more cycles: 30.  Oldest first: warp 0 alone to 10, warp 1 to 30.
+     * Both retire 30 instructions in 30 cycles. */
+    const float t[2][2] = {{10, 0}, {20, 0}};
+    rf_ctaset *cs = make_set(1, 1, t);
+    rf_waves_out o;
+    rf_waves_run eq = {1, 0, 1, 0, 0, 0.0};
+    assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &eq, &o), 0);
+    assert_float_equal(o.cycles, 30, 1e-9);
+    assert_float_equal(o.ipc, 1.0, 1e-9);
+    /* Window [0, 10): equal share retires 10; so does oldest first. */
+    rf_waves_run w1 = {1, 0, 1, 0, 10, 0.0}, w2 = {1, 0, 1, 0, 10, 1.0};
+    assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &w1, &o), 0);
+    assert_float_equal(o.insts, 10, 1e-9);
+    /* Mean issuing warps over [0, 10): 2 with equal share, 2 with oldest
+     * first too (the young warp is issuing but gets no slots). */
+    assert_float_equal(o.mean_active, 2, 1e-9);
+    assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &w2, &o), 0);
+    assert_float_equal(o.insts, 10, 1e-9);
+    rf_waves_run old = {1, 0, 1, 0, 0, 1.0};
+    assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &old, &o), 0);
+    assert_float_equal(o.cycles, 30, 1e-9);
+    free_set(cs);
+}
+
+static void barrier_waits_for_the_slowest(void **state)
+{
+    (void)state;
+    /* Phase 0: 10 and 20 cycles, phase 1: 10 each.  Warp 0 waits at the
+     * barrier from 10 to 20, then both run to 30: 50 instructions / 30. */
+    const float t[2][2] = {{10, 10}, {20, 10}};
+    rf_ctaset *cs = make_set(1, 2, t);
+    rf_waves_run run = {1, 0, 1, 0, 0, 0.0};
+    rf_waves_out o;
+    assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
+    assert_float_equal(o.cycles, 30, 1e-9);
+    assert_float_equal(o.ipc, 50.0 / 30.0, 1e-9);
+    free_set(cs);
+}
+
+static void slots_drain_before_the_next_cta(void **state)
+{
+    (void)state;
+    /* Two CTAs through one slot, each 20 cycles, a drain of 5 after each:
+     * 20 + 5 + 20 + 5 = 50 cycles for 2 x 2 x 20 = 80 instructions. */
+    const float t[2][2] = {{20, 0}, {20, 0}};
+    rf_ctaset *cs = make_set(2, 1, t);
+    rf_waves_run run = {1, 0, 2, 0, 0, 0.0};
+    rf_waves_out o;
+    assert_int_equal(rf_waves_sim(cs, latency_bound, 5, &run, &o), 0);
+    assert_float_equal(o.cycles, 50, 1e-9);
+    assert_float_equal(o.ipc, 80.0 / 50.0, 1e-9);
+    /* Without drain, two slots run both at once: 20 cycles. */
+    rf_waves_run two = {2, 0, 2, 0, 0, 0.0};
+    double tab4[5] = {0, 1, 2, 3, 4};
+    assert_int_equal(rf_waves_sim(cs, tab4, 0, &two, &o), 0);
+    assert_float_equal(o.cycles, 20, 1e-9);
+    free_set(cs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(latency_bound_cta),
+        cmocka_unit_test(issue_bound_sharing),
+        cmocka_unit_test(barrier_waits_for_the_slowest),
+        cmocka_unit_test(slots_drain_before_the_next_cta),
+    };
+    return cmocka_run_group_tests_name("waves", tests, NULL, NULL);
+}
