@@ -57,8 +57,8 @@ static int gen_csv(const char *path, long rows)
     return fclose(f);
 }
 
-/* Run in a child process so its peak memory is its own: returns the child's
- * max RSS in KB, the rest through a pipe. */
+/* Run in a child process so its peak memory is its own (max RSS in KB,
+ * measured by the child and sent back through a pipe with the timings). */
 static double run_batch(const char *path, int jobs, long *rows, long *errors, double *cpu);
 
 static double run_child(const char *path, int jobs, long *rows, long *errors, double *cpu,
@@ -70,24 +70,26 @@ static double run_child(const char *path, int jobs, long *rows, long *errors, do
     pid_t pid = fork();
     if (pid == 0) {
         close(fd[0]);
-        double r[4];
+        double r[5];
         long rw, er;
         r[0] = run_batch(path, jobs, &rw, &er, &r[1]);
         r[2] = (double)rw;
         r[3] = (double)er;
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        r[4] = (double)ru.ru_maxrss;
         if (write(fd[1], r, sizeof r) != (ssize_t)sizeof r)
             _exit(1);
         _exit(0);
     }
     close(fd[1]);
-    double r[4] = {0};
+    double r[5] = {0};
     if (read(fd[0], r, sizeof r) != (ssize_t)sizeof r)
         fprintf(stderr, "bench_hybrid: child failed\n");
     close(fd[0]);
     int status;
-    struct rusage ru;
-    wait4(pid, &status, 0, &ru);
-    *rss = ru.ru_maxrss;
+    waitpid(pid, &status, 0);
+    *rss = (long)r[4];
     *cpu = r[1];
     *rows = (long)r[2];
     *errors = (long)r[3];
