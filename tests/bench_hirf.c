@@ -48,7 +48,7 @@
 #include "../analytic/occupancy.h"
 #include "../analytic/rccollide.h"
 #include "../calibrate/extrapolate.h"
-#include "../calibrate/fit.h"
+#include "../calibrate/rcfit.h"
 #include "../calibrate/record.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
@@ -141,65 +141,6 @@ static int estimate(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
     return rc;
 }
 
-/* Calibration fit: observations are the sampled points' IPCs, parameters
- * lat_scale (mem_scale moved by the same factor), conflict_scale and
- * rc_stall, in rf_ipc_mparams' bounds (calibrate/fit.c, GSL). */
-typedef struct fit_ctx {
-    const rf_gpu *gpu;
-    const rf_kernel *k;
-    const rf_ipc_kernel *kc;
-    rf_calib cal;
-    const int *pts;
-} fit_ctx;
-
-static void put_theta(fit_ctx *c, const double *th)
-{
-    c->cal.params.lat_scale = th[0];
-    c->cal.params.mem_scale = th[0];
-    c->cal.params.conflict.scale = th[1];
-    c->cal.params.rc_stall = th[2];
-}
-
-static int fit_fn(const double *th, size_t i, double *v, void *ctx)
-{
-    fit_ctx *c = ctx;
-    if (i >= 3) {                   /* prior pseudo-observation */
-        *v = th[i - 3];
-        return 0;
-    }
-    put_theta(c, th);
-    rf_design d;
-    design_of(&cfgs[c->pts[i]], &d);
-    rf_estimate e;
-    if (estimate(c->gpu, &d, c->k, c->kc, &c->cal, &e))
-        return RF_EFIT;
-    *v = e.ipc;
-    return 0;
-}
-
-static void fit_ipc(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
-                    rf_calib *cal, const row *rows)
-{
-    static const int pts[3] = {0, 1, 5};
-    fit_ctx c = {gpu, k, kc, *cal, pts};
-    /* Three samples plus a prior keeping each parameter near its default
-     * (1) within 0.5 (latency), 2 (queueing) and 0.5 (stall share). */
-    double y[6] = {0, 0, 0, 1, 1, 1}, sig[6] = {0, 0, 0, 0.5, 2.0, 0.5};
-    for (int i = 0; i < 3; i++) {
-        y[i] = rows[pts[i]].ipc;
-        sig[i] = 0.02 * y[i];
-    }
-    const double lo[3] = {0.05, 0.05, 0.0}, hi[3] = {8.0, 20.0, 4.0}, start[3] = {1, 1, 1};
-    rf_fit_problem pb = {6, 3, y, sig, lo, hi, start, fit_fn, &c, 0};
-    rf_fit_result res;
-    rf_err err = {0};
-    if (rf_fit_run(&pb, &res, &err) == 0)
-        put_theta(&c, res.theta);
-    else
-        fprintf(stderr, "bench_hirf: %s: %s\n", k->name, err.msg);
-    *cal = c.cal;
-}
-
 static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *regs,
                       double *locality, double params[3], double sens[NSENS][2], char *name,
                       size_t cap)
@@ -267,25 +208,22 @@ static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *
             sens[i][a] = rf_sim_run(gpu, &d, k, &o, &st, &err) == 0 ? st.ipc : NAN;
         }
 
-    /* Calibration from the SRAM, HI (concat, base) and TEA (base) samples. */
+    /* Calibration from the SRAM, HI (concat, base) and TEA (base) samples
+     * (calibrate/rcfit.c). */
     rf_calib cal;
     rf_calib_init(&cal, gpu->name, k->name);
-    cal.params.rc_locality = 0;
-    rf_rcc_result res[2];
-    double meas[2];
-    const int samp[2] = {1, 5};
-    rf_estimate e;
-    for (int j = 0; j < 2; j++) {
-        design_of(&cfgs[samp[j]], &d);
-        if (estimate(gpu, &d, k, &kc, &cal, &e))
-            memset(&e.rc, 0, sizeof e.rc);
-        res[j] = e.rc;
-        meas[j] = rows[samp[j]].conf / 100.0;
+    rf_rcfit_obs obs[RF_RCFIT_N];
+    const int samp[RF_RCFIT_N] = {0, 1, 5};
+    for (int j = 0; j < RF_RCFIT_N; j++) {
+        design_of(&cfgs[samp[j]], &obs[j].design);
+        obs[j].ipc = rows[samp[j]].ipc;
+        obs[j].conflict = rows[samp[j]].conf / 100.0;
+        obs[j].cycles = 0;
     }
-    double lam = rf_rcc_fit_locality(res, meas, 2);
-    cal.params.rc_locality = lam >= 0 ? lam : 0.4;
-    /* Three IPC samples (SRAM, HI, TEA), three parameters. */
-    fit_ipc(gpu, k, &kc, &cal, rows);
+    if (rf_rcfit_fit(gpu, k, &kc, obs, &cal, &err))
+        fprintf(stderr, "bench_hirf: %s: %s\n", k->name, err.msg);
+    *locality = cal.params.rc_locality;
+    rf_estimate e;
     params[0] = cal.params.lat_scale;
     params[1] = cal.params.conflict.scale;
     params[2] = cal.params.rc_stall;
