@@ -90,9 +90,9 @@ const rf_mparam rf_ipc_mparams[] = {
      "fraction of stolen writes forced back by a RAW/WAW hazard"},
     /* RFC and LTRF (analytic/prefetch.c; fitted on their own design points). */
     {"pf_scale", offsetof(rf_ipc_params, pf.pf_scale), 0.0, 8.0, 1.0, false, "1",
-     "multiplier on LTRF PREFETCH stalls"},
-    {"act_scale", offsetof(rf_ipc_params, pf.act_scale), 0.0, 8.0, 1.0, false, "1",
-     "multiplier on LTRF activation (refetch) stalls"},
+     "LTRF: multiplier on the per-operation part of PREFETCH and activation stalls"},
+    {"pf_reg", offsetof(rf_ipc_params, pf.pf_reg), 0.0, 16.0, 1.0, false, "1",
+     "LTRF: multiplier on the per-register part (crossbar slot, bank queues)"},
     {"rfc_hit", offsetof(rf_ipc_params, pf.rfc_hit), 0.0, 1.0, 0.8, false, "1",
      "RFC hit rate when the active warps' live registers fit the cache"},
     {"rfc_scale", offsetof(rf_ipc_params, pf.rfc_scale), 0.0, 8.0, 1.0, false, "1",

@@ -6,8 +6,12 @@
  *   L = latency_x x 1 cycle           (Table 2 multiplier over #1's access)
  * and a fill crossbar of g = 4 / rf_banks cycles per register with a
  * traversal of X = 4 cycles (Section 4.2).  A PREFETCH of n > 0 registers
- * from distinct banks holds its warp
- *   T(n) = L + (X - 1) + (n - 1) g     cycles.
+ * holds its warp
+ *   T(n) = k_op (L + X - 1) + k_reg L g n   cycles:
+ * the access and the traversal once, and per register its crossbar slot and
+ * its share of the bank queues, which grow with L as the main banks are not
+ * pipelined (an access holds its bank L cycles); k_op, k_reg free (1 at
+ * L = 1 gives the unloaded L + X - 1 + n g).
  *
  * LTRF.  Per thread, from the register-intervals of size N (Algorithms 1
  * and 2, analytic/intervals.c) and the profile's edge frequencies: the
@@ -18,11 +22,10 @@
  * every long-latency load and barrier takes its warp out of the active pool
  * and back, refetching the working set of its interval, Ra registers in all
  * (LTRF+: the live ones).  Per instruction (I instructions per thread):
- *   s_pf  = k_pf  (P (L + X - 1 - g) + R g) / I
- *   s_act = k_act (A (L + X - 1 - g) + Ra g) / I
- * k_pf, k_act: free scales (main-bank and crossbar queueing, overlap with
- * the warp's own dependence stalls).  Operands come from the cache's banks:
- * the collector sees the banked file's 1-cycle access.
+ *   s_pf  = (k_op P (L + X - 1) + k_reg L g R) / I
+ *   s_act = (k_op A (L + X - 1) + k_reg L g Ra) / I
+ * Operands come from the cache's banks: the collector sees the banked
+ * file's 1-cycle access.
  *
  * RFC.  C = 16 KB of warp registers (gpu rc_entries x subcores, or design
  * rc_entries) shared by the W warps of the active pool, LRU:
@@ -50,9 +53,9 @@
 
 const rf_mparam rf_pf_mparams[] = {
     {"pf_scale", offsetof(rf_pf_params, pf_scale), 0.0, 8.0, 1.0, true, "1",
-     "multiplier on LTRF PREFETCH stalls"},
-    {"act_scale", offsetof(rf_pf_params, act_scale), 0.0, 8.0, 1.0, true, "1",
-     "multiplier on LTRF activation (refetch) stalls"},
+     "LTRF: multiplier on the per-operation part of PREFETCH and activation stalls"},
+    {"pf_reg", offsetof(rf_pf_params, pf_reg), 0.0, 16.0, 1.0, true, "1",
+     "LTRF: multiplier on the per-register part (crossbar slot, bank queues)"},
     {"rfc_hit", offsetof(rf_pf_params, rfc_hit), 0.0, 1.0, 0.8, true, "1",
      "RFC hit rate when the active warps' live registers fit the cache"},
     {"rfc_scale", offsetof(rf_pf_params, rfc_scale), 0.0, 8.0, 1.0, true, "1",
@@ -183,12 +186,13 @@ void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *p
     double banks = gpu->rf_banks > 0 ? gpu->rf_banks : 16;
     double g = PF_XBAR_DIV / banks;
     double L = out->latency;
-    double fixed = L + PF_XBAR_LAT - 1.0 - g;     /* T(n) = fixed + n g */
+    double op = p->pf_scale * (L + PF_XBAR_LAT - 1.0);   /* T(n) = op + reg n */
+    double reg = p->pf_reg * L * g;
     double ii = pk->insts > 0 ? pk->insts : 1.0;
     if (d->kind == RF_DESIGN_LTRF) {
-        out->t_fetch = pk->pf_ops > 0 ? fixed + g * pk->pf_regs / pk->pf_ops : 0.0;
-        out->stall_pf = p->pf_scale * (pk->pf_ops * fixed + pk->pf_regs * g) / ii;
-        out->stall_act = p->act_scale * (pk->act * fixed + pk->act_regs * g) / ii;
+        out->t_fetch = pk->pf_ops > 0 ? op + reg * pk->pf_regs / pk->pf_ops : 0.0;
+        out->stall_pf = (pk->pf_ops * op + pk->pf_regs * reg) / ii;
+        out->stall_act = (pk->act * op + pk->act_regs * reg) / ii;
         out->extra_stall = out->stall_pf + out->stall_act;
         return;
     }

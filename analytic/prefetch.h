@@ -37,8 +37,8 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
 
 /* Free parameters (calibrated; rf_pf_mparams lists them). */
 typedef struct rf_pf_params {
-    double pf_scale;      /* multiplier on PREFETCH stalls (queueing, overlap) */
-    double act_scale;     /* multiplier on activation stalls */
+    double pf_scale;      /* multiplier on the per-operation PREFETCH/activation time */
+    double pf_reg;        /* multiplier on the per-register time (crossbar, bank queues) */
     double rfc_hit;       /* RFC hit rate when the active warps' live registers fit */
     double rfc_scale;     /* multiplier on RFC miss stalls */
 } rf_pf_params;

@@ -85,11 +85,12 @@ void rf_extrap_setup(const rf_ipc_kernel *kc, const rf_calib *cal, rf_ipc_kernel
     }
 }
 
-/* RFC and LTRF: operands come from the register cache (1-cycle access), and
- * the PREFETCH, activation and miss stalls of analytic/prefetch.c join the
- * design terms. */
+/* RFC and LTRF: operands come from the register cache (1-cycle access), the
+ * PREFETCH, activation and miss stalls of analytic/prefetch.c join the
+ * design terms, and under a two-level scheduler the active pool (design
+ * active_warps) bounds the warps that issue (k->active_frac scaled, below). */
 int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
-                 const rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
+                 rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
 {
     if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
         return RF_OK;
@@ -110,6 +111,17 @@ int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     m->rf_latency = 1.0;
     m->extra_stall += t.extra_stall;
     m->extra_hold += t.extra_hold;
+    /* The two-level scheduler's pool holds warps that are not waiting on
+     * memory: W_pool warps issuing at cpi_w without the memory stall are W_pool
+     * / r warps of the IPC model (r: share of a warp's time not waiting on
+     * memory), so the per-wave warps (resident x active fraction) are capped
+     * at W_pool / r. */
+    double busy = 1.0 + p->lat_scale * k->stall_dep + m->extra_stall;
+    double r = busy / (busy + p->mem_scale * k->stall_mem);
+    double act = k->active_frac > 0 ? k->active_frac : 1.0;
+    double resident = (double)occ->warps_per_sm * act;
+    if (policy == RF_SCHED_TWO_LEVEL && r > 0 && resident > pool / r)
+        k->active_frac = act * (pool / r) / resident;
     return RF_OK;
 }
 

@@ -50,10 +50,11 @@ long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms);
 void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                        rf_ipc_machine *m);
 
-/* RFC and LTRF design terms (analytic/prefetch.c) added to m; nothing for
- * other designs.  Needs k->func and k->prof. */
+/* RFC and LTRF design terms (analytic/prefetch.c) added to m, and the
+ * two-level pool's bound on issuing warps (k->active_frac); nothing for other
+ * designs.  Needs k->func and k->prof. */
 int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
-                 const rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err);
+                 rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err);
 
 /* Parameters and kernel figures to use: calibrated when cal != NULL. */
 void rf_extrap_setup(const rf_ipc_kernel *kc, const rf_calib *cal, rf_ipc_kernel *k_used,

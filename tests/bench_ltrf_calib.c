@@ -1,0 +1,356 @@
+/* bench_ltrf_calib.c - accuracy of the calibrated closed form for RFC, LTRF
+ * and LTRF+ on design points that were not sampled.
+ *
+ * Per bundled kernel on maxwell-ltrf (grids cut to 24576 threads, e.g. 96
+ * CTAs of 256, to keep the run short): full sampler runs (the whole grid on one SM) of five training
+ * design points
+ *   LTRF #1, LTRF #7, LTRF+ #5, RFC #1, RFC #7
+ * fit lat_scale and mem_scale (IPC model), pf_scale, pf_reg, rfc_hit and
+ * rfc_scale (analytic/prefetch.c) with GSL (calibrate/fit.c): residuals
+ * relative to a 2% window noise, plus priors of widths 1, 1, 1, 2, 0.3 and 1
+ * around the defaults.  The fitted model (rf_extrap_estimate with sms = 1, the
+ * sampler's single-SM full run) then predicts eight other design points
+ *   LTRF #6, LTRF+ #6, LTRF+ #7, LTRF #3, LTRF latency_x 4, LTRF+ N = 24,
+ *   RFC #6, RFC #3
+ * compared with their own full sampler runs: mean and worst absolute IPC
+ * error, per kernel and over all, and the uncalibrated error for contrast.
+ *
+ * usage: bench_ltrf_calib [-v] [KERNEL.spec ...]   (default: inputs/kernels/ *.spec;
+ *        -v: every point's sampler and model IPC)
+ */
+#include <dirent.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../analytic/design.h"
+#include "../analytic/kchar.h"
+#include "../calibrate/extrapolate.h"
+#include "../calibrate/fit.h"
+#include "../calibrate/record.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+#include "../sampler/sim.h"
+
+#define MAXK 32
+#define NTRAIN 5
+#define NTEST 8
+#define NPAR 6
+#define MAX_THREADS 24576 /* grids are cut to this many threads (run time) */
+
+typedef struct point {
+    const char *label;
+    int kind, config;
+    bool plus;
+    double latency_x;
+    int interval_regs;
+} point;
+
+static const point train[NTRAIN] = {
+    {"LTRF #1", RF_DESIGN_LTRF, 1, false, 0, 0},
+    {"LTRF #7", RF_DESIGN_LTRF, 7, false, 0, 0},
+    {"LTRF+ #5", RF_DESIGN_LTRF, 5, true, 0, 0},
+    {"RFC #1", RF_DESIGN_RFC, 1, false, 0, 0},
+    {"RFC #7", RF_DESIGN_RFC, 7, false, 0, 0},
+};
+static const point test[NTEST] = {
+    {"LTRF #6", RF_DESIGN_LTRF, 6, false, 0, 0},
+    {"LTRF+ #6", RF_DESIGN_LTRF, 6, true, 0, 0},
+    {"LTRF+ #7", RF_DESIGN_LTRF, 7, true, 0, 0},
+    {"LTRF #3", RF_DESIGN_LTRF, 3, false, 0, 0},
+    {"LTRF 4x", RF_DESIGN_LTRF, 6, false, 4, 0},
+    {"LTRF+ N24", RF_DESIGN_LTRF, 6, true, 0, 24},
+    {"RFC #6", RF_DESIGN_RFC, 6, false, 0, 0},
+    {"RFC #3", RF_DESIGN_RFC, 3, false, 0, 0},
+};
+static const char *const par_names[NPAR] = {"lat_scale", "mem_scale", "pf_scale", "pf_reg",
+                                            "rfc_hit", "rfc_scale"};
+static const double par_prior[NPAR] = {1.0, 1.0, 1.0, 2.0, 0.3, 1.0};
+
+typedef struct job {
+    const char *path;
+    char name[128];
+    double y_train[NTRAIN], y_test[NTEST];
+    double e_test[NTEST], e_default[NTEST];
+    double f_train[NTRAIN], f_test[NTEST];   /* fitted model's IPC */
+    double theta[NPAR];
+    int rc;
+    char msg[512];
+} job;
+
+typedef struct fitctx {
+    const rf_gpu *gpu;
+    const rf_ipc_kernel *kc;
+    rf_shape shape;
+    int idx[NPAR];
+    rf_calib cal;
+} fitctx;
+
+static void design_of(const point *pt, rf_design *d)
+{
+    rf_design_init(d);
+    d->kind = pt->kind;
+    d->rf_config = pt->config;
+    d->plus = pt->plus;
+    d->latency_x = pt->latency_x;
+    if (pt->interval_regs > 0)
+        d->interval_regs = pt->interval_regs;
+}
+
+static int estimate(fitctx *c, const point *pt, const rf_calib *cal, double *ipc)
+{
+    rf_design d;
+    design_of(pt, &d);
+    rf_estimate e;
+    rf_err err = {0};
+    int rc = rf_extrap_estimate(c->gpu, &d, c->kc, &c->shape, cal, &e, &err);
+    *ipc = rc == 0 ? e.ipc : NAN;
+    return rc;
+}
+
+static int model_fn(const double *theta, size_t i, double *value, void *ctx)
+{
+    fitctx *c = ctx;
+    if (i >= NTRAIN) {                      /* prior rows: the parameter itself */
+        *value = theta[i - NTRAIN];
+        return 0;
+    }
+    rf_calib cal = c->cal;
+    for (int j = 0; j < NPAR; j++)
+        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &cal.params, theta[j]);
+    return estimate(c, &train[i], &cal, value);
+}
+
+static void run_job(const rf_gpu *gpu, job *j)
+{
+    rf_err err = {0};
+    rf_kernel *k = NULL;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    if ((j->rc = rf_kernel_load(j->path, &ko, &k, &err)) < 0) {
+        snprintf(j->msg, sizeof j->msg, "%s", err.msg);
+        return;
+    }
+    snprintf(j->name, sizeof j->name, "%s", k->name);
+    long cap = MAX_THREADS / (rf_kernel_threads(k) > 0 ? rf_kernel_threads(k) : 1);
+    if (rf_kernel_ctas(k) > cap) {              /* a shorter grid, same code */
+        k->launch.grid[0] = (int)cap;
+        k->launch.grid[1] = k->launch.grid[2] = 1;
+    }
+    rf_sim_opts o;
+    rf_sim_opts_init(&o);
+    rf_sim_stats st;
+    for (int i = 0; i < NTRAIN + NTEST && j->rc == 0; i++) {
+        rf_design d;
+        design_of(i < NTRAIN ? &train[i] : &test[i - NTRAIN], &d);
+        j->rc = rf_sim_run(gpu, &d, k, &o, &st, &err);
+        if (i < NTRAIN)
+            j->y_train[i] = st.ipc;
+        else
+            j->y_test[i - NTRAIN] = st.ipc;
+    }
+    rf_ipc_kernel kc;
+    if (j->rc == 0)
+        j->rc = rf_kchar_compute(gpu, k, &kc, &err);
+    fitctx c;
+    memset(&c, 0, sizeof c);
+    c.gpu = gpu;
+    c.kc = &kc;
+    c.shape = (rf_shape){k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                         rf_kernel_ctas(k), 1};
+    rf_calib_init(&c.cal, gpu->name, k->name);
+    double lo[NPAR], hi[NPAR], start[NPAR];
+    double y[NTRAIN + NPAR], sigma[NTRAIN + NPAR];
+    for (int p = 0; p < NPAR && j->rc == 0; p++) {
+        c.idx[p] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, par_names[p]);
+        if (c.idx[p] < 0) {
+            j->rc = RF_EINTERNAL;
+            snprintf(j->msg, sizeof j->msg, "no model parameter %s", par_names[p]);
+            break;
+        }
+        const rf_mparam *mp = &rf_ipc_mparams[c.idx[p]];
+        lo[p] = mp->lo;
+        hi[p] = mp->hi;
+        start[p] = mp->def;
+        y[NTRAIN + p] = mp->def;
+        sigma[NTRAIN + p] = par_prior[p];
+    }
+    for (int i = 0; i < NTRAIN; i++) {
+        y[i] = j->y_train[i];
+        sigma[i] = 0.02 * j->y_train[i];
+    }
+    for (int t = 0; t < NTEST && j->rc == 0; t++) {
+        double v;
+        j->rc = estimate(&c, &test[t], NULL, &v);
+        j->e_default[t] = fabs(v - j->y_test[t]) / j->y_test[t];
+    }
+    rf_fit_result fr;
+    if (j->rc == 0) {
+        rf_fit_problem pb = {NTRAIN + NPAR, NPAR, y, sigma, lo, hi, start, model_fn, &c, 0};
+        j->rc = rf_fit_run(&pb, &fr, &err);
+    }
+    if (j->rc == 0) {
+        for (int p = 0; p < NPAR; p++) {
+            j->theta[p] = fr.theta[p];
+            rf_mparam_put(&rf_ipc_mparams[c.idx[p]], &c.cal.params, fr.theta[p]);
+        }
+        for (int t = 0; t < NTEST && j->rc == 0; t++) {
+            double v;
+            j->rc = estimate(&c, &test[t], &c.cal, &v);
+            j->f_test[t] = v;
+            j->e_test[t] = fabs(v - j->y_test[t]) / j->y_test[t];
+        }
+        for (int i = 0; i < NTRAIN && j->rc == 0; i++)
+            j->rc = estimate(&c, &train[i], &c.cal, &j->f_train[i]);
+    }
+    if (j->rc < 0 && !j->msg[0])
+        snprintf(j->msg, sizeof j->msg, "%s", err.msg);
+    rf_kernel_destroy(k);
+}
+
+typedef struct queue {
+    job *jobs;
+    int n, next;
+    pthread_mutex_t lock;
+    const rf_gpu *gpu;
+} queue;
+
+static void *worker(void *arg)
+{
+    queue *q = arg;
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        int i = q->next < q->n ? q->next++ : -1;
+        pthread_mutex_unlock(&q->lock);
+        if (i < 0)
+            return NULL;
+        run_job(q->gpu, &q->jobs[i]);
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int list_specs(char **paths, int cap)
+{
+    const char *dir = "inputs/kernels";
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) && n < cap) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && strcmp(e->d_name + len - 5, ".spec") == 0) {
+            paths[n] = malloc(strlen(dir) + len + 2);
+            if (!paths[n])
+                break;
+            sprintf(paths[n], "%s/%s", dir, e->d_name);
+            n++;
+        }
+    }
+    closedir(dp);
+    qsort(paths, (size_t)n, sizeof *paths, cmp_str);
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    char *paths[MAXK];
+    int n = 0;
+    bool own = false, verbose = false;
+    for (int i = 1; i < argc && n < MAXK; i++) {
+        if (!strcmp(argv[i], "-v")) {
+            verbose = true;
+            continue;
+        }
+        paths[n++] = argv[i];
+        own = true;
+    }
+    if (!own)
+        n = list_specs(paths, MAXK);
+    if (n == 0) {
+        fprintf(stderr, "bench_ltrf_calib: no kernels (run from the repository root)\n");
+        return 1;
+    }
+    rf_fit_gsl_quiet();
+    rf_gpu gpu;
+    rf_err err = {0};
+    if (rf_gpu_preset("maxwell-ltrf", &gpu, &err) < 0) {
+        fprintf(stderr, "bench_ltrf_calib: %s\n", err.msg);
+        return 1;
+    }
+    job *jobs = calloc((size_t)n, sizeof *jobs);
+    if (!jobs)
+        return 1;
+    for (int i = 0; i < n; i++)
+        jobs[i].path = paths[i];
+    queue q = {jobs, n, 0, PTHREAD_MUTEX_INITIALIZER, &gpu};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&th[i], NULL, worker, &q);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+
+    printf("Calibrated closed form vs sampler (full runs, one SM), maxwell-ltrf: |IPC error| "
+           "on design points not sampled\n");
+    printf("%-9s", "kernel");
+    for (int t = 0; t < NTEST; t++)
+        printf(" %9s", test[t].label);
+    printf(" %7s %7s %7s  %s\n", "mean", "worst", "uncal",
+           "lat_scale mem_scale pf_scale pf_reg rfc_hit rfc_scale");
+    double sum = 0, worst = 0, sum0 = 0;
+    int m = 0, bad = 0;
+    for (int i = 0; i < n; i++) {
+        job *j = &jobs[i];
+        if (j->rc < 0) {
+            fprintf(stderr, "bench_ltrf_calib: %s: %s\n", j->path, j->msg);
+            bad++;
+            continue;
+        }
+        double s = 0, w = 0, s0 = 0;
+        printf("%-9s", j->name);
+        for (int t = 0; t < NTEST; t++) {
+            printf(" %8.1f%%", 100 * j->e_test[t]);
+            s += j->e_test[t];
+            s0 += j->e_default[t];
+            if (j->e_test[t] > w)
+                w = j->e_test[t];
+        }
+        printf(" %6.1f%% %6.1f%% %6.1f%% ", 100 * s / NTEST, 100 * w, 100 * s0 / NTEST);
+        for (int p = 0; p < NPAR; p++)
+            printf(" %.3g", j->theta[p]);
+        printf("\n");
+        if (verbose) {
+            for (int t = 0; t < NTRAIN; t++)
+                printf("    train %-9s sampler %.4f model %.4f\n", train[t].label, j->y_train[t],
+                       j->f_train[t]);
+            for (int t = 0; t < NTEST; t++)
+                printf("    test  %-9s sampler %.4f model %.4f\n", test[t].label, j->y_test[t],
+                       j->f_test[t]);
+        }
+        sum += s;
+        sum0 += s0;
+        if (w > worst)
+            worst = w;
+        m += NTEST;
+    }
+    printf("all: mean |error| %.2f%%, worst %.2f%% over %d points (uncalibrated mean %.2f%%); "
+           "target mean <= 3%%, worst <= 8%%\n", m ? 100 * sum / m : 0.0, 100 * worst, m,
+           m ? 100 * sum0 / m : 0.0);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    printf("%d kernels in %.1f s (two threads)\n", n, secs);
+    if (!own)
+        for (int i = 0; i < n; i++)
+            free(paths[i]);
+    free(jobs);
+    return bad ? 1 : 0;
+}
