@@ -1,0 +1,214 @@
+/* test_prefetch.c - closed-form RFC/LTRF stall terms (analytic/prefetch.c)
+ * on hand-built functions (tests/support/simfix.c: 4 register banks).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+
+#include "../analytic/kchar.h"
+#include "../analytic/prefetch.h"
+#include "../calibrate/extrapolate.h"
+#include "support/simfix.h"
+
+static rf_pf_kernel characterise(simfix *fx, int regs, bool plus)
+{
+    rf_pf_kernel pk;
+    rf_err err = {0};
+    int rc = rf_pf_characterise(&fx->func, &fx->kernel.profile, regs, plus, &pk, &err);
+    if (rc != 0)
+        print_error("rf_pf_characterise: %s\n", err.msg);
+    assert_int_equal(rc, 0);
+    return pk;
+}
+
+/* r1 = f(r0); r2 = f(r1); EXIT: one interval {r0 r1 r2} fetched at the start
+ * (LTRF: 3 registers; LTRF+: only r0 is live there).  3 instructions, 2 reads,
+ * live registers 1, 1, 0.
+ * Terms on 4 banks (g = 4/4 = 1 cycle per register), latency_x 3 (L = 3):
+ * per operation L + 4 - 1 = 6, per register L g = 3:
+ *   LTRF  (1 x 6 + 3 x 3) / 3 = 5 cycles per instruction
+ *   LTRF+ (1 x 6 + 1 x 3) / 3 = 3. */
+static void straight_line(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = characterise(&fx, 16, false);
+    assert_float_equal(pk.insts, 3, 1e-12);
+    assert_float_equal(pk.pf_ops, 1, 1e-12);
+    assert_float_equal(pk.pf_regs, 3, 1e-12);
+    assert_float_equal(pk.act, 0, 1e-12);
+    assert_float_equal(pk.reads, 2.0 / 3.0, 1e-12);
+    assert_float_equal(pk.mean_live, 2.0 / 3.0, 1e-12);
+
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_LTRF;
+    d.rf_config = 1;
+    d.latency_x = 3;
+    rf_pf_params p;
+    rf_pf_params_default(&p);
+    rf_pf_terms t;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.latency, 3, 1e-12);
+    assert_float_equal(t.stall_pf, 5, 1e-12);
+    assert_float_equal(t.t_fetch, 15, 1e-12);   /* 6 + 3 registers x 3 */
+    assert_float_equal(t.extra_stall, 5, 1e-12);
+    assert_float_equal(t.extra_hold, 0, 1e-12);
+
+    pk = characterise(&fx, 16, true);
+    assert_float_equal(pk.pf_regs, 1, 1e-12);
+    d.plus = true;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.stall_pf, 3, 1e-12);
+
+    /* Configuration #7's own latency (6.3x): (6.3 + 3) + 6.3 = 15.6 / 3. */
+    d.latency_x = 0;
+    d.rf_config = 7;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.stall_pf, 15.6 / 3.0, 1e-12);
+
+    /* Designs without a register cache get nothing. */
+    d.kind = RF_DESIGN_BASELINE;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.extra_stall, 0, 1e-12);
+}
+
+/* N = 2 cuts the code: interval 0 = I0 {r0 r1}, interval 1 = I1 and EXIT
+ * {r1 r2}.  LTRF: the start fetches 2, the cut fetches r2 only (r1 stays):
+ * 2 operations, 3 registers.  LTRF+: the start fetches r0 (live), the cut
+ * nothing (r2 is written before it is read): 1 operation, 1 register. */
+static void split_interval(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = characterise(&fx, 2, false);
+    assert_float_equal(pk.pf_ops, 2, 1e-12);
+    assert_float_equal(pk.pf_regs, 3, 1e-12);
+    assert_float_equal(pk.mean_len, 1.5, 1e-12);   /* 3 instructions / 2 entries */
+    pk = characterise(&fx, 2, true);
+    assert_float_equal(pk.pf_ops, 1, 1e-12);
+    assert_float_equal(pk.pf_regs, 1, 1e-12);
+}
+
+/* r1 = load(r0); r2 = f(r1); EXIT: the load takes the warp out of the
+ * active pool once; its re-entry refetches the working set {r0 r1 r2}
+ * (LTRF+: r1, the only register live after the load).
+ * LTRF at latency 1 on 4 banks: per operation 1 + 3 = 4, per register 1:
+ *   (1 x 4 + 3) start + (1 x 4 + 3) activation = 14 / 3 per instruction. */
+static void activation(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = characterise(&fx, 16, false);
+    assert_float_equal(pk.act, 1, 1e-12);
+    assert_float_equal(pk.act_regs, 3, 1e-12);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_LTRF;
+    d.rf_config = 1;
+    rf_pf_params p;
+    rf_pf_params_default(&p);
+    rf_pf_terms t;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.stall_act, 7.0 / 3.0, 1e-12);
+    assert_float_equal(t.extra_stall, 14.0 / 3.0, 1e-12);
+    pk = characterise(&fx, 16, true);
+    assert_float_equal(pk.act_regs, 1, 1e-12);
+}
+
+/* RFC of 16 lines, 2/3 reads and 2/3 live registers per instruction (live
+ * counted as at least 1 per warp), latency 3:
+ *   pool 8:  h = 0.8 min(1, 16 / 8) = 0.8, 1 - 0.8^(2/3) = 0.138226,
+ *            stall = 0.138226 x (3 - 1) = 0.276452 on the path and in the
+ *            collector;
+ *   pool 32: h = 0.8 x 16 / 32 = 0.4, 1 - 0.4^(2/3) = 0.457116, x 2 = 0.914233. */
+static void rfc_terms(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.rc_entries = 16;
+    fx.gpu.subcores = 1;
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = characterise(&fx, 16, false);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_RFC;
+    d.rf_config = 1;
+    d.latency_x = 3;
+    rf_pf_params p;
+    rf_pf_params_default(&p);
+    rf_pf_terms t;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.rfc_hit, 0.8, 1e-12);
+    assert_float_equal(t.stall_rfc, 0.276452, 1e-6);
+    assert_float_equal(t.extra_hold, t.stall_rfc, 1e-12);
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
+    assert_float_equal(t.rfc_hit, 0.4, 1e-12);
+    assert_float_equal(t.stall_rfc, 0.914233, 1e-6);
+    /* At 1x a miss costs what a bank read costs. */
+    d.latency_x = 1;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
+    assert_float_equal(t.extra_stall, 0, 1e-12);
+}
+
+/* The estimate uses the terms: LTRF's IPC falls as the main file slows, RFC
+ * at 1x equals its no-miss-cost estimate, and a kernel without code is an
+ * error for these designs. */
+static void estimate_hook(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.kernel.launch.grid[0] = 64;
+    fx.kernel.launch.block[0] = 256;
+    for (int i = 0; i < 8; i++)
+        simfix_add(&fx, RF_OC_ALU, (int[]){8 + i, -1}, (int[]){i, 8 + (i + 7) % 8, -1});
+    simfix_finish(&fx);
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("maxwell-ltrf", &gpu, &err), 0);
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_func(&gpu, &fx.func, &fx.kernel.profile, 256, &kc, &err), 0);
+    rf_shape shape = {32, 256, 0, 64, 1};
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_LTRF;
+    d.rf_config = 1;
+    rf_estimate e1, e8;
+    d.latency_x = 1;
+    assert_int_equal(rf_extrap_estimate(&gpu, &d, &kc, &shape, NULL, &e1, &err), 0);
+    d.latency_x = 8;
+    assert_int_equal(rf_extrap_estimate(&gpu, &d, &kc, &shape, NULL, &e8, &err), 0);
+    assert_true(e8.ipc < e1.ipc && e8.ipc > 0);
+    kc.func = NULL;
+    assert_int_equal(rf_extrap_estimate(&gpu, &d, &kc, &shape, NULL, &e8, &err), RF_EUSAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(straight_line),
+        cmocka_unit_test(split_interval),
+        cmocka_unit_test(activation),
+        cmocka_unit_test(rfc_terms),
+        cmocka_unit_test(estimate_hook),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
