@@ -2,10 +2,13 @@
  *
  * Loaded from a kernel spec file (INI: [kernel] code/entry, [launch]
  * grid/block/smem/regs, [profile] trip/taken/l1_hit/l2_hit/...), or from a
- * bare .ptx / SASS / .dot file with the launch given by rf_kernel_opts and the
- * default profile.  The entry function is register-allocated when its code is
- * PTX; the register count used for occupancy is ptxas's when known (spec
- * "regs", or `ptxas -v` when on PATH), else rfkit's own.
+ * bare .ptx / SASS / .dot file with the launch given by rf_kernel_opts (grid
+ * and block are required then) and the default profile.  Unknown sections
+ * and keys are errors naming file:line.  The entry function is
+ * register-allocated when its code is PTX; the register count used for
+ * occupancy is ptxas's when known (spec "regs" or --regs, `ptxas -v` when on
+ * PATH, or an nvdisasm listing's SHI_REGISTERS), else rfkit's own (which
+ * covers the functions the entry calls).
  */
 #ifndef RF_KERNEL_H
 #define RF_KERNEL_H
@@ -31,7 +34,9 @@ typedef struct rf_profile {
     double dram_share;           /* fraction of DRAM bandwidth this SM gets (0 = fair share) */
 } rf_profile;
 
-extern const rf_param rf_launch_params[];   /* grid, block, smem, regs */
+/* smem and regs; grid and block are X[,Y[,Z]] triples read by the spec
+ * reader and rf_kernel_opts (each part >= 1, at most 1024 threads). */
+extern const rf_param rf_launch_params[];
 extern const size_t rf_launch_nparams;
 extern const rf_param rf_profile_params[];  /* trip, taken, l1_hit, l2_hit, dram_share */
 extern const size_t rf_profile_nparams;
