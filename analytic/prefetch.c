@@ -7,11 +7,12 @@
  * and a fill crossbar of g = 4 / rf_banks cycles per register with a
  * traversal of X = 4 cycles (Section 4.2).  A PREFETCH of n > 0 registers
  * holds its warp
- *   T(n) = k_op (L + X - 1) + k_reg L g n   cycles:
- * the access and the traversal once, and per register its crossbar slot and
- * its share of the bank queues, which grow with L as the main banks are not
- * pipelined (an access holds its bank L cycles); k_op, k_reg free (1 at
- * L = 1 gives the unloaded L + X - 1 + n g).
+ *   T(n) = k_op (L + X - 1) + k_reg g n   cycles:
+ * the access and the traversal once, and per register its crossbar slot;
+ * k_op and k_reg are free (1 gives the unloaded time): they take up the
+ * queueing at the main banks (not pipelined: an access holds its bank L
+ * cycles) and on the shared crossbar, and the overlap with the warp's own
+ * stalls.
  *
  * LTRF.  Per thread, from the register-intervals of size N (Algorithms 1
  * and 2, analytic/intervals.c) and the profile's edge frequencies: the
@@ -22,8 +23,8 @@
  * every long-latency load and barrier takes its warp out of the active pool
  * and back, refetching the working set of its interval, Ra registers in all
  * (LTRF+: the live ones).  Per instruction (I instructions per thread):
- *   s_pf  = (k_op P (L + X - 1) + k_reg L g R) / I
- *   s_act = (k_op A (L + X - 1) + k_reg L g Ra) / I
+ *   s_pf  = (k_op P (L + X - 1) + k_reg g R) / I
+ *   s_act = (k_op A (L + X - 1) + k_reg g Ra) / I
  * Operands come from the cache's banks: the collector sees the banked
  * file's 1-cycle access.
  *
@@ -187,7 +188,7 @@ void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *p
     double g = PF_XBAR_DIV / banks;
     double L = out->latency;
     double op = p->pf_scale * (L + PF_XBAR_LAT - 1.0);   /* T(n) = op + reg n */
-    double reg = p->pf_reg * L * g;
+    double reg = p->pf_reg * g;
     double ii = pk->insts > 0 ? pk->insts : 1.0;
     if (d->kind == RF_DESIGN_LTRF) {
         out->t_fetch = pk->pf_ops > 0 ? op + reg * pk->pf_regs / pk->pf_ops : 0.0;

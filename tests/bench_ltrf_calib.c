@@ -36,8 +36,8 @@
 #include "../sampler/sim.h"
 
 #define MAXK 32
-#define NTRAIN 5
-#define NTEST 8
+#define NTRAIN 7
+#define NTEST 9
 #define NPAR 6
 #define MAX_THREADS 24576 /* grids are cut to this many threads (run time) */
 
@@ -51,9 +51,11 @@ typedef struct point {
 
 static const point train[NTRAIN] = {
     {"LTRF #1", RF_DESIGN_LTRF, 1, false, 0, 0},
+    {"LTRF #2", RF_DESIGN_LTRF, 2, false, 0, 0},
     {"LTRF #7", RF_DESIGN_LTRF, 7, false, 0, 0},
     {"LTRF+ #5", RF_DESIGN_LTRF, 5, true, 0, 0},
     {"RFC #1", RF_DESIGN_RFC, 1, false, 0, 0},
+    {"RFC #2", RF_DESIGN_RFC, 2, false, 0, 0},
     {"RFC #7", RF_DESIGN_RFC, 7, false, 0, 0},
 };
 static const point test[NTEST] = {
@@ -65,6 +67,7 @@ static const point test[NTEST] = {
     {"LTRF+ N24", RF_DESIGN_LTRF, 6, true, 0, 24},
     {"RFC #6", RF_DESIGN_RFC, 6, false, 0, 0},
     {"RFC #3", RF_DESIGN_RFC, 3, false, 0, 0},
+    {"RFC #5", RF_DESIGN_RFC, 5, false, 0, 0},
 };
 static const char *const par_names[NPAR] = {"lat_scale", "mem_scale", "pf_scale", "pf_reg",
                                             "rfc_hit", "rfc_scale"};

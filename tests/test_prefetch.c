@@ -27,9 +27,9 @@ static rf_pf_kernel characterise(simfix *fx, int regs, bool plus)
  * (LTRF: 3 registers; LTRF+: only r0 is live there).  3 instructions, 2 reads,
  * live registers 1, 1, 0.
  * Terms on 4 banks (g = 4/4 = 1 cycle per register), latency_x 3 (L = 3):
- * per operation L + 4 - 1 = 6, per register L g = 3:
- *   LTRF  (1 x 6 + 3 x 3) / 3 = 5 cycles per instruction
- *   LTRF+ (1 x 6 + 1 x 3) / 3 = 3. */
+ * per operation L + 4 - 1 = 6, per register g = 1:
+ *   LTRF  (1 x 6 + 3 x 1) / 3 = 3 cycles per instruction
+ *   LTRF+ (1 x 6 + 1 x 1) / 3 = 7/3. */
 static void straight_line(void **state)
 {
     (void)state;
@@ -56,22 +56,22 @@ static void straight_line(void **state)
     rf_pf_terms t;
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
     assert_float_equal(t.latency, 3, 1e-12);
-    assert_float_equal(t.stall_pf, 5, 1e-12);
-    assert_float_equal(t.t_fetch, 15, 1e-12);   /* 6 + 3 registers x 3 */
-    assert_float_equal(t.extra_stall, 5, 1e-12);
+    assert_float_equal(t.stall_pf, 3, 1e-12);
+    assert_float_equal(t.t_fetch, 9, 1e-12);    /* 6 + 3 registers x 1 */
+    assert_float_equal(t.extra_stall, 3, 1e-12);
     assert_float_equal(t.extra_hold, 0, 1e-12);
 
     pk = characterise(&fx, 16, true);
     assert_float_equal(pk.pf_regs, 1, 1e-12);
     d.plus = true;
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
-    assert_float_equal(t.stall_pf, 3, 1e-12);
+    assert_float_equal(t.stall_pf, 7.0 / 3.0, 1e-12);
 
-    /* Configuration #7's own latency (6.3x): (6.3 + 3) + 6.3 = 15.6 / 3. */
+    /* Configuration #7's own latency (6.3x): (6.3 + 3) + 1 = 10.3 / 3. */
     d.latency_x = 0;
     d.rf_config = 7;
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
-    assert_float_equal(t.stall_pf, 15.6 / 3.0, 1e-12);
+    assert_float_equal(t.stall_pf, 10.3 / 3.0, 1e-12);
 
     /* Designs without a register cache get nothing. */
     d.kind = RF_DESIGN_BASELINE;
