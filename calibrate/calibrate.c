@@ -16,7 +16,9 @@
  *    (window errors relative to a 2% window noise, plus a prior keeping each
  *    parameter near its default d_j within w_j) over theta = one latency
  *    scale (mem_scale when the kernel's lone-warp stall is mostly memory,
- *    else lat_scale), conflict_scale, coll_base and steal_cand, bounded as
+ *    else lat_scale), conflict_scale, coll_base and steal_cand (and, with
+ *    HI-RF windows, rc_stall, after rc_locality is set from their conflict
+ *    rates by rf_rcc_fit_locality), bounded as
  *    rf_ipc_mparams says, with GSL (calibrate/fit.c: error handler off,
  *    every status checked).  Parameter covariance from the fit; the record
  *    keeps it and the windows' relative rms residual per degree of freedom
@@ -42,6 +44,7 @@
 #define PRIOR_CONFLICT 2.0
 #define PRIOR_STEAL 0.3
 #define PRIOR_GTO 0.3
+#define PRIOR_RC_STALL 0.5
 #define LEVEL_MAX_CTAS 4096
 
 int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
@@ -58,6 +61,14 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
     rf_extrap_machine(gpu, d, &occ, &m);
     int resident = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
     int nw = resident * cs->wpc;
+    /* HI-RF: register-cache terms of the design (analytic/rccollide.c). */
+    rf_ipc_kernel kd = *k;
+    if (d->kind == RF_DESIGN_HIRF) {
+        rc = rf_rcc_apply(gpu, d, nw, p, &m, &kd, NULL, err);
+        if (rc)
+            return rc;
+        k = &kd;
+    }
     if (nw > RF_WAVES_MAXW)
         return rf_err_set(err, RF_ELIMIT, NULL, 0, 0, NULL,
                           "%d warps per SM: the window model takes %d", nw, RF_WAVES_MAXW);
@@ -90,6 +101,7 @@ typedef struct fit_ctx {
     const rf_kernel *kern;
     const rf_ipc_kernel *k;
     const rf_plan *plan;
+    rf_ipc_params base;          /* parameters not fitted (HI-RF locality) */
     rf_ctaset *cs[RF_PLAN_MAX];  /* the CTAs each window ran */
     const double *window;        /* measured window lengths */
     int idx[RF_FIT_MAXP];
@@ -112,8 +124,7 @@ static int model_fn(const double *theta, size_t i, double *v, void *data)
         *v = theta[i - (size_t)c->plan->n];
         return RF_OK;
     }
-    rf_ipc_params p;
-    rf_ipc_params_default(&p);
+    rf_ipc_params p = c->base;
     for (int j = 0; j < c->np; j++)
         rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &p, theta[j]);
     return window_of(c, i, &p, v);
@@ -184,7 +195,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     uint64_t seed = opts && opts->seed ? opts->seed : 1;
 
     /* Samples. */
-    double y[RF_PLAN_MAX], window[RF_PLAN_MAX];
+    double y[RF_PLAN_MAX], window[RF_PLAN_MAX], conflict[RF_PLAN_MAX];
     int resident[RF_PLAN_MAX];
     double reads = 0, writes = 0, base_insts = 0;
     for (int i = 0; i < plan->n; i++) {
@@ -215,6 +226,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
                               (unsigned long long)st.cycles);
         y[i] = st.ipc;
         window[i] = (double)st.cycles;
+        conflict[i] = st.rc_writes ? (double)st.rc_conflicts / (double)st.rc_writes : 0.0;
         if (pt->design.kind == RF_DESIGN_BASELINE && st.warp_insts > 0) {
             reads += (double)st.operand_reads;
             writes += (double)st.bank_writes;
@@ -257,12 +269,43 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         return rc;
     }
 
+    /* HI-RF windows: the locality from their conflict rates (the model's
+     * rate is linear in it), then the write-back stall share joins the fit. */
+    rf_ipc_params_default(&c.base);
+    int nhirf = 0;
+    rf_rcc_result res[RF_PLAN_MAX];
+    double meas[RF_PLAN_MAX];
+    for (int i = 0; i < plan->n && !rc; i++) {
+        const rf_plan_point *pt = &plan->pt[i];
+        if (pt->design.kind != RF_DESIGN_HIRF)
+            continue;
+        rf_calib at0;
+        rf_calib_init(&at0, gpu_name, k->name);
+        at0.params.rc_locality = 0;
+        rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                          rf_kernel_ctas(k), 1};
+        rf_estimate e;
+        rc = rf_extrap_estimate(gpu, &pt->design, &kuse, &shape, &at0, &e, err);
+        res[nhirf] = e.rc;
+        meas[nhirf++] = conflict[i];
+    }
+    if (nhirf > 0 && !rc) {
+        double lam = rf_rcc_fit_locality(res, meas, nhirf);
+        if (lam >= 0)
+            c.base.rc_locality = out->params.rc_locality = lam;
+    }
+    if (rc) {
+        free_sets(&c);
+        return rc;
+    }
+
     /* Parameters to fit, with the width of their prior around the default. */
-    const char *names[3] = {"gto_share", "conflict_scale", "steal_cand"};
-    const double prior[3] = {PRIOR_GTO, PRIOR_CONFLICT, PRIOR_STEAL};
+    const char *names[4] = {"gto_share", "conflict_scale", "steal_cand", "rc_stall"};
+    const double prior[4] = {PRIOR_GTO, PRIOR_CONFLICT, PRIOR_STEAL, PRIOR_RC_STALL};
+    int nnames = nhirf > 0 ? 4 : 3;
     double lo[RF_FIT_MAXP], hi[RF_FIT_MAXP], start[RF_FIT_MAXP];
     double y_all[RF_PLAN_MAX + RF_FIT_MAXP], sigma[RF_PLAN_MAX + RF_FIT_MAXP];
-    for (int j = 0; j < 3; j++) {
+    for (int j = 0; j < nnames; j++) {
         int ix = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, names[j]);
         if (ix < 0) {
             free_sets(&c);
@@ -281,8 +324,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         sigma[i] = WINDOW_NOISE * y[i];
     }
 
-    rf_ipc_params def;
-    rf_ipc_params_default(&def);
+    rf_ipc_params def = c.base;
     for (int i = 0; i < plan->n && !rc; i++)
         rc = window_of(&c, (size_t)i, &def, &rep->s[i].ipc_default);
     rf_fit_problem pb = {(size_t)(plan->n + c.np), (size_t)c.np, y_all, sigma, lo, hi, start,

@@ -5,12 +5,15 @@
  *   baseline, B0/4 banks, at 30%             bank queueing (conflict_scale)
  *   stealing, B0/2 banks, at 30%             what stealing removes
  *   baseline, B0 banks, at 60%               the level again, other CTAs
+ *   hirf concat and hirf tea, at 30%         register-cache locality and the
+ *                                            NVM write-back stall (GPUs with
+ *                                            an NVM main file, seed 002)
  * The first three run the same CTAs over the same span (paired: their
  * differences are the designs', not the kernel's).  skip_ctas is rounded to
  * whole resident waves.  The window model (analytic/waves.c) replays the
  * cold start, but reproduces its lock-step start least well, so each window
  * follows a warm-up of one estimated CTA lifetime (at most half the sample).
- * Cost: 4 samples of budget / 4 cycles, budget = 4.25% of the estimated full
+ * Cost: 4 (6) samples of budget / 4 (6) cycles, budget = 4.25% of the estimated full
  * single-SM run unless given (5% with room for the estimate's error), each
  * window at least 1000 cycles.
  */
@@ -19,12 +22,32 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../analytic/rcindex.h"
 #include "extrapolate.h"
 
 #define MIN_WINDOW 1000
 /* Share of the estimated full run the samples may cost: 4.25%, so that the
  * 5% target holds when the estimate is up to 15% long. */
 #define BUDGET_SHARE 0.0425
+
+/* The HI-RF design sampled on an NVM-backed GPU: base assignment, a
+ * concatenated index with up to three register bits.  False when the GPU
+ * has no NVM main file or register cache. */
+static bool hirf_default(const rf_gpu *gpu, rf_design *d)
+{
+    if (gpu->nvm_write_latency <= 1 || gpu->rc_entries < 2)
+        return false;
+    rf_design_init(d);
+    d->kind = RF_DESIGN_HIRF;
+    d->assign = RF_ASSIGN_BASE;
+    int ib = 0;
+    while ((1 << (ib + 1)) <= gpu->rc_entries)
+        ib++;
+    d->rbits = ib < 3 ? ib : 3;
+    d->wbits = ib - d->rbits;
+    rf_rc_geom g;
+    return rf_rc_geom_for(d, gpu, &g, NULL) == 0;
+}
 
 int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                  uint64_t budget_cycles, rf_plan *plan, rf_err *err)
@@ -45,28 +68,38 @@ int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
     int bq = b0 / 4 >= 2 ? b0 / 4 : 2;
     int bh = b0 / 2 >= 2 ? b0 / 2 : 2;
     struct {
-        int kind, banks;
+        int kind, banks, index;
         double where;
-    } pts[4] = {
-        {RF_DESIGN_BASELINE, b0, 0.3},
-        {RF_DESIGN_BASELINE, bq, 0.3},
-        {RF_DESIGN_STEALING, bh, 0.3},
-        {RF_DESIGN_BASELINE, b0, 0.6},
+    } pts[6] = {
+        {RF_DESIGN_BASELINE, b0, 0, 0.3},
+        {RF_DESIGN_BASELINE, bq, 0, 0.3},
+        {RF_DESIGN_STEALING, bh, 0, 0.3},
+        {RF_DESIGN_BASELINE, b0, 0, 0.6},
+        {RF_DESIGN_HIRF, 0, RF_RC_CONCAT, 0.3},
+        {RF_DESIGN_HIRF, 0, RF_RC_TEA, 0.3},
     };
+    /* HI-RF points when the main file is NVM (seed 002): the register cache
+     * with the concatenated and the TEA index, base assignment. */
+    rf_design hirf;
+    int npts = hirf_default(gpu, &hirf) ? 6 : 4;
     long ctas = rf_kernel_ctas(k);
     int resident = e.occ.active_ctas > 0 ? e.occ.active_ctas : e.occ.ctas_per_sm;
     int n = 0;
     /* Warm-up: one CTA lifetime (the cold start's lock step is the part the
      * window model reproduces least well), at most half of a sample. */
-    double per = plan->budget / 4.0;
+    double per = plan->budget / npts;
     double life = ctas > 0 && resident > 0 ? plan->full_cycles * resident / (double)ctas : 0.0;
     uint64_t warm = (uint64_t)(life < 0.5 * per ? life : 0.5 * per);
     uint64_t window = (uint64_t)(per - (double)warm);
     if (window < MIN_WINDOW)
         window = MIN_WINDOW;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < npts; i++) {
         rf_plan_point *p = &plan->pt[n++];
         rf_design_init(&p->design);
+        if (pts[i].kind == RF_DESIGN_HIRF) {
+            p->design = hirf;
+            p->design.index = pts[i].index;
+        }
         p->design.kind = pts[i].kind;
         p->design.banks = pts[i].banks;
         if (pts[i].kind == RF_DESIGN_STEALING)
@@ -77,8 +110,12 @@ int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
         p->skip_ctas = (uint64_t)(skip > 0 ? skip : 0);
         p->warmup = warm;
         p->cycles = window;
-        snprintf(p->label, sizeof p->label, "%s banks=%d", rf_design_name(pts[i].kind),
-                 pts[i].banks);
+        if (pts[i].kind == RF_DESIGN_HIRF)
+            snprintf(p->label, sizeof p->label, "hirf index=%s",
+                     pts[i].index == RF_RC_TEA ? "tea" : "concat");
+        else
+            snprintf(p->label, sizeof p->label, "%s banks=%d", rf_design_name(pts[i].kind),
+                     pts[i].banks);
         plan->cost += (double)(warm + window);
     }
     plan->n = n;

@@ -29,6 +29,11 @@
  * for W4R2 and W2R4 at 256 entries and W?R3 at 64, 128, 256 and 512
  * entries, compiler-sensitive kernels.
  *
+ * Table 5: the same HI-RF points estimated after `rfkit calibrate`'s own
+ * plan (calibrate/calibrate.c: short windows, 4.25% of a full run, with the
+ * two HI-RF windows the plan adds on an NVM-backed GPU), against the full
+ * runs.
+ *
  * Grids are cut to 4 waves of resident CTAs so that every run is a full
  * run of the cut grid and the bench takes seconds.
  *
@@ -47,6 +52,7 @@
 #include "../analytic/kchar.h"
 #include "../analytic/occupancy.h"
 #include "../analytic/rccollide.h"
+#include "../calibrate/calibrate.h"
 #include "../calibrate/extrapolate.h"
 #include "../calibrate/rcfit.h"
 #include "../calibrate/record.h"
@@ -92,7 +98,8 @@ static const struct {
 
 typedef struct row {
     double ipc, conf, nvm_r, nvm_w, stall, energy;
-    double est, est_conf;
+    double est, est_conf;   /* calibrate/rcfit.c from three full runs */
+    double est_win;         /* rfkit calibrate's windowed plan (calibrate/calibrate.c) */
 } row;
 
 static void design_of(const cfg *c, rf_design *d)
@@ -237,6 +244,19 @@ static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *
             rows[i].est = rows[i].est_conf = NAN;
         }
     }
+
+    /* rfkit calibrate's plan (windows of 4.25% of a full run, HI-RF
+     * windows included on this NVM GPU), then the estimates. */
+    rf_calib wc;
+    rf_calib_report *rep = malloc(sizeof *rep);
+    int wrc = rep ? rf_calib_run(gpu, gpu->name, k, &kc, NULL, &wc, rep, &err) : RF_ENOMEM;
+    if (wrc)
+        fprintf(stderr, "bench_hirf: %s: calibrate: %s\n", k->name, err.msg);
+    for (int i = 0; i < NCFG; i++) {
+        design_of(&cfgs[i], &d);
+        rows[i].est_win = !wrc && estimate(gpu, &d, k, &kc, &wc, &e) == 0 ? e.ipc : NAN;
+    }
+    free(rep);
     rf_kernel_destroy(k);
     return 0;
 }
@@ -387,6 +407,33 @@ int main(int argc, char **argv)
                100.0 * sum / cnt, 100.0 * worst, worst_at);
     if (cnt_in > 0)
         printf("  sampled points:   %d, mean |IPC error| %.2f%%\n", cnt_in, 100.0 * sum_in / cnt_in);
+    printf("\nTable 5. rfkit calibrate (windowed plan, 4.25%% of a full run, with the two\n"
+           "HI-RF windows) then estimate, vs the sampler's full runs: HI-RF points, and\n"
+           "the SRAM point.\n\n  %-8s", "kernel");
+    for (int c = 0; c < NCFG; c++)
+        printf(" %9s", cfgs[c].label);
+    printf("\n");
+    double wsum = 0, wworst = 0;
+    int wcnt = 0;
+    for (int i = 0; i < n; i++) {
+        if (!ok[i])
+            continue;
+        printf("  %-8s", names[i]);
+        for (int c = 0; c < NCFG; c++) {
+            double e = (rows[i][c].est_win - rows[i][c].ipc) / rows[i][c].ipc;
+            printf(" %+8.1f%%", 100.0 * e);
+            if (c > 0 && isfinite(e)) {
+                wsum += fabs(e);
+                wcnt++;
+                if (fabs(e) > wworst)
+                    wworst = fabs(e);
+            }
+        }
+        printf("\n");
+    }
+    if (wcnt > 0)
+        printf("  HI-RF points: %d, mean |IPC error| %.2f%%, worst %.2f%%\n", wcnt,
+               100.0 * wsum / wcnt, 100.0 * wworst);
     printf("\n%d kernels x %d configurations in %.1f s\n", n, NCFG + 2 * NSENS, secs);
     for (int i = 0; i < n; i++)
         free(paths[i]);
