@@ -7,6 +7,7 @@
 
 #include "../analytic/kchar.h"
 #include "../calibrate/calibrate.h"
+#include "../calibrate/pffit.h"
 #include "../calibrate/record.h"
 #include "../common/param.h"
 #include "../inputs/gpu.h"
@@ -32,7 +33,12 @@ static void usage(FILE *out)
             "                     (default: 4.25%% of the estimated full run, so that the\n"
             "                     samples stay under 5%% of the real one)\n"
             "  --seed S           sampler seed (default 1)\n"
-            "  --quiet            no per-sample progress lines\n",
+            "  --quiet            no per-sample progress lines\n"
+            "  --design rfc|ltrf  calibrate the register-cache model instead (seed 004):\n"
+            "                     full runs of LTRF #1, #2, #7, LTRF+ #5 and RFC #1, #2, #7\n"
+            "                     (calibrate/pffit.c); its record serves rfkit estimate\n"
+            "                     for RFC, LTRF and LTRF+ design points (keep it in its\n"
+            "                     own file with -o)\n",
             DEFAULT_CALIB);
 }
 
@@ -46,12 +52,53 @@ static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err
     return RF_OK;
 }
 
+/* --design rfc|ltrf: seven full sampler runs and the register-cache fit. */
+static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
+                        const rf_ipc_kernel *kc, uint64_t seed, const char *out_path,
+                        rf_err *err)
+{
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_LTRF;
+    rf_sim_opts o;
+    rf_sim_opts_init(&o);
+    o.seed = seed;
+    rf_pffit_obs obs[RF_PFFIT_N];
+    rf_calib cal;
+    rf_calib_init(&cal, gpu_name, k->name);
+    int rc = rf_pffit_sample(gpu, &d, k, &o, obs, err);
+    if (!rc)
+        rc = rf_pffit_fit(gpu, k, kc, obs, &cal, err);
+    if (!rc)
+        rc = rf_record_save(out_path, &cal, err);
+    if (rc)
+        return rc;
+    printf("calibrate: kernel %s on %s, register-cache model, %d full runs, record %s\n\n",
+           k->name, gpu_name, RF_PFFIT_N, out_path);
+    rf_tbl *t = rf_tbl_new(3, (const char *const[]){"sample", "cycles", "IPC sampled"});
+    for (int i = 0; t && i < RF_PFFIT_N; i++)
+        rf_tbl_addf(t, "%s%s #%d\t%llu\t%.4f", rf_design_name(obs[i].design.kind),
+                    obs[i].design.plus ? "+" : "", obs[i].design.rf_config,
+                    (unsigned long long)obs[i].cycles, obs[i].ipc);
+    if (t) {
+        rf_tbl_print(t, stdout);
+        rf_tbl_free(t);
+    }
+    printf("\n");
+    for (int j = 0; j < cal.nfit; j++) {
+        const rf_mparam *mp = &rf_ipc_mparams[cal.fit_idx[j]];
+        printf("  %-10s %.4g (default %.4g)\n", mp->name, rf_mparam_get(mp, &cal.params), mp->def);
+    }
+    printf("fit: rms residual %.2f%%, %d dof\n", 100.0 * cal.rms_rel, cal.dof);
+    return 0;
+}
+
 int rf_cmd_calibrate(int argc, char **argv)
 {
     rf_err err;
     rf_err_clear(&err);
     const char *gpu_name = NULL, *kernel_path = NULL, *out_path = DEFAULT_CALIB;
-    const char *budget_s = NULL, *seed_s = NULL;
+    const char *budget_s = NULL, *seed_s = NULL, *design_s = NULL;
     bool quiet = false;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
@@ -74,9 +121,9 @@ int rf_cmd_calibrate(int argc, char **argv)
             continue;
         }
         const char *names[] = {"gpu", "kernel", "output", "budget-cycles", "seed", "entry",
-                               "grid", "block", "smem", "regs"};
+                               "grid", "block", "smem", "regs", "design"};
         const char **dest[] = {&gpu_name, &kernel_path, &out_path, &budget_s, &seed_s,
-                               &ko.entry, &ko.grid, &ko.block, &ko.smem, &ko.regs};
+                               &ko.entry, &ko.grid, &ko.block, &ko.smem, &ko.regs, &design_s};
         bool taken = false;
         for (size_t j = 0; j < sizeof names / sizeof names[0] && !taken; j++) {
             int rc = rf_cli_value(argc, argv, &i, names[j], &v, &err);
@@ -102,6 +149,11 @@ int rf_cmd_calibrate(int argc, char **argv)
         return rf_cli_fail(&err);
     if (seed_s && parse_u64("seed", seed_s, &co.seed, &err))
         return rf_cli_fail(&err);
+    if (design_s && strcmp(design_s, "rfc") && strcmp(design_s, "ltrf")) {
+        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "design",
+                   "calibrate takes --design rfc or ltrf (got '%s')", design_s);
+        return rf_cli_fail(&err);
+    }
 
     rf_gpu gpu;
     if (rf_gpu_load(gpu_name, &gpu, stderr, &err))
@@ -113,6 +165,11 @@ int rf_cmd_calibrate(int argc, char **argv)
     rf_calib cal;
     static rf_calib_report rep;
     int rc = rf_kchar_compute(&gpu, k, &kc, &err);
+    if (!rc && design_s) {
+        rc = calibrate_pf(&gpu, gpu_name, k, &kc, co.seed, out_path, &err);
+        rf_kernel_destroy(k);
+        return rc ? rf_cli_fail(&err) : 0;
+    }
     if (!rc)
         rc = rf_calib_run(&gpu, gpu_name, k, &kc, &co, &cal, &rep, &err);
     if (!rc)

@@ -5,10 +5,8 @@
  * CTAs of 256, to keep the run short): full sampler runs (the whole grid on one SM) of five training
  * design points
  *   LTRF #1, LTRF #7, LTRF+ #5, RFC #1, RFC #7
- * fit lat_scale and mem_scale (IPC model), pf_scale, pf_reg, rfc_hit and
- * rfc_scale (analytic/prefetch.c) with GSL (calibrate/fit.c): residuals
- * relative to a 2% window noise, plus priors of widths 1, 1, 1, 2, 0.3 and 1
- * around the defaults.  The fitted model (rf_extrap_estimate with sms = 1, the
+ * calibrate lat_scale and mem_scale (IPC model), pf_scale, pf_reg, rfc_hit
+ * and rfc_scale (analytic/prefetch.c) with calibrate/pffit.c.  The fitted model (rf_extrap_estimate with sms = 1, the
  * sampler's single-SM full run) then predicts eight other design points
  *   LTRF #6, LTRF+ #6, LTRF+ #7, LTRF #3, LTRF latency_x 4, LTRF+ N = 24,
  *   RFC #6, RFC #3
@@ -30,15 +28,14 @@
 #include "../analytic/kchar.h"
 #include "../calibrate/extrapolate.h"
 #include "../calibrate/fit.h"
+#include "../calibrate/pffit.h"
 #include "../calibrate/record.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../sampler/sim.h"
 
 #define MAXK 32
-#define NTRAIN 7
 #define NTEST 9
-#define NPAR 6
 #define MAX_THREADS 24576 /* grids are cut to this many threads (run time) */
 
 typedef struct point {
@@ -49,15 +46,8 @@ typedef struct point {
     int interval_regs;
 } point;
 
-static const point train[NTRAIN] = {
-    {"LTRF #1", RF_DESIGN_LTRF, 1, false, 0, 0},
-    {"LTRF #2", RF_DESIGN_LTRF, 2, false, 0, 0},
-    {"LTRF #7", RF_DESIGN_LTRF, 7, false, 0, 0},
-    {"LTRF+ #5", RF_DESIGN_LTRF, 5, true, 0, 0},
-    {"RFC #1", RF_DESIGN_RFC, 1, false, 0, 0},
-    {"RFC #2", RF_DESIGN_RFC, 2, false, 0, 0},
-    {"RFC #7", RF_DESIGN_RFC, 7, false, 0, 0},
-};
+static const char *const train_label[RF_PFFIT_N] = {"LTRF #1", "LTRF #2", "LTRF #7", "LTRF+ #5",
+                                                    "RFC #1", "RFC #2", "RFC #7"};
 static const point test[NTEST] = {
     {"LTRF #6", RF_DESIGN_LTRF, 6, false, 0, 0},
     {"LTRF+ #6", RF_DESIGN_LTRF, 6, true, 0, 0},
@@ -69,28 +59,18 @@ static const point test[NTEST] = {
     {"RFC #3", RF_DESIGN_RFC, 3, false, 0, 0},
     {"RFC #5", RF_DESIGN_RFC, 5, false, 0, 0},
 };
-static const char *const par_names[NPAR] = {"lat_scale", "mem_scale", "pf_scale", "pf_reg",
-                                            "rfc_hit", "rfc_scale"};
-static const double par_prior[NPAR] = {1.0, 1.0, 1.0, 2.0, 0.3, 1.0};
 
 typedef struct job {
     const char *path;
     char name[128];
-    double y_train[NTRAIN], y_test[NTEST];
+    rf_pffit_obs obs[RF_PFFIT_N];
+    double y_test[NTEST];
     double e_test[NTEST], e_default[NTEST];
-    double f_train[NTRAIN], f_test[NTEST];   /* fitted model's IPC */
-    double theta[NPAR];
+    double f_train[RF_PFFIT_N], f_test[NTEST];   /* fitted model's IPC */
+    rf_calib cal;
     int rc;
     char msg[512];
 } job;
-
-typedef struct fitctx {
-    const rf_gpu *gpu;
-    const rf_ipc_kernel *kc;
-    rf_shape shape;
-    int idx[NPAR];
-    rf_calib cal;
-} fitctx;
 
 static void design_of(const point *pt, rf_design *d)
 {
@@ -103,28 +83,16 @@ static void design_of(const point *pt, rf_design *d)
         d->interval_regs = pt->interval_regs;
 }
 
-static int estimate(fitctx *c, const point *pt, const rf_calib *cal, double *ipc)
+static int estimate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                    const rf_design *d, const rf_calib *cal, double *ipc)
 {
-    rf_design d;
-    design_of(pt, &d);
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
     rf_estimate e;
     rf_err err = {0};
-    int rc = rf_extrap_estimate(c->gpu, &d, c->kc, &c->shape, cal, &e, &err);
+    int rc = rf_extrap_estimate(gpu, d, kc, &shape, cal, &e, &err);
     *ipc = rc == 0 ? e.ipc : NAN;
     return rc;
-}
-
-static int model_fn(const double *theta, size_t i, double *value, void *ctx)
-{
-    fitctx *c = ctx;
-    if (i >= NTRAIN) {                      /* prior rows: the parameter itself */
-        *value = theta[i - NTRAIN];
-        return 0;
-    }
-    rf_calib cal = c->cal;
-    for (int j = 0; j < NPAR; j++)
-        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &cal.params, theta[j]);
-    return estimate(c, &train[i], &cal, value);
 }
 
 static void run_job(const rf_gpu *gpu, job *j)
@@ -145,70 +113,38 @@ static void run_job(const rf_gpu *gpu, job *j)
     }
     rf_sim_opts o;
     rf_sim_opts_init(&o);
+    rf_design tmpl;
+    rf_design_init(&tmpl);
+    tmpl.kind = RF_DESIGN_LTRF;
+    j->rc = rf_pffit_sample(gpu, &tmpl, k, &o, j->obs, &err);
     rf_sim_stats st;
-    for (int i = 0; i < NTRAIN + NTEST && j->rc == 0; i++) {
+    for (int i = 0; i < NTEST && j->rc == 0; i++) {
         rf_design d;
-        design_of(i < NTRAIN ? &train[i] : &test[i - NTRAIN], &d);
+        design_of(&test[i], &d);
         j->rc = rf_sim_run(gpu, &d, k, &o, &st, &err);
-        if (i < NTRAIN)
-            j->y_train[i] = st.ipc;
-        else
-            j->y_test[i - NTRAIN] = st.ipc;
+        j->y_test[i] = st.ipc;
     }
     rf_ipc_kernel kc;
     if (j->rc == 0)
         j->rc = rf_kchar_compute(gpu, k, &kc, &err);
-    fitctx c;
-    memset(&c, 0, sizeof c);
-    c.gpu = gpu;
-    c.kc = &kc;
-    c.shape = (rf_shape){k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
-                         rf_kernel_ctas(k), 1};
-    rf_calib_init(&c.cal, gpu->name, k->name);
-    double lo[NPAR], hi[NPAR], start[NPAR];
-    double y[NTRAIN + NPAR], sigma[NTRAIN + NPAR];
-    for (int p = 0; p < NPAR && j->rc == 0; p++) {
-        c.idx[p] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, par_names[p]);
-        if (c.idx[p] < 0) {
-            j->rc = RF_EINTERNAL;
-            snprintf(j->msg, sizeof j->msg, "no model parameter %s", par_names[p]);
-            break;
-        }
-        const rf_mparam *mp = &rf_ipc_mparams[c.idx[p]];
-        lo[p] = mp->lo;
-        hi[p] = mp->hi;
-        start[p] = mp->def;
-        y[NTRAIN + p] = mp->def;
-        sigma[NTRAIN + p] = par_prior[p];
-    }
-    for (int i = 0; i < NTRAIN; i++) {
-        y[i] = j->y_train[i];
-        sigma[i] = 0.02 * j->y_train[i];
-    }
     for (int t = 0; t < NTEST && j->rc == 0; t++) {
+        rf_design d;
+        design_of(&test[t], &d);
         double v;
-        j->rc = estimate(&c, &test[t], NULL, &v);
+        j->rc = estimate(gpu, k, &kc, &d, NULL, &v);
         j->e_default[t] = fabs(v - j->y_test[t]) / j->y_test[t];
     }
-    rf_fit_result fr;
-    if (j->rc == 0) {
-        rf_fit_problem pb = {NTRAIN + NPAR, NPAR, y, sigma, lo, hi, start, model_fn, &c, 0};
-        j->rc = rf_fit_run(&pb, &fr, &err);
+    rf_calib_init(&j->cal, gpu->name, k->name);
+    if (j->rc == 0)
+        j->rc = rf_pffit_fit(gpu, k, &kc, j->obs, &j->cal, &err);
+    for (int t = 0; t < NTEST && j->rc == 0; t++) {
+        rf_design d;
+        design_of(&test[t], &d);
+        j->rc = estimate(gpu, k, &kc, &d, &j->cal, &j->f_test[t]);
+        j->e_test[t] = fabs(j->f_test[t] - j->y_test[t]) / j->y_test[t];
     }
-    if (j->rc == 0) {
-        for (int p = 0; p < NPAR; p++) {
-            j->theta[p] = fr.theta[p];
-            rf_mparam_put(&rf_ipc_mparams[c.idx[p]], &c.cal.params, fr.theta[p]);
-        }
-        for (int t = 0; t < NTEST && j->rc == 0; t++) {
-            double v;
-            j->rc = estimate(&c, &test[t], &c.cal, &v);
-            j->f_test[t] = v;
-            j->e_test[t] = fabs(v - j->y_test[t]) / j->y_test[t];
-        }
-        for (int i = 0; i < NTRAIN && j->rc == 0; i++)
-            j->rc = estimate(&c, &train[i], &c.cal, &j->f_train[i]);
-    }
+    for (int i = 0; i < RF_PFFIT_N && j->rc == 0; i++)
+        j->rc = estimate(gpu, k, &kc, &j->obs[i].design, &j->cal, &j->f_train[i]);
     if (j->rc < 0 && !j->msg[0])
         snprintf(j->msg, sizeof j->msg, "%s", err.msg);
     rf_kernel_destroy(k);
@@ -329,12 +265,12 @@ int main(int argc, char **argv)
                 w = j->e_test[t];
         }
         printf(" %6.1f%% %6.1f%% %6.1f%% ", 100 * s / NTEST, 100 * w, 100 * s0 / NTEST);
-        for (int p = 0; p < NPAR; p++)
-            printf(" %.3g", j->theta[p]);
+        for (int p = 0; p < j->cal.nfit; p++)
+            printf(" %.3g", rf_mparam_get(&rf_ipc_mparams[j->cal.fit_idx[p]], &j->cal.params));
         printf("\n");
         if (verbose) {
-            for (int t = 0; t < NTRAIN; t++)
-                printf("    train %-9s sampler %.4f model %.4f\n", train[t].label, j->y_train[t],
+            for (int t = 0; t < RF_PFFIT_N; t++)
+                printf("    train %-9s sampler %.4f model %.4f\n", train_label[t], j->obs[t].ipc,
                        j->f_train[t]);
             for (int t = 0; t < NTEST; t++)
                 printf("    test  %-9s sampler %.4f model %.4f\n", test[t].label, j->y_test[t],
