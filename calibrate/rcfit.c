@@ -3,18 +3,20 @@
  *
  * Samples: the sampler runs the kernel on the plain SRAM file (`baseline`
  * on the same GPU), on HI-RF with the concatenated index and on HI-RF with
- * the TEA index, base assignment.  The two indexes share lines differently
- * (concat: a warp's own critical sets; TEA: other warps' registers), which
- * is what separates the write locality from the rest.
+ * the TEA index, base assignment, and on HI-RF concatenated with the Worst
+ * assignment.  The two indexes share lines differently (concat: a warp's
+ * own critical sets; TEA: other warps' registers), which separates the
+ * write locality from the rest; Worst, the most write-backs the kernel can
+ * make, pins their cost.
  *
  * 1. Locality.  The conflict rate is linear in lambda (rc_locality) between
  *    the model's independent-interleaving and own-warp rates; lambda is the
- *    least-squares fit to the two HI-RF conflict rates (rf_rcc_fit_locality;
- *    0.5 when neither depends on it).
+ *    least-squares fit to the HI-RF conflict rates (rf_rcc_fit_locality;
+ *    0.5 when none depends on it).
  * 2. IPC.  theta = (lat_scale with mem_scale moved by the same factor,
  *    conflict_scale, rc_stall) minimises
  *      sum_i ((IPC_model_i - IPC_i) / (0.02 IPC_i))^2 + sum_j ((theta_j - 1) / w_j)^2
- *    over the three samples (2% noise per sample) with a prior keeping
+ *    over the samples (2% noise per sample) with a prior keeping
  *    each parameter near its default within w = (0.5, 2, 0.5), in the
  *    bounds of rf_ipc_mparams (calibrate/fit.c, GSL).  The model of a
  *    sample is rfkit estimate's whole-kernel IPC of the same launch on one
@@ -31,6 +33,7 @@
 #include "fit.h"
 
 #define NOISE 0.02
+#define NPAR 3
 
 void rf_rcfit_points(const rf_design *hirf, rf_design pts[RF_RCFIT_N])
 {
@@ -41,6 +44,8 @@ void rf_rcfit_points(const rf_design *hirf, rf_design pts[RF_RCFIT_N])
     pts[1].assign = RF_ASSIGN_BASE;
     pts[2] = pts[1];
     pts[2].index = RF_RC_TEA;
+    pts[3] = pts[1];
+    pts[3].assign = RF_ASSIGN_WORST;
 }
 
 int rf_rcfit_sample(const rf_gpu *gpu, const rf_design *hirf, const rf_kernel *k,
@@ -106,8 +111,8 @@ int rf_rcfit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
     fit_ctx c = {gpu, k, kc, obs, *cal};
     /* 1. Locality from the two HI-RF conflict rates. */
     c.cal.params.rc_locality = 0;
-    rf_rcc_result res[2];
-    double meas[2];
+    rf_rcc_result res[RF_RCFIT_N];
+    double meas[RF_RCFIT_N];
     for (int i = 1; i < RF_RCFIT_N; i++) {
         rf_estimate e;
         int rc = model(&c, &obs[i].design, &e, err);
@@ -116,44 +121,46 @@ int rf_rcfit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
         res[i - 1] = e.rc;
         meas[i - 1] = obs[i].conflict;
     }
-    double lam = rf_rcc_fit_locality(res, meas, 2);
+    double lam = rf_rcc_fit_locality(res, meas, RF_RCFIT_N - 1);
     c.cal.params.rc_locality = lam >= 0 ? lam : 0.5;
 
     /* 2. IPC parameters. */
-    double y[2 * RF_RCFIT_N], sig[2 * RF_RCFIT_N];
-    static const double prior[RF_RCFIT_N] = {0.5, 2.0, 0.5};
+    double y[RF_RCFIT_N + NPAR], sig[RF_RCFIT_N + NPAR];
+    static const double prior[NPAR] = {0.5, 2.0, 0.5};
     for (int i = 0; i < RF_RCFIT_N; i++) {
         if (!(obs[i].ipc > 0))
             return rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name, "sample %d has no IPC", i);
         y[i] = obs[i].ipc;
         sig[i] = NOISE * obs[i].ipc;
-        y[RF_RCFIT_N + i] = 1.0;
-        sig[RF_RCFIT_N + i] = prior[i];
     }
-    const char *names[RF_RCFIT_N] = {"lat_scale", "conflict_scale", "rc_stall"};
-    double lo[RF_RCFIT_N], hi[RF_RCFIT_N], start[RF_RCFIT_N] = {1, 1, 1};
-    int idx[RF_RCFIT_N];
-    for (int j = 0; j < RF_RCFIT_N; j++) {
+    for (int j = 0; j < NPAR; j++) {
+        y[RF_RCFIT_N + j] = 1.0;
+        sig[RF_RCFIT_N + j] = prior[j];
+    }
+    const char *names[NPAR] = {"lat_scale", "conflict_scale", "rc_stall"};
+    double lo[NPAR], hi[NPAR], start[NPAR] = {1, 1, 1};
+    int idx[NPAR];
+    for (int j = 0; j < NPAR; j++) {
         idx[j] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, names[j]);
         if (idx[j] < 0)
             return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, names[j], "no such model parameter");
         lo[j] = rf_ipc_mparams[idx[j]].lo;
         hi[j] = rf_ipc_mparams[idx[j]].hi;
     }
-    rf_fit_problem pb = {2 * RF_RCFIT_N, RF_RCFIT_N, y, sig, lo, hi, start, fit_fn, &c, 0};
+    rf_fit_problem pb = {RF_RCFIT_N + NPAR, NPAR, y, sig, lo, hi, start, fit_fn, &c, 0};
     rf_fit_result fr;
     int rc = rf_fit_run(&pb, &fr, err);
     if (rc)
         return rc;
     put_theta(&c, fr.theta);
-    c.cal.nfit = RF_RCFIT_N;
-    for (int a = 0; a < RF_RCFIT_N; a++) {
+    c.cal.nfit = NPAR;
+    for (int a = 0; a < NPAR; a++) {
         c.cal.fit_idx[a] = idx[a];
-        for (int b = 0; b < RF_RCFIT_N; b++)
+        for (int b = 0; b < NPAR; b++)
             c.cal.cov[a][b] = fr.cov[a][b];
     }
     c.cal.dof = fr.dof;
-    c.cal.rms_rel = NOISE * sqrt(fr.chisq / (2.0 * RF_RCFIT_N));
+    c.cal.rms_rel = NOISE * sqrt(fr.chisq / (double)(RF_RCFIT_N + NPAR));
     c.cal.samples = RF_RCFIT_N;
     c.cal.sample_cycles = 0;
     for (int i = 0; i < RF_RCFIT_N; i++)

@@ -1,6 +1,7 @@
-/* rcfit.h - calibration of the HI-RF closed form (seed 002) from three
+/* rcfit.h - calibration of the HI-RF closed form (seed 002) from four
  * sampler runs of a kernel: the plain SRAM file, HI-RF with the
- * concatenated index and HI-RF with the TEA index (base assignment).
+ * concatenated index and HI-RF with the TEA index (base assignment), and
+ * HI-RF concatenated with the Worst assignment.
  * (Method: calibrate/rcfit.c.)
  */
 #ifndef RF_RCFIT_H
@@ -13,7 +14,7 @@
 #include "../sampler/sim.h"
 #include "record.h"
 
-#define RF_RCFIT_N 3
+#define RF_RCFIT_N 4
 
 /* What one sample measured. */
 typedef struct rf_rcfit_obs {
@@ -23,11 +24,12 @@ typedef struct rf_rcfit_obs {
     uint64_t cycles;      /* cycles simulated */
 } rf_rcfit_obs;
 
-/* The three design points sampled: baseline, hirf concat (the design's
- * wbits/rbits/rc_entries), hirf tea; base assignment. */
+/* The design points sampled: baseline, hirf concat (the design's
+ * wbits/rbits/rc_entries) and hirf tea with base assignment, hirf concat
+ * with Worst assignment. */
 void rf_rcfit_points(const rf_design *hirf, rf_design pts[RF_RCFIT_N]);
 
-/* Run the sampler on the three points (opts: window or full run). */
+/* Run the sampler on the points (opts: window or full run). */
 int rf_rcfit_sample(const rf_gpu *gpu, const rf_design *hirf, const rf_kernel *k,
                     const rf_sim_opts *opts, rf_rcfit_obs obs[RF_RCFIT_N], rf_err *err);
 

@@ -58,7 +58,7 @@ static double model_ipc(fixture *fx, const rf_design *d, const rf_calib *cal, rf
 
 /* Observations made by the model at lat_scale 1.3, conflict_scale 1.5,
  * rc_stall 0.8 and locality 0.3: the locality comes back exactly (the
- * conflict rate is linear in it), and the fitted model meets the three
+ * conflict rate is linear in it), and the fitted model meets the sampled
  * IPCs within 1% (the prior pulls the parameters slightly). */
 static void recovers_model(void **state)
 {
@@ -77,6 +77,7 @@ static void recovers_model(void **state)
     rf_rcfit_points(&hirf, pts);
     assert_int_equal(pts[0].kind, RF_DESIGN_BASELINE);
     assert_int_equal(pts[2].index, RF_RC_TEA);
+    assert_int_equal(pts[3].assign, RF_ASSIGN_WORST);
     for (int i = 0; i < RF_RCFIT_N; i++) {
         rf_rcc_result rc;
         obs[i].design = pts[i];
@@ -94,11 +95,11 @@ static void recovers_model(void **state)
         assert_true(fabs(ipc - obs[i].ipc) < 0.01 * obs[i].ipc);
     }
     assert_int_equal(cal.nfit, 3);
-    assert_int_equal(cal.samples, 3);
-    assert_true(cal.sample_cycles == 3000);
+    assert_int_equal(cal.samples, RF_RCFIT_N);
+    assert_true(cal.sample_cycles == 1000.0 * RF_RCFIT_N);
 }
 
-/* Sampler round trip on a 64-CTA grid: three runs, positive IPCs, conflict
+/* Sampler round trip on a 64-CTA grid: four runs, positive IPCs, conflict
  * rates only for the HI-RF points, and a fit that goes through. */
 static void sampler_round_trip(void **state)
 {
@@ -111,7 +112,7 @@ static void sampler_round_trip(void **state)
     rf_rcfit_obs obs[RF_RCFIT_N];
     rf_err err = {0};
     assert_int_equal(rf_rcfit_sample(&fx->gpu, &hirf, fx->k, &o, obs, &err), 0);
-    assert_true(obs[0].ipc > 0 && obs[1].ipc > 0 && obs[2].ipc > 0);
+    assert_true(obs[0].ipc > 0 && obs[1].ipc > 0 && obs[2].ipc > 0 && obs[3].ipc > 0);
     assert_true(obs[0].conflict == 0);
     assert_true(obs[1].conflict > 0 && obs[1].conflict < 1);
     rf_calib cal;
