@@ -97,6 +97,12 @@ static void details(char *buf, size_t cap, const rf_gpu *g, const rf_design *d,
                  d->rf_config, tech ? tech->cell : "?", o->rf_capacity_x, o->rf_regs,
                  o->rf_latency_x, o->rf_area_x, o->rf_power_x, d->active_warps);
         break;
+    case RF_DESIGN_RFC:
+        tech = rf_design_rf_tech(d->rf_config);
+        snprintf(buf, cap, "LRU register cache over #%d %s: %gx capacity (%d regs), %gx latency",
+                 d->rf_config, tech ? tech->cell : "?", o->rf_capacity_x, o->rf_regs,
+                 o->rf_latency_x);
+        break;
     case RF_DESIGN_IDEAL:
         snprintf(buf, cap, "%gx capacity (%d regs) at %gx latency", o->rf_capacity_x,
                  o->rf_regs, o->rf_latency_x);
