@@ -104,6 +104,9 @@ int rf_area_org(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     case RF_DESIGN_HIRF:
         org->nvm = true;
         org->cache_bits = rc_bits;
+        /* The design's storage overhead (analytic/overhead.c) lists the
+         * cache's data, counted here as cache_bits: keep its tags only. */
+        org->overhead_bits = org->overhead_bits > rc_bits ? org->overhead_bits - rc_bits : 0.0;
         break;
     case RF_DESIGN_RFC:
     case RF_DESIGN_LTRF: {
@@ -114,6 +117,9 @@ int rf_area_org(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
         org->config = d->rf_config;
         org->main_bits *= t->capacity_x;
         org->cache_bits = rc_bits;
+        if (d->kind == RF_DESIGN_RFC)     /* as HI-RF: data counted once */
+            org->overhead_bits = org->overhead_bits > rc_bits ? org->overhead_bits - rc_bits
+                                                              : 0.0;
         break;
     }
     case RF_DESIGN_IDEAL:
