@@ -104,6 +104,8 @@ int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     if (rc < 0)
         return rc;
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
+    if (d->kind == RF_DESIGN_LTRF && d->scheduler == 0)
+        policy = RF_SCHED_TWO_LEVEL;        /* as the sampler: LTRF's active pool */
     double pool = policy == RF_SCHED_TWO_LEVEL && d->active_warps > 0 ? d->active_warps
                                                                        : occ->warps_per_sm;
     rf_pf_terms t;
