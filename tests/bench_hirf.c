@@ -61,7 +61,7 @@
 #include "../sampler/sim.h"
 
 #ifndef WAVES
-#define WAVES 8
+#define WAVES 4
 #endif
 #define NCFG 10
 #define MAXK 32
