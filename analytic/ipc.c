@@ -26,9 +26,10 @@
  * M/D/1 server busy ii cycles per instruction at utilisation
  * u = x use ii / pipes, so W_unit = sum_u f_u (u / (1 - u)) ii / (2 pipes).
  *   t_coll = c0 + (L_rf - 1) + W_coll + q W_unit + h_x   (collector hold time)
- * q (unit_hold, default 0): when a pipe is the bottleneck its queue sits in
- * the collectors without costing throughput beyond the pipe's own cap, so
- * by default the pipe wait does not count against the collectors.
+ * q (unit_hold, default 0.5): the collector is held until dispatch, so the
+ * pipe wait counts against the collectors; but when a pipe is the
+ * bottleneck its queue sits in the collectors without costing throughput
+ * beyond the pipe's own cap, so only a share q counts.
  *
  * Throughput caps (warp instructions per cycle):
  *   issue     S * iw                      schedulers times issue width
@@ -37,6 +38,11 @@
  *   units     min_u pipes_u / (ii_u use_u)  ALU, SFU, LD/ST pipes
  *   dram      BW / bytes per instruction
  *   latency   N_w / cpi_w                 N_w active warps
+ *   pool      P / cpi_short               two-level scheduler: only the P warps
+ *                                         of the active pool issue; a warp
+ *                                         waiting on memory leaves the pool,
+ *                                         so only the short stalls count
+ *                                         (cpi_short = cpi_w without a S_mem)
  * IPC is their soft minimum (sum_i v_i^-p)^(-1/p): the p-norm saturates
  * smoothly when two limits are close, as queueing does.  Because t_coll and
  * cpi_w grow with x, IPC solves x = F(x) with F decreasing; the root is
@@ -70,7 +76,7 @@ const rf_mparam rf_ipc_mparams[] = {
      "share of the operand-collection wait on a warp's own path"},
     {"smooth", offsetof(rf_ipc_params, smooth), 1.0, 32.0, 4.0, false, "1",
      "exponent of the soft minimum of the IPC limits"},
-    {"unit_hold", offsetof(rf_ipc_params, unit_hold), 0.0, 1.0, 0.0, false, "1",
+    {"unit_hold", offsetof(rf_ipc_params, unit_hold), 0.0, 1.0, 0.5, false, "1",
      "share of the execution-pipe wait that holds operand collectors"},
     {"tail", offsetof(rf_ipc_params, tail), 0.0, 4.0, 0.0, false, "1",
      "drain per wave, in lone-warp times of one warp's instructions"},
@@ -107,8 +113,9 @@ void rf_ipc_params_default(rf_ipc_params *p)
 
 const char *rf_ipc_bound_name(int bound)
 {
-    static const char *const names[] = {"latency", "issue", "collectors", "units", "dram"};
-    return bound >= 0 && bound < 5 ? names[bound] : "?";
+    static const char *const names[] = {"latency", "issue", "collectors", "units", "dram",
+                                         "pool"};
+    return bound >= 0 && bound < 6 ? names[bound] : "?";
 }
 
 /* v^-p, fast for integer p. */
@@ -146,6 +153,7 @@ typedef struct solve_ctx {
     double intra;       /* intra[B] */
     double fixed_hold;  /* c0 + (L_rf - 1) + h_x */
     double fixed_cpi;   /* 1 + a S_dep + m S_mem + s_x */
+    double mem_cpi;     /* m S_mem (hidden by the two-level pool's swaps) */
     double caps_sum;    /* sum of v^-p over the x-independent caps */
     double coll_frac;   /* instructions that take a collector */
     double p_exp;
@@ -186,6 +194,11 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     double lat = m->warps / cpi;
     double col = m->collectors / (t_coll * c->coll_frac);
     double s = c->caps_sum + inv_pow(lat, c->p_exp, c->ip) + inv_pow(col, c->p_exp, c->ip);
+    double pool = INFINITY;
+    if (m->pool > 0) {
+        pool = m->pool / (cpi - c->mem_cpi);
+        s += inv_pow(pool, c->p_exp, c->ip);
+    }
     double f = root_p(s, c->p_exp, c->ip);
     if (out) {
         out->ipc = f;
@@ -197,6 +210,7 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
         out->stolen_writes = w.stolen_writes;
         out->lim_latency = lat;
         out->lim_collect = col;
+        out->lim_pool = pool;
     }
     return f;
 }
@@ -218,6 +232,7 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     c.intra = k->intra[b];
     c.fixed_hold = p->coll_base + (m->rf_latency > 1 ? m->rf_latency - 1 : 0) + m->extra_hold;
     c.fixed_cpi = 1.0 + p->lat_scale * k->stall_dep + p->mem_scale * k->stall_mem + m->extra_stall;
+    c.mem_cpi = p->mem_scale * k->stall_mem;
 
     double issue = (double)m->schedulers * m->issue_width;
     int pipes = m->alu_pipes > 0 ? m->alu_pipes : 1;
@@ -278,9 +293,9 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     out->lim_issue = issue;
     out->lim_unit = unit;
     out->lim_dram = dram;
-    double lims[5] = {out->lim_latency, issue, out->lim_collect, unit, dram};
+    double lims[6] = {out->lim_latency, issue, out->lim_collect, unit, dram, out->lim_pool};
     out->bound = 0;
-    for (int i = 1; i < 5; i++)
+    for (int i = 1; i < 6; i++)
         if (lims[i] < lims[out->bound])
             out->bound = i;
 }

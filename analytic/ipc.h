@@ -69,6 +69,8 @@ typedef struct rf_ipc_machine {
     double extra_hold;      /* cycles a collector is held */
     double write_service;   /* cycles a bank write holds its bank (0 = 1; k->writes
                              * then counts bank-cycles) */
+    double pool;            /* two-level scheduler: warps in the active pool
+                             * (0 = no pool) */
     double wb_rate;         /* HI-RF: write-backs per instruction whose bank time
                              * (write_service - 1 + queueing) is on the warp's path */
 } rf_ipc_machine;
@@ -107,7 +109,8 @@ typedef struct rf_ipc_result {
     double stolen_writes;   /* fraction of writes stolen */
     double lim_latency;     /* W / cpi_warp */
     double lim_issue, lim_collect, lim_unit, lim_dram; /* throughput caps */
-    int bound;              /* 0 latency, 1 issue, 2 collectors, 3 units, 4 dram */
+    double lim_pool;        /* two-level pool / short-latency cpi (inf: no pool) */
+    int bound;              /* 0 latency, 1 issue, 2 collectors, 3 units, 4 dram, 5 pool */
 } rf_ipc_result;
 
 const char *rf_ipc_bound_name(int bound);

@@ -20,7 +20,8 @@
  * max_b(count on b) cycles: intra[B] = mean of (that max - 1).
  *
  * Lone-warp stalls.  The warps of RF_KCHAR_MC_CTAS CTAs each follow a random path
- * (the same branch rules) alone, issuing in order one instruction per cycle:
+ * (the same branch rules; a loop whose body holds a barrier runs the same
+ * trip count in every warp of a CTA) alone, issuing in order one instruction per cycle:
  * an instruction starts when its source, destination and guard registers
  * have no write pending; a result is ready 2 + latency cycles after its
  * producer issues (a bank read and the collector before execution; ALU and
@@ -253,11 +254,33 @@ void rf_kchar_ctaset_free(rf_ctaset *cs)
 
 /* One warp alone along a random path; adds its instructions and cycles per
  * phase to I[] and T[], its stalls to *sm / *sd; returns the drain. */
-static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                        uint64_t seed, uint64_t gid, double *ready, bool *from_mem, float *I,
-                        float *T, double *sm, double *sd, int *nph)
+/* A loop back edge whose body (loop head to the branch) holds a barrier is
+ * decided once per CTA, as the sampler does (CUDA needs such loops uniform
+ * across the CTA): per block, whether its back edge is such a branch. */
+static bool *cta_uniform_loops(const rf_func *f)
 {
-    uint64_t nbr = 0, nmem = 0;
+    bool *u = calloc((size_t)(f->nblocks > 0 ? f->nblocks : 1), sizeof *u);
+    if (!u)
+        return NULL;
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *blk = &f->blocks[b];
+        if (blk->nsucc != 2 || blk->ninsts == 0 || !is_loopback(f, b))
+            continue;
+        int head = blk->succ[1];
+        int from = head >= 0 && head < f->nblocks ? f->blocks[head].first : blk->first;
+        int to = blk->first + blk->ninsts - 1;
+        for (int i = from; i <= to && i >= 0 && i < f->ninsts && !u[b]; i++)
+            u[b] = f->insts[i].cls == RF_OC_BARRIER;
+    }
+    return u;
+}
+
+static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                        const bool *uniform, uint64_t seed, uint64_t cta, uint64_t gid,
+                        double *ready, bool *from_mem, float *I, float *T, double *sm,
+                        double *sd, int *nph)
+{
+    uint64_t nbr = 0, nmem = 0, nloop = 0;
     for (int r = 0; r < NREG; r++) {
         ready[r] = 0;
         from_mem[r] = false;
@@ -342,10 +365,14 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             b = blk->succ[0];
         } else {
             const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
+            double u;
             if (last && last->guard < 0)
-                b = blk->succ[1];     /* unconditional: no draw */
+                u = -1.0;             /* unconditional: no draw */
+            else if (uniform && uniform[b])
+                u = draw(seed, cta, nloop++, 4);
             else
-                b = draw(seed, gid, nbr++, 1) < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
+                u = draw(seed, gid, nbr++, 1);
+            b = u < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
         }
     }
     T[ph] += (float)(t - t_phase);
@@ -365,12 +392,14 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     rf_ctaset *cs = calloc(1, sizeof *cs);
     double *ready = malloc(sizeof *ready * NREG);
     bool *from_mem = malloc(sizeof *from_mem * NREG);
+    bool *uniform = cta_uniform_loops(f);
     if (cs) {
         cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
         cs->insts = calloc((size_t)nctas * wpc * MC_MAXPH, sizeof *cs->insts);
         cs->time = calloc((size_t)nctas * wpc * MC_MAXPH, sizeof *cs->time);
     }
-    if (!cs || !ready || !from_mem || !cs->nph || !cs->insts || !cs->time) {
+    if (!cs || !ready || !from_mem || !uniform || !cs->nph || !cs->insts || !cs->time) {
+        free(uniform);
         free(ready);
         free(from_mem);
         rf_kchar_ctaset_free(cs);
@@ -386,8 +415,9 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
         int nph = 1;
         double cta_drain = 0;
         for (int w = 0; w < wpc; w++) {
-            uint64_t gid = (uint64_t)(first_cta + c) * (uint64_t)wpc + (uint64_t)w;
-            double d = walk_warp(gpu, f, prof, seed, gid, ready, from_mem,
+            uint64_t cta = (uint64_t)(first_cta + c);
+            uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
+            double d = walk_warp(gpu, f, prof, uniform, seed, cta, gid, ready, from_mem,
                                  I + (size_t)w * MC_MAXPH, T + (size_t)w * MC_MAXPH, &sm, &sd,
                                  &nph);
             cta_drain = d > cta_drain ? d : cta_drain;
@@ -409,6 +439,7 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     }
     free(ready);
     free(from_mem);
+    free(uniform);
     cs->active_frac = crit > 0 ? work / crit : 1.0;
     cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
     cs->s_mem = ti > 0 ? sm / ti : 0.0;

@@ -1,6 +1,6 @@
 /* calibrate.c - fit the IPC model to short sampler runs.
  *
- * 1. Plan (calibrate/plan.c): a few design points, two windows each.
+ * 1. Plan (calibrate/plan.c): four design points, one window each, paired.
  * 2. Samples: rf_sim_run on one SM with the window's skip_ctas, warm-up and
  *    length; y_i = the window's IPC.  The baseline windows also give the
  *    measured register reads and writes per instruction, which replace the
@@ -14,15 +14,17 @@
  * 4. Fit: minimise
  *      sum_i ((f_i(theta) - y_i) / (0.02 y_i))^2 + sum_j ((theta_j - d_j) / w_j)^2
  *    (window errors relative to a 2% window noise, plus a prior keeping each
- *    parameter near its default d_j within w_j) over theta = one latency
- *    scale (mem_scale when the kernel's lone-warp stall is mostly memory,
- *    else lat_scale), conflict_scale, coll_base and steal_cand (and, with
- *    HI-RF windows, rc_stall, after rc_locality is set from their conflict
- *    rates by rf_rcc_fit_locality), bounded as
+ *    parameter near its default d_j within w_j) over theta = gto_share (the
+ *    population model's scheduler share: the level), conflict_scale and
+ *    steal_cand (and, with HI-RF windows, rc_stall, after rc_locality is set
+ *    from their conflict rates by rf_rcc_fit_locality), bounded as
  *    rf_ipc_mparams says, with GSL (calibrate/fit.c: error handler off,
  *    every status checked).  Parameter covariance from the fit; the record
  *    keeps it and the windows' relative rms residual per degree of freedom
  *    for prediction intervals.
+ * 5. Level: the whole grid run through the population model at the default
+ *    design and the fitted parameters, over the wave formula's IPC there;
+ *    estimates multiply by it (calibrate/extrapolate.c).
  */
 #include "calibrate.h"
 

@@ -67,6 +67,13 @@ void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     m->ldst_ii = ceil(ws / (gpu->ldst_lanes > 0 ? gpu->ldst_lanes : ws));
     m->dram_bytes_per_cycle = gpu->dram_bytes_per_cycle;
     m->rf_latency = occ->rf_latency_x > 0 ? occ->rf_latency_x : 1.0;
+    /* Two-level scheduling: the design's pool per SM, split over the
+     * schedulers as the sampler does (sampler/sim.c), default 8. */
+    int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
+    if (policy == RF_SCHED_TWO_LEVEL) {
+        int aw = d->active_warps > 0 ? d->active_warps : 8;
+        m->pool = (double)m->schedulers * ((aw + m->schedulers - 1) / m->schedulers);
+    }
 }
 
 void rf_extrap_setup(const rf_ipc_kernel *kc, const rf_calib *cal, rf_ipc_kernel *k_used,

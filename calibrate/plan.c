@@ -1,7 +1,7 @@
 /* plan.c - sampling plan.
  *
  * Design points (B0: the GPU's banks), each one window from a cold start:
- *   baseline, B0 banks, at 30% of the grid   the latency level
+ *   baseline, B0 banks, at 30% of the grid   the level (scheduler share)
  *   baseline, B0/4 banks, at 30%             bank queueing (conflict_scale)
  *   stealing, B0/2 banks, at 30%             what stealing removes
  *   baseline, B0 banks, at 60%               the level again, other CTAs
