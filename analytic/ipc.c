@@ -156,6 +156,8 @@ typedef struct solve_ctx {
     double mem_cpi;     /* m S_mem (hidden by the two-level pool's swaps) */
     double caps_sum;    /* sum of v^-p over the x-independent caps */
     double coll_frac;   /* instructions that take a collector */
+    double rd_bank, wr_bank; /* reads, writes per instruction per bank */
+    double u_alu, s_alu, u_sfu, u_ldst; /* pipe utilisation per unit IPC, ALU service */
     double p_exp;
     int ip;
 } solve_ctx;
@@ -175,16 +177,16 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
 {
     const rf_ipc_kernel *k = c->k;
     const rf_ipc_machine *m = c->m;
-    rf_bank_load load = {x * k->reads / m->banks, x * k->writes / m->banks, m->banks,
+    rf_bank_load load = {x * c->rd_bank, x * c->wr_bank, m->banks,
                          m->read_steal, m->write_steal, m->write_service};
     rf_bank_wait w;
     rf_bank_waits_inline(&load, &c->p->conflict, &w);
     double coll_wait = c->hk * w.read_wait + c->intra;
     double uw = 0.0;
     if (c->p->unit_hold > 0 || out) {
-        uw += unit_wait(x * k->alu_use * m->alu_ii / m->alu_pipes, m->alu_ii / m->alu_pipes, k->frac_alu);
-        uw += unit_wait(x * k->frac_sfu * m->sfu_ii, m->sfu_ii, k->frac_sfu);
-        uw += unit_wait(x * k->frac_ldst * m->ldst_ii, m->ldst_ii, k->frac_ldst);
+        uw += unit_wait(x * c->u_alu, c->s_alu, k->frac_alu);
+        uw += unit_wait(x * c->u_sfu, m->sfu_ii, k->frac_sfu);
+        uw += unit_wait(x * c->u_ldst, m->ldst_ii, k->frac_ldst);
     }
     double t_coll = c->fixed_hold + coll_wait + c->p->unit_hold * uw;
     double cpi = c->fixed_cpi + c->p->rf_path * coll_wait;
@@ -246,6 +248,14 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     double dram = (k->dram_bytes > 0 && m->dram_bytes_per_cycle > 0)
                 ? m->dram_bytes_per_cycle / k->dram_bytes : INFINITY;
     c.coll_frac = 1.0 - k->frac_none > 0.05 ? 1.0 - k->frac_none : 0.05;
+    if (m->banks > 0) {
+        c.rd_bank = k->reads / m->banks;
+        c.wr_bank = k->writes / m->banks;
+    }
+    c.s_alu = m->alu_pipes > 0 ? m->alu_ii / m->alu_pipes : 0.0;
+    c.u_alu = k->alu_use * c.s_alu;
+    c.u_sfu = k->frac_sfu * m->sfu_ii;
+    c.u_ldst = k->frac_ldst * m->ldst_ii;
     c.caps_sum = inv_pow(issue, c.p_exp, c.ip);
     if (isfinite(unit))
         c.caps_sum += inv_pow(unit, c.p_exp, c.ip);
