@@ -6,7 +6,10 @@
  * profile's `taken`, an unconditional one always.  Expected executions f per warp solve
  *     f = e_entry + P^T f        ((I - P^T) f = e_entry, Gaussian elimination)
  * Every per-instruction figure below is a mean over the instruction stream
- * weighted by f.
+ * weighted by f.  The instructions per warp of a whole kernel
+ * (rf_kchar_compute) are instead counted along the paths the sampler's
+ * default seed gives every warp of the grid, so an estimate and
+ * `rfkit simulate --full` count the same instructions.
  *
  * Mix and operands.  Fractions of memory (global, local, atomic), ALU-pipe
  * (fp64 taking 4 pipe slots), SFU, LD/ST-unit, and unit-less (barrier,
@@ -561,11 +564,67 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     return RF_OK;
 }
 
+/* Warp instructions per warp over the whole grid, each warp walking its own
+ * path with the sampler's default random streams (seed 1): the instruction
+ * count of the very run `rfkit simulate --full` makes, which can differ from
+ * the expectation by several percent when few CTAs draw a long loop.
+ * Counts blocks only (cheap); at most RF_KCHAR_GRID_MAX CTAs. */
+#define RF_KCHAR_GRID_MAX 65536
+
+static int grid_insts_per_warp(const rf_func *f, const rf_profile *prof, int wpc, long ctas,
+                               double *out)
+{
+    bool *uniform = cta_uniform_loops(f);
+    if (!uniform)
+        return RF_ENOMEM;
+    if (ctas > RF_KCHAR_GRID_MAX)
+        ctas = RF_KCHAR_GRID_MAX;
+    double total = 0;
+    for (long c = 0; c < ctas; c++)
+        for (int w = 0; w < wpc; w++) {
+            uint64_t gid = (uint64_t)c * (uint64_t)wpc + (uint64_t)w;
+            uint64_t nbr = 0, nloop = 0;
+            long n = 0;
+            int b = 0;
+            while (b >= 0 && b < f->nblocks && n < RF_KCHAR_MC_MAX_INSTS) {
+                const rf_block *blk = &f->blocks[b];
+                bool ended = false;
+                for (int i = 0; i < blk->ninsts && !ended; i++) {
+                    n++;
+                    ended = f->insts[blk->first + i].cls == RF_OC_EXIT;
+                }
+                if (ended || blk->nsucc == 0)
+                    break;
+                if (blk->nsucc == 1) {
+                    b = blk->succ[0];
+                    continue;
+                }
+                const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
+                double u;
+                if (last && last->guard < 0)
+                    u = -1.0;
+                else if (uniform[b])
+                    u = draw(RF_KCHAR_MC_SEED, (uint64_t)c, nloop++, 4);
+                else
+                    u = draw(RF_KCHAR_MC_SEED, gid, nbr++, 1);
+                b = u < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
+            }
+            total += (double)n;
+        }
+    free(uniform);
+    *out = ctas > 0 ? total / ((double)ctas * wpc) : 0.0;
+    return RF_OK;
+}
+
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_err *err)
 {
     if (!k->func)
         return rf_err_set(err, RF_EUNSUPPORTED, k->name, 0, 0, NULL, "kernel has no entry function");
     int rc = rf_kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), out, err);
+    double ipw;
+    if (rc == 0 && grid_insts_per_warp(k->func, &k->profile, out->warps_per_cta,
+                                       rf_kernel_ctas(k), &ipw) == RF_OK && ipw > 0)
+        out->insts_per_warp = ipw;
     /* Per-register writes for register-cache collisions (rccollide.c); a
      * kernel they cannot be counted for leaves nregs 0 (uniform writes). */
     if (rc == 0 && rf_rcc_writes_of(k->func, &k->profile, &out->rcw, NULL) != 0)
