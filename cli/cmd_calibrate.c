@@ -155,12 +155,19 @@ int rf_cmd_calibrate(int argc, char **argv)
         return rf_cli_fail(&err);
     }
 
+    /* A GPU or kernel file that cannot be read is bad input (exit 2). */
     rf_gpu gpu;
-    if (rf_gpu_load(gpu_name, &gpu, stderr, &err))
+    if (rf_gpu_load(gpu_name, &gpu, stderr, &err)) {
+        if (err.code == RF_EIO)
+            err.code = RF_EUSAGE;
         return rf_cli_fail(&err);
+    }
     rf_kernel *k = NULL;
-    if (rf_kernel_load(kernel_path, &ko, &k, &err))
+    if (rf_kernel_load(kernel_path, &ko, &k, &err)) {
+        if (err.code == RF_EIO)
+            err.code = RF_EUSAGE;
         return rf_cli_fail(&err);
+    }
     rf_ipc_kernel kc;
     rf_calib cal;
     static rf_calib_report rep;

@@ -250,6 +250,10 @@ static void estimate_end_to_end(void **state)
                                 " --design stealing --banks 8 --csv --calib tests/fixtures/no-such.csv", NULL), 2);
     assert_int_equal(run_status("estimate --gpu fermi-gtx480 --kernel " KERNEL " --banks x", NULL), 2);
     assert_int_equal(run_status("estimate --gpu nope --kernel " KERNEL, NULL), 2);
+    assert_int_equal(run_status("estimate --gpu fermi-gtx480 --kernel /nonexistent/k.spec", NULL), 2);
+    assert_int_equal(run_status("calibrate --gpu fermi-gtx480 --kernel /nonexistent/k.spec", NULL), 2);
+    assert_int_equal(run_status("calibrate --gpu fermi-gtx480 --kernel " KERNEL " --budget-cycles x",
+                                NULL), 2);
     assert_int_equal(run_status("estimate --kernel " KERNEL, NULL), 2);
     assert_int_equal(run_status("estimate --gpu fermi-gtx480 --kernel " KERNEL " --design wat", NULL), 2);
     assert_int_equal(run_status("estimate --gpu fermi-gtx480 --kernel " KERNEL " --bogus 1", NULL), 2);
