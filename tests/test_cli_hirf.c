@@ -6,62 +6,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "support/clirun.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static char rfkit[512];
-
-typedef struct run {
-    int status;
-    char *out;      /* stdout and stderr together */
-    int lines;
-} run;
-
-static run rfkit_run(const char *args)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", rfkit, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    run r = {0, NULL, 0};
-    size_t len = 0, cap = 0;
-    int c;
-    while ((c = fgetc(p)) != EOF) {
-        if (len + 2 > cap) {
-            cap = cap ? cap * 2 : 4096;
-            r.out = realloc(r.out, cap);
-            assert_non_null(r.out);
-        }
-        r.out[len++] = (char)c;
-        r.lines += c == '\n';
-    }
-    if (!r.out)
-        r.out = calloc(1, 1);
-    r.out[len] = '\0';
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
-
-/* Value of CSV column `name` in a two-line header+row output. */
-static double csv_get(const char *out, const char *name)
-{
-    const char *nl = strchr(out, '\n');
-    assert_non_null(nl);
-    const char *h = out, *v = nl + 1;
-    while (h < nl) {
-        size_t hl = strcspn(h, ",\n"), vl = strcspn(v, ",\n");
-        if (hl == strlen(name) && !strncmp(h, name, hl))
-            return strtod(v, NULL);
-        h += hl + 1;
-        v += vl + 1;
-    }
-    fail_msg("no column %s", name);
-    return 0;
-}
 
 #define HIRF "--gpu volta-hirf --kernel inputs/kernels/reduce.spec"
 
@@ -71,25 +22,25 @@ static double csv_get(const char *out, const char *name)
 static void simulate_columns(void **state)
 {
     (void)state;
-    run a = rfkit_run("simulate " HIRF " --design hirf --cycles 20000 --csv");
+    clirun a = clirun_run("simulate " HIRF " --design hirf --cycles 20000 --csv");
     assert_int_equal(a.status, 0);
     assert_int_equal(a.lines, 2);
     assert_non_null(strstr(a.out, "rc_conflicts,nvm_reads,nvm_writes"));
-    double wr = csv_get(a.out, "rc_writes"), cf = csv_get(a.out, "rc_conflicts");
+    double wr = clirun_csv_get(a.out, "rc_writes", 1), cf = clirun_csv_get(a.out, "rc_conflicts", 1);
     assert_true(wr > 0);
     assert_true(cf > 0 && cf < wr);
-    assert_true(csv_get(a.out, "nvm_writes") <= cf);
-    assert_true(csv_get(a.out, "rc_hits") > 0);
-    run w = rfkit_run("simulate " HIRF " --design hirf --assign worst --cycles 20000 --csv");
+    assert_true(clirun_csv_get(a.out, "nvm_writes", 1) <= cf);
+    assert_true(clirun_csv_get(a.out, "rc_hits", 1) > 0);
+    clirun w = clirun_run("simulate " HIRF " --design hirf --assign worst --cycles 20000 --csv");
     assert_int_equal(w.status, 0);
-    assert_true(csv_get(w.out, "rc_conflicts") > cf);
-    run f = rfkit_run("simulate " HIRF " --design hirf --index full --cycles 20000 --csv");
+    assert_true(clirun_csv_get(w.out, "rc_conflicts", 1) > cf);
+    clirun f = clirun_run("simulate " HIRF " --design hirf --index full --cycles 20000 --csv");
     assert_int_equal(f.status, 0);
-    assert_true(csv_get(f.out, "rc_conflicts") < cf);
-    run s = rfkit_run("simulate " HIRF " --cycles 20000 --csv");
+    assert_true(clirun_csv_get(f.out, "rc_conflicts", 1) < cf);
+    clirun s = clirun_run("simulate " HIRF " --cycles 20000 --csv");
     assert_int_equal(s.status, 0);
-    assert_true(csv_get(s.out, "rc_writes") == 0);
-    assert_true(csv_get(s.out, "bank_writes") > 0);
+    assert_true(clirun_csv_get(s.out, "rc_writes", 1) == 0);
+    assert_true(clirun_csv_get(s.out, "bank_writes", 1) > 0);
     free(a.out), free(w.out), free(f.out), free(s.out);
 }
 
@@ -98,7 +49,7 @@ static void simulate_columns(void **state)
 static void estimate_and_batch(void **state)
 {
     (void)state;
-    run e = rfkit_run("estimate " HIRF " --design hirf --index tea --assign cac");
+    clirun e = clirun_run("estimate " HIRF " --design hirf --index tea --assign cac");
     assert_int_equal(e.status, 0);
     assert_non_null(strstr(e.out, "register cache"));
     assert_non_null(strstr(e.out, "of writes evict"));
@@ -115,7 +66,7 @@ static void estimate_and_batch(void **state)
     fclose(f);
     char args[128];
     snprintf(args, sizeof args, "batch %s", path);
-    run b = rfkit_run(args);
+    clirun b = clirun_run(args);
     unlink(path);
     assert_int_equal(b.status, 0);
     assert_int_equal(b.lines, 4);
@@ -123,46 +74,21 @@ static void estimate_and_batch(void **state)
     free(b.out);
 }
 
-static void expect_bad(const char *args, const char *want)
-{
-    run r = rfkit_run(args);
-    if (r.status != 2 || r.lines != 1 || strncmp(r.out, "rfkit: ", 7) != 0 || !strstr(r.out, want))
-        fail_msg("rfkit %s\n  exit %d, %d lines: %s  expected exit 2 with '%s'", args, r.status,
-                 r.lines, r.out, want);
-    free(r.out);
-}
-
 /* W2R3 does not make the 6-bit index of 64 lines; unknown policy. */
 static void bad_input(void **state)
 {
     (void)state;
-    expect_bad("simulate " HIRF " --design hirf --wbits 2 --rbits 3", "wbits");
-    expect_bad("estimate " HIRF " --design hirf --wbits 2 --rbits 3", "wbits");
-    expect_bad("simulate " HIRF " --design hirf --assign random", "assign");
-    expect_bad("simulate " HIRF " --design hirf --index hash", "index");
+    clirun_expect_bad("simulate " HIRF " --design hirf --wbits 2 --rbits 3", "wbits");
+    clirun_expect_bad("estimate " HIRF " --design hirf --wbits 2 --rbits 3", "wbits");
+    clirun_expect_bad("simulate " HIRF " --design hirf --assign random", "assign");
+    clirun_expect_bad("simulate " HIRF " --design hirf --index hash", "index");
 }
 
 int main(int argc, char **argv)
 {
     (void)argc;
-    const char *env = getenv("RFKIT");
-    if (env) {
-        snprintf(rfkit, sizeof rfkit, "%s", env);
-    } else {
-        snprintf(rfkit, sizeof rfkit, "%s", argv[0]);
-        char *slash = strrchr(rfkit, '/');
-        if (slash)
-            *slash = '\0';
-        slash = strrchr(rfkit, '/');
-        if (slash)
-            strcpy(slash + 1, "rfkit");
-        else
-            snprintf(rfkit, sizeof rfkit, "build/rfkit");
-    }
-    if (access(rfkit, X_OK) != 0) {
-        fprintf(stderr, "test_cli_hirf: %s is not built (make first)\n", rfkit);
+    if (clirun_init(argv[0]))
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(simulate_columns),
         cmocka_unit_test(estimate_and_batch),

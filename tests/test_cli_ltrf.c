@@ -7,67 +7,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "support/clirun.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static char rfkit[512];
-
-typedef struct run {
-    int status;
-    char *out;      /* stdout and stderr together */
-    int lines;
-} run;
-
-static run rfkit_run(const char *args)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", rfkit, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    run r = {0, NULL, 0};
-    size_t len = 0, cap = 0;
-    int c;
-    while ((c = fgetc(p)) != EOF) {
-        if (len + 2 > cap) {
-            cap = cap ? cap * 2 : 4096;
-            r.out = realloc(r.out, cap);
-            assert_non_null(r.out);
-        }
-        r.out[len++] = (char)c;
-        r.lines += c == '\n';
-    }
-    if (!r.out)
-        r.out = calloc(1, 1);
-    r.out[len] = '\0';
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
-
-/* Value of CSV column `name` in row `row` (1 = first after the header). */
-static double csv_get(const char *out, const char *name, int row)
-{
-    const char *nl = strchr(out, '\n');
-    assert_non_null(nl);
-    const char *h = out, *v = nl + 1;
-    for (int i = 1; i < row; i++) {
-        v = strchr(v, '\n');
-        assert_non_null(v);
-        v++;
-    }
-    while (h < nl) {
-        size_t hl = strcspn(h, ",\n"), vl = strcspn(v, ",\n");
-        if (hl == strlen(name) && !strncmp(h, name, hl))
-            return strtod(v, NULL);
-        h += hl + 1;
-        v += vl + 1;
-    }
-    fail_msg("no column %s", name);
-    return 0;
-}
 
 #define K "--gpu maxwell-ltrf --kernel inputs/kernels/kmeans.spec"
 
@@ -76,25 +22,25 @@ static double csv_get(const char *out, const char *name, int row)
 static void simulate_counters(void **state)
 {
     (void)state;
-    run r = rfkit_run("simulate " K " --design ltrf --csv");
+    clirun r = clirun_run("simulate " K " --design ltrf --csv");
     assert_int_equal(r.status, 0);
     assert_int_equal(r.lines, 2);
-    double pf = csv_get(r.out, "prefetches", 1), regs = csv_get(r.out, "prefetch_regs", 1);
+    double pf = clirun_csv_get(r.out, "prefetches", 1), regs = clirun_csv_get(r.out, "prefetch_regs", 1);
     assert_true(pf > 0 && regs >= pf);
-    assert_true(csv_get(r.out, "prefetch_stall_cycles", 1) > 0);
-    assert_true(csv_get(r.out, "rc_misses", 1) == 0);
+    assert_true(clirun_csv_get(r.out, "prefetch_stall_cycles", 1) > 0);
+    assert_true(clirun_csv_get(r.out, "rc_misses", 1) == 0);
     free(r.out);
-    r = rfkit_run("simulate " K " --design ltrf --plus --csv");
+    r = clirun_run("simulate " K " --design ltrf --plus --csv");
     assert_int_equal(r.status, 0);
-    assert_true(csv_get(r.out, "prefetch_regs", 1) < regs);
+    assert_true(clirun_csv_get(r.out, "prefetch_regs", 1) < regs);
     free(r.out);
-    r = rfkit_run("simulate " K " --design rfc --rf-config 7 --csv");
+    r = clirun_run("simulate " K " --design rfc --rf-config 7 --csv");
     assert_int_equal(r.status, 0);
-    assert_true(csv_get(r.out, "rc_hits", 1) > 0 && csv_get(r.out, "rc_misses", 1) > 0);
+    assert_true(clirun_csv_get(r.out, "rc_hits", 1) > 0 && clirun_csv_get(r.out, "rc_misses", 1) > 0);
     free(r.out);
-    r = rfkit_run("simulate " K " --csv");
+    r = clirun_run("simulate " K " --csv");
     assert_int_equal(r.status, 0);
-    assert_true(csv_get(r.out, "prefetches", 1) == 0);
+    assert_true(clirun_csv_get(r.out, "prefetches", 1) == 0);
     free(r.out);
 }
 
@@ -102,20 +48,20 @@ static void simulate_counters(void **state)
 static void tolerable_csv(void **state)
 {
     (void)state;
-    run r = rfkit_run("simulate " K " --design rfc --tolerable --step 2 --max-x 7 --csv");
+    clirun r = clirun_run("simulate " K " --design rfc --tolerable --step 2 --max-x 7 --csv");
     assert_int_equal(r.status, 0);
     assert_true(r.lines >= 2 && r.lines <= 5);
-    assert_true(csv_get(r.out, "latency_x", 1) == 1);
+    assert_true(clirun_csv_get(r.out, "latency_x", 1) == 1);
     if (r.lines >= 3)
-        assert_true(csv_get(r.out, "latency_x", 2) == 3);
-    double tol = csv_get(r.out, "tolerable_x", 1);
+        assert_true(clirun_csv_get(r.out, "latency_x", 2) == 3);
+    double tol = clirun_csv_get(r.out, "tolerable_x", 1);
     assert_true(tol >= 0 && tol <= 7);
     free(r.out);
-    r = rfkit_run("simulate " K " --design baseline --tolerable");
+    r = clirun_run("simulate " K " --design baseline --tolerable");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.out, "rfc and ltrf"));
     free(r.out);
-    r = rfkit_run("simulate " K " --design ltrf --tolerable --loss x");
+    r = clirun_run("simulate " K " --design ltrf --tolerable --loss x");
     assert_int_equal(r.status, 2);
     free(r.out);
 }
@@ -125,11 +71,11 @@ static void tolerable_csv(void **state)
 static void estimate_batch(void **state)
 {
     (void)state;
-    run a = rfkit_run("estimate " K " --design ltrf --latency-x 1 --csv");
-    run b = rfkit_run("estimate " K " --design ltrf --latency-x 8 --csv");
+    clirun a = clirun_run("estimate " K " --design ltrf --latency-x 1 --csv");
+    clirun b = clirun_run("estimate " K " --design ltrf --latency-x 8 --csv");
     assert_int_equal(a.status, 0);
     assert_int_equal(b.status, 0);
-    assert_true(csv_get(b.out, "ipc", 1) < csv_get(a.out, "ipc", 1));
+    assert_true(clirun_csv_get(b.out, "ipc", 1) < clirun_csv_get(a.out, "ipc", 1));
     free(a.out);
     free(b.out);
     FILE *f = fopen("build/test_cli_ltrf.csv", "w");
@@ -139,14 +85,14 @@ static void estimate_batch(void **state)
                "maxwell-ltrf,inputs/kernels/kmeans.spec,ltrf,6,1,\n"
                "maxwell-ltrf,inputs/kernels/kmeans.spec,rfc,1,0,3\n");
     fclose(f);
-    run r = rfkit_run("batch build/test_cli_ltrf.csv --jobs 1");
+    clirun r = clirun_run("batch build/test_cli_ltrf.csv --jobs 1");
     assert_int_equal(r.status, 0);
     assert_int_equal(r.lines, 4);
     for (int i = 1; i <= 3; i++)
-        assert_true(csv_get(r.out, "ipc", i) > 0);
+        assert_true(clirun_csv_get(r.out, "ipc", i) > 0);
     free(r.out);
     remove("build/test_cli_ltrf.csv");
-    r = rfkit_run("calibrate " K " --design hirf");
+    r = clirun_run("calibrate " K " --design hirf");
     assert_int_equal(r.status, 2);
     free(r.out);
 }
@@ -154,24 +100,8 @@ static void estimate_batch(void **state)
 int main(int argc, char **argv)
 {
     (void)argc;
-    const char *env = getenv("RFKIT");
-    if (env) {
-        snprintf(rfkit, sizeof rfkit, "%s", env);
-    } else {
-        snprintf(rfkit, sizeof rfkit, "%s", argv[0]);
-        char *slash = strrchr(rfkit, '/');
-        if (slash)
-            *slash = '\0';
-        slash = strrchr(rfkit, '/');
-        if (slash)
-            strcpy(slash + 1, "rfkit");
-        else
-            snprintf(rfkit, sizeof rfkit, "build/rfkit");
-    }
-    if (access(rfkit, X_OK) != 0) {
-        fprintf(stderr, "test_cli_ltrf: %s is not built (make first)\n", rfkit);
+    if (clirun_init(argv[0]))
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(simulate_counters),
         cmocka_unit_test(tolerable_csv),

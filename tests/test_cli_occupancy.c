@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "support/clirun.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,80 +18,34 @@
 #include "../common/param.h"
 #include "../inputs/gpu.h"
 
-/* build/tests/test_cli_occupancy -> build/rfkit */
-static char rfkit[512];
-
-typedef struct run {
-    int status;     /* exit code */
-    char *out;      /* stdout and stderr together */
-    int lines;
-} run;
-
-static run rfkit_run(const char *args)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", rfkit, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    run r = {0, NULL, 0};
-    size_t len = 0, cap = 0;
-    int c;
-    while ((c = fgetc(p)) != EOF) {
-        if (len + 2 > cap) {
-            cap = cap ? cap * 2 : 4096;
-            r.out = realloc(r.out, cap);
-            assert_non_null(r.out);
-        }
-        r.out[len++] = (char)c;
-        r.lines += c == '\n';
-    }
-    if (!r.out)
-        r.out = calloc(1, 1);
-    r.out[len] = '\0';
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
-
-/* Bad input: exit code 2 and one line "rfkit: <text containing want>". */
-static void expect_bad(const char *args, const char *want)
-{
-    run r = rfkit_run(args);
-    if (r.status != 2 || r.lines != 1 || strncmp(r.out, "rfkit: ", 7) != 0 ||
-        !strstr(r.out, want))
-        fail_msg("rfkit %s\n  exit %d, %d lines: %s  expected exit 2 with '%s'", args,
-                 r.status, r.lines, r.out, want);
-    free(r.out);
-}
-
 static void test_gpus(void **state)
 {
     (void)state;
-    run r = rfkit_run("gpus");
+    clirun r = clirun_run("gpus");
     assert_int_equal(r.status, 0);
     for (int i = 0; rf_gpu_preset_names[i]; i++)
         assert_non_null(strstr(r.out, rf_gpu_preset_names[i]));
     assert_non_null(strstr(r.out, "seed 003 Table 1"));
     free(r.out);
-    r = rfkit_run("gpus --csv");
+    r = clirun_run("gpus --csv");
     assert_int_equal(r.status, 0);
     assert_int_equal(strncmp(r.out, "gpu,cc,sms,regs_per_sm,", 23), 0);
     assert_int_equal(r.lines, 9);
     assert_non_null(strstr(r.out, "\nv100,7.0,80,65536,255,2048,64,32,98304,"));
     free(r.out);
-    r = rfkit_run("gpus --keys");
+    r = clirun_run("gpus --keys");
     assert_int_equal(r.status, 0);
     for (size_t k = 0; k < rf_gpu_nparams; k++)
         assert_non_null(strstr(r.out, rf_gpu_params[k].name));
     free(r.out);
-    expect_bad("gpus --fast", "unknown option '--fast'");
+    clirun_expect_bad("gpus --fast", "unknown option '--fast'");
 }
 
 /* CSV: the fixed header, one row per design. */
 static void test_csv(void **state)
 {
     (void)state;
-    run r = rfkit_run("occupancy --gpu fermi-c2050 --regs 36 --threads 256 --design baseline "
+    clirun r = clirun_run("occupancy --gpu fermi-c2050 --regs 36 --threads 256 --design baseline "
                       "--design sharing --sharing 0.5 --csv");
     assert_int_equal(r.status, 0);
     assert_int_equal(r.lines, 3);
@@ -103,7 +59,7 @@ static void test_csv(void **state)
     /* Design parameters are columns too. */
     assert_non_null(strstr(r.out, ",live_frac,"));
     free(r.out);
-    r = rfkit_run("occupancy --gpu maxwell-gtx980 --regs 32 --threads 256 --design all --csv");
+    r = clirun_run("occupancy --gpu maxwell-gtx980 --regs 32 --threads 256 --design all --csv");
     assert_int_equal(r.status, 0);
     assert_int_equal(r.lines, 1 + RF_DESIGN_COUNT);
     /* FineReg: 4 active + 7 pending (see test_occupancy.c). */
@@ -114,7 +70,7 @@ static void test_csv(void **state)
 static void test_readable(void **state)
 {
     (void)state;
-    run r = rfkit_run("occupancy --gpu fermi-c2050 --regs 36 --threads 256 --design all");
+    clirun r = clirun_run("occupancy --gpu fermi-c2050 --regs 36 --threads 256 --design all");
     assert_int_equal(r.status, 0);
     for (int k = 0; rf_design_names[k]; k++)
         assert_non_null(strstr(r.out, rf_design_names[k]));
@@ -128,7 +84,7 @@ static void test_readable(void **state)
 static void test_help_dump(void **state)
 {
     (void)state;
-    run r = rfkit_run("occupancy --help");
+    clirun r = clirun_run("occupancy --help");
     assert_int_equal(r.status, 0);
     for (size_t k = 0; k < rf_design_nparams; k++) {
         char opt[64];
@@ -146,13 +102,13 @@ static void test_help_dump(void **state)
     close(fd);
     char args[256];
     snprintf(args, sizeof args, "occupancy --gpu a100 --dump > %s", path);
-    r = rfkit_run(args);
+    r = clirun_run(args);
     assert_int_equal(r.status, 0);
     free(r.out);
     snprintf(args, sizeof args,
              "occupancy --gpu %s --regs 32 --threads 128 --smem 32768 --csv", path);
-    run a = rfkit_run(args);
-    run b = rfkit_run("occupancy --gpu a100 --regs 32 --threads 128 --smem 32768 --csv");
+    clirun a = clirun_run(args);
+    clirun b = clirun_run("occupancy --gpu a100 --regs 32 --threads 128 --smem 32768 --csv");
     unlink(path);
     assert_int_equal(a.status, 0);
     assert_int_equal(b.status, 0);
@@ -165,14 +121,14 @@ static void test_help_dump(void **state)
 static void test_config_files(void **state)
 {
     (void)state;
-    run r = rfkit_run("occupancy --gpu tests/fixtures/gpgpusim.config --regs 36 --threads 256 "
+    clirun r = clirun_run("occupancy --gpu tests/fixtures/gpgpusim.config --regs 36 --threads 256 "
                       "--design sharing --sharing 0.5 --csv");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "rfkit: note: tests/fixtures/gpgpusim.config: 5 GPGPU-Sim "
                                   "options not modelled, ignored"));
     assert_non_null(strstr(r.out, ",sharing,36,256,0,4,32,"));
     free(r.out);
-    r = rfkit_run("occupancy --gpu tests/fixtures/v100-half.ini --regs 33 --threads 256 --csv");
+    r = clirun_run("occupancy --gpu tests/fixtures/v100-half.ini --regs 33 --threads 256 --csv");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\nv100-half,baseline,33,256,0,6,48,"));
     free(r.out);
@@ -186,58 +142,41 @@ static void test_config_files(void **state)
     char args[256], want[128];
     snprintf(args, sizeof args, "occupancy --gpu %s --regs 32 --threads 64", path);
     snprintf(want, sizeof want, "%s:2: warps: unknown parameter", path);
-    expect_bad(args, want);
+    clirun_expect_bad(args, want);
     unlink(path);
 }
 
 static void test_bad_input(void **state)
 {
     (void)state;
-    expect_bad("occupancy --gpu gtx9000 --regs 32 --threads 64", "unknown GPU preset 'gtx9000'");
-    expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --design magic",
+    clirun_expect_bad("occupancy --gpu gtx9000 --regs 32 --threads 64", "unknown GPU preset 'gtx9000'");
+    clirun_expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --design magic",
                "unknown design 'magic'");
-    expect_bad("occupancy --gpu v100 --regs many --threads 64", "regs: 'many' is not a whole number");
-    expect_bad("occupancy --gpu v100 --regs 32 --threads -64", "threads: -64 is outside");
-    expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --smem -1", "smem: -1 is outside");
-    expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --sharing x", "sharing: 'x' is not a number");
-    expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --sharing 1", "sharing: 1 is outside");
-    expect_bad("occupancy --gpu fermi-c2050 --regs 64 --threads 64",
+    clirun_expect_bad("occupancy --gpu v100 --regs many --threads 64", "regs: 'many' is not a whole number");
+    clirun_expect_bad("occupancy --gpu v100 --regs 32 --threads -64", "threads: -64 is outside");
+    clirun_expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --smem -1", "smem: -1 is outside");
+    clirun_expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --sharing x", "sharing: 'x' is not a number");
+    clirun_expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --sharing 1", "sharing: 1 is outside");
+    clirun_expect_bad("occupancy --gpu fermi-c2050 --regs 64 --threads 64",
                "regs: 64 registers per thread exceed the 63 that fermi-c2050 allows");
-    expect_bad("occupancy --gpu v100 --regs 32 --threads 2048",
+    clirun_expect_bad("occupancy --gpu v100 --regs 32 --threads 2048",
                "threads: 2048 threads per CTA exceed the 1024");
-    expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --smem 98305",
+    clirun_expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --smem 98305",
                "smem: 98305 bytes of shared memory per CTA exceed the 98304");
-    expect_bad("occupancy --gpu v100 --regs 255 --threads 1024", "regs: a CTA of 1024 threads");
-    expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --turbo", "unknown option '--turbo'");
-    expect_bad("occupancy --regs 32 --threads 64", "needs --gpu");
-    expect_bad("occupancy --gpu v100 --threads 64", "needs --regs N and --threads N");
-    expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --design", "--design needs a value");
-    expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --design ltrf --rf-config 8",
+    clirun_expect_bad("occupancy --gpu v100 --regs 255 --threads 1024", "regs: a CTA of 1024 threads");
+    clirun_expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --turbo", "unknown option '--turbo'");
+    clirun_expect_bad("occupancy --regs 32 --threads 64", "needs --gpu");
+    clirun_expect_bad("occupancy --gpu v100 --threads 64", "needs --regs N and --threads N");
+    clirun_expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --design", "--design needs a value");
+    clirun_expect_bad("occupancy --gpu v100 --regs 32 --threads 64 --design ltrf --rf-config 8",
                "rf_config: 8 is outside [1, 7]");
 }
 
 int main(int argc, char **argv)
 {
     (void)argc;
-    const char *env = getenv("RFKIT");
-    if (env) {
-        snprintf(rfkit, sizeof rfkit, "%s", env);
-    } else {
-        /* argv[0] is <build>/tests/test_cli_occupancy. */
-        snprintf(rfkit, sizeof rfkit, "%s", argv[0]);
-        char *slash = strrchr(rfkit, '/');
-        if (slash)
-            *slash = '\0';
-        slash = strrchr(rfkit, '/');
-        if (slash)
-            strcpy(slash + 1, "rfkit");
-        else
-            snprintf(rfkit, sizeof rfkit, "build/rfkit");
-    }
-    if (access(rfkit, X_OK) != 0) {
-        fprintf(stderr, "test_cli_occupancy: %s is not built (make first)\n", rfkit);
+    if (clirun_init(argv[0]))
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpus),        cmocka_unit_test(test_csv),
         cmocka_unit_test(test_readable),    cmocka_unit_test(test_help_dump),
