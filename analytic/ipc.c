@@ -70,8 +70,9 @@ const rf_mparam rf_ipc_mparams[] = {
      "multiplier on lone-warp dependence stalls (ALU, SFU, shared memory)"},
     {"mem_scale", offsetof(rf_ipc_params, mem_scale), 0.05, 8.0, 1.0, true, "1",
      "multiplier on lone-warp global-memory stalls"},
-    {"coll_base", offsetof(rf_ipc_params, coll_base), 1.0, 20.0, 3.0, true, "cycles",
-     "cycles an operand collector is held without conflicts"},
+    {"coll_base", offsetof(rf_ipc_params, coll_base), 1.0, 20.0, 5.0, true, "cycles",
+     "cycles an operand collector is held without conflicts (effective: 2 for the "
+     "read and dispatch, plus the dispatch waits the pipe model leaves out)"},
     {"rf_path", offsetof(rf_ipc_params, rf_path), 0.0, 4.0, 1.0, false, "1",
      "share of the operand-collection wait on a warp's own path"},
     {"smooth", offsetof(rf_ipc_params, smooth), 1.0, 32.0, 4.0, false, "1",
@@ -162,13 +163,18 @@ typedef struct solve_ctx {
     int ip;
 } solve_ctx;
 
+/* Utilisation beyond which a pipe's queue no longer grows the collector
+ * hold: a saturated pipe is the bottleneck itself (its own cap binds), and
+ * the rest of its queue in the collectors costs nothing more. */
+#define UNIT_U_MAX 0.9
+
 /* Mean wait of an instruction share f at a pipe of utilisation u, service s. */
 static double unit_wait(double u, double s, double f)
 {
     if (f <= 0 || u <= 0)
         return 0.0;
-    if (u > 0.985)
-        u = 0.985;
+    if (u > UNIT_U_MAX)
+        u = UNIT_U_MAX;
     return f * (u / (1.0 - u)) * s / 2.0;
 }
 
