@@ -139,8 +139,12 @@ int rf_cmd_batch(int argc, char **argv)
     }
     if (rc)
         return rf_cli_fail(&err);
-    if (st.errors)
+    /* Rows with bad values are still written (with their error column), and
+     * the exit status says that some input was bad. */
+    if (st.errors) {
         fprintf(stderr, "rfkit: batch: %ld of %ld rows had errors (see the error column)\n",
                 st.errors, st.rows);
+        return 2;
+    }
     return 0;
 }

@@ -396,7 +396,7 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
     if (!g)
         return rf_err_set(err, RF_ENOMEM, jb->path, (int)line, 0, NULL, "out of memory");
     if (g->rc)
-        return rf_err_set(err, g->rc, jb->path, (int)line, lay->idx[COL_GPU] + 1, "gpu", "%s", g->msg);
+        return rf_err_set(err, g->rc, jb->path, (int)line, lay->idx[COL_GPU] + 1, NULL, "%s", g->msg);
 
     rf_design d;
     rf_design_init(&d);
