@@ -36,8 +36,13 @@
  *     in the background.  LTRF+ fetches only the registers live at the entry.
  *   Pool exit (the warp waits on long-latency memory, a barrier): its
  *     working set is written back (LTRF+: only the live registers) and the
- *     partition freed.  Pool entry: the working set of its interval is
- *     fetched again (LTRF+: the live part) and the warp held until it is in.
+ *     partition freed.  Pool entry in the middle of its interval: the
+ *     working set of that interval is fetched again (LTRF+: the live part)
+ *     and the warp held until it is in; pool entry at the entry of another
+ *     interval (the warp left just after its previous interval's last
+ *     instruction): no refetch, the new interval's PREFETCH does the work
+ *     (Section 4.2, Warp Stall: refetch "in the middle of a
+ *     register-interval").
  *   Results for registers outside the partition go to the main file.
  *
  * Outputs (sim_counts): rc_hits / rc_misses (reads), prefetches and
@@ -112,7 +117,9 @@ static uint64_t main_access(const sim_ctx *x, lt_state *st, int slot, int reg, u
     int b = (reg + slot) % st->mbanks;
     uint64_t start = t0 > st->mfree[b] ? t0 : st->mfree[b];
     uint64_t l = lat_draw(x, st, slot, reg);
-    st->mfree[b] = start + l;
+    st->mfree[b] = start + 1;           /* pipelined: L is a mean access time
+                                           that already holds the slow cells'
+                                           queueing (Table 2) */
     return start + l;
 }
 
@@ -255,6 +262,13 @@ static void lt_pool(sim_ctx *x, sim_sm *sm, int slot, bool active)
     }
     if (lw->iv < 0 || !live_pc)
         return;
+    if (st->of_inst[w->pc] != lw->iv) {
+        /* The warp left at the end of its interval: it resumes at the entry
+         * of another one, whose PREFETCH (the gate) brings its registers;
+         * nothing of the old working set is refetched. */
+        sm->c.activations++;
+        return;
+    }
     sim_mask f = st->set[lw->iv];
     if (st->plus)
         for (int i = 0; i < LT_GPR_WORDS; i++)

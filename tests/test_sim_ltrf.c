@@ -163,6 +163,75 @@ static void pool_swap(void **state)
     assert_int_equal(st.writeback_regs, 6);
 }
 
+/* Main-file banks are pipelined (seed 004 Table 2's latencies are mean
+ * access times that include the slow cells' queueing): r4 = f(r0); r0 and r4
+ * of warp 0 share main bank 0 of 4.  LTRF, latency_x 3: the PREFETCH at
+ * cycle 0 starts r0 at 0 (ready 3) and r4 at 1, the bank's next cycle
+ * (ready 4); the crossbar takes them at 3 and 4 and they arrive 3 cycles
+ * later, at 6 and 7: the warp is held 7 cycles (a bank busy for the whole
+ * access would start r4 at 3, ready 6, arriving 9). */
+static void main_bank_pipelined(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    simfix_add(&fx, RF_OC_ALU, (int[]){4, -1}, (int[]){0, -1});
+    simfix_finish(&fx);
+    design(&fx, RF_DESIGN_LTRF);
+    fx.design.latency_x = 3;
+    rf_sim_stats st = run(&fx);
+    assert_int_equal(st.prefetches, 1);
+    assert_int_equal(st.prefetch_regs, 2);
+    assert_int_equal(st.prefetch_stall_cycles, 7);
+}
+
+/* A warp that leaves the pool at the end of an interval resumes at the
+ * entry of the next one: its PREFETCH brings the new working set and
+ * nothing of the old one is refetched (seed 004 Section 4.2: refetch when
+ * it "finds itself in the middle of a register-interval").
+ * r1 = load(r0); r2 = f(r1); EXIT with 2 registers per interval:
+ * interval 0 = {r0, r1} (the load), interval 1 = {r1, r2} from r2 = f(r1).
+ * Two warps, one scheduler, pool of one.  Each warp: PREFETCH {r0, r1} (2),
+ * load, leaves at the entry of interval 1 writing back {r0, r1} (2); on its
+ * return an activation with no refetch, then PREFETCH {r1, r2} (2).
+ *   LTRF:  4 PREFETCHes of 8 registers, 2 activations, 0 refetched,
+ *          4 written back (4 PREFETCHes of 6 and 4 refetched when the old
+ *          interval was fetched again on activation).
+ *   LTRF+: r0 is live at the entry, r1 at r2 = f(r1): PREFETCHes
+ *          1 + 1 + 1 + 1 = 4 registers; written back at the exit only the
+ *          live r1: 2. */
+static void resume_at_interval_entry(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.schedulers = 1;
+    fx.kernel.launch.block[0] = 64;
+    fx.kernel.profile.l1_hit = 0;
+    fx.kernel.profile.l2_hit = 1;
+    simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
+    simfix_finish(&fx);
+    design(&fx, RF_DESIGN_LTRF);
+    fx.design.active_warps = 1;
+    fx.design.interval_regs = 2;
+    rf_sim_stats st = run(&fx);
+    assert_int_equal(st.warp_insts, 6);
+    assert_int_equal(st.prefetches, 4);
+    assert_int_equal(st.prefetch_regs, 8);
+    assert_int_equal(st.activations, 2);
+    assert_int_equal(st.refetch_regs, 0);
+    assert_int_equal(st.writeback_regs, 4);
+
+    fx.design.plus = true;
+    st = run(&fx);
+    assert_int_equal(st.prefetches, 4);
+    assert_int_equal(st.prefetch_regs, 4);
+    assert_int_equal(st.activations, 2);
+    assert_int_equal(st.refetch_regs, 0);
+    assert_int_equal(st.writeback_regs, 2);
+}
+
 /* The sweep: a dependent chain on RFC loses IPC as the main file slows (every
  * first read misses), so the tolerable latency is finite and above 1; the
  * points start at 1x and step by 1. */
@@ -201,6 +270,8 @@ int main(void)
         cmocka_unit_test(prefetch_stall),
         cmocka_unit_test(rfc_lru),
         cmocka_unit_test(pool_swap),
+        cmocka_unit_test(main_bank_pipelined),
+        cmocka_unit_test(resume_at_interval_entry),
         cmocka_unit_test(tolerable_sweep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
