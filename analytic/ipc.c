@@ -34,7 +34,13 @@
  * Throughput caps (warp instructions per cycle):
  *   issue     S * iw                      schedulers times issue width
  *   collect   C / (t_coll (1 - f_none))   Little's law over C collectors
- *                                         (barriers and exits need none)
+ *                                         (barriers and exits need none);
+ *             min_u C_u / (t_u f_u)       with collectors dedicated per class
+ *                                         (coll_split: ALU, SFU, LD/ST, as the
+ *                                         sampler's default Fermi 6:8:2 split),
+ *                                         t_u = c0 + (L_rf - 1) + W_coll
+ *                                         + q W_u + h_x, W_u the class's own
+ *                                         pipe wait; each class is a cap
  *   units     min_u pipes_u / (ii_u use_u)  ALU, SFU, LD/ST pipes
  *   dram      BW / bytes per instruction
  *   latency   N_w / cpi_w                 N_w active warps
@@ -70,14 +76,14 @@ const rf_mparam rf_ipc_mparams[] = {
      "multiplier on lone-warp dependence stalls (ALU, SFU, shared memory)"},
     {"mem_scale", offsetof(rf_ipc_params, mem_scale), 0.05, 8.0, 1.0, true, "1",
      "multiplier on lone-warp global-memory stalls"},
-    {"coll_base", offsetof(rf_ipc_params, coll_base), 1.0, 20.0, 5.0, true, "cycles",
-     "cycles an operand collector is held without conflicts (effective: 2 for the "
-     "read and dispatch, plus the dispatch waits the pipe model leaves out)"},
+    {"coll_base", offsetof(rf_ipc_params, coll_base), 1.0, 20.0, 2.0, true, "cycles",
+     "cycles an operand collector is held without conflicts (one for the bank read, "
+     "one for the crossbar transfer and dispatch)"},
     {"rf_path", offsetof(rf_ipc_params, rf_path), 0.0, 4.0, 1.0, false, "1",
      "share of the operand-collection wait on a warp's own path"},
     {"smooth", offsetof(rf_ipc_params, smooth), 1.0, 32.0, 4.0, false, "1",
      "exponent of the soft minimum of the IPC limits"},
-    {"unit_hold", offsetof(rf_ipc_params, unit_hold), 0.0, 1.0, 0.5, false, "1",
+    {"unit_hold", offsetof(rf_ipc_params, unit_hold), 0.0, 1.0, 0.25, false, "1",
      "share of the execution-pipe wait that holds operand collectors"},
     {"tail", offsetof(rf_ipc_params, tail), 0.0, 4.0, 0.0, false, "1",
      "drain per wave, in lone-warp times of one warp's instructions"},
@@ -161,6 +167,8 @@ typedef struct solve_ctx {
     double u_alu, s_alu, u_sfu, u_ldst; /* pipe utilisation per unit IPC, ALU service */
     double p_exp;
     int ip;
+    bool typed;         /* collectors split per class (m->coll_split) */
+    double class_sum;   /* f_alu + f_sfu + f_ldst (normalises the classes) */
 } solve_ctx;
 
 /* Utilisation beyond which a pipe's queue no longer grows the collector
@@ -188,20 +196,42 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     rf_bank_wait w;
     rf_bank_waits_inline(&load, &c->p->conflict, &w);
     double coll_wait = c->hk * w.read_wait + c->intra;
-    double uw = 0.0;
+    double s_coll;
+    /* Pipe waits per instruction of each class (ALU, SFU, LD/ST). */
+    double wu[3] = {0.0, 0.0, 0.0};
     if (c->p->unit_hold > 0 || out) {
-        uw += unit_wait(x * c->u_alu, c->s_alu, k->frac_alu);
-        uw += unit_wait(x * c->u_sfu, m->sfu_ii, k->frac_sfu);
-        uw += unit_wait(x * c->u_ldst, m->ldst_ii, k->frac_ldst);
+        wu[0] = unit_wait(x * c->u_alu, c->s_alu, 1.0);
+        wu[1] = unit_wait(x * c->u_sfu, m->sfu_ii, 1.0);
+        wu[2] = unit_wait(x * c->u_ldst, m->ldst_ii, 1.0);
     }
+    double uw = k->frac_alu * wu[0] + k->frac_sfu * wu[1] + k->frac_ldst * wu[2];
     double t_coll = c->fixed_hold + coll_wait + c->p->unit_hold * uw;
     double cpi = c->fixed_cpi + c->p->rf_path * coll_wait;
     if (m->wb_rate > 0)             /* NVM write-backs (HI-RF): service and queueing */
         cpi += c->p->rc_stall * m->wb_rate
              * ((m->write_service > 1 ? m->write_service - 1 : 0) + w.write_wait);
     double lat = m->warps / cpi;
-    double col = m->collectors / (t_coll * c->coll_frac);
-    double s = c->caps_sum + inv_pow(lat, c->p_exp, c->ip) + inv_pow(col, c->p_exp, c->ip);
+    double col;
+    if (c->typed) {
+        /* Collectors per class: each class's instructions hold its own
+         * collectors, C_u / (f_u t_u) with t_u the class's hold time. */
+        const double fu[3] = {k->frac_alu, k->frac_sfu, k->frac_ldst};
+        double cs = 0.0;
+        col = INFINITY;
+        for (int u = 0; u < 3; u++) {
+            if (fu[u] <= 0)
+                continue;
+            double tu = c->fixed_hold + coll_wait + c->p->unit_hold * wu[u];
+            double cu = m->coll_split[u] / (tu * fu[u] / c->class_sum);
+            col = fmin(col, cu);
+            cs += inv_pow(cu, c->p_exp, c->ip);
+        }
+        s_coll = cs;
+    } else {
+        col = m->collectors / (t_coll * c->coll_frac);
+        s_coll = inv_pow(col, c->p_exp, c->ip);
+    }
+    double s = c->caps_sum + inv_pow(lat, c->p_exp, c->ip) + s_coll;
     double pool = INFINITY;
     if (m->pool > 0) {
         pool = m->pool / (cpi - c->mem_cpi);
@@ -254,6 +284,11 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     double dram = (k->dram_bytes > 0 && m->dram_bytes_per_cycle > 0)
                 ? m->dram_bytes_per_cycle / k->dram_bytes : INFINITY;
     c.coll_frac = 1.0 - k->frac_none > 0.05 ? 1.0 - k->frac_none : 0.05;
+    c.class_sum = k->frac_alu + k->frac_sfu + k->frac_ldst;
+    c.typed = m->coll_split[0] > 0 && m->coll_split[1] > 0 && m->coll_split[2] > 0
+           && c.class_sum > 0;
+    if (c.class_sum > 0)
+        c.class_sum /= c.coll_frac;     /* f_u / class_sum: share of the collector users */
     if (m->banks > 0) {
         c.rd_bank = k->reads / m->banks;
         c.wr_bank = k->writes / m->banks;

@@ -56,6 +56,8 @@ typedef struct rf_ipc_machine {
     int issue_width;        /* per scheduler per cycle */
     int banks;
     int collectors;
+    int coll_split[3];      /* collectors dedicated to ALU, SFU and LD/ST instructions
+                             * (all 0: one pool shared by every class) */
     bool read_steal, write_steal;
     int alu_pipes;          /* ALU pipes (one per scheduler) */
     double alu_ii;          /* cycles an ALU pipe is busy per warp instruction */
