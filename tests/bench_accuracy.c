@@ -254,6 +254,17 @@ int main(void)
         if (full_cycles <= 0)
             full_cycles = kj->rep.plan.full_cycles;
         double cost = kj->rep.sim_cycles / full_cycles;
+        if (getenv("RF_BENCH_VERBOSE")) {
+            printf("    %-8s level %.4f", kj->name, kj->cal.level);
+            for (int j = 0; j < kj->cal.nfit; j++)
+                printf(" %s %.4g", rf_ipc_mparams[kj->cal.fit_idx[j]].name,
+                       rf_mparam_get(&rf_ipc_mparams[kj->cal.fit_idx[j]], &kj->cal.params));
+            printf("\n");
+            for (int j = 0; j < kj->rep.n; j++)
+                printf("    %-8s window %-22s skip %5llu sim %.4f fit %.4f default %.4f\n", kj->name,
+                       kj->rep.s[j].label, (unsigned long long)kj->rep.s[j].skip_ctas,
+                       kj->rep.s[j].ipc, kj->rep.s[j].ipc_fit, kj->rep.s[j].ipc_default);
+        }
         printf("%-8s %-13s %4d %8.2f%% %8.2f%% %8.2f%% %8.2f%% %8.2f%% %5d/%-3d\n", kj->name,
                kj->gpu_name, n, n ? 100 * sc / n : 0, 100 * mc, n ? 100 * su / n : 0, 100 * mu,
                100 * cost, in, n);
