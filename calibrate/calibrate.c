@@ -15,8 +15,10 @@
  *      sum_i ((f_i(theta) - y_i) / (0.02 y_i))^2 + sum_j ((theta_j - d_j) / w_j)^2
  *    (window errors relative to a 2% window noise, plus a prior keeping each
  *    parameter near its default d_j within w_j) over theta = gto_share (the
- *    population model's scheduler share: the level), conflict_scale and
- *    steal_cand (and, with HI-RF windows, rc_stall, after rc_locality is set
+ *    population model's scheduler share: the level), conflict_scale,
+ *    steal_cand and coll_base (the collector hold: how far the windows sit
+ *    from the collector and issue caps; prior 2 +- 0.5 cycles) (and, with
+ *    HI-RF windows, rc_stall, after rc_locality is set
  *    from their conflict rates by rf_rcc_fit_locality), bounded as
  *    rf_ipc_mparams says, with GSL (calibrate/fit.c: error handler off,
  *    every status checked).  Parameter covariance from the fit; the record
@@ -47,6 +49,7 @@
 #define PRIOR_STEAL 0.3
 #define PRIOR_GTO 0.3
 #define PRIOR_RC_STALL 0.5
+#define PRIOR_COLL 0.5
 #define LEVEL_MAX_CTAS 4096
 
 int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
@@ -302,9 +305,9 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     }
 
     /* Parameters to fit, with the width of their prior around the default. */
-    const char *names[4] = {"gto_share", "conflict_scale", "steal_cand", "rc_stall"};
-    const double prior[4] = {PRIOR_GTO, PRIOR_CONFLICT, PRIOR_STEAL, PRIOR_RC_STALL};
-    int nnames = nhirf > 0 ? 4 : 3;
+    const char *names[5] = {"gto_share", "conflict_scale", "steal_cand", "coll_base", "rc_stall"};
+    const double prior[5] = {PRIOR_GTO, PRIOR_CONFLICT, PRIOR_STEAL, PRIOR_COLL, PRIOR_RC_STALL};
+    int nnames = nhirf > 0 ? 5 : 4;
     double lo[RF_FIT_MAXP], hi[RF_FIT_MAXP], start[RF_FIT_MAXP];
     double y_all[RF_PLAN_MAX + RF_FIT_MAXP], sigma[RF_PLAN_MAX + RF_FIT_MAXP];
     for (int j = 0; j < nnames; j++) {
