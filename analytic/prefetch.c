@@ -10,9 +10,9 @@
  *   T(n) = k_op (L + X - 1) + k_reg g n   cycles:
  * the access and the traversal once, and per register its crossbar slot;
  * k_op and k_reg are free (1 gives the unloaded time): they take up the
- * queueing at the main banks (pipelined, one access started per bank and
- * cycle, Table 2's L already holding the slow cells' queueing) and on the
- * shared crossbar, and the overlap with the warp's own stalls.
+ * queueing at the main banks (not pipelined: an access holds its bank L
+ * cycles) and on the shared crossbar, and the overlap with the warp's own
+ * stalls.
  *
  * LTRF.  Per thread, from the register-intervals of size N (Algorithms 1
  * and 2, analytic/intervals.c) and the profile's edge frequencies: the

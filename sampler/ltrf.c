@@ -7,11 +7,13 @@
  * banked file's 1-cycle access is configuration #1; design latency_x, when
  * set, replaces the table's multiplier for tolerable-latency sweeps).
  * Fractional latencies are dithered per access (deterministic hash), so the
- * mean access takes exactly L cycles.  Table 2's latencies are mean access
- * times that already include the queueing of the slower cells, so a bank
- * starts one access per cycle and returns it L cycles later; a register of
- * warp w lives at bank (reg + w) mod banks, and accesses to one bank in the
- * same cycle serialise (bank conflicts).  Main-file accesses are reserved
+ * mean access takes exactly L cycles.  The banks are not pipelined (Section
+ * 2: CACTI's non-pipelined bank models): an access holds its bank L cycles.
+ * Table 2's L is a mean measured under the baseline's load, queueing
+ * included; with the 8x banks of configurations #3, #5-#7 that queueing is
+ * small (a few accesses per cycle over 128 banks), so L stands for the
+ * bank's service time.  A register of warp w lives at bank (reg + w) mod
+ * banks; accesses to a busy bank wait (bank conflicts).  Main-file accesses are reserved
  * in time when they are made (no per-cycle arbitration).
  *
  * RFC.  A fully associative cache of 16 KB (gpu rc_entries x subcores warp
@@ -117,9 +119,7 @@ static uint64_t main_access(const sim_ctx *x, lt_state *st, int slot, int reg, u
     int b = (reg + slot) % st->mbanks;
     uint64_t start = t0 > st->mfree[b] ? t0 : st->mfree[b];
     uint64_t l = lat_draw(x, st, slot, reg);
-    st->mfree[b] = start + 1;           /* pipelined: L is a mean access time
-                                           that already holds the slow cells'
-                                           queueing (Table 2) */
+    st->mfree[b] = start + l;           /* not pipelined (Section 2) */
     return start + l;
 }
 
