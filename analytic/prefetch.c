@@ -21,7 +21,9 @@
  * (the new interval's bit vector minus the registers of the interval left,
  * which stay cached; LTRF+: only those live at the entry).  Activations A:
  * every long-latency load and barrier takes its warp out of the active pool
- * and back, refetching the working set of its interval, Ra registers in all
+ * and back, refetching the working set of its interval (none when the
+ * instruction ends its interval: the next interval's PREFETCH, counted in
+ * P and R, brings the registers), Ra registers in all
  * (LTRF+: the live ones).  Per instruction (I instructions per thread):
  *   s_pf  = (k_op P (L + X - 1) + k_reg g R) / I
  *   s_act = (k_op A (L + X - 1) + k_reg g Ra) / I
@@ -83,6 +85,25 @@ static int count_and(const rf_regset *a, const rf_regset *live)
     return fetched(a, NULL, live);
 }
 
+/* True when every path out of instruction i of block bb enters another
+ * register-interval at once: a warp leaving the pool there resumes at that
+ * interval's entry, whose PREFETCH brings its registers (sampler/ltrf.c). */
+static bool ends_interval(const rf_func *f, const rf_intervals *iv, const rf_block *bb, int i)
+{
+    int here = iv->of_inst[i];
+    if (i + 1 < bb->first + bb->ninsts)
+        return iv->of_inst[i + 1] != here;
+    if (bb->nsucc == 0)
+        return false;
+    for (int s = 0; s < bb->nsucc; s++) {
+        int t = bb->succ[s];
+        if (t < 0 || t >= f->nblocks || f->blocks[t].ninsts == 0 ||
+            iv->of_inst[f->blocks[t].first] == here)
+            return false;
+    }
+    return true;
+}
+
 int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool plus,
                        rf_pf_kernel *out, rf_err *err)
 {
@@ -124,7 +145,8 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                 if (rf_live_long_latency(in) || in->cls == RF_OC_BARRIER) {
                     const rf_regset *s = &iv.iv[iv.of_inst[i]].regs;
                     out->act += w;
-                    out->act_regs += w * count_and(s, plus ? &live.out[i] : NULL);
+                    if (!ends_interval(f, &iv, bb, i))
+                        out->act_regs += w * count_and(s, plus ? &live.out[i] : NULL);
                 }
             }
             /* Entries from another interval along the block's out-edges. */

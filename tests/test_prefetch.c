@@ -128,6 +128,12 @@ static void activation(void **state)
     assert_float_equal(t.extra_stall, 14.0 / 3.0, 1e-12);
     pk = characterise(&fx, 16, true);
     assert_float_equal(pk.act_regs, 1, 1e-12);
+    /* Two registers per interval: the load ends interval {r0 r1} and
+     * r2 = f(r1) starts {r1 r2}; the warp resumes at that entry, whose
+     * PREFETCH brings the registers: one activation, none refetched. */
+    pk = characterise(&fx, 2, false);
+    assert_float_equal(pk.act, 1, 1e-12);
+    assert_float_equal(pk.act_regs, 0, 1e-12);
 }
 
 /* RFC of 16 lines, 2/3 reads and 2/3 live registers per instruction (live
