@@ -13,8 +13,9 @@
  * included; with the 8x banks of configurations #3, #5-#7 that queueing is
  * small (a few accesses per cycle over 128 banks), so L stands for the
  * bank's service time.  A register of warp w lives at bank (reg + w) mod
- * banks; accesses to a busy bank wait (bank conflicts).  Main-file accesses are reserved
- * in time when they are made (no per-cycle arbitration).
+ * banks; accesses to a busy bank wait (bank conflicts).  Main-file
+ * accesses are reserved in time when they are made (no per-cycle
+ * arbitration).
  *
  * RFC.  A fully associative cache of 16 KB (gpu rc_entries x subcores warp
  * registers, or design rc_entries) shared by the SM's warps, LRU, allocated
