@@ -57,6 +57,8 @@
  */
 #include "kchar.h"
 
+#include "../common/draw.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -227,22 +229,13 @@ static int gpr_writes(const rf_inst *in)
 #define NREG (RF_PRED_BASE + RF_MAX_PRED)
 
 /* Counter-based uniform draws in [0,1) from (seed, warp, counter, stream):
- * the same splitmix64 construction the sampler uses (sampler/warp.c), so a
+ * the draws the sampler uses (common/draw.h), so a
  * walk of warp `gid` takes the very path and cache outcomes the sampler's
  * warp `gid` takes with that seed (common random numbers: a calibration
  * window is modelled with the CTAs it actually ran). */
-static uint64_t mix64(uint64_t z)
+static double draw(uint64_t seed, uint64_t a, uint64_t b, uint64_t stream)
 {
-    z += UINT64_C(0x9e3779b97f4a7c15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-static double draw(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
-{
-    uint64_t h = mix64(seed ^ mix64(a ^ mix64(b ^ mix64(c))));
-    return (double)(h >> 11) * (1.0 / 9007199254740992.0);
+    return rf_draw_uniform(seed, a, b, stream);
 }
 
 void rf_kchar_ctaset_free(rf_ctaset *cs)
@@ -318,14 +311,14 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             case RF_OC_LD_LOCAL: {
                 lmem = true;
                 uint64_t m = nmem++;
-                lat = draw(seed, gid, m, 2) < prof->l1_hit ? l1
-                    : draw(seed, gid, m, 3) < prof->l2_hit ? l2 : ld;
+                lat = draw(seed, gid, m, RF_DRAW_L1) < prof->l1_hit ? l1
+                    : draw(seed, gid, m, RF_DRAW_L2) < prof->l2_hit ? l2 : ld;
                 break;
             }
             case RF_OC_ATOMIC: {
                 lmem = true;
                 uint64_t m = nmem++;
-                lat = l2 + (draw(seed, gid, m, 3) < prof->l2_hit ? 0 : ld);
+                lat = l2 + (draw(seed, gid, m, RF_DRAW_L2) < prof->l2_hit ? 0 : ld);
                 break;
             }
             case RF_OC_ST_GLOBAL:
@@ -372,9 +365,9 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             if (last && last->guard < 0)
                 u = -1.0;             /* unconditional: no draw */
             else if (uniform && uniform[b])
-                u = draw(seed, cta, nloop++, 4);
+                u = draw(seed, cta, nloop++, RF_DRAW_LOOP);
             else
-                u = draw(seed, gid, nbr++, 1);
+                u = draw(seed, gid, nbr++, RF_DRAW_BRANCH);
             b = u < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
         }
     }
@@ -604,9 +597,9 @@ static int grid_insts_per_warp(const rf_func *f, const rf_profile *prof, int wpc
                 if (last && last->guard < 0)
                     u = -1.0;
                 else if (uniform[b])
-                    u = draw(RF_KCHAR_MC_SEED, (uint64_t)c, nloop++, 4);
+                    u = draw(RF_KCHAR_MC_SEED, (uint64_t)c, nloop++, RF_DRAW_LOOP);
                 else
-                    u = draw(RF_KCHAR_MC_SEED, gid, nbr++, 1);
+                    u = draw(RF_KCHAR_MC_SEED, gid, nbr++, RF_DRAW_BRANCH);
                 b = u < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
             }
             total += (double)n;

@@ -60,6 +60,7 @@
 
 #include "../analytic/intervals.h"
 #include "../analytic/liveness.h"
+#include "../common/draw.h"
 #include "sim_internal.h"
 
 #define LT_BASE_LAT 1.0      /* cycles, main-file access of configuration #1 */
@@ -107,7 +108,7 @@ static uint64_t lat_draw(const sim_ctx *x, lt_state *st, int slot, int reg)
     uint64_t l = (uint64_t)base;
     double frac = st->lat - base;
     if (frac > 1e-12 &&
-        sim_uniform(x->o->seed ^ UINT64_C(0x6c747266), (uint64_t)slot, (uint64_t)reg,
+        rf_draw_uniform(x->o->seed ^ UINT64_C(0x6c747266), (uint64_t)slot, (uint64_t)reg,
                     st->draws++) < frac)
         l++;
     return l < 1 ? 1 : l;

@@ -16,6 +16,7 @@
  * at L2 (l2_latency, plus DRAM on an L2 miss).  Shared memory and constant
  * loads take smem_latency.
  */
+#include "../common/draw.h"
 #include "sim_internal.h"
 
 static uint64_t dram(sim_ctx *x, uint32_t bytes)
@@ -36,8 +37,8 @@ uint64_t sim_mem_latency(sim_ctx *x, sim_sm *sm, sim_warp *w, const sim_inst *in
     if (in->mem == SIM_M_SHARED || in->mem == SIM_M_CONST || in->mem == SIM_M_NONE)
         return (uint64_t)in->latency;
     uint64_t n = w->nmem++;
-    double u1 = sim_uniform(x->o->seed, w->gid, n, 2);
-    double u2 = sim_uniform(x->o->seed, w->gid, n, 3);
+    double u1 = rf_draw_uniform(x->o->seed, w->gid, n, RF_DRAW_L1);
+    double u2 = rf_draw_uniform(x->o->seed, w->gid, n, RF_DRAW_L2);
     switch (in->mem) {
     case SIM_M_STORE:
         if (u2 >= x->l2_hit) {

@@ -111,7 +111,6 @@ void sim_prog_free(sim_prog *p);
 
 /* Counter-based hash giving a uniform double in [0,1): deterministic and
  * independent of the order in which warps run. */
-double sim_uniform(uint64_t seed, uint64_t a, uint64_t b, uint64_t c);
 
 /* ---- per-warp and per-CTA state ---- */
 typedef enum sim_wstate { SIM_W_EMPTY, SIM_W_ACTIVE, SIM_W_BARRIER, SIM_W_DONE } sim_wstate;

@@ -26,22 +26,9 @@
 #include <string.h>
 
 #include "../analytic/deadreg.h"
+#include "../common/draw.h"
 #include "../analytic/liveness.h"
 #include "sim_internal.h"
-
-static uint64_t mix64(uint64_t z)
-{
-    z += UINT64_C(0x9e3779b97f4a7c15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-double sim_uniform(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
-{
-    uint64_t h = mix64(seed ^ mix64(a ^ mix64(b ^ mix64(c))));
-    return (double)(h >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* First instruction reached from block b (skipping empty blocks); -1 = end. */
 static int block_entry(const rf_func *f, int b)
@@ -265,8 +252,8 @@ void sim_warp_advance(sim_ctx *x, sim_warp *w, const sim_inst *in)
     case SIM_BR_LOOP:
     case SIM_BR_FWD: {
         double p = in->br == SIM_BR_LOOP ? x->p_loop : x->p_fwd;
-        double u = in->cta_uniform ? sim_uniform(x->o->seed, w->cta_id, w->nloop++, 4)
-                                   : sim_uniform(x->o->seed, w->gid, w->nbr++, 1);
+        double u = in->cta_uniform ? rf_draw_uniform(x->o->seed, w->cta_id, w->nloop++, RF_DRAW_LOOP)
+                                   : rf_draw_uniform(x->o->seed, w->gid, w->nbr++, RF_DRAW_BRANCH);
         if (u < p)
             pc = in->taken;
         break;
