@@ -22,6 +22,18 @@ int rf_parse_long(const char *text, long *out)
 {
     if (!text)
         return RF_ENUMBER;
+    /* Fast path for plain decimal digits without a leading zero (read the
+     * same way by strtol below): batch files are mostly such cells. */
+    if (text[0] >= '1' && text[0] <= '9') {
+        long v = 0;
+        int n = 0;
+        while (n < 18 && text[n] >= '0' && text[n] <= '9')
+            v = 10 * v + (text[n++] - '0');
+        if (text[n] == '\0') {
+            *out = v;
+            return RF_OK;
+        }
+    }
     while (isspace((unsigned char)*text))
         text++;
     if (!*text)
@@ -102,6 +114,10 @@ static int parse_bool(const char *t, bool *out)
 {
     static const char *const yes[] = {"1", "true", "yes", "on"};
     static const char *const no[] = {"0", "false", "no", "off"};
+    if ((t[0] == '0' || t[0] == '1') && t[1] == '\0') {
+        *out = t[0] == '1';
+        return RF_OK;
+    }
     for (size_t i = 0; i < 4; i++) {
         if (strcasecmp(t, yes[i]) == 0) {
             *out = true;

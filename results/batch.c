@@ -230,6 +230,8 @@ typedef struct cache {
     size_t nchars;
     calib_entry **cals;
     size_t ncals;
+    char kind_name[32];  /* last design name looked up, and its kind */
+    int kind;
     FILE *notes;
 } cache;
 
@@ -344,6 +346,7 @@ typedef struct job {
     const layout *lay;
     const char *path;
     const char *calib;      /* default calibration file */
+    rf_design dflt;         /* rf_design_init's design, copied for each row */
 } job;
 
 static int int_cell(const char *s, const char *path, long line, int col, const char *name,
@@ -398,14 +401,21 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
     if (g->rc)
         return rf_err_set(err, g->rc, jb->path, (int)line, lay->idx[COL_GPU] + 1, NULL, "%s", g->msg);
 
-    rf_design d;
-    rf_design_init(&d);
+    rf_design d = jb->dflt;
     const char *dname = CELL(COL_DESIGN);
     if (dname) {
-        int rc = rf_design_set_kind(&d, dname, err);
-        if (rc)
-            return rf_err_set(err, rc, jb->path, (int)line, lay->idx[COL_DESIGN] + 1, "design",
-                              "unknown design '%s'", dname);
+        if (cc->kind_name[0] && !strcmp(dname, cc->kind_name)) {
+            d.kind = cc->kind;
+        } else {
+            int rc = rf_design_set_kind(&d, dname, err);
+            if (rc)
+                return rf_err_set(err, rc, jb->path, (int)line, lay->idx[COL_DESIGN] + 1,
+                                  "design", "unknown design '%s'", dname);
+            if (strlen(dname) < sizeof cc->kind_name) {
+                strcpy(cc->kind_name, dname);
+                cc->kind = d.kind;
+            }
+        }
     }
     rf_where where = {jb->path, (int)line};
     for (int i = 0; i < nf; i++)
@@ -577,6 +587,7 @@ typedef struct pipe {
     long line;           /* input line of the next row */
     size_t chunk_rows;
     int jobs;
+    chunk *cur;          /* the chunk being filled */
     /* single-threaded */
     chunk single;
     cache single_cache;
@@ -595,7 +606,7 @@ typedef struct pipe {
 
 static chunk *filling(pipe_t *p)
 {
-    return p->jobs <= 1 ? &p->single : &p->slots[p->fill_seq % p->nslots];
+    return p->cur;
 }
 
 static void write_chunk(pipe_t *p, chunk *c)
@@ -629,6 +640,7 @@ static void dispatch(pipe_t *p)
     while (n->state != SLOT_FREE)
         pthread_cond_wait(&p->cv, &p->mu);
     pthread_mutex_unlock(&p->mu);
+    p->cur = n;
     chunk_reset(n);
     n->first_line = p->line;
 }
@@ -775,6 +787,7 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
     p->jb.path = in_name;
     p->jb.lay = &p->lay;
     p->jb.calib = opts ? opts->calib : NULL;
+    rf_design_init(&p->jb.dflt);
     p->out = out;
     p->err = err;
     p->stats = stats;
@@ -782,6 +795,7 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
     p->chunk_rows = opts && opts->chunk_rows ? opts->chunk_rows : 4096;
     p->jobs = opts && opts->jobs > 1 ? opts->jobs : 1;
     p->single_cache.notes = p->notes;
+    p->cur = &p->single;
 
     pthread_t *workers = NULL, writer;
     worker_arg wa = {p};
@@ -797,6 +811,7 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
             free(p);
             return rf_err_set(err, RF_ENOMEM, in_name, 0, 0, NULL, "out of memory");
         }
+        p->cur = &p->slots[0];
         pthread_mutex_init(&p->mu, NULL);
         pthread_cond_init(&p->cv, NULL);
         for (int i = 0; i < p->jobs; i++)

@@ -58,17 +58,25 @@ static void sep(rf_csvw *w)
         w->buf[w->len++] = ',';
 }
 
+/* Bytes that make libcsv quote a field. */
+static const unsigned char needs_quote[256] = {[','] = 1, ['"'] = 1, ['\n'] = 1, ['\r'] = 1};
+
 void rf_csvw_fieldn(rf_csvw *w, const char *s, size_t n)
 {
     sep(w);
-    bool quote = false;
-    for (size_t i = 0; i < n && !quote; i++)
-        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
-    if (!quote) {
-        if (reserve(w, n) == 0) {
-            memcpy(w->buf + w->len, s, n);
-            w->len += n;
-        }
+    /* Copy while looking for bytes that need quoting (one pass, no branch
+     * per byte); a field that needs quotes is rewritten by libcsv. */
+    if (reserve(w, n) != 0)
+        return;
+    char *dst = w->buf + w->len;
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        dst[i] = (char)c;
+        bad |= needs_quote[c];
+    }
+    if (!bad) {
+        w->len += n;
         return;
     }
     size_t need = csv_write(NULL, 0, s, n);
@@ -86,16 +94,34 @@ void rf_csvw_empty(rf_csvw *w)
     sep(w);
 }
 
+static const unsigned long long pow10_int[] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+    100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
+
+/* Decimal digits of v (1 for 0). */
+static int ndigits(unsigned long long v)
+{
+    int n = 1;
+    while (n < 20 && v >= pow10_int[n])
+        n++;
+    return n;
+}
+
+/* The nd digits of v, written back to front into out[0..nd). */
+static void put_digits(char *out, unsigned long long v, int nd)
+{
+    for (int i = nd - 1; i >= 0; i--) {
+        out[i] = (char)('0' + v % 10);
+        v /= 10;
+    }
+}
+
 static int fmt_ulong(char *out, unsigned long long v)
 {
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (int i = 0; i < n; i++)
-        out[i] = tmp[n - 1 - i];
+    int n = ndigits(v);
+    put_digits(out, v, n);
     return n;
 }
 
@@ -164,10 +190,9 @@ int rf_fmt_num(char *out, double v, int digits)
         im /= 10;
         shift--;
     }
-    char d[24];
-    int nd = fmt_ulong(d, im);
+    int nd = ndigits(im);
     if (shift == 0) {
-        memcpy(out + n, d, (size_t)nd);
+        put_digits(out + n, im, nd);
         return n + nd;
     }
     if (nd <= shift) {
@@ -175,15 +200,15 @@ int rf_fmt_num(char *out, double v, int digits)
         out[n++] = '.';
         for (int i = 0; i < shift - nd; i++)
             out[n++] = '0';
-        memcpy(out + n, d, (size_t)nd);
+        put_digits(out + n, im, nd);
         return n + nd;
     }
+    /* Integer digits, the point, then `shift` fraction digits. */
     int ip = nd - shift;
-    memcpy(out + n, d, (size_t)ip);
-    n += ip;
-    out[n++] = '.';
-    memcpy(out + n, d + ip, (size_t)shift);
-    return n + shift;
+    put_digits(out + n + ip + 1, im % pow10_int[shift], shift);
+    out[n + ip] = '.';
+    put_digits(out + n, im / pow10_int[shift], ip);
+    return n + nd + 1;
 }
 
 void rf_csvw_num(rf_csvw *w, double v)
