@@ -125,9 +125,15 @@ const char *rf_ipc_bound_name(int bound)
     return bound >= 0 && bound < 6 ? names[bound] : "?";
 }
 
-/* v^-p, fast for integer p. */
+/* v^-p, fast for integer p.  The common exponents are spelled out with the
+ * same products, in the same order, as the square-and-multiply loop. */
 static double inv_pow(double v, double p, int ip)
 {
+    if (ip == 4) {
+        double b = 1.0 / v;
+        b *= b;
+        return b * b;
+    }
     if (ip > 0) {
         double r = 1.0, b = 1.0 / v;
         for (int e = ip; e; e >>= 1) {
