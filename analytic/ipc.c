@@ -125,9 +125,16 @@ const char *rf_ipc_bound_name(int bound)
     return bound >= 0 && bound < 6 ? names[bound] : "?";
 }
 
+/* fmin(a, b) for a that is not NaN (a running minimum started at INFINITY):
+ * b when b < a, else a; inline, where fmin is a library call. */
+static inline double min_run(double a, double b)
+{
+    return b < a ? b : a;
+}
+
 /* v^-p, fast for integer p.  The common exponents are spelled out with the
  * same products, in the same order, as the square-and-multiply loop. */
-static double inv_pow(double v, double p, int ip)
+static inline double inv_pow(double v, double p, int ip)
 {
     if (ip == 4) {
         double b = 1.0 / v;
@@ -229,7 +236,7 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
                 continue;
             double tu = c->fixed_hold + coll_wait + c->p->unit_hold * wu[u];
             double cu = m->coll_split[u] / (tu * fu[u] / c->class_sum);
-            col = fmin(col, cu);
+            col = min_run(col, cu);
             cs += inv_pow(cu, c->p_exp, c->ip);
         }
         s_coll = cs;
@@ -282,11 +289,11 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     int pipes = m->alu_pipes > 0 ? m->alu_pipes : 1;
     double unit = INFINITY;
     if (k->alu_use > 0 && m->alu_ii > 0)
-        unit = fmin(unit, pipes / (m->alu_ii * k->alu_use));
+        unit = min_run(unit, pipes / (m->alu_ii * k->alu_use));
     if (k->frac_sfu > 0 && m->sfu_ii > 0)
-        unit = fmin(unit, 1.0 / (m->sfu_ii * k->frac_sfu));
+        unit = min_run(unit, 1.0 / (m->sfu_ii * k->frac_sfu));
     if (k->frac_ldst > 0 && m->ldst_ii > 0)
-        unit = fmin(unit, 1.0 / (m->ldst_ii * k->frac_ldst));
+        unit = min_run(unit, 1.0 / (m->ldst_ii * k->frac_ldst));
     double dram = (k->dram_bytes > 0 && m->dram_bytes_per_cycle > 0)
                 ? m->dram_bytes_per_cycle / k->dram_bytes : INFINITY;
     c.coll_frac = 1.0 - k->frac_none > 0.05 ? 1.0 - k->frac_none : 0.05;
