@@ -33,6 +33,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #define RC_HIT 0.8
@@ -99,10 +100,10 @@ void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     }
 }
 
-void rf_extrap_setup(const rf_ipc_kernel *kc, const rf_calib *cal, rf_ipc_kernel *k_used,
-                     rf_ipc_params *p_used)
+/* The calibrated parameters and operand counts over k_used (a copy of the
+ * kernel figures). */
+static void setup_cal(const rf_calib *cal, rf_ipc_kernel *k_used, rf_ipc_params *p_used)
 {
-    *k_used = *kc;
     if (cal) {
         *p_used = cal->params;
         if (cal->has_meas && cal->meas_reads > 0) {
@@ -113,6 +114,30 @@ void rf_extrap_setup(const rf_ipc_kernel *kc, const rf_calib *cal, rf_ipc_kernel
     } else {
         rf_ipc_params_default(p_used);
     }
+}
+
+void rf_extrap_setup(const rf_ipc_kernel *kc, const rf_calib *cal, rf_ipc_kernel *k_used,
+                     rf_ipc_params *p_used)
+{
+    *k_used = *kc;
+    setup_cal(cal, k_used, p_used);
+}
+
+/* Copy of the kernel figures an estimate may change.  The per-register
+ * write counts (k->rcw, 4 KB) are read by HI-RF's model only, so other
+ * designs get them marked unknown instead of copied (a copy per design
+ * point is a visible share of batch time). */
+static void kernel_for(const rf_ipc_kernel *kc, bool need_rcw, rf_ipc_kernel *k)
+{
+    if (need_rcw) {
+        *k = *kc;
+        return;
+    }
+    size_t head = offsetof(rf_ipc_kernel, rcw), tail = head + sizeof kc->rcw;
+    memcpy(k, kc, head);
+    memcpy((char *)k + tail, (const char *)kc + tail, sizeof *k - tail);
+    memset(&k->rcw, 0, offsetof(rf_rcc_writes, stat));
+    k->rcw.func = NULL;
 }
 
 /* RFC and LTRF: operands come from the register cache (1-cycle access), the
@@ -187,7 +212,8 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
                           "must be at least 1");
     rf_ipc_kernel k;
     rf_ipc_params p;
-    rf_extrap_setup(kc, cal, &k, &p);
+    kernel_for(kc, d->kind == RF_DESIGN_HIRF, &k);
+    setup_cal(cal, &k, &p);
     int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
     k.warps_per_cta = (shape->threads + ws - 1) / ws;
     if ((rc = rf_extrap_pf(gpu, d, &out->occ, &k, &p, &m, err)) < 0)
