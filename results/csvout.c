@@ -109,13 +109,24 @@ static int ndigits(unsigned long long v)
     return n;
 }
 
-/* The nd digits of v, written back to front into out[0..nd). */
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* The nd digits of v (v < 10^nd) into out[0..nd), two at a time from the end. */
 static void put_digits(char *out, unsigned long long v, int nd)
 {
-    for (int i = nd - 1; i >= 0; i--) {
-        out[i] = (char)('0' + v % 10);
-        v /= 10;
+    int i = nd;
+    while (i >= 2) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        i -= 2;
+        out[i] = digit_pairs[2 * r];
+        out[i + 1] = digit_pairs[2 * r + 1];
     }
+    if (i)
+        out[0] = (char)('0' + v);
 }
 
 static int fmt_ulong(char *out, unsigned long long v)
@@ -235,7 +246,10 @@ void rf_csvw_round(rf_csvw *w, double v)
         n += fmt_ulong(w->buf + w->len + n, (unsigned long long)r);
         w->len += (size_t)n;
     } else {
-        w->len += (size_t)snprintf(w->buf + w->len, 40, "%.0f", r);
+        /* Up to 309 digits: room for all of them. */
+        int n = snprintf(NULL, 0, "%.0f", r);
+        if (n > 0 && reserve(w, (size_t)n + 1) == 0)
+            w->len += (size_t)snprintf(w->buf + w->len, (size_t)n + 1, "%.0f", r);
     }
 }
 
