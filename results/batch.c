@@ -120,7 +120,9 @@ typedef struct chunk {
     size_t *fstart;      /* offset of each field */
     size_t nf, fcap;
     size_t *rstart;      /* first field of each row; rstart[nrows] = nf */
+    unsigned char *rplain; /* per row: no field needs quotes or holds a NUL */
     size_t nrows, rcap;
+    unsigned char row_bad; /* the row being parsed has such a field */
     long first_line;     /* input line of the first row */
     rf_csvw out;
     long errors;
@@ -129,6 +131,11 @@ typedef struct chunk {
 } chunk;
 
 enum { SLOT_FREE, SLOT_FILLED, SLOT_BUSY, SLOT_DONE };
+
+/* Bytes that make a field need quotes on output (libcsv's rule), and NUL
+ * (the field's text ends there for the row's consumers). */
+static const unsigned char not_plain[256] = {[','] = 1, ['"'] = 1, ['\n'] = 1, ['\r'] = 1,
+                                             ['\0'] = 1};
 
 static int chunk_push_field(chunk *c, const char *s, size_t n)
 {
@@ -151,7 +158,14 @@ static int chunk_push_field(chunk *c, const char *s, size_t n)
         c->fcap = cap;
     }
     c->fstart[c->nf++] = c->tlen;
-    memcpy(c->text + c->tlen, s, n);
+    char *dst = c->text + c->tlen;
+    unsigned char bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        dst[i] = (char)ch;
+        bad |= not_plain[ch];
+    }
+    c->row_bad |= bad;
     c->tlen += n;
     c->text[c->tlen++] = '\0';
     return RF_OK;
@@ -165,8 +179,14 @@ static int chunk_end_row(chunk *c, size_t first_field)
         if (!r)
             return RF_ENOMEM;
         c->rstart = r;
+        unsigned char *pl = realloc(c->rplain, cap);
+        if (!pl)
+            return RF_ENOMEM;
+        c->rplain = pl;
         c->rcap = cap;
     }
+    c->rplain[c->nrows] = !c->row_bad;
+    c->row_bad = 0;
     c->rstart[c->nrows++] = first_field;
     c->rstart[c->nrows] = c->nf;
     return RF_OK;
@@ -175,6 +195,7 @@ static int chunk_end_row(chunk *c, size_t first_field)
 static void chunk_reset(chunk *c)
 {
     c->tlen = c->nf = c->nrows = 0;
+    c->row_bad = 0;
     c->out.len = 0;
     c->out.col = 0;
     c->errors = 0;
@@ -185,6 +206,7 @@ static void chunk_free(chunk *c)
     free(c->text);
     free(c->fstart);
     free(c->rstart);
+    free(c->rplain);
     rf_csvw_free(&c->out);
 }
 
@@ -535,12 +557,22 @@ static void process_chunk(cache *cc, const job *jb, chunk *c)
         bool have_ipc = false;
         int rc = nf > 512 ? rf_err_set(&err, RF_ELIMIT, jb->path, (int)line, 0, NULL, "too many fields")
                           : eval_row(cc, jb, f, nf, line, &est, &have_ipc, &err);
-        /* Input columns, padded or cut to the header's count. */
-        for (int i = 0; i < jb->lay->ncols; i++) {
-            if (i < shown)
-                rf_csvw_field(&c->out, f[i]);
-            else
-                rf_csvw_empty(&c->out);
+        /* Input columns, padded or cut to the header's count.  A row of
+         * the header's width whose fields need no quotes is its field
+         * text as parsed, each field's NUL turned into a comma. */
+        if (nf == jb->lay->ncols && nf > 0 && c->rplain[r]) {
+            size_t from = c->fstart[a], to = (b < c->nf ? c->fstart[b] : c->tlen) - 1;
+            size_t at = rf_csvw_raw(&c->out, c->text + from, to - from, nf);
+            if (at != (size_t)-1)
+                for (size_t i = a + 1; i < b; i++)
+                    c->out.buf[at + (c->fstart[i] - from) - 1] = ',';
+        } else {
+            for (int i = 0; i < jb->lay->ncols; i++) {
+                if (i < shown)
+                    rf_csvw_field(&c->out, f[i]);
+                else
+                    rf_csvw_empty(&c->out);
+            }
         }
         if (rc) {
             c->errors++;

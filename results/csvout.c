@@ -84,6 +84,18 @@ void rf_csvw_fieldn(rf_csvw *w, const char *s, size_t n)
         w->len += csv_write(w->buf + w->len, need, s, n);
 }
 
+size_t rf_csvw_raw(rf_csvw *w, const char *s, size_t n, int fields)
+{
+    sep(w);
+    w->col += fields - 1;
+    if (reserve(w, n) != 0)
+        return (size_t)-1;
+    size_t at = w->len;
+    memcpy(w->buf + at, s, n);
+    w->len += n;
+    return at;
+}
+
 void rf_csvw_field(rf_csvw *w, const char *s)
 {
     rf_csvw_fieldn(w, s ? s : "", s ? strlen(s) : 0);

@@ -29,6 +29,10 @@ void rf_csvw_num(rf_csvw *w, double v);
 void rf_csvw_round(rf_csvw *w, double v);
 void rf_csvw_int(rf_csvw *w, long v);
 void rf_csvw_empty(rf_csvw *w);
+/* n bytes already in CSV form holding `fields` fields (fields >= 1), as
+ * they are; returns their offset in w->buf, or (size_t)-1 when out of
+ * memory. */
+size_t rf_csvw_raw(rf_csvw *w, const char *s, size_t n, int fields);
 void rf_csvw_end(rf_csvw *w);
 
 /* Write the buffer to fp (no-op for memory writers); 0 or -1. */
