@@ -266,8 +266,21 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     return f;
 }
 
-void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
-                   const rf_ipc_params *p, rf_ipc_result *out)
+/* One solve: its invariants, the x-independent caps and the Illinois state
+ * (so that the two solves of a kernel's waves can run side by side). */
+typedef struct solve {
+    solve_ctx c;
+    double issue, unit, dram;
+    bool done;
+    double a, fa, bx, fb, x;
+    int side, it;
+    rf_ipc_result cur;
+} solve;
+
+/* Invariants and the first two evaluations; done at once when the machine
+ * has no warps, collectors, banks or pipes (out then holds the caps). */
+static void solve_start(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                        const rf_ipc_params *p, solve *sv, rf_ipc_result *out)
 {
     solve_ctx c = {.k = k, .m = m, .p = p, .p_exp = p->smooth};
     double ps = floor(p->smooth);
@@ -316,52 +329,104 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     if (isfinite(dram))
         c.caps_sum += inv_pow(dram, c.p_exp, c.ip);
 
+    sv->c = c;
+    const solve_ctx *cp = &sv->c;
+    sv->issue = issue;
+    sv->unit = unit;
+    sv->dram = dram;
     if (m->warps <= 0 || m->collectors <= 0 || m->banks <= 0 || m->alu_pipes <= 0) {
         *out = (rf_ipc_result){0};
         out->lim_issue = issue;
         out->lim_unit = unit;
         out->lim_dram = dram;
+        sv->done = true;
+        sv->it = -1;
         return;
     }
-
     /* Illinois on g(x) = F(x) - x over [0, F(0)]; the last evaluation's
      * details are kept (its F is within the tolerance of x). */
-    rf_ipc_result cur;
-    double a = 0.0, fa = eval(&c, 0.0, NULL);
-    double bx = fa, fb = eval(&c, bx, &cur) - bx;
-    int side = 0;
-    double x = bx;
-    if (fb < -1e-6 * (1.0 + bx)) {
-        for (int it = 0; it < 60; it++) {
-            x = (a * fb - bx * fa) / (fb - fa);
-            double fx = eval(&c, x, &cur) - x;
-            if (fabs(fx) <= 1e-6 * (1.0 + x) || fabs(bx - a) <= 1e-9)
-                break;
-            if ((fx < 0) == (fb < 0)) {
-                bx = x;
-                fb = fx;
-                if (side == -1)
-                    fa *= 0.5;
-                side = -1;
-            } else {
-                a = x;
-                fa = fx;
-                if (side == 1)
-                    fb *= 0.5;
-                side = 1;
-            }
-        }
+    sv->a = 0.0;
+    sv->fa = eval(cp, 0.0, NULL);
+    sv->bx = sv->fa;
+    sv->fb = eval(cp, sv->bx, &sv->cur) - sv->bx;
+    sv->side = 0;
+    sv->it = 0;
+    sv->x = sv->bx;
+    sv->done = !(sv->fb < -1e-6 * (1.0 + sv->bx));
+}
+
+/* One Illinois step (at most 60). */
+static void solve_step(solve *sv)
+{
+    double x = (sv->a * sv->fb - sv->bx * sv->fa) / (sv->fb - sv->fa);
+    sv->x = x;
+    double fx = eval(&sv->c, x, &sv->cur) - x;
+    if (fabs(fx) <= 1e-6 * (1.0 + x) || fabs(sv->bx - sv->a) <= 1e-9) {
+        sv->done = true;
+        return;
     }
-    *out = cur;
-    out->ipc = x;
-    out->lim_issue = issue;
-    out->lim_unit = unit;
-    out->lim_dram = dram;
-    double lims[6] = {out->lim_latency, issue, out->lim_collect, unit, dram, out->lim_pool};
+    if ((fx < 0) == (sv->fb < 0)) {
+        sv->bx = x;
+        sv->fb = fx;
+        if (sv->side == -1)
+            sv->fa *= 0.5;
+        sv->side = -1;
+    } else {
+        sv->a = x;
+        sv->fa = fx;
+        if (sv->side == 1)
+            sv->fb *= 0.5;
+        sv->side = 1;
+    }
+    if (++sv->it >= 60)
+        sv->done = true;
+}
+
+static void solve_finish(const solve *sv, rf_ipc_result *out)
+{
+    if (sv->it < 0)
+        return;         /* degenerate machine: out already filled */
+    *out = sv->cur;
+    out->ipc = sv->x;
+    out->lim_issue = sv->issue;
+    out->lim_unit = sv->unit;
+    out->lim_dram = sv->dram;
+    double lims[6] = {out->lim_latency, sv->issue, out->lim_collect, sv->unit, sv->dram,
+                      out->lim_pool};
     out->bound = 0;
     for (int i = 1; i < 6; i++)
         if (lims[i] < lims[out->bound])
             out->bound = i;
+}
+
+void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                   const rf_ipc_params *p, rf_ipc_result *out)
+{
+    solve sv;
+    solve_start(k, m, p, &sv, out);
+    while (!sv.done)
+        solve_step(&sv);
+    solve_finish(&sv, out);
+}
+
+/* Two independent solves stepped in turn: the same operations as one after
+ * the other (so the same results), but the processor overlaps their
+ * dependency chains (divisions and square roots). */
+static void steady_pair(const rf_ipc_kernel *k, const rf_ipc_machine *m1,
+                        const rf_ipc_machine *m2, const rf_ipc_params *p,
+                        rf_ipc_result *out1, rf_ipc_result *out2)
+{
+    solve s1, s2;
+    solve_start(k, m1, p, &s1, out1);
+    solve_start(k, m2, p, &s2, out2);
+    while (!s1.done || !s2.done) {
+        if (!s1.done)
+            solve_step(&s1);
+        if (!s2.done)
+            solve_step(&s2);
+    }
+    solve_finish(&s1, out1);
+    solve_finish(&s2, out2);
 }
 
 double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
@@ -385,7 +450,14 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     double act = k->active_frac > 0 ? k->active_frac : 1.0;
     int first = full > 0 ? resident : (int)part;
     mm.warps = first * wpc * act;
-    rf_ipc_steady(k, &mm, p, &r);
+    rf_ipc_result rp;
+    rf_ipc_machine mp = mm;
+    if (full > 0 && part > 0) {
+        mp.warps = part * wpc * act;
+        steady_pair(k, &mm, &mp, p, &r, &rp);
+    } else {
+        rf_ipc_steady(k, &mm, p, &r);
+    }
     if (steady)
         *steady = r;
     double hold = k->drain + p->tail * k->insts_per_warp * r.cpi_warp;
@@ -393,9 +465,6 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     if (full > 0) {
         cycles += full * wave;
         if (part > 0) {
-            mm.warps = part * wpc * act;
-            rf_ipc_result rp;
-            rf_ipc_steady(k, &mm, p, &rp);
             cycles += part * i_cta / rp.ipc + k->drain + p->tail * k->insts_per_warp * rp.cpi_warp;
         }
     } else {
