@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,86 @@ static void number_format(void **state)
     }
 }
 
+/* rf_fmt_num over a deterministic spread of values (every decade from
+ * 1e-6 to 1e16, mantissas with carries such as 9.999995, both signs, 1, 8
+ * and 15 digits): the text reads back within half a unit of the last
+ * digit kept (it rounds the scaled value, so at exact ties it may differ
+ * from printf's correctly rounded %g in that digit). */
+static void number_format_spread(void **state)
+{
+    (void)state;
+    char b[64];
+    const double mant[] = {1.0, 1.5, 9.9999949, 9.999995, 9.9999951, 3.3333333333,
+                           1.2345678901234, 7.0000005, 2.5e-1, 6.66666666666};
+    for (int e = -6; e <= 16; e++)
+        for (size_t m = 0; m < sizeof mant / sizeof mant[0]; m++)
+            for (int sg = -1; sg <= 1; sg += 2)
+                for (int d = 1; d <= 15; d += 7) {
+                    double v = sg * mant[m] * pow(10.0, e);
+                    int n = rf_fmt_num(b, v, d);
+                    assert_true(n > 0 && n < 32);
+                    b[n] = '\0';
+                    double back = strtod(b, NULL);
+                    assert_true(fabs(back - v) <= 0.5000001 * pow(10.0, 1 - d) * fabs(v) * 10.0);
+                    assert_true((back < 0) == (v < 0));
+                }
+}
+
+/* Integers and rounded values: all digits, also past the 40 bytes the
+ * short form reserves (1e300 rounds to 301 digits). */
+static void integers_and_huge_rounded(void **state)
+{
+    (void)state;
+    rf_csvw w;
+    rf_csvw_init(&w, NULL);
+    rf_csvw_int(&w, 0);
+    rf_csvw_int(&w, -1234567);
+    rf_csvw_int(&w, 9223372036854775807L);
+    rf_csvw_int(&w, -9223372036854775807L - 1);
+    rf_csvw_round(&w, 57766.5);     /* nearbyint: to even */
+    rf_csvw_round(&w, -0.4);        /* -0 is written 0 */
+    rf_csvw_end(&w);
+    const char *want = "0,-1234567,9223372036854775807,-9223372036854775808,57766,0\n";
+    assert_int_equal(w.len, strlen(want));
+    assert_memory_equal(w.buf, want, w.len);
+    w.len = 0;
+    rf_csvw_round(&w, 1e300);
+    char ref[400];
+    int n = snprintf(ref, sizeof ref, "%.0f", 1e300);
+    assert_int_equal(n, 301);
+    assert_int_equal(w.len, (size_t)n);
+    assert_memory_equal(w.buf, ref, w.len);
+    assert_true(w.len <= w.cap);
+    rf_csvw_free(&w);
+}
+
+/* Input columns come back as given: plain rows (copied as parsed), rows
+ * with quoted fields, short and long rows (padded or cut to the header). */
+static void input_columns_echoed(void **state)
+{
+    (void)state;
+    const char *in = "gpu,design,regs,threads\n"
+                     "fermi-gtx480,baseline,26,256\n"
+                     "fermi-gtx480,,26,\n"
+                     "\"fermi-gtx480\",\"base\nline\",26,256\n"
+                     "fermi-gtx480,baseline\n"
+                     "fermi-gtx480,baseline,26,256,extra\n";
+    char *out = NULL;
+    rf_batch_stats st;
+    assert_int_equal(batch_text(in, 1, 0, &out, &st), RF_OK);
+    assert_int_equal(st.rows, 5);
+    assert_non_null(strstr(out, "\nfermi-gtx480,baseline,26,256,"));
+    assert_non_null(strstr(out, "\nfermi-gtx480,,26,,"));
+    assert_non_null(strstr(out, "\nfermi-gtx480,\"base\nline\",26,256,"));
+    assert_non_null(strstr(out, "\nfermi-gtx480,baseline,,,"));
+    assert_non_null(strstr(out, "\nfermi-gtx480,baseline,26,256,,"));
+    char *two = NULL;
+    assert_int_equal(batch_text(in, 2, 2, &two, &st), RF_OK);
+    assert_string_equal(out, two);
+    free(out);
+    free(two);
+}
+
 /* ---- end to end ---- */
 
 static int run_status(const char *args, char **out_text)
@@ -339,6 +420,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(quoting_round_trips),
         cmocka_unit_test(bad_headers_are_errors),
         cmocka_unit_test(number_format),
+        cmocka_unit_test(number_format_spread),
+        cmocka_unit_test(integers_and_huge_rounded),
+        cmocka_unit_test(input_columns_echoed),
         cmocka_unit_test(estimate_end_to_end),
         cmocka_unit_test(batch_end_to_end),
     };

@@ -54,6 +54,24 @@ static void test_parse_long(void **state)
     assert_int_equal(rf_parse_long("   ", &v), RF_ENUMBER);
     assert_int_equal(rf_parse_long(NULL, &v), RF_ENUMBER);
     assert_int_equal(rf_parse_long("99999999999999999999999", &v), RF_ENUMBER);
+    /* Plain digits (the fast path) and what strtol reads differently. */
+    assert_int_equal(rf_parse_long("7", &v), RF_OK);
+    assert_int_equal(v, 7);
+    assert_int_equal(rf_parse_long("123456789012345678", &v), RF_OK);
+    assert_int_equal(v, 123456789012345678L);
+    assert_int_equal(rf_parse_long("1234567890123456789", &v), RF_OK);
+    assert_int_equal(v, 1234567890123456789L);
+    assert_int_equal(rf_parse_long("010", &v), RF_OK);     /* octal, as strtol */
+    assert_int_equal(v, 8);
+    assert_int_equal(rf_parse_long("0", &v), RF_OK);
+    assert_int_equal(v, 0);
+    assert_int_equal(rf_parse_long("16 ", &v), RF_OK);
+    assert_int_equal(v, 16);
+    assert_int_equal(rf_parse_long("8.0", &v), RF_OK);
+    assert_int_equal(v, 8);
+    assert_int_equal(rf_parse_long("+8", &v), RF_OK);
+    assert_int_equal(v, 8);
+    assert_int_equal(rf_parse_long("8x", &v), RF_ENUMBER);
 }
 
 static void test_parse_double(void **state)
