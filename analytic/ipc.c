@@ -277,10 +277,9 @@ typedef struct solve {
     rf_ipc_result cur;
 } solve;
 
-/* Invariants and the first two evaluations; done at once when the machine
- * has no warps, collectors, banks or pipes (out then holds the caps). */
-static void solve_start(const rf_ipc_kernel *k, const rf_ipc_machine *m,
-                        const rf_ipc_params *p, solve *sv, rf_ipc_result *out)
+/* Invariants of a solve (none depends on m->warps). */
+static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                        const rf_ipc_params *p, solve *sv)
 {
     solve_ctx c = {.k = k, .m = m, .p = p, .p_exp = p->smooth};
     double ps = floor(p->smooth);
@@ -330,10 +329,18 @@ static void solve_start(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         c.caps_sum += inv_pow(dram, c.p_exp, c.ip);
 
     sv->c = c;
-    const solve_ctx *cp = &sv->c;
     sv->issue = issue;
     sv->unit = unit;
     sv->dram = dram;
+}
+
+/* The first two evaluations; done at once when the machine has no warps,
+ * collectors, banks or pipes (out then holds the caps). */
+static void solve_begin(solve *sv, rf_ipc_result *out)
+{
+    const solve_ctx *cp = &sv->c;
+    const rf_ipc_machine *m = cp->m;
+    double issue = sv->issue, unit = sv->unit, dram = sv->dram;
     if (m->warps <= 0 || m->collectors <= 0 || m->banks <= 0 || m->alu_pipes <= 0) {
         *out = (rf_ipc_result){0};
         out->lim_issue = issue;
@@ -403,7 +410,8 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                    const rf_ipc_params *p, rf_ipc_result *out)
 {
     solve sv;
-    solve_start(k, m, p, &sv, out);
+    solve_setup(k, m, p, &sv);
+    solve_begin(&sv, out);
     while (!sv.done)
         solve_step(&sv);
     solve_finish(&sv, out);
@@ -411,14 +419,18 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
 
 /* Two independent solves stepped in turn: the same operations as one after
  * the other (so the same results), but the processor overlaps their
- * dependency chains (divisions and square roots). */
+ * dependency chains (divisions and square roots).  m2 differs from m1 in
+ * warps only, so the second solve's invariants are the first's. */
 static void steady_pair(const rf_ipc_kernel *k, const rf_ipc_machine *m1,
                         const rf_ipc_machine *m2, const rf_ipc_params *p,
                         rf_ipc_result *out1, rf_ipc_result *out2)
 {
     solve s1, s2;
-    solve_start(k, m1, p, &s1, out1);
-    solve_start(k, m2, p, &s2, out2);
+    solve_setup(k, m1, p, &s1);
+    s2 = s1;
+    s2.c.m = m2;
+    solve_begin(&s1, out1);
+    solve_begin(&s2, out2);
     while (!s1.done || !s2.done) {
         if (!s1.done)
             solve_step(&s1);
