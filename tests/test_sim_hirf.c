@@ -46,19 +46,6 @@ static void ping_pong(simfix *fx)
     simfix_finish(fx);
 }
 
-static rf_sim_stats run(simfix *fx)
-{
-    rf_sim_stats st;
-    rf_err err = {0};
-    int rc = rf_sim_run(&fx->gpu, &fx->design, &fx->kernel, &fx->opts, &st, &err);
-    if (rc != 0)
-        print_error("rf_sim_run: %s\n", err.msg);
-    assert_int_equal(rc, 0);
-    assert_int_equal(st.chk_issued, st.chk_retired);
-    assert_int_equal(st.chk_bank_overuse, 0);
-    return st;
-}
-
 /* Hand count, baseline assignment:
  *   I0 issue 0, r0 not cached: NVM read @1 (bank 0), write r8 @6 into the
  *      empty line 0 (absorbed).
@@ -76,7 +63,7 @@ static void ping_pong_counts(void **state)
     simfix fx;
     hirf_fixture(&fx, RF_RC_CONCAT, RF_ASSIGN_BASE);
     ping_pong(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.cycles, 34);
     assert_int_equal(st.warp_insts, 5);
     assert_int_equal(st.rc_hits, 3);
@@ -92,7 +79,7 @@ static void ping_pong_counts(void **state)
 
     /* The same code on the plain SRAM file: 1 + 4 x (L + 2) = 25 cycles. */
     fx.design.kind = RF_DESIGN_BASELINE;
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.cycles, 25);
     assert_int_equal(st.rc_writes, 0);
     assert_int_equal(st.bank_writes, 4);
@@ -106,7 +93,7 @@ static void ping_pong_latency(void **state)
     hirf_fixture(&fx, RF_RC_CONCAT, RF_ASSIGN_BASE);
     fx.gpu.nvm_write_latency = 8;
     ping_pong(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.cycles, 46);
     assert_int_equal(st.nvm_stall_cycles, 21);
     assert_int_equal(st.rc_conflicts, 3);
@@ -123,21 +110,21 @@ static void ping_pong_policies(void **state)
     simfix fx;
     hirf_fixture(&fx, RF_RC_FULL, RF_ASSIGN_BASE);
     ping_pong(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.rc_conflicts, 0);
     assert_int_equal(st.nvm_writes, 0);
     assert_int_equal(st.cycles, 25);
 
     hirf_fixture(&fx, RF_RC_CONCAT, RF_ASSIGN_CAC);
     ping_pong(&fx);
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.rc_conflicts, 0);
     assert_int_equal(st.rc_hits, 3);
     assert_int_equal(st.cycles, 25);
 
     hirf_fixture(&fx, RF_RC_CONCAT, RF_ASSIGN_WORST);
     ping_pong(&fx);
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.rc_conflicts, 3);
     assert_int_equal(st.cycles, 34);
 }
@@ -161,7 +148,7 @@ static void nvm_bank_busy(void **state)
     simfix_add(&fx, RF_OC_ALU, (int[]){16, -1}, (int[]){2, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){24, -1}, (int[]){3, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.rc_conflicts, 2);
     assert_int_equal(st.nvm_writes, 2);
     assert_int_equal(st.nvm_stall_cycles, 9);
@@ -171,7 +158,7 @@ static void nvm_bank_busy(void **state)
     fx.kernel.launch.block[0] = 64;
     simfix_add(&fx, RF_OC_ALU, (int[]){8, -1}, (int[]){0, -1});
     simfix_finish(&fx);
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.rc_writes, 2);
     assert_int_equal(st.rc_conflicts, 0);
 }

@@ -21,19 +21,6 @@ static void design(simfix *fx, int kind)
     fx->design.rf_config = 1;
 }
 
-static rf_sim_stats run(simfix *fx)
-{
-    rf_sim_stats st;
-    rf_err err = {0};
-    int rc = rf_sim_run(&fx->gpu, &fx->design, &fx->kernel, &fx->opts, &st, &err);
-    if (rc != 0)
-        print_error("rf_sim_run: %s\n", err.msg);
-    assert_int_equal(rc, 0);
-    assert_int_equal(st.chk_issued, st.chk_retired);
-    assert_int_equal(st.chk_bank_overuse, 0);
-    return st;
-}
-
 /* r1 = f(r0); r2 = f(r1); EXIT: one register-interval {r0, r1, r2}.
  * Baseline: I0 issues at 0, I1 at 6, writes r2 at 12: 13 cycles.
  * LTRF, latency_x 3: the PREFETCH at cycle 0 reads r0, r1, r2 from main
@@ -50,12 +37,12 @@ static void prefetch_stall(void **state)
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
     simfix_finish(&fx);
     design(&fx, RF_DESIGN_BASELINE);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.cycles, 13);
 
     design(&fx, RF_DESIGN_LTRF);
     fx.design.latency_x = 3;
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.cycles, 21);
     assert_int_equal(st.prefetches, 1);
     assert_int_equal(st.prefetch_regs, 3);
@@ -66,7 +53,7 @@ static void prefetch_stall(void **state)
     assert_int_equal(st.main_reads, 3);
 
     fx.design.plus = true;
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.cycles, 19);
     assert_int_equal(st.prefetch_regs, 1);
     assert_int_equal(st.prefetch_stall_cycles, 6);
@@ -91,7 +78,7 @@ static void rfc_lru(void **state)
     simfix_finish(&fx);
     design(&fx, RF_DESIGN_RFC);
     fx.design.rc_entries = 2;
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.rc_hits, 2);
     assert_int_equal(st.rc_misses, 2);
     assert_int_equal(st.main_reads, 2);
@@ -99,7 +86,7 @@ static void rfc_lru(void **state)
     assert_int_equal(st.main_writes, 1);
 
     fx.design.rc_entries = 3;
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.rc_hits, 3);
     assert_int_equal(st.rc_misses, 1);
     assert_int_equal(st.writeback_regs, 1);
@@ -107,10 +94,10 @@ static void rfc_lru(void **state)
     /* A miss reads the main file: at latency_x 5 the first operand costs
      * 4 more cycles than a cache-bank read. */
     fx.design.rc_entries = 2;
-    st = run(&fx);
+    st = simfix_run(&fx);
     uint64_t fast = st.cycles;
     fx.design.latency_x = 5;
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_true(st.cycles >= fast + 4 * 2);
 }
 
@@ -137,7 +124,7 @@ static void pool_swap(void **state)
     simfix_finish(&fx);
     design(&fx, RF_DESIGN_LTRF);
     fx.design.active_warps = 1;
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.warp_insts, 6);
     assert_int_equal(st.prefetches, 2);
     assert_int_equal(st.prefetch_regs, 6);
@@ -147,7 +134,7 @@ static void pool_swap(void **state)
     assert_true(st.stall_rc > 0);
 
     fx.design.plus = true;
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.prefetches, 2);
     assert_int_equal(st.prefetch_regs, 2);
     assert_int_equal(st.activations, 2);
@@ -158,7 +145,7 @@ static void pool_swap(void **state)
      * scheduling), so the swaps are the same. */
     fx.design.active_warps = 2;
     fx.design.plus = false;
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.activations, 2);
     assert_int_equal(st.writeback_regs, 6);
 }
@@ -178,7 +165,7 @@ static void main_bank_busy(void **state)
     simfix_finish(&fx);
     design(&fx, RF_DESIGN_LTRF);
     fx.design.latency_x = 3;
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.prefetches, 1);
     assert_int_equal(st.prefetch_regs, 2);
     assert_int_equal(st.prefetch_stall_cycles, 9);
@@ -214,7 +201,7 @@ static void resume_at_interval_entry(void **state)
     design(&fx, RF_DESIGN_LTRF);
     fx.design.active_warps = 1;
     fx.design.interval_regs = 2;
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.warp_insts, 6);
     assert_int_equal(st.prefetches, 4);
     assert_int_equal(st.prefetch_regs, 8);
@@ -223,7 +210,7 @@ static void resume_at_interval_entry(void **state)
     assert_int_equal(st.writeback_regs, 4);
 
     fx.design.plus = true;
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.prefetches, 4);
     assert_int_equal(st.prefetch_regs, 4);
     assert_int_equal(st.activations, 2);

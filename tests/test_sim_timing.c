@@ -14,19 +14,6 @@
 
 #include "support/simfix.h"
 
-static rf_sim_stats run(simfix *fx)
-{
-    rf_sim_stats st;
-    rf_err err = {0};
-    int rc = rf_sim_run(&fx->gpu, &fx->design, &fx->kernel, &fx->opts, &st, &err);
-    if (rc != 0)
-        print_error("rf_sim_run: %s\n", err.msg);
-    assert_int_equal(rc, 0);
-    assert_int_equal(st.chk_issued, st.chk_retired);
-    assert_int_equal(st.chk_bank_overuse, 0);
-    return st;
-}
-
 /* Three dependent ALU instructions then EXIT, one warp:
  *   I0 issue 0, read r0 @1, dispatch 2, write r1 @6
  *   I1 issue 6 (RAW on r1), write r2 @12
@@ -41,7 +28,7 @@ static void dependent_chain(void **state)
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){2, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.cycles, 19);
     assert_int_equal(st.warp_insts, 4);
     assert_int_equal(st.bank_reads, 3);
@@ -68,7 +55,7 @@ static void two_warps_one_bank(void **state)
     fx.kernel.launch.block[0] = 64;
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){0, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.cycles, 8);
     assert_int_equal(st.inter_read_cycles, 1);
     assert_int_equal(st.read_conflict_cycles, 1);
@@ -76,7 +63,7 @@ static void two_warps_one_bank(void **state)
     assert_int_equal(st.warp_insts, 4);
 
     fx.opts.bank_map = RF_BANK_MAP_SWIZZLE;
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.cycles, 7);
     assert_int_equal(st.read_conflict_cycles, 0);
 }
@@ -98,7 +85,7 @@ static void write_beats_read(void **state)
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){4, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){5, 9, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.cycles, 10);
     assert_int_equal(st.intra_cycles, 1);
     assert_int_equal(st.inter_write_cycles, 0);
@@ -108,7 +95,7 @@ static void write_beats_read(void **state)
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){4, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){5, 9, 13, 17, -1});
     simfix_finish(&fx);
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.cycles, 13);
     assert_int_equal(st.intra_cycles, 1 + 2 + 3);
     assert_int_equal(st.inter_write_cycles, 1);
@@ -136,12 +123,12 @@ static void scheduling_order(void **state)
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){4, -1});
     simfix_finish(&fx);
     fx.design.scheduler = 1 + RF_SCHED_GTO;
-    assert_int_equal(run(&fx).cycles, 11);
+    assert_int_equal(simfix_run(&fx).cycles, 11);
     fx.design.scheduler = 1 + RF_SCHED_LRR;
-    assert_int_equal(run(&fx).cycles, 10);
+    assert_int_equal(simfix_run(&fx).cycles, 10);
     fx.design.scheduler = 1 + RF_SCHED_TWO_LEVEL;
     fx.opts.active_warps = 1;
-    assert_int_equal(run(&fx).cycles, 11);
+    assert_int_equal(simfix_run(&fx).cycles, 11);
 }
 
 /* Execution-unit initiation interval: four independent SFU instructions of
@@ -155,7 +142,7 @@ static void sfu_initiation_interval(void **state)
     for (int i = 0; i < 4; i++)
         simfix_add(&fx, RF_OC_SFU, (int[]){4 + i, -1}, (int[]){i, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.cycles, 35);
     assert_int_equal(st.insts_by_class[RF_OC_SFU], 4);
 }
@@ -176,7 +163,7 @@ static void dram_queue(void **state)
     simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){2, -1}, (int[]){4, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){1, 2, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.cycles, 213);
     assert_int_equal(st.stall_memory, 204);
     assert_int_equal(st.dram_bytes, 256);
@@ -199,11 +186,11 @@ static void typed_collectors(void **state)
     simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){4, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.cycles, 8);
     assert_int_equal(st.stall_collector, 0);
     fx.opts.typed_collectors = true;
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.cycles, 9);
     assert_int_equal(st.stall_collector, 1);
 }
@@ -221,12 +208,12 @@ static void dual_issue(void **state)
     simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){5, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.cycles, 7);
     assert_int_equal(st.stall_no_warp + st.stall_scoreboard + st.stall_collector +
                      st.stall_bank + st.stall_memory, 25);
     fx.gpu.issue_width = 1;
-    assert_int_equal(run(&fx).cycles, 8);
+    assert_int_equal(simfix_run(&fx).cycles, 8);
 }
 
 int main(void)

@@ -1,7 +1,13 @@
 /* simfix.c - hand-built sampler inputs (see simfix.h). */
-#include "simfix.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
 
 #include <string.h>
+
+#include "simfix.h"
 
 void simfix_init(simfix *fx)
 {
@@ -102,4 +108,17 @@ void simfix_finish_loop(simfix *fx, int guard_pred)
     fx->blocks[0] = (rf_block){0, 0, 1, {1, -1}, "pre"};
     fx->blocks[1] = (rf_block){0, n + 1, 2, {2, 1}, "body"};
     fx->blocks[2] = (rf_block){n + 1, 1, 0, {-1, -1}, "exit"};
+}
+
+rf_sim_stats simfix_run(simfix *fx)
+{
+    rf_sim_stats st;
+    rf_err err = {0};
+    int rc = rf_sim_run(&fx->gpu, &fx->design, &fx->kernel, &fx->opts, &st, &err);
+    if (rc != 0)
+        print_error("rf_sim_run: %s\n", err.msg);
+    assert_int_equal(rc, 0);
+    assert_int_equal(st.chk_issued, st.chk_retired);
+    assert_int_equal(st.chk_bank_overuse, 0);
+    return st;
 }

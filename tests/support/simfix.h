@@ -38,4 +38,9 @@ void simfix_finish(simfix *fx);
  * branch ends it; block 0 is empty preheader; block 2 holds EXIT. */
 void simfix_finish_loop(simfix *fx, int guard_pred);
 
+/* Run the sampler on the fixture; fails the test on an error or a broken
+ * invariant (every issued instruction retires, no bank granted twice in a
+ * cycle). */
+rf_sim_stats simfix_run(simfix *fx);
+
 #endif /* RF_SIMFIX_H */
