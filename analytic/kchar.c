@@ -59,6 +59,11 @@
 
 #include "../common/draw.h"
 
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_permutation.h>
+#include <gsl/gsl_vector.h>
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -119,48 +124,31 @@ int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
             a[(size_t)blk->succ[0] * n + i] -= 1.0 - pt;
         }
     }
-    for (int j = 0; j < n; j++)
-        freq[j] = j == 0 ? 1.0 : 0.0;
-    /* Gaussian elimination with partial pivoting. */
+    /* Solve a f = e0 with GSL's LU decomposition (partial pivoting). */
     int rc = RF_OK;
-    for (int c = 0; c < n && rc == RF_OK; c++) {
-        int piv = c;
-        for (int r = c + 1; r < n; r++)
-            if (fabs(a[(size_t)r * n + c]) > fabs(a[(size_t)piv * n + c]))
-                piv = r;
-        if (fabs(a[(size_t)piv * n + c]) < 1e-12) {
-            rc = rf_err_set(err, RF_EUNSUPPORTED, f->name, 0, 0, "trip",
-                            "block frequencies are unbounded (a loop never exits)");
-            break;
-        }
-        if (piv != c) {
-            for (int k = 0; k < n; k++) {
-                double t = a[(size_t)c * n + k];
-                a[(size_t)c * n + k] = a[(size_t)piv * n + k];
-                a[(size_t)piv * n + k] = t;
-            }
-            double t = freq[c];
-            freq[c] = freq[piv];
-            freq[piv] = t;
-        }
-        for (int r = c + 1; r < n; r++) {
-            double m = a[(size_t)r * n + c] / a[(size_t)c * n + c];
-            if (m == 0.0)
-                continue;
-            for (int k = c; k < n; k++)
-                a[(size_t)r * n + k] -= m * a[(size_t)c * n + k];
-            freq[r] -= m * freq[c];
+    gsl_matrix_view A = gsl_matrix_view_array(a, (size_t)n, (size_t)n);
+    gsl_vector_view x = gsl_vector_view_array(freq, (size_t)n);
+    gsl_vector *rhs = gsl_vector_calloc((size_t)n);
+    gsl_permutation *perm = gsl_permutation_alloc((size_t)n);
+    if (!rhs || !perm) {
+        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "block frequencies: out of memory");
+    } else {
+        int sign;
+        gsl_vector_set(rhs, 0, 1.0);
+        gsl_linalg_LU_decomp(&A.matrix, perm, &sign);
+        for (int c = 0; c < n && rc == RF_OK; c++)
+            if (fabs(gsl_matrix_get(&A.matrix, (size_t)c, (size_t)c)) < 1e-12)
+                rc = rf_err_set(err, RF_EUNSUPPORTED, f->name, 0, 0, "trip",
+                                "block frequencies are unbounded (a loop never exits)");
+        if (rc == RF_OK) {
+            gsl_linalg_LU_solve(&A.matrix, perm, rhs, &x.vector);
+            for (int r = 0; r < n; r++)
+                if (!(freq[r] >= 0))
+                    freq[r] = 0;
         }
     }
-    if (rc == RF_OK)
-        for (int r = n - 1; r >= 0; r--) {
-            double s = freq[r];
-            for (int k = r + 1; k < n; k++)
-                s -= a[(size_t)r * n + k] * freq[k];
-            freq[r] = s / a[(size_t)r * n + r];
-            if (freq[r] < 0)
-                freq[r] = 0;
-        }
+    gsl_vector_free(rhs);
+    gsl_permutation_free(perm);
     free(a);
     return rc;
 }

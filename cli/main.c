@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "cli.h"
 
 #define RFKIT_VERSION "0.1.0"
@@ -32,6 +34,8 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    /* GSL's default handler aborts; every GSL status is checked instead. */
+    gsl_set_error_handler_off();
     if (argc < 2) {
         usage(stderr);
         return 2;
