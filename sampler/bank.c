@@ -18,7 +18,7 @@
  *      in a dead register of an idle bank (stealing write); when no bank
  *      qualifies the write is forced and takes the bank from the reads;
  *   5. second-chance write-backs read the parked value from an idle bank
- *      when no refused read waits on the destination bank.
+ *      (the destination write follows next cycle as a forced write).
  *
  * Counters: a read refused a bank charges one cycle to inter-write (the bank
  * went to a write), intra (to an operand of the same instruction) or
@@ -145,7 +145,7 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
 
     /* 1. Forced writes. */
     if (ws && sm->nlinks > 0)
-        sim_steal_writebacks(x, sm, &busy, UINT64_MAX);
+        sim_steal_writebacks(x, sm, &busy, true);
     for (int b = 0; b < x->nbanks; b++)
         if (busy & BIT(b))
             holder[b] = HOLD_WRITE;
@@ -295,7 +295,7 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
 
     /* 5. Second-chance write-backs of parked values into idle banks. */
     if (ws && sm->nlinks > 0)
-        sim_steal_writebacks(x, sm, &busy, unserved);
+        sim_steal_writebacks(x, sm, &busy, false);
 
     /* Drop served requests, keeping the order of the others. */
     int j = 0;

@@ -400,7 +400,7 @@ void sim_steal_reads(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t unserved,
                      uint64_t wbanks);
 int sim_steal_write(sim_ctx *x, sim_sm *sm, const sim_wreq *r, uint64_t requested,
                     uint64_t *busy);
-void sim_steal_writebacks(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t avoid);
+void sim_steal_writebacks(sim_ctx *x, sim_sm *sm, uint64_t *busy, bool forced);
 void sim_link_done(sim_ctx *x, sim_sm *sm, int t);
 bool sim_steal_hazard(sim_ctx *x, sim_sm *sm, int slot, int reg);
 void sim_rfree_update(sim_ctx *x, sim_sm *sm, int slot, int inst);

@@ -21,8 +21,11 @@
  * banks that qualify) and the link (valid bit m, Rdest) is recorded in the
  * bank's link table entry; its scoreboard entry clears at once.  The parked
  * value goes back by a second-chance write-back: the temporary is read when
- * its bank is idle (and no refused read waits on Rdest's bank) and written
- * to Rdest in the next cycle as a forced write.
+ * its bank is idle (the seed's two conditions are "the result bus is free
+ * and the bank holding the temporary register is free"; the result bus is
+ * not a modelled resource) and written to Rdest in the next cycle as a
+ * forced write; a read of Rdest's bank then waits ("we will not steal again
+ * but complete the write by stalling the read").
  * A read or write of Rdest (RAW, WAW), or a write of the temporary register
  * itself (the dead register becomes live), forces the write-back first:
  * temporary read at forced priority, destination write the cycle after, the
@@ -212,20 +215,19 @@ int sim_steal_write(sim_ctx *x, sim_sm *sm, const sim_wreq *r, uint64_t requeste
     return -1;
 }
 
-/* Read parked values back.  avoid == UINT64_MAX: the forced links, at
- * forced priority.  Otherwise the second chance of the others: the
- * temporary's bank is idle and no refused read waits on the destination
- * bank (those reads would meet the destination write next cycle, the very
- * conflict the steal avoided).  The destination write follows next cycle. */
-void sim_steal_writebacks(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t avoid)
+/* Read parked values back.  forced: the forced links, at forced priority.
+ * Otherwise the second chance of the others, whenever the temporary's bank
+ * is idle from the cycle after the steal on (seed 001 Sec. IV-C2: no
+ * condition on the destination bank; a read meeting the destination write
+ * next cycle is stalled).  The destination write follows next cycle. */
+void sim_steal_writebacks(sim_ctx *x, sim_sm *sm, uint64_t *busy, bool forced)
 {
-    bool forced = avoid == UINT64_MAX;
     for (int t = 0; t < x->nbanks; t++) {
         sim_link *l = &sm->link[t];
         if (!l->valid || l->reading || l->forced != forced || (*busy & BIT(t)))
             continue;
-        if (!forced && (l->t_steal >= x->now || (avoid & BIT(l->dbank))))
-            continue;               /* parked this very cycle, or the destination is wanted */
+        if (!forced && l->t_steal >= x->now)
+            continue;               /* parked this very cycle */
         sim_bank_grant(x, sm, t);
         *busy |= BIT(t);
         sm->c.bank_reads++;

@@ -166,6 +166,48 @@ static void forced_write(void **state)
     assert_int_equal(st.wb_forced, 0);
 }
 
+/* Second chance regardless of reads waiting on the destination bank (seed
+ * 001 Sec. IV-C2: write back when "the result bus is free and the bank
+ * holding the temporary register is free"; a read meeting the destination
+ * write "we will not steal again but complete the write by stalling the
+ * read").  One warp, modulo map, as stolen_write_fast but I2 reads four
+ * operands of bank 1:
+ * I0 r1 <- [r0] (shared load, issue 0, write r1 @6 into bank 1)
+ * I1 r2 <- r5, r9, r13 (bank 1), issue 1, reads @2 @3 @4, dispatch 5
+ * I2 r6 <- r17, r21, r25, r29 (bank 1), issue 2, reads wait for I1: r17 @5
+ * Straight: @6 the write of r1 takes bank 1; r21 @7, r25 @8, r29 @9,
+ *   dispatch 10, write @14: 15 cycles.
+ * Write stealing: @6 r1 is parked in bank 0, r21 read; @7 r25 read, r29 is
+ *   refused (same bank), bank 0 is idle: the temporary is read (written back
+ *   within one cycle); @8 the destination write of r1 takes bank 1 at forced
+ *   priority and r29 waits (one inter-write cycle); r29 @9, dispatch 10,
+ *   write @14: 15 cycles.  Bank accesses: 8 operand reads + the temporary,
+ *   3 results + the temporary. */
+static void second_chance_over_reads(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    one_scheduler(&fx);
+    simfix_add(&fx, RF_OC_LD_SHARED, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){5, 9, 13, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){6, -1}, (int[]){17, 21, 25, 29, -1});
+    simfix_finish(&fx);
+    rf_sim_stats st = run(&fx);
+    assert_int_equal(st.cycles, 15);
+
+    steal(&fx, false, true);
+    st = run(&fx);
+    assert_int_equal(st.cycles, 15);
+    assert_int_equal(st.stolen_writes, 1);
+    assert_int_equal(st.wb_stolen_fast, 1);
+    assert_int_equal(st.wb_stolen_late, 0);
+    assert_int_equal(st.wb_forced, 0);
+    assert_int_equal(st.inter_write_cycles, 1);
+    assert_int_equal(st.bank_writes, 4);
+    assert_int_equal(st.bank_reads, 8 + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +215,7 @@ int main(void)
         cmocka_unit_test(stolen_write_fast),
         cmocka_unit_test(stolen_write_late),
         cmocka_unit_test(forced_write),
+        cmocka_unit_test(second_chance_over_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
