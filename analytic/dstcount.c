@@ -245,7 +245,10 @@ int rf_dst_block_freq(const rf_func *f, double trip, double taken,
         if ((absorb && absorb[u]) || !L.reach[u])
             continue;
         double p[2] = {1.0, 0.0};
-        if (bb->nsucc == 2 && bb->succ[0] != bb->succ[1]) {
+        if (bb->nsucc == 2 && bb->has_taken) {
+            p[0] = 1 - bb->taken_p;     /* the kernel spec's [branches] */
+            p[1] = bb->taken_p;
+        } else if (bb->nsucc == 2 && bb->succ[0] != bb->succ[1]) {
             int h = L.header_of[u];
             bool in0 = h >= 0 && L.in[(size_t)h * nb + bb->succ[0]];
             bool in1 = h >= 0 && L.in[(size_t)h * nb + bb->succ[1]];

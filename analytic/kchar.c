@@ -95,6 +95,8 @@ static double taken_prob(const rf_func *f, int b, const rf_profile *prof)
     const rf_block *blk = &f->blocks[b];
     const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
     double trip = prof->trip > 0 ? prof->trip : 0.0;
+    if (blk->has_taken && blk->nsucc == 2)
+        return blk->taken_p;
     if (is_loopback(f, b))
         return trip / (trip + 1.0);
     if (last && last->guard < 0)

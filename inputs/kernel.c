@@ -6,6 +6,10 @@
  *     [kernel]  code = NAME.ptx (relative to the spec), entry = NAME
  *     [launch]  grid = X[,Y[,Z]], block = X[,Y[,Z]], smem = B, regs = N
  *     [profile] trip, taken, l1_hit, l2_hit, dram_share
+ *     [branches] LABEL = P: conditional branches to LABEL are taken with
+ *               probability P (a loop's back edge: P = trip / (trip + 1));
+ *               overrides the profile's trip and taken for those branches
+ *               in the sampler and the closed-form models
  * A bare code file needs --grid and --block (there is no sensible default
  * for the launch, and occupancy depends on both).
  *
@@ -126,11 +130,21 @@ static int set_launch(rf_launch *l, const char *key, const char *val,
                         err);
 }
 
+#define SPEC_MAX_BRANCHES 64
+
+typedef struct spec_branch {
+    char label[64];
+    double p;                    /* probability the branch is taken */
+    int line;
+} spec_branch;
+
 typedef struct spec {
     char code[512];
     char entry[128];
     int code_line;
     bool have_grid, have_block, have_regs;
+    spec_branch br[SPEC_MAX_BRANCHES];
+    int nbr;
 } spec;
 
 static char *trim(char *s)
@@ -146,7 +160,7 @@ static char *trim(char *s)
 static int read_spec(const char *path, const char *text, spec *sp,
                      rf_kernel *k, rf_err *err)
 {
-    enum { S_NONE, S_KERNEL, S_LAUNCH, S_PROFILE } sec = S_NONE;
+    enum { S_NONE, S_KERNEL, S_LAUNCH, S_PROFILE, S_BRANCHES } sec = S_NONE;
     int line = 0;
     const char *s = text;
     while (*s) {
@@ -179,10 +193,12 @@ static int read_spec(const char *path, const char *text, spec *sp,
                 sec = S_LAUNCH;
             else if (strcmp(name, "profile") == 0)
                 sec = S_PROFILE;
+            else if (strcmp(name, "branches") == 0)
+                sec = S_BRANCHES;
             else
                 return rf_err_set(err, RF_EUNKNOWN, path, line, 0, NULL,
                                   "unknown section [%s] (kernel, launch, "
-                                  "profile)", name);
+                                  "profile, branches)", name);
             continue;
         }
         char *eq = strchr(t, '=');
@@ -237,6 +253,25 @@ static int read_spec(const char *path, const char *text, spec *sp,
                               &k->profile, key, val, w, err);
             break;
         }
+        case S_BRANCHES: {
+            double p;
+            if (rf_parse_double(val, &p))
+                return rf_err_set(err, RF_ENUMBER, path, line, 0, key,
+                                  "'%s' is not a probability", val);
+            if (p < 0 || p > 1)
+                return rf_err_set(err, RF_ERANGE, path, line, 0, key,
+                                  "%g is outside [0, 1]", p);
+            if (sp->nbr >= SPEC_MAX_BRANCHES)
+                return rf_err_set(err, RF_ELIMIT, path, line, 0, key,
+                                  "more than %d branch probabilities", SPEC_MAX_BRANCHES);
+            if (strlen(key) >= sizeof sp->br[0].label)
+                return rf_err_set(err, RF_ERANGE, path, line, 0, key, "label too long");
+            spec_branch *b = &sp->br[sp->nbr++];
+            snprintf(b->label, sizeof b->label, "%s", key);
+            b->p = p;
+            b->line = line;
+            break;
+        }
         }
         if (rc)
             return rc;
@@ -248,6 +283,39 @@ static int read_spec(const char *path, const char *text, spec *sp,
         return rf_err_set(err, RF_EPARSE, path, 0, 0,
                           sp->have_grid ? "block" : "grid",
                           "[launch] grid and block are required");
+    return RF_OK;
+}
+
+/* Attach the spec's branch probabilities to the conditional branches that
+ * jump to the labelled blocks (labels and blocks survive register
+ * allocation unchanged). */
+static int apply_branches(rf_kernel *k, const spec *sp, const char *path, rf_err *err)
+{
+    rf_func *f = k->func;
+    for (int i = 0; i < sp->nbr; i++) {
+        const spec_branch *b = &sp->br[i];
+        int target = -1;
+        for (int j = 0; j < f->nblocks && target < 0; j++)
+            if (strcmp(f->blocks[j].label, b->label) == 0)
+                target = j;
+        if (target < 0)
+            return rf_err_set(err, RF_EUNKNOWN, path, b->line, 0, b->label,
+                              "no block of %s has this label", f->name);
+        int n = 0;
+        for (int j = 0; j < f->nblocks; j++) {
+            rf_block *blk = &f->blocks[j];
+            const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
+            if (blk->nsucc == 2 && blk->succ[1] == target && last &&
+                last->cls == RF_OC_BRANCH && last->guard >= 0) {
+                blk->has_taken = true;
+                blk->taken_p = b->p;
+                n++;
+            }
+        }
+        if (n == 0)
+            return rf_err_set(err, RF_EUNSUPPORTED, path, b->line, 0, b->label,
+                              "no conditional branch jumps to this label");
+    }
     return RF_OK;
 }
 
@@ -534,6 +602,9 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
     }
     const char *entry = opts->entry && *opts->entry ? opts->entry : sp.entry;
     rc = load_code(k, code_path, entry, k->spec_path, sp.code_line, err);
+    if (rc)
+        goto fail;
+    rc = apply_branches(k, &sp, path, err);
     if (rc)
         goto fail;
     if (sp.have_regs) {

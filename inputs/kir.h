@@ -79,6 +79,8 @@ typedef struct rf_block {
     int nsucc;                   /* 0 (exit), 1 or 2 */
     int succ[2];                 /* succ[0] fall-through / not taken, succ[1] taken */
     char label[64];              /* label or generated name */
+    bool has_taken;              /* the kernel spec's [branches] gives ... */
+    double taken_p;              /* ... the probability succ[1] is taken */
 } rf_block;
 
 /* Virtual register (PTX). */

@@ -171,6 +171,7 @@ int sim_prog_build(sim_prog *p, const rf_func *f, const rf_gpu *gpu, int regs_al
         si->next = -1;
         si->taken = -1;
         si->br = SIM_BR_NONE;
+        si->p_taken = -1.0f;
         if (b < 0) {
             si->next = i + 1 < n ? i + 1 : -1;
         } else {
@@ -191,6 +192,8 @@ int sim_prog_build(sim_prog *p, const rf_func *f, const rf_gpu *gpu, int regs_al
                     si->br = SIM_BR_LOOP;
                 else
                     si->br = SIM_BR_FWD;
+                if (si->br != SIM_BR_ALWAYS && bl->has_taken)
+                    si->p_taken = (float)bl->taken_p;
                 if (si->br == SIM_BR_ALWAYS)
                     si->next = si->taken;
             }
@@ -251,7 +254,8 @@ void sim_warp_advance(sim_ctx *x, sim_warp *w, const sim_inst *in)
         break;
     case SIM_BR_LOOP:
     case SIM_BR_FWD: {
-        double p = in->br == SIM_BR_LOOP ? x->p_loop : x->p_fwd;
+        double p = in->p_taken >= 0 ? in->p_taken
+                 : in->br == SIM_BR_LOOP ? x->p_loop : x->p_fwd;
         double u = in->cta_uniform ? rf_draw_uniform(x->o->seed, w->cta_id, w->nloop++, RF_DRAW_LOOP)
                                    : rf_draw_uniform(x->o->seed, w->gid, w->nbr++, RF_DRAW_BRANCH);
         if (u < p)

@@ -7,10 +7,14 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../analytic/dstcount.h"
+#include "../analytic/kchar.h"
 #include "../inputs/kernel.h"
+#include "../sampler/sim.h"
 
 static rf_kernel *load_ok(const char *path, const rf_kernel_opts *o)
 {
@@ -138,6 +142,63 @@ static void test_spec_errors(void **state)
                       "block = 1\n", RF_EIO, "cannot open");
 }
 
+/* [branches] of a spec set the probability of the branches to a label.
+ * small.ptx: block 0 ends in "@%p1 bra $L__BB0_4" (skip the loop), block 2
+ * is the loop ending in "@%p2 bra $L__BB0_2".  With $L__BB0_4 = 0 and
+ * $L__BB0_2 = 0.75 the expected block frequencies are
+ *   f0 = 1, f1 = 1 (never skipped), f2 = f1 / (1 - 0.75) = 4, f3 = 1, f4 = 1;
+ * the profile alone (trip 10, taken 0.25) would give f1 = 0.75, f2 = 8.25. */
+static void test_branch_probabilities(void **state)
+{
+    (void)state;
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k = NULL;
+    rf_err err = {0};
+    assert_int_equal(rf_kernel_load("tests/fixtures/branches.spec", &o, &k, &err), 0);
+    const rf_func *f = k->func;
+    assert_int_equal(f->nblocks, 5);
+    assert_true(f->blocks[0].has_taken);
+    assert_true(f->blocks[0].taken_p == 0.0);
+    assert_true(f->blocks[2].has_taken);
+    assert_true(f->blocks[2].taken_p == 0.75);
+    assert_false(f->blocks[1].has_taken);
+    double fq[5], fk[5];
+    assert_int_equal(rf_dst_block_freq(f, k->profile.trip, k->profile.taken, NULL, fq, NULL, &err), 0);
+    assert_int_equal(rf_kchar_block_freq(f, &k->profile, fk, &err), 0);
+    const double want[5] = {1, 1, 4, 1, 1};
+    for (int b = 0; b < 5; b++) {
+        assert_true(fabs(fq[b] - want[b]) < 1e-9);
+        assert_true(fabs(fk[b] - want[b]) < 1e-9);
+    }
+    rf_kernel_destroy(k);
+
+    /* Every warp skips the loop: each runs blocks 0 and 4 only, so the
+     * sampler retires (ninsts(0) + ninsts(4)) x 32 CTAs x 4 warps. */
+    assert_int_equal(rf_kernel_load("tests/fixtures/skip.spec", &o, &k, &err), 0);
+    rf_gpu gpu;
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_design d;
+    rf_design_init(&d);
+    rf_sim_opts so;
+    rf_sim_opts_init(&so);
+    rf_sim_stats st;
+    assert_int_equal(rf_sim_run(&gpu, &d, k, &so, &st, &err), 0);
+    long per_warp = k->func->blocks[0].ninsts + k->func->blocks[4].ninsts;
+    assert_int_equal(st.warp_insts, (uint64_t)(per_warp * 32 * 4));
+    rf_kernel_destroy(k);
+
+    char cwd[512], body[1024];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(body, sizeof body, "[kernel]\ncode = %s/tests/fixtures/small.ptx\n[launch]\n"
+             "grid = 1\nblock = 32\n[branches]\n$L__BB0_9 = 0.5\n", cwd);
+    expect_spec_error(body, RF_EUNKNOWN, ":7: $L__BB0_9: no block of small has this label");
+    expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\nblock = 32\n"
+                      "[branches]\n$L__BB0_2 = 1.5\n",
+                      RF_ERANGE, ":7: $L__BB0_2: 1.5 is outside [0, 1]");
+}
+
 /* With ptxas on PATH the count comes from ptxas -v; without it, rfkit's. */
 static void test_ptxas(void **state)
 {
@@ -238,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_spec),
         cmocka_unit_test(test_overrides_and_bare),
         cmocka_unit_test(test_spec_errors),
+        cmocka_unit_test(test_branch_probabilities),
         cmocka_unit_test(test_ptxas),
         cmocka_unit_test(test_call_registers),
         cmocka_unit_test(test_sass_kernel),
