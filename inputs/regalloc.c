@@ -338,7 +338,7 @@ static int cmp_order(const void *x, const void *y, const int *key)
 /* qsort has no context argument in C11: insertion-merge sort by key. */
 static void sort_by_key(int *idx, int n, const int *key)
 {
-    int *tmp = malloc((size_t)(n ? n : 1) * sizeof *tmp);
+    int *tmp = malloc((n > 0 ? (size_t)n : 1) * sizeof *tmp);
     if (!tmp) {
         /* Fall back to insertion sort in place. */
         for (int i = 1; i < n; i++) {

@@ -105,9 +105,9 @@ void simfix_finish_loop(simfix *fx, int guard_pred)
     fx->insts[br].flags = RF_IF_LOOPBACK;
     simfix_add(fx, RF_OC_EXIT, NULL, NULL);
     f->nblocks = 3;
-    fx->blocks[0] = (rf_block){0, 0, 1, {1, -1}, "pre"};
-    fx->blocks[1] = (rf_block){0, n + 1, 2, {2, 1}, "body"};
-    fx->blocks[2] = (rf_block){n + 1, 1, 0, {-1, -1}, "exit"};
+    fx->blocks[0] = (rf_block){.first = 0, .ninsts = 0, .nsucc = 1, .succ = {1, -1}, .label = "pre"};
+    fx->blocks[1] = (rf_block){.first = 0, .ninsts = n + 1, .nsucc = 2, .succ = {2, 1}, .label = "body"};
+    fx->blocks[2] = (rf_block){.first = n + 1, .ninsts = 1, .nsucc = 0, .succ = {-1, -1}, .label = "exit"};
 }
 
 rf_sim_stats simfix_run(simfix *fx)
