@@ -14,7 +14,9 @@
 #include "../analytic/reorder.h"
 #include "../inputs/kernel.h"
 #include "cli.h"
-#include "out.h"
+#include "../results/table.h"
+
+#define CELL_MAX 160    /* longest register list shown in a text table */
 
 static const char *const pass_names[] = {
     "summary", "regalloc", "liveness", "dstcount", "cac", "intervals", "strands",
@@ -156,12 +158,12 @@ static void operands(const uint16_t *regs, int n, char *buf, size_t cap)
     }
 }
 
-static void emit(rf_table *t, bool csv)
+static void emit(rf_tbl *t, bool csv)
 {
     if (csv)
-        rf_table_csv(stdout, t);
+        rf_tbl_csv(t, stdout);
     else
-        rf_table_print(stdout, t);
+        rf_tbl_print(t, stdout);
 }
 
 static int nomem(rf_err *err)
@@ -173,33 +175,33 @@ static int nomem(rf_err *err)
 static int pass_regalloc(const analysis *a, const analyze_opts *o, rf_err *err)
 {
     static const char *const h[] = {"pc", "block", "line", "op", "class", "guard", "defs", "uses"};
-    rf_table t;
-    if (rf_table_init(&t, 8, h))
+    rf_tbl *t = NULL;
+    if (!(t = rf_tbl_new(8, h)))
         return nomem(err);
     const rf_func *f = a->f;
     for (int b = 0; b < f->nblocks; b++)
         for (int i = f->blocks[b].first; i < f->blocks[b].first + f->blocks[b].ninsts; i++) {
             const rf_inst *in = &f->insts[i];
             char buf[128];
-            if (rf_table_row(&t)) {
-                rf_table_free(&t);
+            if (rf_tbl_row(t)) {
+                rf_tbl_free(t);
                 return nomem(err);
             }
-            rf_table_set(&t, 0, "%d", i);
-            rf_table_set(&t, 1, "%s", f->blocks[b].label);
-            rf_table_set(&t, 2, "%u", in->line);
-            rf_table_set(&t, 3, "%s", opname(a, in));
-            rf_table_set(&t, 4, "%s", rf_opclass_name(in->cls));
+            rf_tbl_set(t, 0, "%d", i);
+            rf_tbl_set(t, 1, "%s", f->blocks[b].label);
+            rf_tbl_set(t, 2, "%u", in->line);
+            rf_tbl_set(t, 3, "%s", opname(a, in));
+            rf_tbl_set(t, 4, "%s", rf_opclass_name(in->cls));
             if (in->guard >= 0)
-                rf_table_set(&t, 5, "%sP%d", (in->flags & RF_IF_GUARD_NEG) ? "!" : "",
+                rf_tbl_set(t, 5, "%sP%d", (in->flags & RF_IF_GUARD_NEG) ? "!" : "",
                              in->guard - RF_PRED_BASE);
             operands(in->defs, in->ndefs, buf, sizeof buf);
-            rf_table_set(&t, 6, "%s", buf);
+            rf_tbl_set(t, 6, "%s", buf);
             operands(in->uses, in->nuses, buf, sizeof buf);
-            rf_table_set(&t, 7, "%s", buf);
+            rf_tbl_set(t, 7, "%s", buf);
         }
-    emit(&t, o->csv);
-    rf_table_free(&t);
+    emit(t, o->csv);
+    rf_tbl_free(t);
     if (!o->csv) {
         printf("\n%s: %d registers (rfkit", f->name, a->k->regs_rfkit);
         if (a->k->regs_ptxas >= 0)
@@ -216,40 +218,40 @@ static int pass_liveness(const analysis *a, const analyze_opts *o, rf_err *err)
                                      "live_out", "long_latency", "live_vec"};
     static const char *const ht[] = {"pc", "block", "line", "op", "live", "frac", "out",
                                      "ld", "live registers"};
-    rf_table t;
-    if (rf_table_init(&t, 9, o->csv ? hc : ht))
+    rf_tbl *t = NULL;
+    if (!(t = rf_tbl_new(9, o->csv ? hc : ht)))
         return nomem(err);
     const rf_func *f = a->f;
     const rf_live *l = &a->live;
     for (int b = 0; b < f->nblocks; b++)
         for (int i = f->blocks[b].first; i < f->blocks[b].first + f->blocks[b].ninsts; i++) {
             const rf_inst *in = &f->insts[i];
-            if (rf_table_row(&t)) {
-                rf_table_free(&t);
+            if (rf_tbl_row(t)) {
+                rf_tbl_free(t);
                 return nomem(err);
             }
-            rf_table_set(&t, 0, "%d", i);
-            rf_table_set(&t, 1, "%s", f->blocks[b].label);
-            rf_table_set(&t, 2, "%u", in->line);
-            rf_table_set(&t, 3, "%s", opname(a, in));
-            rf_table_set(&t, 4, "%d", rf_live_count(l, i));
-            rf_table_set(&t, 5, "%.3f", rf_live_frac(l, i));
-            rf_table_set(&t, 6, "%d", rf_regset_count(&l->out[i]));
-            rf_table_set(&t, 7, "%d", rf_live_long_latency(in) ? 1 : 0);
+            rf_tbl_set(t, 0, "%d", i);
+            rf_tbl_set(t, 1, "%s", f->blocks[b].label);
+            rf_tbl_set(t, 2, "%u", in->line);
+            rf_tbl_set(t, 3, "%s", opname(a, in));
+            rf_tbl_set(t, 4, "%d", rf_live_count(l, i));
+            rf_tbl_set(t, 5, "%.3f", rf_live_frac(l, i));
+            rf_tbl_set(t, 6, "%d", rf_regset_count(&l->out[i]));
+            rf_tbl_set(t, 7, "%d", rf_live_long_latency(in) ? 1 : 0);
             if (o->csv) {
                 char hex[65];
                 rf_regset_hex(&l->in[i], hex);
-                rf_table_set(&t, 8, "%s", hex);
+                rf_tbl_set(t, 8, "%s", hex);
             } else {
-                char list[RF_TABLE_CELL + 64];
+                char list[CELL_MAX + 64];
                 int n = rf_regset_format(&l->in[i], list, sizeof list);
-                if (n >= RF_TABLE_CELL - 1)
-                    memcpy(list + RF_TABLE_CELL - 5, "...", 4);
-                rf_table_set(&t, 8, "%s", list);
+                if (n >= CELL_MAX - 1)
+                    memcpy(list + CELL_MAX - 5, "...", 4);
+                rf_tbl_set(t, 8, "%s", list);
             }
         }
-    emit(&t, o->csv);
-    rf_table_free(&t);
+    emit(t, o->csv);
+    rf_tbl_free(t);
     if (!o->csv)
         printf("\n%s: %d registers; live max %d (pc %d), mean %.2f (%.1f%%); "
                "%d long-latency loads, live after them max %d, mean %.2f (%.1f%%)\n",
@@ -274,22 +276,22 @@ static int pass_dstcount(const analysis *a, const analyze_opts *o, rf_err *err)
         return rc;
     rf_rc_geom_default(&tea, RF_RC_TEA);
     static const char *const h[] = {"reg", "dst_static", "dst_weighted", "concat_set", "tea_set"};
-    rf_table t;
-    if (rf_table_init(&t, 5, h))
+    rf_tbl *t = NULL;
+    if (!(t = rf_tbl_new(5, h)))
         return nomem(err);
     for (int r = 0; r < a->nregs; r++) {
-        if (rf_table_row(&t)) {
-            rf_table_free(&t);
+        if (rf_tbl_row(t)) {
+            rf_tbl_free(t);
             return nomem(err);
         }
-        rf_table_set(&t, 0, "%d", r);
-        rf_table_set(&t, 1, "%g", st[r]);
-        rf_table_set(&t, 2, "%.4g", wt[r]);
-        rf_table_set(&t, 3, "%d", rf_rc_set_of(&cat, r));
-        rf_table_set(&t, 4, "%d", rf_rc_set_of(&tea, r));
+        rf_tbl_set(t, 0, "%d", r);
+        rf_tbl_set(t, 1, "%g", st[r]);
+        rf_tbl_set(t, 2, "%.4g", wt[r]);
+        rf_tbl_set(t, 3, "%d", rf_rc_set_of(&cat, r));
+        rf_tbl_set(t, 4, "%d", rf_rc_set_of(&tea, r));
     }
-    emit(&t, o->csv);
-    rf_table_free(&t);
+    emit(t, o->csv);
+    rf_tbl_free(t);
     if (!o->csv) {
         double s = 0, w = 0;
         for (int r = 0; r < a->nregs; r++)
@@ -325,24 +327,24 @@ static int pass_cac(const analysis *a, const analyze_opts *o, rf_err *err)
         ident[r] = r;
     static const char *const h[] = {"reg", "dst_static", "writes", "cac", "best",
                                     "worst_concat", "worst_tea"};
-    rf_table t;
-    if (rf_table_init(&t, 7, h))
+    rf_tbl *t = NULL;
+    if (!(t = rf_tbl_new(7, h)))
         return nomem(err);
     for (int r = 0; r < n; r++) {
-        if (rf_table_row(&t)) {
-            rf_table_free(&t);
+        if (rf_tbl_row(t)) {
+            rf_tbl_free(t);
             return nomem(err);
         }
-        rf_table_set(&t, 0, "%d", r);
-        rf_table_set(&t, 1, "%g", st[r]);
-        rf_table_set(&t, 2, "%.4g", wt[r]);
-        rf_table_set(&t, 3, "%d", cac[r]);
-        rf_table_set(&t, 4, "%d", best[r]);
-        rf_table_set(&t, 5, "%d", worst[0][r]);
-        rf_table_set(&t, 6, "%d", worst[1][r]);
+        rf_tbl_set(t, 0, "%d", r);
+        rf_tbl_set(t, 1, "%g", st[r]);
+        rf_tbl_set(t, 2, "%.4g", wt[r]);
+        rf_tbl_set(t, 3, "%d", cac[r]);
+        rf_tbl_set(t, 4, "%d", best[r]);
+        rf_tbl_set(t, 5, "%d", worst[0][r]);
+        rf_tbl_set(t, 6, "%d", worst[1][r]);
     }
-    emit(&t, o->csv);
-    rf_table_free(&t);
+    emit(t, o->csv);
+    rf_tbl_free(t);
     if (o->csv)
         return 0;
     printf("\ncritical-set balance of expected writes (largest set's share; same-line"
@@ -391,33 +393,33 @@ static int pass_intervals(const analysis *a, const analyze_opts *o, int kind, rf
     rf_iv_live_prefetch(&iv, &a->live, live_at);
     static const char *const h[] = {"id", "entry_block", "insts", "regs", "preds",
                                     "entry_pc", "live_regs", "prefetch"};
-    rf_table t;
-    if (rf_table_init(&t, 8, h)) {
+    rf_tbl *t = NULL;
+    if (!(t = rf_tbl_new(8, h))) {
         free(live_at);
         rf_iv_free(&iv);
         return nomem(err);
     }
     for (int i = 0; i < iv.n; i++) {
         const rf_interval *v = &iv.iv[i];
-        char buf[RF_TABLE_CELL], hex[65];
-        if (rf_table_row(&t)) {
+        char buf[CELL_MAX], hex[65];
+        if (rf_tbl_row(t)) {
             rc = nomem(err);
             break;
         }
-        rf_table_set(&t, 0, "%d", i);
-        rf_table_set(&t, 1, "%s", a->f->blocks[v->entry_block].label);
-        rf_table_set(&t, 2, "%d", v->ninsts);
-        rf_table_set(&t, 3, "%d%s", v->nregs, v->over && !o->csv ? "!" : "");
+        rf_tbl_set(t, 0, "%d", i);
+        rf_tbl_set(t, 1, "%s", a->f->blocks[v->entry_block].label);
+        rf_tbl_set(t, 2, "%d", v->ninsts);
+        rf_tbl_set(t, 3, "%d%s", v->nregs, v->over && !o->csv ? "!" : "");
         preds_text(v, buf, sizeof buf);
-        rf_table_set(&t, 4, "%s", buf);
-        rf_table_set(&t, 5, "%d", v->entry_inst);
-        rf_table_set(&t, 6, "%d", live_at[i]);
+        rf_tbl_set(t, 4, "%s", buf);
+        rf_tbl_set(t, 5, "%d", v->entry_inst);
+        rf_tbl_set(t, 6, "%d", live_at[i]);
         rf_regset_hex(&v->regs, hex);
-        rf_table_set(&t, 7, "%s", hex);
+        rf_tbl_set(t, 7, "%s", hex);
     }
     if (!rc)
-        emit(&t, o->csv);
-    rf_table_free(&t);
+        emit(t, o->csv);
+    rf_tbl_free(t);
     if (!rc && !o->csv) {
         double entries, insts, len;
         rf_iv_dynamic(a->f, &iv, a->freq, a->edge, &entries, &insts, &len);
@@ -458,22 +460,22 @@ static int pass_reorder(const analysis *a, const analyze_opts *o, rf_err *err)
     if (rc)
         return rc;
     static const char *const h[] = {"reg", "new", "first_pc", "shared_before", "shared_after"};
-    rf_table t;
-    if (rf_table_init(&t, 5, h))
+    rf_tbl *t = NULL;
+    if (!(t = rf_tbl_new(5, h)))
         return nomem(err);
     for (int r = 0; r < n; r++) {
-        if (rf_table_row(&t)) {
-            rf_table_free(&t);
+        if (rf_tbl_row(t)) {
+            rf_tbl_free(t);
             return nomem(err);
         }
-        rf_table_set(&t, 0, "%d", r);
-        rf_table_set(&t, 1, "%d", map[r]);
-        rf_table_set(&t, 2, "%d", first[r]);
-        rf_table_set(&t, 3, "%d", r >= before.unshared);
-        rf_table_set(&t, 4, "%d", map[r] >= after.unshared);
+        rf_tbl_set(t, 0, "%d", r);
+        rf_tbl_set(t, 1, "%d", map[r]);
+        rf_tbl_set(t, 2, "%d", first[r]);
+        rf_tbl_set(t, 3, "%d", r >= before.unshared);
+        rf_tbl_set(t, 4, "%d", map[r] >= after.unshared);
     }
-    emit(&t, o->csv);
-    rf_table_free(&t);
+    emit(t, o->csv);
+    rf_tbl_free(t);
     if (!o->csv)
         printf("\n%s: sharing F = %g of %d registers: %d private.  Before its first shared\n"
                "register a non-owner warp issues %d instructions in code order (%.4g expected)\n"
@@ -494,7 +496,7 @@ static int pass_deadreg(const analysis *a, const analyze_opts *o, rf_err *err)
     int ncols = 1 + o->banks;
     const char *h[65];
     char names[65][16];
-    rf_table t;
+    rf_tbl *t = NULL;
     for (int c = 0; c < ncols; c++) {
         if (c)
             snprintf(names[c], sizeof names[c], "bank%d", c - 1);
@@ -502,30 +504,30 @@ static int pass_deadreg(const analysis *a, const analyze_opts *o, rf_err *err)
             snprintf(names[c], sizeof names[c], "pc");
         h[c] = names[c];
     }
-    rc = rf_table_init(&t, ncols, h) ? nomem(err) : 0;
+    rc = !(t = rf_tbl_new(ncols, h)) ? nomem(err) : 0;
     for (int i = 0; !rc && i < a->f->ninsts; i++) {
-        if (rf_table_row(&t)) {
+        if (rf_tbl_row(t)) {
             rc = nomem(err);
             break;
         }
-        rf_table_set(&t, 0, "%d", i);
+        rf_tbl_set(t, 0, "%d", i);
         for (int b = 0; b < o->banks; b++)
-            rf_table_set(&t, b + 1, "%d", rf_dead_reg(&d, i, b));
+            rf_tbl_set(t, b + 1, "%d", rf_dead_reg(&d, i, b));
     }
     if (!rc) {
-        emit(&t, o->csv);
+        emit(t, o->csv);
         if (!o->csv)
             printf("\n%s: %d banks, %d registers allocated (%d never used); a free register "
                    "exists for %.1f%% of (instruction, bank) pairs\n",
                    a->f->name, o->banks, d.alloc, d.never_used, 100 * d.coverage);
     }
-    rf_table_free(&t);
+    rf_tbl_free(t);
     rf_dead_free(&d);
     return rc;
 }
 
 /* Summary row of one kernel. */
-static int summary_row(rf_table *t, const analysis *a, const analyze_opts *o, rf_err *err)
+static int summary_row(rf_tbl *t, const analysis *a, const analyze_opts *o, rf_err *err)
 {
     rf_iv_opts io;
     rf_iv_opts_default(&io);
@@ -551,7 +553,7 @@ static int summary_row(rf_table *t, const analysis *a, const analyze_opts *o, rf
         rc = rf_dst_weighted(a->f, a->freq, wt, err);
     if (!rc)
         rc = rf_rc_geom_init(&g, RF_RC_CONCAT, 64, 4, 64, o->rbits, err);
-    if (rc || rf_table_row(t)) {
+    if (rc || rf_tbl_row(t)) {
         rf_iv_free(&iv);
         rf_iv_free(&st);
         return rc ? rc : nomem(err);
@@ -564,29 +566,29 @@ static int summary_row(rf_table *t, const analysis *a, const analyze_opts *o, rf
     rf_rc_balance_of(&g, pw, n, &opt);
     const rf_kernel *k = a->k;
     int c = 0;
-    rf_table_set(t, c++, "%s", k->name);
-    rf_table_set(t, c++, "%s", a->f->name);
-    rf_table_set(t, c++, "%d", k->mod->nfuncs);
-    rf_table_set(t, c++, "%d", a->f->nblocks);
-    rf_table_set(t, c++, "%d", a->f->ninsts);
-    rf_table_set(t, c++, "%d", k->regs_rfkit);
+    rf_tbl_set(t, c++, "%s", k->name);
+    rf_tbl_set(t, c++, "%s", a->f->name);
+    rf_tbl_set(t, c++, "%d", k->mod->nfuncs);
+    rf_tbl_set(t, c++, "%d", a->f->nblocks);
+    rf_tbl_set(t, c++, "%d", a->f->ninsts);
+    rf_tbl_set(t, c++, "%d", k->regs_rfkit);
     if (k->regs_ptxas >= 0)
-        rf_table_set(t, c++, "%d", k->regs_ptxas);
+        rf_tbl_set(t, c++, "%d", k->regs_ptxas);
     else
-        rf_table_set(t, c++, "%s", o->csv ? "" : "-");
-    rf_table_set(t, c++, "%d", a->live.max_live);
-    rf_table_set(t, c++, "%.2f", a->live.mean_live);
-    rf_table_set(t, c++, "%.2f", a->live.mean_live_load);
-    rf_table_set(t, c++, "%d", iv.n);
-    rf_table_set(t, c++, "%.2f", rf_iv_mean_len(&iv));
-    rf_table_set(t, c++, "%.2f", iv_dyn);
-    rf_table_set(t, c++, "%d", st.n);
-    rf_table_set(t, c++, "%.2f", rf_iv_mean_len(&st));
-    rf_table_set(t, c++, "%.2f", st_dyn);
-    rf_table_set(t, c++, "%.3f", base.max_share);
-    rf_table_set(t, c++, "%.3f", opt.max_share);
-    rf_table_set(t, c++, "%.3f", base.conflict);
-    rf_table_set(t, c++, "%.3f", opt.conflict);
+        rf_tbl_set(t, c++, "%s", o->csv ? "" : "-");
+    rf_tbl_set(t, c++, "%d", a->live.max_live);
+    rf_tbl_set(t, c++, "%.2f", a->live.mean_live);
+    rf_tbl_set(t, c++, "%.2f", a->live.mean_live_load);
+    rf_tbl_set(t, c++, "%d", iv.n);
+    rf_tbl_set(t, c++, "%.2f", rf_iv_mean_len(&iv));
+    rf_tbl_set(t, c++, "%.2f", iv_dyn);
+    rf_tbl_set(t, c++, "%d", st.n);
+    rf_tbl_set(t, c++, "%.2f", rf_iv_mean_len(&st));
+    rf_tbl_set(t, c++, "%.2f", st_dyn);
+    rf_tbl_set(t, c++, "%.3f", base.max_share);
+    rf_tbl_set(t, c++, "%.3f", opt.max_share);
+    rf_tbl_set(t, c++, "%.3f", base.conflict);
+    rf_tbl_set(t, c++, "%.3f", opt.conflict);
     rf_iv_free(&iv);
     rf_iv_free(&st);
     return 0;
@@ -603,8 +605,8 @@ static int run_summary(char **paths, int npaths, const analyze_opts *o, rf_err *
         "kernel", "entry", "funcs", "blocks", "insts", "regs", "ptxas", "max live",
         "mean live", "at loads", "intervals", "len", "dyn len", "strands", "len", "dyn len",
         "cset", "CAC", "conflict", "CAC"};
-    rf_table t;
-    if (rf_table_init(&t, 20, o->csv ? hc : ht))
+    rf_tbl *t = NULL;
+    if (!(t = rf_tbl_new(20, o->csv ? hc : ht)))
         return nomem(err);
     int rc = 0;
     for (int p = 0; p < npaths && !rc; p++) {
@@ -612,11 +614,11 @@ static int run_summary(char **paths, int npaths, const analyze_opts *o, rf_err *
         rc = analysis_load(paths[p], o, &a, err);
         if (rc)
             break;
-        rc = summary_row(&t, &a, o, err);
+        rc = summary_row(t, &a, o, err);
         analysis_free(&a);
     }
     if (!rc) {
-        emit(&t, o->csv);
+        emit(t, o->csv);
         if (!o->csv)
             printf("\nlive: registers live at a PC (max, mean over instructions, mean after "
                    "global/local loads);\nlen: static instructions per interval (N = %d) or "
@@ -625,7 +627,7 @@ static int run_summary(char **paths, int npaths, const analyze_opts *o, rf_err *
                    "same-line\nconflict proxy of one warp, each as numbered and after CAC.\n",
                    o->interval_regs, 6 - o->rbits, o->rbits);
     }
-    rf_table_free(&t);
+    rf_tbl_free(t);
     return rc;
 }
 

@@ -4,7 +4,7 @@
 
 #include "../inputs/gpu.h"
 #include "cli.h"
-#include "out.h"
+#include "../results/table.h"
 
 static void usage(FILE *out)
 {
@@ -28,47 +28,47 @@ static int list(bool csv)
     static const char *const pretty[] = {
         "gpu", "cc", "SMs", "regs/SM", "regs/thread", "threads/SM", "warps/SM", "CTAs/SM",
         "smem/SM", "banks", "sched", "policy", "MHz", "source"};
-    rf_table t;
+    rf_tbl *t = NULL;
     rf_err err;
-    if (rf_table_init(&t, 14, csv ? header : pretty)) {
+    if (!(t = rf_tbl_new(14, csv ? header : pretty))) {
         rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
         return rf_cli_fail(&err);
     }
     const rf_param *pol = rf_param_find(rf_gpu_params, rf_gpu_nparams, "sched_policy");
     for (int i = 0; rf_gpu_preset_names[i]; i++) {
         rf_gpu g;
-        if (rf_gpu_preset(rf_gpu_preset_names[i], &g, &err) || rf_table_row(&t)) {
-            rf_table_free(&t);
+        if (rf_gpu_preset(rf_gpu_preset_names[i], &g, &err) || rf_tbl_row(t)) {
+            rf_tbl_free(t);
             return rf_cli_fail(&err);
         }
         char policy[32];
         rf_param_format(pol, &g, policy, sizeof policy);
-        rf_table_set(&t, 0, "%s", g.name);
+        rf_tbl_set(t, 0, "%s", g.name);
         if (g.cc)
-            rf_table_set(&t, 1, "%d.%d", g.cc / 10, g.cc % 10);
+            rf_tbl_set(t, 1, "%d.%d", g.cc / 10, g.cc % 10);
         else
-            rf_table_set(&t, 1, "%s", csv ? "0" : "sim");
-        rf_table_set(&t, 2, "%d", g.sms);
-        rf_table_set(&t, 3, "%d", g.regs_per_sm);
-        rf_table_set(&t, 4, "%d", g.max_regs_per_thread);
-        rf_table_set(&t, 5, "%d", g.max_threads_per_sm);
-        rf_table_set(&t, 6, "%d", g.max_warps_per_sm);
-        rf_table_set(&t, 7, "%d", g.max_ctas_per_sm);
+            rf_tbl_set(t, 1, "%s", csv ? "0" : "sim");
+        rf_tbl_set(t, 2, "%d", g.sms);
+        rf_tbl_set(t, 3, "%d", g.regs_per_sm);
+        rf_tbl_set(t, 4, "%d", g.max_regs_per_thread);
+        rf_tbl_set(t, 5, "%d", g.max_threads_per_sm);
+        rf_tbl_set(t, 6, "%d", g.max_warps_per_sm);
+        rf_tbl_set(t, 7, "%d", g.max_ctas_per_sm);
         if (csv)
-            rf_table_set(&t, 8, "%d", g.smem_per_sm);
+            rf_tbl_set(t, 8, "%d", g.smem_per_sm);
         else
-            rf_table_set(&t, 8, "%gK", g.smem_per_sm / 1024.0);
-        rf_table_set(&t, 9, "%d", g.rf_banks);
-        rf_table_set(&t, 10, "%d", g.schedulers);
-        rf_table_set(&t, 11, "%s", policy);
-        rf_table_set(&t, 12, "%g", g.clock_mhz);
-        rf_table_set(&t, 13, "%s", rf_gpu_preset_source(g.name));
+            rf_tbl_set(t, 8, "%gK", g.smem_per_sm / 1024.0);
+        rf_tbl_set(t, 9, "%d", g.rf_banks);
+        rf_tbl_set(t, 10, "%d", g.schedulers);
+        rf_tbl_set(t, 11, "%s", policy);
+        rf_tbl_set(t, 12, "%g", g.clock_mhz);
+        rf_tbl_set(t, 13, "%s", rf_gpu_preset_source(g.name));
     }
     if (csv)
-        rf_table_csv(stdout, &t);
+        rf_tbl_csv(t, stdout);
     else
-        rf_table_print(stdout, &t);
-    rf_table_free(&t);
+        rf_tbl_print(t, stdout);
+    rf_tbl_free(t);
     return 0;
 }
 

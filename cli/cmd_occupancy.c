@@ -8,7 +8,7 @@
 #include "../analytic/overhead.h"
 #include "../inputs/gpu.h"
 #include "cli.h"
-#include "out.h"
+#include "../results/table.h"
 
 static void usage(FILE *out)
 {
@@ -122,48 +122,48 @@ static void details(char *buf, size_t cap, const rf_gpu *g, const rf_design *d,
     }
 }
 
-static void fill_row(rf_table *t, bool csv, const rf_gpu *g, const rf_design *d,
+static void fill_row(rf_tbl *t, bool csv, const rf_gpu *g, const rf_design *d,
                      const rf_occ_input *in, const rf_occ *o)
 {
-    char buf[RF_TABLE_CELL];
-    rf_table_set(t, C_GPU, "%s", g->name);
-    rf_table_set(t, C_DESIGN, "%s", rf_design_name(d->kind));
-    rf_table_set(t, C_REGS, "%d", in->regs);
-    rf_table_set(t, C_THREADS, "%d", in->threads);
-    rf_table_set(t, C_SMEM, "%d", in->smem);
-    rf_table_set(t, C_CTAS, "%d", o->ctas_per_sm);
-    rf_table_set(t, C_WARPS, "%d", o->warps_per_sm);
+    char buf[160];
+    rf_tbl_set(t, C_GPU, "%s", g->name);
+    rf_tbl_set(t, C_DESIGN, "%s", rf_design_name(d->kind));
+    rf_tbl_set(t, C_REGS, "%d", in->regs);
+    rf_tbl_set(t, C_THREADS, "%d", in->threads);
+    rf_tbl_set(t, C_SMEM, "%d", in->smem);
+    rf_tbl_set(t, C_CTAS, "%d", o->ctas_per_sm);
+    rf_tbl_set(t, C_WARPS, "%d", o->warps_per_sm);
     if (csv)
-        rf_table_set(t, C_OCC, "%.6g", o->occupancy);
+        rf_tbl_set(t, C_OCC, "%.6g", o->occupancy);
     else
-        rf_table_set(t, C_OCC, "%.1f%%", 100 * o->occupancy);
-    rf_table_set(t, C_LIMITER, "%s", rf_occ_limiter_name(o->limiter));
-    rf_table_set(t, C_OVERHEAD, "%.10g", o->overhead_bits);
-    rf_table_set(t, C_ACTIVE, "%d", o->active_ctas);
-    rf_table_set(t, C_PENDING, "%d", o->pending_ctas);
-    rf_table_set(t, C_ACTIVE_WARPS, "%d", o->active_warps);
-    rf_table_set(t, C_M, "%d", o->sharing_m);
-    rf_table_set(t, C_PAIRS, "%d", o->shared_pairs);
-    rf_table_set(t, C_UNSHARED, "%d", o->unshared);
-    rf_table_set(t, C_PCRF, "%d", o->pcrf_entries);
-    rf_table_set(t, C_PCRF_CTA, "%d", o->pcrf_entries_per_cta);
-    rf_table_set(t, C_BRS, "%d", o->brs_regs);
-    rf_table_set(t, C_SRP, "%d", o->srp_regs);
-    rf_table_set(t, C_RFREGS, "%d", o->rf_regs);
-    rf_table_set(t, C_CAPX, "%g", o->rf_capacity_x);
-    rf_table_set(t, C_LATX, "%g", o->rf_latency_x);
-    rf_table_set(t, C_AREAX, "%g", o->rf_area_x);
-    rf_table_set(t, C_POWX, "%g", o->rf_power_x);
+        rf_tbl_set(t, C_OCC, "%.1f%%", 100 * o->occupancy);
+    rf_tbl_set(t, C_LIMITER, "%s", rf_occ_limiter_name(o->limiter));
+    rf_tbl_set(t, C_OVERHEAD, "%.10g", o->overhead_bits);
+    rf_tbl_set(t, C_ACTIVE, "%d", o->active_ctas);
+    rf_tbl_set(t, C_PENDING, "%d", o->pending_ctas);
+    rf_tbl_set(t, C_ACTIVE_WARPS, "%d", o->active_warps);
+    rf_tbl_set(t, C_M, "%d", o->sharing_m);
+    rf_tbl_set(t, C_PAIRS, "%d", o->shared_pairs);
+    rf_tbl_set(t, C_UNSHARED, "%d", o->unshared);
+    rf_tbl_set(t, C_PCRF, "%d", o->pcrf_entries);
+    rf_tbl_set(t, C_PCRF_CTA, "%d", o->pcrf_entries_per_cta);
+    rf_tbl_set(t, C_BRS, "%d", o->brs_regs);
+    rf_tbl_set(t, C_SRP, "%d", o->srp_regs);
+    rf_tbl_set(t, C_RFREGS, "%d", o->rf_regs);
+    rf_tbl_set(t, C_CAPX, "%g", o->rf_capacity_x);
+    rf_tbl_set(t, C_LATX, "%g", o->rf_latency_x);
+    rf_tbl_set(t, C_AREAX, "%g", o->rf_area_x);
+    rf_tbl_set(t, C_POWX, "%g", o->rf_power_x);
     lim_text(buf, sizeof buf, o->lim_regs);
-    rf_table_set(t, C_LREGS, "%s", buf);
+    rf_tbl_set(t, C_LREGS, "%s", buf);
     lim_text(buf, sizeof buf, o->lim_smem);
-    rf_table_set(t, C_LSMEM, "%s", buf);
-    rf_table_set(t, C_LTHREADS, "%d", o->lim_threads);
-    rf_table_set(t, C_LCTAS, "%d", o->lim_ctas);
+    rf_tbl_set(t, C_LSMEM, "%s", buf);
+    rf_tbl_set(t, C_LTHREADS, "%d", o->lim_threads);
+    rf_tbl_set(t, C_LCTAS, "%d", o->lim_ctas);
     if (csv) {
         for (size_t k = 0; k < rf_design_nparams; k++) {
             rf_param_format(&rf_design_params[k], d, buf, sizeof buf);
-            rf_table_set(t, C_NRESULT + (int)k, "%s", buf);
+            rf_tbl_set(t, C_NRESULT + (int)k, "%s", buf);
         }
     }
 }
@@ -175,29 +175,29 @@ static int print_readable(const char *gpu_arg, const rf_gpu *g, const rf_design 
     static const char *const header[] = {"design", "CTAs/SM", "warps/SM", "occupancy",
                                          "limiter", "active", "pending", "CTAs by regs/smem/thr/slots",
                                          "overhead bits", "why"};
-    rf_table t;
-    if (rf_table_init(&t, 10, header))
+    rf_tbl *t = NULL;
+    if (!(t = rf_tbl_new(10, header)))
         return RF_ENOMEM;
     for (int i = 0; i < nd; i++) {
         const rf_occ *o = &os[i];
-        char a[16], b[16], why[RF_TABLE_CELL];
-        if (rf_table_row(&t)) {
-            rf_table_free(&t);
+        char a[16], b[16], why[160];
+        if (rf_tbl_row(t)) {
+            rf_tbl_free(t);
             return RF_ENOMEM;
         }
         lim_text(a, sizeof a, o->lim_regs);
         lim_text(b, sizeof b, o->lim_smem);
         details(why, sizeof why, g, &ds[i], in, o);
-        rf_table_set(&t, 0, "%s", rf_design_name(ds[i].kind));
-        rf_table_set(&t, 1, "%d", o->ctas_per_sm);
-        rf_table_set(&t, 2, "%d", o->warps_per_sm);
-        rf_table_set(&t, 3, "%.1f%%", 100 * o->occupancy);
-        rf_table_set(&t, 4, "%s", rf_occ_limiter_name(o->limiter));
-        rf_table_set(&t, 5, "%d", o->active_ctas);
-        rf_table_set(&t, 6, "%d", o->pending_ctas);
-        rf_table_set(&t, 7, "%s/%s/%d/%d", a, b, o->lim_threads, o->lim_ctas);
-        rf_table_set(&t, 8, "%.10g", o->overhead_bits);
-        rf_table_set(&t, 9, "%s", why);
+        rf_tbl_set(t, 0, "%s", rf_design_name(ds[i].kind));
+        rf_tbl_set(t, 1, "%d", o->ctas_per_sm);
+        rf_tbl_set(t, 2, "%d", o->warps_per_sm);
+        rf_tbl_set(t, 3, "%.1f%%", 100 * o->occupancy);
+        rf_tbl_set(t, 4, "%s", rf_occ_limiter_name(o->limiter));
+        rf_tbl_set(t, 5, "%d", o->active_ctas);
+        rf_tbl_set(t, 6, "%d", o->pending_ctas);
+        rf_tbl_set(t, 7, "%s/%s/%d/%d", a, b, o->lim_threads, o->lim_ctas);
+        rf_tbl_set(t, 8, "%.10g", o->overhead_bits);
+        rf_tbl_set(t, 9, "%s", why);
     }
     const char *src = rf_gpu_preset_source(gpu_arg);
     if (src)
@@ -207,8 +207,8 @@ static int print_readable(const char *gpu_arg, const rf_gpu *g, const rf_design 
     printf("# kernel: %d registers/thread, %d threads/CTA (%d warps), %d B shared memory/CTA; "
            "%d registers allocated per CTA\n",
            in->regs, in->threads, os[0].warps_per_cta, in->smem, os[0].regs_per_cta);
-    rf_table_print(stdout, &t);
-    rf_table_free(&t);
+    rf_tbl_print(t, stdout);
+    rf_tbl_free(t);
     for (int i = 0; i < nd; i++) {
         rf_overhead ov;
         rf_overhead_compute(g, &ds[i], &ov);
@@ -233,18 +233,18 @@ static int print_csv(const rf_gpu *g, const rf_design *ds, int nd, const rf_occ_
         header[c] = csv_names[c];
     for (size_t k = 0; k < rf_design_nparams; k++)
         header[C_NRESULT + k] = rf_design_params[k].name;
-    rf_table t;
-    if (rf_table_init(&t, ncols, header))
+    rf_tbl *t = NULL;
+    if (!(t = rf_tbl_new(ncols, header)))
         return RF_ENOMEM;
     for (int i = 0; i < nd; i++) {
-        if (rf_table_row(&t)) {
-            rf_table_free(&t);
+        if (rf_tbl_row(t)) {
+            rf_tbl_free(t);
             return RF_ENOMEM;
         }
-        fill_row(&t, true, g, &ds[i], in, &os[i]);
+        fill_row(t, true, g, &ds[i], in, &os[i]);
     }
-    rf_table_csv(stdout, &t);
-    rf_table_free(&t);
+    rf_tbl_csv(t, stdout);
+    rf_tbl_free(t);
     return RF_OK;
 }
 

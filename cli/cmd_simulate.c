@@ -24,7 +24,7 @@
 #include "../sampler/sim.h"
 #include "../sampler/tolerable.h"
 #include "cli.h"
-#include "out.h"
+#include "../results/csvout.h"
 
 static void usage(FILE *out)
 {
@@ -80,9 +80,8 @@ static int parse_u64(const char *opt, const char *text, uint64_t *out, rf_err *e
     return 0;
 }
 
-static void print_value(FILE *out, double v, char *buf, size_t cap)
+static void print_value(double v, char *buf, size_t cap)
 {
-    (void)out;
     if (v == floor(v) && fabs(v) < 1e15)
         snprintf(buf, cap, "%.0f", v);
     else
@@ -289,30 +288,33 @@ int rf_cmd_simulate(int argc, char **argv)
     if (csv) {
         const char *head[] = {"gpu", "kernel", "design", "banks", "collectors", "scheduler",
                               "read_steal", "write_steal", "seed", "warmup", "ctas_per_sm"};
+        rf_csvw w;
+        rf_csvw_init(&w, stdout);
         for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
-            rf_csv_field(stdout, head[i], false);
+            rf_csvw_field(&w, head[i]);
         for (size_t i = 0; i < rf_sim_ncolumns; i++)
-            rf_csv_field(stdout, rf_sim_columns[i].name, i + 1 == rf_sim_ncolumns);
-        rf_csv_field(stdout, gpu.name, false);
-        rf_csv_field(stdout, k->name, false);
-        rf_csv_field(stdout, rf_design_name(d.kind), false);
-        snprintf(buf, sizeof buf, "%d", st.banks);
-        rf_csv_field(stdout, buf, false);
-        snprintf(buf, sizeof buf, "%d", st.collectors);
-        rf_csv_field(stdout, buf, false);
-        rf_csv_field(stdout, pol, false);
-        rf_csv_field(stdout, rs ? "1" : "0", false);
-        rf_csv_field(stdout, ws ? "1" : "0", false);
+            rf_csvw_field(&w, rf_sim_columns[i].name);
+        rf_csvw_end(&w);
+        rf_csvw_field(&w, gpu.name);
+        rf_csvw_field(&w, k->name);
+        rf_csvw_field(&w, rf_design_name(d.kind));
+        rf_csvw_int(&w, st.banks);
+        rf_csvw_int(&w, st.collectors);
+        rf_csvw_field(&w, pol);
+        rf_csvw_int(&w, rs);
+        rf_csvw_int(&w, ws);
         snprintf(buf, sizeof buf, "%llu", (unsigned long long)o.seed);
-        rf_csv_field(stdout, buf, false);
+        rf_csvw_field(&w, buf);
         snprintf(buf, sizeof buf, "%llu", (unsigned long long)o.warmup);
-        rf_csv_field(stdout, buf, false);
-        snprintf(buf, sizeof buf, "%d", st.ctas_per_sm);
-        rf_csv_field(stdout, buf, false);
+        rf_csvw_field(&w, buf);
+        rf_csvw_int(&w, st.ctas_per_sm);
         for (size_t i = 0; i < rf_sim_ncolumns; i++) {
-            print_value(stdout, rf_sim_columns[i].get(&st), buf, sizeof buf);
-            rf_csv_field(stdout, buf, i + 1 == rf_sim_ncolumns);
+            print_value(rf_sim_columns[i].get(&st), buf, sizeof buf);
+            rf_csvw_field(&w, buf);
         }
+        rf_csvw_end(&w);
+        rf_csvw_flush(&w);
+        rf_csvw_free(&w);
     } else {
         printf("simulate %s on %s, design %s: %d banks, %d collectors, %s scheduler%s%s, "
                "%d CTAs/SM, seed %llu\n",
@@ -320,7 +322,7 @@ int rf_cmd_simulate(int argc, char **argv)
                rs ? ", read stealing" : "", ws ? ", write stealing" : "", st.ctas_per_sm,
                (unsigned long long)o.seed);
         for (size_t i = 0; i < rf_sim_ncolumns; i++) {
-            print_value(stdout, rf_sim_columns[i].get(&st), buf, sizeof buf);
+            print_value(rf_sim_columns[i].get(&st), buf, sizeof buf);
             printf("  %-22s %14s  %s\n", rf_sim_columns[i].name, buf, rf_sim_columns[i].unit);
         }
     }

@@ -2,11 +2,14 @@
  * numbers is right-aligned, any other left-aligned. */
 #include "table.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "csvout.h"
 
 struct rf_tbl {
     int ncols;
@@ -68,6 +71,33 @@ int rf_tbl_add(rf_tbl *t, const char *const *cells)
         }
     }
     t->nrows++;
+    return RF_OK;
+}
+
+int rf_tbl_row(rf_tbl *t)
+{
+    const char *empty[RF_TBL_MAXCOLS];
+    for (int c = 0; c < t->ncols; c++)
+        empty[c] = "";
+    return rf_tbl_add(t, empty);
+}
+
+int rf_tbl_set(rf_tbl *t, int col, const char *fmt, ...)
+{
+    assert(t->nrows > 1 && col >= 0 && col < t->ncols);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = malloc((size_t)(n > 0 ? n : 0) + 1);
+    if (!s)
+        return RF_ENOMEM;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+    va_end(ap);
+    char **cell = &t->cells[(t->nrows - 1) * (size_t)t->ncols + (size_t)col];
+    free(*cell);
+    *cell = s;
     return RF_OK;
 }
 
@@ -146,4 +176,17 @@ void rf_tbl_print(const rf_tbl *t, FILE *out)
             fputc('\n', out);
         }
     }
+}
+
+void rf_tbl_csv(const rf_tbl *t, FILE *out)
+{
+    rf_csvw w;
+    rf_csvw_init(&w, out);
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (int c = 0; c < t->ncols; c++)
+            rf_csvw_field(&w, t->cells[r * t->ncols + c]);
+        rf_csvw_end(&w);
+    }
+    rf_csvw_flush(&w);
+    rf_csvw_free(&w);
 }

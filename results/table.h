@@ -1,6 +1,7 @@
-/* table.h - aligned text tables for people: a header row, then rows of
- * cells; columns of numbers are right-aligned, others left-aligned, columns
- * separated by two spaces.
+/* table.h - tables of text cells: printed aligned for people (a header
+ * row and a rule, columns of numbers right-aligned, others left-aligned,
+ * two spaces between columns) or as CSV (header line, then one line per
+ * row; fields quoted by libcsv only when they need it).
  */
 #ifndef RF_TABLE_H
 #define RF_TABLE_H
@@ -9,7 +10,7 @@
 
 #include "../common/error.h"
 
-#define RF_TBL_MAXCOLS 32
+#define RF_TBL_MAXCOLS 128
 
 typedef struct rf_tbl rf_tbl;
 
@@ -27,6 +28,17 @@ int rf_tbl_addf(rf_tbl *t, const char *fmt, ...)
 #endif
     ;
 
+/* Append an empty row; fill it with rf_tbl_set.  RF_OK or RF_ENOMEM. */
+int rf_tbl_row(rf_tbl *t);
+
+/* Set cell `col` of the last row from a printf format (RF_ENOMEM). */
+int rf_tbl_set(rf_tbl *t, int col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 void rf_tbl_print(const rf_tbl *t, FILE *out);
+void rf_tbl_csv(const rf_tbl *t, FILE *out);
 
 #endif /* RF_TABLE_H */
