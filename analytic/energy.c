@@ -2,26 +2,50 @@
  *
  *   E = sum_s n_s e_s + P_leak t,        t = cycles / (f_MHz 1e6)
  *
- * Per-access energies (a warp register is 1024 bits, seed 001 footnote 1):
- *   SRAM read 0.203, write 0.191 pJ/bit; NVM (STT-MRAM) read 0.239, write
- *   0.300 pJ/bit; leakage 248.7 mW (SRAM) and 16.2 mW (NVM) for the 256 KB
- *   file of seed 002 (Table 2: 65,536 registers; Table 3: the figures).
- * Bank scaling (seed 001 Section III-A.4, Fig. 3(c)(d)), taking Table 3 as
- * a 256 KB file of 16 banks (16 KB banks, seed 004 Table 2 #1):
+ * Reference: seed 002 Table 3 (NVSim, 22 nm), read with its Table 2 and
+ * Section 2.2.  The register file of one SM holds 65,536 32-bit registers
+ * (256 KB) in 8 banks; each bank is a cell array of 4096 rows of 64 bits
+ * (32 KB, Fig. 2).  NVSim models one such bank: its per-access energies
+ * over the 64-bit word give Table 3's pJ/bit, and its leakage is Table 3's
+ * leakage.  So:
+ *   - one warp-register access moves 32 threads x 32 bits = 1,024 bits
+ *     (seed 001 footnote 1; also one register-cache entry, Table 2), priced
+ *     at 1,024 x the per-bit figure: SRAM read 0.203, write 0.191 pJ/bit;
+ *     NVM (STT-MRAM) read 0.239, write 0.300 pJ/bit;
+ *   - leakage is per bank: the reference file (256 KB, 8 banks) leaks
+ *     8 x 248.7 = 1,989.6 mW (SRAM) or 8 x 16.2 = 129.6 mW (NVM) per SM;
+ *   - the SRAM register cache (256 entries x 1,024 bits = 32 KB per SM,
+ *     64 per sub-core) leaks at the SRAM bank's rate per bit: one bank's
+ *     worth, 248.7 mW per SM.
+ * Why per bank and not per 256 KB file: the seed attributes NVM's 63.3%
+ * and HI-RF's 70.6% energy savings to SRAM leakage (Sections 2.2 and 5.4),
+ * which needs leakage to be roughly three quarters of the SRAM file's
+ * energy (NVM's per-bit access energies are higher than SRAM's, and NVM
+ * runs longer); seed 001 Section IV-C likewise puts leakage at up to 70%
+ * of register-file energy.  At 1,132 MHz a 248.7 mW file would leak
+ * 220 pJ per cycle against 200-1,000 pJ per cycle of 1,024-bit accesses
+ * (dynamic energy dominating); 8 banks' leakage (1,758 pJ per cycle)
+ * gives the seeds' share.  Clock: the GPU preset's (volta-hirf: 1,132 MHz).
+ * The choice is general: every design prices its storage with Table 3.
+ * Bank scaling (seed 001 Section III-A.4, Fig. 3(c)(d)), relative to the
+ * reference organisation (256 KB in 8 banks of 32 KB: 256 rows of
+ * 1,024-bit words per bank):
  *   e_bank(B) = e (1 - b + b * rows(B) / rows_ref)     bitline share b = 0.15:
  *               shorter bitlines with more banks make the array slightly
  *               cheaper per access (assumption for b);
  *   e_xbar(B) = x_ref sqrt((B / 16) (C / 16))          transfer energy grows
  *               with the crossbar's side; x_ref = 0.1 pJ/bit (assumption,
- *               about half a bank read);
- *   P_leak(B) = P (0.5 bits / bits_ref + 0.5 B / 16)   leakage follows the
- *               area split of area.c (half cells, half per-bank periphery).
+ *               about half a bank read; not part of seed 002's register
+ *               energy, which holds the cache and the file only);
+ *   P_leak(B) = P_ref (0.5 bits / bits_ref + 0.5 B / 8)   leakage follows
+ *               the area split of area.c (half cells, half per-bank
+ *               periphery).
  * Technologies (seed 004 Table 2): a main file of configuration k has
  * power_x times the dynamic energy and leakage of configuration #1 of the
  * same organisation (the table's power column, relative to #1 under the same
  * workload).  The register cache (HI-RF, RFC, LTRF) is SRAM at the Table 3
- * per-bit figures, its leakage per bit that of the 256 KB SRAM file; the
- * design's bookkeeping storage leaks the same per bit.
+ * per-bit figures, its leakage per bit that of the SRAM bank; the design's
+ * bookkeeping storage leaks the same per bit.
  * Outputs in nJ for one SM; callers multiply by the SMs in use.
  */
 #include "energy.h"
@@ -29,8 +53,10 @@
 #include <math.h>
 
 #define WORD_BITS 1024.0
-#define REF_BITS (256.0 * 1024 * 8)
-#define REF_ROWS (16.0 * 1024 * 8 / WORD_BITS)   /* rows of a 16 KB bank */
+#define BANK_BITS (4096.0 * 64)                 /* seed 002 Table 3's bank: 32 KB */
+#define REF_BANKS 8                             /* seed 002 Table 2 */
+#define REF_BITS (REF_BANKS * BANK_BITS)        /* 256 KB */
+#define REF_ROWS (BANK_BITS / WORD_BITS)        /* 256 rows of 1,024-bit words */
 #define BITLINE_SHARE 0.15
 #define XBAR_PJ_BIT 0.1
 
@@ -60,10 +86,11 @@ void rf_energy_rates_of(const rf_rf_org *org, rf_energy_rates *out)
     out->cache_read_pj = rf_energy_sram.read_pj_bit * WORD_BITS;
     out->cache_write_pj = rf_energy_sram.write_pj_bit * WORD_BITS;
 
-    double leak = cell->leak_mw * (RF_AREA_ARRAY_FRAC * main_bits_ref / REF_BITS
-                                   + (1.0 - RF_AREA_ARRAY_FRAC) * banks / RF_AREA_REF_BANKS);
+    double leak = cell->leak_mw * REF_BANKS
+                * (RF_AREA_ARRAY_FRAC * main_bits_ref / REF_BITS
+                   + (1.0 - RF_AREA_ARRAY_FRAC) * banks / REF_BANKS);
     leak *= tech;
-    double sram_bit_mw = rf_energy_sram.leak_mw / REF_BITS;
+    double sram_bit_mw = rf_energy_sram.leak_mw / BANK_BITS;
     out->leak_mw = leak + (org->cache_bits + org->overhead_bits) * sram_bit_mw;
 }
 

@@ -10,7 +10,7 @@
 typedef struct rf_cell_energy {
     double read_pj_bit;   /* pJ per bit read */
     double write_pj_bit;  /* pJ per bit written */
-    double leak_mw;       /* mW for a 256 KB register file */
+    double leak_mw;       /* mW for one 32 KB bank (4096 rows x 64 bits) */
 } rf_cell_energy;
 
 extern const rf_cell_energy rf_energy_sram;   /* 0.203, 0.191, 248.7 */

@@ -25,43 +25,52 @@ static rf_rf_org sram(double kb, int banks)
 static void table3_access_energies(void **state)
 {
     (void)state;
-    /* 256 KB, 16 banks: the reference organisation, no bank scaling.
+    /* Seed 002 Table 2's file: 256 KB in 8 banks of 4096 x 64 bits, the
+     * reference organisation, no bank scaling.
      * Read 0.203 pJ/bit * 1024 = 207.872 pJ; write 0.191 * 1024 = 195.584.
-     * Leakage 248.7 mW * (0.5 + 0.5) = 248.7 mW.
-     * Crossbar 0.1 * 1024 * sqrt(1 * 1) = 102.4 pJ. */
-    rf_rf_org o = sram(256, 16);
+     * Leakage per bank (Table 3): 8 * 248.7 = 1989.6 mW.
+     * Crossbar 0.1 * 1024 * sqrt(8/16 * 16/16) = 72.4077 pJ. */
+    rf_rf_org o = sram(256, 8);
     rf_energy_rates r;
     rf_energy_rates_of(&o, &r);
     assert_float_equal(r.read_pj, 207.872, 1e-9);
     assert_float_equal(r.write_pj, 195.584, 1e-9);
-    assert_float_equal(r.leak_mw, 248.7, 1e-9);
-    assert_float_equal(r.xbar_pj, 102.4, 1e-9);
+    assert_float_equal(r.leak_mw, 1989.6, 1e-9);
+    assert_float_equal(r.xbar_pj, 102.4 * sqrt(0.5), 1e-9);
 
-    /* NVM: 0.239 * 1024 = 244.736, 0.300 * 1024 = 307.2, 16.2 mW. */
+    /* NVM: 0.239 * 1024 = 244.736, 0.300 * 1024 = 307.2, 8 * 16.2 = 129.6 mW. */
     o.nvm = true;
     rf_energy_rates_of(&o, &r);
     assert_float_equal(r.read_pj, 244.736, 1e-9);
     assert_float_equal(r.write_pj, 307.2, 1e-9);
-    assert_float_equal(r.leak_mw, 16.2, 1e-9);
+    assert_float_equal(r.leak_mw, 129.6, 1e-9);
+
+    /* HI-RF: plus 256 x 1024 bits of SRAM cache = one 32 KB bank's bits,
+     * 248.7 mW: 129.6 + 248.7 = 378.3 mW, 19% of the SRAM file's. */
+    o.cache_bits = 256 * 1024;
+    rf_energy_rates_of(&o, &r);
+    assert_float_equal(r.leak_mw, 378.3, 1e-9);
+    assert_float_equal(r.cache_read_pj, 207.872, 1e-9);
+    assert_float_equal(r.cache_write_pj, 195.584, 1e-9);
 }
 
 static void bank_scaling(void **state)
 {
     (void)state;
-    /* 128 KB on 8 banks: rows 128 as the reference, so the access energy is
-     * unchanged; leakage 248.7 * (0.5 * 0.5 + 0.5 * 0.5) = 124.35 mW;
-     * crossbar 102.4 * sqrt(0.5) = 72.4077.
-     * 128 KB on 32 banks: rows 32: read 207.872 * (0.85 + 0.15 * 0.25)
-     * = 184.486; leakage 248.7 * (0.25 + 1.0) = 310.875 mW. */
+    /* 128 KB on 8 banks: 128 rows of 1024 bits against the reference 256:
+     * read 207.872 * (0.85 + 0.15 * 0.5) = 192.2816 pJ; leakage
+     * 1989.6 * (0.5 * 0.5 + 0.5 * 8/8) = 1492.2 mW; crossbar 102.4 * sqrt(0.5).
+     * 128 KB on 32 banks: 32 rows: read 207.872 * (0.85 + 0.15 * 0.125)
+     * = 180.5889 pJ; leakage 1989.6 * (0.25 + 0.5 * 32/8) = 4476.6 mW. */
     rf_rf_org o8 = sram(128, 8), o32 = sram(128, 32);
     rf_energy_rates r8, r32;
     rf_energy_rates_of(&o8, &r8);
     rf_energy_rates_of(&o32, &r32);
-    assert_float_equal(r8.read_pj, 207.872, 1e-9);
-    assert_float_equal(r8.leak_mw, 124.35, 1e-9);
+    assert_float_equal(r8.read_pj, 207.872 * 0.925, 1e-9);
+    assert_float_equal(r8.leak_mw, 1492.2, 1e-9);
     assert_float_equal(r8.xbar_pj, 102.4 * sqrt(0.5), 1e-9);
-    assert_float_equal(r32.read_pj, 207.872 * 0.8875, 1e-9);
-    assert_float_equal(r32.leak_mw, 310.875, 1e-9);
+    assert_float_equal(r32.read_pj, 207.872 * 0.86875, 1e-9);
+    assert_float_equal(r32.leak_mw, 4476.6, 1e-9);
     /* Seed 001 Fig. 3: more banks, cheaper array access, costlier transfer
      * and leakage. */
     assert_true(r32.read_pj < r8.read_pj);
@@ -72,13 +81,14 @@ static void bank_scaling(void **state)
 static void technology_configs(void **state)
 {
     (void)state;
-    /* Seed 004 Table 2 #7 (DWM): power 0.65x of #1 for an 8x file. */
-    rf_rf_org o = sram(256 * 8, 16);
+    /* Seed 004 Table 2 #7 (DWM): power 0.65x of #1 for an 8x file; bank
+     * scaling from #1's capacity (256 KB on 8 banks: the reference). */
+    rf_rf_org o = sram(256 * 8, 8);
     o.config = 7;
     rf_energy_rates r;
     rf_energy_rates_of(&o, &r);
     assert_float_equal(r.read_pj, 207.872 * 0.65, 1e-9);
-    assert_float_equal(r.leak_mw, 248.7 * 0.65, 1e-9);
+    assert_float_equal(r.leak_mw, 1989.6 * 0.65, 1e-9);
     assert_non_null(rf_design_rf_tech(1));
     assert_null(rf_design_rf_tech(8));
     assert_float_equal(rf_design_rf_tech(6)->latency_x, 5.3, 0.0);
@@ -88,16 +98,34 @@ static void energy_sum(void **state)
 {
     (void)state;
     /* 1000 reads at 207.872 pJ = 207.872 nJ; 500 writes at 195.584 pJ =
-     * 97.792 nJ; 1e6 cycles at 1000 MHz = 1 ms of 248.7 mW = 248700 nJ. */
-    rf_rf_org o = sram(256, 16);
+     * 97.792 nJ; 1e6 cycles at 1000 MHz = 1 ms of 1989.6 mW = 1989600 nJ. */
+    rf_rf_org o = sram(256, 8);
     rf_energy_rates r;
     rf_energy_rates_of(&o, &r);
     rf_energy_counts c = {1000, 500, 0, 0, 0, 1e6};
     rf_energy e;
     rf_energy_compute(&r, &c, 1000.0, &e);
     assert_float_equal(e.dynamic_nj, 207.872 + 97.792, 1e-9);
-    assert_float_equal(e.leakage_nj, 248700.0, 1e-6);
-    assert_float_equal(e.total_nj, 207.872 + 97.792 + 248700.0, 1e-6);
+    assert_float_equal(e.leakage_nj, 1989600.0, 1e-6);
+    assert_float_equal(e.total_nj, 207.872 + 97.792 + 1989600.0, 1e-6);
+}
+
+static void leakage_share(void **state)
+{
+    (void)state;
+    /* Seed 002 Section 5.4 / seed 001 Section IV-C: leakage dominates the
+     * SRAM file.  One SM at 1132 MHz, IPC 1 with 1.5 operand reads and 0.8
+     * writes per instruction: 1.5 * 207.872 + 0.8 * 195.584 = 468.28 pJ
+     * per cycle against 1989.6 / 1.132 = 1757.6 pJ: leakage 79%. */
+    rf_rf_org o = sram(256, 8);
+    rf_energy_rates r;
+    rf_energy_rates_of(&o, &r);
+    rf_energy_counts c = {1.5e6, 0.8e6, 0, 0, 0, 1e6};
+    rf_energy e;
+    rf_energy_compute(&r, &c, 1132.0, &e);
+    assert_float_equal(e.dynamic_nj, 468.2752e3, 1e-6);
+    assert_float_equal(e.leakage_nj, 1989.6e3 / 1.132, 1e-6);
+    assert_float_equal(e.leakage_nj / e.total_nj, 0.79, 0.005);
 }
 
 static void area_bank_ratios(void **state)
@@ -163,6 +191,7 @@ int main(void)
         cmocka_unit_test(bank_scaling),
         cmocka_unit_test(technology_configs),
         cmocka_unit_test(energy_sum),
+        cmocka_unit_test(leakage_share),
         cmocka_unit_test(area_bank_ratios),
         cmocka_unit_test(area_nvm_and_cache),
         cmocka_unit_test(area_overhead_bits),
