@@ -109,3 +109,15 @@ int rf_cli_unknown(const char *cmd, const char *arg, rf_err *err)
     return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, NULL,
                       "unexpected argument '%s' for 'rfkit %s'", arg, cmd);
 }
+
+int rf_cli_load(const char *gpu_name, const char *kernel_path, const rf_kernel_opts *ko,
+                rf_gpu *gpu, rf_kernel **k, rf_err *err)
+{
+    *k = NULL;
+    int rc = rf_gpu_load(gpu_name, gpu, stderr, err);
+    if (!rc)
+        rc = rf_kernel_load(kernel_path, ko, k, err);
+    if (rc == RF_EIO)
+        err->code = rc = RF_EUSAGE;
+    return rc;
+}

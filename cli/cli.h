@@ -9,6 +9,8 @@
 
 #include "../common/error.h"
 #include "../common/param.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
 
 #define RF_CLI_WHERE ((rf_where){"command line", 0})
 
@@ -40,6 +42,12 @@ int rf_cli_param(int argc, char **argv, int *i, const rf_param *tab, size_t n,
 
 /* Standard error for an option nobody recognised. */
 int rf_cli_unknown(const char *cmd, const char *arg, rf_err *err);
+
+/* Load the GPU (preset or file) and the kernel named on the command line.
+ * A file that cannot be read is bad input like any other (RF_EUSAGE, exit
+ * 2).  On failure *k is NULL and nothing stays allocated. */
+int rf_cli_load(const char *gpu_name, const char *kernel_path, const rf_kernel_opts *ko,
+                rf_gpu *gpu, rf_kernel **k, rf_err *err);
 
 /* Compare option names treating '-' and '_' alike. */
 bool rf_cli_name_eq(const char *a, const char *b);

@@ -3,6 +3,7 @@
  * calibration record (atomically) for rfkit estimate and rfkit batch. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../analytic/kchar.h"
@@ -155,43 +156,37 @@ int rf_cmd_calibrate(int argc, char **argv)
         return rf_cli_fail(&err);
     }
 
-    /* A GPU or kernel file that cannot be read is bad input (exit 2). */
     rf_gpu gpu;
-    if (rf_gpu_load(gpu_name, &gpu, stderr, &err)) {
-        if (err.code == RF_EIO)
-            err.code = RF_EUSAGE;
+    rf_kernel *k;
+    if (rf_cli_load(gpu_name, kernel_path, &ko, &gpu, &k, &err))
         return rf_cli_fail(&err);
-    }
-    rf_kernel *k = NULL;
-    if (rf_kernel_load(kernel_path, &ko, &k, &err)) {
-        if (err.code == RF_EIO)
-            err.code = RF_EUSAGE;
-        return rf_cli_fail(&err);
-    }
     rf_ipc_kernel kc;
     rf_calib cal;
-    static rf_calib_report rep;
-    int rc = rf_kchar_compute(&gpu, k, &kc, &err);
+    rf_calib_report *rep = calloc(1, sizeof *rep);   /* large: not on the stack */
+    int rc = rep ? rf_kchar_compute(&gpu, k, &kc, &err)
+                 : rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
     if (!rc && design_s) {
         rc = calibrate_pf(&gpu, gpu_name, k, &kc, co.seed, out_path, &err);
         rf_kernel_destroy(k);
+        free(rep);
         return rc ? rf_cli_fail(&err) : 0;
     }
     if (!rc)
-        rc = rf_calib_run(&gpu, gpu_name, k, &kc, &co, &cal, &rep, &err);
+        rc = rf_calib_run(&gpu, gpu_name, k, &kc, &co, &cal, rep, &err);
     if (!rc)
         rc = rf_record_save(out_path, &cal, &err);
     if (rc) {
         rf_kernel_destroy(k);
+        free(rep);
         return rf_cli_fail(&err);
     }
 
-    printf("calibrate: kernel %s on %s, %d samples, record %s\n\n", k->name, gpu_name, rep.n,
+    printf("calibrate: kernel %s on %s, %d samples, record %s\n\n", k->name, gpu_name, rep->n,
            out_path);
     rf_tbl *t = rf_tbl_new(7, (const char *const[]){"sample", "skip CTAs", "warm-up", "window",
                                                     "IPC sampled", "IPC fit", "residual"});
-    for (int i = 0; t && i < rep.n; i++) {
-        const rf_calib_sample *s = &rep.s[i];
+    for (int i = 0; t && i < rep->n; i++) {
+        const rf_calib_sample *s = &rep->s[i];
         rf_tbl_addf(t, "%s\t%llu\t%llu\t%llu\t%.4f\t%.4f\t%+.2f%%", s->label,
                     (unsigned long long)s->skip_ctas, (unsigned long long)s->warmup,
                     (unsigned long long)s->cycles, s->ipc, s->ipc_fit,
@@ -206,16 +201,17 @@ int rf_cmd_calibrate(int argc, char **argv)
     for (int j = 0; t && j < cal.nfit; j++) {
         const rf_mparam *mp = &rf_ipc_mparams[cal.fit_idx[j]];
         rf_tbl_addf(t, "%s\t%.4g\t%.3g\t%.4g\t[%g, %g]", mp->name, rf_mparam_get(mp, &cal.params),
-                    rep.fit.se[j], mp->def, mp->lo, mp->hi);
+                    rep->fit.se[j], mp->def, mp->lo, mp->hi);
     }
     if (t) {
         rf_tbl_print(t, stdout);
         rf_tbl_free(t);
     }
     printf("\nfit: chi^2 %.3g -> %.3g (relative), rms residual %.2f%%, %d dof, %zu iterations\n",
-           rep.fit.chisq0, rep.fit.chisq, 100.0 * cal.rms_rel, cal.dof, rep.fit.iters);
-    printf("cost: %.0f cycles sampled vs %.0f for a full run (estimate): %.2f%%\n", rep.sim_cycles,
-           rep.plan.full_cycles, 100.0 * rep.sim_cycles / rep.plan.full_cycles);
+           rep->fit.chisq0, rep->fit.chisq, 100.0 * cal.rms_rel, cal.dof, rep->fit.iters);
+    printf("cost: %.0f cycles sampled vs %.0f for a full run (estimate): %.2f%%\n", rep->sim_cycles,
+           rep->plan.full_cycles, 100.0 * rep->sim_cycles / rep->plan.full_cycles);
+    free(rep);
     rf_kernel_destroy(k);
     return 0;
 }

@@ -177,19 +177,10 @@ int rf_cmd_estimate(int argc, char **argv)
         return rf_cli_fail(&err);
     }
 
-    /* A GPU or kernel file that cannot be read is bad input (exit 2). */
     rf_gpu gpu;
-    if (rf_gpu_load(gpu_name, &gpu, stderr, &err)) {
-        if (err.code == RF_EIO)
-            err.code = RF_EUSAGE;
+    rf_kernel *k;
+    if (rf_cli_load(gpu_name, kernel_path, &ko, &gpu, &k, &err))
         return rf_cli_fail(&err);
-    }
-    rf_kernel *k = NULL;
-    if (rf_kernel_load(kernel_path, &ko, &k, &err)) {
-        if (err.code == RF_EIO)
-            err.code = RF_EUSAGE;
-        return rf_cli_fail(&err);
-    }
     rf_ipc_kernel kc;
     int rc = rf_kchar_compute(&gpu, k, &kc, &err);
     if (rc) {

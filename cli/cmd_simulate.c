@@ -260,10 +260,8 @@ int rf_cmd_simulate(int argc, char **argv)
         d.read_steal = d.write_steal = true;
 
     rf_gpu gpu;
-    if ((rc = rf_gpu_load(gpu_name, &gpu, stderr, &err)) < 0)
-        return rf_cli_fail(&err);
-    rf_kernel *k = NULL;
-    if ((rc = rf_kernel_load(kernel_path, &kopts, &k, &err)) < 0)
+    rf_kernel *k;
+    if (rf_cli_load(gpu_name, kernel_path, &kopts, &gpu, &k, &err))
         return rf_cli_fail(&err);
     o.progress = isatty(STDERR_FILENO) ? stderr : NULL;
 
