@@ -28,8 +28,19 @@
  * holds registers far apart in write count.  Best is the same ordering
  * driven by measured dynamic write counts; Worst fills critical set 0 with
  * the most written registers, then set 1, ..., grouping similar counts
- * (Section 3, Fig. 4).  Renumbering ignores 64-bit pair alignment: models
- * treat each 32-bit register separately.
+ * (Section 3, Fig. 4).
+ * Aligned tuples: CAC renumbers SASS (Section 4), where a 64-bit operand
+ * is an aligned pair R2k:R2k+1 and a 128-bit one an aligned quad.  A block
+ * of registers that some instruction writes as one operand (consecutive
+ * destinations starting at a multiple of the width) moves as a unit: the
+ * units are sorted by the mean count of their members (descending, ties by
+ * lowest register, as Algorithm 1's stable sort keeps the original order),
+ * and each unit takes the first free block of its width, aligned to it, in
+ * the policy's ID order (ascending for CAC and Best; set 0's IDs, then set
+ * 1's, ... for Worst).  With single registers only this is exactly
+ * "i-th in the sorted list gets ID i" (CAC, Best) and the set-by-set fill
+ * (Worst).  Holes left by alignment are filled by later singles; the new
+ * IDs may then reach a little past nregs - 1.
  *
  * Inputs: physical rf_func; profile trip (>= 0) and taken (0..1).
  * Outputs: per-block expected executions; per-register counts (writes per
@@ -37,6 +48,7 @@
  */
 #include "dstcount.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -327,45 +339,148 @@ int rf_dst_weighted(const rf_func *f, const double *block_freq,
     return 0;
 }
 
-/* Registers sorted by count, descending, ties by number. */
-static void sort_desc(const double *count, int nregs, int *order)
+int rf_dst_tuples(const rf_func *f, uint8_t width[RF_MAX_GPR])
 {
-    for (int r = 0; r < nregs; r++)
-        order[r] = r;
-    /* Insertion sort: stable, nregs <= 256. */
-    for (int i = 1; i < nregs; i++) {
-        int r = order[i], j = i;
-        while (j > 0 && count[order[j - 1]] < count[r]) {
-            order[j] = order[j - 1];
+    uint8_t mark[RF_MAX_GPR] = {0};
+    for (int i = 0; i < f->ninsts; i++) {
+        const rf_inst *in = &f->insts[i];
+        int n = in->ndefs;
+        for (int k = 0; k + 1 < n;) {
+            int r = in->defs[k];
+            if (r >= RF_MAX_GPR - 1 || r % 2 || in->defs[k + 1] != r + 1) {
+                k++;
+                continue;
+            }
+            int w = 2;
+            if (r % 4 == 0 && k + 3 < n && in->defs[k + 2] == r + 2 && in->defs[k + 3] == r + 3)
+                w = 4;
+            if (mark[r] < w)
+                mark[r] = (uint8_t)w;
+            k += w;
+        }
+    }
+    int units = 0;
+    for (int r = 0; r < RF_MAX_GPR;) {
+        int w = mark[r] == 4 ? 4 : mark[r] == 2 ? 2 : 1;
+        width[r] = (uint8_t)w;
+        for (int k = 1; k < w; k++)
+            width[r + k] = 0;
+        units++;
+        r += w;
+    }
+    return units;
+}
+
+/* Units (aligned tuples or single registers) of 0..nregs-1 sorted by the
+ * mean count of their members, descending, ties by lowest register. */
+static int sort_units(const double *count, const uint8_t *width, int nregs, int *lead,
+                      int *w_of)
+{
+    int n = 0;
+    double key[RF_MAX_GPR];
+    for (int r = 0; r < nregs;) {
+        int w = width ? width[r] : 1;
+        if (w < 1)
+            w = 1;
+        double sum = 0;
+        for (int k = 0; k < w; k++)
+            sum += r + k < nregs ? count[r + k] : 0;
+        lead[n] = r;
+        w_of[n] = w;
+        key[n] = sum / w;
+        n++;
+        r += w;
+    }
+    /* Insertion sort: stable, n <= 256. */
+    for (int i = 1; i < n; i++) {
+        int l = lead[i], w = w_of[i], j = i;
+        double k = key[i];
+        while (j > 0 && key[j - 1] < k) {
+            lead[j] = lead[j - 1];
+            w_of[j] = w_of[j - 1];
+            key[j] = key[j - 1];
             j--;
         }
-        order[j] = r;
+        lead[j] = l;
+        w_of[j] = w;
+        key[j] = k;
     }
+    return n;
+}
+
+/* Place the sorted units: each takes the first free, width-aligned block
+ * whose first ID comes earliest in ids[0..nids-1] (a permutation of
+ * 0..RF_MAX_GPR-1 giving the policy's order).  Returns the ID span. */
+static int place_units(const double *count, const uint8_t *width, int nregs, const int *ids,
+                       int nids, int *map)
+{
+    int lead[RF_MAX_GPR], w_of[RF_MAX_GPR];
+    int n = sort_units(count, width, nregs, lead, w_of);
+    bool taken[RF_MAX_GPR] = {false};
+    int span = 0;
+    for (int r = 0; r < nregs; r++)
+        map[r] = r;
+    for (int u = 0; u < n; u++) {
+        int w = w_of[u], at = -1;
+        for (int i = 0; i < nids && at < 0; i++) {
+            int p = ids[i];
+            if (p % w || p + w > RF_MAX_GPR)
+                continue;
+            bool free_ = true;
+            for (int k = 0; k < w; k++)
+                free_ = free_ && !taken[p + k];
+            if (free_)
+                at = p;
+        }
+        assert(at >= 0);
+        for (int k = 0; k < w; k++) {
+            taken[at + k] = true;
+            if (lead[u] + k < nregs)
+                map[lead[u] + k] = at + k;
+        }
+        if (at + w > span)
+            span = at + w;
+    }
+    return span;
+}
+
+int rf_dst_cac_aligned(const double *count, const uint8_t *width, int nregs, int *map)
+{
+    int ids[RF_MAX_GPR];
+    for (int i = 0; i < RF_MAX_GPR; i++)
+        ids[i] = i;
+    return place_units(count, width, nregs, ids, RF_MAX_GPR, map);
+}
+
+int rf_dst_worst_aligned(const double *writes, const uint8_t *width, int nregs, int nsets,
+                         int *map)
+{
+    if (nsets < 1)
+        nsets = 1;
+    /* Set-major order over the IDs 0..nregs-1 (set 0's IDs first), then
+     * the IDs above them for what alignment pushes out. */
+    int ids[RF_MAX_GPR], n = 0;
+    for (int s = 0; s < nsets; s++)
+        for (int id = s; id < nregs; id += nsets)
+            ids[n++] = id;
+    for (int id = nregs; id < RF_MAX_GPR; id++)
+        ids[n++] = id;
+    return place_units(writes, width, nregs, ids, n, map);
 }
 
 void rf_dst_cac(const double *count, int nregs, int *map)
 {
-    int order[RF_MAX_GPR];
-    sort_desc(count, nregs, order);
-    for (int i = 0; i < nregs; i++)
-        map[order[i]] = i;
+    rf_dst_cac_aligned(count, NULL, nregs, map);
 }
 
 void rf_dst_best(const double *writes, int nregs, int *map)
 {
-    rf_dst_cac(writes, nregs, map);
+    rf_dst_cac_aligned(writes, NULL, nregs, map);
 }
 
 void rf_dst_worst(const double *writes, int nregs, int nsets, int *map)
 {
-    int order[RF_MAX_GPR];
-    sort_desc(writes, nregs, order);
-    if (nsets < 1)
-        nsets = 1;
-    int k = 0;
-    for (int s = 0; s < nsets; s++)
-        for (int id = s; id < nregs; id += nsets)
-            map[order[k++]] = id;
+    rf_dst_worst_aligned(writes, NULL, nregs, nsets, map);
 }
 
 void rf_dst_permute(const double *in, int nregs, const int *map, double *out)

@@ -6,6 +6,7 @@
 #define RF_DSTCOUNT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../common/error.h"
 #include "../inputs/kir.h"
@@ -42,6 +43,20 @@ int rf_dst_weighted(const rf_func *f, const double *block_freq,
  *   another (set 0 gets the most written ones), grouping similar counts.
  * nsets = rf_rc_nsets() of the index function. */
 void rf_dst_cac(const double *count, int nregs, int *map);
+
+/* Aligned tuples of f (physical): width[r] = 4 or 2 when r starts an
+ * aligned block some instruction writes as one 128- or 64-bit operand, 0 for
+ * the other registers of such a block, 1 for a single register.  Returns
+ * the number of units over R0..R255. */
+int rf_dst_tuples(const rf_func *f, uint8_t width[RF_MAX_GPR]);
+
+/* The same policies keeping tuples aligned (width from rf_dst_tuples, NULL
+ * = all single, the functions above): units sorted by mean count, each put
+ * in the first free aligned block in the policy's ID order.  map[old] = new
+ * for 0..nregs-1; returns the new IDs' span (highest + 1, >= nregs). */
+int rf_dst_cac_aligned(const double *count, const uint8_t *width, int nregs, int *map);
+int rf_dst_worst_aligned(const double *writes, const uint8_t *width, int nregs, int nsets,
+                         int *map);
 void rf_dst_best(const double *writes, int nregs, int *map);
 void rf_dst_worst(const double *writes, int nregs, int nsets, int *map);
 

@@ -82,6 +82,7 @@ int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *ou
     int rc = rf_dst_static(f, out->stat, err);
     if (rc)
         return rc;
+    rf_dst_tuples(f, out->width);
     double *freq = calloc((size_t)(f->nblocks > 0 ? f->nblocks : 1), sizeof *freq);
     if (!freq)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
@@ -95,33 +96,31 @@ int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *ou
     return rc;
 }
 
-void rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, int *map)
+int rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, int *map)
 {
     int n = w->nregs;
     for (int r = 0; r < RF_MAX_GPR; r++)
         map[r] = r;
     switch (assign) {
     case RF_ASSIGN_CAC:
-        rf_dst_cac(w->stat, n, map);
-        break;
+        return rf_dst_cac_aligned(w->stat, w->width, n, map);
     case RF_ASSIGN_BEST:
-        rf_dst_best(w->dyn, n, map);
-        break;
+        return rf_dst_cac_aligned(w->dyn, w->width, n, map);
     case RF_ASSIGN_WORST:
-        rf_dst_worst(w->dyn, n, rf_rc_nsets(g), map);
-        break;
+        return rf_dst_worst_aligned(w->dyn, w->width, n, rf_rc_nsets(g), map);
     default:
-        break;
+        return n;
     }
 }
 
-void rf_rcc_assigned_writes(const rf_rcc_writes *w, const rf_rc_geom *g, int assign,
-                            double out[RF_MAX_GPR])
+int rf_rcc_assigned_writes(const rf_rcc_writes *w, const rf_rc_geom *g, int assign,
+                           double out[RF_MAX_GPR])
 {
     int map[RF_MAX_GPR];
     memset(out, 0, RF_MAX_GPR * sizeof *out);
-    rf_rcc_assign_map(w, g, assign, map);
+    int span = rf_rcc_assign_map(w, g, assign, map);
     rf_dst_permute(w->dyn, w->nregs, map, out);
+    return span;
 }
 
 /* Line of register r within one warp: warp 0's (the warp bits only move
@@ -290,10 +289,10 @@ int rf_rcc_flow_of(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, rf_r
                    rf_err *err)
 {
     double wr[RF_MAX_GPR];
-    rf_rcc_assigned_writes(w, g, assign, wr);
+    int span = rf_rcc_assigned_writes(w, g, assign, wr);
     const rf_func *f = w->func;
     if (!f || f->nblocks < 1 || f->nblocks > FLOW_MAX_BLOCKS) {
-        rf_rcc_flow_indep(wr, w->nregs, g, out);
+        rf_rcc_flow_indep(wr, span, g, out);
         return 0;
     }
     int map[RF_MAX_GPR];

@@ -20,6 +20,8 @@ typedef struct rf_rcc_writes {
     double stat[RF_MAX_GPR];       /* static destination counts (CAC's input) */
     double dyn[RF_MAX_GPR];        /* expected dynamic writes per thread under the
                                     * profile (Best/Worst input and the model's) */
+    uint8_t width[RF_MAX_GPR];     /* aligned tuples (rf_dst_tuples): 4, 2, 1 at a
+                                    * unit's first register, 0 inside */
     const rf_func *func;           /* borrowed: the code (valid while its kernel
                                     * lives), for the flow; NULL = independent writes */
     rf_profile prof;               /* branch profile of the flow */
@@ -31,12 +33,13 @@ int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *ou
 
 /* Renumbering map[old] = new of registers 0..w->nregs-1 for an assignment
  * policy (rf_rc_assign): base = identity, cac = static counts (Algorithm 1),
- * best / worst = dynamic writes (Section 3) with the critical sets of g. */
-void rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, int *map);
+ * best / worst = dynamic writes (Section 3) with the critical sets of g;
+ * 64- and 128-bit tuples stay aligned.  Returns the new IDs' span. */
+int rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, int *map);
 
 /* Dynamic writes per register after renumbering with the design's policy:
- * out[new] = w->dyn[old]. */
-void rf_rcc_assigned_writes(const rf_rcc_writes *w, const rf_rc_geom *g, int assign,
+ * out[new] = w->dyn[old].  Returns the new IDs' span. */
+int rf_rcc_assigned_writes(const rf_rcc_writes *w, const rf_rc_geom *g, int assign,
                             double out[RF_MAX_GPR]);
 
 /* One warp alone on the cache, per register (after renumbering): expected

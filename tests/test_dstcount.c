@@ -152,6 +152,67 @@ static void test_cac_fixture(void **state)
     kb_free(f);
 }
 
+/* Aligned tuples (SASS: a 64-bit operand is an aligned pair).  The
+ * fixture writes r2 r3 as one operand: width = 1, 1, 2, 0.  Static counts
+ * r0..r3 = 1, 3, 2, 1; units r1 (3), {r2, r3} (mean 1.5), r0 (1):
+ * r1 -> 0, the pair takes the first free even block, 2..3, r0 fills the
+ * hole at 1.  A quad written as one 128-bit operand at r4 gives width 4. */
+static void test_cac_tuples(void **state)
+{
+    (void)state;
+    rf_func *f = loop_fixture();
+    uint8_t width[RF_MAX_GPR];
+    rf_dst_tuples(f, width);
+    assert_int_equal(width[0], 1);
+    assert_int_equal(width[1], 1);
+    assert_int_equal(width[2], 2);
+    assert_int_equal(width[3], 0);
+    double c[RF_MAX_GPR];
+    rf_dst_static(f, c, NULL);
+    int map[4];
+    assert_int_equal(rf_dst_cac_aligned(c, width, 4, map), 4);
+    assert_int_equal(map[0], 1);
+    assert_int_equal(map[1], 0);
+    assert_int_equal(map[2], 2);
+    assert_int_equal(map[3], 3);
+    kb_free(f);
+
+    kb_builder b;
+    kb_begin(&b, "quad");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r4 r5 r6 r7 = r0");
+    kb_i(&b, "alu r8 r9 = r0");
+    kb_i(&b, "alu r1 r2 = r0");
+    kb_i(&b, "exit");
+    f = kb_finish(&b);
+    assert_non_null(f);
+    rf_dst_tuples(f, width);
+    assert_int_equal(width[4], 4);
+    assert_int_equal(width[5], 0);
+    assert_int_equal(width[7], 0);
+    assert_int_equal(width[8], 2);
+    /* r1 r2 is not aligned: two singles. */
+    assert_int_equal(width[1], 1);
+    assert_int_equal(width[2], 1);
+    kb_free(f);
+}
+
+/* Worst with a pair, 2 critical sets, writes r0..r5 = 1, 6, 5, 5, 4, 2
+ * and {r2, r3} a pair.  Set-major ID order 0 2 4 1 3 5: r1 (6) -> 0, the
+ * pair (5) -> 2..3, r4 (4) -> 4, r5 (2) -> 1, r0 (1) -> 5: set 0 (even
+ * IDs) holds the three heaviest units' registers 6, 5, 4. */
+static void test_worst_tuples(void **state)
+{
+    (void)state;
+    double w[6] = {1, 6, 5, 5, 4, 2};
+    uint8_t width[6] = {1, 1, 2, 0, 1, 1};
+    int map[6];
+    assert_int_equal(rf_dst_worst_aligned(w, width, 6, 2, map), 6);
+    const int want[6] = {5, 0, 2, 3, 4, 1};
+    for (int r = 0; r < 6; r++)
+        assert_int_equal(map[r], want[r]);
+}
+
 /* 27 registers with writes 27 - r (r0 most written), concat W3R3 (8
  * critical sets).  Total = 27*28/2 = 378.
  * Best/CAC keep the order (identity): set 0 = {0,8,16,24} has writes
@@ -254,6 +315,8 @@ int main(void)
         cmocka_unit_test(test_static_and_weighted),
         cmocka_unit_test(test_nested_frequencies),
         cmocka_unit_test(test_cac_fixture),
+        cmocka_unit_test(test_cac_tuples),
+        cmocka_unit_test(test_worst_tuples),
         cmocka_unit_test(test_best_worst_27),
         cmocka_unit_test(test_bad_profile),
         cmocka_unit_test(test_unreachable_trap),
