@@ -63,6 +63,23 @@
  * exit, analytic/kchar.c) and a tail t * (insts_per_warp * cpi_w) (t free,
  * default 0).
  *
+ * Known limits (measured on the built-in SM model, fermi-gtx480, one SM):
+ * - Class mix.  The collector caps use the kernel's average class mix,
+ *   as if LD/ST and ALU instructions were interleaved evenly.  With
+ *   collectors split per class and the scheduler waiting for a collector of
+ *   its pick's class (no other warp issues meanwhile), instructions of one
+ *   class that come in runs after a barrier (sgemm: every warp's 16 shared
+ *   loads at the top of each tile, 1 LD/ST collector at 8 collectors) are
+ *   served one class at a time: sgemm at 16 banks and 8 collectors runs at
+ *   IPC 1.12 typed against 1.75 with one shared pool, where the average mix
+ *   predicts about 1.26.  Read stealing takes a collector in the arbiter,
+ *   past the blocked pick, so its gain there (+4.5%, +14% with write
+ *   stealing) is far above what the conflicts it removes are worth.
+ * - Scheduler.  The steady state does not depend on the warp scheduler;
+ *   the sampler's GTO runs kmeans about 8% below LRR over long windows
+ *   (1.06-1.10 against 1.17), while its first few thousand cycles after a
+ *   cold start run above both.
+ *
  * Later designs plug in through rf_ipc_machine: fewer active warps
  * (Register Sharing, FineReg, LTRF capacity), extra_stall and extra_hold
  * per instruction, rf_latency for slower main files (seed 004 Table 2).
