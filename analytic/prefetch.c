@@ -4,29 +4,36 @@
  *
  * Main file (as the sampler, sampler/ltrf.c): access latency
  *   L = latency_x x 1 cycle           (Table 2 multiplier over #1's access)
- * and a fill crossbar of g = 4 / rf_banks cycles per register with a
- * traversal of X = 4 cycles (Section 4.2).  A PREFETCH of n > 0 registers
- * holds its warp
- *   T(n) = k_op (L + X - 1) + k_reg g n   cycles:
- * the access and the traversal once, and per register its crossbar slot;
- * k_op and k_reg are free (1 gives the unloaded time): they take up the
- * queueing at the main banks (not pipelined: an access holds its bank L
- * cycles) and on the shared crossbar, and the overlap with the warp's own
- * stalls.
+ * on B = rf_banks x banks_x banks (Table 2: 16 for #1, #2, #4; 128 for #3,
+ * #5-#7), not pipelined (an access holds its bank L cycles), a warp's
+ * register r on bank (r + warp) mod B; and a fill crossbar of
+ * g = 4 / rf_banks cycles per register with a traversal of X = 4 cycles
+ * (Section 4.2).  A PREFETCH of n > 0 registers, D of them on its busiest
+ * bank, holds its warp
+ *   T(n) = k_op (D L + X - 1) + k_reg g n   cycles:
+ * the busiest bank serves its D registers back to back (the bank conflicts
+ * of Section 6.4), the traversal once, and per register its crossbar slot;
+ * D is counted on each fetched bit vector (register mod B; the warp's
+ * offset moves every register alike).  k_op and k_reg are free (1 gives the
+ * unloaded time): they take up the queueing behind other warps' accesses
+ * at the main banks and on the shared crossbar, and the overlap with the
+ * warp's own stalls.
  *
  * LTRF.  Per thread, from the register-intervals of size N (Algorithms 1
  * and 2, analytic/intervals.c) and the profile's edge frequencies: the
  * PREFETCH operations P (entries into an interval from another interval,
- * plus the kernel start) that fetch anything and the registers R they fetch
+ * plus the kernel start) that fetch anything, the registers R they fetch
  * (the new interval's bit vector minus the registers of the interval left,
- * which stay cached; LTRF+: only those live at the entry).  Activations A:
- * every long-latency load and barrier takes its warp out of the active pool
- * and back, refetching the working set of its interval (none when the
- * instruction ends its interval: the next interval's PREFETCH, counted in
- * P and R, brings the registers), Ra registers in all
- * (LTRF+: the live ones).  Per instruction (I instructions per thread):
- *   s_pf  = (k_op P (L + X - 1) + k_reg g R) / I
- *   s_act = (k_op A (L + X - 1) + k_reg g Ra) / I
+ * which stay cached; LTRF+: only those live at the entry) and their summed
+ * depths sum D.  Pool exits A (Section 3.2; pool_exits below): a warp
+ * leaves the active pool at the first instruction that needs a pending
+ * long-latency result (loads issued back to back leave once) and at a
+ * barrier.  It comes back refetching the working set of its interval
+ * (LTRF+: the live part): Aa refetches of Ra registers, depths sum Da; none
+ * when it resumes at the entry of another interval, whose PREFETCH (in P
+ * and R) brings the registers.  Per instruction (I per thread):
+ *   s_pf  = (k_op (L sum D  + P (X - 1)) + k_reg g R) / I
+ *   s_act = (k_op (L sum Da + Aa (X - 1)) + k_reg g Ra) / I
  * Operands come from the cache's banks: the collector sees the banked
  * file's 1-cycle access.
  *
@@ -71,18 +78,34 @@ void rf_pf_params_default(rf_pf_params *p)
     rf_mparam_defaults(rf_pf_mparams, rf_pf_nmparams, p);
 }
 
-/* |a \ b|, or |(a & live) \ b| when live != NULL. */
-static int fetched(const rf_regset *a, const rf_regset *b, const rf_regset *live)
+/* The registers fetched: a \ b, or (a & live) \ b when live != NULL (b
+ * may be NULL).  *n gets their count and depth[k] the most of them on one
+ * of 2^k banks (bank = register mod 2^k). */
+static void fetched(const rf_regset *a, const rf_regset *b, const rf_regset *live, int *n,
+                    int depth[RF_PF_NBANKS])
 {
     rf_regset s;
     for (int i = 0; i < 4; i++)
         s.w[i] = a->w[i] & (b ? ~b->w[i] : ~UINT64_C(0)) & (live ? live->w[i] : ~UINT64_C(0));
-    return rf_regset_count(&s);
+    *n = rf_regset_count(&s);
+    for (int k = 0; k < RF_PF_NBANKS; k++) {
+        int nb = 1 << k, load[1 << (RF_PF_NBANKS - 1)] = {0}, most = 0;
+        for (int r = 0; r < 256; r++)
+            if ((s.w[r >> 6] >> (r & 63)) & 1)
+                if (++load[r & (nb - 1)] > most)
+                    most = load[r & (nb - 1)];
+        depth[k] = most;
+    }
 }
 
-static int count_and(const rf_regset *a, const rf_regset *live)
+/* Add w operations of n registers with bank depths dep to the sums. */
+static void add_ops(double w, int n, const int dep[RF_PF_NBANKS], double *ops, double *regs,
+                    double depth[RF_PF_NBANKS])
 {
-    return fetched(a, NULL, live);
+    *ops += w;
+    *regs += w * n;
+    for (int k = 0; k < RF_PF_NBANKS; k++)
+        depth[k] += w * dep[k];
 }
 
 /* True when every path out of instruction i of block bb enters another
@@ -102,6 +125,71 @@ static bool ends_interval(const rf_func *f, const rf_intervals *iv, const rf_blo
             return false;
     }
     return true;
+}
+
+static bool long_latency(const rf_inst *in)
+{
+    return rf_live_long_latency(in) || in->cls == RF_OC_ATOMIC;
+}
+
+/* Where warps leave the two-level scheduler's active pool (Section 3.2:
+ * "whenever a warp encounters a long latency operation ... it becomes
+ * inactive"; as the sampler: when its next instruction needs the result of
+ * a pending global/local load or atomic, or waits at a barrier).  Loads
+ * issued back to back before the first use take the warp out once.
+ * Forward may-analysis of the registers with a pending long-latency result
+ * (union at joins): instruction i is an exit when it reads or writes one of
+ * them (the warp resumes at i) and clears the set (the warp returns when its
+ * data is back; the loads before it are taken as back too); a barrier is an
+ * exit resuming after it.  Exit flags only turn on, so the iteration ends.
+ * exit_at[i]: 0 none, 1 the warp resumes at i, 2 after i (barrier). */
+static int pool_exits(const rf_func *f, uint8_t *exit_at, rf_err *err)
+{
+    int nb = f->nblocks;
+    rf_regset *pin = calloc((size_t)(nb > 0 ? nb : 1), sizeof *pin);
+    if (!pin)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "prefetch model: out of memory");
+    memset(exit_at, 0, (size_t)f->ninsts);
+    bool changed = true;
+    for (int round = 0; changed && round < 4 * nb + 8; round++) {
+        changed = false;
+        for (int b = 0; b < nb; b++) {
+            const rf_block *bb = &f->blocks[b];
+            rf_regset p = pin[b];
+            for (int i = bb->first; i < bb->first + bb->ninsts; i++) {
+                const rf_inst *in = &f->insts[i];
+                rf_regset r, w;
+                uint8_t pr;
+                rf_inst_reads(in, &r, &pr);
+                rf_inst_writes(in, &w, &pr);
+                bool hit = false;
+                for (int k = 0; k < 4; k++)
+                    hit |= ((r.w[k] | w.w[k]) & p.w[k]) != 0;
+                uint8_t e = in->cls == RF_OC_BARRIER ? 2 : hit ? 1 : exit_at[i];
+                if (e != exit_at[i] && exit_at[i] == 0) {
+                    exit_at[i] = e;
+                    changed = true;
+                }
+                if (exit_at[i])
+                    memset(&p, 0, sizeof p);
+                for (int k = 0; k < 4; k++)
+                    p.w[k] = long_latency(in) ? p.w[k] | w.w[k] : p.w[k] & ~w.w[k];
+            }
+            for (int s = 0; s < bb->nsucc; s++) {
+                int t = bb->succ[s];
+                if (t < 0 || t >= nb)
+                    continue;
+                rf_regset u = pin[t];
+                rf_regset_union(&u, &p);
+                if (!rf_regset_equal(&u, &pin[t])) {
+                    pin[t] = u;
+                    changed = true;
+                }
+            }
+        }
+    }
+    free(pin);
+    return 0;
 }
 
 int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool plus,
@@ -129,7 +217,20 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
     io.regs = regs > 0 ? regs : RF_IV_DEFAULT_REGS;
     if (rc == 0 && (rc = rf_iv_form(f, &io, &iv, err)) == 0)
         have_iv = true;
+    uint8_t *exit_at = malloc((size_t)(f->ninsts > 0 ? f->ninsts : 1));
+    double *same_in = calloc((size_t)(nb > 0 ? nb : 1), sizeof *same_in);
+    if (rc == 0 && (!exit_at || !same_in))
+        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "prefetch model: out of memory");
+    if (rc == 0)
+        rc = pool_exits(f, exit_at, err);
     if (rc == 0) {
+        /* Flow into each block from blocks that end in its first interval. */
+        for (int b = 0; b < nb; b++)
+            for (int s = 0; s < f->blocks[b].nsucc; s++) {
+                int t = f->blocks[b].succ[s];
+                if (t >= 0 && t < nb && iv.block_out[b] == iv.block_in[t])
+                    same_in[t] += edge[2 * b + s];
+            }
         double reads = 0, livesum = 0;
         for (int b = 0; b < nb; b++) {
             const rf_block *bb = &f->blocks[b];
@@ -142,11 +243,30 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                 out->insts += w;
                 reads += w * rf_regset_count(&r);
                 livesum += w * rf_regset_count(&live.in[i]);
-                if (rf_live_long_latency(in) || in->cls == RF_OC_BARRIER) {
+                if (exit_at[i]) {
+                    /* Re-entry refetches the working set of the interval the
+                     * warp is in (LTRF+: its live part) unless it resumes at
+                     * the entry of another interval, whose PREFETCH does it:
+                     * resuming at i (a load's first use) that is the share of
+                     * the paths reaching i from inside its interval. */
                     const rf_regset *s = &iv.iv[iv.of_inst[i]].regs;
+                    double same = 0;
+                    const rf_regset *lv = NULL;
+                    if (exit_at[i] == 2) {
+                        same = ends_interval(f, &iv, bb, i) ? 0.0 : 1.0;
+                        lv = &live.out[i];
+                    } else if (i > bb->first) {
+                        same = iv.of_inst[i - 1] == iv.of_inst[i] ? 1.0 : 0.0;
+                        lv = &live.in[i];
+                    } else {
+                        same = w > 0 ? fmin(1.0, same_in[b] / w) : 0.0;
+                        lv = &live.in[i];
+                    }
                     out->act += w;
-                    if (!ends_interval(f, &iv, bb, i))
-                        out->act_regs += w * count_and(s, plus ? &live.out[i] : NULL);
+                    int n, dep[RF_PF_NBANKS];
+                    fetched(s, NULL, plus ? lv : NULL, &n, dep);
+                    if (n > 0 && same > 0)
+                        add_ops(w * same, n, dep, &out->act_ops, &out->act_regs, out->act_depth);
                 }
             }
             /* Entries from another interval along the block's out-edges. */
@@ -155,12 +275,11 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                 int from = iv.block_out[b], to = iv.block_in[t];
                 if (t < 0 || t >= nb || from == to || f->blocks[t].ninsts == 0)
                     continue;
-                int first = f->blocks[t].first;
-                int n = fetched(&iv.iv[to].regs, &iv.iv[from].regs, plus ? &live.in[first] : NULL);
-                if (n > 0) {
-                    out->pf_ops += edge[2 * b + s];
-                    out->pf_regs += edge[2 * b + s] * n;
-                }
+                int first = f->blocks[t].first, n, dep[RF_PF_NBANKS];
+                fetched(&iv.iv[to].regs, &iv.iv[from].regs, plus ? &live.in[first] : NULL, &n,
+                        dep);
+                if (n > 0)
+                    add_ops(edge[2 * b + s], n, dep, &out->pf_ops, &out->pf_regs, out->pf_depth);
             }
         }
         /* Intervals entered in the middle of a block (splits), and the start. */
@@ -169,20 +288,18 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
             if (v->ninsts == 0 || v->entry_inst < 0 || v->entry_inst >= f->ninsts)
                 continue;
             const rf_regset *lv = plus ? &live.in[v->entry_inst] : NULL;
-            int n = 0;
+            int n = 0, dep[RF_PF_NBANKS];
             double w = 0;
             if (j == 0 && v->entry_inst == f->blocks[v->entry_block].first) {
-                n = count_and(&v->regs, lv);
+                fetched(&v->regs, NULL, lv, &n, dep);
                 w = 1.0;
             } else if (v->entry_inst != f->blocks[v->entry_block].first) {
                 int prev = iv.of_inst[v->entry_inst - 1];
-                n = fetched(&v->regs, prev >= 0 ? &iv.iv[prev].regs : NULL, lv);
+                fetched(&v->regs, prev >= 0 ? &iv.iv[prev].regs : NULL, lv, &n, dep);
                 w = freq[v->entry_block];
             }
-            if (n > 0) {
-                out->pf_ops += w;
-                out->pf_regs += w * n;
-            }
+            if (n > 0)
+                add_ops(w, n, dep, &out->pf_ops, &out->pf_regs, out->pf_depth);
         }
         double ii = out->insts > 0 ? out->insts : 1.0;
         out->reads = reads / ii;
@@ -190,6 +307,8 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
         double entries, insts;
         rf_iv_dynamic(f, &iv, freq, edge, &entries, &insts, &out->mean_len);
     }
+    free(exit_at);
+    free(same_in);
     if (have_iv)
         rf_iv_free(&iv);
     if (have_live)
@@ -209,13 +328,22 @@ void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *p
     double banks = gpu->rf_banks > 0 ? gpu->rf_banks : 16;
     double g = PF_XBAR_DIV / banks;
     double L = out->latency;
-    double op = p->pf_scale * (L + PF_XBAR_LAT - 1.0);   /* T(n) = op + reg n */
     double reg = p->pf_reg * g;
     double ii = pk->insts > 0 ? pk->insts : 1.0;
     if (d->kind == RF_DESIGN_LTRF) {
-        out->t_fetch = pk->pf_ops > 0 ? op + reg * pk->pf_regs / pk->pf_ops : 0.0;
-        out->stall_pf = (pk->pf_ops * op + pk->pf_regs * reg) / ii;
-        out->stall_act = (pk->act * op + pk->act_regs * reg) / ii;
+        /* Main banks as the sampler: rf_banks x Table 2's bank multiplier;
+         * the depth table of the largest power of two not above it. */
+        const rf_rf_tech *tech = rf_design_rf_tech(d->rf_config);
+        long mb = lround(banks * (tech ? tech->banks_x : 1.0));
+        int kb = 0;
+        while (kb + 1 < RF_PF_NBANKS && (1L << (kb + 1)) <= mb)
+            kb++;
+        /* Sum over operations of T = k_op (D L + X - 1) + k_reg g n. */
+        double pf = p->pf_scale * (pk->pf_depth[kb] * L + pk->pf_ops * (PF_XBAR_LAT - 1.0));
+        double act = p->pf_scale * (pk->act_depth[kb] * L + pk->act_ops * (PF_XBAR_LAT - 1.0));
+        out->t_fetch = pk->pf_ops > 0 ? (pf + reg * pk->pf_regs) / pk->pf_ops : 0.0;
+        out->stall_pf = (pf + pk->pf_regs * reg) / ii;
+        out->stall_act = (act + pk->act_regs * reg) / ii;
         out->extra_stall = out->stall_pf + out->stall_act;
         return;
     }

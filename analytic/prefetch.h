@@ -14,6 +14,8 @@
 #include "design.h"
 #include "modelparam.h"
 
+#define RF_PF_NBANKS 10       /* main-file bank counts 2^0 .. 2^9 characterised */
+
 /* What the code does, per thread, for one interval size N (static analysis
  * weighted by the profile's block and edge frequencies). */
 typedef struct rf_pf_kernel {
@@ -22,9 +24,16 @@ typedef struct rf_pf_kernel {
     double insts;         /* dynamic instructions */
     double pf_ops;        /* PREFETCH operations that fetch at least one register */
     double pf_regs;       /* registers those operations fetch */
-    double act;           /* active-pool exits with a later re-entry (long-latency
-                             loads, barriers) */
+    double act;           /* active-pool exits: first uses of pending long-latency
+                             results (loads issued back to back leave once),
+                             barriers */
     double act_regs;      /* registers refetched at those re-entries */
+    double act_ops;       /* re-entries that refetch at least one register */
+    double pf_depth[RF_PF_NBANKS];  /* sum over the PREFETCH operations of the
+                             registers on the busiest main bank, for 2^k banks
+                             (bank = register mod 2^k, the sampler's map for
+                             one warp) */
+    double act_depth[RF_PF_NBANKS]; /* ... over the activation refetches */
     double reads;         /* register reads per instruction */
     double mean_live;     /* registers live per instruction (dynamic mean) */
     double mean_len;      /* instructions per PREFETCH operation */

@@ -29,6 +29,13 @@ void rf_pffit_points(const rf_design *d, rf_design pts[RF_PFFIT_N]);
 int rf_pffit_sample(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
                     const rf_sim_opts *opts, rf_pffit_obs obs[RF_PFFIT_N], rf_err *err);
 
+/* The same with each sample the mean IPC of `seeds` runs (seeds opts->seed,
+ * opts->seed + 1, ...; cycles summed): the sampler's seed-to-seed spread
+ * (branch and cache draws, the grid's tail) falls by sqrt(seeds). */
+int rf_pffit_sample_seeds(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
+                          const rf_sim_opts *opts, int seeds, rf_pffit_obs obs[RF_PFFIT_N],
+                          rf_err *err);
+
 /* Fit lat_scale, mem_scale, pf_scale, pf_reg, rfc_hit and rfc_scale to the
  * observations; cal (initialised by the caller) gets the parameters,
  * nfit/fit_idx/cov, dof, rms_rel, samples and sample_cycles.  The model of a

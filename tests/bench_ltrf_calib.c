@@ -2,19 +2,25 @@
  * and LTRF+ on design points that were not sampled.
  *
  * Per bundled kernel on maxwell-ltrf (grids cut to 24576 threads, e.g. 96
- * CTAs of 256, to keep the run short): full sampler runs (the whole grid on one SM) of five training
- * design points
- *   LTRF #1, LTRF #7, LTRF+ #5, RFC #1, RFC #7
+ * CTAs of 256, to keep the run short): full sampler runs (the whole grid on
+ * one SM) of seven training design points
+ *   LTRF #1, LTRF #2, LTRF #7, LTRF+ #5, RFC #1, RFC #2, RFC #7
  * calibrate lat_scale and mem_scale (IPC model), pf_scale, pf_reg, rfc_hit
- * and rfc_scale (analytic/prefetch.c) with calibrate/pffit.c.  The fitted model (rf_extrap_estimate with sms = 1, the
- * sampler's single-SM full run) then predicts eight other design points
+ * and rfc_scale (analytic/prefetch.c) with calibrate/pffit.c.  The fitted
+ * model (rf_extrap_estimate with sms = 1, the sampler's single-SM full run)
+ * then predicts nine other design points
  *   LTRF #6, LTRF+ #6, LTRF+ #7, LTRF #3, LTRF latency_x 4, LTRF+ N = 24,
- *   RFC #6, RFC #3
+ *   RFC #6, RFC #3, RFC #5
  * compared with their own full sampler runs: mean and worst absolute IPC
  * error, per kernel and over all, and the uncalibrated error for contrast.
+ * Every sampler figure (training and truth) is the mean IPC of --seeds S
+ * runs (default 3, seeds --seed N, N + 1, ...; default N = 1); "spread" is
+ * the mean over the test points of (max - min) / mean of those runs, the
+ * sampler's own seed-to-seed noise.
  *
- * usage: bench_ltrf_calib [-v] [KERNEL.spec ...]   (default: inputs/kernels/ *.spec;
- *        -v: every point's sampler and model IPC)
+ * usage: bench_ltrf_calib [-v] [--seeds S] [--seed N] [KERNEL.spec ...]
+ *        (default: inputs/kernels/ *.spec; -v: every point's sampler and
+ *        model IPC)
  */
 #include <dirent.h>
 #include <math.h>
@@ -62,9 +68,12 @@ static const point test[NTEST] = {
 
 typedef struct job {
     const char *path;
+    uint64_t seed;           /* first sampler seed */
+    int seeds;               /* runs per design point (seeds seed, seed + 1, ...) */
     char name[128];
     rf_pffit_obs obs[RF_PFFIT_N];
-    double y_test[NTEST];
+    double y_test[NTEST];    /* mean sampler IPC over the seeds */
+    double spread[NTEST];    /* (max - min) / mean of the seeds' IPC */
     double e_test[NTEST], e_default[NTEST];
     double f_train[RF_PFFIT_N], f_test[NTEST];   /* fitted model's IPC */
     rf_calib cal;
@@ -113,16 +122,27 @@ static void run_job(const rf_gpu *gpu, job *j)
     }
     rf_sim_opts o;
     rf_sim_opts_init(&o);
+    if (j->seed > 0)
+        o.seed = j->seed;
     rf_design tmpl;
     rf_design_init(&tmpl);
     tmpl.kind = RF_DESIGN_LTRF;
-    j->rc = rf_pffit_sample(gpu, &tmpl, k, &o, j->obs, &err);
+    j->rc = rf_pffit_sample_seeds(gpu, &tmpl, k, &o, j->seeds, j->obs, &err);
     rf_sim_stats st;
     for (int i = 0; i < NTEST && j->rc == 0; i++) {
         rf_design d;
         design_of(&test[i], &d);
-        j->rc = rf_sim_run(gpu, &d, k, &o, &st, &err);
-        j->y_test[i] = st.ipc;
+        double sum = 0, lo = INFINITY, hi = 0;
+        for (int r = 0; r < j->seeds && j->rc == 0; r++) {
+            rf_sim_opts os = o;
+            os.seed = o.seed + (uint64_t)r;
+            j->rc = rf_sim_run(gpu, &d, k, &os, &st, &err);
+            sum += st.ipc;
+            lo = fmin(lo, st.ipc);
+            hi = fmax(hi, st.ipc);
+        }
+        j->y_test[i] = sum / j->seeds;
+        j->spread[i] = j->y_test[i] > 0 ? (hi - lo) / j->y_test[i] : 0.0;
     }
     rf_ipc_kernel kc;
     if (j->rc == 0)
@@ -203,9 +223,21 @@ int main(int argc, char **argv)
     char *paths[MAXK];
     int n = 0;
     bool own = false, verbose = false;
+    uint64_t seed = 0;
+    int seeds = 3;
     for (int i = 1; i < argc && n < MAXK; i++) {
         if (!strcmp(argv[i], "-v")) {
             verbose = true;
+            continue;
+        }
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+            seed = strtoull(argv[++i], NULL, 10);
+            continue;
+        }
+        if (!strcmp(argv[i], "--seeds") && i + 1 < argc) {
+            seeds = atoi(argv[++i]);
+            if (seeds < 1)
+                seeds = 1;
             continue;
         }
         paths[n++] = argv[i];
@@ -227,8 +259,11 @@ int main(int argc, char **argv)
     job *jobs = calloc((size_t)n, sizeof *jobs);
     if (!jobs)
         return 1;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         jobs[i].path = paths[i];
+        jobs[i].seed = seed;
+        jobs[i].seeds = seeds;
+    }
     queue q = {jobs, n, 0, PTHREAD_MUTEX_INITIALIZER, &gpu};
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -239,14 +274,14 @@ int main(int argc, char **argv)
         pthread_join(th[i], NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
 
-    printf("Calibrated closed form vs sampler (full runs, one SM), maxwell-ltrf: |IPC error| "
-           "on design points not sampled\n");
+    printf("Calibrated closed form vs sampler (full runs, one SM, mean of %d seeds), "
+           "maxwell-ltrf: |IPC error| on design points not sampled\n", seeds);
     printf("%-9s", "kernel");
     for (int t = 0; t < NTEST; t++)
         printf(" %9s", test[t].label);
-    printf(" %7s %7s %7s  %s\n", "mean", "worst", "uncal",
+    printf(" %7s %7s %7s %7s  %s\n", "mean", "worst", "uncal", "spread",
            "lat_scale mem_scale pf_scale pf_reg rfc_hit rfc_scale");
-    double sum = 0, worst = 0, sum0 = 0;
+    double sum = 0, worst = 0, sum0 = 0, spread = 0;
     int m = 0, bad = 0;
     for (int i = 0; i < n; i++) {
         job *j = &jobs[i];
@@ -255,16 +290,19 @@ int main(int argc, char **argv)
             bad++;
             continue;
         }
-        double s = 0, w = 0, s0 = 0;
+        double s = 0, w = 0, s0 = 0, sp = 0;
         printf("%-9s", j->name);
         for (int t = 0; t < NTEST; t++) {
             printf(" %8.1f%%", 100 * j->e_test[t]);
             s += j->e_test[t];
             s0 += j->e_default[t];
+            sp += j->spread[t];
             if (j->e_test[t] > w)
                 w = j->e_test[t];
         }
-        printf(" %6.1f%% %6.1f%% %6.1f%% ", 100 * s / NTEST, 100 * w, 100 * s0 / NTEST);
+        printf(" %6.1f%% %6.1f%% %6.1f%% %6.1f%% ", 100 * s / NTEST, 100 * w, 100 * s0 / NTEST,
+               100 * sp / NTEST);
+        spread += sp;
         for (int p = 0; p < j->cal.nfit; p++)
             printf(" %.3g", rf_mparam_get(&rf_ipc_mparams[j->cal.fit_idx[p]], &j->cal.params));
         printf("\n");
@@ -285,6 +323,8 @@ int main(int argc, char **argv)
     printf("all: mean |error| %.2f%%, worst %.2f%% over %d points (uncalibrated mean %.2f%%); "
            "target mean <= 3%%, worst <= 8%%\n", m ? 100 * sum / m : 0.0, 100 * worst, m,
            m ? 100 * sum0 / m : 0.0);
+    printf("sampler seed-to-seed spread (max - min) / mean over %d seeds: mean %.2f%% per point\n",
+           seeds, m ? 100 * spread / m : 0.0);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     printf("%d kernels in %.1f s (two threads)\n", n, secs);
     if (!own)

@@ -136,6 +136,92 @@ static void activation(void **state)
     assert_float_equal(pk.act_regs, 0, 1e-12);
 }
 
+/* r8 = f(r0, r4); EXIT: the start fetches {r0 r4 r8}, all three on bank 0
+ * of 4 (register mod 4): depth D = 3; on 32 banks (configuration #3,
+ * 8 x 4) D = 1; on 2 banks D = 3 too (r0, r4, r8 are all even).
+ * T = (D L + X - 1) + g n with L = 2, X = 4, g = 4/4 = 1, n = 3:
+ *   #1 (4 banks):  (3 x 2 + 3) + 3 = 12 cycles; per instruction 12 / 2 = 6;
+ *   #3 (32 banks): (1 x 2 + 3) + 3 = 8; per instruction 4. */
+static void bank_depth(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    simfix_add(&fx, RF_OC_ALU, (int[]){8, -1}, (int[]){0, 4, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = characterise(&fx, 16, false);
+    assert_float_equal(pk.pf_ops, 1, 1e-12);
+    assert_float_equal(pk.pf_regs, 3, 1e-12);
+    assert_float_equal(pk.pf_depth[0], 3, 1e-12);    /* 1 bank */
+    assert_float_equal(pk.pf_depth[1], 3, 1e-12);    /* 2 banks */
+    assert_float_equal(pk.pf_depth[2], 3, 1e-12);    /* 4 banks */
+    assert_float_equal(pk.pf_depth[3], 2, 1e-12);    /* 8: r0 r8 on 0, r4 on 4 */
+    assert_float_equal(pk.pf_depth[4], 1, 1e-12);    /* 16 */
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_LTRF;
+    d.rf_config = 1;
+    d.latency_x = 2;
+    rf_pf_params p;
+    rf_pf_params_default(&p);
+    rf_pf_terms t;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.t_fetch, 12, 1e-12);
+    assert_float_equal(t.stall_pf, 6, 1e-12);
+    d.rf_config = 3;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.t_fetch, 8, 1e-12);
+    assert_float_equal(t.stall_pf, 4, 1e-12);
+}
+
+/* r2 = load(r0); r3 = load(r1); r4 = f(r2, r3); EXIT: the two loads issue
+ * back to back and the warp leaves the pool once, at the first use (I2),
+ * resuming there inside its interval: one exit, refetching {r0 .. r4}
+ * (5 registers; LTRF+: r2 and r3, live at I2).  On 4 banks: r0 and r4 share
+ * bank 0, depth 2.  At L = 1 the refetch holds (2 x 1 + 3) + 5 x 1 = 10
+ * cycles: 10 / 4 per instruction.  A barrier is an exit resuming after it. */
+static void grouped_exits(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){2, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){3, -1}, (int[]){1, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){4, -1}, (int[]){2, 3, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = characterise(&fx, 16, false);
+    assert_float_equal(pk.insts, 4, 1e-12);
+    assert_float_equal(pk.act, 1, 1e-12);
+    assert_float_equal(pk.act_ops, 1, 1e-12);
+    assert_float_equal(pk.act_regs, 5, 1e-12);
+    assert_float_equal(pk.act_depth[2], 2, 1e-12);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_LTRF;
+    d.rf_config = 1;
+    rf_pf_params p;
+    rf_pf_params_default(&p);
+    rf_pf_terms t;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.stall_act, 10.0 / 4.0, 1e-12);
+    pk = characterise(&fx, 16, true);
+    assert_float_equal(pk.act_regs, 2, 1e-12);
+
+    /* r1 = f(r0); BAR; r2 = f(r1); EXIT: the barrier is the only exit;
+     * the warp resumes after it in the same interval and refetches
+     * {r0 r1 r2} (LTRF+: r1). */
+    simfix_init(&fx);
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_BARRIER, (int[]){-1}, (int[]){-1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
+    simfix_finish(&fx);
+    pk = characterise(&fx, 16, false);
+    assert_float_equal(pk.act, 1, 1e-12);
+    assert_float_equal(pk.act_regs, 3, 1e-12);
+    pk = characterise(&fx, 16, true);
+    assert_float_equal(pk.act_regs, 1, 1e-12);
+}
+
 /* RFC of 16 lines, 2/3 reads and 2/3 live registers per instruction (live
  * counted as at least 1 per warp), latency 3:
  *   pool 8:  h = 0.8 min(1, 16 / 8) = 0.8, 1 - 0.8^(2/3) = 0.138226,
@@ -213,6 +299,8 @@ int main(void)
         cmocka_unit_test(straight_line),
         cmocka_unit_test(split_interval),
         cmocka_unit_test(activation),
+        cmocka_unit_test(bank_depth),
+        cmocka_unit_test(grouped_exits),
         cmocka_unit_test(rfc_terms),
         cmocka_unit_test(estimate_hook),
     };
