@@ -14,9 +14,11 @@
  *   1. forced writes: write-backs of stolen values demanded by a RAW/WAW
  *      hazard, and the destination half of every second-chance write-back;
  *   2. normal reads;  3. stealing reads (read stealing, stealing.c);
- *   4. normal writes: granted when no read wants the bank; otherwise parked
- *      in a dead register of an idle bank (stealing write); when no bank
- *      qualifies the write is forced and takes the bank from the reads;
+ *   4. normal writes: granted when no read (normal or stealing) took the
+ *      bank this cycle; otherwise parked in a dead register of a bank
+ *      still idle (stealing write); when no bank qualifies the write is
+ *      forced and takes the bank from the read that had it (the read is
+ *      refused, an inter-write conflict);
  *   5. second-chance write-backs read the parked value from an idle bank
  *      (the destination write follows next cycle as a forced write).
  *
@@ -110,10 +112,29 @@ void sim_bank_grant(sim_ctx *x, sim_sm *sm, int b)
 #define HOLD_NONE (-2)
 #define HOLD_WRITE (-1)
 
+/* A forced write takes the bank of the read granted to operand j of
+ * collector c this cycle: the read is refused after all (an inter-write
+ * conflict) and tries again. */
+static void revoke_read(sim_sm *sm, int c, int j)
+{
+    sim_collector *k = &sm->coll[c];
+    k->got[j] = 0;
+    k->ngot--;
+    k->conflicted = true;
+    sm->c.bank_reads--;
+    sm->c.xbar--;
+    sm->c.fills--;
+    if (!k->issued)
+        sm->c.stolen_reads--;
+    sm->c.read_conflict++;
+    sm->c.inter_write++;
+}
+
 void sim_arbitrate(sim_ctx *x, sim_sm *sm)
 {
     uint64_t busy = 0;
-    int holder[SIM_MAX_BANKS];
+    int holder[SIM_MAX_BANKS];          /* collector reading the bank, or HOLD_* */
+    uint8_t hold_op[SIM_MAX_BANKS];     /* ... and which of its operands */
     for (int b = 0; b < x->nbanks; b++)
         holder[b] = HOLD_NONE;
     bool ws = x->write_steal;
@@ -191,59 +212,13 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
         r->slot = -1;                   /* served */
     }
 
-    /* Banks the reads want this cycle. */
-    uint64_t rreq = 0, sreq = 0, wbanks = 0;
-    for (int i = 0; i < sm->ncoll_busy; i++) {
-        sim_collector *k = &sm->coll[sm->coll_order[i]];
-        if (k->issued)
-            for (int j = 0; j < k->nops; j++)
-                if (!k->got[j])
-                    rreq |= BIT(k->bank[j]);
-    }
-    if (x->read_steal)
-        sreq = sim_steal_cand_banks(x, sm);
-
-    /* 4 (decided before the reads are granted). Normal writes. */
-    if (ws) {
+    /* Banks of the normal writes waiting (read stealing's conflict check,
+     * and no write parks in a bank another write needs). */
+    uint64_t wbanks = 0;
+    if (ws)
         for (int i = 0; i < sm->nwq; i++)
             if (sm->wq[i].slot >= 0 && sm->wq[i].kind == SIM_WR_NORMAL)
                 wbanks |= BIT(sm->wq[i].bank);
-        for (int i = 0; i < sm->nwq; i++) {
-            sim_wreq *r = &sm->wq[i];
-            if (r->slot < 0 || r->kind != SIM_WR_NORMAL)
-                continue;
-            if (sm->nlinks > 0 && sim_steal_hazard(x, sm, r->slot, r->reg)) {
-                sm->c.write_conflict++;
-                continue;
-            }
-            if (!((busy | rreq | sreq) & BIT(r->bank))) {
-                sim_bank_grant(x, sm, r->bank);
-                busy |= BIT(r->bank);
-                holder[r->bank] = HOLD_WRITE;
-                sm->c.bank_writes++;
-                sm->c.wb_normal++;
-                sim_write_done(x, sm, r->slot, r->reg, r->flight);
-                r->slot = -1;
-                continue;
-            }
-            if (sim_steal_write(x, sm, r, rreq | sreq | wbanks, &busy) >= 0) {
-                r->slot = -1;
-                continue;
-            }
-            if (!(busy & BIT(r->bank))) {
-                /* No place to park it: the write is forced over the reads. */
-                sim_bank_grant(x, sm, r->bank);
-                busy |= BIT(r->bank);
-                holder[r->bank] = HOLD_WRITE;
-                sm->c.bank_writes++;
-                sm->c.wb_forced++;
-                sim_write_done(x, sm, r->slot, r->reg, r->flight);
-                r->slot = -1;
-                continue;
-            }
-            sm->c.write_conflict++;
-        }
-    }
 
     /* 2. Normal reads, oldest collector first. */
     uint64_t unserved = 0;
@@ -278,6 +253,7 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
             sim_bank_grant(x, sm, b);
             busy |= BIT(b);
             holder[b] = c;
+            hold_op[b] = (uint8_t)j;
             ports--;
             k->got[j] = 1;
             k->ngot++;
@@ -291,7 +267,43 @@ void sim_arbitrate(sim_ctx *x, sim_sm *sm)
 
     /* 3. Stealing reads. */
     if (x->read_steal)
-        sim_steal_reads(x, sm, &busy, unserved, wbanks);
+        sim_steal_reads(x, sm, &busy, holder, hold_op, unserved, wbanks);
+
+    /* 4. Normal writes: into their own bank when no read took it; else
+     * parked in a dead register of a bank still idle (stealing write);
+     * else forced, taking the bank from the read that had it. */
+    if (ws) {
+        for (int i = 0; i < sm->nwq; i++) {
+            sim_wreq *r = &sm->wq[i];
+            if (r->slot < 0 || r->kind != SIM_WR_NORMAL)
+                continue;
+            if (sm->nlinks > 0 && sim_steal_hazard(x, sm, r->slot, r->reg)) {
+                sm->c.write_conflict++;
+                continue;
+            }
+            bool own = !(busy & BIT(r->bank));
+            if (!own && sim_steal_write(x, sm, r, wbanks, &busy) >= 0) {
+                r->slot = -1;
+                continue;
+            }
+            if (!own && holder[r->bank] < 0) {
+                sm->c.write_conflict++;     /* another write has the bank */
+                continue;
+            }
+            if (own) {
+                sim_bank_grant(x, sm, r->bank);
+                busy |= BIT(r->bank);
+                sm->c.wb_normal++;
+            } else {
+                revoke_read(sm, holder[r->bank], hold_op[r->bank]);
+                sm->c.wb_forced++;
+            }
+            holder[r->bank] = HOLD_WRITE;
+            sm->c.bank_writes++;
+            sim_write_done(x, sm, r->slot, r->reg, r->flight);
+            r->slot = -1;
+        }
+    }
 
     /* 5. Second-chance write-backs of parked values into idle banks. */
     if (ws && sm->nlinks > 0)

@@ -396,9 +396,10 @@ uint64_t sim_mem_latency(sim_ctx *x, sim_sm *sm, sim_warp *w, const sim_inst *in
 
 /* ---- stealing.c ---- */
 void sim_bank_grant(sim_ctx *x, sim_sm *sm, int bank);
-uint64_t sim_steal_cand_banks(sim_ctx *x, sim_sm *sm);
-void sim_steal_reads(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t unserved,
-                     uint64_t wbanks);
+/* Read ahead the candidates' operands into idle banks; a granted bank's
+ * holder[] / hold_op[] become the collector and operand. */
+void sim_steal_reads(sim_ctx *x, sim_sm *sm, uint64_t *busy, int *holder, uint8_t *hold_op,
+                     uint64_t unserved, uint64_t wbanks);
 int sim_steal_write(sim_ctx *x, sim_sm *sm, const sim_wreq *r, uint64_t requested,
                     uint64_t *busy);
 void sim_steal_writebacks(sim_ctx *x, sim_sm *sm, uint64_t *busy, bool forced);

@@ -51,22 +51,8 @@ static bool cand_ok(sim_ctx *x, sim_sm *sm, const sim_sched *S)
     return in->unit != SIM_U_NONE && in->nreads > 0 && sim_sb_ready(w, in);
 }
 
-uint64_t sim_steal_cand_banks(sim_ctx *x, sim_sm *sm)
-{
-    uint64_t m = 0;
-    for (int s = 0; s < x->nsched; s++) {
-        const sim_sched *S = &sm->sched[s];
-        if (!cand_ok(x, sm, S))
-            continue;
-        const sim_inst *in = &x->prog.insts[sm->warps[S->cand].pc];
-        for (int j = 0; j < in->nreads; j++)
-            m |= BIT(sim_bank_of(x, S->cand, in->reads[j]));
-    }
-    return m;
-}
-
-void sim_steal_reads(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t unserved,
-                     uint64_t wbanks)
+void sim_steal_reads(sim_ctx *x, sim_sm *sm, uint64_t *busy, int *holder, uint8_t *hold_op,
+                     uint64_t unserved, uint64_t wbanks)
 {
     /* Banks each scheduler is expected to read next cycle: those of its
      * candidate and of the warp it issued last (GTO issues it again). */
@@ -137,6 +123,8 @@ void sim_steal_reads(sim_ctx *x, sim_sm *sm, uint64_t *busy, uint64_t unserved,
             if ((take & BIT(bank[j])) && !(granted & BIT(bank[j]))) {
                 granted |= BIT(bank[j]);
                 sim_bank_grant(x, sm, bank[j]);
+                holder[bank[j]] = c;
+                hold_op[bank[j]] = (uint8_t)j;
                 k->got[j] = 1;
                 k->ngot++;
                 sm->c.bank_reads++;
