@@ -51,6 +51,24 @@
  * cycles per write-back in the queueing of analytic/conflict.c) and read
  * misses enter the bank utilisation of the IPC model (rf_rcc_apply).
  *
+ * Bank concentration.  The sampler puts register r of warp slot w in NVM
+ * bank (r + w) mod B, so a warp's misses and the write-backs of its own
+ * pairs land on the banks of its registers: with a concatenated index and
+ * R >= log2 B register bits, every write-back of a line goes to one bank
+ * (the line's registers agree mod B), and a policy that gathers the most
+ * written registers in one critical set (Worst) gathers the warp's NVM
+ * traffic on one or two banks.  Averaged over the warps the load is even,
+ * but under GTO a warp issues in bursts, and an access then meets the
+ * load of its own bank: with s_b the warp's share of its NVM bank time on
+ * bank b (reads x miss, own write-backs x L_w at the banks a same-warp
+ * victim can have, other warps' write-backs spread evenly), an access
+ * meets sum_b s_b rho_b = B sum_b s_b^2 times the mean utilisation
+ * (size-biased sampling).  Weighted by the locality lambda (the share of
+ * bursts, as for the conflicts):
+ *     F = lambda B sum_b s_b^2 + 1 - lambda          (>= 1; 1 when even)
+ * multiplies the bank utilisation the IPC model's queueing sees (reads and
+ * write-backs alike), not the energy counts.
+ *
  * Inputs: geometry, kernel code and profile (or per-register writes),
  * warps, lambda.  Outputs: probabilities per write / read.
  */
@@ -387,8 +405,26 @@ static double lru_time(const double *q, int n, int e)
     return 0.5 * (lo + hi);
 }
 
+/* Per register, averaged over the warps at the locality: the chance a
+ * write evicts a pair of its own warp (own) or any pair (any), and the
+ * chance a read misses (miss). */
+typedef struct reg_rates {
+    double own[RF_MAX_GPR], any[RF_MAX_GPR], miss[RF_MAX_GPR], n[RF_MAX_GPR];
+} reg_rates;
+
+static void reg_add(reg_rates *rr, int r, double lambda, double in, double c, double h)
+{
+    if (!rr)
+        return;
+    rr->own[r] += lambda * c + (1.0 - lambda) * in * c;
+    rr->any[r] += lambda * c + (1.0 - lambda) * ((1.0 - in) + in * c);
+    rr->miss[r] += lambda * (1.0 - h) + (1.0 - lambda) * (1.0 - in * h);
+    rr->n[r] += 1.0;
+}
+
 static void full_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double wtot,
-                       double rtot, rf_rcc_result *out, double *mi, double *ma)
+                       double rtot, double lambda, rf_rcc_result *out, double *mi, double *ma,
+                       reg_rates *rr)
 {
     int e = rf_rc_ways(g), nsub = rf_rc_lines(g), nregs = fl->nregs;
     double *q = malloc((size_t)warps * (size_t)(nregs > 0 ? nregs : 1) * sizeof *q);
@@ -424,6 +460,7 @@ static void full_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
             double p = fl->writes[r] / wtot, rq = rtot > 0 ? fl->reads[r] / rtot : 0;
             out->indep += p * ((1.0 - in_cache) + in_cache * fl->c[r]);
             out->intra += p * fl->c[r];
+            reg_add(rr, r, lambda, in_cache, fl->c[r], fl->h[r]);
             mi[0] += rq * (1.0 - in_cache * fl->h[r]);
             ma[0] += rq * (1.0 - fl->h[r]);
         }
@@ -432,10 +469,12 @@ static void full_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
     free(reg);
 }
 
-void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double locality,
-                  rf_rcc_result *out)
+static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double locality,
+                       rf_rcc_result *out, reg_rates *rr)
 {
     memset(out, 0, sizeof *out);
+    if (rr)
+        memset(rr, 0, sizeof *rr);
     int nregs = fl->nregs;
     int maxw = 1 << g->warp_bits;
     if (warps > maxw)
@@ -454,7 +493,7 @@ void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double 
     if (locality > 1)
         locality = 1;
     if (g->index == RF_RC_FULL) {
-        full_rates(g, fl, warps, wtot, rtot, out, &miss_indep, &miss_intra);
+        full_rates(g, fl, warps, wtot, rtot, locality, out, &miss_indep, &miss_intra, rr);
     } else {
         int nlines = rf_rc_lines(g);
         double *pl = calloc((size_t)nlines, sizeof *pl);
@@ -482,6 +521,7 @@ void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double 
                 double p = fl->writes[r] / wtot, q = rtot > 0 ? fl->reads[r] / rtot : 0;
                 out->indep += p * ((1.0 - s) + s * fl->c[r]);
                 out->intra += p * fl->c[r];
+                reg_add(rr, r, locality, s, fl->c[r], fl->h[r]);
                 miss_indep += q * (1.0 - s * fl->h[r]);
                 miss_intra += q * (1.0 - fl->h[r]);
             }
@@ -497,6 +537,57 @@ void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double 
         out->conflict = 0;
     if (out->read_miss < 0)
         out->read_miss = 0;
+    if (rr)
+        for (int r = 0; r < RF_MAX_GPR; r++)
+            if (rr->n[r] > 0) {
+                rr->own[r] /= rr->n[r];
+                rr->any[r] /= rr->n[r];
+                rr->miss[r] /= rr->n[r];
+            }
+}
+
+void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double locality,
+                  rf_rcc_result *out)
+{
+    rates_core(g, fl, warps, locality, out, NULL);
+}
+
+double rf_rcc_bank_share(const rf_rc_geom *g, const rf_rcc_flow *fl, const double *own,
+                         const double *any, const double *miss, int banks, int service)
+{
+    if (banks < 2)
+        return 1.0;
+    if (banks > RF_RCC_MAX_BANKS)
+        banks = RF_RCC_MAX_BANKS;
+    /* Register bits a line fixes within one warp: a same-warp victim agrees
+     * with the writer on them (concat: the R bits; TEA: all index bits;
+     * fully associative: none). */
+    int kb = g->index == RF_RC_CONCAT ? g->rbits : g->index == RF_RC_TEA ? g->index_bits : 0;
+    int lb = 0;
+    while ((1 << lb) < banks)
+        lb++;
+    bool pow2 = (1 << lb) == banks;
+    int spread = pow2 && kb < lb ? 1 << (lb - kb) : (kb >= lb ? 1 : banks);
+    int step = banks / spread;
+    double t[RF_RCC_MAX_BANKS] = {0}, total = 0.0;
+    for (int r = 0; r < fl->nregs; r++) {
+        int j = r % banks;
+        double rd = fl->reads[r] * miss[r];
+        double wo = fl->writes[r] * own[r] * service;
+        double wa = fl->writes[r] * (any[r] > own[r] ? any[r] - own[r] : 0.0) * service;
+        t[j] += rd;
+        for (int k = 0; k < spread; k++)
+            t[(j + k * step) % banks] += wo / spread;
+        for (int b = 0; b < banks; b++)
+            t[b] += wa / banks;
+        total += rd + wo + wa;
+    }
+    if (!(total > 0))
+        return 1.0 / banks;
+    double q = 0.0;
+    for (int b = 0; b < banks; b++)
+        q += (t[b] / total) * (t[b] / total);
+    return q;
 }
 
 double rf_rcc_fit_locality(const rf_rcc_result *res, const double *meas, int n)
@@ -544,12 +635,18 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
             w[i] = 1.0;
         rf_rcc_flow_indep(w, 16, &g, fl);
     }
-    if (rc == 0)
-        rf_rcc_rates(&g, fl, warps, p->rc_locality, &r);
+    reg_rates *rr = rc == 0 ? malloc(sizeof *rr) : NULL;
+    if (rc == 0 && !rr)
+        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    int lw = gpu->nvm_write_latency > 1 ? gpu->nvm_write_latency : 1;
+    if (rc == 0) {
+        rates_core(&g, fl, warps, p->rc_locality, &r, rr);
+        r.bank_share = rf_rcc_bank_share(&g, fl, rr->own, rr->any, rr->miss, m->banks, lw);
+    }
+    free(rr);
     free(fl);
     if (rc)
         return rc;
-    int lw = gpu->nvm_write_latency > 1 ? gpu->nvm_write_latency : 1;
     m->wb_rate += k->writes * r.conflict;
     k->reads *= r.read_miss;
     /* Reads reaching the banks per instruction: binomial thinning of the
@@ -566,6 +663,15 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
     memcpy(k->read_k, thin, sizeof thin);
     k->writes *= r.conflict * lw;
     m->write_service = lw;
+    /* Bursts: an access meets the load of its bank, and a bursting warp's
+     * own traffic is concentrated on few banks (size-biased utilisation). */
+    double lam = p->rc_locality < 0 ? 0 : p->rc_locality > 1 ? 1 : p->rc_locality;
+    int nb = m->banks > 0 ? m->banks : 1;
+    r.load_factor = lam * nb * r.bank_share + (1.0 - lam);
+    if (r.load_factor < 1.0)
+        r.load_factor = 1.0;
+    k->reads *= r.load_factor;
+    k->writes *= r.load_factor;
     for (int b = 0; b <= RF_IPC_MAXB; b++)
         k->intra[b] *= r.read_miss * r.read_miss;
     if (out)

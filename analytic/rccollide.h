@@ -70,12 +70,27 @@ typedef struct rf_rcc_result {
                           * writing warp (locality 1) */
     double conflict;     /* at the given locality */
     double read_miss;    /* reads served by the NVM file */
+    double bank_share;   /* sum over banks of the squared share of one warp's NVM
+                          * traffic (1 / banks when spread evenly) */
+    double load_factor;  /* bank utilisation an NVM access meets over the mean:
+                          * locality x banks x bank_share + 1 - locality */
     int pairs;           /* (warp, register) pairs written */
     int lines_used;      /* lines they map to */
 } rf_rcc_result;
 
 void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double locality,
                   rf_rcc_result *out);
+
+/* Concentration of one warp's NVM bank traffic (sampler: a warp
+ * register's bank is (register + warp slot) mod banks): per register r of
+ * the flow, reads x miss[r] at r's bank, write-backs of the warp's own
+ * pairs (writes x own[r] x service bank-cycles) at the banks a same-warp
+ * victim of r's line can have, write-backs of other warps' pairs
+ * (any[r] - own[r]) spread evenly.  Returns sum_b s_b^2 over the banks'
+ * shares s_b.  own, any, miss: per-register probabilities per write / read. */
+#define RF_RCC_MAX_BANKS 64
+double rf_rcc_bank_share(const rf_rc_geom *g, const rf_rcc_flow *fl, const double *own,
+                         const double *any, const double *miss, int banks, int service);
 
 /* Locality that best fits measured conflict rates meas[i] of n results
  * (conflict is linear in it): least squares, clamped to [0, 0.95]; -1 when

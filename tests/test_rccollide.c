@@ -352,6 +352,100 @@ static void apply_terms(void **state)
     kb_free(f);
 }
 
+/* Bank concentration of one warp's NVM traffic, 8 banks, service 4.
+ * (a) r0 and r1 each written once, every write evicting a pair of the
+ *     same warp (own = any = 1): 4 bank-cycles on banks 0 and 1:
+ *     q = 0.5^2 + 0.5^2 = 0.5.
+ * (b) the same write-backs all of other warps' pairs (own = 0): spread
+ *     over the 8 banks, q = 1/8.
+ * (c) r0 alone: 2 reads missing half the time (1 on bank 0), a write
+ *     evicting (any 1) its own warp's pair half the time (own 0.5: 2 on
+ *     bank 0) and another warp's otherwise (2 spread, 0.25 per bank):
+ *     bank 0 holds 3.25 of 5, the others 0.25 each:
+ *     q = 0.65^2 + 7 x 0.05^2 = 0.44.
+ * (d) W4R2: a same-warp victim of r0's line agrees on 2 register bits
+ *     only, so its bank is 0 or 4: q = 0.5 for (a)'s r0 alone. */
+static void bank_share(void **state)
+{
+    (void)state;
+    rf_rc_geom g;
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 64, 4, 64, 3, NULL), 0);
+    rf_rcc_flow fl;
+    memset(&fl, 0, sizeof fl);
+    fl.nregs = 2;
+    fl.writes[0] = fl.writes[1] = 1;
+    double one[RF_MAX_GPR], zero[RF_MAX_GPR] = {0};
+    for (int r = 0; r < RF_MAX_GPR; r++)
+        one[r] = 1;
+    NEAR(rf_rcc_bank_share(&g, &fl, one, one, zero, 8, 4), 0.5);
+    NEAR(rf_rcc_bank_share(&g, &fl, zero, one, zero, 8, 4), 1.0 / 8);
+    memset(&fl, 0, sizeof fl);
+    fl.nregs = 1;
+    fl.writes[0] = 1;
+    fl.reads[0] = 2;
+    double own[RF_MAX_GPR] = {0.5}, miss[RF_MAX_GPR] = {0.5};
+    NEAR(rf_rcc_bank_share(&g, &fl, own, one, miss, 8, 4), 0.44);
+    rf_rc_geom g42;
+    assert_int_equal(rf_rc_geom_init(&g42, RF_RC_CONCAT, 64, 4, 64, 2, NULL), 0);
+    fl.reads[0] = 0;
+    NEAR(rf_rcc_bank_share(&g42, &fl, one, one, zero, 8, 4), 0.5);
+    /* One bank, or none: nothing to concentrate. */
+    NEAR(rf_rcc_bank_share(&g, &fl, one, one, zero, 1, 4), 1.0);
+}
+
+/* The ping-pong kernel of apply_terms on 8 banks: r0 and r8 share line 0
+ * and bank 0, so all NVM traffic is on one bank (share 1).  At the
+ * default locality 0.5 an access meets 0.5 x 8 x 1 + 0.5 = 4.5 times the
+ * mean utilisation: bank reads 0.25 x 4.5 = 1.125, write bank-cycles
+ * 3 x 4.5 = 13.5 per instruction. */
+static void apply_load_factor(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "pingpong8");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r8 = r0");
+    kb_i(&b, "alu r0 = r8");
+    kb_i(&b, "alu r8 = r0");
+    kb_i(&b, "alu r0 = r8");
+    kb_i(&b, "exit");
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_gpu gpu;
+    memset(&gpu, 0, sizeof gpu);
+    gpu.subcores = 2;
+    gpu.rc_entries = 8;
+    gpu.max_warps_per_sm = 64;
+    gpu.nvm_write_latency = 4;
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_HIRF;
+    d.wbits = 0;
+    d.rbits = 3;
+    d.assign = RF_ASSIGN_BASE;
+    rf_ipc_kernel k;
+    memset(&k, 0, sizeof k);
+    k.reads = 1;
+    k.writes = 1;
+    k.read_k[1] = 1;
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_err err = {0};
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &k.rcw, &err), 0);
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    NEAR(p.rc_locality, 0.5);
+    rf_ipc_machine m;
+    memset(&m, 0, sizeof m);
+    m.banks = 8;
+    rf_rcc_result r;
+    assert_int_equal(rf_rcc_apply(&gpu, &d, 1, &p, &m, &k, &r, &err), 0);
+    NEAR(r.bank_share, 1.0);
+    NEAR(r.load_factor, 4.5);
+    NEAR(k.reads, 1.125);
+    NEAR(k.writes, 13.5);
+    kb_free(f);
+}
+
 /* Seed 002 Table 1 on volta-hirf: HI-RF (NVM file + SRAM cache) is 0.945x
  * the SRAM file's area; with this preset's 8 collectors (a smaller
  * crossbar than the reference's 16) the ratio is 0.965, and the cache's
@@ -401,6 +495,8 @@ int main(void)
         cmocka_unit_test(assign_maps),
         cmocka_unit_test(write_service_queueing),
         cmocka_unit_test(apply_terms),
+        cmocka_unit_test(bank_share),
+        cmocka_unit_test(apply_load_factor),
         cmocka_unit_test(area_and_leakage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
