@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "../analytic/design.h"
+#include "../analytic/occupancy.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../sampler/sim.h"
@@ -36,16 +37,26 @@
 #define NPOOL 2
 #define NCOL 8
 #define NTOL 3
+#define NSWEEP 4              /* Table 3 pools */
+#define NSCOL 5               /* Table 3 designs */
 
 static const char *const col_names[NCOL] = {"BL", "Ideal", "RFC#6", "LTRF#6", "LTRF+#6",
                                             "RFC#7", "LTRF#7", "LTRF+#7"};
 static const int pools[NPOOL] = {8, 32};
+static const int sweep_pools[NSWEEP] = {4, 8, 16, 32};
+/* Table 3 designs: BL, Ideal, LTRF #6, LTRF+ #6, LTRF #7 (columns of Table 1). */
+static const int sweep_cols[NSCOL] = {0, 1, 3, 4, 6};
 
 typedef struct job {
     const char *path;
     char name[128];
     uint64_t cycles;
     double ipc[NPOOL][NCOL];
+    double sweep[NSWEEP][NSCOL];  /* Table 3 IPC */
+    double sb_share[NSWEEP];      /* BL: share of issue slots lost to short-latency
+                                     dependencies (scoreboard) */
+    int warps_bl, warps_8x;       /* resident warps per SM: BL, 8x capacity */
+    const char *lim_8x;           /* what bounds residency at 8x capacity */
     rf_tolerable tol[NPOOL][NTOL];
     int rc;
     char msg[512];
@@ -90,12 +101,37 @@ static void run_job(const rf_gpu *gpu, job *j)
      * main file (seed 004 Section 5, comparison point (1)). */
     rf_gpu bl = *gpu;
     bl.regs_per_sm += 16 * 1024 / 4;
+    {
+        rf_occ_input in = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem};
+        rf_occ occ;
+        rf_design d;
+        rf_design_init(&d);
+        if (rf_occ_compute(&bl, &d, &in, &occ, &err) == 0)
+            j->warps_bl = occ.warps_per_sm;
+        d.kind = RF_DESIGN_IDEAL;
+        if (rf_occ_compute(gpu, &d, &in, &occ, &err) == 0) {
+            j->warps_8x = occ.warps_per_sm;
+            j->lim_8x = rf_occ_limiter_name(occ.limiter);
+        }
+    }
     for (int p = 0; p < NPOOL && j->rc == 0; p++)
         for (int c = 0; c < NCOL && j->rc == 0; c++) {
             rf_design d;
             col_design(c, pools[p], &d);
             j->rc = rf_sim_run(c == 0 ? &bl : gpu, &d, k, &o, &st, &err);
             j->ipc[p][c] = st.ipc;
+        }
+    for (int p = 0; p < NSWEEP && j->rc == 0; p++)
+        for (int c = 0; c < NSCOL && j->rc == 0; c++) {
+            rf_design d;
+            col_design(sweep_cols[c], sweep_pools[p], &d);
+            j->rc = rf_sim_run(c == 0 ? &bl : gpu, &d, k, &o, &st, &err);
+            j->sweep[p][c] = st.ipc;
+            if (c == 0) {
+                double slots = (double)st.cycles * (double)(gpu->schedulers > 0 ? gpu->schedulers : 1) *
+                               (gpu->issue_width > 0 ? gpu->issue_width : 1);
+                j->sb_share[p] = slots > 0 ? (double)st.stall_scoreboard / slots : 0.0;
+            }
         }
     rf_tol_opts to;
     rf_tol_opts_init(&to);
@@ -216,25 +252,32 @@ int main(int argc, char **argv)
         printf("%-10s %7s", "kernel", "BL ipc");
         for (int c = 1; c < NCOL; c++)
             printf(" %8s", col_names[c]);
-        printf("\n");
-        double lg[NCOL] = {0};
-        int m = 0;
+        printf("   warps BL -> 8x (bound at 8x)\n");
+        double lg[3][NCOL] = {{0}};
+        int m[3] = {0};
         for (int i = 0; i < n; i++) {
             if (jobs[i].rc < 0)
                 continue;
             const double *v = jobs[i].ipc[p];
+            int g = jobs[i].warps_8x > jobs[i].warps_bl ? 1 : 2;
             printf("%-10s %7.3f", jobs[i].name, v[0]);
             for (int c = 1; c < NCOL; c++) {
                 printf(" %8.3f", v[c] / v[0]);
-                lg[c] += log(v[c] / v[0]);
+                lg[0][c] += log(v[c] / v[0]);
+                lg[g][c] += log(v[c] / v[0]);
             }
-            printf("\n");
-            m++;
+            printf("   %2d -> %2d (%s)\n", jobs[i].warps_bl, jobs[i].warps_8x,
+                   jobs[i].lim_8x ? jobs[i].lim_8x : "?");
+            m[0]++;
+            m[g]++;
         }
-        printf("%-10s %7s", "geomean", "");
-        for (int c = 1; c < NCOL; c++)
-            printf(" %8.3f", m > 0 ? exp(lg[c] / m) : 0.0);
-        printf("\n");
+        static const char *const gname[3] = {"geomean", "  reg-lim", "  insens."};
+        for (int g = 0; g < 3; g++) {
+            printf("%-10s %7s", gname[g], "");
+            for (int c = 1; c < NCOL; c++)
+                printf(" %8.3f", m[g] > 0 ? exp(lg[g][c] / m[g]) : 0.0);
+            printf("   (%d kernels)\n", m[g]);
+        }
     }
 
     for (int p = 0; p < NPOOL; p++) {
@@ -265,6 +308,28 @@ int main(int argc, char **argv)
                 printf(" %3s%5.2f", "", m > 0 ? sum[r][t] / m : 0.0);
             printf(r == 0 ? "  " : "\n");
         }
+    }
+    printf("\nTable 3: active-pool sensitivity (seed 004 Fig. 13), geomean IPC normalised to BL "
+           "at 8 warps per SM; BL sb: BL's issue slots lost to short-latency dependencies\n");
+    printf("%-12s", "pool/SM");
+    for (int c = 0; c < NSCOL; c++)
+        printf(" %8s", col_names[sweep_cols[c]]);
+    printf(" %8s\n", "BL sb");
+    for (int p = 0; p < NSWEEP; p++) {
+        double lg[NSCOL] = {0}, sb = 0;
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            if (jobs[i].rc < 0)
+                continue;
+            for (int c = 0; c < NSCOL; c++)
+                lg[c] += log(jobs[i].sweep[p][c] / jobs[i].ipc[0][0]);
+            sb += jobs[i].sb_share[p];
+            m++;
+        }
+        printf("%-12d", sweep_pools[p]);
+        for (int c = 0; c < NSCOL; c++)
+            printf(" %8.3f", m > 0 ? exp(lg[c] / m) : 0.0);
+        printf(" %7.1f%%\n", m > 0 ? 100 * sb / m : 0.0);
     }
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     printf("\n%d kernels in %.1f s (two threads)\n", n, secs);
