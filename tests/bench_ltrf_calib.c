@@ -14,7 +14,7 @@
  * compared with their own full sampler runs: mean and worst absolute IPC
  * error, per kernel and over all, and the uncalibrated error for contrast.
  * Every sampler figure (training and truth) is the mean IPC of --seeds S
- * runs (default 3, seeds --seed N, N + 1, ...; default N = 1); "spread" is
+ * runs (default 5, seeds --seed N, N + 1, ...; default N = 1); "spread" is
  * the mean over the test points of (max - min) / mean of those runs, the
  * sampler's own seed-to-seed noise.
  *
@@ -224,7 +224,7 @@ int main(int argc, char **argv)
     int n = 0;
     bool own = false, verbose = false;
     uint64_t seed = 0;
-    int seeds = 3;
+    int seeds = 5;
     for (int i = 1; i < argc && n < MAXK; i++) {
         if (!strcmp(argv[i], "-v")) {
             verbose = true;
