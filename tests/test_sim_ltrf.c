@@ -218,6 +218,45 @@ static void resume_at_interval_entry(void **state)
     assert_int_equal(st.writeback_regs, 2);
 }
 
+/* Loads issued back to back take the warp out of the pool once, at the
+ * first use (the closed form's pool exits, analytic/prefetch.c):
+ * r2 = load(r0); r3 = load(r1); r4 = f(r2, r3); EXIT, one interval
+ * {r0 .. r4}; two warps, one scheduler, pool of one.  Each warp: PREFETCH
+ * of 5, both loads, leaves at r4 = f(r2, r3) writing back 5, re-enters
+ * refetching 5 (LTRF+: r2 and r3, live there; PREFETCH r0 and r1).
+ *   LTRF:  2 PREFETCHes of 10, 2 activations of 10, 10 written back.
+ *   LTRF+: PREFETCHes of 4, activations of 4, 4 written back. */
+static void back_to_back_loads(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.schedulers = 1;
+    fx.kernel.launch.block[0] = 64;
+    fx.kernel.profile.l1_hit = 0;
+    fx.kernel.profile.l2_hit = 1;
+    simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){2, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){3, -1}, (int[]){1, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){4, -1}, (int[]){2, 3, -1});
+    simfix_finish(&fx);
+    design(&fx, RF_DESIGN_LTRF);
+    fx.design.active_warps = 1;
+    rf_sim_stats st = simfix_run(&fx);
+    assert_int_equal(st.warp_insts, 8);
+    assert_int_equal(st.prefetches, 2);
+    assert_int_equal(st.prefetch_regs, 10);
+    assert_int_equal(st.activations, 2);
+    assert_int_equal(st.refetch_regs, 10);
+    assert_int_equal(st.writeback_regs, 10);
+
+    fx.design.plus = true;
+    st = simfix_run(&fx);
+    assert_int_equal(st.prefetch_regs, 4);
+    assert_int_equal(st.activations, 2);
+    assert_int_equal(st.refetch_regs, 4);
+    assert_int_equal(st.writeback_regs, 4);
+}
+
 /* The sweep: a dependent chain on RFC loses IPC as the main file slows (every
  * first read misses), so the tolerable latency is finite and above 1; the
  * points start at 1x and step by 1. */
@@ -258,6 +297,7 @@ int main(void)
         cmocka_unit_test(pool_swap),
         cmocka_unit_test(main_bank_busy),
         cmocka_unit_test(resume_at_interval_entry),
+        cmocka_unit_test(back_to_back_loads),
         cmocka_unit_test(tolerable_sweep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
