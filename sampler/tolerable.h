@@ -14,13 +14,15 @@ typedef struct rf_tol_opts {
     double loss;           /* allowed IPC loss, fraction (seed 004: 0.05) */
     double step;           /* latency multiplier step of the sweep */
     double max_x;          /* largest multiplier tried */
+    int seeds;             /* runs per point, seeds opts->seed, opts->seed + 1, ...
+                              (IPC averaged; 1 by default) */
 } rf_tol_opts;
 
 void rf_tol_opts_init(rf_tol_opts *o);
 
 typedef struct rf_tol_point {
     double latency_x;      /* main-RF latency multiplier */
-    double ipc;            /* sampler IPC, warp insts/cycle/SM */
+    double ipc;            /* sampler IPC, warp insts/cycle/SM (mean over the seeds) */
 } rf_tol_point;
 
 typedef struct rf_tolerable {
@@ -36,7 +38,8 @@ typedef struct rf_tolerable {
 
 /* Sweep latency_x = 1, 1 + step, ... for design d (rfc or ltrf; its
  * rf_config sets capacity and banks) until both thresholds are crossed or
- * max_x is reached.  Each point is one rf_sim_run with opts. */
+ * max_x is reached.  Each point is the mean IPC of to->seeds rf_sim_runs
+ * with opts. */
 int rf_sim_tolerable(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
                      const rf_sim_opts *opts, const rf_tol_opts *to, rf_tolerable *out,
                      rf_err *err);

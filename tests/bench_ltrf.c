@@ -13,10 +13,16 @@
  * the ideal design); mean over the kernels (a capped sweep counts as 10).
  * ">=" marks sweeps that never lost 5%.  Both pool sizes.
  *
+ * Table 3 (seed 004 Fig. 13): geomean IPC of BL, Ideal, LTRF #6, LTRF+ #6
+ * and LTRF #7 for active pools of 4, 8, 16 and 32 warps per SM, normalised
+ * to BL at 8; BL sb: BL's issue slots lost to short-latency dependencies.
+ *
  * Runs: windows of --cycles N (default 40000) after a 10000-cycle warm-up,
+ * every figure the mean IPC of --seeds S runs (default 3: seeds 1..S; a
+ * window's IPC moves by several percent with the seed on kmeans and bfs),
  * preset maxwell-ltrf, kernels spread over two threads.
  *
- * usage: bench_ltrf [--cycles N] [KERNEL.spec ...]
+ * usage: bench_ltrf [--cycles N] [--seeds S] [KERNEL.spec ...]
  */
 #include <dirent.h>
 #include <math.h>
@@ -51,6 +57,7 @@ typedef struct job {
     const char *path;
     char name[128];
     uint64_t cycles;
+    int seeds;                    /* runs per point (mean IPC) */
     double ipc[NPOOL][NCOL];
     double sweep[NSWEEP][NSCOL];  /* Table 3 IPC */
     double sb_share[NSWEEP];      /* BL: share of issue slots lost to short-latency
@@ -81,6 +88,30 @@ static void col_design(int c, int pool, rf_design *d)
     d->plus = c == 4 || c == 7;
 }
 
+/* Mean IPC of `seeds` runs (seeds o->seed, o->seed + 1, ...); sb (when not
+ * NULL): mean share of issue slots lost to short-latency dependencies. */
+static int mean_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
+                    const rf_sim_opts *o, int seeds, double *ipc, double *sb, rf_err *err)
+{
+    *ipc = 0;
+    if (sb)
+        *sb = 0;
+    for (int s = 0; s < seeds; s++) {
+        rf_sim_opts os = *o;
+        os.seed = o->seed + (uint64_t)s;
+        rf_sim_stats st;
+        int rc = rf_sim_run(gpu, d, k, &os, &st, err);
+        if (rc < 0)
+            return rc;
+        *ipc += st.ipc / seeds;
+        double slots = (double)st.cycles * (gpu->schedulers > 0 ? gpu->schedulers : 1) *
+                       (gpu->issue_width > 0 ? gpu->issue_width : 1);
+        if (sb && slots > 0)
+            *sb += (double)st.stall_scoreboard / slots / seeds;
+    }
+    return 0;
+}
+
 static void run_job(const rf_gpu *gpu, job *j)
 {
     rf_err err = {0};
@@ -96,7 +127,6 @@ static void run_job(const rf_gpu *gpu, job *j)
     rf_sim_opts_init(&o);
     o.cycles = j->cycles;
     o.warmup = 10000;
-    rf_sim_stats st;
     /* BL: configuration #1 with the register cache's 16 KB added to the
      * main file (seed 004 Section 5, comparison point (1)). */
     rf_gpu bl = *gpu;
@@ -114,29 +144,36 @@ static void run_job(const rf_gpu *gpu, job *j)
             j->lim_8x = rf_occ_limiter_name(occ.limiter);
         }
     }
-    for (int p = 0; p < NPOOL && j->rc == 0; p++)
-        for (int c = 0; c < NCOL && j->rc == 0; c++) {
-            rf_design d;
-            col_design(c, pools[p], &d);
-            j->rc = rf_sim_run(c == 0 ? &bl : gpu, &d, k, &o, &st, &err);
-            j->ipc[p][c] = st.ipc;
-        }
     for (int p = 0; p < NSWEEP && j->rc == 0; p++)
         for (int c = 0; c < NSCOL && j->rc == 0; c++) {
             rf_design d;
             col_design(sweep_cols[c], sweep_pools[p], &d);
-            j->rc = rf_sim_run(c == 0 ? &bl : gpu, &d, k, &o, &st, &err);
-            j->sweep[p][c] = st.ipc;
-            if (c == 0) {
-                double slots = (double)st.cycles * (double)(gpu->schedulers > 0 ? gpu->schedulers : 1) *
-                               (gpu->issue_width > 0 ? gpu->issue_width : 1);
-                j->sb_share[p] = slots > 0 ? (double)st.stall_scoreboard / slots : 0.0;
+            j->rc = mean_run(c == 0 ? &bl : gpu, &d, k, &o, j->seeds, &j->sweep[p][c],
+                             c == 0 ? &j->sb_share[p] : NULL, &err);
+        }
+    /* Table 1: the runs Table 3 made are reused. */
+    for (int p = 0; p < NPOOL && j->rc == 0; p++)
+        for (int c = 0; c < NCOL && j->rc == 0; c++) {
+            int sp = -1, sc = -1;
+            for (int q = 0; q < NSWEEP; q++)
+                if (sweep_pools[q] == pools[p])
+                    sp = q;
+            for (int q = 0; q < NSCOL; q++)
+                if (sweep_cols[q] == c)
+                    sc = q;
+            if (sp >= 0 && sc >= 0) {
+                j->ipc[p][c] = j->sweep[sp][sc];
+                continue;
             }
+            rf_design d;
+            col_design(c, pools[p], &d);
+            j->rc = mean_run(c == 0 ? &bl : gpu, &d, k, &o, j->seeds, &j->ipc[p][c], NULL, &err);
         }
     rf_tol_opts to;
     rf_tol_opts_init(&to);
     to.step = 1;
     to.max_x = 10;
+    to.seeds = j->seeds;
     for (int p = 0; p < NPOOL; p++)
         for (int t = 0; t < NTOL && j->rc == 0; t++) {
             rf_design d;
@@ -199,12 +236,17 @@ static void print_tol(const rf_tolerable *t, bool ref)
 int main(int argc, char **argv)
 {
     uint64_t cycles = 40000;
+    int seeds = 3;
     char *paths[MAXK];
     int n = 0;
     bool own = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--cycles") && i + 1 < argc) {
             cycles = strtoull(argv[++i], NULL, 10);
+        } else if (!strcmp(argv[i], "--seeds") && i + 1 < argc) {
+            seeds = atoi(argv[++i]);
+            if (seeds < 1)
+                seeds = 1;
         } else if (n < MAXK) {
             paths[n++] = argv[i];
             own = true;
@@ -228,6 +270,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         jobs[i].path = paths[i];
         jobs[i].cycles = cycles;
+        jobs[i].seeds = seeds;
     }
     queue q = {jobs, n, 0, PTHREAD_MUTEX_INITIALIZER, &gpu};
     struct timespec t0, t1;
@@ -247,8 +290,8 @@ int main(int argc, char **argv)
 
     for (int p = 0; p < NPOOL; p++) {
         printf("\nTable 1%c: IPC normalised to BL (seed 004 Fig. 9), maxwell-ltrf, active pool "
-               "%d warps per SM, windows of %llu cycles\n", 'a' + p, pools[p],
-               (unsigned long long)cycles);
+               "%d warps per SM, windows of %llu cycles, mean of %d seeds\n", 'a' + p, pools[p],
+               (unsigned long long)cycles, seeds);
         printf("%-10s %7s", "kernel", "BL ipc");
         for (int c = 1; c < NCOL; c++)
             printf(" %8s", col_names[c]);
