@@ -11,6 +11,7 @@
 #include "../analytic/kchar.h"
 #include "../calibrate/extrapolate.h"
 #include "../calibrate/pffit.h"
+#include "support/simfix.h"
 
 typedef struct fixture {
     rf_gpu gpu;
@@ -123,10 +124,44 @@ static void recovers_model(void **state)
     assert_int_equal(rf_pffit_fit(&fx->gpu, fx->k, &fx->kc, obs, &cal, &err), RF_EFIT);
 }
 
+/* Samples averaged over seeds: each point's IPC is the mean of the runs
+ * under seeds 1, 2, 3 (they differ where the main file's fractional latency
+ * is dithered per access, e.g. #2 at 1.25x; #1 at 1x runs the same under
+ * every seed) and the cycles add up. */
+static void seed_mean(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    for (int i = 0; i < 4; i++)
+        simfix_add(&fx, RF_OC_ALU, (int[]){4 + i, -1}, (int[]){i, -1});
+    simfix_finish(&fx);
+    rf_design t;
+    rf_design_init(&t);
+    t.kind = RF_DESIGN_LTRF;
+    rf_pffit_obs one[3][RF_PFFIT_N], three[RF_PFFIT_N];
+    rf_err err = {0};
+    for (int s = 0; s < 3; s++) {
+        rf_sim_opts o = fx.opts;
+        o.seed = fx.opts.seed + (uint64_t)s;
+        assert_int_equal(rf_pffit_sample(&fx.gpu, &t, &fx.kernel, &o, one[s], &err), 0);
+    }
+    assert_int_equal(rf_pffit_sample_seeds(&fx.gpu, &t, &fx.kernel, &fx.opts, 3, three, &err), 0);
+    for (int i = 0; i < RF_PFFIT_N; i++) {
+        double mean = (one[0][i].ipc + one[1][i].ipc + one[2][i].ipc) / 3;
+        assert_true(mean > 0);
+        assert_float_equal(three[i].ipc, mean, 1e-12);
+        assert_int_equal(three[i].cycles, one[0][i].cycles + one[1][i].cycles + one[2][i].cycles);
+        assert_int_equal(three[i].design.rf_config, one[0][i].design.rf_config);
+    }
+    assert_float_equal(one[1][0].ipc, one[0][0].ipc, 1e-12);   /* LTRF #1: no dither */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(points),
+        cmocka_unit_test(seed_mean),
         cmocka_unit_test(recovers_model),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -284,6 +284,19 @@ static void tolerable_sweep(void **state)
     assert_true(t.pt[t.n - 1].ipc < t.pt[0].ipc);
     assert_true(t.tol_self >= 1 && t.tol_self < 8 && !t.capped_self);
 
+    /* No branch or memory draw and whole latencies (nothing dithered): every
+     * seed gives the same run, so the mean of three seeds is the single
+     * run's IPC at every point. */
+    rf_tolerable t3;
+    to.seeds = 3;
+    assert_int_equal(rf_sim_tolerable(&fx.gpu, &fx.design, &fx.kernel, &fx.opts, &to, &t3, &err),
+                     0);
+    assert_int_equal(t3.n, t.n);
+    for (int i = 0; i < t.n; i++)
+        assert_float_equal(t3.pt[i].ipc, t.pt[i].ipc, 1e-12);
+    assert_float_equal(t3.tol_self, t.tol_self, 1e-12);
+    assert_float_equal(t3.ref_ipc, t.ref_ipc, 1e-12);
+
     design(&fx, RF_DESIGN_BASELINE);
     assert_int_equal(rf_sim_tolerable(&fx.gpu, &fx.design, &fx.kernel, &fx.opts, &to, &t, &err),
                      RF_EUSAGE);
