@@ -51,23 +51,21 @@
  * cycles per write-back in the queueing of analytic/conflict.c) and read
  * misses enter the bank utilisation of the IPC model (rf_rcc_apply).
  *
- * Bank concentration.  The sampler puts register r of warp slot w in NVM
- * bank (r + w) mod B, so a warp's misses and the write-backs of its own
- * pairs land on the banks of its registers: with a concatenated index and
- * R >= log2 B register bits, every write-back of a line goes to one bank
- * (the line's registers agree mod B), and a policy that gathers the most
- * written registers in one critical set (Worst) gathers the warp's NVM
- * traffic on one or two banks.  Averaged over the warps the load is even,
- * but under GTO a warp issues in bursts, and an access then meets the
- * load of its own bank: with s_b the warp's share of its NVM bank time on
- * bank b (reads x miss, own write-backs x L_w at the banks a same-warp
- * victim can have, other warps' write-backs spread evenly), an access
- * meets sum_b s_b rho_b = B sum_b s_b^2 times the mean utilisation
- * (size-biased sampling).  Weighted by the locality lambda (the share of
- * bursts, as for the conflicts):
- *     F = lambda B sum_b s_b^2 + 1 - lambda          (>= 1; 1 when even)
- * multiplies the bank utilisation the IPC model's queueing sees (reads and
- * write-backs alike), not the energy counts.
+ * A warp's own bank backlog.  The sampler puts register r of warp slot w
+ * in NVM bank (r + w) mod B, so a warp's misses and the write-backs of its
+ * own pairs land on the banks of its registers: with a concatenated index
+ * and R >= log2 B register bits every write-back of a line goes to one
+ * bank (the line's registers agree mod B), and a policy that gathers the
+ * most written registers in one critical set (Worst) gathers the warp's
+ * NVM traffic on one or two banks.  Averaged over the warps the load is
+ * even (the queueing above), but a warp issuing in a burst queues behind
+ * itself: rf_rcc_own_walk follows the code one instruction per cycle with
+ * each bank's expected backlog of the warp's own write-backs (L_w cycles
+ * each, draining one per cycle); a missing operand read waits for its
+ * bank's backlog (writes go first) and the warp with it; an own
+ * write-back waits behind the backlog of the victim's bank.  Per
+ * instruction, the read waits go on the warp's path and hold its
+ * collector; the write-back waits go on the path with the share sigma.
  *
  * Inputs: geometry, kernel code and profile (or per-register writes),
  * warps, lambda.  Outputs: probabilities per write / read.
@@ -552,42 +550,78 @@ void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double 
     rates_core(g, fl, warps, locality, out, NULL);
 }
 
-double rf_rcc_bank_share(const rf_rc_geom *g, const rf_rcc_flow *fl, const double *own,
-                         const double *any, const double *miss, int banks, int service)
+int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, const double *own,
+                    const double *miss, int banks, int service, double *read_stall,
+                    double *wb_wait, rf_err *err)
 {
-    if (banks < 2)
-        return 1.0;
+    *read_stall = *wb_wait = 0.0;
+    const rf_func *f = w->func;
+    if (!f || f->nblocks < 1 || banks < 1 || service <= 1)
+        return 0;
     if (banks > RF_RCC_MAX_BANKS)
         banks = RF_RCC_MAX_BANKS;
-    /* Register bits a line fixes within one warp: a same-warp victim agrees
-     * with the writer on them (concat: the R bits; TEA: all index bits;
-     * fully associative: none). */
     int kb = g->index == RF_RC_CONCAT ? g->rbits : g->index == RF_RC_TEA ? g->index_bits : 0;
     int lb = 0;
     while ((1 << lb) < banks)
         lb++;
-    bool pow2 = (1 << lb) == banks;
-    int spread = pow2 && kb < lb ? 1 << (lb - kb) : (kb >= lb ? 1 : banks);
+    int spread = (1 << lb) == banks && kb < lb ? 1 << (lb - kb) : (kb >= lb ? 1 : banks);
     int step = banks / spread;
-    double t[RF_RCC_MAX_BANKS] = {0}, total = 0.0;
-    for (int r = 0; r < fl->nregs; r++) {
-        int j = r % banks;
-        double rd = fl->reads[r] * miss[r];
-        double wo = fl->writes[r] * own[r] * service;
-        double wa = fl->writes[r] * (any[r] > own[r] ? any[r] - own[r] : 0.0) * service;
-        t[j] += rd;
-        for (int k = 0; k < spread; k++)
-            t[(j + k * step) % banks] += wo / spread;
-        for (int b = 0; b < banks; b++)
-            t[b] += wa / banks;
-        total += rd + wo + wa;
+    int map[RF_MAX_GPR];
+    rf_rcc_assign_map(w, g, assign, map);
+    double *freq = calloc((size_t)f->nblocks, sizeof *freq);
+    if (!freq)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory for the bank walk");
+    int rc = rf_dst_block_freq(f, w->prof.trip, w->prof.taken, NULL, freq, NULL, err);
+    double stall = 0.0, wait = 0.0, insts = 0.0;
+    for (int b = 0; b < f->nblocks && rc == 0; b++) {
+        if (!(freq[b] > 0))
+            continue;
+        const rf_block *bb = &f->blocks[b];
+        bool self = (bb->nsucc > 0 && bb->succ[0] == b) || (bb->nsucc > 1 && bb->succ[1] == b);
+        double backlog[RF_RCC_MAX_BANKS] = {0}, bs = 0.0, bw = 0.0;
+        for (int pass = 0; pass < (self ? 2 : 1); pass++) {
+            bs = bw = 0.0;
+            for (int i = bb->first; i < bb->first + bb->ninsts; i++) {
+                const rf_inst *in = &f->insts[i];
+                double adv = 1.0;          /* the issue cycle */
+                for (int u = 0; u < in->nuses; u++) {
+                    int r0 = in->uses[u];
+                    bool dup = false;
+                    for (int v = 0; v < u; v++)
+                        dup |= in->uses[v] == r0;
+                    if (r0 >= RF_MAX_GPR || dup)
+                        continue;
+                    int r = map[r0];
+                    double left = backlog[r % banks] - adv;
+                    double t = left > 0 ? miss[r] * left : 0.0;
+                    bs += t;
+                    adv += t;
+                }
+                for (int j = 0; j < banks; j++)
+                    backlog[j] = backlog[j] > adv ? backlog[j] - adv : 0.0;
+                for (int d = 0; d < in->ndefs; d++) {
+                    if (in->defs[d] >= RF_MAX_GPR)
+                        continue;
+                    int r = map[in->defs[d]];
+                    double o = own[r] / spread;
+                    for (int k = 0; k < spread; k++) {
+                        int j = (r % banks + k * step) % banks;
+                        bw += o * backlog[j];
+                        backlog[j] += o * service;
+                    }
+                }
+            }
+        }
+        stall += freq[b] * bs;
+        wait += freq[b] * bw;
+        insts += freq[b] * bb->ninsts;
     }
-    if (!(total > 0))
-        return 1.0 / banks;
-    double q = 0.0;
-    for (int b = 0; b < banks; b++)
-        q += (t[b] / total) * (t[b] / total);
-    return q;
+    free(freq);
+    if (rc == 0 && insts > 0) {
+        *read_stall = stall / insts;
+        *wb_wait = wait / insts;
+    }
+    return rc;
 }
 
 double rf_rcc_fit_locality(const rf_rcc_result *res, const double *meas, int n)
@@ -641,13 +675,18 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
     int lw = gpu->nvm_write_latency > 1 ? gpu->nvm_write_latency : 1;
     if (rc == 0) {
         rates_core(&g, fl, warps, p->rc_locality, &r, rr);
-        r.bank_share = rf_rcc_bank_share(&g, fl, rr->own, rr->any, rr->miss, m->banks, lw);
+        if (k->rcw.nregs > 0)
+            rc = rf_rcc_own_walk(&k->rcw, &g, d->assign, rr->own, rr->miss, m->banks, lw,
+                                 &r.own_read_stall, &r.own_wb_wait, err);
     }
     free(rr);
     free(fl);
     if (rc)
         return rc;
     m->wb_rate += k->writes * r.conflict;
+    /* The warp's own bank backlog (rf_rcc_own_walk). */
+    m->extra_stall += r.own_read_stall + p->rc_stall * r.own_wb_wait;
+    m->extra_hold += r.own_read_stall;
     k->reads *= r.read_miss;
     /* Reads reaching the banks per instruction: binomial thinning of the
      * operand-count histogram by the miss rate. */
@@ -663,15 +702,6 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
     memcpy(k->read_k, thin, sizeof thin);
     k->writes *= r.conflict * lw;
     m->write_service = lw;
-    /* Bursts: an access meets the load of its bank, and a bursting warp's
-     * own traffic is concentrated on few banks (size-biased utilisation). */
-    double lam = p->rc_locality < 0 ? 0 : p->rc_locality > 1 ? 1 : p->rc_locality;
-    int nb = m->banks > 0 ? m->banks : 1;
-    r.load_factor = lam * nb * r.bank_share + (1.0 - lam);
-    if (r.load_factor < 1.0)
-        r.load_factor = 1.0;
-    k->reads *= r.load_factor;
-    k->writes *= r.load_factor;
     for (int b = 0; b <= RF_IPC_MAXB; b++)
         k->intra[b] *= r.read_miss * r.read_miss;
     if (out)

@@ -70,10 +70,10 @@ typedef struct rf_rcc_result {
                           * writing warp (locality 1) */
     double conflict;     /* at the given locality */
     double read_miss;    /* reads served by the NVM file */
-    double bank_share;   /* sum over banks of the squared share of one warp's NVM
-                          * traffic (1 / banks when spread evenly) */
-    double load_factor;  /* bank utilisation an NVM access meets over the mean:
-                          * locality x banks x bank_share + 1 - locality */
+    double own_read_stall; /* cycles per instruction a warp's operand reads wait
+                          * for its own write-backs' bank backlog (rf_rcc_own_walk) */
+    double own_wb_wait;  /* cycles per instruction its write-backs wait behind
+                          * that backlog */
     int pairs;           /* (warp, register) pairs written */
     int lines_used;      /* lines they map to */
 } rf_rcc_result;
@@ -81,16 +81,26 @@ typedef struct rf_rcc_result {
 void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double locality,
                   rf_rcc_result *out);
 
-/* Concentration of one warp's NVM bank traffic (sampler: a warp
- * register's bank is (register + warp slot) mod banks): per register r of
- * the flow, reads x miss[r] at r's bank, write-backs of the warp's own
- * pairs (writes x own[r] x service bank-cycles) at the banks a same-warp
- * victim of r's line can have, write-backs of other warps' pairs
- * (any[r] - own[r]) spread evenly.  Returns sum_b s_b^2 over the banks'
- * shares s_b.  own, any, miss: per-register probabilities per write / read. */
 #define RF_RCC_MAX_BANKS 64
-double rf_rcc_bank_share(const rf_rc_geom *g, const rf_rcc_flow *fl, const double *own,
-                         const double *any, const double *miss, int banks, int service);
+
+/* A warp's own NVM bank backlog along its code (sampler: register r of
+ * warp slot w is in bank (r + w) mod banks, so the warp's accesses to
+ * registers equal mod banks share a bank): each block in program
+ * order (blocks that loop on themselves from the backlog of their previous
+ * pass), one instruction per cycle; every bank's backlog drains one cycle
+ * per cycle; a read of register r (renumbered) misses with miss[r] and
+ * then waits for its bank's backlog (writes go first), the warp with it;
+ * a write of r is a write-back of the warp's own pair with own[r], which
+ * waits behind the backlog of the victim's bank and adds `service` cycles
+ * to it (the victim shares r's line, so it agrees with r on the register
+ * bits the line fixes: concat R bits, TEA all index bits; with fewer than
+ * log2 banks of them the write-back is spread over the banks it can
+ * have).  Outputs per instruction (block frequencies of the profile):
+ * read_stall, the cycles reads waited; wb_wait, the cycles write-backs
+ * waited.  0 without code. */
+int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, const double *own,
+                    const double *miss, int banks, int service, double *read_stall,
+                    double *wb_wait, rf_err *err);
 
 /* Locality that best fits measured conflict rates meas[i] of n results
  * (conflict is linear in it): least squares, clamped to [0, 0.95]; -1 when

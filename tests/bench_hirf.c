@@ -101,7 +101,8 @@ static const struct {
 typedef struct row {
     double ipc, conf, nvm_r, nvm_w, stall, energy;
     double est, est_conf;   /* calibrate/rcfit.c from four full runs */
-    double est_lf;          /* the estimate's NVM bank load factor (rccollide.c) */
+    double est_own;         /* the estimate's own-backlog waits, cycles per instruction
+                             * (reads + write-backs, rf_rcc_own_walk) */
     double est_win;         /* rfkit calibrate's windowed plan (calibrate/calibrate.c) */
 } row;
 
@@ -243,9 +244,9 @@ static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *
         if (estimate(gpu, &d, k, &kc, &cal, &e) == 0) {
             rows[i].est = e.ipc;
             rows[i].est_conf = 100.0 * e.rc.conflict;
-            rows[i].est_lf = e.rc.load_factor;
+            rows[i].est_own = e.rc.own_read_stall + e.rc.own_wb_wait;
         } else {
-            rows[i].est = rows[i].est_conf = rows[i].est_lf = NAN;
+            rows[i].est = rows[i].est_conf = rows[i].est_own = NAN;
         }
     }
 
@@ -327,12 +328,12 @@ int main(int argc, char **argv)
                regs[i] >= 15 ? "compiler-sensitive" : "compiler-insensitive", lams[i],
                prm[i][0], prm[i][1], prm[i][2]);
         printf("  %-10s %7s %7s %8s %8s %7s %7s | %7s %7s %6s\n", "config", "IPC", "conf%",
-               "nvmR%", "nvmW%", "stall", "energy", "est.IPC", "est.cf%", "est.lf");
+               "nvmR%", "nvmW%", "stall", "energy", "est.IPC", "est.cf%", "est.own");
         for (int c = 0; c < NCFG; c++) {
             const row *r = &rows[i][c];
             printf("  %-10s %7.4f %7.2f %8.2f %8.2f %7.3f %7.3f | %7.4f %7.2f %6.2f\n",
                    cfgs[c].label, r->ipc, r->conf, r->nvm_r, r->nvm_w, r->stall, r->energy,
-                   r->est, r->est_conf, r->est_lf);
+                   r->est, r->est_conf, r->est_own);
         }
         printf("\n");
     }

@@ -352,53 +352,76 @@ static void apply_terms(void **state)
     kb_free(f);
 }
 
-/* Bank concentration of one warp's NVM traffic, 8 banks, service 4.
- * (a) r0 and r1 each written once, every write evicting a pair of the
- *     same warp (own = any = 1): 4 bank-cycles on banks 0 and 1:
- *     q = 0.5^2 + 0.5^2 = 0.5.
- * (b) the same write-backs all of other warps' pairs (own = 0): spread
- *     over the 8 banks, q = 1/8.
- * (c) r0 alone: 2 reads missing half the time (1 on bank 0), a write
- *     evicting (any 1) its own warp's pair half the time (own 0.5: 2 on
- *     bank 0) and another warp's otherwise (2 spread, 0.25 per bank):
- *     bank 0 holds 3.25 of 5, the others 0.25 each:
- *     q = 0.65^2 + 7 x 0.05^2 = 0.44.
- * (d) W4R2: a same-warp victim of r0's line agrees on 2 register bits
- *     only, so its bank is 0 or 4: q = 0.5 for (a)'s r0 alone. */
-static void bank_share(void **state)
+/* A warp's own NVM bank backlog, 8 banks, write-back service 4 cycles,
+ * one instruction per cycle, every access missing (miss = 1) and every
+ * write evicting the warp's own pair (own = 1); concat W0R3 (a line fixes
+ * 3 register bits: a write-back stays in its register's bank).
+ * (a) Ping-pong r8 = r0; r0 = r8; r8 = r0; r0 = r8; exit (all bank 0):
+ *     i0: r0's read finds nothing; r8's write-back: backlog 4.
+ *     i1: r8's read after the issue cycle finds 4 - 1 = 3 left: waits 3,
+ *         the backlog drains to 0; r0's write-back: backlog 4.
+ *     i2, i3: the same, 3 each.  Reads waited 9 over 5 instructions:
+ *     1.8 per instruction; the write-backs never waited.
+ * (b) r0 =; r8 =; r16 =; exit: write-backs wait 0, 4 - 1 = 3 and
+ *     7 - 1 = 6: 9 / 4 = 2.25 per instruction.
+ * (c) (b) with W4R2 (2 register bits): each write-back half on bank 0,
+ *     half on bank 4: waits 0, 0.5 x 1 + 0.5 x 1 = 1, 0.5 x 2 + 0.5 x 2
+ *     = 2: 3 / 4 = 0.75 per instruction. */
+static void own_walk(void **state)
 {
     (void)state;
-    rf_rc_geom g;
-    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 64, 4, 64, 3, NULL), 0);
-    rf_rcc_flow fl;
-    memset(&fl, 0, sizeof fl);
-    fl.nregs = 2;
-    fl.writes[0] = fl.writes[1] = 1;
-    double one[RF_MAX_GPR], zero[RF_MAX_GPR] = {0};
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_err err = {0};
+    double one[RF_MAX_GPR];
     for (int r = 0; r < RF_MAX_GPR; r++)
         one[r] = 1;
-    NEAR(rf_rcc_bank_share(&g, &fl, one, one, zero, 8, 4), 0.5);
-    NEAR(rf_rcc_bank_share(&g, &fl, zero, one, zero, 8, 4), 1.0 / 8);
-    memset(&fl, 0, sizeof fl);
-    fl.nregs = 1;
-    fl.writes[0] = 1;
-    fl.reads[0] = 2;
-    double own[RF_MAX_GPR] = {0.5}, miss[RF_MAX_GPR] = {0.5};
-    NEAR(rf_rcc_bank_share(&g, &fl, own, one, miss, 8, 4), 0.44);
+    rf_rc_geom g;
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 8, 2, 64, 3, NULL), 0);
+    kb_builder b;
+    kb_begin(&b, "pingpong");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r8 = r0");
+    kb_i(&b, "alu r0 = r8");
+    kb_i(&b, "alu r8 = r0");
+    kb_i(&b, "alu r0 = r8");
+    kb_i(&b, "exit");
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_rcc_writes w;
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &w, &err), 0);
+    double rs, ww;
+    assert_int_equal(rf_rcc_own_walk(&w, &g, RF_ASSIGN_BASE, one, one, 8, 4, &rs, &ww, &err), 0);
+    NEAR(rs, 1.8);
+    NEAR(ww, 0.0);
+    kb_free(f);
+
+    kb_begin(&b, "burst");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r0 =");
+    kb_i(&b, "alu r8 =");
+    kb_i(&b, "alu r16 =");
+    kb_i(&b, "exit");
+    f = kb_finish(&b);
+    assert_non_null(f);
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &w, &err), 0);
+    assert_int_equal(rf_rcc_own_walk(&w, &g, RF_ASSIGN_BASE, one, one, 8, 4, &rs, &ww, &err), 0);
+    NEAR(rs, 0.0);
+    NEAR(ww, 2.25);
     rf_rc_geom g42;
     assert_int_equal(rf_rc_geom_init(&g42, RF_RC_CONCAT, 64, 4, 64, 2, NULL), 0);
-    fl.reads[0] = 0;
-    NEAR(rf_rcc_bank_share(&g42, &fl, one, one, zero, 8, 4), 0.5);
-    /* One bank, or none: nothing to concentrate. */
-    NEAR(rf_rcc_bank_share(&g, &fl, one, one, zero, 1, 4), 1.0);
+    assert_int_equal(rf_rcc_own_walk(&w, &g42, RF_ASSIGN_BASE, one, one, 8, 4, &rs, &ww, &err),
+                     0);
+    NEAR(ww, 0.75);
+    /* An SRAM-speed write (service 1) leaves no backlog. */
+    assert_int_equal(rf_rcc_own_walk(&w, &g, RF_ASSIGN_BASE, one, one, 8, 1, &rs, &ww, &err), 0);
+    NEAR(ww, 0.0);
+    kb_free(f);
 }
 
-/* The ping-pong kernel of apply_terms on 8 banks: r0 and r8 share line 0
- * and bank 0, so all NVM traffic is on one bank (share 1).  At the
- * default locality 0.5 an access meets 0.5 x 8 x 1 + 0.5 = 4.5 times the
- * mean utilisation: bank reads 0.25 x 4.5 = 1.125, write bank-cycles
- * 3 x 4.5 = 13.5 per instruction. */
-static void apply_load_factor(void **state)
+/* rf_rcc_apply puts the walk's waits into the IPC model: reads on the
+ * warp's path and in the collector hold, write-backs on the path with the
+ * share sigma (rc_stall). */
+static void apply_own_walk(void **state)
 {
     (void)state;
     kb_builder b;
@@ -433,16 +456,15 @@ static void apply_load_factor(void **state)
     assert_int_equal(rf_rcc_writes_of(f, &prof, &k.rcw, &err), 0);
     rf_ipc_params p;
     rf_ipc_params_default(&p);
-    NEAR(p.rc_locality, 0.5);
+    p.rc_stall = 0.5;
     rf_ipc_machine m;
     memset(&m, 0, sizeof m);
     m.banks = 8;
     rf_rcc_result r;
     assert_int_equal(rf_rcc_apply(&gpu, &d, 1, &p, &m, &k, &r, &err), 0);
-    NEAR(r.bank_share, 1.0);
-    NEAR(r.load_factor, 4.5);
-    NEAR(k.reads, 1.125);
-    NEAR(k.writes, 13.5);
+    assert_true(r.own_read_stall > 0);
+    NEAR(m.extra_stall, r.own_read_stall + 0.5 * r.own_wb_wait);
+    NEAR(m.extra_hold, r.own_read_stall);
     kb_free(f);
 }
 
@@ -495,8 +517,8 @@ int main(void)
         cmocka_unit_test(assign_maps),
         cmocka_unit_test(write_service_queueing),
         cmocka_unit_test(apply_terms),
-        cmocka_unit_test(bank_share),
-        cmocka_unit_test(apply_load_factor),
+        cmocka_unit_test(own_walk),
+        cmocka_unit_test(apply_own_walk),
         cmocka_unit_test(area_and_leakage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
