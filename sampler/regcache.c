@@ -27,7 +27,8 @@
  * renumbered before the run with analytic/rccollide.c's map (baseline,
  * CAC from static destination counts, Best and Worst from the expected
  * dynamic write counts of the kernel under its profile, which are the mean
- * write counts of the sampler's own branch model).
+ * write counts of the sampler's own branch model); 64- and 128-bit tuples
+ * keep aligned IDs, as in SASS (analytic/dstcount.c).
  *
  * Counters: rc_hits / rc_misses (reads), rc_writes, rc_conflicts
  * (write-backs decided), nvm_reads (read misses), nvm_writes (write-backs
