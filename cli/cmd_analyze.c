@@ -166,6 +166,11 @@ static void emit(rf_tbl *t, bool csv)
         rf_tbl_print(t, stdout);
 }
 
+static int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
+
 static int nomem(rf_err *err)
 {
     return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
@@ -317,12 +322,16 @@ static int pass_cac(const analysis *a, const analyze_opts *o, rf_err *err)
     if (rc)
         return rc;
     rf_rc_geom_default(&g[1], RF_RC_TEA);
-    int n = a->nregs;
+    /* The renumberings the sampler runs (rf_rcc_assign_map): 64- and
+     * 128-bit tuples stay aligned, so the new IDs may span more than n. */
+    int n = a->nregs, span = n;
     int cac[RF_MAX_GPR], best[RF_MAX_GPR], worst[2][RF_MAX_GPR], ident[RF_MAX_GPR];
-    rf_dst_cac(st, n, cac);
-    rf_dst_best(wt, n, best);
+    uint8_t width[RF_MAX_GPR];
+    rf_dst_tuples(a->f, width);
+    span = imax(span, rf_dst_cac_aligned(st, width, n, cac));
+    span = imax(span, rf_dst_cac_aligned(wt, width, n, best));
     for (int x = 0; x < 2; x++)
-        rf_dst_worst(wt, n, rf_rc_nsets(&g[x]), worst[x]);
+        span = imax(span, rf_dst_worst_aligned(wt, width, n, rf_rc_nsets(&g[x]), worst[x]));
     for (int r = 0; r < n; r++)
         ident[r] = r;
     static const char *const h[] = {"reg", "dst_static", "writes", "cac", "best",
@@ -354,10 +363,10 @@ static int pass_cac(const analysis *a, const analyze_opts *o, rf_err *err)
         printf("  %s (%d sets):", x ? "TEA" : "concat", rf_rc_nsets(&g[x]));
         const int *maps[4] = {ident, cac, best, worst[x]};
         for (int p = 0; p < 4; p++) {
-            double pw[RF_MAX_GPR];
+            double pw[RF_MAX_GPR] = {0};
             rf_dst_permute(wt, n, maps[p], pw);
             rf_rc_balance bal;
-            rf_rc_balance_of(&g[x], pw, n, &bal);
+            rf_rc_balance_of(&g[x], pw, span, &bal);
             printf("  %s %.3f/%.3f", pol[p], bal.max_share, bal.conflict);
         }
         printf("\n");
@@ -559,11 +568,15 @@ static int summary_row(rf_tbl *t, const analysis *a, const analyze_opts *o, rf_e
         return rc ? rc : nomem(err);
     }
     int n = a->nregs, cac[RF_MAX_GPR];
-    rf_dst_cac(stc, n, cac);
+    uint8_t width[RF_MAX_GPR];
+    rf_dst_tuples(a->f, width);
+    int span = imax(n, rf_dst_cac_aligned(stc, width, n, cac));
     rf_rc_balance base, opt;
     rf_rc_balance_of(&g, wt, n, &base);
+    for (int r = 0; r < span; r++)
+        pw[r] = 0;
     rf_dst_permute(wt, n, cac, pw);
-    rf_rc_balance_of(&g, pw, n, &opt);
+    rf_rc_balance_of(&g, pw, span, &opt);
     const rf_kernel *k = a->k;
     int c = 0;
     rf_tbl_set(t, c++, "%s", k->name);
