@@ -208,6 +208,49 @@ static void second_chance_over_reads(void **state)
     assert_int_equal(st.bank_reads, 8 + 1);
 }
 
+/* No idle bank to park in: the write is forced and takes its bank from the
+ * read that had it (seed 001 Sec. IV-D: a write that "cannot borrow a
+ * vacant place for a stealing write" is forced; "all other conflicting
+ * accesses have to yield").  One warp, modulo map (bank = reg mod 4):
+ * I0 r1 <- [r0]  shared load: issue 0, read @1, result r1 (bank 1) @6
+ * I1 r2 <- r4 r8 r12, r5 r9 r13, r6 r10 r14, r3 r7 r11 (3 per bank):
+ *    issue 1, reads @2 @3 @4, dispatch 5
+ * I2 r15 <- r16 r17 r18 r19 (one per bank): issue 2, reads @5 (after I1),
+ *    dispatch 6
+ * I3 r20 <- r24 r21 r22 r23 (one per bank): issue 3, reads @6 (after I2)
+ * @6 the write of r1 meets I3's read of r21 on bank 1 and every other bank
+ *   is read by I3 too: nowhere to park, so the write is forced: r21's read
+ *   is refused (one inter-write cycle) and done @7; I3 dispatches @8
+ *   (I1 @5, I2 @6 on the one ALU pipe), writes @12: 13 cycles, the same as
+ *   the straight file (its write takes bank 1 first).  Bank reads
+ *   1 + 12 + 4 + 4 = 21 (the refused read counted once), writes 4. */
+static void forced_over_a_granted_read(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    one_scheduler(&fx);
+    simfix_add(&fx, RF_OC_LD_SHARED, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1},
+               (int[]){4, 8, 12, 5, 9, 13, 6, 10, 14, 3, 7, 11, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){15, -1}, (int[]){16, 17, 18, 19, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){20, -1}, (int[]){24, 21, 22, 23, -1});
+    simfix_finish(&fx);
+    rf_sim_stats st = run(&fx);
+    assert_int_equal(st.cycles, 13);
+    assert_int_equal(st.inter_write_cycles, 1);
+
+    steal(&fx, false, true);
+    st = run(&fx);
+    assert_int_equal(st.cycles, 13);
+    assert_int_equal(st.stolen_writes, 0);
+    assert_int_equal(st.wb_forced, 1);
+    assert_int_equal(st.wb_normal, 3);
+    assert_int_equal(st.inter_write_cycles, 1);
+    assert_int_equal(st.bank_reads, 21);
+    assert_int_equal(st.bank_writes, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +259,7 @@ int main(void)
         cmocka_unit_test(stolen_write_late),
         cmocka_unit_test(forced_write),
         cmocka_unit_test(second_chance_over_reads),
+        cmocka_unit_test(forced_over_a_granted_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
