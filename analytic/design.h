@@ -61,7 +61,7 @@ typedef struct rf_design {
 
     /* HI-RF + CAC (seed 002). */
     int index;           /* rf_rc_index */
-    int wbits, rbits;    /* concat index: warp and register bits */
+    int wbits, rbits;    /* concat index: warp and register bits (wbits -1: what rbits leaves) */
     int rc_entries;      /* 0 = the GPU's rc_entries */
     int assign;          /* rf_rc_assign */
 

@@ -115,7 +115,7 @@ int rf_rc_geom_for(const rf_design *d, const rf_gpu *gpu, rf_rc_geom *g, rf_err 
     int lines = d->rc_entries > 0 ? d->rc_entries : gpu->rc_entries;
     int subcores = gpu->subcores > 0 ? gpu->subcores : 1;
     int rc = rf_rc_geom_init(g, d->index, lines, subcores, gpu->max_warps_per_sm, d->rbits, err);
-    if (!rc && d->index == RF_RC_CONCAT && d->wbits != g->wbits)
+    if (!rc && d->index == RF_RC_CONCAT && d->wbits >= 0 && d->wbits != g->wbits)
         return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "wbits",
                           "W%dR%d does not make the %d-bit index of %d lines (use W%dR%d)",
                           d->wbits, d->rbits, g->index_bits, lines, g->wbits, g->rbits);

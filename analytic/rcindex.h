@@ -46,7 +46,7 @@ void rf_rc_geom_default(rf_rc_geom *g, int index);
 
 /* From a design point (index, wbits, rbits, rc_entries; 0 = the GPU's) and
  * a GPU (subcores, rc_entries, max_warps_per_sm).  A concat index needs
- * wbits + rbits = log2(lines). */
+ * wbits + rbits = log2(lines); wbits -1 takes what rbits leaves. */
 int rf_rc_geom_for(const rf_design *d, const rf_gpu *gpu, rf_rc_geom *g, rf_err *err);
 
 /* Line and tag of warp's register reg. */
