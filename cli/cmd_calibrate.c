@@ -18,12 +18,14 @@
 
 #define DEFAULT_CALIB "rfkit-calib.csv"
 
+#define PF_SEEDS 5      /* runs averaged per register-cache sample */
+
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: rfkit calibrate --gpu G --kernel K [-o FILE] [--budget-cycles N] [--seed S]\n"
             "                       [--entry NAME] [--grid X,Y,Z] [--block X,Y,Z] [--smem B]\n"
-            "                       [--regs N] [--quiet]\n\n"
+            "                       [--regs N] [--quiet] [--design rfc|ltrf [--seeds N]]\n\n"
             "Run short sampler windows at a few design points (warm-up, window, several\n"
             "places of the kernel), fit the IPC model's free parameters with GSL, print the\n"
             "parameters, the residuals and the cycles the samples cost against a full run,\n"
@@ -39,8 +41,11 @@ static void usage(FILE *out)
             "                     full runs of LTRF #1, #2, #7, LTRF+ #5 and RFC #1, #2, #7\n"
             "                     (calibrate/pffit.c); its record serves rfkit estimate\n"
             "                     for RFC, LTRF and LTRF+ design points (keep it in its\n"
-            "                     own file with -o)\n",
-            DEFAULT_CALIB);
+            "                     own file with -o)\n"
+            "  --seeds N          with --design: each sample the mean of N runs with seeds\n"
+            "                     S..S+N-1 (default %d; one run's branch and cache draws\n"
+            "                     can move a point by 10-25%%)\n",
+            DEFAULT_CALIB, PF_SEEDS);
 }
 
 static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err)
@@ -53,10 +58,11 @@ static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err
     return RF_OK;
 }
 
-/* --design rfc|ltrf: seven full sampler runs and the register-cache fit. */
+/* --design rfc|ltrf: seven full sampler points, each the mean of `seeds`
+ * runs, and the register-cache fit. */
 static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
-                        const rf_ipc_kernel *kc, uint64_t seed, const char *out_path,
-                        rf_err *err)
+                        const rf_ipc_kernel *kc, uint64_t seed, int seeds,
+                        const char *out_path, rf_err *err)
 {
     rf_design d;
     rf_design_init(&d);
@@ -67,15 +73,15 @@ static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel
     rf_pffit_obs obs[RF_PFFIT_N];
     rf_calib cal;
     rf_calib_init(&cal, gpu_name, k->name);
-    int rc = rf_pffit_sample(gpu, &d, k, &o, obs, err);
+    int rc = rf_pffit_sample_seeds(gpu, &d, k, &o, seeds, obs, err);
     if (!rc)
         rc = rf_pffit_fit(gpu, k, kc, obs, &cal, err);
     if (!rc)
         rc = rf_record_save(out_path, &cal, err);
     if (rc)
         return rc;
-    printf("calibrate: kernel %s on %s, register-cache model, %d full runs, record %s\n\n",
-           k->name, gpu_name, RF_PFFIT_N, out_path);
+    printf("calibrate: kernel %s on %s, register-cache model, %d points x %d seeds of full "
+           "runs, record %s\n\n", k->name, gpu_name, RF_PFFIT_N, seeds, out_path);
     rf_tbl *t = rf_tbl_new(3, (const char *const[]){"sample", "cycles", "IPC sampled"});
     for (int i = 0; t && i < RF_PFFIT_N; i++)
         rf_tbl_addf(t, "%s%s #%d\t%llu\t%.4f", rf_design_name(obs[i].design.kind),
@@ -99,7 +105,7 @@ int rf_cmd_calibrate(int argc, char **argv)
     rf_err err;
     rf_err_clear(&err);
     const char *gpu_name = NULL, *kernel_path = NULL, *out_path = DEFAULT_CALIB;
-    const char *budget_s = NULL, *seed_s = NULL, *design_s = NULL;
+    const char *budget_s = NULL, *seed_s = NULL, *seeds_s = NULL, *design_s = NULL;
     bool quiet = false;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
@@ -121,10 +127,10 @@ int rf_cmd_calibrate(int argc, char **argv)
             out_path = argv[++i];
             continue;
         }
-        const char *names[] = {"gpu", "kernel", "output", "budget-cycles", "seed", "entry",
-                               "grid", "block", "smem", "regs", "design"};
-        const char **dest[] = {&gpu_name, &kernel_path, &out_path, &budget_s, &seed_s,
-                               &ko.entry, &ko.grid, &ko.block, &ko.smem, &ko.regs, &design_s};
+        const char *names[] = {"gpu",   "kernel", "output", "budget-cycles", "seed", "seeds",
+                               "entry", "grid",   "block",  "smem",          "regs", "design"};
+        const char **dest[] = {&gpu_name, &kernel_path, &out_path, &budget_s, &seed_s, &seeds_s,
+                               &ko.entry, &ko.grid,     &ko.block, &ko.smem,  &ko.regs, &design_s};
         bool taken = false;
         for (size_t j = 0; j < sizeof names / sizeof names[0] && !taken; j++) {
             int rc = rf_cli_value(argc, argv, &i, names[j], &v, &err);
@@ -150,6 +156,13 @@ int rf_cmd_calibrate(int argc, char **argv)
         return rf_cli_fail(&err);
     if (seed_s && parse_u64("seed", seed_s, &co.seed, &err))
         return rf_cli_fail(&err);
+    long seeds = PF_SEEDS;
+    if (seeds_s && (!design_s || rf_parse_long(seeds_s, &seeds) || seeds < 1 || seeds > 64)) {
+        rf_err_set(&err, design_s ? RF_ERANGE : RF_EUSAGE, "command line", 0, 0, "seeds",
+                   design_s ? "expected 1..64, got '%s'"
+                            : "goes with --design rfc|ltrf (got '%s' without it)", seeds_s);
+        return rf_cli_fail(&err);
+    }
     if (design_s && strcmp(design_s, "rfc") && strcmp(design_s, "ltrf")) {
         rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "design",
                    "calibrate takes --design rfc or ltrf (got '%s')", design_s);
@@ -166,7 +179,7 @@ int rf_cmd_calibrate(int argc, char **argv)
     int rc = rep ? rf_kchar_compute(&gpu, k, &kc, &err)
                  : rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
     if (!rc && design_s) {
-        rc = calibrate_pf(&gpu, gpu_name, k, &kc, co.seed, out_path, &err);
+        rc = calibrate_pf(&gpu, gpu_name, k, &kc, co.seed, (int)seeds, out_path, &err);
         rf_kernel_destroy(k);
         free(rep);
         return rc ? rf_cli_fail(&err) : 0;
