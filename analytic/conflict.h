@@ -96,12 +96,14 @@ static inline void rf_bank_waits_inline(const rf_bank_load *load, const rf_confl
         }
         other_idle = 1.0 - r;
     }
-    double idle2 = (1.0 - rho) * (1.0 - rho);
-    out->read_removed = load->read_steal ? p->steal_cand * idle2 : 0.0;
-    out->write_removed = load->write_steal ? p->dead_reg * idle2 * (1.0 - p->forced) : 0.0;
+    double idle = 1.0 - rho;
+    out->read_removed = load->read_steal ? p->steal_cand * idle : 0.0;
+    out->write_removed = load->write_steal ? p->dead_reg * other_idle * (1.0 - p->forced) : 0.0;
     out->stolen_writes = load->write_steal ? rr * p->dead_reg * other_idle : 0.0;
-    out->read_wait = out->inter_read * (1.0 - out->read_removed)
-                   + out->inter_write * (1.0 - out->write_removed);
+    /* A read stolen ahead dodges whatever it would have waited for; a
+     * write parked elsewhere no longer blocks the read it met. */
+    out->read_wait = (1.0 - out->read_removed)
+                   * (out->inter_read + out->inter_write * (1.0 - out->write_removed));
 }
 
 #endif /* RF_CONFLICT_H */

@@ -25,7 +25,8 @@
  * and, operands collected, waits for its execution pipe: each pipe is an
  * M/D/1 server busy ii cycles per instruction at utilisation
  * u = x use ii / pipes, so W_unit = sum_u f_u (u / (1 - u)) ii / (2 pipes).
- *   t_coll = c0 + (L_rf - 1) + W_coll + q W_unit + h_x   (collector hold time)
+ *   t_coll = c0 - P_0 + (L_rf - 1) + W_coll + q W_unit + h_x   (collector hold time,
+ *            P_0 the share of instructions reading no register)
  * q (unit_hold, default 0.5): the collector is held until dispatch, so the
  * pipe wait counts against the collectors; but when a pipe is the
  * bottleneck its queue sits in the collectors without costing throughput
@@ -50,7 +51,41 @@
  *                                         so only the short stalls count
  *                                         (cpi_short = cpi_w without a S_mem)
  * IPC is their soft minimum (sum_i v_i^-p)^(-1/p): the p-norm saturates
- * smoothly when two limits are close, as queueing does.  Because t_coll and
+ * smoothly when two limits are close, as queueing does.
+ *
+ * Head-of-line blocking (collectors per class).  A scheduler takes its best
+ * ready warp and, when no collector of that instruction's class is free,
+ * waits (seed 001 Sec. II-B: "if running out of collectors, the
+ * instruction waits"); no other warp issues meanwhile.  Per instruction of
+ * class u (share f_u, C_u collectors held t_u^h = t_u + (1 - q) W_u cycles,
+ * to dispatch) the scheduler loses
+ *   B_u = P_run (t_u^h - C_u)                  its own C_u predecessors of
+ *                                              the class went in the last
+ *                                              C_u cycles (when t_u^h > C_u)
+ *       + (1 - P_run) rho_u^C_u t_u^h / (C_u + 1)  held by other warps, the
+ *                                              first of C_u frees in about
+ *                                              t_u^h / (C_u + 1)
+ *   rho_u = x f_u t_u^h / C_u,
+ *   P_run = (1 - r_u) R_u(C_u) + r_u (n_s - C_u) / n_s
+ * R_u(C): share of the class's instructions right behind >= C independent
+ * ones of the class in the warp's code; r_u: share whose successor waits for
+ * them, so that the scheduler turns to its other n_s = N_w / S warps, which
+ * (in step, as warps of a loop are) issue the same instruction
+ * (analytic/kchar.c).  The schedulers then issue at most
+ *   iss = S / (1/iw + sum_u f_u B_u)
+ * This cap and the latency and collector caps form a second soft minimum
+ * (the scheduler's time); IPC is the smaller of the two.  The pipe caps stay
+ * out of it: a pick blocked behind a saturated pipe costs nothing beyond the
+ * pipe's own cap.  (Measured on the built-in SM model, sgemm at 16 banks and
+ * 8 collectors: 0.43 blocked scheduler cycles per ALU and 0.99 per LD/ST
+ * instruction; IPC 1.12 typed against 1.75 with one shared pool.)
+ *
+ * Collector hold.  c0 (coll_base) counts a bank read cycle and a dispatch
+ * cycle; an instruction that reads no register skips the read, so the
+ * fixed hold is c0 - P(no register read) (register-cache hits still take
+ * their cycle).
+ *
+ * Because t_coll and
  * cpi_w grow with x, IPC solves x = F(x) with F decreasing; the root is
  * bracketed by [0, F(0)] and found by the Illinois method.
  *
@@ -64,21 +99,11 @@
  * default 0).
  *
  * Known limits (measured on the built-in SM model, fermi-gtx480, one SM):
- * - Class mix.  The collector caps use the kernel's average class mix,
- *   as if LD/ST and ALU instructions were interleaved evenly.  With
- *   collectors split per class and the scheduler waiting for a collector of
- *   its pick's class (no other warp issues meanwhile), instructions of one
- *   class that come in runs after a barrier (sgemm: every warp's 16 shared
- *   loads at the top of each tile, 1 LD/ST collector at 8 collectors) are
- *   served one class at a time: sgemm at 16 banks and 8 collectors runs at
- *   IPC 1.12 typed against 1.75 with one shared pool, where the average mix
- *   predicts about 1.26.  Read stealing takes a collector in the arbiter,
- *   past the blocked pick, so its gain there (+4.5%, +14% with write
- *   stealing) is far above what the conflicts it removes are worth.
  * - Scheduler.  The steady state does not depend on the warp scheduler;
  *   the sampler's GTO runs kmeans about 8% below LRR over long windows
- *   (1.06-1.10 against 1.17), while its first few thousand cycles after a
- *   cold start run above both.
+ *   (1.06-1.10 against 1.17; GTO turns to the other warps in step at each
+ *   load, doubling the LD/ST blocking), while its first few thousand cycles
+ *   after a cold start run above both.
  *
  * Later designs plug in through rf_ipc_machine: fewer active warps
  * (Register Sharing, FineReg, LTRF capacity), extra_stall and extra_hold
@@ -198,6 +223,8 @@ typedef struct solve_ctx {
     double p_exp;
     int ip;
     bool typed;         /* collectors split per class (m->coll_split) */
+    bool blocking;      /* typed: the issue cap carries head-of-line blocking */
+    double issue_term;  /* issue cap's v^-p inside caps_sum */
     double class_sum;   /* f_alu + f_sfu + f_ldst (normalises the classes) */
 } solve_ctx;
 
@@ -241,21 +268,49 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
         cpi += c->p->rc_stall * m->wb_rate
              * ((m->write_service > 1 ? m->write_service - 1 : 0) + w.write_wait);
     double lat = m->warps / cpi;
-    double col;
+    double col, iss = INFINITY;
     if (c->typed) {
         /* Collectors per class: each class's instructions hold its own
          * collectors, C_u / (f_u t_u) with t_u the class's hold time. */
         const double fu[3] = {k->frac_alu, k->frac_sfu, k->frac_ldst};
-        double cs = 0.0;
+        double cs = 0.0, blocked = 0.0;
+        double nws = m->warps / (m->schedulers > 0 ? m->schedulers : 1);
         col = INFINITY;
         for (int u = 0; u < 3; u++) {
             if (fu[u] <= 0)
                 continue;
             double tu = c->fixed_hold + coll_wait + c->p->unit_hold * wu[u];
-            double cu = m->coll_split[u] / (tu * fu[u] / c->class_sum);
+            double share = fu[u] / c->class_sum, cn = m->coll_split[u];
+            double cu = cn / (tu * share);
             col = min_run(col, cu);
             cs += inv_pow(cu, c->p_exp, c->ip);
+            /* Head-of-line blocking: a scheduler whose pick finds all C_u
+             * collectors of its class held issues nothing until one frees.
+             * Run: the warp's own C_u independent predecessors of the class
+             * went in the last C_u cycles and hold them t_u - C_u more.
+             * Else: held by other warps with chance rho_u^C_u, for about
+             * t_u / (C_u + 1) (the first of C_u to free). */
+            double th = tu + (1.0 - c->p->unit_hold) * wu[u];  /* held to dispatch */
+            double ru = x * share * th / cn;
+            ru = ru < 1.0 ? ru : 1.0;
+            int ci = (int)cn;
+            double rep = k->rep_share[u];
+            double prun = (1.0 - rep) * (ci <= RF_IPC_MAXRUN ? k->run_ge[u][ci] : 0.0);
+            if (nws > cn)
+                prun += rep * (nws - cn) / nws;
+            double over = th - cn;
+            tu = th;
+            double b_run = over > 0 ? prun * over : 0.0;
+            double b_rand = (over > 0 ? 1.0 - prun : 1.0) * inv_pow(1.0 / ru, cn, ci)
+                          * tu / (cn + 1.0);
+            blocked += share * (b_run + b_rand);
         }
+        /* Issue with blocking: S schedulers, each 1/iw + blocked cycles per
+         * instruction.  The blocked time is the queueing between the issue
+         * stage and the collectors already, so this cap enters as a hard
+         * minimum (the soft minimum would count that interaction twice). */
+        if (c->blocking)
+            iss = (double)m->schedulers / (1.0 / m->issue_width + blocked * c->coll_frac);
         s_coll = cs;
     } else {
         col = m->collectors / (t_coll * c->coll_frac);
@@ -268,6 +323,16 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
         s += inv_pow(pool, c->p_exp, c->ip);
     }
     double f = root_p(s, c->p_exp, c->ip);
+    if (iss < INFINITY) {
+        /* Scheduler time: issuing with its blocked time, the cycles with
+         * no warp ready (latency) and the collectors it waits for,
+         * soft-min'd; the pipe caps stay in the other minimum (a pick
+         * blocked behind a saturated pipe costs nothing beyond the pipe's
+         * own cap). */
+        double f2 = root_p(inv_pow(iss, c->p_exp, c->ip) + inv_pow(lat, c->p_exp, c->ip)
+                           + s_coll, c->p_exp, c->ip);
+        f = min_run(f, f2);
+    }
     if (out) {
         out->ipc = f;
         out->cpi_warp = cpi;
@@ -310,7 +375,8 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         c.hk += k->read_k[i] * harmonic[i];
     int b = m->banks < 1 ? 1 : (m->banks > RF_IPC_MAXB ? RF_IPC_MAXB : m->banks);
     c.intra = k->intra[b];
-    c.fixed_hold = p->coll_base + (m->rf_latency > 1 ? m->rf_latency - 1 : 0) + m->extra_hold;
+    c.fixed_hold = p->coll_base - k->no_reads + (m->rf_latency > 1 ? m->rf_latency - 1 : 0)
+                 + m->extra_hold;
     c.fixed_cpi = 1.0 + p->lat_scale * k->stall_dep + p->mem_scale * k->stall_mem + m->extra_stall;
     c.mem_cpi = p->mem_scale * k->stall_mem;
 
@@ -340,6 +406,8 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     c.u_sfu = k->frac_sfu * m->sfu_ii;
     c.u_ldst = k->frac_ldst * m->ldst_ii;
     c.caps_sum = inv_pow(issue, c.p_exp, c.ip);
+    c.issue_term = c.caps_sum;
+    c.blocking = c.typed;
     if (isfinite(unit))
         c.caps_sum += inv_pow(unit, c.p_exp, c.ip);
     if (isfinite(dram))

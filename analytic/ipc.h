@@ -18,6 +18,8 @@
 #define RF_IPC_MAXK 8
 /* Bank counts 1..RF_IPC_MAXB have their own intra-instruction conflict figure. */
 #define RF_IPC_MAXB 64
+/* Longest run of same-class instructions tracked (collectors per class). */
+#define RF_IPC_MAXRUN 8
 
 /* What the kernel does per warp instruction (static IR analysis weighted by
  * the profile, or measured in samples; analytic/kchar.c fills it). */
@@ -31,6 +33,9 @@ typedef struct rf_ipc_kernel {
     double reads;           /* register (bank) reads per instruction */
     double writes;          /* register (bank) writes per instruction */
     double read_k[RF_IPC_MAXK + 1]; /* P(instruction reads k registers) */
+    double no_reads;        /* share of instructions reading no register at all (their
+                             * collector skips the read cycle; unlike read_k[0] not
+                             * thinned by register-cache hits, which take a cycle too) */
     double stall_mem;       /* cycles/inst a lone warp waits on global memory, at mem_latency */
     double stall_dep;       /* cycles/inst a lone warp waits on other producers */
     double mem_latency;     /* cycles, mean global access latency from hit rates */
@@ -38,6 +43,12 @@ typedef struct rf_ipc_kernel {
                              * exits (its last instructions retiring) */
     double dram_bytes;      /* DRAM bytes per instruction */
     double intra[RF_IPC_MAXB + 1]; /* extra read cycles/inst from same-bank operands, by B */
+    double run_ge[3][RF_IPC_MAXRUN + 1]; /* ALU, SFU, LD/ST: share of the class's instructions
+                             * right behind at least C independent instructions of the
+                             * same class in the warp's stream ([u][0] = 1) */
+    double rep_share[3];    /* share of the class's instructions whose successor
+                             * waits for them (the scheduler turns to the other
+                             * warps, which are at the same instruction) */
     double insts_per_warp;  /* warp instructions per warp (whole kernel) */
     double active_frac;     /* mean warp work / CTA critical work (barrier phases,
                              * slowest warp): share of resident warps still issuing */

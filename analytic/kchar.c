@@ -17,6 +17,15 @@
  * instruction uses (predicates live in their own file), writes the distinct
  * general registers it defines; read_k the histogram of reads.
  *
+ * Class runs (head-of-line blocking at the collectors, analytic/ipc.c).
+ * Within a block, an instruction continues a run when it has the unit class
+ * (ALU, SFU, LD/ST) of the one before and does not wait for it (no register
+ * or predicate that one writes among its uses, definitions or guard), so
+ * that a greedy scheduler may issue the two in consecutive cycles;
+ * run_ge[u][C] is the share of class-u instructions with at least C such
+ * predecessors.  rep_share[u] is the share of class-u instructions whose
+ * successor waits for them: the scheduler then turns to other warps.
+ *
  * Same-bank operands.  With registers interleaved over B banks (bank =
  * (register + warp offset) mod B), two distinct registers of one instruction
  * collide when equal mod B, whatever the warp; the reads then take
@@ -197,6 +206,42 @@ static int gpr_reads(const rf_inst *in, int *regs)
             regs[n++] = r;
     }
     return n;
+}
+
+/* Unit class of an instruction as the sampler's collectors are split:
+ * 0 ALU, 1 SFU, 2 LD/ST; -1 barrier and exit (no collector). */
+static int unit_of(int cls)
+{
+    switch (cls) {
+    case RF_OC_SFU:
+        return 1;
+    case RF_OC_LD_SHARED: case RF_OC_ST_SHARED: case RF_OC_LD_CONST:
+    case RF_OC_LD_GLOBAL: case RF_OC_ST_GLOBAL: case RF_OC_LD_LOCAL:
+    case RF_OC_ST_LOCAL: case RF_OC_ATOMIC:
+        return 2;
+    case RF_OC_BARRIER: case RF_OC_EXIT:
+        return -1;
+    default:
+        return 0;
+    }
+}
+
+/* True when `in` must wait for `prev`'s results (the scoreboard: a register
+ * or predicate `in` reads, writes or is guarded by that `prev` writes). */
+static bool reads_result_of(const rf_inst *in, const rf_inst *prev)
+{
+    for (int d = 0; d < prev->ndefs; d++) {
+        int r = prev->defs[d];
+        for (int u = 0; u < in->nuses; u++)
+            if (in->uses[u] == r)
+                return true;
+        for (int e = 0; e < in->ndefs; e++)
+            if (in->defs[e] == r)
+                return true;
+        if (in->guard >= 0 && in->guard == r)
+            return true;
+    }
+    return false;
 }
 
 /* Distinct general registers an instruction writes. */
@@ -460,13 +505,32 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     double dram = 0;
     double kh[RF_IPC_MAXK + 1] = {0};
     double intra[RF_IPC_MAXB + 1] = {0};
+    double run[3][RF_IPC_MAXRUN + 1] = {{0}}, ucount[3] = {0}, rep[3] = {0};
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *blk = &f->blocks[b];
         double w = freq[b];
         if (w <= 0 || blk->ninsts == 0)
             continue;
+        int run_u = -1, run_len = 0;
         for (int i = 0; i < blk->ninsts; i++) {
             const rf_inst *in = &f->insts[blk->first + i];
+            /* Runs of one unit class, each instruction independent of the
+             * one before it (it may issue the next cycle). */
+            int u = unit_of(in->cls);
+            bool dep = i > 0 && reads_result_of(in, &f->insts[blk->first + i - 1]);
+            if (u >= 0 && u == run_u && !dep) {
+                run_len++;
+            } else {
+                run_u = u;
+                run_len = 0;
+            }
+            if (u >= 0) {
+                ucount[u] += w;
+                if (i + 1 < blk->ninsts && reads_result_of(&f->insts[blk->first + i + 1], in))
+                    rep[u] += w;
+                for (int c = 0; c <= run_len && c <= RF_IPC_MAXRUN; c++)
+                    run[u][c] += w;
+            }
             total += w;
             int cls = in->cls;
             mem += is_mem_class(cls) ? w : 0;
@@ -526,8 +590,14 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     out->writes = writes / total;
     for (int k = 0; k <= RF_IPC_MAXK; k++)
         out->read_k[k] = kh[k] / total;
+    out->no_reads = out->read_k[0];
     for (int nb = 1; nb <= RF_IPC_MAXB; nb++)
         out->intra[nb] = intra[nb] / total;
+    for (int u = 0; u < 3; u++)
+        for (int c = 0; c <= RF_IPC_MAXRUN; c++)
+            out->run_ge[u][c] = ucount[u] > 0 ? run[u][c] / ucount[u] : (c == 0);
+    for (int u = 0; u < 3; u++)
+        out->rep_share[u] = ucount[u] > 0 ? rep[u] / ucount[u] : 0.0;
     out->intra[0] = out->intra[1];
     int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
     out->warps_per_cta = (threads_per_cta + ws_ - 1) / ws_;

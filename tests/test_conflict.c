@@ -97,20 +97,25 @@ static void stealing_fractions(void **state)
 {
     (void)state;
     rf_conflict_params p = defaults();
-    /* Same load with both kinds of stealing on 8 banks; (1 - rho)^2 = 0.25.
-     * Read stealing: 0.6 * 0.25 = 0.15.
-     * Write stealing: removed = 0.5 * 0.25 * (1 - 0.15) = 0.10625;
-     *   other bank idle 1 - 0.5^7 = 0.9921875;
+    /* Same load with both kinds of stealing on 8 banks, rho = 0.5.
+     * Read stealing: s_c (1 - rho) = 0.6 * 0.5 = 0.3 of every read wait.
+     * Write stealing: another bank idle 1 - 0.5^7 = 0.9921875;
+     *   removed = 0.5 * 0.9921875 * (1 - 0.15) = 0.421679688;
      *   stolen = 0.3 * 0.5 * 0.9921875 = 0.148828125.
-     * read wait = 0.2142857 * 0.85 + 0.4107143 * (1 - 0.10625). */
+     * read wait = (1 - 0.3) (0.2142857 + 0.4107143 (1 - 0.421679688)). */
     rf_bank_load load = {0.3, 0.2, 8, true, true, 0};
     rf_bank_wait w;
     rf_bank_waits(&load, &p, &w);
-    assert_float_equal(w.read_removed, 0.15, 1e-12);
-    assert_float_equal(w.write_removed, 0.10625, 1e-12);
+    assert_float_equal(w.read_removed, 0.3, 1e-12);
+    assert_float_equal(w.write_removed, 0.5 * 0.9921875 * 0.85, 1e-12);
     assert_float_equal(w.stolen_writes, 0.148828125, 1e-12);
     double ir = 0.15 / 0.7, iw = 0.625 - ir;
-    assert_float_equal(w.read_wait, ir * 0.85 + iw * (1 - 0.10625), 1e-12);
+    assert_float_equal(w.read_wait, 0.7 * (ir + iw * (1 - 0.5 * 0.9921875 * 0.85)), 1e-12);
+    /* Read stealing alone: the same 0.3 of both waits. */
+    load.write_steal = false;
+    rf_bank_waits(&load, &p, &w);
+    assert_float_equal(w.write_removed, 0.0, 0.0);
+    assert_float_equal(w.read_wait, 0.7 * 0.625, 1e-12);
     assert_true(w.read_wait < 0.625);
 }
 

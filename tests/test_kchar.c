@@ -1,0 +1,70 @@
+/* test_kchar.c - kernel characteristics (analytic/kchar.c): class runs and
+ * the instructions the scheduler repeats across warps, values counted by
+ * hand in the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../analytic/kchar.h"
+#include "support/kirbuild.h"
+
+/* One block, run once per warp:
+ *   i0 lds r1 = r0        LD/ST  run 0 (first)
+ *   i1 lds r2 = r0        LD/ST  run 1 (independent of i0); i2 reads r2
+ *   i2 alu r3 = r1 r2     ALU    run 0 (class changes)
+ *   i3 alu r4 = r0        ALU    run 1 (independent of i2)
+ *   i4 alu r5 = r0        ALU    run 2
+ *   i5 exit               no collector
+ * LD/ST (2): run >= 1: i1 -> 1/2; run >= 2: none.  i1's successor waits
+ *   for it -> rep 1/2.
+ * ALU (3): run >= 1: i3, i4 -> 2/3; run >= 2: i4 -> 1/3; rep 0.
+ * SFU: none (run_ge[1][0] = 1 by convention, the rest 0). */
+static void runs_and_repeats(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "runs");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "lds r1 = r0");
+    kb_i(&b, "lds r2 = r0");
+    kb_i(&b, "alu r3 = r1 r2");
+    kb_i(&b, "alu r4 = r0");
+    kb_i(&b, "alu r5 = r0");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, -1, -1);
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_ipc_kernel k;
+    assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
+    assert_float_equal(k.run_ge[2][0], 1.0, 1e-12);
+    assert_float_equal(k.run_ge[2][1], 0.5, 1e-12);
+    assert_float_equal(k.run_ge[2][2], 0.0, 0.0);
+    assert_float_equal(k.rep_share[2], 0.5, 1e-12);
+    assert_float_equal(k.run_ge[0][1], 2.0 / 3.0, 1e-12);
+    assert_float_equal(k.run_ge[0][2], 1.0 / 3.0, 1e-12);
+    assert_float_equal(k.run_ge[0][3], 0.0, 0.0);
+    assert_float_equal(k.rep_share[0], 0.0, 0.0);
+    assert_float_equal(k.run_ge[1][0], 1.0, 0.0);
+    assert_float_equal(k.run_ge[1][1], 0.0, 0.0);
+    /* Class shares: 3 ALU, 2 LD/ST, 1 exit of 6. */
+    assert_float_equal(k.frac_alu, 0.5, 1e-12);
+    assert_float_equal(k.frac_ldst, 1.0 / 3.0, 1e-12);
+    /* i0..i4 read 1, 1, 2, 1, 1 registers; exit none: P(0 reads) = 1/6. */
+    assert_float_equal(k.read_k[0], 1.0 / 6.0, 1e-12);
+    assert_float_equal(k.no_reads, 1.0 / 6.0, 1e-12);
+    kb_free(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(runs_and_repeats),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
