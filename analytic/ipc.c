@@ -224,7 +224,12 @@ typedef struct solve_ctx {
     int ip;
     bool typed;         /* collectors split per class (m->coll_split) */
     bool blocking;      /* typed: the issue cap carries head-of-line blocking */
-    double issue_term;  /* issue cap's v^-p inside caps_sum */
+    int ncls;           /* typed: classes with instructions, their index u, */
+    int cls_u[3], cls_n[3];            /* collectors C_u, */
+    double cls_share[3];               /* share of collector users, */
+    double cls_n1[3], cls_prun[3];     /* 1 / (C_u + 1), P_run (set_prun), */
+    double cls_sn[3];                  /* share / C_u */
+    double inv_sched;   /* 1 / S */
     double class_sum;   /* f_alu + f_sfu + f_ldst (normalises the classes) */
 } solve_ctx;
 
@@ -268,71 +273,58 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
         cpi += c->p->rc_stall * m->wb_rate
              * ((m->write_service > 1 ? m->write_service - 1 : 0) + w.write_wait);
     double lat = m->warps / cpi;
-    double col, iss = INFINITY;
+    double col, inv_iss = 0.0;
     if (c->typed) {
         /* Collectors per class: each class's instructions hold its own
          * collectors, C_u / (f_u t_u) with t_u the class's hold time. */
-        const double fu[3] = {k->frac_alu, k->frac_sfu, k->frac_ldst};
         double cs = 0.0, blocked = 0.0;
-        double nws = m->warps / (m->schedulers > 0 ? m->schedulers : 1);
         col = INFINITY;
-        for (int u = 0; u < 3; u++) {
-            if (fu[u] <= 0)
-                continue;
+        for (int j = 0; j < c->ncls; j++) {
+            int u = c->cls_u[j];
+            double share = c->cls_share[j], cn = c->cls_n[j];
             double tu = c->fixed_hold + coll_wait + c->p->unit_hold * wu[u];
-            double share = fu[u] / c->class_sum, cn = m->coll_split[u];
             double cu = cn / (tu * share);
             col = min_run(col, cu);
             cs += inv_pow(cu, c->p_exp, c->ip);
-            /* Head-of-line blocking: a scheduler whose pick finds all C_u
-             * collectors of its class held issues nothing until one frees.
-             * Run: the warp's own C_u independent predecessors of the class
-             * went in the last C_u cycles and hold them t_u - C_u more.
-             * Else: held by other warps with chance rho_u^C_u, for about
-             * t_u / (C_u + 1) (the first of C_u to free). */
-            double th = tu + (1.0 - c->p->unit_hold) * wu[u];  /* held to dispatch */
-            double ru = x * share * th / cn;
+            /* Head-of-line blocking (header): held to dispatch t_h; a run
+             * of the warp's own C_u predecessors holds them t_h - C_u more,
+             * else other warps hold all C_u with chance rho^C_u, the first
+             * freeing in about t_h / (C_u + 1). */
+            double th = tu + (1.0 - c->p->unit_hold) * wu[u];
+            double ru = x * th * c->cls_sn[j];
             ru = ru < 1.0 ? ru : 1.0;
-            int ci = (int)cn;
-            double rep = k->rep_share[u];
-            double prun = (1.0 - rep) * (ci <= RF_IPC_MAXRUN ? k->run_ge[u][ci] : 0.0);
-            if (nws > cn)
-                prun += rep * (nws - cn) / nws;
-            double over = th - cn;
-            tu = th;
-            double b_run = over > 0 ? prun * over : 0.0;
-            double b_rand = (over > 0 ? 1.0 - prun : 1.0) * inv_pow(1.0 / ru, cn, ci)
-                          * tu / (cn + 1.0);
-            blocked += share * (b_run + b_rand);
+            double rc = ru;
+            for (int e = 1; e < c->cls_n[j]; e++)
+                rc *= ru;
+            double prun = c->cls_prun[j], over = th - cn;
+            double b = over > 0 ? prun * over + (1.0 - prun) * rc * th * c->cls_n1[j]
+                                : rc * th * c->cls_n1[j];
+            blocked += share * b;
         }
-        /* Issue with blocking: S schedulers, each 1/iw + blocked cycles per
-         * instruction.  The blocked time is the queueing between the issue
-         * stage and the collectors already, so this cap enters as a hard
-         * minimum (the soft minimum would count that interaction twice). */
+        /* Issue with the blocked time: S / (1/iw + sum_u f_u B_u), kept
+         * as its inverse. */
         if (c->blocking)
-            iss = (double)m->schedulers / (1.0 / m->issue_width + blocked * c->coll_frac);
+            inv_iss = (1.0 / m->issue_width + blocked * c->coll_frac) * c->inv_sched;
         s_coll = cs;
     } else {
         col = m->collectors / (t_coll * c->coll_frac);
         s_coll = inv_pow(col, c->p_exp, c->ip);
     }
-    double s = c->caps_sum + inv_pow(lat, c->p_exp, c->ip) + s_coll;
+    double s_lat = inv_pow(lat, c->p_exp, c->ip);
+    double s = c->caps_sum + s_lat + s_coll;
     double pool = INFINITY;
     if (m->pool > 0) {
         pool = m->pool / (cpi - c->mem_cpi);
         s += inv_pow(pool, c->p_exp, c->ip);
     }
-    double f = root_p(s, c->p_exp, c->ip);
-    if (iss < INFINITY) {
-        /* Scheduler time: issuing with its blocked time, the cycles with
-         * no warp ready (latency) and the collectors it waits for,
-         * soft-min'd; the pipe caps stay in the other minimum (a pick
-         * blocked behind a saturated pipe costs nothing beyond the pipe's
-         * own cap). */
-        double f2 = root_p(inv_pow(iss, c->p_exp, c->ip) + inv_pow(lat, c->p_exp, c->ip)
-                           + s_coll, c->p_exp, c->ip);
-        f = min_run(f, f2);
+    if (inv_iss > 0) {
+        /* Scheduler chain (header): issue with its blocked time, latency
+         * and collectors; IPC is the smaller of the two soft minima, i.e.
+         * the larger of the two sums. */
+        double s2 = inv_pow(1.0 / inv_iss, c->p_exp, c->ip) + s_lat + s_coll;
+        s = s2 > s ? s2 : s;
     }
+    double f = root_p(s, c->p_exp, c->ip);
     if (out) {
         out->ipc = f;
         out->cpi_warp = cpi;
@@ -359,7 +351,23 @@ typedef struct solve {
     rf_ipc_result cur;
 } solve;
 
-/* Invariants of a solve (none depends on m->warps). */
+/* P_run per class (header): depends on the warps per scheduler, so it is
+ * set again when a solve takes another warp count (steady_pair). */
+static void set_prun(solve_ctx *c)
+{
+    const rf_ipc_kernel *k = c->k;
+    double nws = c->m->warps / (c->m->schedulers > 0 ? c->m->schedulers : 1);
+    for (int j = 0; j < c->ncls; j++) {
+        int u = c->cls_u[j], cn = c->cls_n[j];
+        double rep = k->rep_share[u];
+        double prun = (1.0 - rep) * (cn <= RF_IPC_MAXRUN ? k->run_ge[u][cn] : 0.0);
+        if (nws > cn)
+            prun += rep * (nws - cn) / nws;
+        c->cls_prun[j] = prun;
+    }
+}
+
+/* Invariants of a solve (but P_run, set_prun, none depends on m->warps). */
 static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                         const rf_ipc_params *p, solve *sv)
 {
@@ -406,8 +414,21 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     c.u_sfu = k->frac_sfu * m->sfu_ii;
     c.u_ldst = k->frac_ldst * m->ldst_ii;
     c.caps_sum = inv_pow(issue, c.p_exp, c.ip);
-    c.issue_term = c.caps_sum;
     c.blocking = c.typed;
+    if (c.typed) {
+        const double fu[3] = {k->frac_alu, k->frac_sfu, k->frac_ldst};
+        for (int u = 0; u < 3; u++)
+            if (fu[u] > 0) {
+                int j = c.ncls++;
+                c.cls_u[j] = u;
+                c.cls_n[j] = m->coll_split[u];
+                c.cls_share[j] = fu[u] / c.class_sum;
+                c.cls_n1[j] = 1.0 / (m->coll_split[u] + 1.0);
+                c.cls_sn[j] = c.cls_share[j] / m->coll_split[u];
+            }
+        set_prun(&c);
+    }
+    c.inv_sched = 1.0 / (m->schedulers > 0 ? m->schedulers : 1);
     if (isfinite(unit))
         c.caps_sum += inv_pow(unit, c.p_exp, c.ip);
     if (isfinite(dram))
@@ -514,6 +535,7 @@ static void steady_pair(const rf_ipc_kernel *k, const rf_ipc_machine *m1,
     solve_setup(k, m1, p, &s1);
     s2 = s1;
     s2.c.m = m2;
+    set_prun(&s2.c);
     solve_begin(&s1, out1);
     solve_begin(&s2, out2);
     while (!s1.done || !s2.done) {
