@@ -16,7 +16,9 @@
  *    (window errors relative to a 2% window noise, plus a prior keeping each
  *    parameter near its default d_j within w_j) over theta = gto_share (the
  *    population model's scheduler share: the level), conflict_scale,
- *    steal_cand and coll_base (the collector hold: how far the windows sit
+ *    steal_cand and dead_reg (read and write stealing, analytic/conflict.c;
+ *    the stealing window has both on, the priors share its gain between
+ *    them) and coll_base (the collector hold: how far the windows sit
  *    from the collector and issue caps; prior 2 +- 0.5 cycles) (and, with
  *    HI-RF windows, rc_stall, after rc_locality is set
  *    from their conflict rates by rf_rcc_fit_locality), bounded as
@@ -305,9 +307,11 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     }
 
     /* Parameters to fit, with the width of their prior around the default. */
-    const char *names[5] = {"gto_share", "conflict_scale", "steal_cand", "coll_base", "rc_stall"};
-    const double prior[5] = {PRIOR_GTO, PRIOR_CONFLICT, PRIOR_STEAL, PRIOR_COLL, PRIOR_RC_STALL};
-    int nnames = nhirf > 0 ? 5 : 4;
+    const char *names[6] = {"gto_share", "conflict_scale", "steal_cand", "dead_reg", "coll_base",
+                            "rc_stall"};
+    const double prior[6] = {PRIOR_GTO, PRIOR_CONFLICT, PRIOR_STEAL, PRIOR_STEAL, PRIOR_COLL,
+                             PRIOR_RC_STALL};
+    int nnames = nhirf > 0 ? 6 : 5;
     double lo[RF_FIT_MAXP], hi[RF_FIT_MAXP], start[RF_FIT_MAXP];
     double y_all[RF_PLAN_MAX + RF_FIT_MAXP], sigma[RF_PLAN_MAX + RF_FIT_MAXP];
     for (int j = 0; j < nnames; j++) {
