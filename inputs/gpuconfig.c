@@ -17,12 +17,14 @@
  */
 #include "gpu.h"
 #include "gpu_internal.h"
+#include "../common/file.h"
 
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct reader {
     const char *path;
@@ -40,6 +42,8 @@ static char *next_line(reader *r)
         return NULL;
     r->line++;
     char *s = r->buf;
+    if (r->line == 1)
+        s += rf_file_bom(s, (size_t)n);
     while (n > 0 && isspace((unsigned char)s[n - 1]))
         s[--n] = '\0';
     while (isspace((unsigned char)*s))
@@ -370,13 +374,16 @@ int rf_gpu_load(const char *name_or_path, rf_gpu *gpu, FILE *notes, rf_err *err)
         return rf_err_set(err, RF_EUSAGE, NULL, 0, 0, "gpu", "no GPU preset or file given");
     if (rf_gpu_preset_source(name_or_path))
         return rf_gpu_preset(name_or_path, gpu, err);
-    FILE *f = fopen(name_or_path, "r");
-    if (!f) {
-        if (errno == ENOENT && !strchr(name_or_path, '/') && !strchr(name_or_path, '.'))
+    FILE *f;
+    int orc = rf_file_open(name_or_path, &f, err);
+    if (orc) {
+        if (access(name_or_path, F_OK) == 0 || errno != ENOENT)
+            return orc;
+        if (!strchr(name_or_path, '/') && !strchr(name_or_path, '.'))
             return rf_gpu_preset(name_or_path, gpu, err);
-        return rf_err_set(err, errno == ENOENT ? RF_EUNKNOWN : RF_EIO, name_or_path, 0, 0,
-                          NULL, "no such GPU preset, and cannot open it as a file: %s",
-                          strerror(errno));
+        return rf_err_set(err, RF_EUNKNOWN, name_or_path, 0, 0, NULL,
+                          "no such GPU preset, and cannot open it as a file: %s",
+                          strerror(ENOENT));
     }
     reader r = {.path = name_or_path, .f = f};
     int *lines = calloc(rf_gpu_nparams, sizeof *lines);

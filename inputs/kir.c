@@ -10,8 +10,8 @@
  */
 #include "kir.h"
 #include "kir_internal.h"
+#include "../common/file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,10 +376,10 @@ int kir_build_cfg(rf_func *f, const kir_ctl *ctl)
 
 int kir_read_file(const char *path, char **text, size_t *len, rf_err *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return rf_err_set(err, RF_EIO, path, 0, 0, NULL, "cannot open: %s",
-                          strerror(errno));
+    FILE *fp;
+    int rc = rf_file_open(path, &fp, err);
+    if (rc)
+        return rc;
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     if (!buf) {
@@ -416,6 +416,11 @@ int kir_read_file(const char *path, char **text, size_t *len, rf_err *err)
         return rf_err_set(err, RF_EIO, path, 0, 0, NULL, "read error");
     }
     buf[n] = '\0';
+    size_t bom = rf_file_bom(buf, n);
+    if (bom) {
+        n -= bom;
+        memmove(buf, buf + bom, n + 1);
+    }
     if (memchr(buf, '\0', n)) {
         int line = 1;
         const char *z = memchr(buf, '\0', n);

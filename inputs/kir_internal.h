@@ -82,7 +82,8 @@ int kir_build_cfg(rf_func *f, const kir_ctl *ctl);
 int kir_regalloc(const rf_func *virt, rf_func **out, int *call_live,
                  rf_err *err);
 
-/* Read a whole file (NUL-terminated, embedded NULs rejected). */
+/* Read a whole file (NUL-terminated, embedded NULs rejected, a leading
+ * UTF-8 byte-order mark dropped; a directory is RF_EIO). */
 int kir_read_file(const char *path, char **text, size_t *len, rf_err *err);
 
 #endif /* RF_KIR_INTERNAL_H */

@@ -309,6 +309,36 @@ static void test_gpgpusim_errors(void **state)
     free(notes);
 }
 
+/* A GPU file saved with a UTF-8 byte-order mark and CRLF line ends reads
+ * like the plain one (both formats); the mark counts only at the start, and
+ * a directory is refused with its name. */
+static void test_bom_crlf_and_directory(void **state)
+{
+    (void)state;
+    char path[64];
+    rf_gpu g;
+    rf_err err;
+    write_temp(path, sizeof path, "\xEF\xBB\xBFpreset = v100\r\nsms = 40\r\n");
+    rf_err_clear(&err);
+    int rc = rf_gpu_load(path, &g, NULL, &err);
+    unlink(path);
+    if (rc)
+        fail_msg("%s", err.msg);
+    assert_int_equal(g.cc, 70);
+    assert_int_equal(g.sms, 40);
+    write_temp(path, sizeof path, "\xEF\xBB\xBF-gpgpu_n_clusters 3\r\n-gpgpu_n_cores_per_cluster 2\r\n");
+    rc = rf_gpu_load(path, &g, NULL, &err);
+    unlink(path);
+    if (rc)
+        fail_msg("%s", err.msg);
+    assert_int_equal(g.sms, 6);   /* 3 clusters x 2 cores */
+    expect_file_error("preset = v100\n\xEF\xBB\xBFsms = 40\n", RF_EUNKNOWN, 2,
+                      "\xEF\xBB\xBFsms: unknown parameter");
+    rf_err_clear(&err);
+    assert_int_equal(rf_gpu_load("tests/fixtures", &g, NULL, &err), RF_EIO);
+    assert_string_equal(err.msg, "tests/fixtures: is a directory, not a file");
+}
+
 static void test_check(void **state)
 {
     (void)state;
@@ -338,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_unknown_preset),   cmocka_unit_test(test_ini_override),
         cmocka_unit_test(test_ini_errors),       cmocka_unit_test(test_gpgpusim_config),
         cmocka_unit_test(test_gpgpusim_errors),  cmocka_unit_test(test_check),
+        cmocka_unit_test(test_bom_crlf_and_directory),
     };
     return cmocka_run_group_tests_name("gpu", tests, NULL, NULL);
 }
