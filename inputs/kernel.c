@@ -1,8 +1,8 @@
 /* kernel.c - a kernel as rfkit models it: code + launch + profile, from a
  * kernel spec file or from a bare code file with command-line launch.
  *
- * Spec format (INI; ';' and '#' start comments; unknown sections or keys
- * are errors naming file:line):
+ * Spec format (INI; ';' and '#' start comments; unknown sections or keys,
+ * and keys set twice, are errors naming file:line):
  *     [kernel]  code = NAME.ptx (relative to the spec), entry = NAME
  *     [launch]  grid = X[,Y[,Z]], block = X[,Y[,Z]], smem = B, regs = N
  *     [profile] trip, taken, l1_hit, l2_hit, dram_share
@@ -138,6 +138,13 @@ typedef struct spec_branch {
     int line;
 } spec_branch;
 
+/* A key already set in the spec, for "set twice" errors. */
+typedef struct spec_seen {
+    int sec;
+    char key[64];
+    int line;
+} spec_seen;
+
 typedef struct spec {
     char code[512];
     char entry[128];
@@ -145,6 +152,8 @@ typedef struct spec {
     bool have_grid, have_block, have_regs;
     spec_branch br[SPEC_MAX_BRANCHES];
     int nbr;
+    spec_seen seen[SPEC_MAX_BRANCHES + 16];   /* branches plus the fixed keys */
+    int nseen;
 } spec;
 
 static char *trim(char *s)
@@ -210,6 +219,18 @@ static int read_spec(const char *path, const char *text, spec *sp,
         if (!*key)
             return rf_err_set(err, RF_EPARSE, path, line, 0, NULL,
                               "missing key before '='");
+        if (sec != S_NONE && strlen(key) < sizeof sp->seen[0].key) {
+            for (int i = 0; i < sp->nseen; i++)
+                if (sp->seen[i].sec == (int)sec && strcmp(sp->seen[i].key, key) == 0)
+                    return rf_err_set(err, RF_EPARSE, path, line, 0, key,
+                                      "set twice (first at line %d)", sp->seen[i].line);
+            if (sp->nseen < (int)(sizeof sp->seen / sizeof sp->seen[0])) {
+                spec_seen *e = &sp->seen[sp->nseen++];
+                e->sec = (int)sec;
+                snprintf(e->key, sizeof e->key, "%s", key);
+                e->line = line;
+            }
+        }
         int rc = RF_OK;
         switch (sec) {
         case S_NONE:

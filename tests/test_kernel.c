@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../analytic/dstcount.h"
@@ -140,6 +141,67 @@ static void test_spec_errors(void **state)
                       "code: [kernel] code = FILE is required");
     expect_spec_error("[kernel]\ncode = /nonexistent/x.ptx\n[launch]\ngrid = 1\n"
                       "block = 1\n", RF_EIO, "cannot open");
+    /* A key given twice is an error at the second, naming the first. */
+    expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 32\nblock = 256\n"
+                      "grid = 64\n", RF_EPARSE, ":6: grid: set twice (first at line 4)");
+    expect_spec_error("[kernel]\ncode = a.ptx\ncode = b.ptx\n", RF_EPARSE,
+                      ":3: code: set twice (first at line 2)");
+    expect_spec_error("[branches]\nL1 = 0.5\n[profile]\ntrip = 3\n[branches]\nL1 = 0.9\n",
+                      RF_EPARSE, ":6: L1: set twice (first at line 2)");
+    /* The same key in two sections is two keys (no error from the check). */
+    expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ncode = y\n", RF_EUNKNOWN,
+                      ":4: code: unknown key in [launch]");
+    /* A directory is refused when opened, not at the first read. */
+    expect_spec_error("[kernel]\ncode = /tmp\n[launch]\ngrid = 1\nblock = 1\n", RF_EIO,
+                      ":2: code: /tmp: is a directory, not a file");
+}
+
+/* A spec saved by a Windows editor: UTF-8 byte-order mark and CRLF line
+ * ends, its code file with a byte-order mark too.  It loads exactly like
+ * small.spec (grid 8x4, block 128, smem 256, trip 10, taken 0.25, 6
+ * registers). */
+static void test_bom_and_crlf(void **state)
+{
+    (void)state;
+    char dir[64], spec[96], ptx[96];
+    snprintf(dir, sizeof dir, "/tmp/rfkit-bom-%ld", (long)getpid());
+    snprintf(spec, sizeof spec, "%s/w.spec", dir);
+    snprintf(ptx, sizeof ptx, "%s/small.ptx", dir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    FILE *in = fopen("tests/fixtures/small.ptx", "rb"), *out = fopen(ptx, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    fputs("\xEF\xBB\xBF", out);
+    int c;
+    while ((c = fgetc(in)) != EOF)
+        fputc(c, out);
+    fclose(in);
+    fclose(out);
+    out = fopen(spec, "wb");
+    assert_non_null(out);
+    fputs("\xEF\xBB\xBF[kernel]\r\ncode = small.ptx\r\nentry = small\r\n[launch]\r\n"
+          "grid = 8,4\r\nblock = 128\r\nsmem = 256\r\n[profile]\r\ntrip = 10\r\n"
+          "taken = 0.25\r\n", out);
+    fclose(out);
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k = NULL;
+    rf_err err = {0};
+    int rc = rf_kernel_load(spec, &o, &k, &err);
+    unlink(spec);
+    unlink(ptx);
+    rmdir(dir);
+    if (rc)
+        fail_msg("%s", err.msg);
+    assert_int_equal(rf_kernel_ctas(k), 32);
+    assert_int_equal(rf_kernel_threads(k), 128);
+    assert_int_equal(k->launch.smem, 256);
+    assert_true(k->profile.trip == 10.0);
+    assert_true(k->profile.taken == 0.25);
+    assert_string_equal(k->source->name, "small");
+    assert_int_equal(k->regs, 6);
+    rf_kernel_destroy(k);
 }
 
 /* [branches] of a spec set the probability of the branches to a label.
@@ -299,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_spec),
         cmocka_unit_test(test_overrides_and_bare),
         cmocka_unit_test(test_spec_errors),
+        cmocka_unit_test(test_bom_and_crlf),
         cmocka_unit_test(test_branch_probabilities),
         cmocka_unit_test(test_ptxas),
         cmocka_unit_test(test_call_registers),
