@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/file.h"
 #include "../common/param.h"
 #include "../results/batch.h"
 #include "cli.h"
@@ -89,8 +90,8 @@ int rf_cmd_batch(int argc, char **argv)
     }
 
     FILE *in = stdin;
-    if (strcmp(in_path, "-") != 0 && !(in = fopen(in_path, "rb"))) {
-        rf_err_set(&err, RF_EUSAGE, in_path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+    if (strcmp(in_path, "-") != 0 && rf_file_open(in_path, &in, &err)) {
+        err.code = RF_EUSAGE;   /* an unreadable input is bad input */
         return rf_cli_fail(&err);
     }
     FILE *out = stdout;
@@ -115,9 +116,6 @@ int rf_cmd_batch(int argc, char **argv)
             return rf_cli_fail(&err);
         }
     }
-    static char obuf[1 << 20];
-    setvbuf(out, obuf, _IOFBF, sizeof obuf);
-
     rf_batch_opts opts = {(int)jobs, 0, calib, stderr};
     rf_batch_stats st;
     int rc = rf_batch_run(in, strcmp(in_path, "-") ? in_path : "stdin", out, &opts, &st, &err);

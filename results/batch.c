@@ -23,6 +23,7 @@
 #include "../analytic/kchar.h"
 #include "../calibrate/extrapolate.h"
 #include "../calibrate/record.h"
+#include "../common/file.h"
 #include "../common/param.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
@@ -421,7 +422,8 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
     if (!g)
         return rf_err_set(err, RF_ENOMEM, jb->path, (int)line, 0, NULL, "out of memory");
     if (g->rc)
-        return rf_err_set(err, g->rc, jb->path, (int)line, lay->idx[COL_GPU] + 1, NULL, "%s", g->msg);
+        return rf_err_set(err, g->rc, jb->path, (int)line, lay->idx[COL_GPU] + 1, NULL, "%s",
+                          g->msg);   /* "gpu: ..." or "FILE: ..." */
 
     rf_design d = jb->dflt;
     const char *dname = CELL(COL_DESIGN);
@@ -439,12 +441,16 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
             }
         }
     }
-    rf_where where = {jb->path, (int)line};
+    /* Parsed without a place, then placed at the cell (line and column). */
+    rf_where nowhere = {NULL, 0};
     for (int i = 0; i < nf; i++)
         if (lay->cols[i].role == COL_PARAM && f[i][0]) {
-            int rc = rf_param_parse(lay->cols[i].param, &d, f[i], where, err);
-            if (rc)
-                return rc;
+            int rc = rf_param_parse(lay->cols[i].param, &d, f[i], nowhere, err);
+            if (rc) {
+                char msg[RF_ERR_MSG_MAX];
+                snprintf(msg, sizeof msg, "%s", err->msg);
+                return rf_err_set(err, rc, jb->path, (int)line, i + 1, NULL, "%s", msg);
+            }
         }
 
     const kern_entry *k = NULL;
@@ -859,11 +865,18 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
         p->rc = rf_err_set(err, RF_ENOMEM, in_name, 0, 0, NULL, "csv parser");
     else if (!p->rc) {
         char buf[1 << 16];
-        size_t got;
-        while (!p->rc && (got = fread(buf, 1, sizeof buf, in)) > 0)
-            if (csv_parse(&cp, buf, got, on_field, on_row, p) != got && !p->rc)
+        size_t got, skip = 0;
+        bool first = true;
+        while (!p->rc && (got = fread(buf, 1, sizeof buf, in)) > 0) {
+            if (first)
+                skip = rf_file_bom(buf, got);   /* a UTF-8 byte-order mark */
+            first = false;
+            if (csv_parse(&cp, buf + skip, got - skip, on_field, on_row, p) != got - skip &&
+                !p->rc)
                 p->rc = rf_err_set(err, RF_EPARSE, in_name, (int)p->line, 0, NULL, "%s",
                                    csv_strerror(csv_error(&cp)));
+            skip = 0;
+        }
         if (!p->rc && ferror(in))
             p->rc = rf_err_set(err, RF_EIO, in_name, 0, 0, NULL, "read error");
         if (!p->rc)
