@@ -110,14 +110,26 @@ int rf_cli_unknown(const char *cmd, const char *arg, rf_err *err)
                       "unexpected argument '%s' for 'rfkit %s'", arg, cmd);
 }
 
+int rf_cli_load_kernel(const char *path, const rf_kernel_opts *ko, rf_kernel **k, rf_err *err)
+{
+    int rc = rf_kernel_load(path, ko, k, err);
+    if (rc == RF_EIO)
+        err->code = rc = RF_EUSAGE;
+    return rc;
+}
+
+int rf_cli_load_gpu(const char *name, rf_gpu *gpu, rf_err *err)
+{
+    int rc = rf_gpu_load(name, gpu, stderr, err);
+    if (rc == RF_EIO)
+        err->code = rc = RF_EUSAGE;
+    return rc;
+}
+
 int rf_cli_load(const char *gpu_name, const char *kernel_path, const rf_kernel_opts *ko,
                 rf_gpu *gpu, rf_kernel **k, rf_err *err)
 {
     *k = NULL;
-    int rc = rf_gpu_load(gpu_name, gpu, stderr, err);
-    if (!rc)
-        rc = rf_kernel_load(kernel_path, ko, k, err);
-    if (rc == RF_EIO)
-        err->code = rc = RF_EUSAGE;
-    return rc;
+    int rc = rf_cli_load_gpu(gpu_name, gpu, err);
+    return rc ? rc : rf_cli_load_kernel(kernel_path, ko, k, err);
 }

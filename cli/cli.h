@@ -49,6 +49,10 @@ int rf_cli_unknown(const char *cmd, const char *arg, rf_err *err);
 int rf_cli_load(const char *gpu_name, const char *kernel_path, const rf_kernel_opts *ko,
                 rf_gpu *gpu, rf_kernel **k, rf_err *err);
 
+/* The GPU alone and the kernel alone, with the same rule. */
+int rf_cli_load_gpu(const char *name, rf_gpu *gpu, rf_err *err);
+int rf_cli_load_kernel(const char *path, const rf_kernel_opts *ko, rf_kernel **k, rf_err *err);
+
 /* Compare option names treating '-' and '_' alike. */
 bool rf_cli_name_eq(const char *a, const char *b);
 

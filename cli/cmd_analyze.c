@@ -113,7 +113,7 @@ static int analysis_load(const char *path, const analyze_opts *o, analysis *a, r
         ko.grid = "1";
         ko.block = "32";
     }
-    int rc = rf_kernel_load(path, &ko, &a->k, err);
+    int rc = rf_cli_load_kernel(path, &ko, &a->k, err);
     if (rc)
         return rc;
     a->f = a->k->func;

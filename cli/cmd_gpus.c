@@ -102,7 +102,7 @@ int rf_cmd_gpus(int argc, char **argv)
     }
     if (dump) {
         rf_gpu g;
-        if (rf_gpu_load(dump, &g, stderr, &err))
+        if (rf_cli_load_gpu(dump, &g, &err))
             return rf_cli_fail(&err);
         const char *src = rf_gpu_preset_source(g.name);
         printf("# effective GPU configuration of %s%s%s\n", dump, src ? ": " : "", src ? src : "");

@@ -310,7 +310,7 @@ int rf_cmd_occupancy(int argc, char **argv)
         return rf_cli_fail(&err);
     }
     rf_gpu g;
-    if (rf_gpu_load(gpu_name, &g, stderr, &err))
+    if (rf_cli_load_gpu(gpu_name, &g, &err))
         return rf_cli_fail(&err);
     if (dump) {
         const char *src = rf_gpu_preset_source(g.name);

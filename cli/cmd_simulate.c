@@ -171,6 +171,9 @@ int rf_cmd_simulate(int argc, char **argv)
         if ((rc = rf_cli_value(argc, argv, &i, "entry", &kopts.entry, &err)) != 0) { if (rc > 0) rc = 0; continue; }
         if ((rc = rf_cli_value(argc, argv, &i, "cycles", &v, &err)) != 0) {
             if (rc > 0) rc = parse_u64("cycles", v, &o.cycles, &err);
+            if (rc == 0 && o.cycles == 0)   /* 0 would silently mean the whole grid */
+                rc = rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "cycles",
+                                "a window of 0 cycles (give N >= 1, or --full)");
             continue;
         }
         if ((rc = rf_cli_value(argc, argv, &i, "warmup", &v, &err)) != 0) {
