@@ -413,8 +413,9 @@ static int scan_word(const char *s, size_t n, sopnd *o)
     if (n >= 2 && s[0] == 'R' && isdigit((unsigned char)s[1])) {
         long v = 0;
         size_t i = 1;
-        while (i < n && isdigit((unsigned char)s[i]) && v < 100000)
-            v = v * 10 + (s[i++] - '0');
+        for (; i < n && isdigit((unsigned char)s[i]); i++)
+            if (v < 100000)   /* saturates: any longer number is > 255 too */
+                v = v * 10 + (s[i] - '0');
         if (i < n && s[i] != '.')
             return 0;   /* not a register (e.g. R2P) */
         if (v > 255)

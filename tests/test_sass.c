@@ -158,6 +158,11 @@ static void test_malformed_and_unknown(void **state)
     (void)state;
     expect_error("  /*0000*/  IADD3 R300, R1, R2, RZ ;\n", RF_EPARSE,
                  "t.sass:1:19: bad register 'R300'");
+    /* Six or more digits were once read as "not a register" and dropped. */
+    expect_error("  /*0000*/  IADD3 R1, R2, R999999999999, RZ ;\n", RF_EPARSE,
+                 "t.sass:1:27: bad register 'R999999999999'");
+    expect_error("  /*0000*/  IADD3 R1000000.64, R2, RZ, RZ ;\n", RF_EPARSE,
+                 "t.sass:1:19: bad register 'R1000000.64'");
     expect_error("\n  /*0000*/  BRA 0x40 ;\n", RF_EPARSE,
                  "t.sass:2:13: branch target 0x40 is not an instruction address");
     expect_error("  /*0000*/  @Q0 EXIT ;\n", RF_EPARSE,
