@@ -1453,6 +1453,10 @@ static int parse_function(ptx *p, bool is_entry)
         next(p);
         return RF_OK;
     }
+    for (int i = 0; i < p->m->nfuncs; i++)
+        if ((int)strlen(p->m->funcs[i].name) == name->len &&
+            !strncmp(p->m->funcs[i].name, name->s, (size_t)name->len))
+            return perr(p, name, "function '%.*s' has a second body", name->len, name->s);
     next(p); /* '{' */
     rf_func *f = kir_module_add_func(p->m);
     if (!f)

@@ -252,6 +252,17 @@ static void test_malformed(void **state)
                  "t.ptx:6:7: unknown register type '.b33'");
     expect_error(HEAD ".entry k()\n{\nL: ret;\nL: ret;\n}\n",
                  "t.ptx:7:1: label 'L' defined twice");
+    /* Two bodies of one function: --entry k would silently pick the first.
+     * A prototype before the body stays fine. */
+    expect_error(HEAD ".entry k()\n{\nret;\n}\n.entry k()\n{\nret;\n}\n",
+                 "t.ptx:8:8: function 'k' has a second body");
+    expect_error(HEAD ".func f()\n{\nret;\n}\n.func f()\n{\nret;\n}\n",
+                 "t.ptx:8:7: function 'f' has a second body");
+    m = NULL;
+    assert_int_equal(rf_ptx_parse("t.ptx", HEAD ".func f();\n.entry k()\n{\ncall f, ();\nret;\n}\n"
+                                           ".func f()\n{\nret;\n}\n", &m, &err), RF_OK);
+    assert_int_equal(m->nfuncs, 2);
+    rf_module_destroy(m);
 }
 
 /* Older hand-written PTX: no %r<N> ranges, registers without '%', labels
