@@ -95,26 +95,14 @@ int rf_cmd_batch(int argc, char **argv)
         return rf_cli_fail(&err);
     }
     FILE *out = stdout;
-    char *tmp = NULL;
+    rf_outfile of;
     if (out_path) {
-        size_t n = strlen(out_path) + 16;
-        tmp = malloc(n);
-        if (!tmp) {
-            rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+        if (rf_outfile_open(&of, out_path, &err)) {
+            if (in != stdin)
+                fclose(in);
             return rf_cli_fail(&err);
         }
-        snprintf(tmp, n, "%s.tmpXXXXXX", out_path);
-        int fd = mkstemp(tmp);
-        if (fd < 0 || !(out = fdopen(fd, "w"))) {
-            rf_err_set(&err, RF_EIO, out_path, 0, 0, NULL, "cannot create a temporary file: %s",
-                       strerror(errno));
-            if (fd >= 0) {
-                close(fd);
-                unlink(tmp);
-            }
-            free(tmp);
-            return rf_cli_fail(&err);
-        }
+        out = of.fp;
     }
     rf_batch_opts opts = {(int)jobs, 0, calib, stderr};
     rf_batch_stats st;
@@ -122,16 +110,9 @@ int rf_cmd_batch(int argc, char **argv)
     if (in != stdin)
         fclose(in);
     if (out_path) {
-        int bad = fflush(out) != 0;
-        bad |= fsync(fileno(out)) != 0;
-        bad |= fclose(out) != 0;
-        if (!rc && bad)
-            rc = rf_err_set(&err, RF_EIO, out_path, 0, 0, NULL, "write failed");
-        if (!rc && rename(tmp, out_path) != 0)
-            rc = rf_err_set(&err, RF_EIO, out_path, 0, 0, NULL, "cannot create: %s", strerror(errno));
-        if (rc)
-            unlink(tmp);
-        free(tmp);
+        int crc = rf_outfile_close(&of, !rc, rc ? NULL : &err);
+        if (!rc)
+            rc = crc;
     } else if (fflush(stdout) != 0 && !rc) {
         rc = rf_err_set(&err, RF_EIO, NULL, 0, 0, NULL, "cannot write the output");
     }
