@@ -65,6 +65,32 @@ int rf_cli_value(int argc, char **argv, int *i, const char *name,
     return 1;
 }
 
+int rf_cli_values(int argc, char **argv, int *i, const rf_cli_opt *opts, size_t n,
+                  rf_err *err)
+{
+    for (size_t j = 0; j < n; j++) {
+        if (!strcmp(argv[*i], "-o") && !strcmp(opts[j].name, "output")) {
+            if (*i + 1 >= argc)
+                return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, NULL,
+                                  "-o needs a file name");
+            *opts[j].value = argv[++*i];
+            return 1;
+        }
+        int rc = rf_cli_value(argc, argv, i, opts[j].name, opts[j].value, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int rf_cli_kernel_opt(int argc, char **argv, int *i, rf_kernel_opts *ko, rf_err *err)
+{
+    const rf_cli_opt opts[] = {{"entry", &ko->entry}, {"grid", &ko->grid},
+                               {"block", &ko->block}, {"smem", &ko->smem},
+                               {"regs", &ko->regs}};
+    return rf_cli_values(argc, argv, i, opts, sizeof opts / sizeof opts[0], err);
+}
+
 bool rf_cli_flag(char **argv, int i, const char *name)
 {
     const char *eq;

@@ -31,6 +31,30 @@ int rf_cli_fail(const rf_err *err);
 int rf_cli_value(int argc, char **argv, int *i, const char *name,
                  const char **value, rf_err *err);
 
+/* An option that takes a value, and where the value goes. */
+typedef struct rf_cli_opt {
+    const char *name;
+    const char **value;
+} rf_cli_opt;
+
+/* rf_cli_value over a list of options; "-o" is the short form of an
+ * option named "output".  1 when one took argv[*i], 0 when none did,
+ * RF_EUSAGE (err filled) when its value is missing. */
+int rf_cli_values(int argc, char **argv, int *i, const rf_cli_opt *opts, size_t n,
+                  rf_err *err);
+
+/* The kernel options of every command that loads one kernel (--entry,
+ * --grid, --block, --smem, --regs) into *ko; returns like rf_cli_values. */
+int rf_cli_kernel_opt(int argc, char **argv, int *i, rf_kernel_opts *ko, rf_err *err);
+
+/* Their --help lines. */
+#define RF_CLI_KERNEL_HELP                                                                 \
+    "  --entry NAME     kernel entry (default: the spec's, else the first .entry)\n"        \
+    "  --grid X[,Y,Z]   CTAs in the grid (overrides the spec; needed for bare code)\n"      \
+    "  --block X[,Y,Z]  threads per CTA (overrides the spec; needed for bare code)\n"       \
+    "  --smem B         dynamic shared memory per CTA in bytes (overrides the spec)\n"      \
+    "  --regs N         registers per thread (default: the spec's, ptxas -v, rfkit's)\n"
+
 /* Is argv[*i] the flag --name (no value)? */
 bool rf_cli_flag(char **argv, int i, const char *name);
 

@@ -33,38 +33,16 @@ int rf_cmd_batch(int argc, char **argv)
     rf_err_clear(&err);
     const char *in_path = NULL, *out_path = NULL, *jobs_s = NULL, *calib = NULL;
     for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        int rc;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
         }
-        if (!strcmp(argv[i], "-o")) {
-            if (i + 1 >= argc) {
-                rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "-o", "needs a file name");
-                return rf_cli_fail(&err);
-            }
-            out_path = argv[++i];
+        const rf_cli_opt opts[] = {{"output", &out_path}, {"jobs", &jobs_s}, {"calib", &calib}};
+        int rc = rf_cli_values(argc, argv, &i, opts, sizeof opts / sizeof opts[0], &err);
+        if (rc < 0)
+            return rf_cli_fail(&err);
+        if (rc == 1)
             continue;
-        }
-        if ((rc = rf_cli_value(argc, argv, &i, "output", &v, &err)) != 0) {
-            if (rc < 0)
-                return rf_cli_fail(&err);
-            out_path = v;
-            continue;
-        }
-        if ((rc = rf_cli_value(argc, argv, &i, "jobs", &v, &err)) != 0) {
-            if (rc < 0)
-                return rf_cli_fail(&err);
-            jobs_s = v;
-            continue;
-        }
-        if ((rc = rf_cli_value(argc, argv, &i, "calib", &v, &err)) != 0) {
-            if (rc < 0)
-                return rf_cli_fail(&err);
-            calib = v;
-            continue;
-        }
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
             rf_cli_unknown("batch", argv[i], &err);
             return rf_cli_fail(&err);

@@ -35,6 +35,7 @@ static void usage(FILE *out)
             "  --budget-cycles N  cycles the samples may cost, warm-ups included\n"
             "                     (default: 4.25%% of the estimated full run, so that the\n"
             "                     samples stay under 5%% of the real one)\n"
+            "  -o FILE            the calibration record to write (also --output)\n"
             "  --seed S           sampler seed (default 1)\n"
             "  --quiet            no per-sample progress lines\n"
             "  --design rfc|ltrf  calibrate the register-cache model instead (seed 004):\n"
@@ -44,7 +45,8 @@ static void usage(FILE *out)
             "                     own file with -o)\n"
             "  --seeds N          with --design: each sample the mean of N runs with seeds\n"
             "                     S..S+N-1 (default %d; one run's branch and cache draws\n"
-            "                     can move a point by 10-25%%)\n",
+            "                     can move a point by 10-25%%)\n"
+            RF_CLI_KERNEL_HELP,
             DEFAULT_CALIB, PF_SEEDS);
 }
 
@@ -110,7 +112,6 @@ int rf_cmd_calibrate(int argc, char **argv)
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
     for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -119,29 +120,16 @@ int rf_cmd_calibrate(int argc, char **argv)
             quiet = true;
             continue;
         }
-        if (!strcmp(argv[i], "-o")) {
-            if (i + 1 >= argc) {
-                rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "-o", "needs a file name");
-                return rf_cli_fail(&err);
-            }
-            out_path = argv[++i];
-            continue;
-        }
-        const char *names[] = {"gpu",   "kernel", "output", "budget-cycles", "seed", "seeds",
-                               "entry", "grid",   "block",  "smem",          "regs", "design"};
-        const char **dest[] = {&gpu_name, &kernel_path, &out_path, &budget_s, &seed_s, &seeds_s,
-                               &ko.entry, &ko.grid,     &ko.block, &ko.smem,  &ko.regs, &design_s};
-        bool taken = false;
-        for (size_t j = 0; j < sizeof names / sizeof names[0] && !taken; j++) {
-            int rc = rf_cli_value(argc, argv, &i, names[j], &v, &err);
-            if (rc < 0)
-                return rf_cli_fail(&err);
-            if (rc == 1) {
-                *dest[j] = v;
-                taken = true;
-            }
-        }
-        if (taken)
+        const rf_cli_opt opts[] = {{"gpu", &gpu_name},        {"kernel", &kernel_path},
+                                   {"output", &out_path},     {"budget-cycles", &budget_s},
+                                   {"seed", &seed_s},         {"seeds", &seeds_s},
+                                   {"design", &design_s}};
+        int rc = rf_cli_values(argc, argv, &i, opts, sizeof opts / sizeof opts[0], &err);
+        if (rc == 0)
+            rc = rf_cli_kernel_opt(argc, argv, &i, &ko, &err);
+        if (rc < 0)
+            return rf_cli_fail(&err);
+        if (rc == 1)
             continue;
         rf_cli_unknown("calibrate", argv[i], &err);
         return rf_cli_fail(&err);

@@ -28,16 +28,17 @@ static void usage(FILE *out)
             "%s when present) the fitted parameters are used and IPC carries a 95%%\n"
             "prediction interval; otherwise the uncalibrated defaults are used.\n\n"
             "options:\n"
-            "  --gpu G        preset name or GPU file\n"
-            "  --kernel K     kernel spec, PTX or SASS file\n"
-            "  --design D     %s",
+            "  --gpu G          preset name or GPU file\n"
+            "  --kernel K       kernel spec, PTX or SASS file\n"
+            "  --design D       %s",
             DEFAULT_CALIB, rf_design_names[0]);
     for (int i = 1; rf_design_names[i]; i++)
         fprintf(out, ", %s", rf_design_names[i]);
-    fprintf(out, "\n  --calib FILE   calibration record (rfkit calibrate -o FILE)\n"
-                 "  --csv          one header line and one row\n"
-                 "  --sms N        spread the grid over N SMs (default: the GPU's; 1 = like\n"
-                 "                 rfkit simulate --full, whole grid on one SM)\n\n"
+    fprintf(out, "\n  --calib FILE     calibration record (rfkit calibrate -o FILE)\n"
+                 "  --csv            one header line and one row\n"
+                 RF_CLI_KERNEL_HELP
+                 "  --sms N          spread the grid over N SMs (default: the GPU's; 1 = the\n"
+                 "                   whole grid on one SM, as rfkit simulate runs it)\n\n"
                  "design parameters:\n");
     rf_param_help(out, rf_design_params, rf_design_nparams);
 }
@@ -130,7 +131,6 @@ int rf_cmd_estimate(int argc, char **argv)
     rf_design_init(&d);
 
     for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
         int rc;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -140,21 +140,14 @@ int rf_cmd_estimate(int argc, char **argv)
             csv = true;
             continue;
         }
-        const char *names[] = {"gpu", "kernel", "design", "calib", "entry", "grid", "block",
-                               "smem", "regs", "sms"};
-        const char **dest[] = {&gpu_name, &kernel_path, &design, &calib, &ko.entry, &ko.grid,
-                               &ko.block, &ko.smem, &ko.regs, &sms_s};
-        bool taken = false;
-        for (size_t j = 0; j < sizeof names / sizeof names[0] && !taken; j++) {
-            rc = rf_cli_value(argc, argv, &i, names[j], &v, &err);
-            if (rc < 0)
-                return rf_cli_fail(&err);
-            if (rc == 1) {
-                *dest[j] = v;
-                taken = true;
-            }
-        }
-        if (taken)
+        const rf_cli_opt opts[] = {{"gpu", &gpu_name}, {"kernel", &kernel_path},
+                                   {"design", &design}, {"calib", &calib}, {"sms", &sms_s}};
+        rc = rf_cli_values(argc, argv, &i, opts, sizeof opts / sizeof opts[0], &err);
+        if (rc == 0)
+            rc = rf_cli_kernel_opt(argc, argv, &i, &ko, &err);
+        if (rc < 0)
+            return rf_cli_fail(&err);
+        if (rc == 1)
             continue;
         rc = rf_cli_param(argc, argv, &i, rf_design_params, rf_design_nparams, &d, &err);
         if (rc < 0)

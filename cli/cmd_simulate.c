@@ -39,7 +39,7 @@ static void usage(FILE *out)
             "options:\n"
             "  --gpu G          GPU preset or file (rfkit gpus)\n"
             "  --kernel K       kernel spec (.spec), PTX or SASS file\n"
-            "  --entry NAME     kernel entry (default: the first)\n"
+            RF_CLI_KERNEL_HELP
             "  --design D       baseline (default), stealing, hirf (register cache over an\n"
             "                   NVM file: --index, --wbits/--rbits, --rc-entries, --assign),\n"
             "                   rfc (16 KB LRU register cache over main file --rf-config K),\n"
@@ -168,7 +168,7 @@ int rf_cmd_simulate(int argc, char **argv)
         if ((rc = rf_cli_value(argc, argv, &i, "gpu", &gpu_name, &err)) != 0) { if (rc > 0) rc = 0; continue; }
         if ((rc = rf_cli_value(argc, argv, &i, "kernel", &kernel_path, &err)) != 0) { if (rc > 0) rc = 0; continue; }
         if ((rc = rf_cli_value(argc, argv, &i, "design", &design_name, &err)) != 0) { if (rc > 0) rc = 0; continue; }
-        if ((rc = rf_cli_value(argc, argv, &i, "entry", &kopts.entry, &err)) != 0) { if (rc > 0) rc = 0; continue; }
+        if ((rc = rf_cli_kernel_opt(argc, argv, &i, &kopts, &err)) != 0) { if (rc > 0) rc = 0; continue; }
         if ((rc = rf_cli_value(argc, argv, &i, "cycles", &v, &err)) != 0) {
             if (rc > 0) rc = parse_u64("cycles", v, &o.cycles, &err);
             if (rc == 0 && o.cycles == 0)   /* 0 would silently mean the whole grid */

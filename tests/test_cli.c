@@ -8,7 +8,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "support/clirun.h"
 
@@ -41,6 +44,56 @@ static void zero_cycle_window_is_refused(void **state)
                       "cycles: a window of 0 cycles");
 }
 
+/* Every --option a command's --help names is one it accepts: given alone
+ * it may be refused for a missing value or argument, never as unknown.
+ * (simulate did not take the --grid and --block a bare code file needs.) */
+static void help_names_only_accepted_options(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {"gpus", "occupancy", "analyze", "simulate",
+                                       "estimate", "calibrate", "batch"};
+    int checked = 0;
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        char args[512];
+        snprintf(args, sizeof args, "%s --help", cmds[c]);
+        clirun h = clirun_run(args);
+        assert_int_equal(h.status, 0);
+        for (const char *p = strstr(h.out, "--"); p; p = strstr(p + 2, "--")) {
+            size_t n = 2;
+            while (islower((unsigned char)p[n]) || isdigit((unsigned char)p[n]) ||
+                   p[n] == '-' || p[n] == '_')
+                n++;
+            if (n == 2 || !strncmp(p, "--help", 6))
+                continue;
+            snprintf(args, sizeof args, "%s %.*s </dev/null", cmds[c], (int)n, p);
+            clirun r = clirun_run(args);
+            if (strstr(r.out, "unknown option") || strstr(r.out, "unexpected argument"))
+                fail_msg("rfkit %s --help names %.*s, which it refuses: %s", cmds[c], (int)n, p,
+                         r.out);
+            free(r.out);
+            checked++;
+        }
+        free(h.out);
+    }
+    assert_true(checked > 100);   /* the design parameters appear in four helps */
+}
+
+/* A bare PTX file runs in simulate with its launch on the command line:
+ * small.ptx, 4 CTAs of 128 threads (4 warps each). */
+static void simulate_takes_bare_code_launch(void **state)
+{
+    (void)state;
+    clirun r = clirun_run("simulate --gpu fermi-gtx480 --kernel tests/fixtures/small.ptx "
+                          "--grid 4 --block 128 --csv");
+    if (r.status != 0)
+        fail_msg("%s", r.out);
+    assert_int_equal(r.lines, 2);
+    assert_true(clirun_csv_get(r.out, "ipc", 1) > 0);
+    free(r.out);
+    clirun_expect_bad("simulate --gpu fermi-gtx480 --kernel tests/fixtures/small.ptx",
+                      "a bare code file needs --grid");
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -49,6 +102,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(unreadable_inputs_are_bad_input),
         cmocka_unit_test(zero_cycle_window_is_refused),
+        cmocka_unit_test(help_names_only_accepted_options),
+        cmocka_unit_test(simulate_takes_bare_code_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
