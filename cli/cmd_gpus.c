@@ -97,7 +97,7 @@ int rf_cmd_gpus(int argc, char **argv)
     }
     if (keys) {
         printf("keys of a GPU file (written 'key = value'; 'preset = NAME' first):\n");
-        rf_param_help(stdout, rf_gpu_params, rf_gpu_nparams);
+        rf_param_keys(stdout, rf_gpu_params, rf_gpu_nparams);
         return 0;
     }
     if (dump) {

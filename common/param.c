@@ -252,43 +252,57 @@ void rf_param_format(const rf_param *p, const void *obj, char *buf, size_t cap)
     }
 }
 
-void rf_param_help(FILE *out, const rf_param *tab, size_t n)
+/* Help lines as command-line options ("--name N") or as file keys
+ * ("name = N"). */
+static void help_lines(FILE *out, const rf_param *tab, size_t n, bool keys)
 {
+    const char *lead = keys ? "" : "--", *sep = keys ? " = " : " ";
     for (size_t i = 0; i < n; i++) {
         const rf_param *p = &tab[i];
         char arg[300], rng[300];
         switch (p->type) {
         case RF_PT_INT:
-            snprintf(arg, sizeof arg, "--%s N", p->name);
+            snprintf(arg, sizeof arg, "%s%s%sN", lead, p->name, sep);
             snprintf(rng, sizeof rng, "%g..%g, default %g", p->min, p->max,
                      p->def);
             break;
         case RF_PT_DOUBLE:
-            snprintf(arg, sizeof arg, "--%s X", p->name);
+            snprintf(arg, sizeof arg, "%s%s%sX", lead, p->name, sep);
             snprintf(rng, sizeof rng, "%g..%g, default %g", p->min, p->max,
                      p->def);
             break;
         case RF_PT_BOOL:
-            snprintf(arg, sizeof arg, "--%s", p->name);
+            /* A flag turns it on; --name=0 turns it off. */
+            snprintf(arg, sizeof arg, keys ? "%s = 0|1" : "--%s[=0|1]", p->name);
             snprintf(rng, sizeof rng, "default %s", p->def ? "on" : "off");
             break;
         case RF_PT_ENUM: {
             char list[256];
             choices_list(p, list, sizeof list);
-            snprintf(arg, sizeof arg, "--%s %s", p->name, list);
+            snprintf(arg, sizeof arg, "%s%s%s%s", lead, p->name, sep, list);
             snprintf(rng, sizeof rng, "default %s",
                      p->choices[(int)p->def]);
             break;
         }
         case RF_PT_STRING:
         default:
-            snprintf(arg, sizeof arg, "--%s S", p->name);
+            snprintf(arg, sizeof arg, "%s%s%sS", lead, p->name, sep);
             snprintf(rng, sizeof rng, "text");
             break;
         }
         fprintf(out, "  %-28s %s (%s%s%s)\n", arg, p->help, p->unit ? p->unit : "",
                 p->unit ? ", " : "", rng);
     }
+}
+
+void rf_param_help(FILE *out, const rf_param *tab, size_t n)
+{
+    help_lines(out, tab, n, false);
+}
+
+void rf_param_keys(FILE *out, const rf_param *tab, size_t n)
+{
+    help_lines(out, tab, n, true);
 }
 
 void rf_param_dump(FILE *out, const rf_param *tab, size_t n, const void *obj,

@@ -64,8 +64,12 @@ void rf_param_format(const rf_param *p, const void *obj, char *buf, size_t cap);
 /* Value as a double (INT, DOUBLE, BOOL, ENUM index). */
 double rf_param_value(const rf_param *p, const void *obj);
 
-/* Help lines: "  --name VALUE   help (unit, range, default)". */
+/* Help lines: "  --name VALUE   help (unit, range, default)"; a bool is
+ * "--name[=0|1]" (the flag alone turns it on). */
 void rf_param_help(FILE *out, const rf_param *tab, size_t n);
+
+/* The same as keys of a file: "  name = VALUE   help (...)". */
+void rf_param_keys(FILE *out, const rf_param *tab, size_t n);
 
 /* Dump "prefix name = value" lines (the effective configuration). */
 void rf_param_dump(FILE *out, const rf_param *tab, size_t n, const void *obj,

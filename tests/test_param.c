@@ -176,6 +176,12 @@ static void do_help(FILE *f, const void *arg)
     rf_param_help(f, demo_params, NDEMO);
 }
 
+static void do_keys(FILE *f, const void *arg)
+{
+    (void)arg;
+    rf_param_keys(f, demo_params, NDEMO);
+}
+
 static void do_dump(FILE *f, const void *arg)
 {
     rf_param_dump(f, demo_params, NDEMO, arg, "# ");
@@ -201,8 +207,15 @@ static void test_format_help_dump(void **state)
     assert_non_null(strstr(help, "a count (warps, 1..100, default 8)"));
     assert_non_null(strstr(help, "--mode fast|slow"));
     assert_non_null(strstr(help, "default slow"));
-    assert_non_null(strstr(help, "--on "));
+    assert_non_null(strstr(help, "--on[=0|1]"));
     free(help);
+    char *keys = capture(do_keys, NULL);
+    assert_non_null(strstr(keys, "  n = N "));
+    assert_non_null(strstr(keys, "a count (warps, 1..100, default 8)"));
+    assert_non_null(strstr(keys, "  mode = fast|slow "));
+    assert_non_null(strstr(keys, "  on = 0|1 "));
+    assert_null(strstr(keys, "--"));
+    free(keys);
 
     char *dump = capture(do_dump, &o);
     assert_string_equal(dump, "# n = 8\n# x = 0.25\n# on = 1\n# mode = slow\n# label = k1\n");
