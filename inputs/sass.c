@@ -133,6 +133,16 @@ static int close_func(sass_ctx *c, rf_err *err)
     rf_func *f = curf(c);
     if (!f)
         return RF_OK;
+    if (f->ninsts == 0) {
+        /* A header without code (or a second header of the same function,
+         * "Function : f" then ".text.f:") is no function: the analyses
+         * need at least one block. */
+        kir_func_free_arrays(f);
+        c->m->nfuncs--;
+        kir_map_free(&c->labels);
+        c->fi = -1;
+        return RF_OK;
+    }
     int n = f->ninsts;
     kir_ctl *ctl = calloc((size_t)(n ? n : 1), sizeof *ctl);
     if (!ctl)

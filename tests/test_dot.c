@@ -122,6 +122,10 @@ static void test_malformed(void **state)
     expect_error("digraph f {\n \"a\" [label=\"{/*0000*/\\ BRA\\ `(.L_9)\\ ;\\l}\"]\n}\n",
                  "undefined label '.L_9'");
     expect_error("strict digraph f {\n \"a\" @ \n}\n", "t.dot:2:6: unexpected character '@'");
+    /* Nodes without code made a function with no blocks, which the
+     * analyses then refused as an internal error (exit 1). */
+    expect_error("digraph f {\n a [label=\"x\"];\n a -> a;\n}\n",
+                 "t.dot:1:1: graph holds no SASS instructions");
 }
 
 int main(void)

@@ -172,6 +172,20 @@ static void test_malformed_and_unknown(void **state)
     expect_error("  /*0000*/  LDG.E R2, [R4.64 ;\n", RF_EPARSE,
                  "t.sass:1:13: unbalanced brackets");
     expect_error("just some text\n", RF_EPARSE, "no SASS instructions");
+    expect_error("\tFunction : a\n", RF_EPARSE, "t.sass: no SASS instructions found");
+    /* A header without code is no function (it was one with no blocks). */
+    {
+        rf_module *e = NULL;
+        rf_err eerr = {0};
+        assert_int_equal(rf_sass_parse("e.sass", "\tFunction : a\n\tFunction : b\n"
+                                                 "  /*0000*/  EXIT ;\n", &e, &eerr), RF_OK);
+        assert_int_equal(e->nfuncs, 1);
+        assert_string_equal(e->funcs[0].name, "b");
+        assert_null(rf_module_func(e, "a"));
+        assert_int_equal(e->funcs[0].ninsts, 1);
+        assert_int_equal(e->funcs[0].nblocks, 1);
+        rf_module_destroy(e);
+    }
     /* An unknown opcode is classed by its name and counted, never fatal. */
     rf_module *m;
     rf_err err = {0};
