@@ -80,34 +80,38 @@ void rf_kernel_destroy(rf_kernel *k)
     free(k);
 }
 
-/* "X[,Y[,Z]]" with each part 1..limit. */
-static int parse_dim3(const char *text, int out[3], long limit,
-                      const char *file, int line, const char *field,
-                      rf_err *err)
+int rf_launch_parse_dim3(const char *text, bool grid, int out[3], const char *file, int line,
+                         int col, const char *field, rf_err *err)
 {
+    /* CUDA's limits: grid X 2^31 - 1, Y and Z 65535; 1024 threads a block. */
+    const long limit[3] = {grid ? 2147483647L : 1024, grid ? 65535 : 1024,
+                           grid ? 65535 : 64};
     int v[3] = {1, 1, 1}, n = 0;
     const char *s = text;
     for (;;) {
         char part[32];
         size_t len = strcspn(s, ",");
         if (n >= 3 || len == 0 || len >= sizeof part)
-            return rf_err_set(err, RF_ENUMBER, file, line, 0, field,
+            return rf_err_set(err, RF_ENUMBER, file, line, col, field,
                               "'%s' is not X[,Y[,Z]]", text);
         memcpy(part, s, len);
         part[len] = '\0';
         long x;
         if (rf_parse_long(part, &x))
-            return rf_err_set(err, RF_ENUMBER, file, line, 0, field,
+            return rf_err_set(err, RF_ENUMBER, file, line, col, field,
                               "'%s' is not X[,Y[,Z]] of whole numbers", text);
-        if (x < 1 || x > limit)
-            return rf_err_set(err, RF_ERANGE, file, line, 0, field,
-                              "%ld is outside [1, %ld]", x, limit);
+        if (x < 1 || x > limit[n])
+            return rf_err_set(err, RF_ERANGE, file, line, col, field,
+                              "%ld is outside [1, %ld]", x, limit[n]);
         v[n++] = (int)x;
         s += len;
         if (*s != ',')
             break;
         s++;
     }
+    if (!grid && (long)v[0] * v[1] * v[2] > 1024)
+        return rf_err_set(err, RF_ERANGE, file, line, col, field,
+                          "%ld threads per block exceed 1024", (long)v[0] * v[1] * v[2]);
     memcpy(out, v, sizeof v);
     return RF_OK;
 }
@@ -116,15 +120,10 @@ static int set_launch(rf_launch *l, const char *key, const char *val,
                       const char *file, int line, rf_err *err)
 {
     rf_where w = {file, line};
-    if (strcmp(key, "grid") == 0)
-        return parse_dim3(val, l->grid, 2147483647L, file, line, key, err);
-    if (strcmp(key, "block") == 0) {
-        int rc = parse_dim3(val, l->block, 1024, file, line, key, err);
-        if (!rc && (long)l->block[0] * l->block[1] * l->block[2] > 1024)
-            rc = rf_err_set(err, RF_ERANGE, file, line, 0, key,
-                            "%d threads per block exceed 1024",
-                            l->block[0] * l->block[1] * l->block[2]);
-        return rc;
+    if (strcmp(key, "grid") == 0 || strcmp(key, "block") == 0) {
+        bool grid = key[0] == 'g';
+        return rf_launch_parse_dim3(val, grid, grid ? l->grid : l->block, file, line, 0, key,
+                                    err);
     }
     return rf_param_set(rf_launch_params, rf_launch_nparams, l, key, val, w,
                         err);

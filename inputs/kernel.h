@@ -35,11 +35,18 @@ typedef struct rf_profile {
 } rf_profile;
 
 /* smem and regs; grid and block are X[,Y[,Z]] triples read by the spec
- * reader and rf_kernel_opts (each part >= 1, at most 1024 threads). */
+ * reader and rf_kernel_opts (rf_launch_parse_dim3). */
 extern const rf_param rf_launch_params[];
 extern const size_t rf_launch_nparams;
 extern const rf_param rf_profile_params[];  /* trip, taken, l1_hit, l2_hit, dram_share */
 extern const size_t rf_profile_nparams;
+
+/* Parse a grid (grid true: X up to 2^31 - 1, Y and Z up to 65535, CUDA's
+ * limits, so the CTA count fits a long) or a block (each part up to 1024,
+ * Z up to 64, at most 1024 threads) written "X[,Y[,Z]]" into out[3];
+ * errors name file:line:col: field. */
+int rf_launch_parse_dim3(const char *text, bool grid, int out[3], const char *file, int line,
+                         int col, const char *field, rf_err *err);
 
 /* Command-line overrides for loading; zero/NULL fields mean "not given". */
 typedef struct rf_kernel_opts {

@@ -45,6 +45,7 @@ typedef struct layout {
     int ncols;
     column *cols;
     int idx[COL_PARAM];      /* column of each fixed role, -1 = absent */
+    const char *ctas_name;   /* the CTA column's header: "ctas" or "grid" */
 } layout;
 
 static bool name_eq(const char *a, const char *b)
@@ -72,6 +73,7 @@ static int make_layout(layout *lay, char **names, int n, const char *path, rf_er
         return rf_err_set(err, RF_ENOMEM, path, 1, 0, NULL, "out of memory");
     for (int r = 0; r < COL_PARAM; r++)
         lay->idx[r] = -1;
+    lay->ctas_name = "ctas";
     /* Result columns may not appear in the input. */
     for (int i = 0; i < n; i++) {
         const char *nm = names[i];
@@ -79,8 +81,11 @@ static int make_layout(layout *lay, char **names, int n, const char *path, rf_er
         for (int r = 0; r < COL_PARAM && role < 0; r++)
             if (name_eq(nm, fixed_names[r]))
                 role = r;
-        if (role < 0 && name_eq(nm, "grid"))
+        if (role < 0 && name_eq(nm, "grid")) {
             role = COL_CTAS;
+            if (lay->idx[COL_CTAS] < 0)
+                lay->ctas_name = "grid";
+        }
         if (role >= 0) {
             if (lay->idx[role] >= 0)
                 return rf_err_set(err, RF_EPARSE, path, 1, i + 1, nm, "column given twice");
@@ -383,26 +388,16 @@ static int int_cell(const char *s, const char *path, long line, int col, const c
     return RF_OK;
 }
 
-/* Grid cell: a CTA count or "X,Y,Z". */
-static int grid_cell(const char *s, const char *path, long line, int col, long *out, rf_err *err)
+/* Grid cell: a CTA count or "X,Y,Z" (rf_launch_parse_dim3's limits keep
+ * the product within a long). */
+static int grid_cell(const char *s, const char *path, long line, int col, const char *name,
+                     long *out, rf_err *err)
 {
-    long prod = 1;
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", s);
-    char *save = NULL;
-    int n = 0;
-    for (char *t = strtok_r(buf, ",x", &save); t; t = strtok_r(NULL, ",x", &save), n++) {
-        long v;
-        int rc = int_cell(t, path, line, col, "ctas", 1, 1L << 31, &v, err);
-        if (rc)
-            return rc;
-        prod *= v;
-    }
-    if (n == 0 || n > 3)
-        return rf_err_set(err, RF_ENUMBER, path, (int)line, col, "ctas",
-                          "expected a CTA count or X,Y,Z: '%s'", s);
-    *out = prod;
-    return RF_OK;
+    int g[3];
+    int rc = rf_launch_parse_dim3(s, true, g, path, (int)line, col, name, err);
+    if (!rc)
+        *out = (long)g[0] * g[1] * g[2];
+    return rc;
 }
 
 static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_estimate *est,
@@ -493,7 +488,8 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
         shape.smem = (int)v;
     }
     if ((s = CELL(COL_CTAS))) {
-        if (grid_cell(s, jb->path, line, lay->idx[COL_CTAS] + 1, &v, err))
+        if (grid_cell(s, jb->path, line, lay->idx[COL_CTAS] + 1, lay->ctas_name,
+                      &v, err))
             return err->code;
         shape.ctas = v;
     }

@@ -218,6 +218,25 @@ static void bom_and_crlf_header(void **state)
     free(out);
 }
 
+/* The grid column follows the launch rules of a spec (and is named as the
+ * header names it): a product of three 2^31 overflowed a long before. */
+static void grid_cells(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    rf_batch_stats st;
+    assert_int_equal(batch_text("gpu,regs,threads,grid\n"
+                                "fermi-gtx480,26,256,\"2147483648,2147483648,2147483648\"\n"
+                                "fermi-gtx480,26,256,0\n"
+                                "fermi-gtx480,26,256,\"32,32\"\n", 1, 0, &out, &st),
+                     RF_OK);
+    assert_int_equal(st.rows, 3);
+    assert_int_equal(st.errors, 2);
+    assert_non_null(strstr(out, "in.csv:2:4: grid: 2147483648 is outside [1, 2147483647]"));
+    assert_non_null(strstr(out, "in.csv:3:4: grid: 0 is outside [1, 2147483647]"));
+    free(out);
+}
+
 static void number_format(void **state)
 {
     (void)state;
@@ -445,6 +464,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(quoting_round_trips),
         cmocka_unit_test(bad_headers_are_errors),
         cmocka_unit_test(bom_and_crlf_header),
+        cmocka_unit_test(grid_cells),
         cmocka_unit_test(number_format),
         cmocka_unit_test(number_format_spread),
         cmocka_unit_test(integers_and_huge_rounded),

@@ -141,6 +141,15 @@ static void test_spec_errors(void **state)
                       "code: [kernel] code = FILE is required");
     expect_spec_error("[kernel]\ncode = /nonexistent/x.ptx\n[launch]\ngrid = 1\n"
                       "block = 1\n", RF_EIO, "cannot open");
+    /* CUDA's grid limits: Y and Z at most 65535, so the CTA count of the
+     * largest grid, (2^31 - 1) x 65535 x 65535 = 9.22e18, fits a long
+     * (three times 2^31 - 1 overflowed it; LONG_MAX = 9223372036854775807). */
+    expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 2147483647,2147483647,1\n",
+                      RF_ERANGE, ":4: grid: 2147483647 is outside [1, 65535]");
+    expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\nblock = 1,1,65\n",
+                      RF_ERANGE, ":5: block: 65 is outside [1, 64]");
+    expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\nblock = 32,33\n",
+                      RF_ERANGE, ":5: block: 1056 threads per block exceed 1024");
     /* A key given twice is an error at the second, naming the first. */
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 32\nblock = 256\n"
                       "grid = 64\n", RF_EPARSE, ":6: grid: set twice (first at line 4)");
@@ -340,6 +349,27 @@ static void test_sass_kernel(void **state)
     rf_kernel_destroy(k);
 }
 
+/* The launch parser on its own: limits per dimension, position in the
+ * message, and the largest grid's CTA count as a long. */
+static void test_parse_dim3(void **state)
+{
+    (void)state;
+    int d[3];
+    rf_err err = {0};
+    assert_int_equal(rf_launch_parse_dim3("2147483647,65535,65535", true, d, "f", 3, 7, "grid",
+                                          &err), RF_OK);
+    assert_true((long)d[0] * d[1] * d[2] == 9223090559730712575L);
+    assert_int_equal(rf_launch_parse_dim3("16,16", false, d, "f", 3, 7, "block", &err), RF_OK);
+    assert_int_equal(d[0] * d[1] * d[2], 256);
+    assert_int_equal(rf_launch_parse_dim3("8x8", true, d, "f", 3, 7, "grid", &err), RF_ENUMBER);
+    assert_string_equal(err.msg, "f:3:7: grid: '8x8' is not X[,Y[,Z]] of whole numbers");
+    assert_int_equal(rf_launch_parse_dim3("1,2,3,4", true, d, "f", 3, 7, "grid", &err),
+                     RF_ENUMBER);
+    assert_int_equal(rf_launch_parse_dim3("1,,3", true, d, "f", 3, 7, "grid", &err), RF_ENUMBER);
+    assert_int_equal(rf_launch_parse_dim3("4,65536", true, d, "f", 3, 7, "grid", &err), RF_ERANGE);
+    assert_string_equal(err.msg, "f:3:7: grid: 65536 is outside [1, 65535]");
+}
+
 static void test_tables(void **state)
 {
     (void)state;
@@ -366,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_ptxas),
         cmocka_unit_test(test_call_registers),
         cmocka_unit_test(test_sass_kernel),
+        cmocka_unit_test(test_parse_dim3),
         cmocka_unit_test(test_tables),
     };
     return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);
