@@ -151,10 +151,11 @@ static int fmt_ulong(char *out, unsigned long long v)
 static const double pow10_tab[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
                                    1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
 
-/* Nearest integer of a non-negative value below 2^63 (no libm call). */
+/* Nearest integer of a non-negative value below 2^63, ties to even as
+ * printf rounds an exact tie. */
 static double round_half(double x)
 {
-    return (double)(unsigned long long)(x + 0.5);
+    return nearbyint(x);
 }
 
 int rf_fmt_num(char *out, double v, int digits)
@@ -196,12 +197,30 @@ int rf_fmt_num(char *out, double v, int digits)
         shift--;
         e++;
     }
-    if (e >= digits)    /* %g would switch to an exponent here */
-        return snprintf(out, 32, "%.*g", digits, v);
     unsigned long long im = (unsigned long long)m;
     int n = 0;
     if (v < 0)
         out[n++] = '-';
+    if (e >= digits) {
+        /* %g's exponent form: d[.ddd]e+XX, trailing zeros stripped. */
+        int nd = digits;
+        while (nd > 1 && im % 10 == 0) {
+            im /= 10;
+            nd--;
+        }
+        put_digits(out + n + (nd > 1), im, nd);
+        if (nd > 1) {
+            out[n] = out[n + 1];
+            out[n + 1] = '.';
+            n++;
+        }
+        n += nd;
+        out[n++] = 'e';
+        out[n++] = '+';
+        if (e < 10)
+            out[n++] = '0';
+        return n + fmt_ulong(out + n, (unsigned long long)e);
+    }
     if (shift <= 0) {
         n += fmt_ulong(out + n, im);
         for (int i = 0; i < -shift; i++)
