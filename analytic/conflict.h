@@ -79,9 +79,13 @@ static inline void rf_bank_waits_inline(const rf_bank_load *load, const rf_confl
     double c = p->scale;
     double sw = load->write_service > 1 ? load->write_service : 1.0;
     double r0 = (rr + rw * sw) / 2.0;
-    out->write_wait = c * r0 / (1.0 - rw);
-    double read_wait = c * r0 / ((1.0 - rw) * (1.0 - rho));
-    out->inter_read = c * (rr / 2.0) / (1.0 - rr);
+    /* One division for the three queue factors 1/(1-rw), 1/(1-rho), 1/(1-rr). */
+    double dw = 1.0 - rw, dh = 1.0 - rho, dr = 1.0 - rr;
+    double inv = 1.0 / (dw * dh * dr);
+    double inv_w = inv * dh * dr;
+    out->write_wait = c * r0 * inv_w;
+    double read_wait = c * r0 * inv * dr;
+    out->inter_read = c * (rr / 2.0) * (inv * dw * dh);
     out->inter_write = read_wait - out->inter_read;
     if (out->inter_write < 0)
         out->inter_write = 0;

@@ -174,6 +174,25 @@ static inline double min_run(double a, double b)
     return b < a ? b : a;
 }
 
+/* r^p for r >= 0, fast for integer p (r: the reciprocal of a cap). */
+static inline double pow_p(double r, double p, int ip)
+{
+    if (ip == 4) {
+        r *= r;
+        return r * r;
+    }
+    if (ip > 0) {
+        double y = 1.0;
+        for (int e = ip; e; e >>= 1) {
+            if (e & 1)
+                y *= r;
+            r *= r;
+        }
+        return y;
+    }
+    return pow(r, p);
+}
+
 /* v^-p, fast for integer p.  The common exponents are spelled out with the
  * same products, in the same order, as the square-and-multiply loop. */
 static inline double inv_pow(double v, double p, int ip)
@@ -193,6 +212,18 @@ static inline double inv_pow(double v, double p, int ip)
         return r;
     }
     return pow(v, -p);
+}
+
+/* v^n for n >= 1 by squaring. */
+static inline double pow_int(double v, int n)
+{
+    double r = (n & 1) ? v : 1.0;
+    for (n >>= 1; n; n >>= 1) {
+        v *= v;
+        if (n & 1)
+            r *= v;
+    }
+    return r;
 }
 
 static double root_p(double s, double p, int ip)
@@ -230,6 +261,10 @@ typedef struct solve_ctx {
     double cls_n1[3], cls_prun[3];     /* 1 / (C_u + 1), P_run (set_prun), */
     double cls_sn[3];                  /* share / C_u */
     double inv_sched;   /* 1 / S */
+    double inv_iw;      /* 1 / issue width */
+    double inv_warps;   /* 1 / warps (set_prun: the pair's second solve has others) */
+    double inv_coll;    /* collector users / collectors (one shared pool) */
+    double inv_pool;    /* 1 / the two-level pool */
     double class_sum;   /* f_alu + f_sfu + f_ldst (normalises the classes) */
 } solve_ctx;
 
@@ -238,14 +273,21 @@ typedef struct solve_ctx {
  * the rest of its queue in the collectors costs nothing more. */
 #define UNIT_U_MAX 0.9
 
-/* Mean wait of an instruction share f at a pipe of utilisation u, service s. */
-static double unit_wait(double u, double s, double f)
+/* Mean wait at a pipe of utilisation u and service s: (u / (1 - u)) s / 2
+ * (u capped at UNIT_U_MAX), for the ALU, SFU and LD/ST pipes at IPC x with
+ * utilisations ua, us, ul per unit IPC; one division for the three. */
+static void unit_waits(double x, double ua, double sa, double us, double ss, double ul,
+                       double sl, double wu[3])
 {
-    if (f <= 0 || u <= 0)
-        return 0.0;
-    if (u > UNIT_U_MAX)
-        u = UNIT_U_MAX;
-    return f * (u / (1.0 - u)) * s / 2.0;
+    double u[3] = {x * ua, x * us, x * ul}, sv[3] = {sa, ss, sl}, d[3];
+    for (int i = 0; i < 3; i++) {
+        u[i] = u[i] > 0 ? (u[i] > UNIT_U_MAX ? UNIT_U_MAX : u[i]) : 0.0;
+        d[i] = 1.0 - u[i];
+    }
+    double inv = 1.0 / (d[0] * d[1] * d[2]);
+    wu[0] = u[0] * (inv * d[1] * d[2]) * sv[0] / 2.0;
+    wu[1] = u[1] * (inv * d[0] * d[2]) * sv[1] / 2.0;
+    wu[2] = u[2] * (inv * d[0] * d[1]) * sv[2] / 2.0;
 }
 
 /* F(x); fills out when non-NULL. */
@@ -261,31 +303,30 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     double s_coll;
     /* Pipe waits per instruction of each class (ALU, SFU, LD/ST). */
     double wu[3] = {0.0, 0.0, 0.0};
-    if (c->p->unit_hold > 0 || out) {
-        wu[0] = unit_wait(x * c->u_alu, c->s_alu, 1.0);
-        wu[1] = unit_wait(x * c->u_sfu, m->sfu_ii, 1.0);
-        wu[2] = unit_wait(x * c->u_ldst, m->ldst_ii, 1.0);
-    }
+    if (c->p->unit_hold > 0 || out)
+        unit_waits(x, c->u_alu, c->s_alu, c->u_sfu, m->sfu_ii, c->u_ldst, m->ldst_ii, wu);
     double uw = k->frac_alu * wu[0] + k->frac_sfu * wu[1] + k->frac_ldst * wu[2];
     double t_coll = c->fixed_hold + coll_wait + c->p->unit_hold * uw;
     double cpi = c->fixed_cpi + c->p->rf_path * coll_wait;
     if (m->wb_rate > 0)             /* NVM write-backs (HI-RF): service and queueing */
         cpi += c->p->rc_stall * m->wb_rate
              * ((m->write_service > 1 ? m->write_service - 1 : 0) + w.write_wait);
-    double lat = m->warps / cpi;
-    double col, inv_iss = 0.0;
+    /* The caps enter the soft minimum as v^-p: each is computed as its
+     * reciprocal (r = 1/v), which saves a division per cap. */
+    double r_lat = cpi * c->inv_warps;
+    double r_col, inv_iss = 0.0;
     if (c->typed) {
         /* Collectors per class: each class's instructions hold its own
          * collectors, C_u / (f_u t_u) with t_u the class's hold time. */
         double cs = 0.0, blocked = 0.0;
-        col = INFINITY;
+        r_col = 0.0;
         for (int j = 0; j < c->ncls; j++) {
             int u = c->cls_u[j];
             double share = c->cls_share[j], cn = c->cls_n[j];
             double tu = c->fixed_hold + coll_wait + c->p->unit_hold * wu[u];
-            double cu = cn / (tu * share);
-            col = min_run(col, cu);
-            cs += inv_pow(cu, c->p_exp, c->ip);
+            double rcu = tu * c->cls_sn[j];
+            r_col = rcu > r_col ? rcu : r_col;
+            cs += pow_p(rcu, c->p_exp, c->ip);
             /* Head-of-line blocking (header): held to dispatch t_h; a run
              * of the warp's own C_u predecessors holds them t_h - C_u more,
              * else other warps hold all C_u with chance rho^C_u, the first
@@ -293,9 +334,7 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
             double th = tu + (1.0 - c->p->unit_hold) * wu[u];
             double ru = x * th * c->cls_sn[j];
             ru = ru < 1.0 ? ru : 1.0;
-            double rc = ru;
-            for (int e = 1; e < c->cls_n[j]; e++)
-                rc *= ru;
+            double rc = pow_int(ru, c->cls_n[j]);
             double prun = c->cls_prun[j], over = th - cn;
             double b = over > 0 ? prun * over + (1.0 - prun) * rc * th * c->cls_n1[j]
                                 : rc * th * c->cls_n1[j];
@@ -304,24 +343,24 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
         /* Issue with the blocked time: S / (1/iw + sum_u f_u B_u), kept
          * as its inverse. */
         if (c->blocking)
-            inv_iss = (1.0 / m->issue_width + blocked * c->coll_frac) * c->inv_sched;
+            inv_iss = (c->inv_iw + blocked * c->coll_frac) * c->inv_sched;
         s_coll = cs;
     } else {
-        col = m->collectors / (t_coll * c->coll_frac);
-        s_coll = inv_pow(col, c->p_exp, c->ip);
+        r_col = t_coll * c->inv_coll;
+        s_coll = pow_p(r_col, c->p_exp, c->ip);
     }
-    double s_lat = inv_pow(lat, c->p_exp, c->ip);
+    double s_lat = pow_p(r_lat, c->p_exp, c->ip);
     double s = c->caps_sum + s_lat + s_coll;
-    double pool = INFINITY;
+    double r_pool = 0.0;
     if (m->pool > 0) {
-        pool = m->pool / (cpi - c->mem_cpi);
-        s += inv_pow(pool, c->p_exp, c->ip);
+        r_pool = (cpi - c->mem_cpi) * c->inv_pool;
+        s += pow_p(r_pool, c->p_exp, c->ip);
     }
     if (inv_iss > 0) {
         /* Scheduler chain (header): issue with its blocked time, latency
          * and collectors; IPC is the smaller of the two soft minima, i.e.
          * the larger of the two sums. */
-        double s2 = inv_pow(1.0 / inv_iss, c->p_exp, c->ip) + s_lat + s_coll;
+        double s2 = pow_p(inv_iss, c->p_exp, c->ip) + s_lat + s_coll;
         s = s2 > s ? s2 : s;
     }
     double f = root_p(s, c->p_exp, c->ip);
@@ -333,9 +372,9 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
         out->rho = load.rho_read + load.rho_write;
         out->read_wait = w.read_wait;
         out->stolen_writes = w.stolen_writes;
-        out->lim_latency = lat;
-        out->lim_collect = col;
-        out->lim_pool = pool;
+        out->lim_latency = m->warps / cpi;
+        out->lim_collect = 1.0 / r_col;
+        out->lim_pool = m->pool > 0 ? m->pool / (cpi - c->mem_cpi) : INFINITY;
     }
     return f;
 }
@@ -429,6 +468,10 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         set_prun(&c);
     }
     c.inv_sched = 1.0 / (m->schedulers > 0 ? m->schedulers : 1);
+    c.inv_iw = 1.0 / m->issue_width;
+    c.inv_warps = 1.0 / m->warps;
+    c.inv_coll = c.coll_frac / m->collectors;
+    c.inv_pool = m->pool > 0 ? 1.0 / m->pool : 0.0;
     if (isfinite(unit))
         c.caps_sum += inv_pow(unit, c.p_exp, c.ip);
     if (isfinite(dram))
@@ -535,6 +578,7 @@ static void steady_pair(const rf_ipc_kernel *k, const rf_ipc_machine *m1,
     solve_setup(k, m1, p, &s1);
     s2 = s1;
     s2.c.m = m2;
+    s2.c.inv_warps = 1.0 / m2->warps;
     set_prun(&s2.c);
     solve_begin(&s1, out1);
     solve_begin(&s2, out2);
