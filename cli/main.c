@@ -1,4 +1,6 @@
 /* main.c - the rfkit command: dispatch to a subcommand. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +34,20 @@ static void usage(FILE *out)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
 }
 
+/* A result that did not reach standard output (a full disk, a closed
+ * file) is a failed run, not a success with a cut-off table. */
+static int finish(int rc)
+{
+    bool flush_failed = fflush(stdout) != 0;
+    int e = errno;
+    if ((flush_failed || ferror(stdout)) && rc == 0) {
+        fprintf(stderr, "rfkit: cannot write the output%s%s\n", flush_failed ? ": " : "",
+                flush_failed ? strerror(e) : "");
+        return 1;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     /* GSL's default handler aborts; every GSL status is checked instead. */
@@ -42,15 +58,15 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return finish(0);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("rfkit %s\n", RFKIT_VERSION);
-        return 0;
+        return finish(0);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+            return finish(commands[i].fn(argc - 1, argv + 1));
     fprintf(stderr, "rfkit: unknown command '%s' (see rfkit --help)\n", argv[1]);
     return 2;
 }

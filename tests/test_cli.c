@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "support/clirun.h"
 
@@ -94,6 +96,42 @@ static void simulate_takes_bare_code_launch(void **state)
                       "a bare code file needs --grid");
 }
 
+/* Output that cannot be written (here /dev/full) fails the run (exit 1,
+ * one message on stderr) instead of passing a cut-off table as success. */
+static void unwritable_output_fails(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "gpus",
+        "gpus --csv",
+        "occupancy --gpu v100 --regs 32 --threads 256",
+        "estimate --gpu v100 --kernel " SPEC " --csv",
+        "analyze " SPEC " --no-ptxas",
+        "simulate --help",
+    };
+    if (access("/dev/full", W_OK) != 0)
+        skip();
+    char errf[64];
+    snprintf(errf, sizeof errf, "/tmp/rfkit-full-%ld.err", (long)getpid());
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char cmd[1024], msg[512] = "";
+        snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>%s", clirun_binary(), runs[i], errf);
+        int st = system(cmd);
+        FILE *f = fopen(errf, "r");
+        assert_non_null(f);
+        size_t n = fread(msg, 1, sizeof msg - 1, f);
+        msg[n] = '\0';
+        fclose(f);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 1 ||
+            strcmp(msg, "rfkit: cannot write the output: No space left on device\n") != 0)
+            fail_msg("rfkit %s: status %d: %s", runs[i], st, msg);
+    }
+    unlink(errf);
+    clirun ok = clirun_run("gpus >/dev/null");
+    assert_int_equal(ok.status, 0);
+    free(ok.out);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -104,6 +142,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(zero_cycle_window_is_refused),
         cmocka_unit_test(help_names_only_accepted_options),
         cmocka_unit_test(simulate_takes_bare_code_launch),
+        cmocka_unit_test(unwritable_output_fails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
