@@ -103,10 +103,15 @@ int rf_tbl_set(rf_tbl *t, int col, const char *fmt, ...)
 
 int rf_tbl_addf(rf_tbl *t, const char *fmt, ...)
 {
-    char buf[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *buf = malloc((size_t)(n > 0 ? n : 0) + 1);
+    if (!buf)
+        return RF_ENOMEM;
+    va_start(ap, fmt);
+    vsnprintf(buf, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
     va_end(ap);
     const char *cells[RF_TBL_MAXCOLS];
     char *p = buf;
@@ -122,7 +127,9 @@ int rf_tbl_addf(rf_tbl *t, const char *fmt, ...)
         if (!cells[c])
             cells[c] = "";
     }
-    return rf_tbl_add(t, cells);
+    int rc = rf_tbl_add(t, cells);
+    free(buf);
+    return rc;
 }
 
 static bool numeric(const char *s)
