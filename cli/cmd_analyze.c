@@ -266,20 +266,29 @@ static int pass_liveness(const analysis *a, const analyze_opts *o, rf_err *err)
     return 0;
 }
 
+/* Static and profile-weighted destination counts per register, and the
+ * concat W(6-rbits)R(rbits) and TEA index geometries of seed 002. */
+static int dst_counts(const analysis *a, const analyze_opts *o, double *st, double *wt,
+                      rf_rc_geom *cat, rf_rc_geom *tea, rf_err *err)
+{
+    int rc = rf_dst_static(a->f, st, err);
+    if (!rc)
+        rc = rf_dst_weighted(a->f, a->freq, wt, err);
+    if (!rc)
+        rc = rf_rc_geom_init(cat, RF_RC_CONCAT, 64, 4, 64, o->rbits, err);
+    if (!rc)
+        rf_rc_geom_default(tea, RF_RC_TEA);
+    return rc;
+}
+
 /* --pass dstcount */
 static int pass_dstcount(const analysis *a, const analyze_opts *o, rf_err *err)
 {
     double st[RF_MAX_GPR], wt[RF_MAX_GPR];
-    int rc = rf_dst_static(a->f, st, err);
-    if (!rc)
-        rc = rf_dst_weighted(a->f, a->freq, wt, err);
-    if (rc)
-        return rc;
     rf_rc_geom cat, tea;
-    rc = rf_rc_geom_init(&cat, RF_RC_CONCAT, 64, 4, 64, o->rbits, err);
+    int rc = dst_counts(a, o, st, wt, &cat, &tea, err);
     if (rc)
         return rc;
-    rf_rc_geom_default(&tea, RF_RC_TEA);
     static const char *const h[] = {"reg", "dst_static", "dst_weighted", "concat_set", "tea_set"};
     rf_tbl *t = NULL;
     if (!(t = rf_tbl_new(5, h)))
@@ -312,16 +321,10 @@ static int pass_dstcount(const analysis *a, const analyze_opts *o, rf_err *err)
 static int pass_cac(const analysis *a, const analyze_opts *o, rf_err *err)
 {
     double st[RF_MAX_GPR], wt[RF_MAX_GPR];
-    int rc = rf_dst_static(a->f, st, err);
-    if (!rc)
-        rc = rf_dst_weighted(a->f, a->freq, wt, err);
-    if (rc)
-        return rc;
     rf_rc_geom g[2];
-    rc = rf_rc_geom_init(&g[0], RF_RC_CONCAT, 64, 4, 64, o->rbits, err);
+    int rc = dst_counts(a, o, st, wt, &g[0], &g[1], err);
     if (rc)
         return rc;
-    rf_rc_geom_default(&g[1], RF_RC_TEA);
     /* The renumberings the sampler runs (rf_rcc_assign_map): 64- and
      * 128-bit tuples stay aligned, so the new IDs may span more than n. */
     int n = a->nregs, span = n;
