@@ -532,38 +532,16 @@ static const char *text_func_name(const char *s, size_t *len)
     return NULL;
 }
 
-static bool node_before(const dnode *x, const dnode *y)
+/* Node order: by function, address, file order. */
+static bool node_before(int a, int b, const void *ctx)
 {
+    const dnode *x = (const dnode *)ctx + a, *y = (const dnode *)ctx + b;
     if (x->func != y->func)
         return x->func < y->func;
     if (x->first_addr >= 0 && y->first_addr >= 0 &&
         x->first_addr != y->first_addr)
         return x->first_addr < y->first_addr;
     return x->order < y->order;
-}
-
-/* Stable merge sort of node indices: by function, address, file order. */
-static int sort_nodes(const dnode *nodes, int *idx, int n)
-{
-    int *tmp = malloc((n > 0 ? (size_t)n : 1) * sizeof *tmp);
-    if (!tmp)
-        return RF_ENOMEM;
-    for (int w = 1; w < n; w *= 2) {
-        for (int lo = 0; lo < n; lo += 2 * w) {
-            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            int i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                tmp[k++] = node_before(&nodes[idx[j]], &nodes[idx[i]]) ? idx[j++]
-                                                                     : idx[i++];
-            while (i < mid)
-                tmp[k++] = idx[i++];
-            while (j < hi)
-                tmp[k++] = idx[j++];
-        }
-        memcpy(idx, tmp, (size_t)n * sizeof *idx);
-    }
-    free(tmp);
-    return RF_OK;
 }
 
 static int build(dot *d, rf_module *m)
@@ -598,10 +576,7 @@ static int build(dot *d, rf_module *m)
         return nomem(d);
     for (int i = 0; i < d->nnodes; i++)
         idx[i] = i;
-    if (sort_nodes(d->nodes, idx, d->nnodes)) {
-        free(idx);
-        return nomem(d);
-    }
+    kir_sort_idx(idx, d->nnodes, node_before, d->nodes);
 
     sass_ctx *c = sass_ctx_new(m, m->path);
     if (!c) {

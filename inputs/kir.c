@@ -372,6 +372,39 @@ int kir_build_cfg(rf_func *f, const kir_ctl *ctl)
     return RF_OK;
 }
 
+/* ------------------------------------------------------------ sorting */
+
+void kir_sort_idx(int *idx, int n, bool (*before)(int a, int b, const void *ctx),
+                  const void *ctx)
+{
+    int *tmp = malloc((n > 0 ? (size_t)n : 1) * sizeof *tmp);
+    if (!tmp) {
+        for (int i = 1; i < n; i++) {
+            int v = idx[i], j = i - 1;
+            while (j >= 0 && before(v, idx[j], ctx)) {
+                idx[j + 1] = idx[j];
+                j--;
+            }
+            idx[j + 1] = v;
+        }
+        return;
+    }
+    for (int w = 1; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)   /* the left run wins ties: stable */
+                tmp[k++] = before(idx[j], idx[i], ctx) ? idx[j++] : idx[i++];
+            while (i < mid)
+                tmp[k++] = idx[i++];
+            while (j < hi)
+                tmp[k++] = idx[j++];
+        }
+        memcpy(idx, tmp, (size_t)n * sizeof *idx);
+    }
+    free(tmp);
+}
+
 /* ---------------------------------------------------------------- I/O */
 
 int kir_read_file(const char *path, char **text, size_t *len, rf_err *err)

@@ -39,6 +39,12 @@ int kir_map_put(kir_map *m, const char *key, size_t len, int val);
  * *cap).  0 or RF_ENOMEM. */
 int kir_grow(void **arr, int *cap, int n, size_t elem);
 
+/* ---- sorting with a context (C11's qsort has none) ---- */
+/* Stable sort of idx[0..n) by before(a, b, ctx) ("a goes first"): a merge
+ * sort, or an insertion sort in place when no scratch memory is left. */
+void kir_sort_idx(int *idx, int n, bool (*before)(int a, int b, const void *ctx),
+                  const void *ctx);
+
 /* ---- module helpers ---- */
 rf_module *kir_module_new(const char *path, int kind);
 /* Append a zeroed function; returns it or NULL (out of memory). */

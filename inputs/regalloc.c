@@ -327,46 +327,11 @@ static bool is_pred(const ra *r, int d)
     return r->f->regs[r->vreg[d]].words == 0 && !r->in_gpr[d];
 }
 
-static int cmp_order(const void *x, const void *y, const int *key)
+/* Ascending key, then ascending index. */
+static bool key_before(int a, int b, const void *ctx)
 {
-    int a = *(const int *)x, b = *(const int *)y;
-    if (key[a] != key[b])
-        return key[a] < key[b] ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
-/* qsort has no context argument in C11: insertion-merge sort by key. */
-static void sort_by_key(int *idx, int n, const int *key)
-{
-    int *tmp = malloc((n > 0 ? (size_t)n : 1) * sizeof *tmp);
-    if (!tmp) {
-        /* Fall back to insertion sort in place. */
-        for (int i = 1; i < n; i++) {
-            int v = idx[i], j = i - 1;
-            while (j >= 0 && cmp_order(&idx[j], &v, key) > 0) {
-                idx[j + 1] = idx[j];
-                j--;
-            }
-            idx[j + 1] = v;
-        }
-        return;
-    }
-    for (int width = 1; width < n; width *= 2) {
-        for (int lo = 0; lo < n; lo += 2 * width) {
-            int mid = lo + width < n ? lo + width : n;
-            int hi = lo + 2 * width < n ? lo + 2 * width : n;
-            int i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                tmp[k++] = cmp_order(&idx[j], &idx[i], key) < 0 ? idx[j++]
-                                                                : idx[i++];
-            while (i < mid)
-                tmp[k++] = idx[i++];
-            while (j < hi)
-                tmp[k++] = idx[j++];
-        }
-        memcpy(idx, tmp, (size_t)n * sizeof *idx);
-    }
-    free(tmp);
+    const int *key = ctx;
+    return key[a] != key[b] ? key[a] < key[b] : a < b;
 }
 
 /* Colour the predicates with npred colours; those that do not fit move to
@@ -759,7 +724,7 @@ static int allocate(const rf_func *virt, rf_func **out, int *call_live,
         goto fail;
     for (int d = 0; d < r.nv; d++)
         order[d] = d;
-    sort_by_key(order, r.nv, r.firstdef);
+    kir_sort_idx(order, r.nv, key_before, r.firstdef);
     int used = colour(&r, order, NPRED, NSLOTS);
     bool pspill = false;
     for (int d = 0; d < r.nv && used >= 0; d++)
