@@ -38,9 +38,13 @@ int rf_parse_long(const char *text, long *out)
         text++;
     if (!*text)
         return RF_ENUMBER;
+    /* Decimal, or hexadecimal after 0x: a leading zero is not octal
+     * ("010" is ten, as "010.0" is). */
+    const char *digits = text + (*text == '+' || *text == '-');
+    bool hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
     char *end;
     errno = 0;
-    long v = strtol(text, &end, 0);
+    long v = strtol(text, &end, hex ? 16 : 10);
     if (errno || end == text)
         return RF_ENUMBER;
     /* Allow an exact float spelling of an integer such as "32.0" or "1e3". */

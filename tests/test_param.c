@@ -61,8 +61,15 @@ static void test_parse_long(void **state)
     assert_int_equal(v, 123456789012345678L);
     assert_int_equal(rf_parse_long("1234567890123456789", &v), RF_OK);
     assert_int_equal(v, 1234567890123456789L);
-    assert_int_equal(rf_parse_long("010", &v), RF_OK);     /* octal, as strtol */
-    assert_int_equal(v, 8);
+    /* A leading zero is decimal ("010" was octal 8 while "010.0" was 10). */
+    assert_int_equal(rf_parse_long("010", &v), RF_OK);
+    assert_int_equal(v, 10);
+    assert_int_equal(rf_parse_long("-032", &v), RF_OK);
+    assert_int_equal(v, -32);
+    assert_int_equal(rf_parse_long("09", &v), RF_OK);      /* not a bad octal digit */
+    assert_int_equal(v, 9);
+    assert_int_equal(rf_parse_long("-0x10", &v), RF_OK);
+    assert_int_equal(v, -16);
     assert_int_equal(rf_parse_long("0", &v), RF_OK);
     assert_int_equal(v, 0);
     assert_int_equal(rf_parse_long("16 ", &v), RF_OK);
