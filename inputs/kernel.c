@@ -165,8 +165,9 @@ static char *trim(char *s)
     return s;
 }
 
-static int read_spec(const char *path, const char *text, spec *sp,
-                     rf_kernel *k, rf_err *err)
+/* The spec's lines, each copied to *bufp (grown to the longest). */
+static int read_spec_lines(const char *path, const char *text, spec *sp, rf_kernel *k,
+                           char **bufp, size_t *capp, rf_err *err)
 {
     enum { S_NONE, S_KERNEL, S_LAUNCH, S_PROFILE, S_BRANCHES } sec = S_NONE;
     int line = 0;
@@ -174,11 +175,14 @@ static int read_spec(const char *path, const char *text, spec *sp,
     while (*s) {
         line++;
         size_t len = strcspn(s, "\n");
-        char buf[1024];
-        if (len >= sizeof buf)
-            return rf_err_set(err, RF_EPARSE, path, line, 0, NULL,
-                              "line longer than %zu characters",
-                              sizeof buf - 1);
+        if (len + 1 > *capp) {
+            char *nb = realloc(*bufp, len + 1);
+            if (!nb)
+                return rf_err_set(err, RF_ENOMEM, path, line, 0, NULL, "out of memory");
+            *bufp = nb;
+            *capp = len + 1;
+        }
+        char *buf = *bufp;
         memcpy(buf, s, len);
         buf[len] = '\0';
         s += len;
@@ -304,6 +308,16 @@ static int read_spec(const char *path, const char *text, spec *sp,
                           sp->have_grid ? "block" : "grid",
                           "[launch] grid and block are required");
     return RF_OK;
+}
+
+static int read_spec(const char *path, const char *text, spec *sp,
+                     rf_kernel *k, rf_err *err)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    int rc = read_spec_lines(path, text, sp, k, &buf, &cap, err);
+    free(buf);
+    return rc;
 }
 
 /* Attach the spec's branch probabilities to the conditional branches that

@@ -150,6 +150,14 @@ static void test_spec_errors(void **state)
                       RF_ERANGE, ":5: block: 65 is outside [1, 64]");
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\nblock = 32,33\n",
                       RF_ERANGE, ":5: block: 1056 threads per block exceed 1024");
+    /* Lines of any length: a 3000-character comment, then an error on line
+     * 2 (the comment is skipped, not "line too long"). */
+    {
+        char body[3100];
+        memset(body, '#', 3000);
+        snprintf(body + 3000, sizeof body - 3000, "\nfoo = 1\n");
+        expect_spec_error(body, RF_EPARSE, ":2: foo: key outside a section");
+    }
     /* A key given twice is an error at the second, naming the first. */
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 32\nblock = 256\n"
                       "grid = 64\n", RF_EPARSE, ":6: grid: set twice (first at line 4)");
