@@ -266,6 +266,13 @@ int rf_cmd_simulate(int argc, char **argv)
     rf_kernel *k;
     if (rf_cli_load(gpu_name, kernel_path, &kopts, &gpu, &k, &err))
         return rf_cli_fail(&err);
+    if (o.skip_ctas >= (uint64_t)rf_kernel_ctas(k)) {
+        rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "skip_ctas",
+                   "%llu CTAs skipped leave none of the grid's %ld to run",
+                   (unsigned long long)o.skip_ctas, rf_kernel_ctas(k));
+        rf_kernel_destroy(k);
+        return rf_cli_fail(&err);
+    }
     o.progress = isatty(STDERR_FILENO) ? stderr : NULL;
 
     if (tolerable) {
@@ -276,6 +283,10 @@ int rf_cmd_simulate(int argc, char **argv)
 
     rf_sim_stats st;
     rc = rf_sim_run(&gpu, &d, k, &o, &st, &err);
+    if (rc == 0 && o.warmup > 0 && st.cycles == 0)   /* an all-zero row is no result */
+        rc = rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "warmup",
+                        "the grid finished within the %llu-cycle warm-up: nothing was measured",
+                        (unsigned long long)o.warmup);
     if (rc < 0) {
         rf_kernel_destroy(k);
         return rf_cli_fail(&err);

@@ -38,12 +38,26 @@ static void unreadable_inputs_are_bad_input(void **state)
     clirun_expect_bad("batch tests/no-such.csv", "tests/no-such.csv: cannot open:");
 }
 
-/* --cycles 0 used to run the whole grid (0 is the library's "no window"). */
-static void zero_cycle_window_is_refused(void **state)
+/* Windows that measure nothing were runs printing an all-zero row (exit
+ * 0): --cycles 0 ran the whole grid (0 is the library's "no window"),
+ * --skip-ctas past the grid ran nothing, a warm-up longer than the run
+ * left an empty window.  small.ptx on 4 CTAs runs about 3000 cycles. */
+static void empty_windows_are_refused(void **state)
 {
     (void)state;
     clirun_expect_bad("simulate --gpu fermi-gtx480 --kernel " SPEC " --cycles 0",
                       "cycles: a window of 0 cycles");
+    clirun_expect_bad("simulate --gpu fermi-gtx480 --kernel tests/fixtures/small.ptx --grid 4 "
+                      "--block 128 --skip-ctas 4",
+                      "skip_ctas: 4 CTAs skipped leave none of the grid's 4 to run");
+    clirun_expect_bad("simulate --gpu fermi-gtx480 --kernel tests/fixtures/small.ptx --grid 4 "
+                      "--block 128 --warmup 999999 --cycles 10",
+                      "warmup: the grid finished within the 999999-cycle warm-up");
+    clirun r = clirun_run("simulate --gpu fermi-gtx480 --kernel tests/fixtures/small.ptx "
+                          "--grid 4 --block 128 --skip-ctas 3 --csv");
+    assert_int_equal(r.status, 0);
+    assert_true(clirun_csv_get(r.out, "ctas_done", 1) == 1);   /* the one CTA left */
+    free(r.out);
 }
 
 /* Every --option a command's --help names is one it accepts: given alone
@@ -139,7 +153,7 @@ int main(int argc, char **argv)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(unreadable_inputs_are_bad_input),
-        cmocka_unit_test(zero_cycle_window_is_refused),
+        cmocka_unit_test(empty_windows_are_refused),
         cmocka_unit_test(help_names_only_accepted_options),
         cmocka_unit_test(simulate_takes_bare_code_launch),
         cmocka_unit_test(unwritable_output_fails),
