@@ -147,15 +147,21 @@ static void choices_list(const rf_param *p, char *buf, size_t cap)
 int rf_param_parse(const rf_param *p, void *obj, const char *text,
                    rf_where where, rf_err *err)
 {
+    return rf_param_parse_at(p, obj, text, where, 0, err);
+}
+
+int rf_param_parse_at(const rf_param *p, void *obj, const char *text,
+                      rf_where where, int col, rf_err *err)
+{
     const char *t = text ? text : "";
     switch (p->type) {
     case RF_PT_INT: {
         long v;
         if (rf_parse_long(t, &v))
-            return rf_err_set(err, RF_ENUMBER, where.file, where.line, 0,
+            return rf_err_set(err, RF_ENUMBER, where.file, where.line, col,
                               p->name, "'%s' is not a whole number", t);
         if ((double)v < p->min || (double)v > p->max)
-            return rf_err_set(err, RF_ERANGE, where.file, where.line, 0,
+            return rf_err_set(err, RF_ERANGE, where.file, where.line, col,
                               p->name, "%ld is outside [%g, %g]", v, p->min,
                               p->max);
         *(int *)field(obj, p) = (int)v;
@@ -164,10 +170,10 @@ int rf_param_parse(const rf_param *p, void *obj, const char *text,
     case RF_PT_DOUBLE: {
         double v;
         if (rf_parse_double(t, &v))
-            return rf_err_set(err, RF_ENUMBER, where.file, where.line, 0,
+            return rf_err_set(err, RF_ENUMBER, where.file, where.line, col,
                               p->name, "'%s' is not a number", t);
         if (v < p->min || v > p->max)
-            return rf_err_set(err, RF_ERANGE, where.file, where.line, 0,
+            return rf_err_set(err, RF_ERANGE, where.file, where.line, col,
                               p->name, "%g is outside [%g, %g]", v, p->min,
                               p->max);
         *(double *)field(obj, p) = v;
@@ -176,7 +182,7 @@ int rf_param_parse(const rf_param *p, void *obj, const char *text,
     case RF_PT_BOOL: {
         bool v;
         if (parse_bool(t, &v))
-            return rf_err_set(err, RF_ENUMBER, where.file, where.line, 0,
+            return rf_err_set(err, RF_ENUMBER, where.file, where.line, col,
                               p->name, "'%s' is not a boolean (1/0, yes/no)",
                               t);
         *(bool *)field(obj, p) = v;
@@ -192,18 +198,18 @@ int rf_param_parse(const rf_param *p, void *obj, const char *text,
         {
             char list[256];
             choices_list(p, list, sizeof list);
-            return rf_err_set(err, RF_EUNKNOWN, where.file, where.line, 0,
+            return rf_err_set(err, RF_EUNKNOWN, where.file, where.line, col,
                               p->name, "'%s' is not one of %s", t, list);
         }
     case RF_PT_STRING:
         if (strlen(t) >= RF_PARAM_STR_MAX)
-            return rf_err_set(err, RF_ERANGE, where.file, where.line, 0,
+            return rf_err_set(err, RF_ERANGE, where.file, where.line, col,
                               p->name, "value longer than %d characters",
                               RF_PARAM_STR_MAX - 1);
         strcpy((char *)field(obj, p), t);
         return RF_OK;
     }
-    return rf_err_set(err, RF_EINTERNAL, where.file, where.line, 0, p->name,
+    return rf_err_set(err, RF_EINTERNAL, where.file, where.line, col, p->name,
                       "bad parameter type");
 }
 

@@ -54,6 +54,10 @@ const rf_param *rf_param_find(const rf_param *tab, size_t n, const char *name);
 int rf_param_parse(const rf_param *p, void *obj, const char *text,
                    rf_where where, rf_err *err);
 
+/* The same with the value's column on its line (0 = unknown). */
+int rf_param_parse_at(const rf_param *p, void *obj, const char *text,
+                      rf_where where, int col, rf_err *err);
+
 /* rf_param_find + rf_param_parse; unknown keys are RF_EUNKNOWN. */
 int rf_param_set(const rf_param *tab, size_t n, void *obj, const char *key,
                  const char *text, rf_where where, rf_err *err);

@@ -24,6 +24,7 @@
 #include "kernel.h"
 #include "kir_internal.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -116,17 +117,19 @@ int rf_launch_parse_dim3(const char *text, bool grid, int out[3], const char *fi
     return RF_OK;
 }
 
+/* One [launch] value (or its command-line override: line and col 0). */
 static int set_launch(rf_launch *l, const char *key, const char *val,
-                      const char *file, int line, rf_err *err)
+                      const char *file, int line, int col, rf_err *err)
 {
     rf_where w = {file, line};
     if (strcmp(key, "grid") == 0 || strcmp(key, "block") == 0) {
         bool grid = key[0] == 'g';
-        return rf_launch_parse_dim3(val, grid, grid ? l->grid : l->block, file, line, 0, key,
+        return rf_launch_parse_dim3(val, grid, grid ? l->grid : l->block, file, line, col, key,
                                     err);
     }
-    return rf_param_set(rf_launch_params, rf_launch_nparams, l, key, val, w,
-                        err);
+    const rf_param *p = rf_param_find(rf_launch_params, rf_launch_nparams, key);
+    assert(p);   /* callers pass the keys of the table */
+    return rf_param_parse_at(p, l, val, w, col, err);
 }
 
 #define SPEC_MAX_BRANCHES 64
@@ -192,10 +195,11 @@ static int read_spec_lines(const char *path, const char *text, spec *sp, rf_kern
         char *t = trim(buf);
         if (!*t)
             continue;
+        int tc = (int)(t - buf) + 1;   /* columns for messages */
         if (*t == '[') {
             char *e = strchr(t, ']');
             if (!e || e[1] != '\0')
-                return rf_err_set(err, RF_EPARSE, path, line, 0, NULL,
+                return rf_err_set(err, RF_EPARSE, path, line, tc, NULL,
                                   "malformed section header '%s'", t);
             *e = '\0';
             char *name = trim(t + 1);
@@ -208,24 +212,25 @@ static int read_spec_lines(const char *path, const char *text, spec *sp, rf_kern
             else if (strcmp(name, "branches") == 0)
                 sec = S_BRANCHES;
             else
-                return rf_err_set(err, RF_EUNKNOWN, path, line, 0, NULL,
+                return rf_err_set(err, RF_EUNKNOWN, path, line, tc, NULL,
                                   "unknown section [%s] (kernel, launch, "
                                   "profile, branches)", name);
             continue;
         }
         char *eq = strchr(t, '=');
         if (!eq)
-            return rf_err_set(err, RF_EPARSE, path, line, 0, NULL,
+            return rf_err_set(err, RF_EPARSE, path, line, tc, NULL,
                               "expected 'key = value', found '%s'", t);
         *eq = '\0';
         char *key = trim(t), *val = trim(eq + 1);
+        int kc = (int)(key - buf) + 1, vc = (int)(val - buf) + 1;
         if (!*key)
-            return rf_err_set(err, RF_EPARSE, path, line, 0, NULL,
+            return rf_err_set(err, RF_EPARSE, path, line, tc, NULL,
                               "missing key before '='");
         if (sec != S_NONE && strlen(key) < sizeof sp->seen[0].key) {
             for (int i = 0; i < sp->nseen; i++)
                 if (sp->seen[i].sec == (int)sec && strcmp(sp->seen[i].key, key) == 0)
-                    return rf_err_set(err, RF_EPARSE, path, line, 0, key,
+                    return rf_err_set(err, RF_EPARSE, path, line, kc, key,
                                       "set twice (first at line %d)", sp->seen[i].line);
             if (sp->nseen < (int)(sizeof sp->seen / sizeof sp->seen[0])) {
                 spec_seen *e = &sp->seen[sp->nseen++];
@@ -237,59 +242,59 @@ static int read_spec_lines(const char *path, const char *text, spec *sp, rf_kern
         int rc = RF_OK;
         switch (sec) {
         case S_NONE:
-            return rf_err_set(err, RF_EPARSE, path, line, 0, key,
+            return rf_err_set(err, RF_EPARSE, path, line, kc, key,
                               "key outside a section");
         case S_KERNEL:
             if (strcmp(key, "code") == 0) {
                 if (!*val || strlen(val) >= sizeof sp->code)
-                    return rf_err_set(err, RF_ERANGE, path, line, 0, key,
+                    return rf_err_set(err, RF_ERANGE, path, line, vc, key,
                                       "empty or too long");
                 snprintf(sp->code, sizeof sp->code, "%s", val);
                 sp->code_line = line;
             } else if (strcmp(key, "entry") == 0) {
                 if (strlen(val) >= sizeof sp->entry)
-                    return rf_err_set(err, RF_ERANGE, path, line, 0, key,
+                    return rf_err_set(err, RF_ERANGE, path, line, vc, key,
                                       "too long");
                 snprintf(sp->entry, sizeof sp->entry, "%s", val);
             } else {
-                return rf_err_set(err, RF_EUNKNOWN, path, line, 0, key,
+                return rf_err_set(err, RF_EUNKNOWN, path, line, kc, key,
                                   "unknown key in [kernel] (code, entry)");
             }
             break;
         case S_LAUNCH:
             if (strcmp(key, "grid") && strcmp(key, "block") &&
                 !rf_param_find(rf_launch_params, rf_launch_nparams, key))
-                return rf_err_set(err, RF_EUNKNOWN, path, line, 0, key,
+                return rf_err_set(err, RF_EUNKNOWN, path, line, kc, key,
                                   "unknown key in [launch] (grid, block, "
                                   "smem, regs)");
-            rc = set_launch(&k->launch, key, val, path, line, err);
+            rc = set_launch(&k->launch, key, val, path, line, vc, err);
             sp->have_grid |= strcmp(key, "grid") == 0;
             sp->have_block |= strcmp(key, "block") == 0;
             sp->have_regs |= strcmp(key, "regs") == 0 && k->launch.regs > 0;
             break;
         case S_PROFILE: {
             rf_where w = {path, line};
-            if (!rf_param_find(rf_profile_params, rf_profile_nparams, key))
-                return rf_err_set(err, RF_EUNKNOWN, path, line, 0, key,
+            const rf_param *pp = rf_param_find(rf_profile_params, rf_profile_nparams, key);
+            if (!pp)
+                return rf_err_set(err, RF_EUNKNOWN, path, line, kc, key,
                                   "unknown key in [profile] (trip, taken, "
                                   "l1_hit, l2_hit, dram_share)");
-            rc = rf_param_set(rf_profile_params, rf_profile_nparams,
-                              &k->profile, key, val, w, err);
+            rc = rf_param_parse_at(pp, &k->profile, val, w, vc, err);
             break;
         }
         case S_BRANCHES: {
             double p;
             if (rf_parse_double(val, &p))
-                return rf_err_set(err, RF_ENUMBER, path, line, 0, key,
+                return rf_err_set(err, RF_ENUMBER, path, line, vc, key,
                                   "'%s' is not a probability", val);
             if (p < 0 || p > 1)
-                return rf_err_set(err, RF_ERANGE, path, line, 0, key,
+                return rf_err_set(err, RF_ERANGE, path, line, vc, key,
                                   "%g is outside [0, 1]", p);
             if (sp->nbr >= SPEC_MAX_BRANCHES)
-                return rf_err_set(err, RF_ELIMIT, path, line, 0, key,
+                return rf_err_set(err, RF_ELIMIT, path, line, kc, key,
                                   "more than %d branch probabilities", SPEC_MAX_BRANCHES);
             if (strlen(key) >= sizeof sp->br[0].label)
-                return rf_err_set(err, RF_ERANGE, path, line, 0, key, "label too long");
+                return rf_err_set(err, RF_ERANGE, path, line, kc, key, "label too long");
             spec_branch *b = &sp->br[sp->nbr++];
             snprintf(b->label, sizeof b->label, "%s", key);
             b->p = p;
@@ -607,22 +612,22 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
     /* Command-line overrides. */
     const char *cl = "command line";
     if (opts->grid) {
-        rc = set_launch(&k->launch, "grid", opts->grid, cl, 0, err);
+        rc = set_launch(&k->launch, "grid", opts->grid, cl, 0, 0, err);
         if (rc)
             goto fail;
         sp.have_grid = true;
     }
     if (opts->block) {
-        rc = set_launch(&k->launch, "block", opts->block, cl, 0, err);
+        rc = set_launch(&k->launch, "block", opts->block, cl, 0, 0, err);
         if (rc)
             goto fail;
         sp.have_block = true;
     }
-    if (opts->smem && (rc = set_launch(&k->launch, "smem", opts->smem, cl, 0,
+    if (opts->smem && (rc = set_launch(&k->launch, "smem", opts->smem, cl, 0, 0,
                                        err)))
         goto fail;
     if (opts->regs) {
-        rc = set_launch(&k->launch, "regs", opts->regs, cl, 0, err);
+        rc = set_launch(&k->launch, "regs", opts->regs, cl, 0, 0, err);
         if (rc)
             goto fail;
         sp.have_regs = k->launch.regs > 0;

@@ -436,16 +436,12 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
             }
         }
     }
-    /* Parsed without a place, then placed at the cell (line and column). */
-    rf_where nowhere = {NULL, 0};
+    rf_where where = {jb->path, (int)line};
     for (int i = 0; i < nf; i++)
         if (lay->cols[i].role == COL_PARAM && f[i][0]) {
-            int rc = rf_param_parse(lay->cols[i].param, &d, f[i], nowhere, err);
-            if (rc) {
-                char msg[RF_ERR_MSG_MAX];
-                snprintf(msg, sizeof msg, "%s", err->msg);
-                return rf_err_set(err, rc, jb->path, (int)line, i + 1, NULL, "%s", msg);
-            }
+            int rc = rf_param_parse_at(lay->cols[i].param, &d, f[i], where, i + 1, err);
+            if (rc)
+                return rc;
         }
 
     const kern_entry *k = NULL;

@@ -106,7 +106,8 @@ static void expect_spec_error(const char *body, int code, const char *msg)
     unlink(path);
     assert_int_equal(rc, code);
     assert_null(k);
-    /* message is "PATH:LINE: ..." */
+    /* message is "PATH:LINE[:COL]: ..." (the column of the key, or of the
+     * value when the value is wrong) */
     if (strncmp(err.msg, path, strlen(path)) != 0 ||
         !strstr(err.msg + strlen(path), msg))
         fail_msg("expected '%s' after the path in '%s'", msg, err.msg);
@@ -121,20 +122,20 @@ static void test_spec_errors(void **state)
     rf_err err = {0};
     assert_int_equal(rf_kernel_load("tests/fixtures/badkey.spec", &o, &k, &err),
                      RF_EUNKNOWN);
-    assert_string_equal(err.msg, "tests/fixtures/badkey.spec:6: colour: unknown "
+    assert_string_equal(err.msg, "tests/fixtures/badkey.spec:6:1: colour: unknown "
                                  "key in [launch] (grid, block, smem, regs)");
     expect_spec_error("[kernel]\ncode = x.ptx\n[lunch]\n", RF_EUNKNOWN,
-                      ":3: unknown section [lunch]");
+                      ":3:1: unknown section [lunch]");
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 0\n",
-                      RF_ERANGE, ":4: grid: 0 is outside [1,");
+                      RF_ERANGE, ":4:8: grid: 0 is outside [1,");
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\nblock = 32\n"
                       "[profile]\ntaken = 1.5\n",
-                      RF_ERANGE, ":7: taken: 1.5 is outside [0, 1]");
+                      RF_ERANGE, ":7:9: taken: 1.5 is outside [0, 1]");
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\nblock = a\n",
-                      RF_ENUMBER, ":5: block: 'a' is not X[,Y[,Z]]");
-    expect_spec_error("code = x.ptx\n", RF_EPARSE, ":1: code: key outside a section");
+                      RF_ENUMBER, ":5:9: block: 'a' is not X[,Y[,Z]]");
+    expect_spec_error("code = x.ptx\n", RF_EPARSE, ":1:1: code: key outside a section");
     expect_spec_error("[kernel]\ncode x.ptx\n", RF_EPARSE,
-                      ":2: expected 'key = value'");
+                      ":2:1: expected 'key = value'");
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\n", RF_EPARSE,
                       "block: [launch] grid and block are required");
     expect_spec_error("[kernel]\nentry = k\n", RF_EPARSE,
@@ -145,29 +146,29 @@ static void test_spec_errors(void **state)
      * largest grid, (2^31 - 1) x 65535 x 65535 = 9.22e18, fits a long
      * (three times 2^31 - 1 overflowed it; LONG_MAX = 9223372036854775807). */
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 2147483647,2147483647,1\n",
-                      RF_ERANGE, ":4: grid: 2147483647 is outside [1, 65535]");
+                      RF_ERANGE, ":4:8: grid: 2147483647 is outside [1, 65535]");
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\nblock = 1,1,65\n",
-                      RF_ERANGE, ":5: block: 65 is outside [1, 64]");
+                      RF_ERANGE, ":5:9: block: 65 is outside [1, 64]");
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\nblock = 32,33\n",
-                      RF_ERANGE, ":5: block: 1056 threads per block exceed 1024");
+                      RF_ERANGE, ":5:9: block: 1056 threads per block exceed 1024");
     /* Lines of any length: a 3000-character comment, then an error on line
      * 2 (the comment is skipped, not "line too long"). */
     {
         char body[3100];
         memset(body, '#', 3000);
         snprintf(body + 3000, sizeof body - 3000, "\nfoo = 1\n");
-        expect_spec_error(body, RF_EPARSE, ":2: foo: key outside a section");
+        expect_spec_error(body, RF_EPARSE, ":2:1: foo: key outside a section");
     }
     /* A key given twice is an error at the second, naming the first. */
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 32\nblock = 256\n"
-                      "grid = 64\n", RF_EPARSE, ":6: grid: set twice (first at line 4)");
+                      "grid = 64\n", RF_EPARSE, ":6:1: grid: set twice (first at line 4)");
     expect_spec_error("[kernel]\ncode = a.ptx\ncode = b.ptx\n", RF_EPARSE,
-                      ":3: code: set twice (first at line 2)");
+                      ":3:1: code: set twice (first at line 2)");
     expect_spec_error("[branches]\nL1 = 0.5\n[profile]\ntrip = 3\n[branches]\nL1 = 0.9\n",
-                      RF_EPARSE, ":6: L1: set twice (first at line 2)");
+                      RF_EPARSE, ":6:1: L1: set twice (first at line 2)");
     /* The same key in two sections is two keys (no error from the check). */
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ncode = y\n", RF_EUNKNOWN,
-                      ":4: code: unknown key in [launch]");
+                      ":4:1: code: unknown key in [launch]");
     /* A directory is refused when opened, not at the first read. */
     expect_spec_error("[kernel]\ncode = /tmp\n[launch]\ngrid = 1\nblock = 1\n", RF_EIO,
                       ":2: code: /tmp: is a directory, not a file");
@@ -275,7 +276,7 @@ static void test_branch_probabilities(void **state)
     expect_spec_error(body, RF_EUNKNOWN, ":7: $L__BB0_9: no block of small has this label");
     expect_spec_error("[kernel]\ncode = x.ptx\n[launch]\ngrid = 1\nblock = 32\n"
                       "[branches]\n$L__BB0_2 = 1.5\n",
-                      RF_ERANGE, ":7: $L__BB0_2: 1.5 is outside [0, 1]");
+                      RF_ERANGE, ":7:13: $L__BB0_2: 1.5 is outside [0, 1]");
 }
 
 /* With ptxas on PATH the count comes from ptxas -v; without it, rfkit's. */

@@ -242,6 +242,25 @@ static void test_format_help_dump(void **state)
     assert_string_equal(o.label, back.label);
 }
 
+/* rf_param_parse_at places a bad value at its column (batch cells, spec
+ * values); rf_param_parse is the same at column 0 (left out). */
+static void test_parse_at_column(void **state)
+{
+    (void)state;
+    demo o;
+    rf_err err;
+    rf_param_defaults(demo_params, NDEMO, &o);
+    assert_int_equal(rf_param_parse_at(&demo_params[0], &o, "500", here, 9, &err), RF_ERANGE);
+    assert_string_equal(err.msg, "cfg.ini:7:9: n: 500 is outside [1, 100]");
+    assert_int_equal(rf_param_parse_at(&demo_params[3], &o, "medium", here, 4, &err),
+                     RF_EUNKNOWN);
+    assert_true(!strncmp(err.msg, "cfg.ini:7:4: mode: ", 19));
+    assert_int_equal(rf_param_parse(&demo_params[0], &o, "500", here, &err), RF_ERANGE);
+    assert_string_equal(err.msg, "cfg.ini:7: n: 500 is outside [1, 100]");
+    assert_int_equal(rf_param_parse_at(&demo_params[0], &o, "12", here, 9, &err), RF_OK);
+    assert_int_equal(o.n, 12);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -296,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_parse_long),    cmocka_unit_test(test_parse_double),
         cmocka_unit_test(test_defaults_find), cmocka_unit_test(test_parse_set),
         cmocka_unit_test(test_format_help_dump), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_parse_at_column),
     };
     return cmocka_run_group_tests_name("param", tests, NULL, NULL);
 }
