@@ -42,8 +42,11 @@ static char *next_line(reader *r)
         return NULL;
     r->line++;
     char *s = r->buf;
-    if (r->line == 1)
-        s += rf_file_bom(s, (size_t)n);
+    size_t bom = r->line == 1 ? rf_file_bom(s, (size_t)n) : 0;
+    if (bom) {   /* dropped, so that columns count from the first character */
+        n -= (ssize_t)bom;
+        memmove(s, s + bom, (size_t)n + 1);
+    }
     while (n > 0 && isspace((unsigned char)s[n - 1]))
         s[--n] = '\0';
     while (isspace((unsigned char)*s))
@@ -92,15 +95,16 @@ static int load_ini(reader *r, char *first, rf_gpu *gpu, int *lines, rf_err *err
     for (char *s = first; s; s = next_line(r)) {
         if (is_comment(s))
             continue;
+        int sc = (int)(s - r->buf) + 1;   /* columns for messages */
         if (*s == '[') {
             if (strcmp(s, "[gpu]") != 0)
-                return rf_err_set(err, RF_EPARSE, r->path, r->line, 0, NULL,
+                return rf_err_set(err, RF_EPARSE, r->path, r->line, sc, NULL,
                                   "unknown section '%s' (a GPU file has only [gpu])", s);
             continue;
         }
         char *eq = strchr(s, '=');
         if (!eq)
-            return rf_err_set(err, RF_EPARSE, r->path, r->line, 0, NULL,
+            return rf_err_set(err, RF_EPARSE, r->path, r->line, sc, NULL,
                               "expected 'key = value', got '%s'", s);
         *eq = '\0';
         char *key = s, *value = eq + 1;
@@ -108,28 +112,29 @@ static int load_ini(reader *r, char *first, rf_gpu *gpu, int *lines, rf_err *err
         while (isspace((unsigned char)*value))
             value++;
         cut_comment(value);
+        int vc = (int)(value - r->buf) + 1;
         if (!*key)
-            return rf_err_set(err, RF_EPARSE, r->path, r->line, 0, NULL,
+            return rf_err_set(err, RF_EPARSE, r->path, r->line, sc, NULL,
                               "missing key before '='");
         rf_where where = {r->path, r->line};
         if (strcmp(key, "preset") == 0) {
             if (any)
-                return rf_err_set(err, RF_EPARSE, r->path, r->line, 0, "preset",
+                return rf_err_set(err, RF_EPARSE, r->path, r->line, sc, "preset",
                                   "must come before every other key");
             if (rf_gpu_preset(value, gpu, NULL))
-                return rf_err_set(err, RF_EUNKNOWN, r->path, r->line, 0, "preset",
+                return rf_err_set(err, RF_EUNKNOWN, r->path, r->line, vc, "preset",
                                   "unknown GPU preset '%s' (see rfkit gpus)", value);
             any = true;
             continue;
         }
         size_t i = param_index(key);
         if (i == rf_gpu_nparams)
-            return rf_err_set(err, RF_EUNKNOWN, r->path, r->line, 0, key,
+            return rf_err_set(err, RF_EUNKNOWN, r->path, r->line, sc, key,
                               "unknown parameter (see rfkit gpus --keys)");
         if (lines[i])
-            return rf_err_set(err, RF_EPARSE, r->path, r->line, 0, key,
+            return rf_err_set(err, RF_EPARSE, r->path, r->line, sc, key,
                               "set twice (first at line %d)", lines[i]);
-        int rc = rf_param_parse(&rf_gpu_params[i], gpu, value, where, err);
+        int rc = rf_param_parse_at(&rf_gpu_params[i], gpu, value, where, vc, err);
         if (rc)
             return rc;
         lines[i] = r->line;

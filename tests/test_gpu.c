@@ -160,8 +160,8 @@ static void write_temp(char *path, size_t cap, const char *text)
     fclose(f);
 }
 
-/* Load text as a GPU file; expect code and "<file>:<line>: <rest>". */
-static void expect_file_error(const char *text, int code, int line, const char *rest)
+/* Load text as a GPU file; expect code and "<file>:<line>[:<col>]: <rest>". */
+static void expect_file_error(const char *text, int code, int line, int col, const char *rest)
 {
     char path[64], want[256];
     rf_gpu g;
@@ -172,7 +172,9 @@ static void expect_file_error(const char *text, int code, int line, const char *
     unlink(path);
     if (rc != code)
         fail_msg("code %d (%s), expected %d for:\n%s", rc, err.msg, code, text);
-    if (line)
+    if (line && col)
+        snprintf(want, sizeof want, "%s:%d:%d: %s", path, line, col, rest);
+    else if (line)
         snprintf(want, sizeof want, "%s:%d: %s", path, line, rest);
     else
         snprintf(want, sizeof want, "%s: %s", path, rest);
@@ -183,23 +185,23 @@ static void expect_file_error(const char *text, int code, int line, const char *
 static void test_ini_errors(void **state)
 {
     (void)state;
-    expect_file_error("preset = v100\nbogus_key = 3\n", RF_EUNKNOWN, 2,
+    expect_file_error("preset = v100\nbogus_key = 3\n", RF_EUNKNOWN, 2, 1,
                       "bogus_key: unknown parameter");
-    expect_file_error("# c\npreset = v100\nsms 40\n", RF_EPARSE, 3, "expected 'key = value'");
-    expect_file_error("sms = 40\npreset = v100\n", RF_EPARSE, 2, "preset: must come before");
-    expect_file_error("preset = v100\nsms = 40\nsms = 41\n", RF_EPARSE, 3,
+    expect_file_error("# c\npreset = v100\nsms 40\n", RF_EPARSE, 3, 1, "expected 'key = value'");
+    expect_file_error("sms = 40\npreset = v100\n", RF_EPARSE, 2, 1, "preset: must come before");
+    expect_file_error("preset = v100\nsms = 40\nsms = 41\n", RF_EPARSE, 3, 1,
                       "sms: set twice (first at line 2)");
-    expect_file_error("preset = v100\nsms = forty\n", RF_ENUMBER, 2, "sms: 'forty'");
-    expect_file_error("preset = v100\nsms = -1\n", RF_ERANGE, 2, "sms: -1 is outside");
-    expect_file_error("preset = nothing\n", RF_EUNKNOWN, 1, "preset: unknown GPU preset");
-    expect_file_error("[kernel]\n", RF_EPARSE, 1, "unknown section");
-    expect_file_error("# only a comment\n", RF_EPARSE, 1, "no settings");
-    expect_file_error("preset = v100\nsched_policy = fifo\n", RF_EUNKNOWN, 2,
+    expect_file_error("preset = v100\nsms = forty\n", RF_ENUMBER, 2, 7, "sms: 'forty'");
+    expect_file_error("preset = v100\nsms = -1\n", RF_ERANGE, 2, 7, "sms: -1 is outside");
+    expect_file_error("preset = nothing\n", RF_EUNKNOWN, 1, 10, "preset: unknown GPU preset");
+    expect_file_error("[kernel]\n", RF_EPARSE, 1, 1, "unknown section");
+    expect_file_error("# only a comment\n", RF_EPARSE, 1, 0, "no settings");
+    expect_file_error("preset = v100\nsched_policy = fifo\n", RF_EUNKNOWN, 2, 16,
                       "sched_policy: 'fifo' is not one of lrr|gto|two-level");
     /* Consistency: the line of the offending field is named. */
-    expect_file_error("preset = v100\n\nmax_warps_per_sm = 48\n", RF_ERANGE, 3,
+    expect_file_error("preset = v100\n\nmax_warps_per_sm = 48\n", RF_ERANGE, 3, 0,
                       "max_warps_per_sm: 48 warps");
-    expect_file_error("preset = v100\nmax_smem_per_cta = 200000\n", RF_ERANGE, 2,
+    expect_file_error("preset = v100\nmax_smem_per_cta = 200000\n", RF_ERANGE, 2, 0,
                       "max_smem_per_cta:");
     /* '-' and '_' alike in keys; no preset starts from the defaults. */
     char path[64];
@@ -277,20 +279,20 @@ static void test_gpgpusim_config(void **state)
 static void test_gpgpusim_errors(void **state)
 {
     (void)state;
-    expect_file_error("-gpgpu_n_clusters 4\n-gpgpu_shader_registers\n", RF_EPARSE, 2,
+    expect_file_error("-gpgpu_n_clusters 4\n-gpgpu_shader_registers\n", RF_EPARSE, 2, 0,
                       "-gpgpu_shader_registers: missing value");
-    expect_file_error("-gpgpu_shader_core_pipeline 1536\n", RF_EPARSE, 1,
+    expect_file_error("-gpgpu_shader_core_pipeline 1536\n", RF_EPARSE, 1, 0,
                       "-gpgpu_shader_core_pipeline: expected <threads>:<warp size>");
-    expect_file_error("-gpgpu_shader_core_pipeline 1000:32\n", RF_ERANGE, 1,
+    expect_file_error("-gpgpu_shader_core_pipeline 1000:32\n", RF_ERANGE, 1, 0,
                       "-gpgpu_shader_core_pipeline: 1000 threads");
-    expect_file_error("#\n-gpgpu_n_clusters 4\nn_clusters 4\n", RF_EPARSE, 3,
+    expect_file_error("#\n-gpgpu_n_clusters 4\nn_clusters 4\n", RF_EPARSE, 3, 0,
                       "expected '-option value'");
-    expect_file_error("-gpgpu_shader_cta eight\n", RF_ENUMBER, 1,
+    expect_file_error("-gpgpu_shader_cta eight\n", RF_ENUMBER, 1, 0,
                       "-gpgpu_shader_cta: 'eight' is not a whole number");
-    expect_file_error("-gpgpu_clock_domains fast:700:700:924\n", RF_ENUMBER, 1,
+    expect_file_error("-gpgpu_clock_domains fast:700:700:924\n", RF_ENUMBER, 1, 0,
                       "-gpgpu_clock_domains: core clock 'fast'");
     /* A value read fine but out of the table's range names its line. */
-    expect_file_error("-gpgpu_n_mem 6\n-gpgpu_shader_cta 0\n", RF_ERANGE, 2,
+    expect_file_error("-gpgpu_n_mem 6\n-gpgpu_shader_cta 0\n", RF_ERANGE, 2, 0,
                       "max_ctas_per_sm: 0 is outside");
     /* An unmodelled scheduler is a note, not an error. */
     char path[64];
@@ -332,7 +334,10 @@ static void test_bom_crlf_and_directory(void **state)
     if (rc)
         fail_msg("%s", err.msg);
     assert_int_equal(g.sms, 6);   /* 3 clusters x 2 cores */
-    expect_file_error("preset = v100\n\xEF\xBB\xBFsms = 40\n", RF_EUNKNOWN, 2,
+    expect_file_error("\xEF\xBB\xBFpreset = v100\nsms = 0\n", RF_ERANGE, 2, 7,
+                      "sms: 0 is outside");
+    expect_file_error("\xEF\xBB\xBF" "bogus = 1\n", RF_EUNKNOWN, 1, 1, "bogus: unknown parameter");
+    expect_file_error("preset = v100\n\xEF\xBB\xBFsms = 40\n", RF_EUNKNOWN, 2, 1,
                       "\xEF\xBB\xBFsms: unknown parameter");
     rf_err_clear(&err);
     assert_int_equal(rf_gpu_load("tests/fixtures", &g, NULL, &err), RF_EIO);
