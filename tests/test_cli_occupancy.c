@@ -141,7 +141,7 @@ static void test_config_files(void **state)
     close(fd);
     char args[256], want[128];
     snprintf(args, sizeof args, "occupancy --gpu %s --regs 32 --threads 64", path);
-    snprintf(want, sizeof want, "%s:2: warps: unknown parameter", path);
+    snprintf(want, sizeof want, "%s:2:1: warps: unknown parameter", path);
     clirun_expect_bad(args, want);
     unlink(path);
 }
