@@ -54,14 +54,13 @@ int rf_cli_value(int argc, char **argv, int *i, const char *name,
     size_t len = opt_name(argv[*i], &eq);
     if (!len || !name_matches(argv[*i], len, name))
         return 0;
-    if (eq) {
-        *value = eq + 1;
-        return 1;
-    }
-    if (*i + 1 >= argc)
+    if (!eq && *i + 1 >= argc)
         return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, NULL,
                           "--%s needs a value", name);
-    *value = argv[++*i];
+    *value = eq ? eq + 1 : argv[++*i];
+    if (!**value)   /* "--kernel=" or --kernel "": no file, preset or name */
+        return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, NULL,
+                          "--%s needs a value, got an empty one", name);
     return 1;
 }
 
@@ -70,7 +69,7 @@ int rf_cli_values(int argc, char **argv, int *i, const rf_cli_opt *opts, size_t 
 {
     for (size_t j = 0; j < n; j++) {
         if (!strcmp(argv[*i], "-o") && !strcmp(opts[j].name, "output")) {
-            if (*i + 1 >= argc)
+            if (*i + 1 >= argc || !argv[*i + 1][0])
                 return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, NULL,
                                   "-o needs a file name");
             *opts[j].value = argv[++*i];

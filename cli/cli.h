@@ -27,7 +27,7 @@ int rf_cli_fail(const rf_err *err);
 /* Does argv[*i] name option `name` ("--name VALUE" or "--name=VALUE"; '-' and
  * '_' are the same in names)?  Returns 1 and sets *value (advancing *i past a
  * separate value), 0 when it is another option, or RF_EUSAGE (err filled)
- * when the value is missing. */
+ * when the value is missing or empty. */
 int rf_cli_value(int argc, char **argv, int *i, const char *name,
                  const char **value, rf_err *err);
 

@@ -723,6 +723,9 @@ int rf_cmd_analyze(int argc, char **argv)
                                 "'%s' is not a fraction in 0..1", v);
         } else if (argv[i][0] == '-' && argv[i][1]) {
             rc = rf_cli_unknown("analyze", argv[i], &err);
+        } else if (!argv[i][0]) {
+            rc = rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL,
+                            "an empty KERNEL file name");
         } else {
             paths[npaths++] = argv[i];
         }

@@ -47,6 +47,10 @@ int rf_cmd_batch(int argc, char **argv)
             rf_cli_unknown("batch", argv[i], &err);
             return rf_cli_fail(&err);
         }
+        if (!argv[i][0]) {
+            rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL, "an empty IN.csv file name");
+            return rf_cli_fail(&err);
+        }
         if (in_path) {
             rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL, "one input file only ('%s')",
                        argv[i]);

@@ -38,6 +38,18 @@ static void unreadable_inputs_are_bad_input(void **state)
     clirun_expect_bad("batch tests/no-such.csv", "tests/no-such.csv: cannot open:");
 }
 
+/* An empty file name or value gave messages naming nothing ("rfkit:
+ * cannot open: No such file or directory"); it is a usage error now. */
+static void empty_values_are_refused(void **state)
+{
+    (void)state;
+    clirun_expect_bad("estimate --gpu v100 --kernel=", "--kernel needs a value, got an empty one");
+    clirun_expect_bad("simulate --gpu \"\" --kernel " SPEC, "--gpu needs a value, got an empty one");
+    clirun_expect_bad("batch tests/fixtures/none.csv -o \"\"", "-o needs a file name");
+    clirun_expect_bad("batch \"\"", "an empty IN.csv file name");
+    clirun_expect_bad("analyze \"\"", "an empty KERNEL file name");
+}
+
 /* Windows that measure nothing were runs printing an all-zero row (exit
  * 0): --cycles 0 ran the whole grid (0 is the library's "no window"),
  * --skip-ctas past the grid ran nothing, a warm-up longer than the run
@@ -154,6 +166,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(unreadable_inputs_are_bad_input),
         cmocka_unit_test(empty_windows_are_refused),
+        cmocka_unit_test(empty_values_are_refused),
         cmocka_unit_test(help_names_only_accepted_options),
         cmocka_unit_test(simulate_takes_bare_code_launch),
         cmocka_unit_test(unwritable_output_fails),
