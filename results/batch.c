@@ -871,8 +871,12 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
         }
         if (!p->rc && ferror(in))
             p->rc = rf_err_set(err, RF_EIO, in_name, 0, 0, NULL, "read error");
-        if (!p->rc)
-            csv_fini(&cp, on_field, on_row, p);
+        /* Strict at the end only: a quoted field still open at the end of
+         * the input would otherwise take every line after its quote. */
+        csv_set_opts(&cp, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI);
+        if (!p->rc && csv_fini(&cp, on_field, on_row, p) != 0 && !p->rc)
+            p->rc = rf_err_set(err, RF_EPARSE, in_name, (int)p->line, 0, NULL,
+                               "a quoted field is not closed by the end of the input");
         csv_free(&cp);
         if (!p->rc && !p->header_done)
             p->rc = rf_err_set(err, RF_EPARSE, in_name, 1, 0, NULL, "empty input: no header row");

@@ -191,6 +191,26 @@ static void bad_headers_are_errors(void **state)
     out = NULL;
     assert_int_equal(batch_text("", 1, 0, &out, &st), RF_EPARSE);
     free(out);
+    out = NULL;
+    /* A quote opened on row 3 and never closed took the rest of the file
+     * as one field (a row error about its field count at best). */
+    rf_batch_opts o = {1, 0, NULL, NULL};
+    rf_err err;
+    static const char open_quote[] = "gpu,regs,threads\nv100,32,256\n\"v100,32,256\nv100,8,8\n";
+    FILE *fi = fmemopen((void *)open_quote, strlen(open_quote), "r");
+    size_t len = 0;
+    FILE *fo = open_memstream(&out, &len);
+    assert_int_equal(rf_batch_run(fi, "in.csv", fo, &o, &st, &err), RF_EPARSE);
+    assert_string_equal(err.msg, "in.csv:3: a quoted field is not closed by the end of the input");
+    fclose(fi);
+    fclose(fo);
+    free(out);
+    /* Closed quotes, with a comma and a line break inside, are fine. */
+    out = NULL;
+    assert_int_equal(batch_text("gpu,design,regs,threads\nv100,\"a,\nb\",32,256\n", 1, 0, &out,
+                                &st), RF_OK);
+    assert_int_equal(st.rows, 1);
+    free(out);
 }
 
 /* A header written by a Windows tool: UTF-8 byte-order mark and CRLF.
