@@ -142,6 +142,11 @@ int rf_cmd_calibrate(int argc, char **argv)
     rf_calib_opts co = {0, 1, quiet ? NULL : stderr};
     if (budget_s && parse_u64("budget-cycles", budget_s, &co.budget_cycles, &err))
         return rf_cli_fail(&err);
+    if (budget_s && co.budget_cycles == 0) {   /* 0 would silently mean the default */
+        rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "budget-cycles",
+                   "a budget of 0 cycles (give N >= 1, or leave it out for the default)");
+        return rf_cli_fail(&err);
+    }
     if (seed_s && parse_u64("seed", seed_s, &co.seed, &err))
         return rf_cli_fail(&err);
     long seeds = PF_SEEDS;

@@ -51,7 +51,8 @@ static void empty_values_are_refused(void **state)
 }
 
 /* Windows that measure nothing were runs printing an all-zero row (exit
- * 0): --cycles 0 ran the whole grid (0 is the library's "no window"),
+ * 0): --cycles 0 ran the whole grid (0 is the library's "no window";
+ * calibrate's --budget-cycles 0 likewise meant its default),
  * --skip-ctas past the grid ran nothing, a warm-up longer than the run
  * left an empty window.  small.ptx on 4 CTAs runs about 3000 cycles. */
 static void empty_windows_are_refused(void **state)
@@ -59,6 +60,9 @@ static void empty_windows_are_refused(void **state)
     (void)state;
     clirun_expect_bad("simulate --gpu fermi-gtx480 --kernel " SPEC " --cycles 0",
                       "cycles: a window of 0 cycles");
+    clirun_expect_bad("calibrate --gpu fermi-gtx480 --kernel " SPEC " --budget-cycles 0 "
+                      "-o /dev/null",
+                      "budget-cycles: a budget of 0 cycles");
     clirun_expect_bad("simulate --gpu fermi-gtx480 --kernel tests/fixtures/small.ptx --grid 4 "
                       "--block 128 --skip-ctas 4",
                       "skip_ctas: 4 CTAs skipped leave none of the grid's 4 to run");
