@@ -20,7 +20,13 @@
  * of its warps to retire, as the sampler's dispatcher waits for them).  The run is event driven: time
  * jumps to the next phase end, so the cost is one step per warp phase.
  * Start: every slot gets a fresh CTA at t = 0, as the sampler's cold start at
- * skip_ctas.  Window output: instructions retired in [t_start, t_end).
+ * skip_ctas; with functional warming (warm_ctas = C > 0, the sampler's
+ * rf_sim_opts.warm_ctas) the run's first C CTAs and those they make room
+ * for run untimed, every issuing warp at one instruction per step (through
+ * its phases and barriers, a finished CTA replaced at once, no drain),
+ * until the run's CTA C starts, so the timed run starts from the
+ * population of CTA ages the sampler's does.
+ * Window output: instructions retired in [t_start, t_end).
  *
  * Assumptions: no pipeline fill, instruction counts and lone times of the
  * CTA sample, a phase's instructions retired evenly over its lone time.
@@ -125,6 +131,37 @@ static void settle(sim *s, int slot)
     }
 }
 
+/* Functional warming: every issuing warp retires one instruction per unit
+ * of time, untimed; CTAs that finish are replaced at once; until the run's
+ * CTA `until` has started. */
+static void warm(sim *s, int n, long until)
+{
+    double drain = s->drain;
+    s->drain = 0;
+    int nw = n * s->wpc;
+    int idle = 0;
+    while (s->launched <= until && s->active > 0 && idle < 64) {
+        double dt = -1;
+        for (int i = 0; i < nw; i++)
+            if (s->st[i] == W_ISSUE && s->ipt[i] > 0 && (dt < 0 || s->rem[i] * s->ipt[i] < dt))
+                dt = s->rem[i] * s->ipt[i];
+        if (dt < 0)
+            dt = 0;
+        for (int i = 0; i < nw; i++) {
+            if (s->st[i] != W_ISSUE)
+                continue;
+            /* A phase with no instructions ends at once. */
+            s->rem[i] = s->ipt[i] > 0 ? s->rem[i] - dt / s->ipt[i] : 0.0;
+            if (s->rem[i] < 1e-9)
+                s->rem[i] = 0;
+        }
+        idle = dt > 0 ? 0 : idle + 1;
+        for (int k = 0; k < n; k++)
+            settle(s, k);
+    }
+    s->drain = drain;
+}
+
 int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
                  const rf_waves_run *run, rf_waves_out *out)
 {
@@ -149,6 +186,8 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
         launch(&s, k);
         settle(&s, k);
     }
+    if (run->warm_ctas > 0)
+        warm(&s, n, run->warm_ctas);
     bool window = run->t_end > 0;
     double t = 0, insts = 0, active_time = 0, t0 = run->t_start, t1 = run->t_end;
     for (;;) {

@@ -21,6 +21,11 @@ typedef struct rf_waves_run {
     double t_end;        /* window end; <= 0: run every CTA to completion */
     double oldest_first; /* 0..1: share of issue slots handed out oldest CTA first
                           * (GTO); the rest is shared equally */
+    long warm_ctas;      /* functional warming before t = 0: the run's first
+                          * warm_ctas CTAs start untimed, every warp moving at one
+                          * instruction per step, finished CTAs replaced at once,
+                          * until the run's CTA warm_ctas starts (the sampler's
+                          * rf_sim_opts.warm_ctas); 0 = cold start */
 } rf_waves_run;
 
 typedef struct rf_waves_out {

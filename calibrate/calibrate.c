@@ -26,6 +26,13 @@
  *    every status checked).  Parameter covariance from the fit; the record
  *    keeps it and the windows' relative rms residual per degree of freedom
  *    for prediction intervals.
+ * Functional warming (opts->warm, off by default): the plan's windows start
+ *    a few CTA turnovers earlier in the grid, walked untimed by the sampler
+ *    and by the window model alike (rf_plan_warm, calibrate/plan.c), so they
+ *    see the mid-run mix of CTA ages instead of a cold start's; one more
+ *    fitted factor, the rate r (prior 1 +- 0.1, bounds 0.5..2), multiplies
+ *    every window's model IPC and the level below: the mid-run level the
+ *    parameters above do not set.
  * 5. Level: the whole grid run through the population model at the default
  *    design and the fitted parameters, over the wave formula's IPC there;
  *    estimates multiply by it (calibrate/extrapolate.c).
@@ -52,12 +59,15 @@
 #define PRIOR_GTO 0.3
 #define PRIOR_RC_STALL 0.5
 #define PRIOR_COLL 0.5
+#define PRIOR_RATE 0.1
+#define RATE_LO 0.5
+#define RATE_HI 2.0
 #define LEVEL_MAX_CTAS 4096
 
 int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
                         const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
-                        uint64_t skip, uint64_t warmup, uint64_t cycles, double *ipc,
-                        rf_err *err)
+                        uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
+                        double *ipc, rf_err *err)
 {
     rf_occ_input in = {kern->regs, rf_kernel_threads(kern), kern->smem_static + kern->launch.smem};
     rf_occ occ;
@@ -89,11 +99,13 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
         rf_ipc_steady(k, &m, p, &r);
         tab[a] = r.ipc;
     }
-    long ctas = rf_kernel_ctas(kern) - (long)skip;
+    if (warm > skip)
+        warm = skip;
+    long ctas = rf_kernel_ctas(kern) - (long)(skip - warm);
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
     rf_waves_run run = {resident, 0, ctas > 0 ? ctas : 1, (double)warmup,
                         cycles > 0 ? (double)(warmup + cycles) : 0.0,
-                        policy == RF_SCHED_LRR ? 0.0 : p->gto_share};
+                        policy == RF_SCHED_LRR ? 0.0 : p->gto_share, (long)warm};
     rf_waves_out o;
     rc = rf_waves_sim(cs, tab, k->drain, &run, &o);
     free(tab);
@@ -112,7 +124,8 @@ typedef struct fit_ctx {
     rf_ctaset *cs[RF_PLAN_MAX];  /* the CTAs each window ran */
     const double *window;        /* measured window lengths */
     int idx[RF_FIT_MAXP];
-    int np;
+    int np;                      /* model parameters fitted */
+    bool rate;                   /* theta[np] is the rate (warmed windows) */
     rf_err *err;
 } fit_ctx;
 
@@ -120,7 +133,7 @@ static int window_of(const fit_ctx *c, size_t i, const rf_ipc_params *p, double 
 {
     const rf_plan_point *pt = &c->plan->pt[i];
     return rf_calib_window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], p, pt->skip_ctas,
-                               pt->warmup, (uint64_t)c->window[i], v, c->err);
+                               pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], v, c->err);
 }
 
 static int model_fn(const double *theta, size_t i, double *v, void *data)
@@ -134,7 +147,10 @@ static int model_fn(const double *theta, size_t i, double *v, void *data)
     rf_ipc_params p = c->base;
     for (int j = 0; j < c->np; j++)
         rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &p, theta[j]);
-    return window_of(c, i, &p, v);
+    int rc = window_of(c, i, &p, v);
+    if (c->rate)
+        *v *= theta[c->np];
+    return rc;
 }
 
 static void free_sets(fit_ctx *c)
@@ -145,14 +161,16 @@ static void free_sets(fit_ctx *c)
     }
 }
 
-/* CTAs a window can run: the resident ones plus those started in the
- * warm-up and window, at the estimated CTA turnaround, with a margin. */
-static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident, uint64_t span)
+/* CTAs a window can run: those of the functional warming, the resident
+ * ones plus those started in the warm-up and window, at the estimated CTA
+ * turnaround, with a margin. */
+static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident,
+                       const rf_plan_point *pt, uint64_t span)
 {
     long total = rf_kernel_ctas(k);
     double waves = resident > 0 ? (double)total / resident : 1.0;
     double per_wave = waves > 0 ? plan->full_cycles / waves : plan->full_cycles;
-    double n = resident * (2.0 + (per_wave > 0 ? span / per_wave : 1.0)) + 8;
+    double n = (double)pt->warm_ctas + resident * (2.0 + (per_wave > 0 ? span / per_wave : 1.0)) + 8;
     return n > 4096 ? 4096 : (int)n;
 }
 
@@ -160,7 +178,7 @@ static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident, ui
  * formula, default design, calibrated parameters (single SM, as the
  * sampler's full run). */
 static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
-                              rf_calib *out, uint64_t seed, rf_err *err)
+                              rf_calib *out, double rate, uint64_t seed, rf_err *err)
 {
     long total = rf_kernel_ctas(k);
     int n = total > LEVEL_MAX_CTAS ? LEVEL_MAX_CTAS : (int)total;
@@ -171,7 +189,7 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     rf_design d;
     rf_design_init(&d);
     double fluid;
-    rc = rf_calib_window_ipc(gpu, &d, k, kuse, cs, &out->params, 0, 0, 0, &fluid, err);
+    rc = rf_calib_window_ipc(gpu, &d, k, kuse, cs, &out->params, 0, 0, 0, 0, &fluid, err);
     rf_kchar_ctaset_free(cs);
     if (rc)
         return rc;
@@ -182,7 +200,7 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     if (rc)
         return rc;
     if (e.ipc > 0 && fluid > 0) {
-        double lv = fluid / e.ipc;
+        double lv = rate * fluid / e.ipc;
         out->level = lv < 0.5 ? 0.5 : lv > 2.0 ? 2.0 : lv;
     }
     return RF_OK;
@@ -198,6 +216,9 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     int rc = rf_plan_make(gpu, k, kc, opts ? opts->budget_cycles : 0, &rep->plan, err);
     if (rc)
         return rc;
+    bool warmed = opts && opts->warm;
+    if (warmed)
+        rf_plan_warm(gpu, &rep->plan);
     const rf_plan *plan = &rep->plan;
     uint64_t seed = opts && opts->seed ? opts->seed : 1;
 
@@ -213,6 +234,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         so.warmup = pt->warmup;
         so.cycles = pt->cycles;
         so.skip_ctas = pt->skip_ctas;
+        so.warm_ctas = pt->warm_ctas;
         so.sms = 1;
         rf_sim_stats st;
         rc = rf_sim_run(gpu, &pt->design, k, &so, &st, err);
@@ -267,9 +289,10 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     c.err = err;
     for (int i = 0; i < plan->n && !rc; i++) {
         const rf_plan_point *pt = &plan->pt[i];
-        int n = window_ctas(plan, k, resident[i], pt->warmup + (uint64_t)window[i]);
-        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse.warps_per_cta, (long)pt->skip_ctas, n,
-                             seed, &c.cs[i], err);
+        int n = window_ctas(plan, k, resident[i], pt, pt->warmup + (uint64_t)window[i]);
+        long first = (long)pt->skip_ctas - (long)pt->warm_ctas;
+        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse.warps_per_cta, first, n, seed,
+                             &c.cs[i], err);
     }
     if (rc) {
         free_sets(&c);
@@ -328,6 +351,16 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         sigma[plan->n + c.np] = prior[j];
         c.np++;
     }
+    /* Warmed windows: the rate, one factor on every window, the mid-run
+     * level the parameters above do not set (without it the fit moved the
+     * collector hold, which the windows do not vary, to reach the level). */
+    c.rate = warmed;
+    lo[c.np] = RATE_LO;
+    hi[c.np] = RATE_HI;
+    start[c.np] = 1.0;
+    y_all[plan->n + c.np] = 1.0;
+    sigma[plan->n + c.np] = PRIOR_RATE;
+    int nrate = c.rate ? 1 : 0;
     for (int i = 0; i < plan->n; i++) {
         y_all[i] = y[i];
         sigma[i] = WINDOW_NOISE * y[i];
@@ -336,8 +369,8 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     rf_ipc_params def = c.base;
     for (int i = 0; i < plan->n && !rc; i++)
         rc = window_of(&c, (size_t)i, &def, &rep->s[i].ipc_default);
-    rf_fit_problem pb = {(size_t)(plan->n + c.np), (size_t)c.np, y_all, sigma, lo, hi, start,
-                         model_fn, &c, 0};
+    rf_fit_problem pb = {(size_t)(plan->n + c.np + nrate), (size_t)(c.np + nrate), y_all, sigma,
+                         lo, hi, start, model_fn, &c, 0};
     if (!rc)
         rc = rf_fit_run(&pb, &rep->fit, err);
     if (rc) {
@@ -361,6 +394,8 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     out->full_cycles = plan->full_cycles;
     for (int i = 0; i < plan->n && !rc; i++) {
         rc = window_of(&c, (size_t)i, &out->params, &rep->s[i].ipc_fit);
+        if (c.rate)
+            rep->s[i].ipc_fit *= rep->fit.theta[c.np];
         double r = (rep->s[i].ipc_fit - y[i]) / y[i];
         ss += r * r;
     }
@@ -368,6 +403,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     out->rms_rel = sqrt(ss / out->dof);
     free_sets(&c);
     if (!rc)
-        rc = whole_kernel_level(gpu, k, &kuse, out, seed, err);
+        rc = whole_kernel_level(gpu, k, &kuse, out, c.rate ? rep->fit.theta[c.np] : 1.0, seed,
+                                err);
     return rc;
 }

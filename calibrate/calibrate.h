@@ -4,6 +4,7 @@
 #ifndef RF_CALIBRATE_H
 #define RF_CALIBRATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../analytic/ipc.h"
@@ -36,6 +37,8 @@ typedef struct rf_calib_opts {
     uint64_t budget_cycles;  /* 0 = 4.25% of the estimated full run */
     uint64_t seed;           /* sampler seed */
     FILE *progress;          /* one line per sample, or NULL */
+    bool warm;               /* functional warming of the windows and a fitted rate
+                                (rf_plan_warm; calibrate/calibrate.c); off by default */
 } rf_calib_opts;
 
 /* Calibrate kernel k (characteristics kc) on gpu (named gpu_name in the
@@ -45,14 +48,15 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
                  rf_calib_report *rep, rf_err *err);
 
 /* IPC the model gives for a sampler window of design d: the CTA population
- * model (analytic/waves.c) from a cold start at CTA `skip` (cs: the CTAs
- * from `skip` on, rf_kchar_ctaset with the sampler's seed), over
+ * model (analytic/waves.c) from a start at CTA `skip` (cs: the CTAs from
+ * `skip - warm` on, rf_kchar_ctaset with the sampler's seed), cold
+ * (warm = 0) or after functional warming from CTA skip - warm, over
  * [warmup, warmup + cycles), with the steady-state IPC model (kernel figures
  * k, parameters p) giving the rate at each number of issuing warps.
  * cycles = 0: the whole grid from `skip` on (IPC of the full run). */
 int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
                         const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
-                        uint64_t skip, uint64_t warmup, uint64_t cycles, double *ipc,
-                        rf_err *err);
+                        uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
+                        double *ipc, rf_err *err);
 
 #endif /* RF_CALIBRATE_H */

@@ -18,6 +18,9 @@ typedef struct rf_plan_point {
     rf_design design;
     char label[64];          /* "baseline banks=4" */
     uint64_t skip_ctas;      /* start of the window in the grid */
+    uint64_t warm_ctas;      /* functional warming: CTAs walked untimed before
+                                skip_ctas (rf_sim_opts.warm_ctas; at most skip_ctas;
+                                not part of the cycle cost) */
     uint64_t warmup;         /* cycles before the window */
     uint64_t cycles;         /* window length */
 } rf_plan_point;
@@ -28,11 +31,17 @@ typedef struct rf_plan {
     double full_cycles;      /* cycles of one full single-SM run (uncalibrated model) */
     double budget;           /* cycles the samples may cost (warm-ups included) */
     double cost;             /* sum of warm-ups and windows */
+    int resident;            /* CTAs per SM at the default design */
 } rf_plan;
 
 /* Build the plan for kernel k (characteristics kc) on gpu.  budget_cycles
  * 0 means 4.25% of the estimated full run (5% with room for its error).  Errors: the kernel does not fit. */
 int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                  uint64_t budget_cycles, rf_plan *plan, rf_err *err);
+
+/* Functional warming (opt-in; calibrate/plan.c): every point starts a few
+ * CTA turnovers earlier in the grid, walked untimed (warm_ctas), and its
+ * timed warm-up shrinks to a pipeline fill, the window taking the rest. */
+void rf_plan_warm(const rf_gpu *gpu, rf_plan *plan);
 
 #endif /* RF_PLAN_H */

@@ -139,7 +139,7 @@ int rf_cmd_calibrate(int argc, char **argv)
                    "required (rfkit calibrate --help)");
         return rf_cli_fail(&err);
     }
-    rf_calib_opts co = {0, 1, quiet ? NULL : stderr};
+    rf_calib_opts co = {0, 1, quiet ? NULL : stderr, false};
     if (budget_s && parse_u64("budget-cycles", budget_s, &co.budget_cycles, &err))
         return rf_cli_fail(&err);
     if (budget_s && co.budget_cycles == 0) {   /* 0 would silently mean the default */

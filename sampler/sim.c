@@ -8,7 +8,8 @@
  * Window: cycles [warmup, warmup + cycles) are measured (cycles = 0: up to
  * the end of the grid); counters are snapshot at the window start and
  * subtracted at its end, so the stats are exact for the window.  skip_ctas
- * starts the grid at that CTA index (a cold start mid-kernel; use a warm-up).
+ * starts the grid at that CTA index (a cold start mid-kernel; use a warm-up,
+ * or functional warming: warm_ctas, sampler/dispatcher.c).
  *
  * Event skipping: when no SM can change state before its next completion
  * event (nothing issued, no collector busy, no write pending, no CTA to
@@ -144,7 +145,9 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     x->warps_per_cta = ceil_div(threads, ws);
     x->ctas_total = prod3(k->launch.grid);
     long skip = (long)(o->skip_ctas < (uint64_t)x->ctas_total ? o->skip_ctas : (uint64_t)x->ctas_total);
-    x->next_cta = skip;
+    /* Functional warming starts earlier in the grid (dispatcher.c). */
+    uint64_t back = o->warm_ctas < (uint64_t)skip ? o->warm_ctas : (uint64_t)skip;
+    x->next_cta = skip - (long)back;
 
     if (o->ctas_per_sm > 0) {
         x->ctas_per_sm = o->ctas_per_sm;

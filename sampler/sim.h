@@ -58,6 +58,12 @@ typedef struct rf_sim_opts {
                                  Sec. II-B: "collectors dedicated to the execution
                                  units"), else one shared pool */
     bool no_skip;             /* step every cycle instead of skipping idle stretches (same results) */
+    uint64_t warm_ctas;       /* functional warming (0 = off, the default): the grid
+                                 starts this many CTAs before skip_ctas (not before
+                                 CTA 0) and runs untimed, every warp one instruction
+                                 per step, finished CTAs replaced by the next, until
+                                 CTA skip_ctas is dispatched; cycle 0 starts from the
+                                 mix of CTA ages this leaves (sampler/dispatcher.c) */
 } rf_sim_opts;
 
 void rf_sim_opts_init(rf_sim_opts *o);

@@ -14,7 +14,10 @@
  * fits Fermi's 63-register limit).  RF_BENCH_SIMCACHE=FILE keeps the full
  * runs' IPCs in FILE (kernel|point|ipc|cycles lines) and reuses them on the
  * next run: for iterating on the closed-form models with the sampler fixed
- * (delete FILE when the sampler or a kernel changes).
+ * (delete FILE when the sampler or a kernel changes).  RF_BENCH_SEED=S
+ * calibrates with sampler seed S (the full runs keep seed 1): the spread
+ * over seeds shows how much a table owes to the paths its samples drew.
+ * RF_BENCH_WARM=1 calibrates with functional warming (rf_calib_opts.warm).
  */
 #include <math.h>
 #include <pthread.h>
@@ -180,7 +183,13 @@ int main(void)
             fprintf(stderr, "bench_accuracy: %s: %s\n", names[i], err.msg);
             return 1;
         }
-        rf_calib_opts co = {0, 1, NULL};
+        /* RF_BENCH_SEED=S: the calibration's sampler seed (default 1; the
+         * full runs keep seed 1), to see how much the figures owe to the
+         * particular paths the samples drew. */
+        const char *seed_env = getenv("RF_BENCH_SEED");
+        rf_calib_opts co = {0, seed_env ? strtoull(seed_env, NULL, 10) : 1, NULL, false};
+        /* RF_BENCH_WARM=1: functional warming of the windows (rf_plan_warm). */
+        co.warm = getenv("RF_BENCH_WARM") && atoi(getenv("RF_BENCH_WARM")) > 0;
         if (rf_calib_run(&kj->gpu, kj->gpu_name, kj->k, &kj->kc, &co, &kj->cal, &kj->rep, &err)) {
             fprintf(stderr, "bench_accuracy: calibrate %s: %s\n", names[i], err.msg);
             return 1;

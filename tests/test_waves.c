@@ -48,13 +48,13 @@ static void latency_bound_cta(void **state)
      * 20 with 30 instructions: IPC 1.5. */
     const float t[2][2] = {{10, 0}, {20, 0}};
     rf_ctaset *cs = make_set(1, 1, t);
-    rf_waves_run run = {1, 0, 1, 0, 0, 0.0};
+    rf_waves_run run = {1, 0, 1, 0, 0, 0.0, 0};
     rf_waves_out o;
     assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
     assert_float_equal(o.cycles, 20, 1e-9);
     assert_float_equal(o.ipc, 1.5, 1e-9);
     /* Window [5, 15): 2 per cycle until 10, then 1: 15 instructions. */
-    rf_waves_run win = {1, 0, 1, 5, 15, 0.0};
+    rf_waves_run win = {1, 0, 1, 5, 15, 0.0, 0};
     assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &win, &o), 0);
     assert_float_equal(o.insts, 15, 1e-9);
     assert_float_equal(o.ipc, 1.5, 1e-9);
@@ -71,12 +71,12 @@ static void issue_bound_sharing(void **state)
     const float t[2][2] = {{10, 0}, {20, 0}};
     rf_ctaset *cs = make_set(1, 1, t);
     rf_waves_out o;
-    rf_waves_run eq = {1, 0, 1, 0, 0, 0.0};
+    rf_waves_run eq = {1, 0, 1, 0, 0, 0.0, 0};
     assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &eq, &o), 0);
     assert_float_equal(o.cycles, 30, 1e-9);
     assert_float_equal(o.ipc, 1.0, 1e-9);
     /* Window [0, 10): equal share retires 10; so does oldest first. */
-    rf_waves_run w1 = {1, 0, 1, 0, 10, 0.0}, w2 = {1, 0, 1, 0, 10, 1.0};
+    rf_waves_run w1 = {1, 0, 1, 0, 10, 0.0, 0}, w2 = {1, 0, 1, 0, 10, 1.0, 0};
     assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &w1, &o), 0);
     assert_float_equal(o.insts, 10, 1e-9);
     /* Mean issuing warps over [0, 10): 2 with equal share, 2 with oldest
@@ -84,7 +84,7 @@ static void issue_bound_sharing(void **state)
     assert_float_equal(o.mean_active, 2, 1e-9);
     assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &w2, &o), 0);
     assert_float_equal(o.insts, 10, 1e-9);
-    rf_waves_run old = {1, 0, 1, 0, 0, 1.0};
+    rf_waves_run old = {1, 0, 1, 0, 0, 1.0, 0};
     assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &old, &o), 0);
     assert_float_equal(o.cycles, 30, 1e-9);
     free_set(cs);
@@ -97,7 +97,7 @@ static void barrier_waits_for_the_slowest(void **state)
      * barrier from 10 to 20, then both run to 30: 50 instructions / 30. */
     const float t[2][2] = {{10, 10}, {20, 10}};
     rf_ctaset *cs = make_set(1, 2, t);
-    rf_waves_run run = {1, 0, 1, 0, 0, 0.0};
+    rf_waves_run run = {1, 0, 1, 0, 0, 0.0, 0};
     rf_waves_out o;
     assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
     assert_float_equal(o.cycles, 30, 1e-9);
@@ -112,22 +112,70 @@ static void slots_drain_before_the_next_cta(void **state)
      * 20 + 5 + 20 + 5 = 50 cycles for 2 x 2 x 20 = 80 instructions. */
     const float t[2][2] = {{20, 0}, {20, 0}};
     rf_ctaset *cs = make_set(2, 1, t);
-    rf_waves_run run = {1, 0, 2, 0, 0, 0.0};
+    rf_waves_run run = {1, 0, 2, 0, 0, 0.0, 0};
     rf_waves_out o;
     assert_int_equal(rf_waves_sim(cs, latency_bound, 5, &run, &o), 0);
     assert_float_equal(o.cycles, 50, 1e-9);
     assert_float_equal(o.ipc, 80.0 / 50.0, 1e-9);
     /* Without drain, two slots run both at once: 20 cycles. */
-    rf_waves_run two = {2, 0, 2, 0, 0, 0.0};
+    rf_waves_run two = {2, 0, 2, 0, 0, 0.0, 0};
     double tab4[5] = {0, 1, 2, 3, 4};
     assert_int_equal(rf_waves_sim(cs, tab4, 0, &two, &o), 0);
     assert_float_equal(o.cycles, 20, 1e-9);
     free_set(cs);
 }
 
+/* CTAs of two one-phase warps, warp lone times t[c] (both warps alike),
+ * one instruction per lone cycle. */
+static rf_ctaset *make_lengths(int nctas, const float *t)
+{
+    const float t0[2][2] = {{1, 0}, {1, 0}};
+    rf_ctaset *cs = make_set(nctas, 1, t0);
+    for (int c = 0; c < nctas; c++)
+        for (int w = 0; w < 2; w++)
+            cs->time[(c * 2 + w) * 2] = cs->insts[(c * 2 + w) * 2] = t[c];
+    return cs;
+}
+
+static void warming_walks_to_the_window_cta(void **state)
+{
+    (void)state;
+    double tab4[5] = {0, 1, 2, 3, 4};     /* IPC(a) = a: every warp at lone speed */
+    rf_waves_out o;
+    /* One slot, CTAs of 10 and 20: warming 1 CTA walks the first to its end,
+     * the second starts at t = 0 as if cold: 20 cycles, 40 instructions. */
+    const float one[2] = {10, 20};
+    rf_ctaset *cs = make_lengths(2, one);
+    rf_waves_run w1 = {1, 0, 2, 0, 0, 0.0, 1};
+    assert_int_equal(rf_waves_sim(cs, tab4, 0, &w1, &o), 0);
+    assert_float_equal(o.cycles, 20, 1e-9);
+    assert_float_equal(o.insts, 40, 1e-9);
+    free_set(cs);
+    /* Two slots, CTAs A 10, B 30, C 20 instructions per warp, warming 2:
+     * A and B move one instruction per step; A ends at step 10 and C takes
+     * its slot (the run's CTA 2 started: stop).  Timed: B's 20 left and C's
+     * 20, all four warps at lone speed: 20 cycles, 2 x 20 + 2 x 20 = 80
+     * instructions (cold, A and B alone would take 30 cycles for 80). */
+    const float three[3] = {10, 30, 20};
+    cs = make_lengths(3, three);
+    rf_waves_run w2 = {2, 0, 3, 0, 0, 0.0, 2};
+    assert_int_equal(rf_waves_sim(cs, tab4, 0, &w2, &o), 0);
+    assert_float_equal(o.cycles, 20, 1e-9);
+    assert_float_equal(o.insts, 80, 1e-9);
+    assert_float_equal(o.ipc, 4, 1e-9);
+    /* No warming: the same grid from a cold start, A, B then C: C starts
+     * at 10 in A's slot and ends at 30 with B: 120 instructions / 30. */
+    rf_waves_run cold = {2, 0, 3, 0, 0, 0.0, 0};
+    assert_int_equal(rf_waves_sim(cs, tab4, 0, &cold, &o), 0);
+    assert_float_equal(o.cycles, 30, 1e-9);
+    assert_float_equal(o.insts, 120, 1e-9);
+    free_set(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(warming_walks_to_the_window_cta),
         cmocka_unit_test(latency_bound_cta),
         cmocka_unit_test(issue_bound_sharing),
         cmocka_unit_test(barrier_waits_for_the_slowest),

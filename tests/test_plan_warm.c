@@ -1,0 +1,149 @@
+/* test_plan_warm.c - functional warming of calibration windows: the
+ * sampler's opt-in walk (rf_sim_opts.warm_ctas, sampler/dispatcher.c), the
+ * plan's warmed points (rf_plan_warm, calibrate/plan.c) and a warmed
+ * calibration (rf_calib_opts.warm, calibrate/calibrate.c). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../analytic/kchar.h"
+#include "../calibrate/calibrate.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+#include "../sampler/sim.h"
+
+typedef struct fix {
+    rf_gpu gpu;
+    rf_kernel *k;        /* kmeans cut to 64 CTAs (8 resident on Fermi) */
+    rf_ipc_kernel kc;
+} fix;
+
+static int setup(void **state)
+{
+    fix *f = calloc(1, sizeof *f);
+    rf_err err;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    ko.grid = "64";
+    if (!f || rf_gpu_load("fermi-gtx480", &f->gpu, NULL, &err)
+        || rf_kernel_load("inputs/kernels/kmeans.spec", &ko, &f->k, &err)
+        || rf_kchar_compute(&f->gpu, f->k, &f->kc, &err))
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fix *f = *state;
+    rf_kernel_destroy(f->k);
+    free(f);
+    return 0;
+}
+
+/* Full run (or window) from CTA skip with warm CTAs walked first. */
+static rf_sim_stats run(const fix *f, uint64_t skip, uint64_t warm, uint64_t cycles)
+{
+    rf_design d;
+    rf_design_init(&d);
+    rf_sim_opts o;
+    rf_sim_opts_init(&o);
+    o.skip_ctas = skip;
+    o.warm_ctas = warm;
+    o.cycles = cycles;
+    rf_sim_stats st;
+    rf_err err;
+    assert_int_equal(rf_sim_run(&f->gpu, &d, f->k, &o, &st, &err), RF_OK);
+    return st;
+}
+
+static void walk_changes_nothing_at_the_grid_start(void **state)
+{
+    const fix *f = *state;
+    /* Off by default; at CTA 0 there is nothing before to walk. */
+    rf_sim_stats a = run(f, 0, 0, 0), b = run(f, 0, 16, 0);
+    assert_int_equal(a.warp_insts, b.warp_insts);
+    assert_int_equal(a.cycles, b.cycles);
+    assert_int_equal(a.ctas_done, 64);
+    assert_int_equal(b.ctas_done, 64);
+}
+
+static void walk_starts_the_window_mid_run(void **state)
+{
+    const fix *f = *state;
+    /* From CTA 32 with 16 walked: the CTAs 32..63 run in full, and the up
+     * to 7 walked CTAs still resident when CTA 32 started run their rest,
+     * so more instructions than a cold start at 32 and fewer than one at 16
+     * (all of 16..31 in full). */
+    rf_sim_stats cold32 = run(f, 32, 0, 0), cold16 = run(f, 16, 0, 0);
+    rf_sim_stats w = run(f, 32, 16, 0), w2 = run(f, 32, 16, 0);
+    assert_true(w.warp_insts > cold32.warp_insts);
+    assert_true(w.warp_insts < cold16.warp_insts);
+    /* CTAs finished in the timed run: 32..63 and the resident walked ones. */
+    assert_true(w.ctas_done > 32 && w.ctas_done <= 32 + 7);
+    assert_int_equal(w.warp_insts, w2.warp_insts);   /* deterministic */
+    assert_int_equal(w.cycles, w2.cycles);
+    assert_int_equal(w.chk_issued, w.chk_retired);
+    /* More CTAs to walk than precede the window: from CTA 0. */
+    rf_sim_stats c1 = run(f, 8, 8, 2000), c2 = run(f, 8, 100, 2000);
+    assert_int_equal(c1.warp_insts, c2.warp_insts);
+    assert_int_equal(c1.cycles, 2000);
+}
+
+static void plan_walks_four_turnovers(void **state)
+{
+    const fix *f = *state;
+    rf_plan pl, w;
+    rf_err err;
+    assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 40000, &pl, &err), RF_OK);
+    w = pl;
+    rf_plan_warm(&f->gpu, &w);
+    assert_int_equal(pl.resident, 8);
+    assert_float_equal(w.cost, pl.cost, 1e-9);
+    for (int i = 0; i < pl.n; i++) {
+        assert_int_equal(pl.pt[i].warm_ctas, 0);
+        /* 4 turnovers of 8 slots, at most the CTAs before the window. */
+        uint64_t want = pl.pt[i].skip_ctas < 32 ? pl.pt[i].skip_ctas : 32;
+        assert_int_equal(w.pt[i].warm_ctas, want);
+        assert_int_equal(w.pt[i].skip_ctas, pl.pt[i].skip_ctas);
+        /* Same span; the timed warm-up at most two DRAM latencies. */
+        assert_int_equal(w.pt[i].warmup + w.pt[i].cycles, pl.pt[i].warmup + pl.pt[i].cycles);
+        assert_true(w.pt[i].warmup <= (uint64_t)(2 * f->gpu.dram_latency));
+        assert_true(w.pt[i].warmup <= pl.pt[i].warmup);
+    }
+}
+
+static void warmed_calibration_fits(void **state)
+{
+    const fix *f = *state;
+    rf_calib cal;
+    rf_calib_report rep;
+    rf_err err;
+    rf_calib_opts co = {40000, 1, NULL, true};
+    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &cal, &rep, &err),
+                     RF_OK);
+    assert_true(rep.plan.pt[0].warm_ctas > 0);
+    assert_float_equal(rep.sim_cycles, rep.plan.cost, 1e-6);
+    assert_true(cal.level >= 0.5 && cal.level <= 2.0);
+    for (int i = 0; i < rep.n; i++) {
+        assert_true(rep.s[i].ipc > 0);
+        /* The fit follows the windows within their assumed noise scale. */
+        assert_true(fabs(rep.s[i].ipc_fit - rep.s[i].ipc) < 0.2 * rep.s[i].ipc);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(walk_changes_nothing_at_the_grid_start),
+        cmocka_unit_test(walk_starts_the_window_mid_run),
+        cmocka_unit_test(plan_walks_four_turnovers),
+        cmocka_unit_test(warmed_calibration_fits),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
