@@ -18,8 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
+#include "../common/file.h"
 #include "../common/param.h"
 #include "../results/csvout.h"
 
@@ -139,12 +140,13 @@ static int read_rows(const char *path, reader *r, bool missing_ok, rf_err *err)
     memset(r, 0, sizeof *r);
     r->path = path;
     r->err = err;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        if (missing_ok && errno == ENOENT)
-            return RF_OK;
-        return rf_err_set(err, RF_EIO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
-    }
+    struct stat st;
+    if (missing_ok && stat(path, &st) != 0 && errno == ENOENT)
+        return RF_OK;
+    FILE *fp;
+    int rc = rf_file_open(path, &fp, err);
+    if (rc)
+        return rc;
     struct csv_parser p;
     if (csv_init(&p, CSV_APPEND_NULL) != 0) {
         fclose(fp);
@@ -152,10 +154,14 @@ static int read_rows(const char *path, reader *r, bool missing_ok, rf_err *err)
     }
     char buf[8192];
     size_t got;
-    while (!r->rc && (got = fread(buf, 1, sizeof buf, fp)) > 0)
-        if (csv_parse(&p, buf, got, on_field, on_row, r) != got && !r->rc)
+    bool first = true;      /* a byte-order mark may open the file */
+    while (!r->rc && (got = fread(buf, 1, sizeof buf, fp)) > 0) {
+        size_t skip = first ? rf_file_bom(buf, got) : 0;
+        first = false;
+        if (csv_parse(&p, buf + skip, got - skip, on_field, on_row, r) != got - skip && !r->rc)
             r->rc = rf_err_set(err, RF_EPARSE, path, (int)r->line + 1, 0, NULL, "%s",
                                csv_strerror(csv_error(&p)));
+    }
     if (!r->rc && ferror(fp))
         r->rc = rf_err_set(err, RF_EIO, path, 0, 0, NULL, "read error");
     if (!r->rc)
@@ -297,28 +303,13 @@ int rf_record_save(const char *path, const rf_calib *c, rf_err *err)
     int rc = read_rows(path, &r, true, err);
     if (rc)
         return rc;
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        free_rows(&r);
-        return rf_err_set(err, RF_ENOMEM, path, 0, 0, NULL, "out of memory");
-    }
-    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!fp) {
-        rc = rf_err_set(err, RF_EIO, path, 0, 0, NULL, "cannot create a temporary file: %s",
-                        strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
+    rf_outfile out;
+    if ((rc = rf_outfile_open(&out, path, err)) != RF_OK) {
         free_rows(&r);
         return rc;
     }
     rf_csvw w;
-    rf_csvw_init(&w, fp);
+    rf_csvw_init(&w, out.fp);
     put_row(&w, "gpu", "kernel", "key", "value");
     for (size_t i = 0; i < r.n; i++)
         if (strcmp(r.rows[i].f[0], c->gpu) != 0 || strcmp(r.rows[i].f[1], c->kernel) != 0)
@@ -348,21 +339,10 @@ int rf_record_save(const char *path, const rf_calib *c, rf_err *err)
         put_num(&w, c, "meas_reads", c->meas_reads);
         put_num(&w, c, "meas_writes", c->meas_writes);
     }
-    int bad = rf_csvw_flush(&w) != 0;
+    int ok = rf_csvw_flush(&w) == 0 && !ferror(out.fp);
     rf_csvw_free(&w);
-    bad |= ferror(fp);
-    bad |= fflush(fp) != 0;
-    bad |= fsync(fileno(fp)) != 0;
-    bad |= fclose(fp) != 0;
-    if (bad) {
-        unlink(tmp);
-        free(tmp);
-        return rf_err_set(err, RF_EIO, path, 0, 0, NULL, "write failed");
-    }
-    if (rename(tmp, path) != 0) {
-        rc = rf_err_set(err, RF_EIO, path, 0, 0, NULL, "cannot replace: %s", strerror(errno));
-        unlink(tmp);
-    }
-    free(tmp);
+    rc = rf_outfile_close(&out, ok, err);
+    if (!ok && !rc)
+        rc = rf_err_set(err, RF_EIO, path, 0, 0, NULL, "write failed");
     return rc;
 }

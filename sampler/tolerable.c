@@ -76,9 +76,15 @@ int rf_sim_tolerable(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
     if (!tech)
         return rf_err_set(err, RF_ERANGE, "command line", 0, 0, "rf_config",
                           "%d is not a configuration of seed 004 Table 2 (1..7)", d->rf_config);
-    if (!(to->loss > 0 && to->loss < 1) || !(to->step > 0) || !(to->max_x >= 1))
+    if (!(to->loss > 0 && to->loss < 1))
         return rf_err_set(err, RF_ERANGE, "command line", 0, 0, "loss",
-                          "need 0 < loss < 1, step > 0 and max_x >= 1");
+                          "expected 0 < loss < 1, got %g", to->loss);
+    if (!(to->step > 0))
+        return rf_err_set(err, RF_ERANGE, "command line", 0, 0, "step",
+                          "expected a step above 0, got %g", to->step);
+    if (!(to->max_x >= 1))
+        return rf_err_set(err, RF_ERANGE, "command line", 0, 0, "max-x",
+                          "expected a largest multiplier of at least 1, got %g", to->max_x);
     int seeds = to->seeds > 0 ? to->seeds : 1;
     rf_design ref = *d;
     ref.kind = tech->capacity_x > 1 ? RF_DESIGN_IDEAL : RF_DESIGN_BASELINE;

@@ -64,6 +64,15 @@ static void tolerable_csv(void **state)
     r = clirun_run("simulate " K " --design ltrf --tolerable --loss x");
     assert_int_equal(r.status, 2);
     free(r.out);
+    /* A bad sweep option is named as itself. */
+    r = clirun_run("simulate " K " --design ltrf --tolerable --step -1");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "step:"));
+    free(r.out);
+    r = clirun_run("simulate " K " --design ltrf --tolerable --max-x 0.5");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "max-x:"));
+    free(r.out);
 }
 
 /* estimate and batch: a slower main file costs LTRF IPC; occupancy follows
