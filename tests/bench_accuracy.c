@@ -18,6 +18,8 @@
  * calibrates with sampler seed S (the full runs keep seed 1): the spread
  * over seeds shows how much a table owes to the paths its samples drew.
  * RF_BENCH_WARM=1 calibrates with functional warming (rf_calib_opts.warm).
+ * Then the spread: every kernel calibrated with seeds 1-6, with and
+ * without warming, scored the same way (RF_BENCH_NOSPREAD=1 skips it).
  */
 #include <math.h>
 #include <pthread.h>
@@ -147,6 +149,60 @@ static void add_points(kjob *kj)
                          banks[bi], colls[ci]);
                 kj->npts++;
             }
+}
+
+/* Mean and worst |IPC error| of calibration `cal` over kj's scored points. */
+static void score(const kjob *kj, const rf_calib *cal, double *sum, int *n, double *worst)
+{
+    rf_err err;
+    for (int j = 0; j < kj->npts; j++) {
+        const point *p = &kj->pts[j];
+        if (p->rc || p->sampled || !(p->sim_ipc > 0))
+            continue;
+        rf_shape sh = {kj->k->regs, rf_kernel_threads(kj->k),
+                       kj->k->smem_static + kj->k->launch.smem, rf_kernel_ctas(kj->k), 1};
+        rf_estimate e;
+        if (rf_extrap_estimate(&kj->gpu, &p->d, &kj->kc, &sh, cal, &e, &err))
+            continue;
+        double x = fabs(e.ipc - p->sim_ipc) / p->sim_ipc;
+        *sum += x;
+        (*n)++;
+        *worst = fmax(*worst, x);
+    }
+}
+
+/* The spread over calibration seeds: every kernel calibrated again with
+ * seeds 1..NSEEDS, without and with functional warming, scored on the same
+ * points against the same full runs (a table from one seed can be lucky). */
+#define NSEEDS 6
+static void seed_spread(const kjob *jobs, int nk)
+{
+    rf_calib_report *rep = malloc(sizeof *rep);
+    if (!rep)
+        return;
+    printf("\nspread over calibration seeds 1-%d (all kernels; mean |error| / worst):\n", NSEEDS);
+    for (int warm = 0; warm < 2; warm++) {
+        double mean_sum = 0, worst_sum = 0, worst_max = 0;
+        printf("  %-8s", warm ? "warm" : "default");
+        for (int seed = 1; seed <= NSEEDS; seed++) {
+            double sum = 0, worst = 0;
+            int n = 0;
+            for (int i = 0; i < nk; i++) {
+                rf_calib_opts co = {0, (uint64_t)seed, NULL, warm != 0};
+                rf_calib cal;
+                rf_err err;
+                if (rf_calib_run(&jobs[i].gpu, jobs[i].gpu_name, jobs[i].k, &jobs[i].kc, &co, &cal,
+                                 rep, &err) == RF_OK)
+                    score(&jobs[i], &cal, &sum, &n, &worst);
+            }
+            double mean = n ? sum / n : 0;
+            printf("  %5.2f/%5.2f%%", 100 * mean, 100 * worst);
+            mean_sum += mean, worst_sum += worst, worst_max = fmax(worst_max, worst);
+        }
+        printf("   average %.2f%% / %.2f%%, highest worst %.2f%%\n", 100 * mean_sum / NSEEDS,
+               100 * worst_sum / NSEEDS, 100 * worst_max);
+    }
+    free(rep);
 }
 
 static double now_s(void)
@@ -297,6 +353,8 @@ int main(void)
            100 * worst_unc, 100 * worst_cost, all_in, all_n);
     printf("targets: cal mean <= 3%%, cal max <= 8%%, cost <= 5%% of a full run, unc mean <= 15%%\n");
     printf("time: calibration %.1f s, %d full runs %.1f s on %d threads\n", t_cal, all_n, t_sim, nthr);
+    if (!getenv("RF_BENCH_NOSPREAD"))
+        seed_spread(jobs, NK);
     for (int i = 0; i < NK; i++)
         rf_kernel_destroy(jobs[i].k);
     return 0;
