@@ -37,8 +37,9 @@ typedef struct rf_calib_opts {
     uint64_t budget_cycles;  /* 0 = 4.25% of the estimated full run */
     uint64_t seed;           /* sampler seed */
     FILE *progress;          /* one line per sample, or NULL */
-    bool warm;               /* functional warming of the windows and a fitted rate
-                                (rf_plan_warm; calibrate/calibrate.c); off by default */
+    bool cold;               /* windows from a cold start; false (the default):
+                                functional warming of the windows and a fitted
+                                rate (rf_plan_warm; calibrate/calibrate.c) */
 } rf_calib_opts;
 
 /* Calibrate kernel k (characteristics kc) on gpu (named gpu_name in the

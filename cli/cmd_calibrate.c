@@ -25,7 +25,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: rfkit calibrate --gpu G --kernel K [-o FILE] [--budget-cycles N] [--seed S]\n"
             "                       [--entry NAME] [--grid X,Y,Z] [--block X,Y,Z] [--smem B]\n"
-            "                       [--regs N] [--quiet] [--warm] [--design rfc|ltrf [--seeds N]]\n\n"
+            "                       [--regs N] [--quiet] [--cold] [--design rfc|ltrf [--seeds N]]\n\n"
             "Run short sampler windows at a few design points (warm-up, window, several\n"
             "places of the kernel), fit the IPC model's free parameters with GSL, print the\n"
             "parameters, the residuals and the cycles the samples cost against a full run,\n"
@@ -38,12 +38,11 @@ static void usage(FILE *out)
             "  -o FILE            the calibration record to write (also --output)\n"
             "  --seed S           sampler seed (default 1)\n"
             "  --quiet            no per-sample progress lines\n"
-            "  --warm             functional warming: each window starts after a few CTA\n"
-            "                     turnovers walked untimed, so that it sees the mid-run\n"
-            "                     mix of CTA ages rather than a cold start's, and one\n"
-            "                     more rate factor is fitted (over calibration seeds 1-6\n"
-            "                     on the bundled kernels: mean error 3.1%% against 4.0%%,\n"
-            "                     but wider misses on some kernels and narrower intervals)\n"
+            "  --cold             windows from a cold start.  By default each window\n"
+            "                     starts after a few CTA turnovers walked untimed\n"
+            "                     (functional warming), so that it sees the mid-run mix\n"
+            "                     of CTA ages rather than a cold start's short CTAs, and\n"
+            "                     one more rate factor is fitted\n"
             "  --design rfc|ltrf  calibrate the register-cache model instead (seed 004):\n"
             "                     full runs of LTRF #1, #2, #7, LTRF+ #5 and RFC #1, #2, #7\n"
             "                     (calibrate/pffit.c); its record serves rfkit estimate\n"
@@ -114,7 +113,7 @@ int rf_cmd_calibrate(int argc, char **argv)
     rf_err_clear(&err);
     const char *gpu_name = NULL, *kernel_path = NULL, *out_path = DEFAULT_CALIB;
     const char *budget_s = NULL, *seed_s = NULL, *seeds_s = NULL, *design_s = NULL;
-    bool quiet = false, warm = false;
+    bool quiet = false, cold = false;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
     for (int i = 1; i < argc; i++) {
@@ -126,8 +125,8 @@ int rf_cmd_calibrate(int argc, char **argv)
             quiet = true;
             continue;
         }
-        if (rf_cli_flag(argv, i, "warm")) {
-            warm = true;
+        if (rf_cli_flag(argv, i, "cold")) {
+            cold = true;
             continue;
         }
         const rf_cli_opt opts[] = {{"gpu", &gpu_name},        {"kernel", &kernel_path},
@@ -149,7 +148,7 @@ int rf_cmd_calibrate(int argc, char **argv)
                    "required (rfkit calibrate --help)");
         return rf_cli_fail(&err);
     }
-    rf_calib_opts co = {0, 1, quiet ? NULL : stderr, warm};
+    rf_calib_opts co = {0, 1, quiet ? NULL : stderr, cold};
     if (budget_s && parse_u64("budget-cycles", budget_s, &co.budget_cycles, &err))
         return rf_cli_fail(&err);
     if (budget_s && co.budget_cycles == 0) {   /* 0 would silently mean the default */

@@ -17,7 +17,8 @@
  * (delete FILE when the sampler or a kernel changes).  RF_BENCH_SEED=S
  * calibrates with sampler seed S (the full runs keep seed 1): the spread
  * over seeds shows how much a table owes to the paths its samples drew.
- * RF_BENCH_WARM=1 calibrates with functional warming (rf_calib_opts.warm).
+ * RF_BENCH_COLD=1 calibrates from cold windows (rf_calib_opts.cold; the
+ * default is functional warming).
  * Then the spread: every kernel calibrated with seeds 1-6, with and
  * without warming, scored the same way (RF_BENCH_NOSPREAD=1 skips it).
  */
@@ -183,12 +184,12 @@ static void seed_spread(const kjob *jobs, int nk)
     printf("\nspread over calibration seeds 1-%d (all kernels; mean |error| / worst):\n", NSEEDS);
     for (int warm = 0; warm < 2; warm++) {
         double mean_sum = 0, worst_sum = 0, worst_max = 0;
-        printf("  %-8s", warm ? "warm" : "default");
+        printf("  %-8s", warm ? "warm" : "cold");
         for (int seed = 1; seed <= NSEEDS; seed++) {
             double sum = 0, worst = 0;
             int n = 0;
             for (int i = 0; i < nk; i++) {
-                rf_calib_opts co = {0, (uint64_t)seed, NULL, warm != 0};
+                rf_calib_opts co = {0, (uint64_t)seed, NULL, warm == 0};
                 rf_calib cal;
                 rf_err err;
                 if (rf_calib_run(&jobs[i].gpu, jobs[i].gpu_name, jobs[i].k, &jobs[i].kc, &co, &cal,
@@ -244,8 +245,9 @@ int main(void)
          * particular paths the samples drew. */
         const char *seed_env = getenv("RF_BENCH_SEED");
         rf_calib_opts co = {0, seed_env ? strtoull(seed_env, NULL, 10) : 1, NULL, false};
-        /* RF_BENCH_WARM=1: functional warming of the windows (rf_plan_warm). */
-        co.warm = getenv("RF_BENCH_WARM") && atoi(getenv("RF_BENCH_WARM")) > 0;
+        /* RF_BENCH_COLD=1: windows from a cold start, without functional
+         * warming (rf_plan_warm). */
+        co.cold = getenv("RF_BENCH_COLD") && atoi(getenv("RF_BENCH_COLD")) > 0;
         if (rf_calib_run(&kj->gpu, kj->gpu_name, kj->k, &kj->kc, &co, &kj->cal, &kj->rep, &err)) {
             fprintf(stderr, "bench_accuracy: calibrate %s: %s\n", names[i], err.msg);
             return 1;

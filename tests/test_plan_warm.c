@@ -1,7 +1,7 @@
 /* test_plan_warm.c - functional warming of calibration windows: the
  * sampler's opt-in walk (rf_sim_opts.warm_ctas, sampler/dispatcher.c), the
  * plan's warmed points (rf_plan_warm, calibrate/plan.c) and a warmed
- * calibration (rf_calib_opts.warm, calibrate/calibrate.c). */
+ * calibration (the default of rf_calib_opts, calibrate/calibrate.c). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -124,7 +124,7 @@ static void warmed_calibration_fits(void **state)
     rf_calib cal;
     rf_calib_report rep;
     rf_err err;
-    rf_calib_opts co = {40000, 1, NULL, true};
+    rf_calib_opts co = {40000, 1, NULL, false};
     assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &cal, &rep, &err),
                      RF_OK);
     assert_true(rep.plan.pt[0].warm_ctas > 0);
