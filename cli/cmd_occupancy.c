@@ -23,6 +23,9 @@ static void usage(FILE *out)
             "  --csv            one header line, then one row per design\n"
             "  --dump           print the effective GPU configuration (a GPU file) and the\n"
             "                   design parameters, then exit\n\n"
+            "Occupancy is the resident warps (active and pending) over the SM's warp\n"
+            "slots; designs that park CTAs outside the scheduler (finereg, vt, regdram,\n"
+            "regmutex) can exceed 100%%, and the active/pending columns split them.\n\n"
             "designs:\n");
 #define RF_DESIGN_HELP_(id, name, help) fprintf(out, "  %-10s %s\n", name, help);
     RF_DESIGN_LIST(RF_DESIGN_HELP_)
