@@ -226,6 +226,10 @@ int rf_cmd_calibrate(int argc, char **argv)
            rep->fit.chisq0, rep->fit.chisq, 100.0 * cal.rms_rel, cal.dof, rep->fit.iters);
     printf("cost: %.0f cycles sampled vs %.0f for a full run (estimate): %.2f%%\n", rep->sim_cycles,
            rep->plan.full_cycles, 100.0 * rep->sim_cycles / rep->plan.full_cycles);
+    if (co.budget_cycles > 0 && rep->sim_cycles > (double)co.budget_cycles)
+        fprintf(stderr, "rfkit: note: the samples cost %.0f cycles, more than --budget-cycles %llu: "
+                "every window runs at least its minimum length\n",
+                rep->sim_cycles, (unsigned long long)co.budget_cycles);
     free(rep);
     rf_kernel_destroy(k);
     return 0;

@@ -74,6 +74,19 @@ static void empty_windows_are_refused(void **state)
     assert_int_equal(r.status, 0);
     assert_true(clirun_csv_get(r.out, "ctas_done", 1) == 1);   /* the one CTA left */
     free(r.out);
+    /* A budget below the plan's minimum windows runs them and says so. */
+    char rec[] = "/tmp/rfkit-test-budgetXXXXXX";
+    int fd = mkstemp(rec);
+    assert_true(fd >= 0);
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args,
+             "calibrate --gpu fermi-gtx480 --kernel " SPEC " --budget-cycles 10 --quiet -o %s", rec);
+    r = clirun_run(args);
+    unlink(rec);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "more than --budget-cycles 10"));
+    free(r.out);
 }
 
 /* Every --option a command's --help names is one it accepts: given alone
