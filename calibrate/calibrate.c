@@ -67,7 +67,8 @@
  * bench_accuracy, mean / worst |error| averaged over calibration seeds 1-6:
  * 2.78% / 11.55% with the earlier wide priors (+- 2, 0.3, 0.5, 0.1),
  * 2.66% / 8.98% with tight structure priors, 2.44% / 9.01% with the rate's
- * too (the uncalibrated model: 4.18% / 14.28%).  Chosen on the bundled
+ * too (the uncalibrated model: 4.18% / 14.28%); 2.58% / 8.54% since the
+ * pipe queue is bounded by the class's collectors (analytic/ipc.c).  Chosen on the bundled
  * kernels on fermi-gtx480; checked on maxwell-gtx980, where they were not
  * chosen (RF_BENCH_GPU): 3.73% / 14.92% against 4.11% / 19.60% with the
  * wide priors. */

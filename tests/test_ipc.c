@@ -99,6 +99,37 @@ static void typed_collectors(void **state)
     assert_float_equal(r.ipc, 1.0 / 1.125, 1e-9);
 }
 
+static void pipe_queue_bounded_by_collectors(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    k.frac_ldst = 1.0;
+    rf_ipc_machine m = plain_machine();
+    m.ldst_ii = 2;
+    m.coll_split[0] = 3;
+    m.coll_split[1] = 2;
+    m.coll_split[2] = 1;      /* one LD/ST collector */
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.coll_base = 4.0;
+    p.unit_hold = 1.0;
+    /* Only LD/ST instructions, none reading a register: with one LD/ST
+     * collector no other instruction can be queued at the LD/ST pipe, so
+     * the pipe wait is 0 and the collector hold is 4 - 1 = 3 cycles (the
+     * M/D/1 queue at the solved IPC, about 0.3 (u = 0.6), would add
+     * 0.6 / 0.4 * 2 / 2 = 1.5). */
+    rf_ipc_result r;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_true(r.ipc > 0.1);
+    assert_float_equal(r.unit_wait, 0.0, 0.0);
+    assert_float_equal(r.t_collect, 3.0, 1e-12);
+    /* Two LD/ST collectors: at most one instruction ahead, 2 cycles. */
+    m.coll_split[2] = 2;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_true(r.unit_wait > 0.0 && r.unit_wait <= 2.0);
+    assert_float_equal(r.t_collect, 3.0 + r.unit_wait, 1e-12);
+}
+
 static void stalls_add_to_warp_time(void **state)
 {
     (void)state;
@@ -249,6 +280,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(harmonic_soft_min),
         cmocka_unit_test(typed_collectors),
+        cmocka_unit_test(pipe_queue_bounded_by_collectors),
         cmocka_unit_test(stalls_add_to_warp_time),
         cmocka_unit_test(conflicts_fixed_point),
         cmocka_unit_test(stealing_helps),
