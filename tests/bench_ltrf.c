@@ -260,7 +260,11 @@ int main(int argc, char **argv)
     }
     rf_gpu gpu;
     rf_err err = {0};
-    if (rf_gpu_preset("maxwell-ltrf", &gpu, &err) < 0) {
+    /* RF_BENCH_LTRF_GPU=FILE: a GPU file (preset = maxwell-ltrf plus
+     * changes) in place of the preset, for sensitivity studies. */
+    const char *gfile = getenv("RF_BENCH_LTRF_GPU");
+    if ((gfile ? rf_gpu_load(gfile, &gpu, NULL, &err)
+               : rf_gpu_preset("maxwell-ltrf", &gpu, &err)) < 0) {
         fprintf(stderr, "bench_ltrf: %s\n", err.msg);
         return 1;
     }
