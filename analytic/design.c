@@ -66,6 +66,13 @@ void rf_design_init(rf_design *d)
     d->kind = RF_DESIGN_BASELINE;
 }
 
+void rf_design_steal_flags(rf_design *d, int read, int write)
+{
+    bool some_on = read == 1 || write == 1;
+    d->read_steal = some_on ? read == 1 : read != 0;
+    d->write_steal = some_on ? write == 1 : write != 0;
+}
+
 const char *rf_design_name(int kind)
 {
     return kind >= 0 && kind < RF_DESIGN_COUNT ? rf_design_names[kind] : "?";

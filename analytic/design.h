@@ -80,6 +80,14 @@ extern const size_t rf_design_nparams;
 /* Defaults of every parameter and kind = BASELINE. */
 void rf_design_init(rf_design *d);
 
+/* Bank stealing's two flags as a command line or batch row gives them
+ * (read, write: -1 not given, 0 off, 1 on), one rule for every command:
+ * when a flag is given on, exactly the flags given on are on
+ * ("--read-steal": read stealing only); otherwise each flag not given is
+ * on, as design stealing's default ("--write-steal=0": read stealing
+ * only). */
+void rf_design_steal_flags(rf_design *d, int read, int write);
+
 /* Set kind from a name; RF_EUNKNOWN with the list of names otherwise. */
 int rf_design_set_kind(rf_design *d, const char *name, rf_err *err);
 

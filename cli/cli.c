@@ -125,6 +125,20 @@ int rf_cli_param(int argc, char **argv, int *i, const rf_param *tab, size_t n,
     return 0;
 }
 
+int rf_cli_design_param(int argc, char **argv, int *i, rf_design *d, int steal[2],
+                        rf_err *err)
+{
+    const char *eq;
+    size_t len = opt_name(argv[*i], &eq);
+    int which = !len ? -1
+              : name_matches(argv[*i], len, "read_steal")  ? 0
+              : name_matches(argv[*i], len, "write_steal") ? 1 : -1;
+    int rc = rf_cli_param(argc, argv, i, rf_design_params, rf_design_nparams, d, err);
+    if (rc == 1 && which >= 0)
+        steal[which] = which == 0 ? d->read_steal : d->write_steal;
+    return rc;
+}
+
 int rf_cli_unknown(const char *cmd, const char *arg, rf_err *err)
 {
     if (strncmp(arg, "-", 1) == 0)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "../common/error.h"
+#include "../analytic/design.h"
 #include "../common/param.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
@@ -55,6 +56,12 @@ int rf_cli_kernel_opt(int argc, char **argv, int *i, rf_kernel_opts *ko, rf_err 
     "  --smem B         dynamic shared memory per CTA in bytes (overrides the spec)\n"      \
     "  --regs N         registers per thread (default: the spec's, ptxas -v, rfkit's)\n"
 
+/* The bank-stealing flags' rule (rf_design_steal_flags), for --help. */
+#define RF_CLI_STEAL_HELP                                                                  \
+    "  --design stealing turns on read and write stealing; --read-steal or\n"              \
+    "  --write-steal keeps only the ones given on; --read-steal=0 or\n"                   \
+    "  --write-steal=0 turns one off (batch columns read_steal, write_steal alike)\n"
+
 /* Is argv[*i] the flag --name (no value)? */
 bool rf_cli_flag(char **argv, int i, const char *name);
 
@@ -63,6 +70,12 @@ bool rf_cli_flag(char **argv, int i, const char *name);
  * not a parameter of the table, negative on a bad value. */
 int rf_cli_param(int argc, char **argv, int *i, const rf_param *tab, size_t n,
                  void *obj, rf_err *err);
+
+/* rf_cli_param over the design table, noting the bank-stealing flags given
+ * (steal[0] read, steal[1] write: -1 until given, then the value given),
+ * for rf_design_steal_flags once the command line is read. */
+int rf_cli_design_param(int argc, char **argv, int *i, rf_design *d, int steal[2],
+                        rf_err *err);
 
 /* Standard error for an option nobody recognised. */
 int rf_cli_unknown(const char *cmd, const char *arg, rf_err *err);

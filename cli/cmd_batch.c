@@ -19,8 +19,9 @@ static void usage(FILE *out)
             "Estimate each row of IN.csv (a header, then one design point per row).  Columns\n"
             "are named like the estimate options: gpu (required), kernel, design, calib,\n"
             "regs, threads, smem, ctas (or grid), and any design parameter (banks,\n"
-            "collectors, read_steal, ...); empty cells take the defaults.  The output has\n"
-            "each input row's columns, then\n  %s\n"
+            "collectors, read_steal, ...); empty cells take the defaults (a row giving\n"
+            "read_steal = 1 alone has read stealing only, as estimate's read-steal flag).\n"
+            "The output has each input row's columns, then\n  %s\n"
             "one row per input row in input order; a bad row gets its message in `error`.\n"
             "IN.csv may be - for standard input; without -o the output goes to standard\n"
             "output.  --jobs N estimates with N threads (default: all cores).\n",

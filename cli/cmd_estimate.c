@@ -38,8 +38,9 @@ static void usage(FILE *out)
                  "  --csv            one header line and one row\n"
                  RF_CLI_KERNEL_HELP
                  "  --sms N          spread the grid over N SMs (default: the GPU's; 1 = the\n"
-                 "                   whole grid on one SM, as rfkit simulate runs it)\n\n"
-                 "design parameters:\n");
+                 "                   whole grid on one SM, as rfkit simulate runs it)\n"
+                 RF_CLI_STEAL_HELP
+                 "\ndesign parameters:\n");
     rf_param_help(out, rf_design_params, rf_design_nparams);
 }
 
@@ -129,6 +130,7 @@ int rf_cmd_estimate(int argc, char **argv)
     memset(&ko, 0, sizeof ko);
     rf_design d;
     rf_design_init(&d);
+    int steal[2] = {-1, -1};
 
     for (int i = 1; i < argc; i++) {
         int rc;
@@ -149,7 +151,7 @@ int rf_cmd_estimate(int argc, char **argv)
             return rf_cli_fail(&err);
         if (rc == 1)
             continue;
-        rc = rf_cli_param(argc, argv, &i, rf_design_params, rf_design_nparams, &d, &err);
+        rc = rf_cli_design_param(argc, argv, &i, &d, steal, &err);
         if (rc < 0)
             return rf_cli_fail(&err);
         if (rc == 1)
@@ -164,6 +166,7 @@ int rf_cmd_estimate(int argc, char **argv)
     }
     if (design && rf_design_set_kind(&d, design, &err))
         return rf_cli_fail(&err);
+    rf_design_steal_flags(&d, steal[0], steal[1]);
     long sms = 0;
     if (sms_s && (rf_parse_long(sms_s, &sms) || sms < 1 || sms > 65536)) {
         rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "sms", "expected 1..65536, got '%s'", sms_s);

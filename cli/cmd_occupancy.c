@@ -258,6 +258,7 @@ int rf_cmd_occupancy(int argc, char **argv)
     rf_occ_input in = {0, 0, 0};
     rf_design tmpl;
     rf_design_init(&tmpl);
+    int steal[2] = {-1, -1};
     int kinds[RF_DESIGN_COUNT], nk = 0;
     rf_err err;
     rf_err_clear(&err);
@@ -298,8 +299,7 @@ int rf_cmd_occupancy(int argc, char **argv)
                                       rf_occ_input_nparams, &in, &err)) != 0) {
             if (rc < 0)
                 return rf_cli_fail(&err);
-        } else if ((rc = rf_cli_param(argc, argv, &i, rf_design_params, rf_design_nparams,
-                                      &tmpl, &err)) != 0) {
+        } else if ((rc = rf_cli_design_param(argc, argv, &i, &tmpl, steal, &err)) != 0) {
             if (rc < 0)
                 return rf_cli_fail(&err);
         } else {
@@ -312,6 +312,7 @@ int rf_cmd_occupancy(int argc, char **argv)
                    "rfkit occupancy needs --gpu G (see rfkit occupancy --help)");
         return rf_cli_fail(&err);
     }
+    rf_design_steal_flags(&tmpl, steal[0], steal[1]);
     rf_gpu g;
     if (rf_cli_load_gpu(gpu_name, &g, &err))
         return rf_cli_fail(&err);

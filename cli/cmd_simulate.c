@@ -46,9 +46,8 @@ static void usage(FILE *out)
             "                   ltrf (register-interval PREFETCH, two-level pool\n"
             "                   --active-warps, --interval-regs, --plus for LTRF+; main\n"
             "                   file --rf-config K, --latency-x X overrides its latency),\n"
-            "                   ideal, or another design's name (run on the banked file);\n"
-            "                   stealing alone turns on read and write stealing; with\n"
-            "                   --read-steal or --write-steal only the ones given\n"
+            "                   ideal, or another design's name (run on the banked file)\n"
+            RF_CLI_STEAL_HELP
             "  --full           run every CTA of the grid to completion (default)\n"
             "  --cycles N       measure a window of N cycles after the warm-up\n"
             "  --warmup N       cycles simulated before the window (default 0)\n"
@@ -145,15 +144,15 @@ int rf_cmd_simulate(int argc, char **argv)
     rf_err err = {0};
     rf_design d;
     rf_design_init(&d);
-    d.read_steal = d.write_steal = false;   /* on only when asked (or by default, below) */
     rf_sim_opts o;
     rf_sim_opts_init(&o);
     rf_kernel_opts kopts;
     memset(&kopts, 0, sizeof kopts);
     const char *gpu_name = NULL, *kernel_path = NULL, *design_name = "baseline";
-    bool csv = false, full = false, steal_given = false, tolerable = false;
+    bool csv = false, full = false, tolerable = false;
     rf_tol_opts to;
     rf_tol_opts_init(&to);
+    int steal[2] = {-1, -1};
     int rc = 0;
 
     for (int i = 1; i < argc && rc == 0; i++) {
@@ -239,10 +238,7 @@ int rf_cmd_simulate(int argc, char **argv)
             }
             continue;
         }
-        const char *a = argv[i];
-        if (!strncmp(a, "--read", 6) || !strncmp(a, "--write", 7))
-            steal_given = true;
-        rc = rf_cli_param(argc, argv, &i, rf_design_params, rf_design_nparams, &d, &err);
+        rc = rf_cli_design_param(argc, argv, &i, &d, steal, &err);
         if (rc > 0) {
             rc = 0;
             continue;
@@ -260,8 +256,7 @@ int rf_cmd_simulate(int argc, char **argv)
         rc = rf_design_set_kind(&d, design_name, &err);
     if (rc < 0)
         return rf_cli_fail(&err);
-    if (d.kind == RF_DESIGN_STEALING && !steal_given)
-        d.read_steal = d.write_steal = true;
+    rf_design_steal_flags(&d, steal[0], steal[1]);
 
     rf_gpu gpu;
     rf_kernel *k;

@@ -39,6 +39,7 @@ enum col_role {
 typedef struct column {
     int role;
     const rf_param *param;   /* COL_PARAM */
+    int steal;               /* COL_PARAM: 0 read_steal, 1 write_steal, else -1 */
 } column;
 
 typedef struct layout {
@@ -103,6 +104,8 @@ static int make_layout(layout *lay, char **names, int n, const char *path, rf_er
                     return rf_err_set(err, RF_EPARSE, path, 1, i + 1, nm, "column given twice");
             lay->cols[i].role = COL_PARAM;
             lay->cols[i].param = p;
+            lay->cols[i].steal = !strcmp(p->name, "read_steal")    ? 0
+                               : !strcmp(p->name, "write_steal") ? 1 : -1;
             continue;
         }
         for (size_t r = 0; r < sizeof result_cols / sizeof result_cols[0]; r++)
@@ -437,12 +440,18 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
         }
     }
     rf_where where = {jb->path, (int)line};
+    int steal[2] = {-1, -1};     /* stealing flags given (rf_design_steal_flags) */
     for (int i = 0; i < nf; i++)
         if (lay->cols[i].role == COL_PARAM && f[i][0]) {
             int rc = rf_param_parse_at(lay->cols[i].param, &d, f[i], where, i + 1, err);
             if (rc)
                 return rc;
+            if (lay->cols[i].steal == 0)
+                steal[0] = d.read_steal;
+            else if (lay->cols[i].steal == 1)
+                steal[1] = d.write_steal;
         }
+    rf_design_steal_flags(&d, steal[0], steal[1]);
 
     const kern_entry *k = NULL;
     const char_entry *ch = NULL;

@@ -80,6 +80,32 @@ static const char good_and_bad[] =
     "fermi-gtx480," KERNEL ",baseline,8,,\n"       /* full estimate */
     "fermi-gtx480,,baseline,16,26\n";             /* short row */
 
+/* Stealing columns follow the command line's rule (rf_design_steal_flags):
+ * read_steal = 1 alone is read stealing only, like write_steal = 0 alone;
+ * no column given is both. */
+static void steal_columns(void **state)
+{
+    (void)state;
+    const char *in = "gpu,kernel,design,banks,read_steal,write_steal\n"
+                     "fermi-gtx480," KERNEL ",stealing,8,1,\n"
+                     "fermi-gtx480," KERNEL ",stealing,8,,0\n"
+                     "fermi-gtx480," KERNEL ",stealing,8,1,0\n"
+                     "fermi-gtx480," KERNEL ",stealing,8,,\n"
+                     "fermi-gtx480," KERNEL ",stealing,8,1,1\n";
+    char *out = NULL;
+    rf_batch_stats st;
+    assert_int_equal(batch_text(in, 1, 0, &out, &st), RF_OK);
+    assert_int_equal(st.errors, 0);
+    char r[6][64];
+    for (int i = 1; i <= 5; i++)
+        field(out, i, 9, r[i], sizeof r[i]);   /* ipc: after the 6 inputs and 3 occupancy columns */
+    assert_string_equal(r[1], r[2]);
+    assert_string_equal(r[1], r[3]);
+    assert_string_equal(r[4], r[5]);
+    assert_string_not_equal(r[1], r[4]);
+    free(out);
+}
+
 static void bad_rows_do_not_stop_good_ones(void **state)
 {
     (void)state;
@@ -480,6 +506,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_rows_do_not_stop_good_ones),
+        cmocka_unit_test(steal_columns),
         cmocka_unit_test(threads_give_the_same_output),
         cmocka_unit_test(quoting_round_trips),
         cmocka_unit_test(bad_headers_are_errors),

@@ -41,6 +41,28 @@ static void csv_and_determinism(void **state)
     assert_true(clirun_csv_get(c.out, "stolen_writes", 1) == 0);
     free(c.out);
 
+    /* A flag given off turns that kind off and leaves the other on, in
+     * simulate and estimate alike (rf_design_steal_flags). */
+    clirun e = clirun_run("simulate " SFU " --design stealing --write-steal=0 --cycles 20000 --csv");
+    assert_int_equal(e.status, 0);
+    assert_true(clirun_csv_get(e.out, "read_steal", 1) == 1);
+    assert_true(clirun_csv_get(e.out, "write_steal", 1) == 0);
+    free(e.out);
+    const char *est = "estimate --gpu fermi-gtx480 --kernel inputs/kernels/sgemm.spec "
+                      "--design stealing --banks 8 --sms 1 --csv";
+    char a1[300], a2[300];
+    snprintf(a1, sizeof a1, "%s --read-steal", est);
+    snprintf(a2, sizeof a2, "%s --write-steal=0", est);
+    clirun r1 = clirun_run(a1), r2 = clirun_run(a2), r3 = clirun_run(est);
+    assert_int_equal(r1.status, 0);
+    assert_int_equal(r2.status, 0);
+    assert_int_equal(r3.status, 0);
+    double i1 = clirun_csv_get(r1.out, "ipc", 1), i2 = clirun_csv_get(r2.out, "ipc", 1);
+    assert_true(i1 > 0);
+    assert_true(i1 == i2);
+    assert_true(clirun_csv_get(r3.out, "ipc", 1) > i1);  /* both kinds: write stealing adds */
+    free(r1.out), free(r2.out), free(r3.out);
+
     clirun d = clirun_run("simulate " SFU " --design stealing --banks 8 --cycles 20000 --seed 7 --csv");
     assert_int_equal(d.status, 0);
     assert_true(clirun_csv_get(d.out, "seed", 1) == 7);
