@@ -52,6 +52,10 @@ static void usage(FILE *out)
             "  --cycles N       measure a window of N cycles after the warm-up\n"
             "  --warmup N       cycles simulated before the window (default 0)\n"
             "  --skip-ctas N    start as if N CTAs had completed\n"
+            "  --warm-ctas N    functional warming: walk N CTAs before --skip-ctas untimed\n"
+            "                   (paths, no timing), so the window starts with the CTA ages\n"
+            "                   of a run in progress (as calibrate's windows; at most\n"
+            "                   --skip-ctas)\n"
             "  --sms N          SMs simulated side by side sharing DRAM (default 1)\n"
             "  --bank-map M     swizzle (bank = reg + warp mod banks, default) or modulo\n"
             "  --collector-pool P  typed (per unit class 6 ALU : 8 SFU : 2 LD/ST, default)\n"
@@ -184,6 +188,10 @@ int rf_cmd_simulate(int argc, char **argv)
             if (rc > 0) rc = parse_u64("skip_ctas", v, &o.skip_ctas, &err);
             continue;
         }
+        if ((rc = rf_cli_value(argc, argv, &i, "warm-ctas", &v, &err)) != 0) {
+            if (rc > 0) rc = parse_u64("warm_ctas", v, &o.warm_ctas, &err);
+            continue;
+        }
         if ((rc = rf_cli_value(argc, argv, &i, "seed", &v, &err)) != 0) {
             if (rc > 0) rc = parse_u64("seed", v, &o.seed, &err);
             continue;
@@ -266,6 +274,13 @@ int rf_cmd_simulate(int argc, char **argv)
         rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "skip_ctas",
                    "%llu CTAs skipped leave none of the grid's %ld to run",
                    (unsigned long long)o.skip_ctas, rf_kernel_ctas(k));
+        rf_kernel_destroy(k);
+        return rf_cli_fail(&err);
+    }
+    if (o.warm_ctas > o.skip_ctas) {
+        rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "warm_ctas",
+                   "%llu CTAs to warm with but only %llu skipped (--skip-ctas)",
+                   (unsigned long long)o.warm_ctas, (unsigned long long)o.skip_ctas);
         rf_kernel_destroy(k);
         return rf_cli_fail(&err);
     }

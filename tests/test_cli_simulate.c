@@ -86,6 +86,23 @@ static void full_run(void **state)
     free(t.out);
 }
 
+/* A functionally warmed window: the CTAs before --skip-ctas walked untimed
+ * change what the window sees (the mix of CTA ages), deterministically. */
+static void warmed_window(void **state)
+{
+    (void)state;
+    const char *w = "simulate " SFU " --skip-ctas 64 --warm-ctas 32 --cycles 3000 --csv";
+    clirun a = clirun_run(w), b = clirun_run(w),
+           c = clirun_run("simulate " SFU " --skip-ctas 64 --cycles 3000 --csv");
+    assert_int_equal(a.status, 0);
+    assert_int_equal(c.status, 0);
+    assert_string_equal(a.out, b.out);
+    assert_true(clirun_csv_get(a.out, "cycles", 1) == 3000);
+    assert_true(clirun_csv_get(a.out, "ipc", 1) > 0);
+    assert_string_not_equal(a.out, c.out);
+    free(a.out), free(b.out), free(c.out);
+}
+
 static void bad_input(void **state)
 {
     (void)state;
@@ -96,6 +113,7 @@ static void bad_input(void **state)
     clirun_expect_bad("simulate " SFU " --bank-map diagonal", "bank_map");
     clirun_expect_bad("simulate " SFU " --frobnicate", "frobnicate");
     clirun_expect_bad("simulate " SFU " --design nosuch", "nosuch");
+    clirun_expect_bad("simulate " SFU " --skip-ctas 8 --warm-ctas 9 --cycles 100", "warm_ctas");
     clirun h = clirun_run("simulate --help");
     assert_int_equal(h.status, 0);
     assert_non_null(strstr(h.out, "--read_steal"));
@@ -110,6 +128,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(csv_and_determinism),
         cmocka_unit_test(full_run),
+        cmocka_unit_test(warmed_window),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests_name("cli_simulate", tests, NULL, NULL);
