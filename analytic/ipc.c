@@ -257,6 +257,7 @@ typedef struct solve_ctx {
     double coll_frac;   /* instructions that take a collector */
     double rd_bank, wr_bank; /* reads, writes per instruction per bank */
     double u_alu, s_alu, u_sfu, u_ldst; /* pipe utilisation per unit IPC, ALU service */
+    double wu_cap[3];   /* typed: pipe wait bound (C_u - 1) ii_u / pipes_u per class */
     double p_exp;
     int ip;
     bool typed;         /* collectors split per class (m->coll_split) */
@@ -311,16 +312,9 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     double wu[3] = {0.0, 0.0, 0.0};
     if (c->p->unit_hold > 0 || out)
         unit_waits(x, c->u_alu, c->s_alu, c->u_sfu, m->sfu_ii, c->u_ldst, m->ldst_ii, wu);
-    if (c->typed) {
-        /* A class's pipe queue holds at most its other C_u - 1 collectors'
-         * instructions (finite source): with one LD/ST collector nothing
-         * waits ahead at the LD/ST pipe. */
-        const double sv[3] = {c->s_alu, m->sfu_ii, m->ldst_ii};
-        for (int i = 0; i < 3; i++) {
-            double cap = (m->coll_split[i] - 1) * sv[i];
-            wu[i] = wu[i] < cap ? wu[i] : cap;
-        }
-    }
+    if (c->typed)       /* finite source (header): at most C_u - 1 ahead */
+        for (int i = 0; i < 3; i++)
+            wu[i] = wu[i] < c->wu_cap[i] ? wu[i] : c->wu_cap[i];
     double uw = k->frac_alu * wu[0] + k->frac_sfu * wu[1] + k->frac_ldst * wu[2];
     double t_coll = c->fixed_hold + coll_wait + c->p->unit_hold * uw;
     double cpi = c->fixed_cpi + c->p->rf_path * coll_wait;
@@ -471,6 +465,9 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     c.caps_sum = inv_pow(issue, c.p_exp, c.ip);
     c.blocking = c.typed;
     if (c.typed) {
+        const double sv[3] = {c.s_alu, m->sfu_ii, m->ldst_ii};
+        for (int u = 0; u < 3; u++)
+            c.wu_cap[u] = (m->coll_split[u] - 1) * sv[u];
         const double fu[3] = {k->frac_alu, k->frac_sfu, k->frac_ldst};
         for (int u = 0; u < 3; u++)
             if (fu[u] > 0) {
