@@ -70,11 +70,11 @@ $(LIBRARY): $(LIB_OBJ)
 $(RFKIT): $(CLI_OBJ) $(LIBRARY)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBRARY) $(LDLIBS)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBRARY)
+$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBRARY) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(SUPPORT_OBJ) $(LIBRARY) -lcmocka $(LDLIBS)
 
