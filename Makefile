@@ -63,6 +63,12 @@ run: deps $(RFKIT)
 deps:
 	@sh .ci/deps
 
+# The targets that install packages do so before anything compiles, also
+# under make -j (a plain `make` never calls apt-get).
+ifneq ($(filter run test bench,$(MAKECMDGOALS)),)
+DEPS_FIRST = deps
+endif
+
 $(LIBRARY): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -70,11 +76,11 @@ $(LIBRARY): $(LIB_OBJ)
 $(RFKIT): $(CLI_OBJ) $(LIBRARY)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBRARY) $(LDLIBS)
 
-$(BUILD)/%.o: %.c | deps
+$(BUILD)/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBRARY) | deps
+$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBRARY) | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(SUPPORT_OBJ) $(LIBRARY) -lcmocka $(LDLIBS)
 
