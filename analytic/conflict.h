@@ -29,6 +29,7 @@ typedef struct rf_conflict_params {
     double steal_cand;   /* chance a candidate warp's read can be moved ahead */
     double dead_reg;     /* chance a bank holds a dead register (Rfree valid) */
     double forced;       /* fraction of stolen writes forced back by a RAW/WAW */
+    double steal_boost;  /* extra read stealing with write stealing on (share of s_c) */
 } rf_conflict_params;
 
 extern const rf_mparam rf_conflict_mparams[];
@@ -101,7 +102,8 @@ static inline void rf_bank_waits_inline(const rf_bank_load *load, const rf_confl
         other_idle = 1.0 - r;
     }
     double idle = 1.0 - rho;
-    out->read_removed = load->read_steal ? p->steal_cand * idle : 0.0;
+    double ra = p->steal_cand * idle * (load->write_steal ? 1.0 + p->steal_boost : 1.0);
+    out->read_removed = load->read_steal ? (ra < 1.0 ? ra : 1.0) : 0.0;
     out->write_removed = load->write_steal ? p->dead_reg * other_idle * (1.0 - p->forced) : 0.0;
     out->stolen_writes = load->write_steal ? rr * p->dead_reg * other_idle : 0.0;
     /* A read stolen ahead dodges whatever it would have waited for; a

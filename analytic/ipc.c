@@ -143,12 +143,14 @@ const rf_mparam rf_ipc_mparams[] = {
      "CTA population model: share of issue slots given oldest CTA first (GTO)"},
     {"conflict_scale", offsetof(rf_ipc_params, conflict.scale), 0.05, 20.0, 1.0, true, "1",
      "multiplier on the M/D/1 bank queueing waits"},
-    {"steal_cand", offsetof(rf_ipc_params, conflict.steal_cand), 0.0, 1.0, 0.6, false, "1",
+    {"steal_cand", offsetof(rf_ipc_params, conflict.steal_cand), 0.0, 1.0, 0.4, false, "1",
      "chance a candidate warp's read can steal the idle bank a cycle ahead"},
     {"dead_reg", offsetof(rf_ipc_params, conflict.dead_reg), 0.0, 1.0, 0.5, false, "1",
      "chance a bank has a dead register free for write stealing"},
     {"forced_frac", offsetof(rf_ipc_params, conflict.forced), 0.0, 1.0, 0.15, false, "1",
      "fraction of stolen writes forced back by a RAW/WAW hazard"},
+    {"steal_boost", offsetof(rf_ipc_params, conflict.steal_boost), 0.0, 4.0, 1.0, false, "1",
+     "extra read stealing when write stealing is on, as a share of steal_cand"},
     /* RFC and LTRF (analytic/prefetch.c; fitted on their own design points). */
     {"pf_scale", offsetof(rf_ipc_params, pf.pf_scale), 0.0, 8.0, 1.0, false, "1",
      "LTRF: multiplier on the per-operation part of PREFETCH and activation stalls"},
@@ -465,9 +467,9 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     c.caps_sum = inv_pow(issue, c.p_exp, c.ip);
     c.blocking = c.typed;
     if (c.typed) {
-        const double sv[3] = {c.s_alu, m->sfu_ii, m->ldst_ii};
+        const double svc[3] = {c.s_alu, m->sfu_ii, m->ldst_ii};
         for (int u = 0; u < 3; u++)
-            c.wu_cap[u] = (m->coll_split[u] - 1) * sv[u];
+            c.wu_cap[u] = (m->coll_split[u] - 1) * svc[u];
         const double fu[3] = {k->frac_alu, k->frac_sfu, k->frac_ldst};
         for (int u = 0; u < 3; u++)
             if (fu[u] > 0) {

@@ -1,6 +1,7 @@
 /* calibrate.c - fit the IPC model to short sampler runs.
  *
- * 1. Plan (calibrate/plan.c): four design points, one window each, paired.
+ * 1. Plan (calibrate/plan.c): four design points, one window each, at four
+ *    positions in the grid.
  * 2. Samples: rf_sim_run on one SM with the window's skip_ctas, warm-up and
  *    length; y_i = the window's IPC.  The baseline windows also give the
  *    measured register reads and writes per instruction, which replace the
@@ -59,7 +60,8 @@
  * (1-13% by kernel; windows of 1,000-25,000 cycles).
  * The priors on the structure (conflict_scale +- 0.3, steal_cand and
  * dead_reg +- 0.1, coll_base +- 0.2 cycles) and the rate (+- 0.05) are
- * tight because the windows mislead them: the three paired windows differ
+ * tight because the windows mislead them: the earlier plan's three paired
+ * windows (one position) differ
  * from their mean by 2.9% rms between sampler seeds and the two positions
  * by another 2.9% (same measurement, seeds 1-6), as large as the design
  * differences the structure parameters would follow, so wide priors let one
@@ -68,10 +70,13 @@
  * 2.78% / 11.55% with the earlier wide priors (+- 2, 0.3, 0.5, 0.1),
  * 2.66% / 8.98% with tight structure priors, 2.44% / 9.01% with the rate's
  * too (the uncalibrated model: 4.18% / 14.28%); 2.58% / 8.54% since the
- * pipe queue is bounded by the class's collectors (analytic/ipc.c).  Chosen on the bundled
+ * pipe queue is bounded by the class's collectors (analytic/ipc.c); 1.82% / 7.05% with
+ * the windows at four positions, the collector window and the stealing
+ * model of analytic/conflict.c (calibrate/plan.c).  Chosen on the bundled
  * kernels on fermi-gtx480; checked on maxwell-gtx980, where they were not
  * chosen (RF_BENCH_GPU): 3.73% / 14.92% against 4.11% / 19.60% with the
- * wide priors. */
+ * wide priors; 2.95% / 16.50% with today's plan (sgemm's worst points,
+ * 19-21%, are 22% off uncalibrated: the model's structure, not the fit). */
 #define WINDOW_NOISE 0.06
 #define PRIOR_CONFLICT 0.3
 #define PRIOR_STEAL 0.1
@@ -365,8 +370,8 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         c.idx[c.np] = ix;
         lo[c.np] = rf_ipc_mparams[ix].lo;
         hi[c.np] = rf_ipc_mparams[ix].hi;
-        start[c.np] = rf_ipc_mparams[ix].def;
-        y_all[plan->n + c.np] = rf_ipc_mparams[ix].def;
+        start[c.np] = rf_mparam_get(&rf_ipc_mparams[ix], &c.base);
+        y_all[plan->n + c.np] = start[c.np];
         sigma[plan->n + c.np] = prior[j];
         c.np++;
     }

@@ -4,7 +4,7 @@
  * For every bundled kernel: calibrate once (calibrate/calibrate.c, default
  * budget: 5% of a full run), then at the design points of banks 4-32 x
  * collectors (the GPU's, half) x stealing off / read / read+write that the
- * plan did not sample (21 on Fermi; the default design runs too, as the
+ * plan did not sample (20 on Fermi; the default design runs too, as the
  * reference for the sample cost, unscored) compare the whole-kernel IPC of
  * `estimate` (single-SM grid, like `simulate --full`) with a full sampler
  * run.  Prints one line per kernel and the totals; targets: calibrated mean
@@ -340,6 +340,10 @@ int main(void)
             for (int j = 0; j < kj->cal.nfit; j++)
                 printf(" %s %.4g", rf_ipc_mparams[kj->cal.fit_idx[j]].name,
                        rf_mparam_get(&rf_ipc_mparams[kj->cal.fit_idx[j]], &kj->cal.params));
+            if (!getenv("RF_BENCH_COLD"))
+                printf(" rate %.4g", kj->rep.fit.theta[kj->cal.nfit]);
+            printf(" (stop %d, %zu iterations, chi2 %.3g -> %.3g)", kj->rep.fit.stop,
+                   kj->rep.fit.iters, kj->rep.fit.chisq0, kj->rep.fit.chisq);
             printf("\n");
             for (int j = 0; j < kj->rep.n; j++)
                 printf("    %-8s window %-22s skip %5llu sim %.4f fit %.4f default %.4f\n", kj->name,

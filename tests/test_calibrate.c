@@ -57,11 +57,23 @@ static void plan_spends_the_budget(void **state)
     /* Four samples of 10000 cycles, warm-up included. */
     assert_float_equal(pl.cost, 40000, 4);
     assert_true(pl.full_cycles > 0);
-    /* Paired windows: the first three start at the same CTA. */
-    assert_int_equal((int)pl.pt[0].skip_ctas, (int)pl.pt[1].skip_ctas);
-    assert_int_equal((int)pl.pt[0].skip_ctas, (int)pl.pt[2].skip_ctas);
-    assert_true(pl.pt[3].skip_ctas > pl.pt[0].skip_ctas);
+    /* Four grid positions, 30/40/50/60% of hotspot's 32 x 32 = 1,024 CTAs
+     * rounded down to whole waves of 4 resident CTAs (26 registers x 256
+     * threads = 6,656 of Fermi's 32,768): 307 -> 304, 409 -> 408, 512,
+     * 614 -> 612. */
+    assert_int_equal(pl.resident, 4);
+    assert_int_equal((int)pl.pt[0].skip_ctas, 304);
+    assert_int_equal((int)pl.pt[1].skip_ctas, 408);
+    assert_int_equal((int)pl.pt[2].skip_ctas, 512);
+    assert_int_equal((int)pl.pt[3].skip_ctas, 612);
+    /* Designs: 16 banks, 16 / 4 banks, stealing on 16 / 2, 16 / 2 collectors. */
+    assert_int_equal(pl.pt[0].design.banks, 16);
+    assert_int_equal(pl.pt[1].design.banks, 4);
     assert_int_equal(pl.pt[2].design.kind, RF_DESIGN_STEALING);
+    assert_int_equal(pl.pt[2].design.banks, 8);
+    assert_true(pl.pt[2].design.read_steal && pl.pt[2].design.write_steal);
+    assert_int_equal(pl.pt[3].design.kind, RF_DESIGN_BASELINE);
+    assert_int_equal(pl.pt[3].design.collectors, 8);
     /* Default budget: 4.25% of the estimated full run. */
     assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 0, &pl, &err), RF_OK);
     assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-6 * pl.full_cycles);

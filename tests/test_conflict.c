@@ -98,25 +98,34 @@ static void stealing_fractions(void **state)
     (void)state;
     rf_conflict_params p = defaults();
     /* Same load with both kinds of stealing on 8 banks, rho = 0.5.
-     * Read stealing: s_c (1 - rho) = 0.6 * 0.5 = 0.3 of every read wait.
+     * Read stealing, write stealing on: s_c (1 - rho) (1 + k)
+     *   = 0.4 * 0.5 * 2 = 0.4 of every read wait.
      * Write stealing: another bank idle 1 - 0.5^7 = 0.9921875;
      *   removed = 0.5 * 0.9921875 * (1 - 0.15) = 0.421679688;
      *   stolen = 0.3 * 0.5 * 0.9921875 = 0.148828125.
-     * read wait = (1 - 0.3) (0.2142857 + 0.4107143 (1 - 0.421679688)). */
+     * read wait = (1 - 0.4) (0.2142857 + 0.4107143 (1 - 0.421679688)). */
     rf_bank_load load = {0.3, 0.2, 8, true, true, 0};
     rf_bank_wait w;
     rf_bank_waits(&load, &p, &w);
-    assert_float_equal(w.read_removed, 0.3, 1e-12);
+    assert_float_equal(w.read_removed, 0.4, 1e-12);
     assert_float_equal(w.write_removed, 0.5 * 0.9921875 * 0.85, 1e-12);
     assert_float_equal(w.stolen_writes, 0.148828125, 1e-12);
     double ir = 0.15 / 0.7, iw = 0.625 - ir;
-    assert_float_equal(w.read_wait, 0.7 * (ir + iw * (1 - 0.5 * 0.9921875 * 0.85)), 1e-12);
-    /* Read stealing alone: the same 0.3 of both waits. */
+    assert_float_equal(w.read_wait, 0.6 * (ir + iw * (1 - 0.5 * 0.9921875 * 0.85)), 1e-12);
+    /* Read stealing alone: s_c (1 - rho) = 0.2 of both waits. */
     load.write_steal = false;
     rf_bank_waits(&load, &p, &w);
     assert_float_equal(w.write_removed, 0.0, 0.0);
-    assert_float_equal(w.read_wait, 0.7 * 0.625, 1e-12);
+    assert_float_equal(w.read_removed, 0.2, 1e-12);
+    assert_float_equal(w.read_wait, 0.8 * 0.625, 1e-12);
     assert_true(w.read_wait < 0.625);
+    /* The boost is capped: s_c = 1, k = 4 removes every read wait. */
+    p.steal_cand = 1.0;
+    p.steal_boost = 4.0;
+    load.write_steal = true;
+    rf_bank_waits(&load, &p, &w);
+    assert_float_equal(w.read_removed, 1.0, 0.0);
+    assert_float_equal(w.read_wait, 0.0, 0.0);
 }
 
 static void saturation_is_finite(void **state)
