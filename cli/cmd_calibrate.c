@@ -216,7 +216,7 @@ int rf_cmd_calibrate(int argc, char **argv)
     for (int j = 0; t && j < cal.nfit; j++) {
         const rf_mparam *mp = &rf_ipc_mparams[cal.fit_idx[j]];
         rf_tbl_addf(t, "%s\t%.4g\t%.3g\t%.4g\t[%g, %g]", mp->name, rf_mparam_get(mp, &cal.params),
-                    rep->fit.se[j], mp->def, mp->lo, mp->hi);
+                    cal.cov[j][j] > 0 ? sqrt(cal.cov[j][j]) : 0.0, mp->def, mp->lo, mp->hi);
     }
     if (t) {
         rf_tbl_print(t, stdout);
