@@ -43,6 +43,9 @@ typedef struct rf_bank_load {
     bool read_steal;     /* seed 001 Section IV-B */
     bool write_steal;    /* seed 001 Section IV-C */
     double write_service;/* cycles a write holds its bank (NVM write-back: 4); 0 = 1 */
+    double ahead_max;    /* finite source: reads that can queue ahead of a read
+                          * besides the access in service (operand collectors
+                          * per bank); 0 = no bound (the open queue) */
 } rf_bank_load;
 
 typedef struct rf_bank_wait {
@@ -86,6 +89,8 @@ static inline void rf_bank_waits_inline(const rf_bank_load *load, const rf_confl
     double inv_w = inv * dh * dr;
     out->write_wait = c * r0 * inv_w;
     double read_wait = c * r0 * inv * dr;
+    if (load->ahead_max > 0 && read_wait > c * (r0 + load->ahead_max))
+        read_wait = c * (r0 + load->ahead_max);
     out->inter_read = c * (rr / 2.0) * (inv * dw * dh);
     out->inter_write = read_wait - out->inter_read;
     if (out->inter_write < 0)

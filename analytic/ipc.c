@@ -258,6 +258,7 @@ typedef struct solve_ctx {
     double caps_sum;    /* sum of v^-p over the x-independent caps */
     double coll_frac;   /* instructions that take a collector */
     double rd_bank, wr_bank; /* reads, writes per instruction per bank */
+    double ahead_max;   /* bank queue bound (analytic/conflict.c): collectors per bank */
     double u_alu, s_alu, u_sfu, u_ldst; /* pipe utilisation per unit IPC, ALU service */
     double wu_cap[3];   /* typed: pipe wait bound (C_u - 1) ii_u / pipes_u per class */
     double p_exp;
@@ -305,7 +306,7 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     const rf_ipc_kernel *k = c->k;
     const rf_ipc_machine *m = c->m;
     rf_bank_load load = {x * c->rd_bank, x * c->wr_bank, m->banks,
-                         m->read_steal, m->write_steal, m->write_service};
+                         m->read_steal, m->write_steal, m->write_service, c->ahead_max};
     rf_bank_wait w;
     rf_bank_waits_inline(&load, &c->p->conflict, &w);
     double coll_wait = c->hk * w.read_wait + c->intra;
@@ -459,6 +460,7 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     if (m->banks > 0) {
         c.rd_bank = k->reads / m->banks;
         c.wr_bank = k->writes / m->banks;
+        c.ahead_max = m->collectors > 0 ? (double)m->collectors / m->banks : 0.0;
     }
     c.s_alu = m->alu_pipes > 0 ? m->alu_ii / m->alu_pipes : 0.0;
     c.u_alu = k->alu_use * c.s_alu;

@@ -128,6 +128,28 @@ static void stealing_fractions(void **state)
     assert_float_equal(w.read_wait, 0.0, 0.0);
 }
 
+static void finite_source_bounds_the_read_wait(void **state)
+{
+    (void)state;
+    rf_conflict_params p = defaults();
+    /* rho_r = 0.1, rho_w = 0.5 bank-cycles of 4-cycle writes, 8 banks:
+     * R0 = (0.1 + 0.5 * 4) / 2 = 1.05, rho = 0.6;
+     * open queue W_read = 1.05 / ((1 - 0.5) (1 - 0.6)) = 5.25.
+     * With one collector per bank the bound is R0 + 1 = 2.05. */
+    rf_bank_load load = {0.1, 0.5, 8, false, false, 4.0, 0};
+    rf_bank_wait w;
+    rf_bank_waits(&load, &p, &w);
+    assert_float_equal(w.read_wait, 5.25, 1e-12);
+    load.ahead_max = 1.0;
+    rf_bank_waits(&load, &p, &w);
+    assert_float_equal(w.read_wait, 2.05, 1e-12);
+    /* Below the bound the open queue stands: rho_w = 0.05 (S = 1),
+     * rho_r = 0.1: R0 = 0.075, W = 0.075 / (0.95 * 0.85) = 0.0928793. */
+    rf_bank_load light = {0.1, 0.05, 8, false, false, 0, 1.0};
+    rf_bank_waits(&light, &p, &w);
+    assert_float_equal(w.read_wait, 0.075 / (0.95 * 0.85), 1e-12);
+}
+
 static void saturation_is_finite(void **state)
 {
     (void)state;
@@ -148,6 +170,7 @@ int main(void)
         cmocka_unit_test(serialization_cycles),
         cmocka_unit_test(queueing_with_write_priority),
         cmocka_unit_test(stealing_fractions),
+        cmocka_unit_test(finite_source_bounds_the_read_wait),
         cmocka_unit_test(saturation_is_finite),
     };
     return cmocka_run_group_tests_name("conflict", tests, NULL, NULL);
