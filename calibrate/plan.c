@@ -27,7 +27,8 @@
  * single-SM run unless given (5% with room for the estimate's error), each
  * sample (warm-up and window) at least 1000 cycles.
  *
- * Functional warming (rf_plan_warm, opt-in): after a cold start the CTAs
+ * Functional warming (rf_plan_warm; the default, calibrate --cold turns it
+ * off): after a cold start the CTAs
  * that finish first (the short ones) restart soonest, so for a few CTA
  * lifetimes a window sees more CTA prologues and short paths than a mid-run
  * SM, where a slot holds a CTA with probability proportional to its length
@@ -172,7 +173,7 @@ void rf_plan_warm(const rf_gpu *gpu, rf_plan *plan)
     if (plan->n <= 0)
         return;
     uint64_t turns = (uint64_t)WARM_TURNS * (uint64_t)(plan->resident > 0 ? plan->resident : 1);
-    double fill = 1.0 * (gpu->dram_latency > 0 ? gpu->dram_latency : 0);
+    double fill = gpu->dram_latency > 0 ? gpu->dram_latency : 0;
     plan->cost = 0;
     for (int i = 0; i < plan->n; i++) {
         rf_plan_point *p = &plan->pt[i];
