@@ -4,7 +4,8 @@
  * For every bundled kernel: calibrate once (calibrate/calibrate.c, default
  * budget: 5% of a full run), then at the design points of banks 4-32 x
  * collectors (the GPU's, half) x stealing off / read / read+write that the
- * plan did not sample (20 on Fermi; the default design runs too, as the
+ * plan did not sample, and three of them under the LRR scheduler (23 on
+ * Fermi; the default design runs too, as the
  * reference for the sample cost, unscored) compare the whole-kernel IPC of
  * `estimate` (single-SM grid, like `simulate --full`) with a full sampler
  * run.  Prints one line per kernel and the totals; targets: calibrated mean
@@ -150,6 +151,24 @@ static void add_points(kjob *kj)
                          banks[bi], colls[ci]);
                 kj->npts++;
             }
+    /* The scheduler: loose round robin at three of the points above (the
+     * calibration's windows run the GPU's GTO). */
+    const struct { int kind, banks, colls; } lrr[3] = {
+        {RF_DESIGN_BASELINE, 16, c0}, {RF_DESIGN_BASELINE, 16, colls[1]},
+        {RF_DESIGN_STEALING, 8, c0}};
+    for (int i = 0; i < 3 && kj->npts < MAXPTS; i++) {
+        point *p = &kj->pts[kj->npts];
+        rf_design_init(&p->d);
+        p->d.kind = lrr[i].kind;
+        p->d.banks = lrr[i].banks == b0 ? 0 : lrr[i].banks;
+        p->d.collectors = lrr[i].colls == c0 ? 0 : lrr[i].colls;
+        p->d.read_steal = p->d.write_steal = lrr[i].kind == RF_DESIGN_STEALING;
+        p->d.scheduler = 1 + RF_SCHED_LRR;
+        snprintf(p->label, sizeof p->label, "lrr %s b=%d c=%d",
+                 lrr[i].kind == RF_DESIGN_STEALING ? "stealing(rw)" : "baseline", lrr[i].banks,
+                 lrr[i].colls);
+        kj->npts++;
+    }
 }
 
 /* Mean and worst |IPC error| of calibration `cal` over kj's scored points. */
@@ -311,7 +330,8 @@ int main(void)
             point *p = &kj->pts[j];
             if (p->rc || !(p->sim_ipc > 0))
                 continue;
-            if (p->d.kind == RF_DESIGN_BASELINE && p->d.banks == 0 && p->d.collectors == 0)
+            if (p->d.kind == RF_DESIGN_BASELINE && p->d.banks == 0 && p->d.collectors == 0
+                && p->d.scheduler == 0)
                 full_cycles = (double)p->sim_cycles;
             if (p->sampled)
                 continue;
