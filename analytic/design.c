@@ -21,7 +21,7 @@ const char *const rf_design_names[] = {
 
 static const char *const sched_choices[] = {"gpu", "lrr", "gto", "two-level", NULL};
 static const char *const index_choices[] = {"concat", "tea", "full", NULL};
-static const char *const assign_choices[] = {"base", "cac", "best", "worst", NULL};
+static const char *const assign_choices[] = {"base", "cac", "best", "worst", "cac-plain", NULL};
 
 #define DI(f, lo, hi, def, unit, help) \
     {#f, RF_PT_INT, offsetof(rf_design, f), lo, hi, def, NULL, unit, help}

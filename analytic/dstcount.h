@@ -34,6 +34,15 @@ int rf_dst_static(const rf_func *f, double count[RF_MAX_GPR], rf_err *err);
 int rf_dst_weighted(const rf_func *f, const double *block_freq,
                     double count[RF_MAX_GPR], rf_err *err);
 
+/* Static destination counts with each destination inside n nested loops
+ * counted weight^n times: a compiler's execution-count estimate without a
+ * profile (weight 10 is the classic spill-cost weight of graph-colouring
+ * allocators; weight 1 gives rf_dst_static). */
+int rf_dst_loop_weighted(const rf_func *f, double weight, double count[RF_MAX_GPR],
+                         rf_err *err);
+/* The weight of rfkit's CAC (design assign cac; cac-plain uses weight 1). */
+#define RF_CAC_LOOP_WEIGHT 10.0
+
 /* Renumberings of registers 0..nregs-1: map[old] = new (a permutation).
  * CAC (seed 002 Algorithm 1): sort by destination count, descending (ties
  *   by register number), new ID = position in the sorted list, so the most

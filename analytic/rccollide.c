@@ -99,6 +99,9 @@ int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *ou
     if (rc)
         return rc;
     rf_dst_tuples(f, out->width);
+    rc = rf_dst_loop_weighted(f, RF_CAC_LOOP_WEIGHT, out->stat_loop, err);
+    if (rc)
+        return rc;
     double *freq = calloc((size_t)(f->nblocks > 0 ? f->nblocks : 1), sizeof *freq);
     if (!freq)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
@@ -119,6 +122,8 @@ int rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, i
         map[r] = r;
     switch (assign) {
     case RF_ASSIGN_CAC:
+        return rf_dst_cac_aligned(w->stat_loop, w->width, n, map);
+    case RF_ASSIGN_CAC_PLAIN:
         return rf_dst_cac_aligned(w->stat, w->width, n, map);
     case RF_ASSIGN_BEST:
         return rf_dst_cac_aligned(w->dyn, w->width, n, map);

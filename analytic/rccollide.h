@@ -17,7 +17,10 @@
 /* Write counts of a kernel, before renumbering (per thread, one run). */
 typedef struct rf_rcc_writes {
     int nregs;                     /* registers 0..nregs-1 in use; 0 = unknown */
-    double stat[RF_MAX_GPR];       /* static destination counts (CAC's input) */
+    double stat[RF_MAX_GPR];       /* static destination counts (cac-plain's input:
+                                    * seed 002 Algorithm 1 as published) */
+    double stat_loop[RF_MAX_GPR];  /* the same, each destination weighted
+                                    * RF_CAC_LOOP_WEIGHT^(loop depth) (cac's input) */
     double dyn[RF_MAX_GPR];        /* expected dynamic writes per thread under the
                                     * profile (Best/Worst input and the model's) */
     uint8_t width[RF_MAX_GPR];     /* aligned tuples (rf_dst_tuples): 4, 2, 1 at a
@@ -27,12 +30,13 @@ typedef struct rf_rcc_writes {
     rf_profile prof;               /* branch profile of the flow */
 } rf_rcc_writes;
 
-/* Destination counts and profile-weighted writes of f under prof; keeps a
- * pointer to f. */
+/* Destination counts (plain and loop-weighted) and profile-weighted writes
+ * of f under prof; keeps a pointer to f. */
 int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *out, rf_err *err);
 
 /* Renumbering map[old] = new of registers 0..w->nregs-1 for an assignment
- * policy (rf_rc_assign): base = identity, cac = static counts (Algorithm 1),
+ * policy (rf_rc_assign): base = identity, cac = Algorithm 1 on loop-weighted
+ * destination counts, cac-plain = Algorithm 1 on plain destination counts,
  * best / worst = dynamic writes (Section 3) with the critical sets of g;
  * 64- and 128-bit tuples stay aligned.  Returns the new IDs' span. */
 int rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, int *map);

@@ -51,7 +51,8 @@ static void usage(FILE *out)
         "              (FineReg, seed 000 V.A)\n"
         "  dstcount    destination counts per register, static and weighted by the\n"
         "              profile (expected writes per thread), critical set of each\n"
-        "  cac         CAC / Best / Worst renumbering and critical-set balance\n"
+        "  cac         CAC (loop-weighted destination counts), CAC-plain (plain\n"
+        "              counts), Best / Worst renumbering and critical-set balance\n"
         "              (seed 002 Algorithm 1 and Section 3)\n"
         "  intervals   LTRF register-intervals, one row per interval: id, entry\n"
         "              block, static instructions, registers, predecessor ids, and\n"
@@ -268,10 +269,12 @@ static int pass_liveness(const analysis *a, const analyze_opts *o, rf_err *err)
 
 /* Static and profile-weighted destination counts per register, and the
  * concat W(6-rbits)R(rbits) and TEA index geometries of seed 002. */
-static int dst_counts(const analysis *a, const analyze_opts *o, double *st, double *wt,
-                      rf_rc_geom *cat, rf_rc_geom *tea, rf_err *err)
+static int dst_counts(const analysis *a, const analyze_opts *o, double *st, double *lw,
+                      double *wt, rf_rc_geom *cat, rf_rc_geom *tea, rf_err *err)
 {
     int rc = rf_dst_static(a->f, st, err);
+    if (!rc)
+        rc = rf_dst_loop_weighted(a->f, RF_CAC_LOOP_WEIGHT, lw, err);
     if (!rc)
         rc = rf_dst_weighted(a->f, a->freq, wt, err);
     if (!rc)
@@ -284,14 +287,15 @@ static int dst_counts(const analysis *a, const analyze_opts *o, double *st, doub
 /* --pass dstcount */
 static int pass_dstcount(const analysis *a, const analyze_opts *o, rf_err *err)
 {
-    double st[RF_MAX_GPR], wt[RF_MAX_GPR];
+    double st[RF_MAX_GPR], lw[RF_MAX_GPR], wt[RF_MAX_GPR];
     rf_rc_geom cat, tea;
-    int rc = dst_counts(a, o, st, wt, &cat, &tea, err);
+    int rc = dst_counts(a, o, st, lw, wt, &cat, &tea, err);
     if (rc)
         return rc;
-    static const char *const h[] = {"reg", "dst_static", "dst_weighted", "concat_set", "tea_set"};
+    static const char *const h[] = {"reg", "dst_static", "dst_loop", "dst_weighted", "concat_set",
+                                    "tea_set"};
     rf_tbl *t = NULL;
-    if (!(t = rf_tbl_new(5, h)))
+    if (!(t = rf_tbl_new(6, h)))
         return nomem(err);
     for (int r = 0; r < a->nregs; r++) {
         if (rf_tbl_row(t)) {
@@ -300,9 +304,10 @@ static int pass_dstcount(const analysis *a, const analyze_opts *o, rf_err *err)
         }
         rf_tbl_set(t, 0, "%d", r);
         rf_tbl_set(t, 1, "%g", st[r]);
-        rf_tbl_set(t, 2, "%.4g", wt[r]);
-        rf_tbl_set(t, 3, "%d", rf_rc_set_of(&cat, r));
-        rf_tbl_set(t, 4, "%d", rf_rc_set_of(&tea, r));
+        rf_tbl_set(t, 2, "%g", lw[r]);
+        rf_tbl_set(t, 3, "%.4g", wt[r]);
+        rf_tbl_set(t, 4, "%d", rf_rc_set_of(&cat, r));
+        rf_tbl_set(t, 5, "%d", rf_rc_set_of(&tea, r));
     }
     emit(t, o->csv);
     rf_tbl_free(t);
@@ -320,27 +325,29 @@ static int pass_dstcount(const analysis *a, const analyze_opts *o, rf_err *err)
 /* --pass cac */
 static int pass_cac(const analysis *a, const analyze_opts *o, rf_err *err)
 {
-    double st[RF_MAX_GPR], wt[RF_MAX_GPR];
+    double st[RF_MAX_GPR], lw[RF_MAX_GPR], wt[RF_MAX_GPR];
     rf_rc_geom g[2];
-    int rc = dst_counts(a, o, st, wt, &g[0], &g[1], err);
+    int rc = dst_counts(a, o, st, lw, wt, &g[0], &g[1], err);
     if (rc)
         return rc;
     /* The renumberings the sampler runs (rf_rcc_assign_map): 64- and
      * 128-bit tuples stay aligned, so the new IDs may span more than n. */
     int n = a->nregs, span = n;
-    int cac[RF_MAX_GPR], best[RF_MAX_GPR], worst[2][RF_MAX_GPR], ident[RF_MAX_GPR];
+    int cac[RF_MAX_GPR], plain[RF_MAX_GPR], best[RF_MAX_GPR], worst[2][RF_MAX_GPR],
+        ident[RF_MAX_GPR];
     uint8_t width[RF_MAX_GPR];
     rf_dst_tuples(a->f, width);
-    span = imax(span, rf_dst_cac_aligned(st, width, n, cac));
+    span = imax(span, rf_dst_cac_aligned(lw, width, n, cac));
+    span = imax(span, rf_dst_cac_aligned(st, width, n, plain));
     span = imax(span, rf_dst_cac_aligned(wt, width, n, best));
     for (int x = 0; x < 2; x++)
         span = imax(span, rf_dst_worst_aligned(wt, width, n, rf_rc_nsets(&g[x]), worst[x]));
     for (int r = 0; r < n; r++)
         ident[r] = r;
-    static const char *const h[] = {"reg", "dst_static", "writes", "cac", "best",
-                                    "worst_concat", "worst_tea"};
+    static const char *const h[] = {"reg", "dst_static", "dst_loop", "writes", "cac", "cac_plain",
+                                    "best", "worst_concat", "worst_tea"};
     rf_tbl *t = NULL;
-    if (!(t = rf_tbl_new(7, h)))
+    if (!(t = rf_tbl_new(9, h)))
         return nomem(err);
     for (int r = 0; r < n; r++) {
         if (rf_tbl_row(t)) {
@@ -349,11 +356,13 @@ static int pass_cac(const analysis *a, const analyze_opts *o, rf_err *err)
         }
         rf_tbl_set(t, 0, "%d", r);
         rf_tbl_set(t, 1, "%g", st[r]);
-        rf_tbl_set(t, 2, "%.4g", wt[r]);
-        rf_tbl_set(t, 3, "%d", cac[r]);
-        rf_tbl_set(t, 4, "%d", best[r]);
-        rf_tbl_set(t, 5, "%d", worst[0][r]);
-        rf_tbl_set(t, 6, "%d", worst[1][r]);
+        rf_tbl_set(t, 2, "%g", lw[r]);
+        rf_tbl_set(t, 3, "%.4g", wt[r]);
+        rf_tbl_set(t, 4, "%d", cac[r]);
+        rf_tbl_set(t, 5, "%d", plain[r]);
+        rf_tbl_set(t, 6, "%d", best[r]);
+        rf_tbl_set(t, 7, "%d", worst[0][r]);
+        rf_tbl_set(t, 8, "%d", worst[1][r]);
     }
     emit(t, o->csv);
     rf_tbl_free(t);
@@ -361,11 +370,11 @@ static int pass_cac(const analysis *a, const analyze_opts *o, rf_err *err)
         return 0;
     printf("\ncritical-set balance of expected writes (largest set's share; same-line"
            " conflict proxy of one warp):\n");
-    static const char *const pol[] = {"baseline", "CAC", "Best", "Worst"};
+    static const char *const pol[] = {"baseline", "CAC", "CAC-plain", "Best", "Worst"};
     for (int x = 0; x < 2; x++) {
         printf("  %s (%d sets):", x ? "TEA" : "concat", rf_rc_nsets(&g[x]));
-        const int *maps[4] = {ident, cac, best, worst[x]};
-        for (int p = 0; p < 4; p++) {
+        const int *maps[5] = {ident, cac, plain, best, worst[x]};
+        for (int p = 0; p < 5; p++) {
             double pw[RF_MAX_GPR] = {0};
             rf_dst_permute(wt, n, maps[p], pw);
             rf_rc_balance bal;
@@ -560,7 +569,7 @@ static int summary_row(rf_tbl *t, const analysis *a, const analyze_opts *o, rf_e
     rf_iv_dynamic(a->f, &st, a->freq, a->edge, &e, &d, &st_dyn);
     double stc[RF_MAX_GPR], wt[RF_MAX_GPR], pw[RF_MAX_GPR];
     rf_rc_geom g;
-    rc = rf_dst_static(a->f, stc, err);
+    rc = rf_dst_loop_weighted(a->f, RF_CAC_LOOP_WEIGHT, stc, err);
     if (!rc)
         rc = rf_dst_weighted(a->f, a->freq, wt, err);
     if (!rc)

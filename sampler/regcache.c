@@ -25,7 +25,8 @@
  *     write-back (the registers of a finished CTA are dead).
  * Register assignment (design `assign`): the program's registers are
  * renumbered before the run with analytic/rccollide.c's map (baseline,
- * CAC from static destination counts, Best and Worst from the expected
+ * CAC from loop-weighted static destination counts (cac-plain: the plain
+ * counts), Best and Worst from the expected
  * dynamic write counts of the kernel under its profile, which are the mean
  * write counts of the sampler's own branch model); 64- and 128-bit tuples
  * keep aligned IDs, as in SASS (analytic/dstcount.c).

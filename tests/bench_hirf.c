@@ -4,7 +4,9 @@
  * the plain SRAM register file (`baseline` on volta-hirf) and HI-RF with
  * the concatenated W3R3 index under the four assignment policies (base,
  * CAC, Best, Worst), the TEA index under the same four, and the fully
- * associative LRU cache (HI_Full).  Columns: IPC, register-cache conflicts
+ * associative LRU cache (HI_Full), and HI_CACp: CAC on the plain destination
+ * counts of seed 002's Algorithm 1 (HI_CAC weights them by loop depth,
+ * analytic/dstcount.c).  Columns: IPC, register-cache conflicts
  * (write-backs) per 100 writes, NVM reads and writes per 100 warp
  * instructions, NVM write stall cycles per warp instruction, register-file
  * energy relative to SRAM (sampler access counts priced with seed 002
@@ -70,7 +72,7 @@
 #ifndef WAVES
 #define WAVES 4
 #endif
-#define NCFG 10
+#define NCFG 11
 #define MAXK 32
 
 typedef struct cfg {
@@ -89,6 +91,7 @@ static const cfg cfgs[NCFG] = {
     {"TEA_Best", RF_DESIGN_HIRF, RF_RC_TEA, RF_ASSIGN_BEST},
     {"TEA_Worst", RF_DESIGN_HIRF, RF_RC_TEA, RF_ASSIGN_WORST},
     {"HI_Full", RF_DESIGN_HIRF, RF_RC_FULL, RF_ASSIGN_BASE},
+    {"HI_CACp", RF_DESIGN_HIRF, RF_RC_CONCAT, RF_ASSIGN_CAC_PLAIN},
 };
 
 /* Sensitivity (seed 002 Section 5.5, Figs. 9 and 10): concatenated index

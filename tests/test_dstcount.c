@@ -93,6 +93,48 @@ static void test_static_and_weighted(void **state)
     kb_free(f);
 }
 
+/* Loop-weighted destination counts (rfkit's CAC input): a destination in n
+ * nested loops counts W^n.  Loop fixture, W = 10: B2 is a self-loop
+ * (depth 1), B0, B1 are outside: r0 = 1 (i0); r1 = 1 (i1) + 1 (i4) + 10
+ * (i6) = 12; r2 = 1 (i2) + 10 (i5) = 11; r3 = 1 (i2's high half).  Nested
+ * fixture (A depth 1, B and C depth 2), W = 3: r0 = 3, r1 = r2 = 9; W = 1
+ * gives the plain counts. */
+static void test_loop_weighted(void **state)
+{
+    (void)state;
+    double c[RF_MAX_GPR];
+    rf_func *f = loop_fixture();
+    assert_int_equal(rf_dst_loop_weighted(f, 10, c, NULL), 0);
+    assert_near(c[0], 1, 0);
+    assert_near(c[1], 12, 1e-12);
+    assert_near(c[2], 11, 1e-12);
+    assert_near(c[3], 1, 0);
+    assert_near(c[4], 0, 0);
+    kb_free(f);
+    f = nested_fixture();
+    assert_int_equal(rf_dst_loop_weighted(f, 3, c, NULL), 0);
+    assert_near(c[0], 3, 1e-12);
+    assert_near(c[1], 9, 1e-12);
+    assert_near(c[2], 9, 1e-12);
+    assert_int_equal(rf_dst_loop_weighted(f, 1, c, NULL), 0);
+    assert_near(c[0], 1, 0);
+    assert_near(c[1], 1, 0);
+    assert_near(c[2], 1, 0);
+    /* CAC on the weighted counts: r1 (9) -> 0, r2 (9, tie: lower ID
+     * first) -> 1, r0 (3) -> 2. */
+    int map[3];
+    rf_dst_cac(c, 3, map);   /* plain: all 1, the identity */
+    assert_int_equal(map[0], 0);
+    assert_int_equal(map[1], 1);
+    assert_int_equal(map[2], 2);
+    assert_int_equal(rf_dst_loop_weighted(f, 3, c, NULL), 0);
+    rf_dst_cac(c, 3, map);
+    assert_int_equal(map[1], 0);
+    assert_int_equal(map[2], 1);
+    assert_int_equal(map[0], 2);
+    kb_free(f);
+}
+
 static void test_nested_frequencies(void **state)
 {
     (void)state;
@@ -314,6 +356,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_static_and_weighted),
         cmocka_unit_test(test_nested_frequencies),
+        cmocka_unit_test(test_loop_weighted),
         cmocka_unit_test(test_cac_fixture),
         cmocka_unit_test(test_cac_tuples),
         cmocka_unit_test(test_worst_tuples),

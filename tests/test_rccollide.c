@@ -208,6 +208,48 @@ static void stall_term(void **state)
  * times, r1 once, r2 twice.  Base: identity.  CAC (static counts,
  * descending): r0 -> 0, r2 -> 1, r1 -> 2; Best (dynamic counts, the same
  * here): writes per new ID 3, 2, 1. */
+/* CAC against CAC-plain: r0 written twice before a loop, r1 once in its
+ * body (B1 -> B1).  Plain counts r0 2, r1 1: cac-plain keeps the identity.
+ * Loop-weighted (x10 per loop): r0 2, r1 10: cac puts r1 first (r1 -> 0,
+ * r0 -> 1). */
+static void cac_loop_weight(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "loopw");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r0 = ");
+    kb_i(&b, "alu r0 = r0");
+    int B1 = kb_block(&b, "B1");
+    kb_i(&b, "alu r1 = r0");
+    kb_i(&b, "@p0 bra");
+    int B2 = kb_block(&b, "B2");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, B1, -1);
+    kb_succ(&b, B1, B2, B1);
+    kb_succ(&b, B2, -1, -1);
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_profile prof = {3, 0.5, 1, 1, 0};
+    rf_rcc_writes wr;
+    rf_err err = {0};
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &wr, &err), 0);
+    NEAR(wr.stat[0], 2);
+    NEAR(wr.stat[1], 1);
+    NEAR(wr.stat_loop[0], 2);
+    NEAR(wr.stat_loop[1], 10);
+    rf_rc_geom g;
+    rf_rc_geom_default(&g, RF_RC_CONCAT);
+    int map[RF_MAX_GPR];
+    rf_rcc_assign_map(&wr, &g, RF_ASSIGN_CAC_PLAIN, map);
+    assert_int_equal(map[0], 0);
+    assert_int_equal(map[1], 1);
+    rf_rcc_assign_map(&wr, &g, RF_ASSIGN_CAC, map);
+    assert_int_equal(map[0], 1);
+    assert_int_equal(map[1], 0);
+    kb_free(f);
+}
+
 static void assign_maps(void **state)
 {
     (void)state;
@@ -241,6 +283,11 @@ static void assign_maps(void **state)
     assert_int_equal(map[0], 0);
     assert_int_equal(map[2], 1);
     assert_int_equal(map[1], 2);
+    /* No loops: the loop-weighted counts are the plain ones. */
+    rf_rcc_assign_map(&wr, &g, RF_ASSIGN_CAC_PLAIN, map);
+    assert_int_equal(map[0], 0);
+    assert_int_equal(map[2], 1);
+    assert_int_equal(map[1], 2);
     double out[RF_MAX_GPR];
     rf_rcc_assigned_writes(&wr, &g, RF_ASSIGN_BEST, out);
     NEAR(out[0], 3);
@@ -257,13 +304,13 @@ static void assign_maps(void **state)
 static void write_service_queueing(void **state)
 {
     (void)state;
-    rf_conflict_params cp = {1.0, 0.85, 0.95, 0.15};
-    rf_bank_load nvm = {0.1, 0.2, 8, false, false, 4.0};
+    rf_conflict_params cp = {1.0, 0.85, 0.95, 0.15, 1.0};
+    rf_bank_load nvm = {0.1, 0.2, 8, false, false, 4.0, 0};
     rf_bank_wait w;
     rf_bank_waits(&nvm, &cp, &w);
     NEAR(w.write_wait, 0.5625);
     NEAR(w.read_wait, 0.45 / (0.8 * 0.7));
-    rf_bank_load sram = {0.1, 0.2, 8, false, false, 0};
+    rf_bank_load sram = {0.1, 0.2, 8, false, false, 0, 0};
     rf_bank_waits(&sram, &cp, &w);
     NEAR(w.write_wait, 0.1875);
 }
@@ -511,6 +558,7 @@ int main(void)
         cmocka_unit_test(two_tags),
         cmocka_unit_test(ping_pong_flow),
         cmocka_unit_test(loop_flow),
+        cmocka_unit_test(cac_loop_weight),
         cmocka_unit_test(warps_share_lines),
         cmocka_unit_test(full_lru),
         cmocka_unit_test(stall_term),
