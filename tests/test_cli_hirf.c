@@ -62,6 +62,7 @@ static void estimate_and_batch(void **state)
     fputs("gpu,kernel,design,index,assign,rbits,wbits\n"
           "volta-hirf,inputs/kernels/reduce.spec,hirf,concat,worst,3,3\n"
           "volta-hirf,inputs/kernels/reduce.spec,hirf,concat,base,2,4\n"
+          "volta-hirf,inputs/kernels/reduce.spec,hirf,concat,cac-plain,3,3\n"
           "volta-hirf,inputs/kernels/reduce.spec,baseline,,,,\n", f);
     fclose(f);
     char args[128];
@@ -69,7 +70,7 @@ static void estimate_and_batch(void **state)
     clirun b = clirun_run(args);
     unlink(path);
     assert_int_equal(b.status, 0);
-    assert_int_equal(b.lines, 4);
+    assert_int_equal(b.lines, 5);
     assert_null(strstr(b.out, "rfkit:"));
     free(b.out);
 }
