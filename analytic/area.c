@@ -116,7 +116,14 @@ int rf_area_org(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                               "must be 1..7 (got %d)", d->rf_config);
         org->config = d->rf_config;
         org->main_bits *= t->capacity_x;
-        org->cache_bits = rc_bits;
+        /* RFC: the GPU's (or design's) cache; LTRF: a partition of
+         * interval_regs warp registers per active-pool warp (16 KB for seed
+         * 004's 8 warps x 16 registers). */
+        org->cache_bits = d->kind == RF_DESIGN_RFC || d->rc_entries > 0
+                              ? rc_bits
+                              : (double)rf_design_pool(d, gpu->schedulers)
+                                    * (d->interval_regs > 0 ? d->interval_regs : 16)
+                                    * gpu->rc_line_bits;
         if (d->kind == RF_DESIGN_RFC)     /* as HI-RF: data counted once */
             org->overhead_bits = org->overhead_bits > rc_bits ? org->overhead_bits - rc_bits
                                                               : 0.0;

@@ -52,7 +52,8 @@ const rf_param rf_design_params[] = {
     DI(rc_entries, 0, 65536, 0, "lines", "hirf/rfc: register-cache lines per sub-core (0 = the GPU's)"),
     DE(assign, assign_choices, 1, "hirf: register assignment policy"),
     DI(rf_config, 1, 7, 6, NULL, "ltrf/rfc: main register file technology #1..#7 (seed 004 Table 2)"),
-    DI(active_warps, 1, 1024, 8, "warps", "ltrf: active-warp pool per SM"),
+    DI(active_warps, 0, 1024, 0, "warps",
+       "two-level scheduler (ltrf): active-warp pool per SM (0 = 8 per warp scheduler)"),
     DI(interval_regs, 1, 256, 16, "registers", "ltrf: registers per register-interval"),
     DB(plus, 0, "ltrf: LTRF+, move only live registers"),
     DD(latency_x, 0, 64, 0, "x", "ltrf/rfc: main register file latency multiplier (0 = rf_config's)"),
@@ -110,6 +111,13 @@ static const rf_rf_tech rf_techs[] = {
 /* Ideal: #1 cells scaled to 8x capacity (area and power scale as #2/#3 do)
  * with the latency of #1 (seed 004 Section 5, "Ideal"). */
 static const rf_rf_tech ideal_tech = {0, "HP SRAM (ideal)", 8, 1, "ideal", 8, 8, 8, 1, 1, 1};
+
+int rf_design_pool(const rf_design *d, int schedulers)
+{
+    if (d->active_warps > 0)
+        return d->active_warps;
+    return RF_POOL_PER_SCHED * (schedulers > 0 ? schedulers : 1);
+}
 
 const rf_rf_tech *rf_design_rf_tech(int config)
 {

@@ -68,7 +68,8 @@ typedef struct rf_design {
 
     /* RFC, LTRF, ideal (seed 004). */
     int rf_config;       /* main-RF technology #1..#7 of seed 004 Table 2 */
-    int active_warps;    /* active-warp pool size */
+    int active_warps;    /* two-level active pool per SM, 0 = RF_POOL_PER_SCHED per
+                          * scheduler (rf_design_pool) */
     int interval_regs;   /* registers per register-interval */
     bool plus;           /* LTRF+: only live registers are moved */
     double latency_x;    /* main-RF latency multiplier over configuration #1;
@@ -106,6 +107,16 @@ typedef struct rf_rf_tech {
 } rf_rf_tech;
 
 /* Row `config` (1..7) of seed 004 Table 2; NULL when out of range. */
+/* Warps in the two-level scheduler's active pool per SM: the design's
+ * active_warps, else RF_POOL_PER_SCHED per warp scheduler.  Seed 004 (Table
+ * 3) holds 8 per SM; on a 4-scheduler SM that is 2 per scheduler, and the
+ * pool then limits the warps that hide short-latency dependences (BL on
+ * maxwell-ltrf loses 23-42% against GTO on hotspot, libor, kmeans), which
+ * the seed's design rests on not happening (Section 3.2: the pool "does not
+ * limit TLP"); 8 per scheduler keeps that premise (within 1% of GTO/LRR). */
+#define RF_POOL_PER_SCHED 8
+int rf_design_pool(const rf_design *d, int schedulers);
+
 const rf_rf_tech *rf_design_rf_tech(int config);
 
 /* Main-register-file latency multiplier of an RFC or LTRF design point:

@@ -365,8 +365,9 @@ int rf_occ_compute(const rf_gpu *gpu, const rf_design *d, const rf_occ_input *in
     o->ctas_per_sm = ctas;
     o->warps_per_sm = ctas * w;
     o->active_warps = o->active_ctas * w;
-    if (d->kind == RF_DESIGN_LTRF && o->active_warps > d->active_warps)
-        o->active_warps = d->active_warps;
+    int pool = rf_design_pool(d, gpu->schedulers);
+    if (d->kind == RF_DESIGN_LTRF && o->active_warps > pool)
+        o->active_warps = pool;
     o->occupancy = (double)o->warps_per_sm / gpu->max_warps_per_sm;
 
     rf_overhead ov;

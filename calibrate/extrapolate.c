@@ -92,10 +92,10 @@ void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     m->dram_bytes_per_cycle = gpu->dram_bytes_per_cycle;
     m->rf_latency = occ->rf_latency_x > 0 ? occ->rf_latency_x : 1.0;
     /* Two-level scheduling: the design's pool per SM, split over the
-     * schedulers as the sampler does (sampler/sim.c), default 8. */
+     * schedulers as the sampler does (sampler/sim.c). */
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
     if (policy == RF_SCHED_TWO_LEVEL) {
-        int aw = d->active_warps > 0 ? d->active_warps : 8;
+        int aw = rf_design_pool(d, m->schedulers);
         m->pool = (double)m->schedulers * ((aw + m->schedulers - 1) / m->schedulers);
     }
 }
@@ -161,8 +161,8 @@ int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
     if (d->kind == RF_DESIGN_LTRF && d->scheduler == 0)
         policy = RF_SCHED_TWO_LEVEL;        /* as the sampler: LTRF's active pool */
-    double pool = policy == RF_SCHED_TWO_LEVEL && d->active_warps > 0 ? d->active_warps
-                                                                       : occ->warps_per_sm;
+    double pool = policy == RF_SCHED_TWO_LEVEL ? rf_design_pool(d, gpu->schedulers)
+                                               : occ->warps_per_sm;
     rf_pf_terms t;
     rf_pf_terms_of(gpu, d, &pk, pool, &p->pf, &t);
     m->rf_latency = 1.0;

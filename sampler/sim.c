@@ -135,10 +135,9 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     if (x->nsm > 64)
         return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "sms", "%d SMs: at most 64", x->nsm);
     /* Two-level active pool per scheduler: opts (per scheduler), else the
-     * design's pool per SM shared among the schedulers, else 8. */
-    x->tl_active = o->active_warps > 0  ? o->active_warps
-                   : d->active_warps > 0 ? ceil_div(d->active_warps, x->nsched)
-                                         : 8;
+     * design's pool per SM shared among the schedulers (rf_design_pool). */
+    x->tl_active = o->active_warps > 0 ? o->active_warps
+                                       : ceil_div(rf_design_pool(d, x->nsched), x->nsched);
 
     int ws = g->warp_size > 0 ? g->warp_size : 32;
     int threads = (int)prod3(k->launch.block);

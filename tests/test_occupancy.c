@@ -317,8 +317,9 @@ static void test_vt_family(void **state)
 
 /* LTRF and ideal on maxwell-ltrf, 64 regs x 256 threads: baseline 65536 /
  * (8 x 2048) = 4 CTAs.  Configuration #6 has 8x capacity, 524288 registers
- * = 32 CTAs by registers, so the 8 CTAs of 2048 threads bind; 8 warps are
- * active at a time. */
+ * = 32 CTAs by registers, so the 8 CTAs of 2048 threads bind; of their 64
+ * warps the active pool holds 8 per scheduler x 4 = 32 (8 with seed 004
+ * Table 3's pool of 8 per SM). */
 static void test_ltrf(void **state)
 {
     (void)state;
@@ -331,7 +332,11 @@ static void test_ltrf(void **state)
     assert_int_equal(o.lim_regs, 32);
     assert_int_equal(o.ctas_per_sm, 8);
     assert_int_equal(o.limiter, RF_LIMIT_THREADS);
+    assert_int_equal(o.active_warps, 32);
+    d.active_warps = 8;
+    o = occ("maxwell-ltrf", &d, 64, 256, 0);
     assert_int_equal(o.active_warps, 8);
+    d.active_warps = 0;
     assert_true(o.rf_capacity_x == 8 && o.rf_latency_x == 5.3);
     assert_true(o.rf_area_x == 8 && o.rf_power_x == 1.05);
     d.rf_config = 7; /* DWM: 0.25x area, 0.65x power, 6.3x latency */
@@ -397,11 +402,17 @@ static void test_overheads(void **state)
     /* 46796.8 bits = 5.71 KB: the seed's "about 5.02 KB" undercounts its
      * own tag figure (see analytic/overhead.c). */
     assert_true(ov.bits / 8192 > 5.0 && ov.bits / 8192 < 5.8);
-    /* LTRF, seed 004 Section 4.3: 64 x (256*5 + 3 + 256 + 256) = 114880. */
+    /* LTRF, seed 004 Section 4.3 with its pool of 8 warps per SM:
+     * 64 x (256*5 + 3 + 256 + 256) = 114880; rfkit's default pool on
+     * maxwell-ltrf, 8 per scheduler = 32: 64 x (256*5 + 5 + 512) = 115008. */
     g = preset("maxwell-ltrf");
     d.kind = RF_DESIGN_LTRF;
+    d.active_warps = 8;
     rf_overhead_compute(&g, &d, &ov);
     assert_true(ov.bits == 114880);
+    d.active_warps = 0;
+    rf_overhead_compute(&g, &d, &ov);
+    assert_true(ov.bits == 115008);
     /* Bank stealing, seed 001 IV.C: 19 bits per bank, 152 for 8 banks. */
     d.kind = RF_DESIGN_STEALING;
     d.banks = 8;
@@ -447,7 +458,13 @@ static void test_design_table(void **state)
     assert_int_equal(d.kind, RF_DESIGN_BASELINE);
     assert_true(d.sharing == 0.9 && d.live_frac == 0.553);
     assert_int_equal(d.rf_config, 6);
-    assert_int_equal(d.active_warps, 8);
+    /* Active pool: 8 per warp scheduler unless set (rf_design_pool). */
+    assert_int_equal(d.active_warps, 0);
+    assert_int_equal(rf_design_pool(&d, 4), 32);
+    assert_int_equal(rf_design_pool(&d, 2), 16);
+    d.active_warps = 8;
+    assert_int_equal(rf_design_pool(&d, 4), 8);
+    d.active_warps = 0;
     for (int k = 0; k < RF_DESIGN_COUNT; k++) {
         assert_int_equal(rf_design_set_kind(&d, rf_design_names[k], &err), RF_OK);
         assert_int_equal(d.kind, k);
