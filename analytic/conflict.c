@@ -40,6 +40,22 @@
  *    cycles where the open queue gives 3.04 and the bound 1.84; bench_hirf's
  *    calibrated HI-RF estimates went from 2.03% / 19.7% (mean / worst) to
  *    1.87% / 13.0%, bench_accuracy (SRAM banks) moved by at most 0.15%.
+ *    Bursty writes (rf_bank_load.write_idc, HI-RF only): Kingman's G/G/1
+ *    approximation scales the queueing wait by (c_a^2 + c_s^2) / 2, which
+ *    is 1/2 for M/D/1; with deterministic service the wait is M/D/1's times
+ *    c_a^2.  HI-RF's write-backs are far from Poisson: the code writes its
+ *    registers, hence the banks, in a fixed order, so c_a^2 is estimated
+ *    by the index of dispersion I of the write-backs one bank receives per
+ *    write service, and only the other warps' share 1 - u of them is
+ *    charged here (a warp's own are its bank backlog, analytic/rccollide.c:
+ *    rf_rcc_wb_dispersion, rf_rcc_own_walk):
+ *      W_write <- (1 - u) I W_write,   P_rw <- (1 - u) I P_rw
+ *    (reads keep their own Poisson term P_rr).  Measured on the built-in
+ *    SM model (sgemm, volta-hirf, 4 waves): waits per write-back / per NVM
+ *    read against the open queue at the measured utilisation, concat base
+ *    0.58x / 0.54x (I = 0.72: the warp writes the banks in turn), concat
+ *    Worst 5.7x / 2.5x (I = 2.14: runs of write-backs to one bank), TEA
+ *    1.8x / 2.0x (I = 1.06; c absorbs the common factor).
  *
  * 3. Stealing (Section IV-B, IV-C).  Read stealing: each scheduler latches
  *    a candidate warp (the second-best ready one, Fig. 7); when one of the

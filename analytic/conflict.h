@@ -46,6 +46,10 @@ typedef struct rf_bank_load {
     double ahead_max;    /* finite source: reads that can queue ahead of a read
                           * besides the access in service (operand collectors
                           * per bank); 0 = no bound (the open queue) */
+    double write_idc;    /* factor on the waits writes cause, for non-Poisson
+                          * write arrivals (Kingman: their index of dispersion
+                          * times the share charged here; HI-RF write-backs,
+                          * analytic/rccollide.c); 0 = Poisson (1) */
 } rf_bank_load;
 
 typedef struct rf_bank_wait {
@@ -95,6 +99,12 @@ static inline void rf_bank_waits_inline(const rf_bank_load *load, const rf_confl
     out->inter_write = read_wait - out->inter_read;
     if (out->inter_write < 0)
         out->inter_write = 0;
+    if (load->write_idc > 0) {
+        /* Non-Poisson writes: the waits they cause scale with their
+         * arrival variability (Kingman, deterministic service). */
+        out->write_wait *= load->write_idc;
+        out->inter_write *= load->write_idc;
+    }
     double other_idle = 0.0;
     if (load->write_steal) {
         /* 1 - rho^(B-1), by repeated squaring */

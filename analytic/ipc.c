@@ -13,6 +13,10 @@
  * to cpi_w: n_wb write-backs per instruction, each holding its bank S_w
  * cycles after queueing W_write behind other writes (Cobham, below, with
  * write service S_w), sigma (rc_stall) the share on the warp's path.
+ * Their arrivals are not Poisson: the queue's write wait and the reads'
+ * wait behind writes are scaled by the other warps' share of the
+ * write-backs times their index of dispersion (m->write_idc,
+ * analytic/conflict.c; the warp's own are rf_rcc_own_walk's).
  *
  * Register file (seed 001 Sections II-B, III-B).  At IPC x the banks see
  *   rho_r = x R / B,  rho_w = x Wr / B       (R, Wr: reads, writes per inst)
@@ -306,7 +310,8 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     const rf_ipc_kernel *k = c->k;
     const rf_ipc_machine *m = c->m;
     rf_bank_load load = {x * c->rd_bank, x * c->wr_bank, m->banks,
-                         m->read_steal, m->write_steal, m->write_service, c->ahead_max};
+                         m->read_steal, m->write_steal, m->write_service, c->ahead_max,
+                         m->write_idc};
     rf_bank_wait w;
     rf_bank_waits_inline(&load, &c->p->conflict, &w);
     double coll_wait = c->hk * w.read_wait + c->intra;

@@ -86,6 +86,10 @@ typedef struct rf_ipc_machine {
                              * (0 = no pool) */
     double wb_rate;         /* HI-RF: write-backs per instruction whose bank time
                              * (write_service - 1 + queueing) is on the warp's path */
+    double write_idc;       /* HI-RF: factor on the bank queue's write wait and
+                             * reads' wait behind writes, (1 - u) I: the other
+                             * warps' share of the write-backs times their index
+                             * of dispersion (analytic/rccollide.c); 0 = Poisson (1) */
 } rf_ipc_machine;
 
 /* Free parameters; rf_ipc_mparams lists them (with the conflict model's). */

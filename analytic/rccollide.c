@@ -67,6 +67,44 @@
  * instruction, the read waits go on the warp's path and hold its
  * collector; the write-back waits go on the path with the share sigma.
  *
+ * Bursty write-backs.  The bank queue of analytic/conflict.c is M/D/1
+ * (Poisson arrivals), but the write-backs reach a bank in the order the
+ * code writes its registers: a warp that writes its registers in turn
+ * (concat base assignment: consecutive results in consecutive residues
+ * mod B) spreads its write-backs evenly and they queue less than Poisson
+ * ones; one that gathers its most written registers in one critical set
+ * (Worst) sends runs of write-backs to one bank, and they queue more.
+ * rf_rcc_wb_dispersion measures this from the code: the index of
+ * dispersion I of the write-backs one bank receives in a window of L_w
+ * instructions of a warp (one write service at the walk's one instruction
+ * per cycle; the write-back of a write of r goes to r's bank with own[r],
+ * Bernoulli; other warps' victims, any[r] - own[r], spread evenly,
+ * Poisson), sum_j Var(N_j) / sum_j E[N_j] over the banks j: the variation
+ * of each bank's count in time.  The difference between the banks' means
+ * (Worst: one bank takes most of the warp's write-backs, always) is not
+ * burstiness for the queue: the other warps' busy banks are elsewhere
+ * (bank (r + w) mod B), so a read meets them on a bank of average load,
+ * and the busy bank the warp itself reads is its own backlog, which the
+ * walk above charges.  So the queue charges the other warps' write-backs
+ * only, at their burstiness (the warps that issue at the same time run
+ * the same code, independently, and the superposition of independent
+ * streams of one index has that index):
+ *   write_idc = (1 - u) I
+ * u: the warp's own share of the write-backs at the banks it reads (its
+ * missing reads per bank weighting its own write-backs per bank, against
+ * the others' spread evenly, one warp issuing per scheduler); Kingman's
+ * approximation scales the write wait and the reads' wait behind writes
+ * by it (rf_ipc_machine.write_idc, analytic/conflict.c).  No new free
+ * parameter.  Measured (4 waves): sgemm I = 0.72 / 2.14 / 1.06, u = 0.25 /
+ * 0.30 / 0 (concat base / Worst / TEA); kmeans Worst I = 1.51, u = 0.45;
+ * libor Worst 1.54, 0.37.  Pooling the banks (the variance of all
+ * windows x banks) gave sgemm Worst 2.63 but also kmeans 2.40 and libor
+ * 2.27, where the sampler's reads wait about as long as TEA's relative to
+ * M/D/1: with no Worst sample (bench_hirf Table 5) their Worst IPC came
+ * out 22% and 13% low.  bench_hirf, whole grids, mean / worst: Table 4
+ * (unsampled) 2.19% / 14.8% with Poisson writes, 1.85% / 8.6% pooled,
+ * 1.46% / 7.8% now; Table 5 3.28% / 26.3%, 3.47% / 21.7%, 3.03% / 13.0%.
+ *
  * Inputs: geometry, kernel code and profile (or per-register writes),
  * warps, lambda.  Outputs: probabilities per write / read.
  */
@@ -555,6 +593,21 @@ void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double 
     rates_core(g, fl, warps, locality, out, NULL);
 }
 
+/* Banks an own write-back of register r can go to: the victim shares r's
+ * line, so it agrees with r on the register bits the line fixes (concat: R
+ * bits, TEA: all index bits); with kb of them and banks = 2^lb, kb >= lb
+ * pins the bank (r mod banks, spread 1), fewer leave 2^(lb - kb) banks
+ * (r + k step) mod banks, k < spread; fully associative: any bank. */
+static void wb_spread(const rf_rc_geom *g, int banks, int *spread, int *step)
+{
+    int kb = g->index == RF_RC_CONCAT ? g->rbits : g->index == RF_RC_TEA ? g->index_bits : 0;
+    int lb = 0;
+    while ((1 << lb) < banks)
+        lb++;
+    *spread = (1 << lb) == banks && kb < lb ? 1 << (lb - kb) : (kb >= lb ? 1 : banks);
+    *step = banks / *spread;
+}
+
 int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, const double *own,
                     const double *miss, int banks, int service, double *read_stall,
                     double *wb_wait, rf_err *err)
@@ -565,12 +618,8 @@ int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, con
         return 0;
     if (banks > RF_RCC_MAX_BANKS)
         banks = RF_RCC_MAX_BANKS;
-    int kb = g->index == RF_RC_CONCAT ? g->rbits : g->index == RF_RC_TEA ? g->index_bits : 0;
-    int lb = 0;
-    while ((1 << lb) < banks)
-        lb++;
-    int spread = (1 << lb) == banks && kb < lb ? 1 << (lb - kb) : (kb >= lb ? 1 : banks);
-    int step = banks / spread;
+    int spread, step;
+    wb_spread(g, banks, &spread, &step);
     int map[RF_MAX_GPR];
     rf_rcc_assign_map(w, g, assign, map);
     double *freq = calloc((size_t)f->nblocks, sizeof *freq);
@@ -629,6 +678,121 @@ int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, con
     return rc;
 }
 
+int rf_rcc_wb_dispersion(const rf_rcc_writes *w, const rf_rc_geom *g, int assign,
+                         const double *own, const double *any, const double *miss, int conc,
+                         int banks, int window, double *idc, double *own_share, rf_err *err)
+{
+    *idc = 1.0;
+    *own_share = 0.0;
+    const rf_func *f = w->func;
+    if (!f || f->nblocks < 1 || banks < 1 || window < 1)
+        return 0;
+    if (banks > RF_RCC_MAX_BANKS)
+        banks = RF_RCC_MAX_BANKS;
+    if (conc < 1)
+        conc = 1;
+    int spread, step;
+    wb_spread(g, banks, &spread, &step);
+    int map[RF_MAX_GPR];
+    rf_rcc_assign_map(w, g, assign, map);
+    double *freq = calloc((size_t)f->nblocks, sizeof *freq);
+    if (!freq)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory for the bank walk");
+    int rc = rf_dst_block_freq(f, w->prof.trip, w->prof.taken, NULL, freq, NULL, err);
+    /* Per bank j: weight, first and second moments of its count N_j over
+     * the windows (the second with the Bernoulli / Poisson variance V_j),
+     * each window weighted by its block's dynamic instructions over its
+     * windows; and over the whole code, the warp's missing reads M_j and
+     * own write-backs O_j on bank j and its write-backs to other warps'
+     * pairs per bank, S (spread evenly). */
+    double m0[RF_RCC_MAX_BANKS] = {0}, m1[RF_RCC_MAX_BANKS] = {0}, m2[RF_RCC_MAX_BANKS] = {0};
+    double rd[RF_RCC_MAX_BANKS] = {0}, wo[RF_RCC_MAX_BANKS] = {0}, ws = 0.0;
+    for (int b = 0; b < f->nblocks && rc == 0; b++) {
+        if (!(freq[b] > 0))
+            continue;
+        const rf_block *bb = &f->blocks[b];
+        bool self = (bb->nsucc > 0 && bb->succ[0] == b) || (bb->nsucc > 1 && bb->succ[1] == b);
+        int ni = bb->ninsts;
+        for (int i = bb->first; i < bb->first + ni; i++) {
+            const rf_inst *in = &f->insts[i];
+            for (int u = 0; u < in->nuses && miss; u++)
+                if (in->uses[u] < RF_MAX_GPR) {
+                    int r = map[in->uses[u]];
+                    rd[r % banks] += freq[b] * miss[r];
+                }
+            for (int d = 0; d < in->ndefs; d++) {
+                if (in->defs[d] >= RF_MAX_GPR)
+                    continue;
+                int r = map[in->defs[d]];
+                double x = any[r] - own[r];
+                for (int k = 0; k < spread; k++)
+                    wo[(r % banks + k * step) % banks] += freq[b] * own[r] / spread;
+                ws += x > 0 ? freq[b] * x / banks : 0.0;
+            }
+        }
+        int starts = self ? ni : ni - window + 1;
+        if (ni < 1 || starts < 1)
+            continue;
+        double wgt = freq[b] * ni / starts;
+        for (int s0i = 0; s0i < starts; s0i++) {
+            double n[RF_RCC_MAX_BANKS] = {0}, v[RF_RCC_MAX_BANKS] = {0}, spread_all = 0.0;
+            for (int t = 0; t < window && (self || s0i + t < ni); t++) {
+                const rf_inst *in = &f->insts[bb->first + (s0i + t) % ni];
+                for (int d = 0; d < in->ndefs; d++) {
+                    if (in->defs[d] >= RF_MAX_GPR)
+                        continue;
+                    int r = map[in->defs[d]];
+                    double o = own[r] / spread, x = any[r] - own[r];
+                    for (int k = 0; k < spread; k++) {
+                        int j = (r % banks + k * step) % banks;
+                        n[j] += o;
+                        v[j] += o * (1.0 - o);
+                    }
+                    spread_all += x > 0 ? x / banks : 0.0;
+                }
+            }
+            for (int j = 0; j < banks; j++) {
+                double nj = n[j] + spread_all;
+                m0[j] += wgt;
+                m1[j] += wgt * nj;
+                m2[j] += wgt * (nj * nj + v[j] + spread_all);
+            }
+        }
+    }
+    free(freq);
+    if (rc)
+        return rc;
+    /* I = sum_j Var(N_j) / sum_j E[N_j]: the variation of each bank's count
+     * over time, not the spread of the means between banks (a bank the
+     * code always writes more is a busier bank, not a burstier one; the
+     * busy bank a warp reads as well is its own backlog, the walk's). */
+    double vs = 0.0, ms = 0.0;
+    for (int j = 0; j < banks; j++) {
+        if (!(m0[j] > 0))
+            continue;
+        double mj = m1[j] / m0[j], vj = m2[j] / m0[j] - mj * mj;
+        vs += vj > 0 ? vj : 0.0;
+        ms += mj;
+    }
+    if (ms > 0)
+        *idc = vs / ms;
+    /* Own share u = sum_j M_j O_j / sum_j M_j (O_j + S + (conc - 1)(O + S)),
+     * O = sum_j O_j / B: the warp's own write-backs among all those at the
+     * banks it reads, the other conc - 1 warps issuing at the same rate
+     * spreading theirs evenly (the bank of register r of warp slot w is
+     * (r + w) mod B, so their busy banks are elsewhere). */
+    double ob = 0.0, num = 0.0, den = 0.0;
+    for (int j = 0; j < banks; j++)
+        ob += wo[j] / banks;
+    for (int j = 0; j < banks; j++) {
+        num += rd[j] * wo[j];
+        den += rd[j] * (wo[j] + ws + (conc - 1) * (ob + ws));
+    }
+    if (den > 0)
+        *own_share = num / den;
+    return 0;
+}
+
 double rf_rcc_fit_locality(const rf_rcc_result *res, const double *meas, int n)
 {
     double num = 0, den = 0;
@@ -680,9 +844,14 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
     int lw = gpu->nvm_write_latency > 1 ? gpu->nvm_write_latency : 1;
     if (rc == 0) {
         rates_core(&g, fl, warps, p->rc_locality, &r, rr);
+        r.wb_idc = 1.0;
         if (k->rcw.nregs > 0)
             rc = rf_rcc_own_walk(&k->rcw, &g, d->assign, rr->own, rr->miss, m->banks, lw,
                                  &r.own_read_stall, &r.own_wb_wait, err);
+        if (rc == 0 && k->rcw.nregs > 0)
+            rc = rf_rcc_wb_dispersion(&k->rcw, &g, d->assign, rr->own, rr->any, rr->miss,
+                                      warps < gpu->schedulers ? warps : gpu->schedulers,
+                                      m->banks, lw, &r.wb_idc, &r.wb_own_share, err);
     }
     free(rr);
     free(fl);
@@ -707,6 +876,12 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
     memcpy(k->read_k, thin, sizeof thin);
     k->writes *= r.conflict * lw;
     m->write_service = lw;
+    /* The bank queue charges the other warps' write-backs, at their
+     * arrival variability (Kingman, analytic/conflict.c): (1 - u) I; the
+     * warp's own are the walk's.  (Kept above 0, which means Poisson.) */
+    m->write_idc = (1.0 - r.wb_own_share) * r.wb_idc;
+    if (m->write_idc < 1e-6)
+        m->write_idc = 1e-6;
     for (int b = 0; b <= RF_IPC_MAXB; b++)
         k->intra[b] *= r.read_miss * r.read_miss;
     if (out)

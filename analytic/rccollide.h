@@ -78,6 +78,11 @@ typedef struct rf_rcc_result {
                           * for its own write-backs' bank backlog (rf_rcc_own_walk) */
     double own_wb_wait;  /* cycles per instruction its write-backs wait behind
                           * that backlog */
+    double wb_idc;       /* index of dispersion of a bank's write-back arrivals
+                          * over one write service (rf_rcc_wb_dispersion;
+                          * 1 = Poisson) */
+    double wb_own_share; /* the warp's own share of the write-backs at the banks
+                          * it reads (rf_rcc_wb_dispersion), 0..1 */
     int pairs;           /* (warp, register) pairs written */
     int lines_used;      /* lines they map to */
 } rf_rcc_result;
@@ -105,6 +110,30 @@ void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double 
 int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, const double *own,
                     const double *miss, int banks, int service, double *read_stall,
                     double *wb_wait, rf_err *err);
+
+/* Burstiness of the write-backs at the NVM banks, over windows of
+ * `window` consecutive instructions of a warp's code (the write service,
+ * L_w instructions at the walk's one instruction per cycle): the windows
+ * of every block (blocks that loop on themselves wrap around; others need
+ * `window` instructions), each weighted by its block's dynamic
+ * instructions.  A write of register r (renumbered) evicts the warp's own
+ * pair with own[r], a write-back to r's bank (or spread over the banks r's
+ * line allows, as in rf_rcc_own_walk), counted as a Bernoulli trial;
+ * another warp's pair with any[r] - own[r], spread evenly over the banks
+ * with Poisson variance.
+ * *idc: index of dispersion of a bank's count over the windows,
+ *   sum_j Var(N_j) / sum_j E[N_j] (the variation in time of each bank's
+ *   write-backs, not the difference between the banks' means): 1 for
+ *   Poisson arrivals, below 1 when the code writes the banks in turn,
+ *   above when it sends runs of write-backs to one bank; 1 without code
+ *   or windows.
+ * *own_share: the warp's own write-backs' share of the write-backs at the
+ *   banks it reads (each bank weighted by the warp's missing reads there,
+ *   miss[r]), with conc warps issuing at the same rate, the others' spread
+ *   evenly over the banks; 0 without code or with miss NULL. */
+int rf_rcc_wb_dispersion(const rf_rcc_writes *w, const rf_rc_geom *g, int assign,
+                         const double *own, const double *any, const double *miss, int conc,
+                         int banks, int window, double *idc, double *own_share, rf_err *err);
 
 /* Locality that best fits measured conflict rates meas[i] of n results
  * (conflict is linear in it): least squares, clamped to [0, 0.95]; -1 when

@@ -41,10 +41,10 @@
  * Grids are cut to 4 waves of resident CTAs so that every run is a full
  * run of the cut grid and the bench takes seconds; RF_BENCH_WAVES=N cuts
  * them to N waves, 0 runs whole grids (about a minute).  Whole grids,
- * measured: Table 4 2.06% / 13.1% (mean / worst), Table 5 3.31% / 26.3%
- * (sgemm HI_Worst: no window runs Worst, and the model's Worst penalty is
- * short at sgemm's 93% conflict rate), against 1.87% / 13.0% and 7.31% /
- * 33.6% on 4 waves, where a window sees 1.1-4x the IPC of the short run.
+ * measured: Table 4 1.46% / 7.8% (mean / worst, sgemm HI_CAC), Table 5
+ * 3.03% / 13.0% (sgemm HI_CACp; no window runs Worst: sgemm, kmeans and
+ * libor HI_Worst +10.8%, -5.7%, -3.6%), against 1.21% / 8.1% and 7.40% /
+ * 26.0% on 4 waves, where a window sees 1.1-4x the IPC of the short run.
  *
  * usage: bench_hirf [KERNEL.spec ...]   (default: inputs/kernels/ *.spec)
  */

@@ -465,6 +465,111 @@ static void own_walk(void **state)
     kb_free(f);
 }
 
+/* Burstiness of the write-backs (rf_rcc_wb_dispersion), 8 banks, window
+ * 2 instructions, concat W0R3 (a write-back stays in its register's bank).
+ * One block r0 =; r8 =; r1 =; r2 =; exit: 5 instructions, 4 windows of
+ * equal weight: {r0, r8}, {r8, r1}, {r1, r2}, {r2, exit}.
+ * (a) Every write evicting the warp's own pair (own = any = 1: Bernoulli
+ *     variance 0).  Bank 0 counts 2, 1, 0, 0: mean 3/4, E[N^2] = 5/4,
+ *     Var 5/4 - 9/16 = 11/16; bank 1 counts 0, 1, 1, 0 and bank 2 0, 0,
+ *     1, 1: mean 1/2, Var 1/2 - 1/4 = 1/4 each; the others 0.
+ *     I = (11/16 + 1/4 + 1/4) / (3/4 + 1/2 + 1/2) = 19/28.
+ * (b) (a) with W4R2 (2 register bits): each write-back half on bank r mod
+ *     8, half on bank r mod 8 + 4 (Bernoulli variance 1/4 per half).
+ *     Banks 0 and 4: n = 1, 1/2, 0, 0, v = 1/2, 1/4, 0, 0: mean 3/8,
+ *     E[n^2 + v] = (1 + 1/4 + 1/2 + 1/4) / 4 = 1/2, Var = 1/2 - 9/64 =
+ *     23/64; banks 1, 5 (n = 0, 1/2, 1/2, 0) and 2, 6 (0, 0, 1/2, 1/2):
+ *     mean 1/4, E[n^2 + v] = 4 (1/4 + 1/4) / 2 / 4 = 1/4, Var = 3/16.
+ *     I = (2 x 23/64 + 4 x 3/16) / (2 x 3/8 + 4 x 1/4) = (47/32) / (7/4)
+ *     = 47/56.
+ * (c) (a) with the write-backs evicting other warps' pairs (own = 0, any
+ *     = 1): every bank gets 1/8 per write, Poisson: n = 2/8, 2/8, 2/8,
+ *     1/8, mean 7/32, E[n^2 + n] = (3 x 4 + 1) / 64 / 4 + 7/32 = 69/256,
+ *     Var = 69/256 - 49/1024 = 227/1024, I = 227/224 (the last window's
+ *     single write is the only variation besides Poisson's).
+ * Own share, code r8 = r0; r1 = r9; exit, every read missing (miss = 1),
+ * 4 warps issuing: reads on banks 0 (r0) and 1 (r9), M_0 = M_1 = 1.
+ * (d) own = any = 1: own write-backs O_0 = 1 (r8), O_1 = 1 (r1), mean
+ *     over the banks O = 2/8, S = 0: u = (1 + 1) / (2 (1 + 3 x 2/8)) = 4/7.
+ * (e) own = 1/2, any = 1: O_0 = O_1 = 1/2, O = 1/8, S = 2 x (1/2) / 8 =
+ *     1/8: u = 2 (1/2) / (2 (1/2 + 1/8 + 3 (1/8 + 1/8))) = 1 / 2.75 = 4/11.
+ * And the bank queue: a write factor of 2 doubles the write wait and the
+ * reads' wait behind writes (write_service_queueing's load: write wait
+ * 2 x 0.5625; inter-read 0.1 / 2 / 0.9 = 0.0556, the read wait
+ * 0.0556 + 2 x (0.80357 - 0.0556)). */
+static void wb_dispersion(void **state)
+{
+    (void)state;
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_err err = {0};
+    double one[RF_MAX_GPR], zero[RF_MAX_GPR], half[RF_MAX_GPR];
+    for (int r = 0; r < RF_MAX_GPR; r++) {
+        one[r] = 1;
+        zero[r] = 0;
+        half[r] = 0.5;
+    }
+    rf_rc_geom g, g42;
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 8, 2, 64, 3, NULL), 0);
+    assert_int_equal(rf_rc_geom_init(&g42, RF_RC_CONCAT, 64, 4, 64, 2, NULL), 0);
+    kb_builder b;
+    kb_begin(&b, "runs");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r0 =");
+    kb_i(&b, "alu r8 =");
+    kb_i(&b, "alu r1 =");
+    kb_i(&b, "alu r2 =");
+    kb_i(&b, "exit");
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_rcc_writes w;
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &w, &err), 0);
+    double idc, u;
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, NULL, 4, 8, 2, &idc,
+                                          &u, &err),
+                     0);
+    NEAR(idc, 19.0 / 28.0);
+    NEAR(u, 0.0);
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g42, RF_ASSIGN_BASE, one, one, NULL, 4, 8, 2,
+                                          &idc, &u, &err),
+                     0);
+    NEAR(idc, 47.0 / 56.0);
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, zero, one, NULL, 4, 8, 2, &idc,
+                                          &u, &err),
+                     0);
+    NEAR(idc, 227.0 / 224.0);
+    kb_free(f);
+
+    kb_begin(&b, "share");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r8 = r0");
+    kb_i(&b, "alu r1 = r9");
+    kb_i(&b, "exit");
+    f = kb_finish(&b);
+    assert_non_null(f);
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &w, &err), 0);
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, one, 4, 8, 2, &idc,
+                                          &u, &err),
+                     0);
+    NEAR(u, 4.0 / 7.0);
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, half, one, one, 4, 8, 2, &idc,
+                                          &u, &err),
+                     0);
+    NEAR(u, 4.0 / 11.0);
+    /* One warp: all the write-backs at its banks are its own. */
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, one, 1, 8, 2, &idc,
+                                          &u, &err),
+                     0);
+    NEAR(u, 1.0);
+    kb_free(f);
+    rf_conflict_params cp = {1.0, 0.85, 0.95, 0.15, 1.0};
+    rf_bank_load nvm = {0.1, 0.2, 8, false, false, 4.0, 0, 2.0};
+    rf_bank_wait wt;
+    rf_bank_waits(&nvm, &cp, &wt);
+    NEAR(wt.write_wait, 2 * 0.5625);
+    double rr = 0.05 / 0.9;
+    NEAR(wt.read_wait, rr + 2 * (0.45 / (0.8 * 0.7) - rr));
+}
+
 /* rf_rcc_apply puts the walk's waits into the IPC model: reads on the
  * warp's path and in the collector hold, write-backs on the path with the
  * share sigma (rc_stall). */
@@ -566,6 +671,7 @@ int main(void)
         cmocka_unit_test(write_service_queueing),
         cmocka_unit_test(apply_terms),
         cmocka_unit_test(own_walk),
+        cmocka_unit_test(wb_dispersion),
         cmocka_unit_test(apply_own_walk),
         cmocka_unit_test(area_and_leakage),
     };
