@@ -608,6 +608,21 @@ static void wb_spread(const rf_rc_geom *g, int banks, int *spread, int *step)
     *step = banks / *spread;
 }
 
+/* Shared set-up of the bank walks: the write-back spread, the assignment's
+ * renumbering and the blocks' expected executions (*freq, caller frees;
+ * RF_ENOMEM leaves it NULL). */
+static int walk_setup(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, int banks,
+                      int *spread, int *step, int *map, double **freq, rf_err *err)
+{
+    const rf_func *f = w->func;
+    wb_spread(g, banks, spread, step);
+    rf_rcc_assign_map(w, g, assign, map);
+    *freq = calloc((size_t)f->nblocks, sizeof **freq);
+    if (!*freq)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory for the bank walk");
+    return rf_dst_block_freq(f, w->prof.trip, w->prof.taken, NULL, *freq, NULL, err);
+}
+
 int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, const double *own,
                     const double *miss, int banks, int service, double *read_stall,
                     double *wb_wait, rf_err *err)
@@ -618,14 +633,11 @@ int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, con
         return 0;
     if (banks > RF_RCC_MAX_BANKS)
         banks = RF_RCC_MAX_BANKS;
-    int spread, step;
-    wb_spread(g, banks, &spread, &step);
-    int map[RF_MAX_GPR];
-    rf_rcc_assign_map(w, g, assign, map);
-    double *freq = calloc((size_t)f->nblocks, sizeof *freq);
-    if (!freq)
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory for the bank walk");
-    int rc = rf_dst_block_freq(f, w->prof.trip, w->prof.taken, NULL, freq, NULL, err);
+    int spread, step, map[RF_MAX_GPR];
+    double *freq = NULL;
+    int rc = walk_setup(w, g, assign, banks, &spread, &step, map, &freq, err);
+    if (rc == RF_ENOMEM)
+        return rc;
     double stall = 0.0, wait = 0.0, insts = 0.0;
     for (int b = 0; b < f->nblocks && rc == 0; b++) {
         if (!(freq[b] > 0))
@@ -691,14 +703,11 @@ int rf_rcc_wb_dispersion(const rf_rcc_writes *w, const rf_rc_geom *g, int assign
         banks = RF_RCC_MAX_BANKS;
     if (conc < 1)
         conc = 1;
-    int spread, step;
-    wb_spread(g, banks, &spread, &step);
-    int map[RF_MAX_GPR];
-    rf_rcc_assign_map(w, g, assign, map);
-    double *freq = calloc((size_t)f->nblocks, sizeof *freq);
-    if (!freq)
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory for the bank walk");
-    int rc = rf_dst_block_freq(f, w->prof.trip, w->prof.taken, NULL, freq, NULL, err);
+    int spread, step, map[RF_MAX_GPR];
+    double *freq = NULL;
+    int rc = walk_setup(w, g, assign, banks, &spread, &step, map, &freq, err);
+    if (rc == RF_ENOMEM)
+        return rc;
     /* Per bank j: weight, first and second moments of its count N_j over
      * the windows (the second with the Bernoulli / Poisson variance V_j),
      * each window weighted by its block's dynamic instructions over its
