@@ -15,8 +15,9 @@
  * write service S_w), sigma (rc_stall) the share on the warp's path.
  * Their arrivals are not Poisson: the queue's write wait and the reads'
  * wait behind writes are scaled by the other warps' share of the
- * write-backs times their index of dispersion (m->write_idc,
- * analytic/conflict.c; the warp's own are rf_rcc_own_walk's).
+ * write-backs times their index of dispersion, times the fitted factor
+ * rc_burst (m->write_idc, analytic/conflict.c; the warp's own are
+ * rf_rcc_own_walk's).
  *
  * Register file (seed 001 Sections II-B, III-B).  At IPC x the banks see
  *   rho_r = x R / B,  rho_w = x Wr / B       (R, Wr: reads, writes per inst)
@@ -143,6 +144,8 @@ const rf_mparam rf_ipc_mparams[] = {
      "HI-RF: chance a cache line's last writer is the writing warp (analytic/rccollide.c)"},
     {"rc_stall", offsetof(rf_ipc_params, rc_stall), 0.0, 4.0, 1.0, false, "1",
      "HI-RF: share of the NVM write-back wait on a warp's own path"},
+    {"rc_burst", offsetof(rf_ipc_params, rc_burst), 0.05, 8.0, 1.0, false, "1",
+     "HI-RF: multiplier on the write-backs' index of dispersion at the NVM banks"},
     {"gto_share", offsetof(rf_ipc_params, gto_share), 0.0, 1.0, 0.5, true, "1",
      "CTA population model: share of issue slots given oldest CTA first (GTO)"},
     {"conflict_scale", offsetof(rf_ipc_params, conflict.scale), 0.05, 20.0, 1.0, true, "1",

@@ -104,6 +104,8 @@ typedef struct rf_ipc_params {
     double rc_locality;     /* HI-RF: chance a line's last writer is the writing
                              * warp itself (GTO bursts), analytic/rccollide.c */
     double rc_stall;        /* HI-RF: share of the NVM write-back wait on a warp's path */
+    double rc_burst;        /* HI-RF: multiplier on the write-backs' index of dispersion
+                             * in the NVM bank queue (analytic/rccollide.c) */
     double gto_share;       /* CTA population model: share of issue handed out
                              * oldest first (GTO) rather than equally */
     rf_conflict_params conflict;

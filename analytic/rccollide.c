@@ -89,13 +89,17 @@
  * only, at their burstiness (the warps that issue at the same time run
  * the same code, independently, and the superposition of independent
  * streams of one index has that index):
- *   write_idc = (1 - u) I
+ *   write_idc = beta (1 - u) I
  * u: the warp's own share of the write-backs at the banks it reads (its
  * missing reads per bank weighting its own write-backs per bank, against
  * the others' spread evenly, one warp issuing per scheduler); Kingman's
  * approximation scales the write wait and the reads' wait behind writes
- * by it (rf_ipc_machine.write_idc, analytic/conflict.c).  No new free
- * parameter.  Measured (4 waves): sgemm I = 0.72 / 2.14 / 1.06, u = 0.25 /
+ * by it (rf_ipc_machine.write_idc, analytic/conflict.c).  beta (rc_burst,
+ * dimensionless, default 1: the code's index as it is) is the one free
+ * factor: how much the sampler's NVM queue departs from this index (the
+ * issue order of the warps that write back at once, which the walk does
+ * not follow).  rfkit calibrate fits it from its HI-RF windows
+ * (calibrate/calibrate.c); calibrate/rcfit.c keeps it at 1.  Measured (4 waves): sgemm I = 0.72 / 2.14 / 1.06, u = 0.25 /
  * 0.30 / 0 (concat base / Worst / TEA); kmeans Worst I = 1.51, u = 0.45;
  * libor Worst 1.54, 0.37.  Pooling the banks (the variance of all
  * windows x banks) gave sgemm Worst 2.63 but also kmeans 2.40 and libor
@@ -888,7 +892,7 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
     /* The bank queue charges the other warps' write-backs, at their
      * arrival variability (Kingman, analytic/conflict.c): (1 - u) I; the
      * warp's own are the walk's.  (Kept above 0, which means Poisson.) */
-    m->write_idc = (1.0 - r.wb_own_share) * r.wb_idc;
+    m->write_idc = (1.0 - r.wb_own_share) * r.wb_idc * p->rc_burst;
     if (m->write_idc < 1e-6)
         m->write_idc = 1e-6;
     for (int b = 0; b <= RF_IPC_MAXB; b++)

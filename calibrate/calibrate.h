@@ -23,6 +23,7 @@ typedef struct rf_calib_sample {
     double ipc_fit;        /* model at the fitted parameters */
     double ipc_default;    /* model at the defaults (uncalibrated) */
     double resident_warps; /* mean resident warps in the window */
+    double conflict;       /* register-cache write-backs per register write (HI-RF) */
 } rf_calib_sample;
 
 typedef struct rf_calib_report {

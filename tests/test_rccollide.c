@@ -620,6 +620,49 @@ static void apply_own_walk(void **state)
     kb_free(f);
 }
 
+/* rc_burst scales the write-backs' index of dispersion in the NVM queue:
+ * without code (rcw.nregs = 0) the index is I = 1 (Poisson) and the own
+ * share u = 0, so write_idc = rc_burst (1 - 0) 1: 1.0 at the default and
+ * 1.5 at rc_burst = 1.5.  The write service is the NVM write latency, 4. */
+static void apply_burst_factor(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    memset(&gpu, 0, sizeof gpu);
+    gpu.subcores = 2;
+    gpu.rc_entries = 8;
+    gpu.max_warps_per_sm = 64;
+    gpu.nvm_write_latency = 4;
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_HIRF;
+    d.wbits = 0;
+    d.rbits = 3;
+    d.assign = RF_ASSIGN_BASE;
+    rf_ipc_kernel k;
+    memset(&k, 0, sizeof k);
+    k.reads = 1;
+    k.writes = 1;
+    k.read_k[1] = 1;
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    rf_err err = {0};
+    double want[2] = {1.0, 1.5};
+    for (int i = 0; i < 2; i++) {
+        p.rc_burst = want[i];
+        rf_ipc_kernel kk = k;
+        rf_ipc_machine m;
+        memset(&m, 0, sizeof m);
+        m.banks = 8;
+        rf_rcc_result r;
+        assert_int_equal(rf_rcc_apply(&gpu, &d, 4, &p, &m, &kk, &r, &err), 0);
+        NEAR(r.wb_idc, 1.0);
+        NEAR(r.wb_own_share, 0.0);
+        NEAR(m.write_idc, want[i]);
+        NEAR(m.write_service, 4.0);
+    }
+}
+
 /* Seed 002 Table 1 on volta-hirf: HI-RF (NVM file + SRAM cache) is 0.945x
  * the SRAM file's area; with this preset's 8 collectors (a smaller
  * crossbar than the reference's 16) the ratio is 0.965, and the cache's
@@ -673,6 +716,7 @@ int main(void)
         cmocka_unit_test(own_walk),
         cmocka_unit_test(wb_dispersion),
         cmocka_unit_test(apply_own_walk),
+        cmocka_unit_test(apply_burst_factor),
         cmocka_unit_test(area_and_leakage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
