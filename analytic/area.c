@@ -122,7 +122,7 @@ int rf_area_org(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
         org->cache_bits = d->kind == RF_DESIGN_RFC || d->rc_entries > 0
                               ? rc_bits
                               : (double)rf_design_pool(d, gpu->schedulers)
-                                    * (d->interval_regs > 0 ? d->interval_regs : 16)
+                                    * d->interval_regs
                                     * gpu->rc_line_bits;
         if (d->kind == RF_DESIGN_RFC)     /* as HI-RF: data counted once */
             org->overhead_bits = org->overhead_bits > rc_bits ? org->overhead_bits - rc_bits

@@ -9,7 +9,9 @@
 #include <cmocka.h>
 
 #include "../analytic/area.h"
+#include "../analytic/design.h"
 #include "../analytic/energy.h"
+#include "../inputs/gpu.h"
 
 static rf_rf_org sram(double kb, int banks)
 {
@@ -173,6 +175,36 @@ static void area_nvm_and_cache(void **state)
     assert_float_equal(ad.array_mm2 / ab.array_mm2, 0.25, 1e-12);
 }
 
+/* Register-cache storage of seed 004's designs on maxwell-ltrf (warp
+ * registers of 32 x 32 = 1024 bits): LTRF partitions interval_regs = 16
+ * registers per pool warp: default pool 8 per scheduler x 4 = 32 warps,
+ * 32 x 16 x 1024 = 524288 bits (64 KB); Table 3's pool of 8: 8 x 16 x 1024
+ * = 131072 (16 KB); 24-register intervals at 8: 196608.  RFC keeps the
+ * GPU's 128 lines x 1024 = 131072 whatever the pool. */
+static void area_ltrf_cache(void **state)
+{
+    (void)state;
+    rf_gpu g;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("maxwell-ltrf", &g, &err), 0);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_LTRF;
+    rf_rf_org o;
+    assert_int_equal(rf_area_org(&g, &d, NULL, &o, &err), 0);
+    assert_float_equal(o.cache_bits, 524288, 0);
+    d.active_warps = 8;
+    assert_int_equal(rf_area_org(&g, &d, NULL, &o, &err), 0);
+    assert_float_equal(o.cache_bits, 131072, 0);
+    d.interval_regs = 24;
+    assert_int_equal(rf_area_org(&g, &d, NULL, &o, &err), 0);
+    assert_float_equal(o.cache_bits, 196608, 0);
+    d.kind = RF_DESIGN_RFC;
+    d.active_warps = 0;
+    assert_int_equal(rf_area_org(&g, &d, NULL, &o, &err), 0);
+    assert_float_equal(o.cache_bits, 131072, 0);
+}
+
 static void area_overhead_bits(void **state)
 {
     (void)state;
@@ -195,6 +227,7 @@ int main(void)
         cmocka_unit_test(area_bank_ratios),
         cmocka_unit_test(area_nvm_and_cache),
         cmocka_unit_test(area_overhead_bits),
+        cmocka_unit_test(area_ltrf_cache),
     };
     return cmocka_run_group_tests_name("energy", tests, NULL, NULL);
 }
