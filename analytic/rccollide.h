@@ -28,6 +28,13 @@ typedef struct rf_rcc_writes {
     const rf_func *func;           /* borrowed: the code (valid while its kernel
                                     * lives), for the flow; NULL = independent writes */
     rf_profile prof;               /* branch profile of the flow */
+    /* One renumbering kept (rf_rcc_memo_map): Best's search costs about
+     * as much as the rest of an estimate, and one estimate asks for the
+     * map four times. */
+    bool memo_ok;
+    int memo_assign, memo_span;
+    rf_rc_geom memo_geom;
+    int memo_map[RF_MAX_GPR];
 } rf_rcc_writes;
 
 /* Destination counts (plain and loop-weighted) and profile-weighted writes
@@ -37,9 +44,16 @@ int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *ou
 /* Renumbering map[old] = new of registers 0..w->nregs-1 for an assignment
  * policy (rf_rc_assign): base = identity, cac = Algorithm 1 on loop-weighted
  * destination counts, cac-plain = Algorithm 1 on plain destination counts,
- * best / worst = dynamic writes (Section 3) with the critical sets of g;
+ * best = Algorithm 1 on the dynamic writes (Section 3), or on the
+ * loop-weighted counts where the flow gives that fewer write-backs (an
+ * oracle that knows the order of the writes too); worst = the dynamic
+ * writes grouped by the critical sets of g (Section 3);
  * 64- and 128-bit tuples stay aligned.  Returns the new IDs' span. */
 int rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, int *map);
+
+/* Compute the renumbering of (g, assign) once and keep it in w, where
+ * rf_rcc_assign_map finds it.  Returns the ID span. */
+int rf_rcc_memo_map(rf_rcc_writes *w, const rf_rc_geom *g, int assign);
 
 /* Dynamic writes per register after renumbering with the design's policy:
  * out[new] = w->dyn[old].  Returns the new IDs' span. */

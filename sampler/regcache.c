@@ -28,7 +28,8 @@
  * CAC from loop-weighted static destination counts (cac-plain: the plain
  * counts), Best and Worst from the expected
  * dynamic write counts of the kernel under its profile, which are the mean
- * write counts of the sampler's own branch model); 64- and 128-bit tuples
+ * write counts of the sampler's own branch model, Best refined against the
+ * order of the writes); 64- and 128-bit tuples
  * keep aligned IDs, as in SASS (analytic/dstcount.c).
  *
  * Counters: rc_hits / rc_misses (reads), rc_writes, rc_conflicts
