@@ -28,13 +28,8 @@ typedef struct rf_rcc_writes {
     const rf_func *func;           /* borrowed: the code (valid while its kernel
                                     * lives), for the flow; NULL = independent writes */
     rf_profile prof;               /* branch profile of the flow */
-    /* One renumbering kept (rf_rcc_memo_map): Best's search costs about
-     * as much as the rest of an estimate, and one estimate asks for the
-     * map four times. */
-    bool memo_ok;
-    int memo_assign, memo_span;
-    rf_rc_geom memo_geom;
-    int memo_map[RF_MAX_GPR];
+    struct rf_rcc_memo *memo;      /* borrowed, may be NULL: renumberings and
+                                    * flows already computed (rf_rcc_memo) */
 } rf_rcc_writes;
 
 /* Destination counts (plain and loop-weighted) and profile-weighted writes
@@ -50,10 +45,6 @@ int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *ou
  * writes grouped by the critical sets of g (Section 3);
  * 64- and 128-bit tuples stay aligned.  Returns the new IDs' span. */
 int rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, int *map);
-
-/* Compute the renumbering of (g, assign) once and keep it in w, where
- * rf_rcc_assign_map finds it.  Returns the ID span. */
-int rf_rcc_memo_map(rf_rcc_writes *w, const rf_rc_geom *g, int assign);
 
 /* Dynamic writes per register after renumbering with the design's policy:
  * out[new] = w->dyn[old].  Returns the new IDs' span. */
@@ -71,6 +62,30 @@ typedef struct rf_rcc_flow {
     double c[RF_MAX_GPR];
     double h[RF_MAX_GPR];
 } rf_rcc_flow;
+
+/* Renumberings and flows of one kernel, by (geometry, assignment): they
+ * depend on nothing else, and the flow's LU solves are most of an HI-RF
+ * estimate (batch rows that vary banks, warps or calibration reuse them).
+ * Attached to rf_rcc_writes.memo, rf_rcc_assign_map and rf_rcc_apply use
+ * it; slots are replaced in turn.  Not thread-safe: one per thread. */
+typedef struct rf_rcc_memo_slot {
+    bool used, flow_ok;
+    int assign, span;
+    rf_rc_geom geom;
+    int map[RF_MAX_GPR];
+    rf_rcc_flow flow;
+} rf_rcc_memo_slot;
+
+typedef struct rf_rcc_memo {
+    int nslots, next;
+    rf_rcc_memo_slot *slot;
+} rf_rcc_memo;
+
+int rf_rcc_memo_init(rf_rcc_memo *m, int nslots, rf_err *err);
+void rf_rcc_memo_free(rf_rcc_memo *m);
+/* The slot of (g, assign) in w->memo, filled with its renumbering (a new
+ * slot has flow_ok false); NULL without a memo. */
+rf_rcc_memo_slot *rf_rcc_memo_get(rf_rcc_writes *w, const rf_rc_geom *g, int assign);
 
 /* The flow from the code (last-writer distributions per line along the
  * CFG under the profile), or, without code, from independent writes:

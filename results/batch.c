@@ -21,6 +21,7 @@
 
 #include "../analytic/design.h"
 #include "../analytic/kchar.h"
+#include "../analytic/rccollide.h"
 #include "../calibrate/extrapolate.h"
 #include "../calibrate/record.h"
 #include "../common/file.h"
@@ -221,6 +222,8 @@ static void chunk_free(chunk *c)
 
 /* ---- per-worker caches ------------------------------------------------- */
 
+#define BATCH_RC_MEMO 64
+
 typedef struct gpu_entry {
     char name[RF_PARAM_STR_MAX];
     rf_gpu gpu;
@@ -239,6 +242,7 @@ typedef struct char_entry {     /* kernel characteristics per (gpu, kernel) */
     const gpu_entry *g;
     const kern_entry *k;
     rf_ipc_kernel kc;
+    rf_rcc_memo memo;            /* HI-RF renumberings and flows (kc.rcw.memo) */
     int rc;
     char msg[RF_ERR_MSG_MAX];
 } char_entry;
@@ -315,7 +319,7 @@ static const kern_entry *get_kernel(cache *c, const char *path)
     return e;
 }
 
-static const char_entry *get_char(cache *c, const gpu_entry *g, const kern_entry *k)
+static char_entry *get_char(cache *c, const gpu_entry *g, const kern_entry *k)
 {
     for (size_t i = c->nchars; i-- > 0;)
         if (c->chars[i]->g == g && c->chars[i]->k == k)
@@ -360,8 +364,10 @@ static void cache_free(cache *c)
             rf_kernel_destroy(c->kerns[i]->k);
         free(c->kerns[i]);
     }
-    for (size_t i = 0; i < c->nchars; i++)
+    for (size_t i = 0; i < c->nchars; i++) {
+        rf_rcc_memo_free(&c->chars[i]->memo);
         free(c->chars[i]);
+    }
     for (size_t i = 0; i < c->ncals; i++)
         free(c->cals[i]);
     free(c->gpus);
@@ -454,7 +460,7 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
     rf_design_steal_flags(&d, steal[0], steal[1]);
 
     const kern_entry *k = NULL;
-    const char_entry *ch = NULL;
+    char_entry *ch = NULL;
     const char *kname = CELL(COL_KERNEL);
     rf_shape shape = {0, 0, 0, 0, 0};
     if (kname) {
@@ -534,6 +540,16 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
                               "%s", ce->msg);
     }
 #undef CELL
+    if (d.kind == RF_DESIGN_HIRF && ch->kc.rcw.nregs > 0 && ch->memo.nslots == 0) {
+        /* HI-RF rows of one kernel that differ in banks, warps or
+         * calibration but not in the register cache's geometry and
+         * assignment share the flow (analytic/rccollide.h), most of an
+         * HI-RF estimate; BATCH_RC_MEMO of them, replaced in turn. */
+        int mrc = rf_rcc_memo_init(&ch->memo, BATCH_RC_MEMO, err);
+        if (mrc)
+            return mrc;
+        ch->kc.rcw.memo = &ch->memo;
+    }
     int rc = rf_extrap_estimate(&g->gpu, &d, &ch->kc, &shape, cal, est, err);
     if (rc)
         return rc;

@@ -368,13 +368,30 @@ static void best_choice(void **state)
     for (int r = 0; r < 4; r++)
         wb += fl.writes[r] * fl.c[r];
     NEAR(wb, 2);
-    /* The memo gives the same map, and only for its own policy. */
-    assert_int_equal(rf_rcc_memo_map(&wr, &g, RF_ASSIGN_BEST), 4);
+    /* A two-slot memo gives the same maps, each for its own policy, and
+     * replaces its slots in turn. */
+    rf_rcc_memo memo;
+    assert_int_equal(rf_rcc_memo_init(&memo, 2, &err), 0);
+    wr.memo = &memo;
+    rf_rcc_memo_slot *sb = rf_rcc_memo_get(&wr, &g, RF_ASSIGN_BEST);
+    assert_non_null(sb);
+    assert_int_equal(sb->span, 4);
+    assert_false(sb->flow_ok);
     int again[RF_MAX_GPR];
     rf_rcc_assign_map(&wr, &g, RF_ASSIGN_BEST, again);
     assert_memory_equal(again, map, sizeof map);
+    assert_ptr_equal(rf_rcc_memo_get(&wr, &g, RF_ASSIGN_BEST), sb);
+    rf_rcc_memo_slot *s0 = rf_rcc_memo_get(&wr, &g, RF_ASSIGN_BASE);
+    assert_ptr_not_equal(s0, sb);
+    assert_int_equal(s0->map[1], 1);
     rf_rcc_assign_map(&wr, &g, RF_ASSIGN_BASE, again);
     assert_int_equal(again[1], 1);
+    /* A third policy takes the first slot (Best's). */
+    assert_ptr_equal(rf_rcc_memo_get(&wr, &g, RF_ASSIGN_WORST), sb);
+    rf_rcc_assign_map(&wr, &g, RF_ASSIGN_BEST, again);
+    assert_memory_equal(again, map, sizeof map);
+    wr.memo = NULL;
+    rf_rcc_memo_free(&memo);
     kb_free(f);
 }
 
