@@ -42,7 +42,7 @@
  * run of the cut grid and the bench takes seconds; RF_BENCH_WAVES=N cuts
  * them to N waves, 0 runs whole grids (about a minute).  Whole grids,
  * measured: Table 4 1.46% / 7.8% (mean / worst, sgemm HI_CAC), Table 5
- * 2.67% / 10.1% (sgemm HI_CACp; no window runs Worst: sgemm, kmeans and
+ * 2.68% / 10.1% (sgemm HI_CACp; no window runs Worst: sgemm, kmeans and
  * libor HI_Worst +8.2%, +3.5%, -1.5%; 3.03% / 13.0% before the windows
  * fitted rc_burst, calibrate/calibrate.c), against 1.21% / 8.1% and 7.40% /
  * 26.0% on 4 waves, where a window sees 1.1-4x the IPC of the short run.
