@@ -167,6 +167,8 @@ const rf_mparam rf_ipc_mparams[] = {
      "RFC hit rate when the active warps' live registers fit the cache"},
     {"rfc_scale", offsetof(rf_ipc_params, pf.rfc_scale), 0.0, 8.0, 1.0, false, "1",
      "multiplier on RFC miss stalls"},
+    {"ltrf_conflict", offsetof(rf_ipc_params, pf.ltrf_conflict), 0.05, 20.0, 1.0, false, "1",
+     "LTRF: multiplier on the bank queueing waits at the register cache's banks"},
 };
 const size_t rf_ipc_nmparams = sizeof rf_ipc_mparams / sizeof rf_ipc_mparams[0];
 

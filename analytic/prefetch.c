@@ -37,6 +37,53 @@
  * Operands come from the cache's banks: the collector sees the banked
  * file's 1-cycle access.
  *
+ * LTRF write race.  A result is written where its register is when it
+ * lands: in the warp's partition (the cache's banks) or, when the partition
+ * no longer holds it, in the main file (sampler/ltrf.c lt_write).  The
+ * partition changes when the warp enters the next interval (the PREFETCH
+ * gate switches it as soon as the scheduler looks at the warp after the
+ * interval's last instruction issued, i.e. the next cycle) or leaves the
+ * pool (barrier, first use of a pending load: the partition is freed).  A
+ * result of latency class c (ALU, SFU, shared/constant memory; global and
+ * local loads and atomics are taken as always landing in the main file:
+ * the warp leaves the pool at their first use) with k instructions of its
+ * interval still to issue after it stays in the cache when its register is
+ * in the next interval's set too, or when it lands before the k-th of those
+ * issues.  With issues as a Poisson stream of one per g cycles, the issues
+ * during its 2 + lat_c cycles (operand read and write-back around the
+ * pipe's latency) are X ~ Poisson((2 + lat_c) / g) and
+ *   P(in time | k) = P(X <= k - 1)        (0 for k = 0),
+ * k from the most frequent path (rf_pf_characterise; k >= RF_PF_RACE_K is
+ * taken as in time).  The cache's share of the results
+ *   w_c = (safe + sum_{c,k} n_{c,k} P(X_c <= k - 1)) / results
+ * scales the bank writes of the IPC model (calibrate/extrapolate.c);
+ * the rest are main-file writes.  g = 5 cycles (PF_RUN_GAP) is measured:
+ * the least-squares fit of w_c to the sampler's cache-bank writes per
+ * instruction of sgemm (maxwell-ltrf, LTRF, N = 8 .. 64: 0.17, 0.36, 0.49,
+ * 0.60, 0.72, 0.89, 0.98 of the results; model 0.21, 0.39, 0.51, 0.60,
+ * 0.69, 0.90, 0.96, rms 0.023).  It is shorter than the pool's mean issue
+ * gap (8 warps per scheduler over the scheduler's issue rate, about 17
+ * cycles on sgemm) because a warp's issues come in bursts: round robin
+ * over the few ready pool warps.  Checks on other kernels at N = 16 (one
+ * seed, cache-bank writes per instruction, sampler / model): stream 0.79 /
+ * 0.77 (N = 8: 0.24 / 0.26), libor (N = 8) 0.74 / 0.72, hotspot 0.57 /
+ * 0.54; memory-bound kernels are underestimated (bfs 0.55 / 0.37, spmv
+ * 0.83 / 0.69, reduce 0.60 / 0.52: loads that return before their first
+ * use keep the warp in the pool and write the cache), where bank queueing
+ * matters little.
+ *
+ * Cache-bank queueing (LTRF).  The IPC model's bank queue (analytic/
+ * conflict.c, M/D/1 with Poisson arrivals times conflict_scale) serves the
+ * cache's banks; LTRF's get a further free factor k_q (ltrf_conflict,
+ * calibrate/extrapolate.c): the two-level pool's few warps run the same
+ * code in step and reach the banks in bursts, so their queue is longer than
+ * the Poisson form's (fitted 0.9-2.1 on the bundled kernels, sgemm 2.1),
+ * while RFC's cache banks, shared by all resident warps, keep
+ * conflict_scale (sgemm RFC #3 at 1.97 IPC against 1.78 with the LTRF
+ * factor shared).  Without k_q the fit pushed the queueing into pf_scale,
+ * pf_reg and lat_scale (3.4-7.3 on sgemm), which then extrapolated the
+ * wrong way with the interval size.
+ *
  * RFC.  C = 16 KB of warp registers (gpu rc_entries x subcores, or design
  * rc_entries) shared by the W warps of the active pool, LRU:
  *   h = h0 min(1, C / (W l))          (l: live registers per warp)
@@ -46,7 +93,8 @@
  *
  * Inputs: rf_pf_kernel (rf_pf_characterise), rf_design (rf_config,
  * latency_x, plus, interval_regs, rc_entries), rf_gpu (rf_banks, register
- * cache).  Outputs: rf_pf_terms, cycles per instruction.
+ * cache, alu/sfu/smem latencies).  Outputs: rf_pf_terms, cycles per
+ * instruction, and LTRF's cache share of the results.
  */
 #include "prefetch.h"
 
@@ -60,6 +108,31 @@
 
 #define PF_XBAR_DIV 4.0      /* fill crossbar: 1/4 of the baseline bandwidth */
 #define PF_XBAR_LAT 4.0      /* cycles across the narrow crossbar */
+#define PF_RUN_GAP 5.0       /* cycles per issue of a warp finishing its interval (write
+                                race; measured on sgemm, header) */
+
+/* The cache's share of the results w_c (header, LTRF write race): the
+ * results whose register the next interval holds too (wr_safe) plus, per
+ * latency class c and instructions left k, those landing before the k-th
+ * issue, P(X <= k - 1), X ~ Poisson((2 + lat_c) / g). */
+static double cache_share(const rf_gpu *gpu, const rf_pf_kernel *pk)
+{
+    if (!(pk->writes > 0))
+        return 1.0;
+    const double lat[RF_PF_NLAT] = {gpu->alu_latency, gpu->sfu_latency, gpu->smem_latency};
+    double in = pk->wr_safe;
+    for (int c = 0; c < RF_PF_NLAT; c++) {
+        /* Issues during the result's 2 + latency cycles: Poisson, mean mu. */
+        double mu = (2.0 + (lat[c] > 0 ? lat[c] : 1.0)) / PF_RUN_GAP;
+        double term = exp(-mu), cdf = 0.0;      /* cdf = P(X <= k - 1) */
+        for (int k = 1; k < RF_PF_RACE_K; k++) {
+            cdf += term;
+            in += pk->wr_race[c][k] * cdf;
+            term *= mu / k;
+        }
+    }
+    return fmin(1.0, in / pk->writes);
+}
 
 const rf_mparam rf_pf_mparams[] = {
     {"pf_scale", offsetof(rf_pf_params, pf_scale), 0.0, 8.0, 1.0, true, "1",
@@ -70,6 +143,8 @@ const rf_mparam rf_pf_mparams[] = {
      "RFC hit rate when the active warps' live registers fit the cache"},
     {"rfc_scale", offsetof(rf_pf_params, rfc_scale), 0.0, 8.0, 1.0, true, "1",
      "multiplier on RFC miss stalls"},
+    {"ltrf_conflict", offsetof(rf_pf_params, ltrf_conflict), 0.05, 20.0, 1.0, true, "1",
+     "LTRF: multiplier on the queueing waits at the register cache's banks"},
 };
 const size_t rf_pf_nmparams = sizeof rf_pf_mparams / sizeof rf_pf_mparams[0];
 
@@ -125,6 +200,83 @@ static bool ends_interval(const rf_func *f, const rf_intervals *iv, const rf_blo
             return false;
     }
     return true;
+}
+
+/* Result latency class of an instruction for the write race (ALU, SFU,
+ * shared/constant), or -1 for results that do not race the interval switch:
+ * long-latency loads and atomics (the warp leaves the pool at their first use
+ * and the result lands in the main file, sampler/ltrf.c) and instructions
+ * with no result. */
+static int race_class(const rf_inst *in)
+{
+    switch (in->cls) {
+    case RF_OC_SFU:
+        return 1;
+    case RF_OC_LD_SHARED:
+    case RF_OC_LD_CONST:
+        return 2;
+    case RF_OC_LD_GLOBAL:
+    case RF_OC_LD_LOCAL:
+    case RF_OC_ATOMIC:
+    case RF_OC_BARRIER:
+    case RF_OC_EXIT:
+        return -1;
+    default:
+        return 0;
+    }
+}
+
+/* The write race of instruction i (block b): *k gets the instructions of
+ * its interval the warp issues after i before it leaves the interval (its
+ * PREFETCH switches the partition at the next interval's entry) or the pool
+ * (a barrier, a pending load's first use: the partition is freed), following
+ * the most frequent successor inside the interval; *next the set of the
+ * interval entered (NULL at a pool exit: nothing stays).  false when
+ * RF_PF_RACE_K or more follow (the result is taken as landing in time). */
+static bool race_of(const rf_func *f, const rf_intervals *iv, const uint8_t *exit_at,
+                    const double *edge, int b, int i, int *k, const rf_regset **next)
+{
+    int here = iv->of_inst[i], n = 0;
+    int j = i + 1;
+    for (int steps = 0; steps < 4 * RF_PF_RACE_K; steps++) {
+        const rf_block *bb = &f->blocks[b];
+        for (; j < bb->first + bb->ninsts; j++) {
+            if (iv->of_inst[j] != here) {
+                *k = n;
+                *next = &iv->iv[iv->of_inst[j]].regs;
+                return true;
+            }
+            if (exit_at[j] == 1) {          /* leaves before j issues */
+                *k = n;
+                *next = NULL;
+                return true;
+            }
+            if (++n >= RF_PF_RACE_K)
+                return false;
+            if (exit_at[j] == 2) {          /* a barrier: leaves after it issues */
+                *k = n;
+                *next = NULL;
+                return true;
+            }
+        }
+        int t = -1;
+        double best = -1;
+        for (int s = 0; s < bb->nsucc; s++) {
+            int u = bb->succ[s];
+            if (u >= 0 && u < f->nblocks && f->blocks[u].ninsts > 0 && edge[2 * b + s] > best) {
+                best = edge[2 * b + s];
+                t = u;
+            }
+        }
+        if (t < 0) {                        /* the warp exits */
+            *k = n;
+            *next = NULL;
+            return true;
+        }
+        b = t;
+        j = f->blocks[t].first;
+    }
+    return false;
 }
 
 static bool long_latency(const rf_inst *in)
@@ -240,6 +392,28 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                 rf_regset r;
                 uint8_t pr;
                 rf_inst_reads(in, &r, &pr);
+                rf_regset wr;
+                rf_inst_writes(in, &wr, &pr);
+                int nw = rf_regset_count(&wr);
+                if (nw > 0) {
+                    /* Write race (header): a result stays in the cache when
+                     * its register is in the interval the warp is in by then. */
+                    out->writes += w * nw;
+                    int c = race_class(in), kk;
+                    const rf_regset *nx = NULL;
+                    if (c < 0)
+                        ;                   /* lands in the main file */
+                    else if (!race_of(f, &iv, exit_at, edge, b, i, &kk, &nx))
+                        out->wr_safe += w * nw;
+                    else
+                        for (int q = 0; q < 256; q++)
+                            if ((wr.w[q >> 6] >> (q & 63)) & 1) {
+                                if (nx && ((nx->w[q >> 6] >> (q & 63)) & 1))
+                                    out->wr_safe += w;
+                                else
+                                    out->wr_race[c][kk] += w;
+                            }
+                }
                 out->insts += w;
                 reads += w * rf_regset_count(&r);
                 livesum += w * rf_regset_count(&live.in[i]);
@@ -323,6 +497,7 @@ void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *p
 {
     memset(out, 0, sizeof *out);
     out->latency = rf_design_latency_x(d);
+    out->cache_writes = 1.0;
     if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
         return;
     double banks = gpu->rf_banks > 0 ? gpu->rf_banks : 16;
@@ -345,6 +520,7 @@ void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *p
         out->stall_pf = (pf + pk->pf_regs * reg) / ii;
         out->stall_act = (act + pk->act_regs * reg) / ii;
         out->extra_stall = out->stall_pf + out->stall_act;
+        out->cache_writes = cache_share(gpu, pk);
         return;
     }
     int lines = d->rc_entries > 0 ? d->rc_entries : gpu->rc_entries;

@@ -15,6 +15,8 @@
 #include "modelparam.h"
 
 #define RF_PF_NBANKS 10       /* main-file bank counts 2^0 .. 2^9 characterised */
+#define RF_PF_RACE_K 16       /* write races: instructions left in the interval, 0 .. K - 1 */
+#define RF_PF_NLAT 3          /* result latency classes: ALU, SFU, shared/constant */
 
 /* What the code does, per thread, for one interval size N (static analysis
  * weighted by the profile's block and edge frequencies). */
@@ -37,6 +39,13 @@ typedef struct rf_pf_kernel {
     double reads;         /* register reads per instruction */
     double mean_live;     /* registers live per instruction (dynamic mean) */
     double mean_len;      /* instructions per PREFETCH operation */
+    double writes;        /* register results (general registers) */
+    double wr_safe;       /* ... that land in the partition whatever their timing
+                             (the register is in the next interval's set too, or
+                             RF_PF_RACE_K or more instructions of the interval follow) */
+    double wr_race[RF_PF_NLAT][RF_PF_RACE_K]; /* ... that must land before the warp
+                             issues k more instructions (k: the index) to stay in
+                             the partition, by result latency class */
 } rf_pf_kernel;
 
 /* Characterise physical function f under profile prof for interval size
@@ -50,6 +59,8 @@ typedef struct rf_pf_params {
     double pf_reg;        /* multiplier on the per-register time (crossbar, bank queues) */
     double rfc_hit;       /* RFC hit rate when the active warps' live registers fit */
     double rfc_scale;     /* multiplier on RFC miss stalls */
+    double ltrf_conflict; /* LTRF: multiplier on the queueing waits at the register
+                             cache's banks (on top of conflict_scale) */
 } rf_pf_params;
 
 extern const rf_mparam rf_pf_mparams[];
@@ -66,6 +77,8 @@ typedef struct rf_pf_terms {
     double stall_rfc;     /* ... RFC misses */
     double extra_stall;   /* sum for the IPC model (rf_ipc_machine.extra_stall) */
     double extra_hold;    /* cycles a collector is held longer (RFC misses) */
+    double cache_writes;  /* LTRF: share of the results written into the cache's banks
+                             (the rest go to the main file); 1 otherwise */
 } rf_pf_terms;
 
 /* Stall terms of design d (rfc or ltrf; others give zeros) on gpu; pool:

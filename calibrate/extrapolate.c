@@ -27,7 +27,9 @@
  *    (assumption; seed 002 Fig. 7 reports write-backs of this order).
  *    HI-RF has its model (analytic/rccollide.c): h = 1 - read miss, e =
  *    conflict rate, and rf_rcc_apply adds the NVM write-back stall and the
- *    NVM bank time to the IPC model.
+ *    NVM bank time to the IPC model.  LTRF's results that land after the
+ *    warp left their register's interval (analytic/prefetch.c, write race)
+ *    are main-file writes, not cache writes.
  */
 #include "extrapolate.h"
 
@@ -143,7 +145,11 @@ static void kernel_for(const rf_ipc_kernel *kc, bool need_rcw, rf_ipc_kernel *k)
 /* RFC and LTRF: operands come from the register cache (1-cycle access), the
  * PREFETCH, activation and miss stalls of analytic/prefetch.c join the
  * design terms, and under a two-level scheduler the active pool (design
- * active_warps) bounds the warps that issue (k->active_frac scaled, below). */
+ * active_warps) bounds the warps that issue (k->active_frac scaled, below).
+ * LTRF: only the cache's share of the results (the write race,
+ * analytic/prefetch.c) loads the cache's banks, so k->writes is scaled by
+ * it; its bank queue takes ltrf_conflict on top of conflict_scale
+ * (design_params, in rf_extrap_estimate). */
 int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                  rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
 {
@@ -166,6 +172,7 @@ int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     rf_pf_terms t;
     rf_pf_terms_of(gpu, d, &pk, pool, &p->pf, &t);
     m->rf_latency = 1.0;
+    k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */
     m->extra_stall += t.extra_stall;
     m->extra_hold += t.extra_hold;
     /* The two-level scheduler's pool holds warps that are not waiting on
@@ -180,6 +187,16 @@ int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     if (policy == RF_SCHED_TWO_LEVEL && r > 0 && resident > pool / r)
         k->active_frac = act * (pool / r) / resident;
     return RF_OK;
+}
+
+/* The parameters the IPC model sees for design d: LTRF's register-cache
+ * banks queue with conflict_scale x ltrf_conflict (rf_extrap_pf), every
+ * other design (RFC's cache banks included) with conflict_scale. */
+static void design_params(const rf_design *d, const rf_ipc_params *p, rf_ipc_params *q)
+{
+    *q = *p;
+    if (d->kind == RF_DESIGN_LTRF)
+        q->conflict.scale *= p->pf.ltrf_conflict;
 }
 
 static int resident_ctas(const rf_occ *occ)
@@ -216,8 +233,10 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     setup_cal(cal, &k, &p);
     int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
     k.warps_per_cta = (shape->threads + ws - 1) / ws;
+    double writes_all = k.writes;
     if ((rc = rf_extrap_pf(gpu, d, &out->occ, &k, &p, &m, err)) < 0)
         return rc;
+    double late = writes_all - k.writes;    /* LTRF: results written to the main file */
     double reads0 = k.reads, writes0 = k.writes;
     rc = rf_rcc_apply(gpu, d, resident * k.warps_per_cta, &p, &m, &k, &out->rc, err);
     if (rc)
@@ -225,7 +244,9 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
 
     out->ctas_per_sm = rf_extrap_ctas_per_sm(gpu, shape->ctas, shape->sms);
     double level = cal && cal->level > 0 ? cal->level : 1.0;
-    out->cycles = rf_ipc_kernel_cycles(&k, &m, &p, out->ctas_per_sm, resident, &out->ipc,
+    rf_ipc_params pd;
+    design_params(d, &p, &pd);
+    out->cycles = rf_ipc_kernel_cycles(&k, &m, &pd, out->ctas_per_sm, resident, &out->ipc,
                                        &out->steady) / level;
     out->ipc *= level;
     out->insts = (double)out->ctas_per_sm * k.warps_per_cta * k.insts_per_warp;
@@ -243,8 +264,10 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
             if (v + h > mp->hi)
                 h = -h;
             rf_mparam_put(mp, &q, v + h);
+            rf_ipc_params qd;
+            design_params(d, &q, &qd);
             double ipc2;
-            rf_ipc_kernel_cycles(&k, &m, &q, out->ctas_per_sm, resident, &ipc2, NULL);
+            rf_ipc_kernel_cycles(&k, &m, &qd, out->ctas_per_sm, resident, &ipc2, NULL);
             g[j] = (ipc2 * level - out->ipc) / h;
         }
         double var = 0;
@@ -286,7 +309,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
         cnt.cache_reads = reads * RC_HIT;
         cnt.cache_writes = writes;
         cnt.main_reads = reads * (1.0 - RC_HIT);
-        cnt.main_writes = writes * RC_WRITEBACK;
+        cnt.main_writes = writes * RC_WRITEBACK + grid_insts * late;
     } else {
         cnt.main_reads = reads;
         cnt.main_writes = writes;

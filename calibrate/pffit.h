@@ -12,7 +12,7 @@
 #include "record.h"
 
 #define RF_PFFIT_N 7          /* samples */
-#define RF_PFFIT_P 6          /* fitted parameters */
+#define RF_PFFIT_P 7          /* fitted parameters */
 
 typedef struct rf_pffit_obs {
     rf_design design;         /* the sampled design point */
@@ -36,8 +36,8 @@ int rf_pffit_sample_seeds(const rf_gpu *gpu, const rf_design *d, const rf_kernel
                           const rf_sim_opts *opts, int seeds, rf_pffit_obs obs[RF_PFFIT_N],
                           rf_err *err);
 
-/* Fit lat_scale, mem_scale, pf_scale, pf_reg, rfc_hit and rfc_scale to the
- * observations; cal (initialised by the caller) gets the parameters,
+/* Fit lat_scale, mem_scale, pf_scale, pf_reg, rfc_hit, rfc_scale and
+ * ltrf_conflict to the observations; cal (initialised by the caller) gets the parameters,
  * nfit/fit_idx/cov, dof, rms_rel, samples and sample_cycles.  The model of a
  * sample is the whole launch of k on one SM, as the sampler's full run. */
 int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,

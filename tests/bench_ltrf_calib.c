@@ -8,8 +8,8 @@
  * full sampler runs (the whole grid on one SM) of seven training design
  * points
  *   LTRF #1, LTRF #2, LTRF #7, LTRF+ #5, RFC #1, RFC #2, RFC #7
- * calibrate lat_scale and mem_scale (IPC model), pf_scale, pf_reg, rfc_hit
- * and rfc_scale (analytic/prefetch.c) with calibrate/pffit.c.  The fitted
+ * calibrate lat_scale and mem_scale (IPC model), pf_scale, pf_reg, rfc_hit,
+ * rfc_scale and ltrf_conflict (analytic/prefetch.c) with calibrate/pffit.c.  The fitted
  * model (rf_extrap_estimate with sms = 1, the sampler's single-SM full run)
  * then predicts nine other design points
  *   LTRF #6, LTRF+ #6, LTRF+ #7, LTRF #3, LTRF latency_x 4, LTRF+ N = 24,
@@ -283,7 +283,7 @@ int main(int argc, char **argv)
     for (int t = 0; t < NTEST; t++)
         printf(" %9s", test[t].label);
     printf(" %7s %7s %7s %7s  %s\n", "mean", "worst", "uncal", "spread",
-           "lat_scale mem_scale pf_scale pf_reg rfc_hit rfc_scale");
+           "lat_scale mem_scale pf_scale pf_reg rfc_hit rfc_scale ltrf_conflict");
     double sum = 0, worst = 0, sum0 = 0, spread = 0;
     int m = 0, bad = 0;
     for (int i = 0; i < n; i++) {

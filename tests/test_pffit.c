@@ -78,7 +78,7 @@ static void points(void **state)
 }
 
 /* Samples from the model at lat_scale 1.2, pf_scale 1.5, pf_reg 2,
- * rfc_hit 0.7, rfc_scale 0.8: the fitted model meets all seven within 1%
+ * rfc_hit 0.7, rfc_scale 0.8, ltrf_conflict 1.5: the fitted model meets all seven within 1%
  * (the priors pull the parameters a little) and an unsampled point (LTRF+
  * on #6) within 2%. */
 static void recovers_model(void **state)
@@ -91,6 +91,7 @@ static void recovers_model(void **state)
     truth.params.pf.pf_reg = 2.0;
     truth.params.pf.rfc_hit = 0.7;
     truth.params.pf.rfc_scale = 0.8;
+    truth.params.pf.ltrf_conflict = 1.5;
     rf_design t;
     rf_design_init(&t);
     t.kind = RF_DESIGN_LTRF;

@@ -293,6 +293,85 @@ static void estimate_hook(void **state)
     assert_int_equal(rf_extrap_estimate(&gpu, &d, &kc, &shape, NULL, &e8, &err), RF_EUSAGE);
 }
 
+/* LTRF write race (analytic/prefetch.c header).  r1 = f(r0); r2 = f(r0)
+ * (ALU); r3 = sfu(r2); EXIT with N = 2 gives the intervals {r0 r1} (I0),
+ * {r0 r2} (I1), {r2 r3} (I2 and EXIT).  Results:
+ *   I0's r1: the next instruction opens {r0 r2}, which lacks r1, and no
+ *     instruction of I0's interval is left: k = 0, always late;
+ *   I1's r2: the next interval {r2 r3} holds r2: safe;
+ *   I2's r3 (SFU): EXIT is left in the interval: k = 1, in time when no
+ *     issue falls in its 2 + 8 cycles (simfix: sfu_latency 8), g = 5:
+ *     P(X <= 0) = exp(-10 / 5) = exp(-2).
+ * The cache's share: (1 + 0 + exp(-2)) / 3 = 0.378445094412204; RFC and
+ * other designs keep 1. */
+static void write_race(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_SFU, (int[]){3, -1}, (int[]){2, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = characterise(&fx, 2, false);
+    assert_float_equal(pk.writes, 3, 1e-12);
+    assert_float_equal(pk.wr_safe, 1, 1e-12);
+    assert_float_equal(pk.wr_race[0][0], 1, 1e-12);     /* ALU, k = 0 */
+    assert_float_equal(pk.wr_race[1][1], 1, 1e-12);     /* SFU, k = 1 */
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_LTRF;
+    d.rf_config = 1;
+    d.interval_regs = 2;
+    rf_pf_params p;
+    rf_pf_params_default(&p);
+    rf_pf_terms t;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.cache_writes, (1.0 + exp(-2.0)) / 3.0, 1e-12);
+    assert_float_equal(t.cache_writes, 0.378445094412204, 1e-12);
+    d.kind = RF_DESIGN_RFC;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.cache_writes, 1, 1e-12);
+}
+
+/* ltrf_conflict scales LTRF's cache-bank queue only: an RFC estimate does
+ * not move with it, an LTRF estimate falls as it grows (the kernel of
+ * estimate_hook reads two registers per instruction on 16 banks). */
+static void ltrf_conflict_scope(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.kernel.launch.grid[0] = 64;
+    fx.kernel.launch.block[0] = 256;
+    for (int i = 0; i < 8; i++)
+        simfix_add(&fx, RF_OC_ALU, (int[]){8 + i, -1}, (int[]){i, 8 + (i + 7) % 8, -1});
+    simfix_finish(&fx);
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("maxwell-ltrf", &gpu, &err), 0);
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_func(&gpu, &fx.func, &fx.kernel.profile, 256, &kc, &err), 0);
+    rf_shape shape = {32, 256, 0, 64, 1};
+    rf_calib cal;
+    rf_calib_init(&cal, gpu.name, "k");
+    rf_design d;
+    rf_design_init(&d);
+    d.rf_config = 1;
+    rf_estimate a, b;
+    for (int kind = 0; kind < 2; kind++) {
+        d.kind = kind ? RF_DESIGN_LTRF : RF_DESIGN_RFC;
+        cal.params.pf.ltrf_conflict = 1.0;
+        assert_int_equal(rf_extrap_estimate(&gpu, &d, &kc, &shape, &cal, &a, &err), 0);
+        cal.params.pf.ltrf_conflict = 4.0;
+        assert_int_equal(rf_extrap_estimate(&gpu, &d, &kc, &shape, &cal, &b, &err), 0);
+        if (kind)
+            assert_true(b.ipc < a.ipc);
+        else
+            assert_float_equal(b.ipc, a.ipc, 1e-12);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +382,8 @@ int main(void)
         cmocka_unit_test(grouped_exits),
         cmocka_unit_test(rfc_terms),
         cmocka_unit_test(estimate_hook),
+        cmocka_unit_test(write_race),
+        cmocka_unit_test(ltrf_conflict_scope),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
