@@ -101,7 +101,7 @@ static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel
     printf("\n");
     for (int j = 0; j < cal.nfit; j++) {
         const rf_mparam *mp = &rf_ipc_mparams[cal.fit_idx[j]];
-        printf("  %-10s %.4g (default %.4g)\n", mp->name, rf_mparam_get(mp, &cal.params), mp->def);
+        printf("  %-13s %.4g (default %.4g)\n", mp->name, rf_mparam_get(mp, &cal.params), mp->def);
     }
     printf("fit: rms residual %.2f%%, %d dof\n", 100.0 * cal.rms_rel, cal.dof);
     return 0;
