@@ -424,48 +424,26 @@ out:
  * NVM banks: sgemm 86 instead of 93 per 100 writes at 11% lower IPC; with
  * the warp's own bank walk in its objective it found maps where the closed
  * form overrates that walk, sgemm 14% off). */
-static int best_total(const rf_func *f, const double *freq, const double *ef,
-                      const rf_rc_geom *g, const int *map, int nregs, double *total)
+static int flow_map(const rf_func *f, const double *freq, const double *ef, const rf_rc_geom *g,
+                    const int *map, rf_rcc_flow *out, rf_err *err);
+
+static double best_cost(const rf_rcc_flow *fl, const rf_rc_geom *g)
 {
-    bool used[RF_MAX_GPR] = {false}, done[RF_MAX_GPR] = {false};
-    for (int i = 0; i < f->ninsts; i++) {
-        const rf_inst *in = &f->insts[i];
-        for (int d = 0; d < in->ndefs; d++)
-            if (in->defs[d] < RF_MAX_GPR)
-                used[in->defs[d] < nregs ? map[in->defs[d]] : in->defs[d]] = true;
-    }
-    flow_acc *acc = calloc(1, sizeof *acc);
-    line_set *ls = malloc(sizeof *ls);
-    int rc = acc && ls ? 0 : RF_ENOMEM;
-    int slot_of[RF_MAX_GPR];
-    *total = 0;
-    for (int r = 0; r < RF_MAX_GPR && rc == 0; r++) {
-        if (!used[r] || done[r])
+    double line_w[2 * RF_MAX_GPR] = {0};
+    int nl = rf_rc_lines(g) * rf_rc_ways(g);
+    if (nl > 2 * RF_MAX_GPR)
+        nl = 2 * RF_MAX_GPR;
+    for (int r = 0; r < fl->nregs; r++)
+        line_w[own_line(g, r) % nl] += fl->writes[r];
+    double total = 0;
+    for (int r = 0; r < fl->nregs; r++) {
+        double w = fl->writes[r], tot = line_w[own_line(g, r) % nl];
+        if (!(w > 0))
             continue;
-        ls->n = 0;
-        for (int q = r; q < RF_MAX_GPR; q++)
-            if (used[q] && !done[q] && own_line(g, q) == own_line(g, r)) {
-                slot_of[q] = ls->n;
-                ls->member[ls->n++] = q;
-                done[q] = true;
-            }
-        if (ls->n < 2)
-            continue;
-        memset(acc, 0, sizeof *acc);
-        rc = flow_line(f, freq, ef, map, ls, slot_of, acc);
-        double tot = 0;
-        for (int i = 0; i < ls->n; i++)
-            tot += acc->wc[ls->member[i]];
-        for (int i = 0; i < ls->n && rc == 0; i++) {
-            int q = ls->member[i];
-            double wc = acc->wc[q], cs = acc->csum[q];
-            if (wc > 0)
-                *total += 0.5 * (cs + wc * (1.0 - wc / tot) + wc / tot * cs);
-        }
+        double q = w / tot, wb = w * fl->c[r];
+        total += 0.5 * (wb + w * (1.0 - q) + q * wb);
     }
-    free(acc);
-    free(ls);
-    return rc;
+    return total;
 }
 
 /* Best's map (see above) into map; falls back to Algorithm 1 on the
@@ -479,53 +457,40 @@ static int best_map(const rf_rcc_writes *w, const rf_rc_geom *g, int *map)
     int nb = f->nblocks;
     double *freq = calloc((size_t)nb, sizeof *freq);
     double *ef = calloc((size_t)nb * 2, sizeof *ef);
-    double best = 0;
-    int rc = freq && ef ? rf_dst_block_freq(f, w->prof.trip, w->prof.taken, NULL, freq, ef, NULL)
-                        : RF_ENOMEM;
-    if (rc == 0)
-        rc = best_total(f, freq, ef, g, map, w->nregs, &best);
-    if (rc == 0) {
-        int alt[RF_MAX_GPR];
-        double t;
-        for (int r = 0; r < RF_MAX_GPR; r++)
-            alt[r] = r;
-        int alt_span = rf_dst_cac_aligned(w->stat_loop, w->width, w->nregs, alt);
-        rc = best_total(f, freq, ef, g, alt, w->nregs, &t);
-        if (rc == 0 && t < best - 1e-12 * best) {
-            span = alt_span;
-            memcpy(map, alt, sizeof alt);
-        }
+    rf_rcc_flow *fl = malloc(sizeof *fl);
+    int alt[RF_MAX_GPR];
+    for (int r = 0; r < RF_MAX_GPR; r++)
+        alt[r] = r;
+    int alt_span = rf_dst_cac_aligned(w->stat_loop, w->width, w->nregs, alt);
+    int rc = freq && ef && fl ? rf_dst_block_freq(f, w->prof.trip, w->prof.taken, NULL, freq, ef,
+                                                  NULL)
+                              : RF_ENOMEM;
+    double dyn_cost = 0;
+    if (rc == 0 && (rc = flow_map(f, freq, ef, g, map, fl, NULL)) == 0)
+        dyn_cost = best_cost(fl, g);
+    if (rc == 0 && (rc = flow_map(f, freq, ef, g, alt, fl, NULL)) == 0 &&
+        best_cost(fl, g) < dyn_cost - 1e-12 * dyn_cost) {
+        span = alt_span;
+        memcpy(map, alt, sizeof alt);
     }
     free(freq);
     free(ef);
+    free(fl);
     return span;
 }
 
-int rf_rcc_flow_of(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, rf_rcc_flow *out,
-                   rf_err *err)
+/* The flow of f renumbered by map (blocks' expected executions freq, edge
+ * flows ef). */
+static int flow_map(const rf_func *f, const double *freq, const double *ef, const rf_rc_geom *g,
+                    const int *map, rf_rcc_flow *out, rf_err *err)
 {
-    double wr[RF_MAX_GPR];
-    int span = rf_rcc_assigned_writes(w, g, assign, wr);
-    const rf_func *f = w->func;
-    if (!f || f->nblocks < 1 || f->nblocks > FLOW_MAX_BLOCKS) {
-        rf_rcc_flow_indep(wr, span, g, out);
-        return 0;
-    }
-    int map[RF_MAX_GPR];
-    rf_rcc_assign_map(w, g, assign, map);
-    int nb = f->nblocks;
-    double *freq = calloc((size_t)nb, sizeof *freq);
-    double *ef = calloc((size_t)nb * 2, sizeof *ef);
     line_set *ls = malloc(sizeof *ls);
     flow_acc *acc = calloc(1, sizeof *acc);
     int rc = 0;
-    if (!freq || !ef || !ls || !acc) {
+    if (!ls || !acc) {
         rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory for the flow");
         goto out;
     }
-    rc = rf_dst_block_freq(f, w->prof.trip, w->prof.taken, NULL, freq, ef, err);
-    if (rc)
-        goto out;
     /* Registers present (new IDs) and their lines. */
     bool used[RF_MAX_GPR] = {false};
     for (int i = 0; i < f->ninsts; i++) {
@@ -569,10 +534,32 @@ int rf_rcc_flow_of(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, rf_r
         }
     }
 out:
-    free(freq);
-    free(ef);
     free(ls);
     free(acc);
+    return rc;
+}
+
+int rf_rcc_flow_of(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, rf_rcc_flow *out,
+                   rf_err *err)
+{
+    double wr[RF_MAX_GPR];
+    int span = rf_rcc_assigned_writes(w, g, assign, wr);
+    const rf_func *f = w->func;
+    if (!f || f->nblocks < 1 || f->nblocks > FLOW_MAX_BLOCKS) {
+        rf_rcc_flow_indep(wr, span, g, out);
+        return 0;
+    }
+    int map[RF_MAX_GPR];
+    rf_rcc_assign_map(w, g, assign, map);
+    int nb = f->nblocks;
+    double *freq = calloc((size_t)nb, sizeof *freq);
+    double *ef = calloc((size_t)nb * 2, sizeof *ef);
+    int rc = freq && ef ? rf_dst_block_freq(f, w->prof.trip, w->prof.taken, NULL, freq, ef, err)
+                        : rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory for the flow");
+    if (rc == 0)
+        rc = flow_map(f, freq, ef, g, map, out, err);
+    free(freq);
+    free(ef);
     return rc;
 }
 
