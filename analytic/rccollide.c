@@ -975,6 +975,20 @@ double rf_rcc_fit_locality(const rf_rcc_result *res, const double *meas, int n)
     return l < 0 ? 0 : l > 0.95 ? 0.95 : l;
 }
 
+double rf_rcc_locality_one(const rf_rcc_result *r, double meas, double writes, double overdisp,
+                           double prior, double width)
+{
+    /* Minimise (meas - indep - lambda d)^2 / s^2 + (lambda - prior)^2 / width^2,
+     * d = intra - indep, s^2 = meas (1 - meas) overdisp / writes. */
+    double d = r->intra - r->indep;
+    double s2 = meas * (1.0 - meas) * overdisp / (writes > 1 ? writes : 1.0);
+    if (s2 < 1e-6)
+        s2 = 1e-6;
+    double w2 = width > 0 ? width * width : 1e-12;
+    double l = (d * (meas - r->indep) / s2 + prior / w2) / (d * d / s2 + 1.0 / w2);
+    return l < 0 ? 0 : l > 0.95 ? 0.95 : l;
+}
+
 double rf_rcc_stall(double writes_per_inst, double conflict, int nvm_write_latency)
 {
     int extra = nvm_write_latency > 1 ? nvm_write_latency - 1 : 0;
@@ -1024,7 +1038,12 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
         rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
     int lw = gpu->nvm_write_latency > 1 ? gpu->nvm_write_latency : 1;
     if (rc == 0) {
-        rates_core(&g, fl, warps, p->rc_locality, &r, rr);
+        /* The locality under the concatenated index, or under a hashed or
+         * associative placement (TEA, fully associative) when calibrated
+         * apart (rc_locality_tea; calibrate/calibrate.c). */
+        double lam = d->index != RF_RC_CONCAT && p->rc_locality_tea >= 0 ? p->rc_locality_tea
+                                                                         : p->rc_locality;
+        rates_core(&g, fl, warps, lam, &r, rr);
         r.wb_idc = 1.0;
         if (k->rcw.nregs > 0)
             rc = rf_rcc_own_walk(&k->rcw, &g, d->assign, rr->own, rr->miss, m->banks, lw,

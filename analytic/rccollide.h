@@ -169,6 +169,14 @@ int rf_rcc_wb_dispersion(const rf_rcc_writes *w, const rf_rc_geom *g, int assign
  * no result depends on it. */
 double rf_rcc_fit_locality(const rf_rcc_result *res, const double *meas, int n);
 
+/* Locality of one index function from one sampled conflict rate `meas`
+ * over `writes` register-cache writes, shrunk toward `prior` (width
+ * `width`): the conflict rate's noise is taken binomial times `overdisp`
+ * (the writes come in bursts), so a short window or an index whose rate
+ * hardly depends on the locality moves it little.  Clamped to [0, 0.95]. */
+double rf_rcc_locality_one(const rf_rcc_result *r, double meas, double writes, double overdisp,
+                           double prior, double width);
+
 /* The stall an instruction's own warp sees from NVM write-backs, cycles per
  * instruction: writes per instruction x conflict x (nvm_write_latency - 1)
  * (a write into the cache completes in the cycle it arrives; a conflicting

@@ -8,7 +8,14 @@
  * would retire a / cpi_lone, so each issuing warp advances through its lone
  * time at the rate
  *     v(a) = IPC(a) cpi_lone / a            (1 when latency alone binds)
- * and retires instructions at v(a) I / T of its phase.  An oldest-first
+ * and retires instructions at v(a) I / T of its phase.  That equal share
+ * of lone time holds where IPC(a) is latency- or DRAM-bound (the waits
+ * stretch); where it is issue-, collector- or unit-bound (run->stretch[a])
+ * the issue cycles stretch instead (issue_stretch below): sgemm's CTA
+ * epilogue of dependent loads (88 instructions over 1,264 lone cycles)
+ * next to its compute phases took 16 times its lone time under the equal
+ * share with 28 warps issuing, and the population model's sgemm windows
+ * read 1.00-1.17 by position where the sampler's read 1.00-1.05.  An oldest-first
  * scheduler (GTO) instead hands the share out in CTA launch order, each warp
  * taking at most its lone speed (v = 1) until IPC(a) is used up, so old CTAs
  * finish first and the population drifts apart.  The model blends the two:
@@ -33,6 +40,7 @@
  */
 #include "waves.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,6 +170,46 @@ static void warm(sim *s, int n, long until)
     s->drain = drain;
 }
 
+/* Issue stretch (the share where IPC(a) is throughput-bound): contention
+ * stretches the issue cycles of a warp's phase, not its waits.  A phase of
+ * I instructions over T lone cycles (ipt = I / T) then takes T - I + c I
+ * cycles at c cycles per issue, so the warp covers its lone time at
+ *     v = 1 / (1 + ipt (c - 1))
+ * and retires v ipt instructions a cycle; c >= 1 solves
+ *     sum_i ipt_i / (1 + ipt_i (c - 1)) = IPC(a)
+ * (c = 1, every warp at its lone speed, when the warps ask less).  With
+ * every warp at the kernel's mean ipt this is the equal share; where
+ * phases differ it slows the issuing phases, not the waiting ones. */
+static void issue_stretch(const sim *s, const int *order, int na, double ipc, double *v)
+{
+    double d = 0;
+    for (int x = 0; x < na; x++)
+        d += s->ipt[order[x]];
+    double c = 1.0;
+    if (d > ipc && ipc > 0) {
+        /* f(c) = sum ipt / (1 + ipt (c - 1)) - ipc, decreasing and convex:
+         * Newton from c = 1 converges from below. */
+        for (int it = 0; it < 50; it++) {
+            double f = -ipc, df = 0;
+            for (int x = 0; x < na; x++) {
+                double p = s->ipt[order[x]], q = 1.0 + p * (c - 1.0);
+                f += p / q;
+                df -= p * p / (q * q);
+            }
+            if (!(df < 0))
+                break;
+            double step = f / df;
+            c -= step;
+            if (fabs(step) < 1e-9 * c)
+                break;
+        }
+    }
+    for (int x = 0; x < na; x++) {
+        double p = s->ipt[order[x]];
+        v[order[x]] = 1.0 / (1.0 + p * (c - 1.0));
+    }
+}
+
 int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
                  const rf_waves_run *run, rf_waves_out *out)
 {
@@ -209,9 +257,15 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
             if (s.st[i] == W_ISSUE)
                 order[na++] = i;
         double lam = run->oldest_first < 0 ? 0 : run->oldest_first > 1 ? 1 : run->oldest_first;
-        double eq = a > 0 ? ipc * cs->cpi_lone / a : 0.0;
+        if (run->stretch && a > 0 && run->stretch[a > nw ? nw : a]) {
+            issue_stretch(&s, order, na, ipc, v);
+        } else {
+            double eq = a > 0 ? ipc * cs->cpi_lone / a : 0.0;
+            for (int x = 0; x < na; x++)
+                v[order[x]] = eq;
+        }
         for (int x = 0; x < na; x++)
-            v[order[x]] = (1.0 - lam) * eq;
+            v[order[x]] *= 1.0 - lam;
         if (lam > 0) {
             for (int x = 1; x < na; x++) {   /* insertion sort by age */
                 int y = order[x], j = x - 1;

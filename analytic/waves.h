@@ -26,6 +26,9 @@ typedef struct rf_waves_run {
                           * instruction per step, finished CTAs replaced at once,
                           * until the run's CTA warm_ctas starts (the sampler's
                           * rf_sim_opts.warm_ctas); 0 = cold start */
+    const double *stretch; /* [a] != 0: IPC(a) is throughput-bound, contention
+                            * stretches issue cycles (analytic/waves.c); else and
+                            * when NULL lone time is shared equally */
 } rf_waves_run;
 
 typedef struct rf_waves_out {

@@ -19,6 +19,21 @@
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 
+/* A GPU with 2 sub-cores of 8 register-cache entries and a 4-cycle NVM
+ * write, and a kernel of one read and one write per instruction. */
+static void tiny_hirf(rf_gpu *gpu, rf_ipc_kernel *k)
+{
+    memset(gpu, 0, sizeof *gpu);
+    gpu->subcores = 2;
+    gpu->rc_entries = 8;
+    gpu->max_warps_per_sm = 64;
+    gpu->nvm_write_latency = 4;
+    memset(k, 0, sizeof *k);
+    k->reads = 1;
+    k->writes = 1;
+    k->read_k[1] = 1;
+}
+
 /* Two tags on one line, independent writes: one warp writes r0 and r8
  * equally often; with the seed's W3R3 index both use line 0 (register LSBs
  * 000, warp bits 000).  p = 1/2 each on one line, P = 1:
@@ -434,22 +449,14 @@ static void apply_terms(void **state)
     rf_func *f = kb_finish(&b);
     assert_non_null(f);
     rf_gpu gpu;
-    memset(&gpu, 0, sizeof gpu);
-    gpu.subcores = 2;
-    gpu.rc_entries = 8;
-    gpu.max_warps_per_sm = 64;
-    gpu.nvm_write_latency = 4;
+    rf_ipc_kernel k;
+    tiny_hirf(&gpu, &k);
     rf_design d;
     rf_design_init(&d);
     d.kind = RF_DESIGN_HIRF;
     d.wbits = 0;
     d.rbits = 3;
     d.assign = RF_ASSIGN_BASE;
-    rf_ipc_kernel k;
-    memset(&k, 0, sizeof k);
-    k.reads = 1;
-    k.writes = 1;
-    k.read_k[1] = 1;
     rf_profile prof = {0, 0.5, 1, 1, 0};
     rf_err err = {0};
     assert_int_equal(rf_rcc_writes_of(f, &prof, &k.rcw, &err), 0);
@@ -686,22 +693,14 @@ static void apply_own_walk(void **state)
     rf_func *f = kb_finish(&b);
     assert_non_null(f);
     rf_gpu gpu;
-    memset(&gpu, 0, sizeof gpu);
-    gpu.subcores = 2;
-    gpu.rc_entries = 8;
-    gpu.max_warps_per_sm = 64;
-    gpu.nvm_write_latency = 4;
+    rf_ipc_kernel k;
+    tiny_hirf(&gpu, &k);
     rf_design d;
     rf_design_init(&d);
     d.kind = RF_DESIGN_HIRF;
     d.wbits = 0;
     d.rbits = 3;
     d.assign = RF_ASSIGN_BASE;
-    rf_ipc_kernel k;
-    memset(&k, 0, sizeof k);
-    k.reads = 1;
-    k.writes = 1;
-    k.read_k[1] = 1;
     rf_profile prof = {0, 0.5, 1, 1, 0};
     rf_err err = {0};
     assert_int_equal(rf_rcc_writes_of(f, &prof, &k.rcw, &err), 0);
@@ -727,22 +726,14 @@ static void apply_burst_factor(void **state)
 {
     (void)state;
     rf_gpu gpu;
-    memset(&gpu, 0, sizeof gpu);
-    gpu.subcores = 2;
-    gpu.rc_entries = 8;
-    gpu.max_warps_per_sm = 64;
-    gpu.nvm_write_latency = 4;
+    rf_ipc_kernel k;
+    tiny_hirf(&gpu, &k);
     rf_design d;
     rf_design_init(&d);
     d.kind = RF_DESIGN_HIRF;
     d.wbits = 0;
     d.rbits = 3;
     d.assign = RF_ASSIGN_BASE;
-    rf_ipc_kernel k;
-    memset(&k, 0, sizeof k);
-    k.reads = 1;
-    k.writes = 1;
-    k.read_k[1] = 1;
     rf_ipc_params p;
     rf_ipc_params_default(&p);
     rf_err err = {0};
@@ -760,6 +751,67 @@ static void apply_burst_factor(void **state)
         NEAR(m.write_idc, want[i]);
         NEAR(m.write_service, 4.0);
     }
+}
+
+/* One index's locality from one window, shrunk toward the joint fit:
+ * indep 0.5, intra 0.1 (d = -0.4), meas 0.3 over 1,200 writes at
+ * overdispersion 12: s^2 = 0.3 0.7 12 / 1200 = 0.0021; prior 0.2 +- 0.25
+ * (1 / w^2 = 16):
+ *   lambda = (0.08 / 0.0021 + 0.2 16) / (0.16 / 0.0021 + 16)
+ *          = 41.295238 / 92.190476 = 0.447934   (unshrunk: 0.5).
+ * An index whose rate hardly moves with lambda (intra 0.46, meas 0.48):
+ * s^2 = 0.48 0.52 12 / 1200 = 0.002496,
+ *   lambda = (0.0008 / 0.002496 + 3.2) / (0.0016 / 0.002496 + 16)
+ *          = 3.520513 / 16.641026 = 0.211556  (unshrunk 0.5: noise). */
+static void locality_one_shrinks(void **state)
+{
+    (void)state;
+    rf_rcc_result r;
+    memset(&r, 0, sizeof r);
+    r.indep = 0.5;
+    r.intra = 0.1;
+    assert_float_equal(rf_rcc_locality_one(&r, 0.3, 1200, 12, 0.2, 0.25), 0.447934, 1e-6);
+    r.intra = 0.46;
+    assert_float_equal(rf_rcc_locality_one(&r, 0.48, 1200, 12, 0.2, 0.25), 0.211556, 1e-6);
+    /* Clamped to [0, 0.95]. */
+    r.intra = 0.1;
+    NEAR(rf_rcc_locality_one(&r, 0.0, 1e9, 12, 0.2, 0.25), 0.95);
+}
+
+/* rc_locality_tea serves the TEA index (and fully associative) only;
+ * negative, TEA takes rc_locality. */
+static void tea_locality_apart(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_ipc_kernel k;
+    tiny_hirf(&gpu, &k);
+    rf_err err = {0};
+    double conf[2][3];
+    const double tea_lam[3] = {-1, 0.2, 0.8};
+    for (int ix = 0; ix < 2; ix++)
+        for (int j = 0; j < 3; j++) {
+            rf_design d;
+            rf_design_init(&d);
+            d.kind = RF_DESIGN_HIRF;
+            d.index = ix ? RF_RC_TEA : RF_RC_CONCAT;
+            d.wbits = 0;
+            d.rbits = 3;
+            rf_ipc_params p;
+            rf_ipc_params_default(&p);
+            p.rc_locality = 0.2;
+            p.rc_locality_tea = tea_lam[j];
+            rf_ipc_kernel kk = k;
+            rf_ipc_machine m;
+            memset(&m, 0, sizeof m);
+            m.banks = 8;
+            rf_rcc_result r;
+            assert_int_equal(rf_rcc_apply(&gpu, &d, 16, &p, &m, &kk, &r, &err), 0);
+            conf[ix][j] = r.conflict;
+        }
+    NEAR(conf[0][0], conf[0][2]);          /* concat: rc_locality only */
+    NEAR(conf[1][0], conf[1][1]);          /* TEA at -1 takes rc_locality */
+    assert_true(conf[1][2] < conf[1][1] - 1e-3);   /* more locality, fewer */
 }
 
 /* Seed 002 Table 1 on volta-hirf: HI-RF (NVM file + SRAM cache) is 0.945x
@@ -817,6 +869,8 @@ int main(void)
         cmocka_unit_test(wb_dispersion),
         cmocka_unit_test(apply_own_walk),
         cmocka_unit_test(apply_burst_factor),
+        cmocka_unit_test(locality_one_shrinks),
+        cmocka_unit_test(tea_locality_apart),
         cmocka_unit_test(area_and_leakage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

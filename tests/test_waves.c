@@ -90,6 +90,44 @@ static void issue_bound_sharing(void **state)
     free_set(cs);
 }
 
+static void issue_stretch_where_throughput_bound(void **state)
+{
+    (void)state;
+    /* Warp 0: 10 instructions over 10 lone cycles (ipt 1); warp 1: 2 over
+     * 10 (ipt 0.2, waiting most of its time); cpi_lone = 20 / 12.  IPC(2)
+     * = 0.6, IPC(1) = 1.
+     * Equal share of lone time: v = 0.6 (20 / 12) / 2 = 0.5 for both, both
+     * end at 20: 12 instructions in 20 cycles, IPC 0.6.
+     * Issue stretch (stretch[2] = 1): with u = c - 1,
+     *   1 / (1 + u) + 0.2 / (1 + 0.2 u) = 0.6
+     *   => 0.12 u^2 + 0.32 u - 0.6 = 0 => u = (-0.32 + sqrt(0.3904)) / 0.24
+     *   = 1.2700833;
+     * v0 = 1 / 2.2700833 = 0.4405125, v1 = 1 / 1.2540167 = 0.7974376.
+     * Warp 1 ends at 10 / v1 = 12.540167, warp 0 has 10 - 12.540167 v0 =
+     * 4.4759 lone cycles left, alone at IPC(1) = 1 >= its ipt: lone speed,
+     * ends at 17.016067: IPC 12 / 17.016067 = 0.705216. */
+    const float t[2][2] = {{10, 0}, {10, 0}};
+    rf_ctaset *cs = make_set(1, 1, t);
+    cs->insts[(0 * 2 + 1) * 2 + 0] = 2;
+    cs->cpi_lone = 20.0 / 12.0;
+    const double tab[3] = {0, 1, 0.6};
+    const double stretch[3] = {0, 1, 1};
+    rf_waves_out o;
+    rf_waves_run eq = {1, 0, 1, 0, 0, 0.0, 0, NULL};
+    assert_int_equal(rf_waves_sim(cs, tab, 0, &eq, &o), 0);
+    assert_float_equal(o.cycles, 20, 1e-9);
+    assert_float_equal(o.ipc, 0.6, 1e-9);
+    rf_waves_run st = {1, 0, 1, 0, 0, 0.0, 0, stretch};
+    assert_int_equal(rf_waves_sim(cs, tab, 0, &st, &o), 0);
+    assert_float_equal(o.cycles, 17.016067, 1e-5);
+    assert_float_equal(o.ipc, 0.705216, 1e-6);
+    /* While both issue the SM retires IPC(2): window [0, 10) holds 6. */
+    rf_waves_run w = {1, 0, 1, 0, 10, 0.0, 0, stretch};
+    assert_int_equal(rf_waves_sim(cs, tab, 0, &w, &o), 0);
+    assert_float_equal(o.insts, 6.0, 1e-6);
+    free_set(cs);
+}
+
 static void barrier_waits_for_the_slowest(void **state)
 {
     (void)state;
@@ -178,6 +216,7 @@ int main(void)
         cmocka_unit_test(warming_walks_to_the_window_cta),
         cmocka_unit_test(latency_bound_cta),
         cmocka_unit_test(issue_bound_sharing),
+        cmocka_unit_test(issue_stretch_where_throughput_bound),
         cmocka_unit_test(barrier_waits_for_the_slowest),
         cmocka_unit_test(slots_drain_before_the_next_cta),
     };
