@@ -24,9 +24,10 @@
  *    HI-RF windows, rc_stall and rc_burst, after the register-cache
  *    locality is set from their conflict rates: rc_locality for the
  *    concatenated index and rc_locality_tea for TEA and fully associative,
- *    each shrunk toward their joint fit, rf_rcc_locality_one; and a common
- *    factor on the two HI-RF windows, prior 1 +- the window noise) (windows
- *    shorter than SHORT_LATS DRAM latencies count as noisier), bounded as
+ *    each shrunk toward their joint fit, rf_rcc_locality_one; and, when
+ *    they are short, a common factor on the two HI-RF windows, prior 1 +-
+ *    the window noise) (windows shorter than SHORT_LATS DRAM latencies
+ *    count as noisier), bounded as
  *    rf_ipc_mparams says, with GSL (calibrate/fit.c: error handler off,
  *    every status checked).  Parameter covariance from the fit; the record
  *    keeps it and the windows' relative rms residual per degree of freedom
@@ -137,12 +138,16 @@
  * that baseline window on average over seeds 1-8 (full runs: 0.6% and
  * 5.6%), each by +- 5-10%; the fit moved rc_burst to follow (0.29-1.22
  * over seeds 1-10, the bound 0.05 at two), and every HI-RF estimate with
- * it.  A factor on the pair (prior 1 +- WINDOW_NOISE) takes their common
- * part; rc_burst and rc_stall keep what concat and TEA read apart.  Table
- * 5 against full runs averaged over sampler seeds 1-5, window seeds 1-20:
- * 2.63% / 10.46% with it, 2.71% / 11.10% with the baseline window in the
- * factor too (sgemm's 2-bank window then moves the rate), 2.98% / 13.28%
- * before this change set. */
+ * it.  On windows under SHORT_LATS DRAM latencies a factor on the pair
+ * (prior 1 +- WINDOW_NOISE) takes their common part; rc_burst and rc_stall
+ * keep what concat and TEA read apart.  Longer windows keep their common
+ * part for rc_stall: libor's full runs put it at 0.16 (its HI_Worst 10%
+ * low at two window seeds with the factor).  Table 5 against full runs
+ * averaged over sampler seeds 1-5, window seeds 1-20, mean / worst
+ * averaged: 2.52% / 10.20%; 2.63% / 10.46% with the factor on every pair
+ * of HI-RF windows, 2.71% / 11.10% with the baseline window in it too
+ * (sgemm's 2-bank window then moves the rate), 2.98% / 13.28% before this
+ * change set. */
 #define SHORT_LATS 4.0
 #define RATE_LO 0.5
 #define RATE_HI 2.0
@@ -212,8 +217,8 @@ typedef struct fit_ctx {
     int idx[RF_FIT_MAXP];
     int np;                      /* model parameters fitted */
     bool rate;                   /* theta[np] is the rate (warmed windows) */
-    int npair;                   /* HI-RF windows; with 2 or more theta[np + rate] is
-                                  * their common factor */
+    int npair;                   /* short HI-RF windows; with 2 or more theta[np + rate]
+                                  * is their common factor */
     bool pair[RF_PLAN_MAX];
     rf_err *err;
 } fit_ctx;
@@ -468,12 +473,13 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     y_all[plan->n + c.np] = 1.0;
     sigma[plan->n + c.np] = PRIOR_RATE;
     int nrate = c.rate ? 1 : 0;
-    /* The HI-RF windows' common factor (prior 1 +- the window noise): they
-     * run the baseline window's CTAs, so what that position reads off the
-     * mid-run level they read too, and without it the HI-RF terms took it
-     * up (calibrate.c's header). */
+    /* Short HI-RF windows' common factor (prior 1 +- the window noise):
+     * they run the baseline window's CTAs, so what that position reads off
+     * the mid-run level they read too, and without it the HI-RF terms took
+     * it up (SHORT_LATS above). */
     for (int i = 0; i < plan->n; i++) {
-        c.pair[i] = plan->pt[i].design.kind == RF_DESIGN_HIRF;
+        c.pair[i] = plan->pt[i].design.kind == RF_DESIGN_HIRF
+                 && window[i] < SHORT_LATS * gpu->dram_latency;
         c.npair += c.pair[i];
     }
     if (c.npair > 1) {

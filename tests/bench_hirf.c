@@ -41,30 +41,30 @@
  * Grids are cut to 4 waves of resident CTAs so that every run is a full
  * run of the cut grid and the bench takes seconds; RF_BENCH_WAVES=N cuts
  * them to N waves, 0 runs whole grids (about a minute).  Whole grids,
- * measured: Table 4 1.46% / 7.8% (mean / worst, sgemm HI_CAC), Table 5
- * 2.45% / 10.2% (kmeans TEA_Worst; no window runs Worst: sgemm, kmeans and
- * libor HI_Worst +8.1%, +1.4%, -4.4%; 2.68% / 10.1% before the changes
+ * measured: Table 4 1.44% / 7.8% (mean / worst, sgemm HI_CAC), Table 5
+ * 2.40% / 10.2% (kmeans TEA_Worst; no window runs Worst: sgemm, kmeans and
+ * libor HI_Worst +7.6%, +1.4%, -1.6%; 2.68% / 10.1% before the changes
  * named below, 3.03% / 13.0% before the windows fitted rc_burst,
- * calibrate/calibrate.c), against 1.17% / 8.1% and 7.47% / 33.1% on 4
+ * calibrate/calibrate.c), against 1.09% / 8.1% and 7.47% / 33.1% on 4
  * waves, where a window sees 1.1-4x the IPC of the short run.
  *
  * RF_BENCH_CALSEED=S gives the windows sampler seed S (default 1; the full
  * runs keep seed 1).  Table 5 over window seeds 1-5, whole grids, mean /
- * worst: 2.45/10.21, 3.47/12.73, 3.13/11.76, 2.28/9.74, 2.35/9.72 (average
- * 2.74% / 10.83%; before the issue-stretch share, the locality by index,
- * the short-window noise and the HI-RF pair factor of calibrate/calibrate.c
- * and analytic/waves.c: 2.68/10.06, 3.07/10.43, 3.17/8.65, 2.20/8.80,
+ * worst: 2.40/10.21, 3.09/12.73, 2.82/11.76, 1.95/9.73, 2.11/9.72 (average
+ * 2.47% / 10.83%; before the issue-stretch share, the locality by index,
+ * the short-window noise and factor of calibrate/calibrate.c and
+ * analytic/waves.c: 2.68/10.06, 3.07/10.43, 3.17/8.65, 2.20/8.80,
  * 3.04/14.92, average 2.83% / 10.57%, with 24.8% at seed 6 and 12.12% on
- * average over seeds 1-10, now 10.66%).  sgemm's worst HI-RF point over
- * seeds 1-10 is 6.4-8.9% (before 6.0-14.9%, over 8% at eight seeds; its
- * level, the SRAM point, 3.7-9.3% high, now 3.6-5.5%); what is left over
+ * average over seeds 1-10, now 10.63%).  sgemm's worst HI-RF point over
+ * seeds 1-10 is 5.7-8.3% (before 6.0-14.9%, over 8% at eight seeds; its
+ * level, the SRAM point, 3.7-9.3% high, now 3.3-5.5%); what is left over
  * 8% is kmeans (windows of 677 cycles, 5.6% mean) and libor's HI_Worst
- * (4.4-10.2%, before 3.2-9.3%).
+ * (3.4-10.0%, before 3.2-9.3%).
  * RF_BENCH_REFSEEDS=N compares Table 5 with the mean of N full runs
  * (sampler seeds 1..N; N times the full runs): one full run's CTA paths
  * and cache draws move kmeans' TEA / SRAM ratio over 1.056-1.153 between
- * seeds 1-4.  Against the mean of seeds 1-5, window seeds 1-20: 2.63% /
- * 10.46% on average (before: 2.98% / 13.28%).
+ * seeds 1-4.  Against the mean of seeds 1-5, window seeds 1-20: 2.52% /
+ * 10.20% on average (before: 2.98% / 13.28%).
  * Changes that helped seed 1 alone and
  * not the average, so not kept: a 4-bank conflict window on 8-bank GPUs
  * with wider noise and a narrower gto_share prior for windows under 4 DRAM
