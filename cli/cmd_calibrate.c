@@ -222,6 +222,22 @@ int rf_cmd_calibrate(int argc, char **argv)
         rf_tbl_print(t, stdout);
         rf_tbl_free(t);
     }
+    /* HI-RF windows: their conflict rates and the localities set from them. */
+    double cf[2] = {-1, -1};
+    for (int i = 0; i < rep->n; i++)
+        if (rep->plan.pt[i].design.kind == RF_DESIGN_HIRF)
+            cf[rep->plan.pt[i].design.index != RF_RC_CONCAT] = rep->s[i].conflict;
+    if (cf[0] >= 0 || cf[1] >= 0) {
+        printf("\nregister cache: conflicts sampled");
+        if (cf[0] >= 0)
+            printf(" concat %.1f%%", 100.0 * cf[0]);
+        if (cf[1] >= 0)
+            printf("%s tea %.1f%%", cf[0] >= 0 ? "," : "", 100.0 * cf[1]);
+        printf("; locality rc_locality %.3f", cal.params.rc_locality);
+        if (cal.params.rc_locality_tea >= 0)
+            printf(", rc_locality_tea %.3f (TEA, fully associative)", cal.params.rc_locality_tea);
+        printf("\n");
+    }
     printf("\nfit: chi^2 %.3g -> %.3g (relative), rms residual %.2f%%, %d dof, %zu iterations\n",
            rep->fit.chisq0, rep->fit.chisq, 100.0 * cal.rms_rel, cal.dof, rep->fit.iters);
     printf("cost: %.0f cycles sampled vs %.0f for a full run (estimate): %.2f%%\n", rep->sim_cycles,

@@ -75,6 +75,42 @@ static void estimate_and_batch(void **state)
     free(b.out);
 }
 
+/* calibrate on an NVM-backed GPU runs the two HI-RF windows, prints their
+ * conflict rates and the localities set from them, and records both
+ * (rc_locality for concat, rc_locality_tea for TEA); estimate reads them. */
+static void calibrate_localities(void **state)
+{
+    (void)state;
+    char rec[] = "/tmp/rfkit_hirf_cal_XXXXXX";
+    int fd = mkstemp(rec);
+    assert_true(fd >= 0);
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args, "calibrate " HIRF " --quiet -o %s", rec);
+    clirun c = clirun_run(args);
+    assert_int_equal(c.status, 0);
+    assert_non_null(strstr(c.out, "hirf index=concat"));
+    assert_non_null(strstr(c.out, "hirf index=tea"));
+    const char *rl = strstr(c.out, "register cache: conflicts sampled concat ");
+    assert_non_null(rl);
+    assert_non_null(strstr(rl, "rc_locality_tea"));
+    FILE *f = fopen(rec, "r");
+    assert_non_null(f);
+    char line[256];
+    double lt = -2;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "volta-hirf,reduce,param:rc_locality_tea,", 40) == 0)
+            lt = atof(line + 40);
+    fclose(f);
+    assert_true(lt >= 0 && lt <= 0.95);
+    snprintf(args, sizeof args, "estimate " HIRF " --design hirf --index tea --calib %s", rec);
+    clirun e = clirun_run(args);
+    unlink(rec);
+    assert_int_equal(e.status, 0);
+    assert_non_null(strstr(e.out, "register cache"));
+    free(c.out), free(e.out);
+}
+
 /* W2R3 does not make the 6-bit index of 64 lines; unknown policy. */
 static void bad_input(void **state)
 {
@@ -93,6 +129,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(simulate_columns),
         cmocka_unit_test(estimate_and_batch),
+        cmocka_unit_test(calibrate_localities),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests_name("cli_hirf", tests, NULL, NULL);
