@@ -50,6 +50,8 @@ typedef struct rf_ipc_kernel {
                              * waits for them (the scheduler turns to the other
                              * warps, which are at the same instruction) */
     double insts_per_warp;  /* warp instructions per warp (whole kernel) */
+    double live_frac;       /* share of resident warps not exited (holding registers;
+                             * analytic/kchar.c), or measured by calibration */
     double active_frac;     /* mean warp work / CTA critical work (barrier phases,
                              * slowest warp): share of resident warps still issuing */
     int warps_per_cta;

@@ -36,6 +36,7 @@ typedef struct rf_ctaset {
     float *time;           /* same layout: lone-warp cycles */
     double active_frac;    /* E[sum_p mean_w T] / E[sum_p max_w T] */
     double cpi_lone;       /* sum T / sum I */
+    double live_frac;      /* share of resident warps not exited (barrier waits count) */
     double s_mem, s_dep;   /* stall cycles per instruction on memory / other producers */
     double drain;          /* mean cycles from a warp's exit to its last retirement */
 } rf_ctaset;

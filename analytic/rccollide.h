@@ -184,7 +184,8 @@ double rf_rcc_locality_one(const rf_rcc_result *r, double meas, double writes, d
 double rf_rcc_stall(double writes_per_inst, double conflict, int nvm_write_latency);
 
 /* HI-RF terms of the IPC model (no-op for other designs): with `warps`
- * resident warps and the flow of k->rcw under d at p->rc_locality, sets
+ * warps holding registers (the resident ones not exited,
+ * rf_extrap_live_warps) and the flow of k->rcw under d at p->rc_locality, sets
  * the write-back rate and service of m (the stall term of analytic/ipc.c)
  * and turns k's register reads and writes into what the
  * NVM banks see (read misses; write-backs times the NVM write latency, the

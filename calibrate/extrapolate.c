@@ -35,6 +35,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -113,6 +114,8 @@ static void setup_cal(const rf_calib *cal, rf_ipc_kernel *k_used, rf_ipc_params 
             k_used->reads = cal->meas_reads;
             k_used->writes = cal->meas_writes;
         }
+        if (cal->meas_live > 0)
+            k_used->live_frac = cal->meas_live;   /* the samples' own count */
     } else {
         rf_ipc_params_default(p_used);
     }
@@ -199,6 +202,14 @@ static void design_params(const rf_design *d, const rf_ipc_params *p, rf_ipc_par
         q->conflict.scale *= p->pf.ltrf_conflict;
 }
 
+int rf_extrap_live_warps(int warps, const rf_ipc_kernel *k)
+{
+    if (!(k->live_frac > 0 && k->live_frac < 1))
+        return warps;
+    long n = lround(warps * k->live_frac);
+    return n < 1 ? 1 : (int)n;
+}
+
 static int resident_ctas(const rf_occ *occ)
 {
     return occ->active_ctas > 0 ? occ->active_ctas : occ->ctas_per_sm;
@@ -238,7 +249,8 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
         return rc;
     double late = writes_all - k.writes;    /* LTRF: results written to the main file */
     double reads0 = k.reads, writes0 = k.writes;
-    rc = rf_rcc_apply(gpu, d, resident * k.warps_per_cta, &p, &m, &k, &out->rc, err);
+    rc = rf_rcc_apply(gpu, d, rf_extrap_live_warps(resident * k.warps_per_cta, &k), &p, &m, &k,
+                      &out->rc, err);
     if (rc)
         return rc;
 

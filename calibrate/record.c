@@ -5,7 +5,7 @@
  *   fit               name of a fitted parameter (one row each, in order)
  *   cov:NAME:NAME     covariance of two fitted parameters
  *   rms_rel, dof, samples, sample_cycles, full_cycles, level, meas_reads,
- *   meas_writes
+ *   meas_writes, meas_live (when measured; older records lack it)
  * Numbers are written with 17 significant digits (exact round trip).
  * Saving reads the existing file, keeps the rows of other GPU/kernel pairs,
  * writes everything to a temporary file in the same folder and renames it
@@ -267,6 +267,11 @@ int rf_record_load(const char *path, const char *gpu, const char *kernel,
         } else if (!strcmp(key, "meas_writes")) {
             rc = num(rw, path, line, &c->meas_writes, err);
             c->has_meas = true;
+        } else if (!strcmp(key, "meas_live")) {
+            rc = num(rw, path, line, &c->meas_live, err);
+            if (!rc && !(c->meas_live > 0 && c->meas_live <= 1))
+                rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside (0, 1]",
+                                c->meas_live);
         } else {
             rc = rf_err_set(err, RF_EUNKNOWN, path, (int)line, 3, key, "unknown record key");
         }
@@ -339,6 +344,8 @@ int rf_record_save(const char *path, const rf_calib *c, rf_err *err)
         put_num(&w, c, "meas_reads", c->meas_reads);
         put_num(&w, c, "meas_writes", c->meas_writes);
     }
+    if (c->meas_live > 0)
+        put_num(&w, c, "meas_live", c->meas_live);
     int ok = rf_csvw_flush(&w) == 0 && !ferror(out.fp);
     rf_csvw_free(&w);
     rc = rf_outfile_close(&out, ok, err);

@@ -32,6 +32,9 @@ typedef struct rf_calib {
     bool has_meas;                     /* measured operand counts below are valid */
     double meas_reads;                 /* bank reads per instruction in the samples */
     double meas_writes;                /* bank writes per instruction */
+    double meas_live;                  /* warps not exited over resident warps in the baseline
+                                        * samples (0: not measured; HI-RF's register-cache
+                                        * population, analytic/kchar.c live_frac) */
 } rf_calib;
 
 /* Reset to the uncalibrated defaults for (gpu, kernel). */

@@ -236,6 +236,9 @@ int rf_cmd_calibrate(int argc, char **argv)
         printf("; locality rc_locality %.3f", cal.params.rc_locality);
         if (cal.params.rc_locality_tea >= 0)
             printf(", rc_locality_tea %.3f (TEA, fully associative)", cal.params.rc_locality_tea);
+        if (cal.meas_live > 0)
+            printf("; warps not exited %.0f%% of resident (the cache's population)",
+                   100.0 * cal.meas_live);
         printf("\n");
     }
     printf("\nfit: chi^2 %.3g -> %.3g (relative), rms residual %.2f%%, %d dof, %zu iterations\n",

@@ -108,6 +108,9 @@ static void calibrates_and_round_trips(void **state)
     }
     assert_true(cal.level > 0.5 && cal.level < 2.0);
     assert_true(cal.has_meas && cal.meas_reads > 0);
+    /* The baseline windows' share of warps not exited (the sampler's mean
+     * resident warps over the slots of the resident CTAs). */
+    assert_true(cal.meas_live > 0 && cal.meas_live <= 1);
 
     char path[] = "/tmp/rfkit-test-calXXXXXX";
     int fd = mkstemp(path);

@@ -94,15 +94,20 @@ static void calibrate_localities(void **state)
     const char *rl = strstr(c.out, "register cache: conflicts sampled concat ");
     assert_non_null(rl);
     assert_non_null(strstr(rl, "rc_locality_tea"));
+    assert_non_null(strstr(rl, "warps not exited "));
     FILE *f = fopen(rec, "r");
     assert_non_null(f);
     char line[256];
-    double lt = -2;
-    while (fgets(line, sizeof line, f))
+    double lt = -2, live = -2;
+    while (fgets(line, sizeof line, f)) {
         if (strncmp(line, "volta-hirf,reduce,param:rc_locality_tea,", 40) == 0)
             lt = atof(line + 40);
+        if (strncmp(line, "volta-hirf,reduce,meas_live,", 28) == 0)
+            live = atof(line + 28);
+    }
     fclose(f);
     assert_true(lt >= 0 && lt <= 0.95);
+    assert_true(live > 0 && live <= 1);
     snprintf(args, sizeof args, "estimate " HIRF " --design hirf --index tea --calib %s", rec);
     clirun e = clirun_run(args);
     unlink(rec);

@@ -3,6 +3,7 @@
  * hand in the comments. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 #include <cmocka.h>
@@ -61,10 +62,65 @@ static void runs_and_repeats(void **state)
     kb_free(f);
 }
 
+/* Live fraction (the warps holding registers) against the active fraction
+ * (the warps with work), two warps per CTA.  Phase 0: B0 branches (taken
+ * with probability 0.5, drawn per warp) to B1, twenty dependent ALU
+ * instructions, so a CTA's two warps often differ in length.
+ * Without a barrier there is one phase: live = E[mean_w T] / E[max_w T],
+ * the active fraction itself, and below 1.
+ * With a barrier before the tail, every warp is held through phase 0
+ * (waiting for the slower one) and runs the same independent tail
+ * (alu r2 = r0; exit: equal lone times t1), so per CTA
+ *   live = max T_0 + (t1 + t1) / 2 = life: live_frac = 1 exactly, while
+ * the active fraction stays below 1. */
+static rf_func *branchy(bool barrier)
+{
+    kb_builder b;
+    kb_begin(&b, barrier ? "live_bar" : "live");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r1 = r0");
+    kb_i(&b, "@p0 bra");
+    int B1 = kb_block(&b, "B1");
+    for (int i = 0; i < 20; i++)
+        kb_i(&b, "alu r1 = r1");
+    int B2 = kb_block(&b, "B2");
+    if (barrier)
+        kb_i(&b, "bar");
+    kb_i(&b, "alu r2 = r0");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, B2, B1);
+    kb_succ(&b, B1, B2, -1);
+    kb_succ(&b, B2, -1, -1);
+    return kb_finish(&b);
+}
+
+static void live_fraction(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_func *f = branchy(false);
+    assert_non_null(f);
+    rf_ipc_kernel k;
+    assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
+    assert_true(k.active_frac < 0.95);
+    assert_near(k.live_frac, k.active_frac, 1e-12);
+    kb_free(f);
+    f = branchy(true);
+    assert_non_null(f);
+    assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
+    assert_true(k.active_frac < 0.95);
+    assert_near(k.live_frac, 1.0, 1e-9);
+    kb_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(runs_and_repeats),
+        cmocka_unit_test(live_fraction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "../analytic/kchar.h"
+#include "../analytic/occupancy.h"
+#include "../analytic/rccollide.h"
 #include "../calibrate/extrapolate.h"
 #include "../calibrate/rcfit.h"
 
@@ -121,11 +123,62 @@ static void sampler_round_trip(void **state)
     assert_true(cal.params.rc_locality >= 0 && cal.params.rc_locality <= 0.95);
 }
 
+/* The register cache's population is the warps not exited
+ * (rf_extrap_live_warps): lround(warps x live_frac), at least 1, all of
+ * them when the share is unknown (0) or 1; a record's meas_live replaces
+ * the static share, and the estimate's conflict rate is rf_rcc_apply's at
+ * that many warps (fewer warps sharing the lines: fewer conflicts). */
+static void live_warps_fill_the_cache(void **state)
+{
+    fixture *fx = *state;
+    rf_ipc_kernel k = fx->kc;
+    k.live_frac = 0.211;
+    assert_int_equal(rf_extrap_live_warps(64, &k), 14);    /* 13.504 */
+    k.live_frac = 0.001;
+    assert_int_equal(rf_extrap_live_warps(64, &k), 1);
+    k.live_frac = 0.0;
+    assert_int_equal(rf_extrap_live_warps(64, &k), 64);
+    k.live_frac = 1.0;
+    assert_int_equal(rf_extrap_live_warps(64, &k), 64);
+
+    rf_design hirf;
+    rf_design_init(&hirf);
+    hirf.kind = RF_DESIGN_HIRF;
+    hirf.index = RF_RC_TEA;
+    rf_calib all, part;
+    rf_calib_init(&all, "volta-hirf", fx->k->name);
+    rf_calib_init(&part, "volta-hirf", fx->k->name);
+    all.meas_live = 1.0;
+    part.meas_live = 0.25;
+    rf_rcc_result ra, rp;
+    model_ipc(fx, &hirf, &all, &ra);
+    model_ipc(fx, &hirf, &part, &rp);
+    assert_true(rp.conflict < ra.conflict);
+    /* The same rates from rf_rcc_apply at the live warps. */
+    rf_occ_input in = {fx->k->regs, rf_kernel_threads(fx->k),
+                       fx->k->smem_static + fx->k->launch.smem};
+    rf_occ occ;
+    rf_err err = {0};
+    assert_int_equal(rf_occ_compute(&fx->gpu, &hirf, &in, &occ, &err), 0);
+    int resident = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
+    rf_ipc_machine m;
+    rf_extrap_machine(&fx->gpu, &hirf, &occ, &m);
+    rf_ipc_kernel kk;
+    rf_ipc_params p;
+    rf_extrap_setup(&fx->kc, &part, &kk, &p);
+    int live = rf_extrap_live_warps(resident * kk.warps_per_cta, &kk);
+    assert_int_equal(live, (int)lround(resident * kk.warps_per_cta * 0.25));
+    rf_rcc_result r;
+    assert_int_equal(rf_rcc_apply(&fx->gpu, &hirf, live, &p, &m, &kk, &r, &err), 0);
+    assert_float_equal(r.conflict, rp.conflict, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(recovers_model),
         cmocka_unit_test(sampler_round_trip),
+        cmocka_unit_test(live_warps_fill_the_cache),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -74,10 +74,40 @@ static void a_directory_is_not_a_record(void **state)
     assert_int_equal(rmdir(dir), 0);    /* still empty */
 }
 
+/* meas_live (the samples' share of warps not exited): saved when measured,
+ * read back exactly, absent from older records (0: not measured), and a
+ * value outside (0, 1] is an error naming file, line and key. */
+static void live_share_round_trip(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rfkit-test-livXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    rf_err err = {0};
+    rf_calib c, got;
+    rf_calib_init(&c, "volta-hirf", "kmeans");
+    c.meas_live = 0.8641;
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load(path, "volta-hirf", "kmeans", &got, &err), RF_OK);
+    assert_float_equal(got.meas_live, 0.8641, 0.0);
+
+    write_file(path, "gpu,kernel,key,value\nv100,sgemm,level,1.25\n");
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_OK);
+    assert_float_equal(got.meas_live, 0.0, 0.0);
+
+    write_file(path, "gpu,kernel,key,value\nv100,sgemm,meas_live,1.5\n");
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, ":2"));
+    assert_non_null(strstr(err.msg, "meas_live"));
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keeps_other_pairs_and_reads_a_bom),
+        cmocka_unit_test(live_share_round_trip),
         cmocka_unit_test(a_directory_is_not_a_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
