@@ -25,7 +25,8 @@
  *    locality is set from their conflict rates: rc_locality for the
  *    concatenated index and rc_locality_tea for TEA and fully associative,
  *    each shrunk toward their joint fit, rf_rcc_locality_one; and, when
- *    they are short, a common factor on the two HI-RF windows, prior 1 +-
+ *    they are short, a factor on the two HI-RF windows and the baseline
+ *    window at their position, prior 1 +-
  *    the window noise) (windows shorter than SHORT_LATS DRAM latencies
  *    count as noisier), bounded as
  *    rf_ipc_mparams says, with GSL (calibrate/fit.c: error handler off,
@@ -134,21 +135,27 @@
  * fermi-gtx480 window is that short (kmeans: 4.9 latencies): bench_accuracy
  * does not change.  Table 5 (as above) 2.80% / 13.66% without, 2.65% /
  * 11.70% with.
- * The HI-RF windows' common factor: they run the baseline window's CTAs
- * at its position, and kmeans' HI and TEA windows read 4% and 7% above
- * that baseline window on average over seeds 1-8 (full runs: 0.6% and
- * 5.6%), each by +- 5-10%; the fit moved rc_burst to follow (0.29-1.22
- * over seeds 1-10, the bound 0.05 at two), and every HI-RF estimate with
- * it.  On windows under SHORT_LATS DRAM latencies a factor on the pair
- * (prior 1 +- WINDOW_NOISE) takes their common part; rc_burst and rc_stall
- * keep what concat and TEA read apart.  Longer windows keep their common
- * part for rc_stall: libor's full runs put it at 0.16 (its HI_Worst 10%
- * low at two window seeds with the factor).  Table 5 against full runs
- * averaged over sampler seeds 1-5, window seeds 1-20, mean / worst
- * averaged: 2.52% / 10.20%; 2.63% / 10.46% with the factor on every pair
- * of HI-RF windows, 2.71% / 11.10% with the baseline window in it too
- * (sgemm's 2-bank window then moves the rate), 2.98% / 13.28% before this
- * change set. */
+ * The short windows' position factor: the HI-RF windows run the baseline
+ * window's CTAs at its position, and at 677 cycles that position's CTAs
+ * move all three alike (kmeans' baseline window reads 0.85-1.15 of the
+ * window model replaying the same CTAs over seeds 1-10, its HI and TEA
+ * windows within 8% of the same ratio).  Counted three times, that noise
+ * set the rate, or, given to the HI-RF terms, moved rc_burst (0.29-1.22
+ * over seeds 1-10, the bound 0.05 at two) and every HI-RF estimate with
+ * it.  On windows under SHORT_LATS DRAM latencies one factor on the three
+ * (prior 1 +- the short window's noise) takes it once; rc_burst and
+ * rc_stall keep what concat and TEA read apart from the baseline.
+ * Longer windows keep their common part for rc_stall: libor's full runs
+ * put it at 0.16 (its HI_Worst 10% low at two window seeds with a factor
+ * there).  Table 5 against full runs averaged over sampler seeds 1-5,
+ * window seeds 1-20, mean / worst averaged: 2.98% / 13.28% without the
+ * factor; 2.52% / 10.20% on the HI-RF pair alone (prior +- WINDOW_NOISE),
+ * 2.63% / 10.46% on every HI-RF pair, 2.71% / 11.10% on every pair with
+ * its baseline window (sgemm's 2-bank window then sets the rate); with the
+ * live warps below, 2.27% / 8.79% on the short pair, 2.22% / 8.38% on the
+ * short three (against seed 1's full runs, window seeds 1-10: 2.46% /
+ * 8.88% -> 2.38% / 8.36%; prior +- 0.06 or 0.12 instead of the short
+ * noise, 0.09 on kmeans: 8.49% and 8.43%). */
 #define SHORT_LATS 4.0
 /* On short windows rc_stall and rc_burst keep priors of +- 0.25 instead of
  * 0.5: with the pair's factor free, two 677-cycle windows of kmeans moved
@@ -240,8 +247,9 @@ typedef struct fit_ctx {
     int idx[RF_FIT_MAXP];
     int np;                      /* model parameters fitted */
     bool rate;                   /* theta[np] is the rate (warmed windows) */
-    int npair;                   /* short HI-RF windows; with 2 or more theta[np + rate]
-                                  * is their common factor */
+    int npair;                   /* short HI-RF windows and the baseline window at their
+                                  * position; with 2 or more theta[np + rate] is their
+                                  * position factor */
     bool pair[RF_PLAN_MAX];
     rf_err *err;
 } fit_ctx;
@@ -531,22 +539,35 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     y_all[plan->n + c.np] = 1.0;
     sigma[plan->n + c.np] = PRIOR_RATE;
     int nrate = c.rate ? 1 : 0;
-    /* Short HI-RF windows' common factor (prior 1 +- the window noise):
-     * they run the baseline window's CTAs, so what that position reads off
-     * the mid-run level they read too, and without it the HI-RF terms took
-     * it up (SHORT_LATS above). */
+    /* Short HI-RF windows' position factor: they run the baseline window's
+     * CTAs at its position, so what that position reads off the mid-run
+     * level all three read; one factor on them (and on the baseline window
+     * there), prior 1 +- the short window's noise (SHORT_LATS above). */
+    double pair_noise = WINDOW_NOISE;
     for (int i = 0; i < plan->n; i++) {
-        c.pair[i] = plan->pt[i].design.kind == RF_DESIGN_HIRF
-                 && window[i] < SHORT_LATS * gpu->dram_latency;
-        c.npair += c.pair[i];
+        c.pair[i] = plan->pt[i].design.kind == RF_DESIGN_HIRF && window[i] < span;
+        if (c.pair[i]) {
+            c.npair++;
+            double nz = WINDOW_NOISE * sqrt(span / window[i]);
+            pair_noise = nz > pair_noise ? nz : pair_noise;
+        }
     }
     if (c.npair > 1) {
+        for (int i = 0; i < plan->n; i++) {
+            bool at = false;
+            for (int j = 0; j < plan->n && !at; j++)
+                at = c.pair[j] && plan->pt[j].skip_ctas == plan->pt[i].skip_ctas;
+            if (at && plan->pt[i].design.kind == RF_DESIGN_BASELINE && !c.pair[i]) {
+                c.pair[i] = true;
+                c.npair++;
+            }
+        }
         int j = c.np + nrate;
         lo[j] = RATE_LO;
         hi[j] = RATE_HI;
         start[j] = 1.0;
         y_all[plan->n + j] = 1.0;
-        sigma[plan->n + j] = WINDOW_NOISE;
+        sigma[plan->n + j] = pair_noise;
         nrate++;
     }
     for (int i = 0; i < plan->n; i++) {
