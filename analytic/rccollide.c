@@ -33,6 +33,15 @@
  * rate 1 - sum_l sum_{x on l} p_x^2 / P_l.  C is linear in lambda between
  * `indep` (0) and `intra` (1); the calibrator fits lambda (rc_locality,
  * default 0.5) from sampled conflict rates (rf_rcc_fit_locality).
+ * Live warps: only warps that have not exited write (the share f =
+ * k->live_frac of the resident ones, analytic/kchar.c, or as calibration's
+ * baseline windows count them), and which slots they hold is not known, so
+ * each other warp's pairs compete for a line with probability f: s =
+ * own / (own + f x others); fully associative, the sub-core's LRU holds
+ * the pairs of f x warps.  (sfu on volta-hirf: 14.6 of 64 slots live;
+ * counting every resident warp put 14% conflicts on HI_Full against 1%
+ * sampled; the first 14 warps alone have a line each under TEA, 0%
+ * against 9.7%.)
  * Fully associative LRU per sub-core (HI_Full) with E lines: the
  * characteristic-time approximation (Che et al.): T solves
  * sum_x (1 - exp(-q_x T)) = E over the sub-core's pairs (q_x = p_x / P_sub;
@@ -669,8 +678,8 @@ static void full_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
     free(reg);
 }
 
-static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double locality,
-                       rf_rcc_result *out, reg_rates *rr)
+static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double live,
+                       double locality, rf_rcc_result *out, reg_rates *rr)
 {
     memset(out, 0, sizeof *out);
     if (rr)
@@ -692,8 +701,14 @@ static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
         locality = 0;
     if (locality > 1)
         locality = 1;
+    if (!(live > 0 && live < 1))
+        live = 1.0;
     if (g->index == RF_RC_FULL) {
-        full_rates(g, fl, warps, wtot, rtot, locality, out, &miss_indep, &miss_intra, rr);
+        int wl = (int)lround(warps * live);
+        wl = wl < 1 ? 1 : wl;
+        wtot = wsum * wl;
+        rtot = rsum * wl;
+        full_rates(g, fl, wl, wtot, rtot, locality, out, &miss_indep, &miss_intra, rr);
     } else {
         int nlines = rf_rc_lines(g);
         double *pl = calloc((size_t)nlines, sizeof *pl);
@@ -717,7 +732,8 @@ static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
                     pw[rf_rc_slot_of(g, w, r).line] += fl->writes[r] / wtot;
             for (int r = 0; r < nregs; r++) {
                 int l = rf_rc_slot_of(g, w, r).line;
-                double s = pl[l] > 0 ? pw[l] / pl[l] : 1.0;
+                double others = pl[l] - pw[l];
+                double s = pw[l] + live * others > 0 ? pw[l] / (pw[l] + live * others) : 1.0;
                 double p = fl->writes[r] / wtot, q = rtot > 0 ? fl->reads[r] / rtot : 0;
                 out->indep += p * ((1.0 - s) + s * fl->c[r]);
                 out->intra += p * fl->c[r];
@@ -749,7 +765,13 @@ static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
 void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double locality,
                   rf_rcc_result *out)
 {
-    rates_core(g, fl, warps, locality, out, NULL);
+    rates_core(g, fl, warps, 1.0, locality, out, NULL);
+}
+
+void rf_rcc_rates_live(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double live,
+                       double locality, rf_rcc_result *out)
+{
+    rates_core(g, fl, warps, live, locality, out, NULL);
 }
 
 /* Banks an own write-back of register r can go to: the victim shares r's
@@ -1043,7 +1065,7 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
          * apart (rc_locality_tea; calibrate/calibrate.c). */
         double lam = d->index != RF_RC_CONCAT && p->rc_locality_tea >= 0 ? p->rc_locality_tea
                                                                          : p->rc_locality;
-        rates_core(&g, fl, warps, lam, &r, rr);
+        rates_core(&g, fl, warps, k->live_frac, lam, &r, rr);
         r.wb_idc = 1.0;
         if (k->rcw.nregs > 0)
             rc = rf_rcc_own_walk(&k->rcw, &g, d->assign, rr->own, rr->miss, m->banks, lw,

@@ -119,6 +119,14 @@ typedef struct rf_rcc_result {
 void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double locality,
                   rf_rcc_result *out);
 
+/* rf_rcc_rates with only the share `live` (0 < live < 1; else 1) of the
+ * warps holding registers, which warps unknown: under a direct-mapped index
+ * each other warp's pairs compete for a line with probability `live`
+ * (s = own / (own + live x others)); fully associative, a sub-core's LRU
+ * holds the pairs of round(warps x live) warps. */
+void rf_rcc_rates_live(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double live,
+                       double locality, rf_rcc_result *out);
+
 #define RF_RCC_MAX_BANKS 64
 
 /* A warp's own NVM bank backlog along its code (sampler: register r of
@@ -184,8 +192,8 @@ double rf_rcc_locality_one(const rf_rcc_result *r, double meas, double writes, d
 double rf_rcc_stall(double writes_per_inst, double conflict, int nvm_write_latency);
 
 /* HI-RF terms of the IPC model (no-op for other designs): with `warps`
- * warps holding registers (the resident ones not exited,
- * rf_extrap_live_warps) and the flow of k->rcw under d at p->rc_locality, sets
+ * resident warps, of which the share k->live_frac has not exited (0: all;
+ * rf_rcc_rates_live), and the flow of k->rcw under d at p->rc_locality, sets
  * the write-back rate and service of m (the stall term of analytic/ipc.c)
  * and turns k's register reads and writes into what the
  * NVM banks see (read misses; write-backs times the NVM write latency, the

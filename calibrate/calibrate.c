@@ -152,10 +152,10 @@
  * factor; 2.52% / 10.20% on the HI-RF pair alone (prior +- WINDOW_NOISE),
  * 2.63% / 10.46% on every HI-RF pair, 2.71% / 11.10% on every pair with
  * its baseline window (sgemm's 2-bank window then sets the rate); with the
- * live warps below, 2.27% / 8.79% on the short pair, 2.22% / 8.38% on the
- * short three (against seed 1's full runs, window seeds 1-10: 2.46% /
- * 8.88% -> 2.38% / 8.36%; prior +- 0.06 or 0.12 instead of the short
- * noise, 0.09 on kmeans: 8.49% and 8.43%). */
+ * live warps below (as the first warps), 2.27% / 8.79% on the short
+ * pair, 2.22% / 8.38% on the short three (against seed 1's full runs,
+ * window seeds 1-10: 2.46% / 8.88% -> 2.38% / 8.36%; prior +- 0.06 or
+ * 0.12 instead of the short noise, 0.09 on kmeans: 8.49% and 8.43%). */
 #define SHORT_LATS 4.0
 /* On short windows rc_stall and rc_burst keep priors of +- 0.25 instead of
  * 0.5: with the pair's factor free, two 677-cycle windows of kmeans moved
@@ -200,7 +200,7 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
     /* HI-RF: register-cache terms of the design (analytic/rccollide.c). */
     rf_ipc_kernel kd = *k;
     if (d->kind == RF_DESIGN_HIRF) {
-        rc = rf_rcc_apply(gpu, d, rf_extrap_live_warps(nw, k), p, &m, &kd, NULL, err);
+        rc = rf_rcc_apply(gpu, d, nw, p, &m, &kd, NULL, err);
         if (rc)
             return rc;
         k = &kd;
@@ -419,19 +419,26 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     }
     if (nlive > 0 && live > 0) {
         /* The warps not exited, as the baseline windows count them: the
-         * register cache's population (rf_extrap_live_warps).  All resident
-         * warps were counted before, where sfu's 64 slots hold 14.6 live
-         * warps on average (HI_Full: 14% conflicts in the model against 1%
-         * sampled: the live warps' registers fit).  The walk of
-         * analytic/kchar.c estimates the share without samples (kmeans
-         * 1.00 where its windows count 0.86-0.92).  Table 5 of bench_hirf
-         * (window seeds 1-20 against full runs averaged over seeds 1-5),
-         * mean / worst averaged: 2.42% / 9.02% with every resident warp,
-         * 2.27% / 8.88% with the walk's share, 2.27% / 8.79% measured
-         * (against seed 1's full runs, window seeds 1-10: 2.54% / 9.03% ->
-         * 2.46% / 8.88%); the active fraction instead (warps at a barrier
-         * left out) 2.30% / 8.76%, but hotspot's worst 2.9% -> 4.6%: its
-         * warps keep their registers through the barriers. */
+         * register cache's population (analytic/rccollide.c,
+         * rf_rcc_rates_live).  All resident warps were counted before,
+         * where sfu's 64 slots hold 14.6 live warps on average (HI_Full:
+         * 14% conflicts in the model against 1% sampled: the live warps'
+         * registers fit).  The walk of analytic/kchar.c estimates the share
+         * without samples (kmeans 1.00 where its windows count 0.86-0.92).
+         * Table 5 of bench_hirf (window seeds 1-20 against full runs
+         * averaged over seeds 1-5), mean / worst averaged: 2.42% / 9.02%
+         * with every resident warp, 2.27% / 8.79% with the measured share
+         * as the first warps of the SM (2.27% / 8.88% with the walk's),
+         * and with the short windows' position factor 2.22% / 8.38%
+         * that way, 2.33% / 8.39% as any warps (rf_rcc_rates_live: the
+         * sampler's live warps are spread over the slots, so they share
+         * lines the first ones would not: sfu's TEA windows sample 9.7%
+         * conflicts, the first 14 warps have a line each); kept for the
+         * conflict rates, which the energy model prices: Table 4's
+         * estimated rates are off by 2.5 points on average against 7.3.
+         * The active fraction instead (warps at a barrier left out): 2.30%
+         * / 8.76%, but hotspot's worst 2.9% -> 4.6%: its warps keep their
+         * registers through the barriers. */
         out->meas_live = live / nlive > 1.0 ? 1.0 : live / nlive;
         kuse.live_frac = out->meas_live;
     }

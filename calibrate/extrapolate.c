@@ -202,14 +202,6 @@ static void design_params(const rf_design *d, const rf_ipc_params *p, rf_ipc_par
         q->conflict.scale *= p->pf.ltrf_conflict;
 }
 
-int rf_extrap_live_warps(int warps, const rf_ipc_kernel *k)
-{
-    if (!(k->live_frac > 0 && k->live_frac < 1))
-        return warps;
-    long n = lround(warps * k->live_frac);
-    return n < 1 ? 1 : (int)n;
-}
-
 static int resident_ctas(const rf_occ *occ)
 {
     return occ->active_ctas > 0 ? occ->active_ctas : occ->ctas_per_sm;
@@ -249,8 +241,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
         return rc;
     double late = writes_all - k.writes;    /* LTRF: results written to the main file */
     double reads0 = k.reads, writes0 = k.writes;
-    rc = rf_rcc_apply(gpu, d, rf_extrap_live_warps(resident * k.warps_per_cta, &k), &p, &m, &k,
-                      &out->rc, err);
+    rc = rf_rcc_apply(gpu, d, resident * k.warps_per_cta, &p, &m, &k, &out->rc, err);
     if (rc)
         return rc;
 

@@ -50,12 +50,6 @@ long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms);
  * does by default (all 0 when n < 3: one pool). */
 void rf_extrap_coll_split(int n, int split[3]);
 
-/* Warps holding registers among `warps` resident ones: warps x
- * k->live_frac, at least 1 (all when live_frac is 0 or 1).  HI-RF's register
- * cache is shared by these (analytic/rccollide.c); warps that have exited
- * write nothing more and their lines go when their CTA's slot is reused. */
-int rf_extrap_live_warps(int warps, const rf_ipc_kernel *k);
-
 /* The SM as the IPC model sees it under design d with occupancy occ. */
 void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                        rf_ipc_machine *m);

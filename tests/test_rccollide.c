@@ -188,6 +188,12 @@ static void warps_share_lines(void **state)
     rf_rcc_rates(&g, &fl, 64, 0.0, &r);
     double meas = 0.4;
     NEAR(rf_rcc_fit_locality(&r, &meas, 1), 0.2);
+    /* Half the warps live, which ones unknown: the other pair on a line
+     * competes half the time, s = 1 / (1 + 1/2) = 2/3, conflict 1/3. */
+    rf_rcc_rates_live(&g, &fl, 64, 0.5, 0.0, &r);
+    NEAR(r.indep, 1.0 / 3.0);
+    rf_rcc_rates_live(&g, &fl, 64, 1.0, 0.0, &r);
+    NEAR(r.indep, 0.5);
 }
 
 /* Fully associative LRU, 64 lines per sub-core, 64 warps (16 per
@@ -209,6 +215,16 @@ static void full_lru(void **state)
     rf_rcc_rates(&g, &fl, 64, 0.0, &r);
     assert_true(fabs(r.indep - 0.2) < 1e-6);
     assert_int_equal(r.pairs, 320);
+    /* 8 equal registers with 40 of the 64 warps live (0.625): 10 per
+     * sub-core, again 80 pairs on 64 lines: 0.2; with 32 live, 64 pairs
+     * fit: 0. */
+    double w8[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    rf_rcc_flow_indep(w8, 8, &g, &fl);
+    rf_rcc_rates_live(&g, &fl, 64, 0.625, 0.0, &r);
+    assert_true(fabs(r.indep - 0.2) < 1e-6);
+    assert_int_equal(r.pairs, 320);
+    rf_rcc_rates_live(&g, &fl, 64, 0.5, 0.0, &r);
+    NEAR(r.indep, 0.0);
 }
 
 /* Stall: 1.5 writes per instruction, conflict 0.4, NVM write 4 cycles:

@@ -123,24 +123,13 @@ static void sampler_round_trip(void **state)
     assert_true(cal.params.rc_locality >= 0 && cal.params.rc_locality <= 0.95);
 }
 
-/* The register cache's population is the warps not exited
- * (rf_extrap_live_warps): lround(warps x live_frac), at least 1, all of
- * them when the share is unknown (0) or 1; a record's meas_live replaces
- * the static share, and the estimate's conflict rate is rf_rcc_apply's at
- * that many warps (fewer warps sharing the lines: fewer conflicts). */
+/* The register cache's population is the warps not exited: a record's
+ * meas_live replaces the walk's share (analytic/kchar.c), and the
+ * estimate's rates are rf_rcc_apply's with it at the resident warps (fewer
+ * warps competing for the lines: fewer conflicts). */
 static void live_warps_fill_the_cache(void **state)
 {
     fixture *fx = *state;
-    rf_ipc_kernel k = fx->kc;
-    k.live_frac = 0.211;
-    assert_int_equal(rf_extrap_live_warps(64, &k), 14);    /* 13.504 */
-    k.live_frac = 0.001;
-    assert_int_equal(rf_extrap_live_warps(64, &k), 1);
-    k.live_frac = 0.0;
-    assert_int_equal(rf_extrap_live_warps(64, &k), 64);
-    k.live_frac = 1.0;
-    assert_int_equal(rf_extrap_live_warps(64, &k), 64);
-
     rf_design hirf;
     rf_design_init(&hirf);
     hirf.kind = RF_DESIGN_HIRF;
@@ -154,7 +143,6 @@ static void live_warps_fill_the_cache(void **state)
     model_ipc(fx, &hirf, &all, &ra);
     model_ipc(fx, &hirf, &part, &rp);
     assert_true(rp.conflict < ra.conflict);
-    /* The same rates from rf_rcc_apply at the live warps. */
     rf_occ_input in = {fx->k->regs, rf_kernel_threads(fx->k),
                        fx->k->smem_static + fx->k->launch.smem};
     rf_occ occ;
@@ -166,10 +154,10 @@ static void live_warps_fill_the_cache(void **state)
     rf_ipc_kernel kk;
     rf_ipc_params p;
     rf_extrap_setup(&fx->kc, &part, &kk, &p);
-    int live = rf_extrap_live_warps(resident * kk.warps_per_cta, &kk);
-    assert_int_equal(live, (int)lround(resident * kk.warps_per_cta * 0.25));
+    assert_float_equal(kk.live_frac, 0.25, 0.0);
     rf_rcc_result r;
-    assert_int_equal(rf_rcc_apply(&fx->gpu, &hirf, live, &p, &m, &kk, &r, &err), 0);
+    assert_int_equal(rf_rcc_apply(&fx->gpu, &hirf, resident * kk.warps_per_cta, &p, &m, &kk, &r,
+                                  &err), 0);
     assert_float_equal(r.conflict, rp.conflict, 1e-12);
 }
 
