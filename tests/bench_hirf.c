@@ -41,29 +41,29 @@
  * Grids are cut to 4 waves of resident CTAs so that every run is a full
  * run of the cut grid and the bench takes seconds; RF_BENCH_WAVES=N cuts
  * them to N waves, 0 runs whole grids (about a minute and a half).  Whole
- * grids, measured: Table 4 1.41% / 7.7% (mean / worst, sgemm HI_CAC),
- * Table 5 2.51% / 8.3% (sgemm HI_CACp; no window runs Worst), against
- * 1.09% / 8.1% and 8.4% / 24.8% on 4 waves, where a window sees 1.1-4x the
- * IPC of the short run.
+ * grids, measured: Table 4 1.40% / 7.8% (mean / worst, sgemm HI_CAC; its
+ * conflict rates within 2.5 points of the sampler's on average), Table 5
+ * 2.51% / 8.3% (sgemm HI_CACp; no window runs Worst), against 1.10% / 8.1%
+ * and 8.3% / 24.8% on 4 waves, where a window sees 1.1-4x the IPC of the
+ * short run.
  *
  * RF_BENCH_CALSEED=S gives the windows sampler seed S (default 1; the full
  * runs keep seed 1).  Table 5 over window seeds 1-10, whole grids, mean /
- * worst averaged: 2.38% / 8.36%, 17 of 900 points over 8% (seeds 1-5:
- * 2.51/8.34, 2.37/8.10, 2.45/7.67, 2.12/8.12, 2.02/10.06).  Before this
+ * worst averaged: 2.42% / 8.42%, 20 of 900 points over 8% (seeds 1-5:
+ * 2.51/8.33, 2.48/8.32, 2.52/7.59, 2.22/8.49, 2.14/9.98).  Before this
  * session's changes (the level over 16 CTA-path draws and the short-window
  * priors, calibrate/calibrate.c; the live warps as the register cache's
- * population, calibrate/extrapolate.c; the short windows' position
- * factor): 2.54% / 10.63%, 38 of 900 over 8%; before the session before
- * (the issue stretch of analytic/waves.c, the locality by index): 2.79% /
- * 12.12%, 47 of 900.  What is left over 8% is sgemm's HI_CACp (the model
- * spreads its four assignments +-5% through the walks of
- * analytic/rccollide.c where the sampler has them within 1%) and kmeans
- * (windows of 677 cycles).
+ * population, analytic/rccollide.c; the short windows' position factor):
+ * 2.54% / 10.63%, 38 of 900 over 8%; before the session before (the issue
+ * stretch of analytic/waves.c, the locality by index): 2.79% / 12.12%, 47
+ * of 900.  What is left over 8% is sgemm's HI_CACp (the model spreads its
+ * four assignments +-5% through the walks of analytic/rccollide.c where
+ * the sampler has them within 1%) and kmeans (windows of 677 cycles).
  * RF_BENCH_REFSEEDS=N compares Table 5 with the mean of N full runs
  * (sampler seeds 1..N; N times the full runs): one full run's CTA paths
  * and cache draws move kmeans' TEA / SRAM ratio over 1.056-1.153 between
- * seeds 1-4.  Against the mean of seeds 1-5, window seeds 1-20: 2.22% /
- * 8.38% on average (2.52% / 10.20% before this session, 2.98% / 13.28%
+ * seeds 1-4.  Against the mean of seeds 1-5, window seeds 1-20: 2.33% /
+ * 8.39% on average (2.52% / 10.20% before this session, 2.98% / 13.28%
  * before the one before).
  * Changes that helped seed 1 alone and
  * not the average, so not kept: a 4-bank conflict window on 8-bank GPUs
@@ -76,7 +76,8 @@
  * reduce 5% high: where memory binds, the waits stretch), dropping the
  * stealing and collector windows on short runs (kmeans 677 -> 1,754-cycle
  * windows; average worst 12.05% against 12.12%); this session (against
- * the 5-seed mean, window seeds 1-20, worst averaged, from 8.38%): the
+ * the 5-seed mean, window seeds 1-20, worst averaged, from 8.38%, live
+ * warps counted as the SM's first): the
  * write-backs' index of dispersion held at 1 or above (sgemm's four
  * assignments within 2% of each other, but its Worst points 11-14% high:
  * 12.55%), the walk's write window at 2 instructions instead of the
