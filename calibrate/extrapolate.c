@@ -35,7 +35,6 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
-#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
