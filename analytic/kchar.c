@@ -448,7 +448,7 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     cs->wpc = wpc;
     cs->maxph = MC_MAXPH;
     double work = 0, crit = 0, sm = 0, sd = 0, drain = 0, ti = 0, tt = 0;
-    double live = 0, lives = 0;
+    double live = 0;
     for (int c = 0; c < nctas; c++) {
         float *I = cs->insts + (size_t)c * wpc * MC_MAXPH;
         float *T = cs->time + (size_t)c * wpc * MC_MAXPH;
@@ -464,23 +464,6 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
         }
         drain += cta_drain;
         cs->nph[c] = nph;
-        /* Live time: a warp holds its registers through every phase but
-         * the CTA's last (it waits at each barrier for the slowest warp)
-         * and through its own work in the last. */
-        double held = 0, last = 0, life = 0;
-        for (int ph = 0; ph < nph; ph++) {
-            double mx = 0;
-            for (int w = 0; w < wpc; w++) {
-                double v = T[(size_t)w * MC_MAXPH + ph];
-                mx = v > mx ? v : mx;
-                if (ph == nph - 1)
-                    last += v;
-            }
-            held += ph < nph - 1 ? mx : 0.0;
-            life += mx;
-        }
-        live += held + last / wpc;
-        lives += life;
         for (int ph = 0; ph < nph; ph++) {
             double mx = 0, sum = 0;
             for (int w = 0; w < wpc; w++) {
@@ -492,6 +475,10 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
             }
             work += sum / wpc;
             crit += mx;
+            /* Live time: a warp holds its registers through every phase
+             * but the CTA's last (waiting at each barrier for the slowest
+             * warp) and through its own work in the last. */
+            live += ph < nph - 1 ? mx : sum / wpc;
         }
     }
     free(ready);
@@ -499,7 +486,7 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     free(uniform);
     cs->active_frac = crit > 0 ? work / crit : 1.0;
     cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
-    cs->live_frac = lives > 0 ? live / lives : 1.0;
+    cs->live_frac = crit > 0 ? live / crit : 1.0;
     cs->s_mem = ti > 0 ? sm / ti : 0.0;
     cs->s_dep = ti > 0 ? sd / ti : 0.0;
     cs->drain = drain / nctas;
