@@ -117,6 +117,11 @@
  * out 22% and 13% low.  bench_hirf, whole grids, mean / worst: Table 4
  * (unsampled) 2.19% / 14.8% with Poisson writes, 1.85% / 8.6% pooled,
  * 1.46% / 7.8% now; Table 5 3.28% / 26.3%, 3.47% / 21.7%, 3.03% / 13.0%.
+ * The regular (I < 1) part taken half washed out by the other warps'
+ * streams, I' = 1 - (1 - I) / 2: sgemm's CAC-plain point 8.7% -> 6.5% at
+ * window seed 1, but rc_burst, fitted on the base assignment's window,
+ * then put its Worst points 3 points higher (Table 5, window seeds 1-20,
+ * worst averaged 8.39% -> 10.16%).
  *
  * Inputs: geometry, kernel code and profile (or per-register writes),
  * warps, lambda.  Outputs: probabilities per write / read.

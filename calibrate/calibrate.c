@@ -111,6 +111,10 @@
  * on the ratio (seed 1): a kmeans window's ratio is 8% off its full run's
  * (1.085 against 1.006) and the ratio pulled gto_share, the level. */
 #define PRIOR_RC_BURST 0.5
+/* The rate's prior: +- 0.03 and 0.02 measure as +- 0.05 on bench_hirf's
+ * Table 5 (window seeds 1-20, worst averaged 8.40% and 8.44% against
+ * 8.39%): what lifts the HI-RF levels is the windows' misfit, not the
+ * rate's freedom (analytic/conflict.c, sampler/dispatcher.c). */
 #define PRIOR_RATE 0.05
 /* Locality by index.  Full runs on volta-hirf put it apart by index: the
  * conflict rates sampled under concat W3R3 / TEA / TEA_Worst / fully

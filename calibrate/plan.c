@@ -47,6 +47,10 @@
  * positions, two, one and half a DRAM latency give a six-seed mean / worst
  * of 1.99% / 7.53%, 1.86% / 7.20% and 1.93% / 7.13%: one, which leaves
  * the most cycles to the window without going below the memory round trip.
+ * On volta-hirf too: a quarter or half of each sample as timed warm-up
+ * (same cost) gave bench_hirf's Table 5 (window seeds 1-20 against full
+ * runs averaged over seeds 1-5) 2.63% / 8.59% and 2.80% / 9.60% mean /
+ * worst averaged, against 2.33% / 8.39% with one DRAM latency.
  */
 #include "plan.h"
 

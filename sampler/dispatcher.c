@@ -27,6 +27,14 @@
  * is kept.  Equal progress per warp is the fluid model's assumption
  * (analytic/waves.c warms the same way).  With several SMs the first one
  * walks; calibration samples run one.
+ * Warmed windows still read a little above a full run's middle on
+ * volta-hirf (three seeds, the plan's four positions: sgemm +1.2%, hotspot
+ * +3%, libor +3..12%; libor's windows hold 14-15 live warps against 12 in
+ * mid-run).  Two other walks measured worse or no better: the oldest warp
+ * of each scheduler alone moving per step (GTO order; libor +4..17%,
+ * kmeans +21..46%), and walking on past CTA skip_ctas's dispatch to half
+ * the mean spacing of dispatches (no change: the excess of live warps is
+ * not the fresh CTA of the dispatch moment).
  */
 #include <string.h>
 
