@@ -122,6 +122,28 @@
  * window seed 1, but rc_burst, fitted on the base assignment's window,
  * then put its Worst points 3 points higher (Table 5, window seeds 1-20,
  * worst averaged 8.39% -> 10.16%).
+ * The sampler's own arrivals agree in part.  The index of dispersion of
+ * all write-backs reaching a bank in 4-cycle windows (sgemm, volta-hirf,
+ * concat W3R3, 30,000 cycles after functional warming), against I here:
+ * base 0.905 / 0.718, CAC 0.974 / 0.855, CAC-plain 0.926 / 0.689, Best
+ * 0.937 / 0.757, Worst 2.06 / 2.14; TEA 1.07 / 1.10, TEA Worst 1.28 /
+ * 1.11; kmeans base / CAC / Worst 0.98 / 0.95 / 1.31 against 0.97 / 0.94
+ * / 1.48; libor 0.99 / 1.02 / 1.19 against 1.06 / 1.10 / 1.54.  So the
+ * order of the concat assignments is right but their regularity is 65-80%
+ * washed out by the other warps' streams, while sgemm Worst's runs keep
+ * theirs; the calibrated beta I of the base window (1.2-1.3 x 0.72) is
+ * the sampler's 0.9.  Worst's reads still wait 3.9 times base's relative
+ * to M/D/1 (1.27 and 2.13 cycles per NVM read at utilisation 0.56 and
+ * 0.35) and its write-backs take 7.05 cycles against 3.81: more than the
+ * arrival index explains (2.3 times), the own backlog the rest; a model
+ * with the washed-out regularity needs that backlog larger, which the
+ * one-instruction-per-cycle walk does not give.  Over longer windows the
+ * sampler's index of the base, CAC and CAC-plain arrivals stays near or
+ * below 1 (8 / 16 / 32 / 64 / 128 cycles: base 0.85 / 0.72 / 0.64 / 0.70
+ * / 0.86, CAC 0.91 / 0.74 / 0.59 / 0.55 / 0.53), Worst's grows (2.50 /
+ * 2.57 / 3.06 / 4.43 / 7.06): its write-backs come in runs as long as a
+ * warp's turn at the scheduler, each run on the warp's hot bank, which a
+ * window of the warp's own code does not see (an on/off source per warp).
  *
  * Inputs: geometry, kernel code and profile (or per-register writes),
  * warps, lambda.  Outputs: probabilities per write / read.
