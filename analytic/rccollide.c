@@ -33,6 +33,18 @@
  * rate 1 - sum_l sum_{x on l} p_x^2 / P_l.  C is linear in lambda between
  * `indep` (0) and `intra` (1); the calibrator fits lambda (rc_locality,
  * default 0.5) from sampled conflict rates (rf_rcc_fit_locality).
+ * M shares lambda, though reads follow their writes more closely than
+ * writes follow writes: sgemm under TEA misses 13.5% of its reads in the
+ * sampler (25% conflicts), the model 42% at lambda 0.5 (0.85 for reads
+ * would give 12.5%, and TEA_Worst's 23% against the sampler's 23%).  A
+ * read locality fitted from the windows' miss rates was measured and not
+ * kept: with the NVM reads right, sgemm's calibrated TEA family came out
+ * 5% fast (TEA_Worst 12%; Table 5 worst averaged 8.39% -> 12.0%).  The
+ * surplus misses stand in for a cost the model lacks: a miss is mostly a
+ * hot register evicted a moment before, so it meets its own write-back at
+ * its bank (the sampler's NVM reads under TEA wait 1.28 cycles behind
+ * writes at bank utilisation 0.25, 1.8 times M/D/1 at the arrivals' index
+ * of dispersion 1.07).
  * Live warps: only warps that have not exited write (the share f =
  * k->live_frac of the resident ones, analytic/kchar.c, or as calibration's
  * baseline windows count them), and which slots they hold is not known, so
