@@ -71,7 +71,11 @@
 
 /* The HI-RF design sampled on an NVM-backed GPU: base assignment, a
  * concatenated index with up to three register bits.  False when the GPU
- * has no NVM main file or register cache. */
+ * has no NVM main file or register cache.  Other assignments in the two
+ * HI-RF windows measured worse on bench_hirf's Table 5 (window seeds 1-20
+ * against full runs averaged over seeds 1-5, worst averaged; 8.39% with
+ * base): concat CAC (the CLI's default) 12.75%, concat Worst 9.25%, TEA
+ * Worst 9.60%, both Worst 11.47%. */
 static bool hirf_default(const rf_gpu *gpu, rf_design *d)
 {
     if (gpu->nvm_write_latency <= 1 || gpu->rc_entries < 2)
