@@ -156,6 +156,18 @@
  * 2.57 / 3.06 / 4.43 / 7.06): its write-backs come in runs as long as a
  * warp's turn at the scheduler, each run on the warp's hot bank, which a
  * window of the warp's own code does not see (an on/off source per warp).
+ * Where Worst's write-backs wait (sampler, same runs): 3.97 cycles each
+ * (base 0.84, CAC 1.00), with 1.09 of the warp's own write-backs ahead at
+ * its bank and 0.12 of others' (base 0.15 and 0.17): its own backlog.
+ * The warp sends a third of its write-backs to one bank, 0.4 per
+ * instruction, in gaps of 2 cycles (median), so the backlog builds during
+ * its turn.  rf_rcc_own_walk puts a write-back into the backlog in its
+ * instruction's cycle, where the reads of the next instructions wait for
+ * it and so drain it (own_wb_wait 1.1 cycles per instruction against the
+ * sampler's 4.7); delaying the write-backs by the pipeline (4 or 8
+ * instructions) gives the sampler's write-back waits (1.8, 5.5) but takes
+ * the wait off the reads, which hold the collectors, and sgemm's HI_Worst
+ * came out 14-16% fast (Table 5, window seeds 1-20).
  *
  * Inputs: geometry, kernel code and profile (or per-register writes),
  * warps, lambda.  Outputs: probabilities per write / read.
