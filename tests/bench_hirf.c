@@ -50,7 +50,7 @@
  * window seeds 1-20 against the mean of full-run seeds 1-5; and how many
  * full runs fall inside the estimates' 95% prediction intervals: 90 of 90
  * at window seed 1, 355 of 360 over window seeds 1-4 against the mean of
- * full-run seeds 1-5 (the five outside: reduce at seed 4, 0.1-0.3% above
+ * full-run seeds 1-5 (the five outside: reduce at seed 2, 0.03-0.3% above
  * the interval; mean half-width 13% of the IPC).
  *
  * RF_BENCH_CALSEED=S gives the windows sampler seed S (default 1; the full
