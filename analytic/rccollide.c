@@ -168,6 +168,17 @@
  * instructions) gives the sampler's write-back waits (1.8, 5.5) but takes
  * the wait off the reads, which hold the collectors, and sgemm's HI_Worst
  * came out 14-16% fast (Table 5, window seeds 1-20).
+ * The two together, regularity 70% washed out (I' = 1 - 0.3 (1 - I)) and
+ * a turn term 8 lambda_on (K - 1) / B added (K = B sum_j m_j^2 / (sum_j
+ * m_j)^2 of the bank means, lambda_on = write-backs per instruction over
+ * the lone warp's cycles per instruction): sgemm's concat family on
+ * Table 5 (window seeds 1-20, mean signed error) HI / CAC / Best / Worst /
+ * CAC-plain +1.6 / -1.4 / +1.7 / +5.5 / +3.5% against +3.5 / -3.9 / +2.0 /
+ * +6.9 / +7.0%, but rc_burst, fitted on the concat window and shared with
+ * TEA, fell with the washed base index and left TEA's family faster (TEA
+ * Worst +8.6% against +5.8%; kmeans' HI_Worst -4.6% against -1.8%): worst
+ * averaged 9.20% (twice the turn term: 9.97%).  TEA would need its own
+ * burst factor and the read-miss cost above.
  *
  * Inputs: geometry, kernel code and profile (or per-register writes),
  * warps, lambda.  Outputs: probabilities per write / read.
