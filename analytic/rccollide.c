@@ -177,8 +177,12 @@
  * +6.9 / +7.0%, but rc_burst, fitted on the concat window and shared with
  * TEA, fell with the washed base index and left TEA's family faster (TEA
  * Worst +8.6% against +5.8%; kmeans' HI_Worst -4.6% against -1.8%): worst
- * averaged 9.20% (twice the turn term: 9.97%).  TEA would need its own
- * burst factor and the read-miss cost above.
+ * averaged 9.20% (twice the turn term: 9.97%).  A burst factor of TEA's
+ * own, fitted on the TEA window: 8.67% alone, 8.73% with the two above
+ * (sgemm's concat family within -0.8 .. +6.0%, but TEA_Worst +7.8%: its
+ * penalty, 10% of TEA's IPC in the model against 17% in the sampler, is
+ * the read misses', +12% against +70%; and the turn term makes kmeans'
+ * HI_Worst -4.7%).  TEA_Worst needs the read-miss cost above first.
  *
  * Inputs: geometry, kernel code and profile (or per-register writes),
  * warps, lambda.  Outputs: probabilities per write / read.
