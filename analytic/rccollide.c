@@ -183,6 +183,11 @@
  * penalty, 10% of TEA's IPC in the model against 17% in the sampler, is
  * the read misses', +12% against +70%; and the turn term makes kmeans'
  * HI_Worst -4.7%).  TEA_Worst needs the read-miss cost above first.
+ * With TEA's read locality fitted as well (its misses then the sampler's):
+ * 12.2%, TEA itself +5.3% though sampled: with the reads right the model's
+ * TEA / SRAM ratio is the sampler's (+23% against +22%), and TEA takes on
+ * sgemm's SRAM level bias (+3.6-4.7%, calibrate/calibrate.c), which the
+ * surplus misses had offset.
  *
  * Inputs: geometry, kernel code and profile (or per-register writes),
  * warps, lambda.  Outputs: probabilities per write / read.
