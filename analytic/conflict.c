@@ -62,6 +62,14 @@
  *    0.58x / 0.54x (I = 0.72: the warp writes the banks in turn), concat
  *    Worst 5.7x / 2.5x (I = 2.14: runs of write-backs to one bank), TEA
  *    1.8x / 2.0x (I = 1.06; c absorbs the common factor).
+ *    Kingman's factor on the queued part alone (the residual service of
+ *    the write found in service, rho_w S_w / 2, unscaled, as it does not
+ *    depend on the arrivals' variability) compresses sgemm's concat
+ *    assignments (CAC-plain +7.0% -> +4.1% on bench_hirf's Table 5,
+ *    window seeds 1-20, mean signed) but takes Worst's penalty with it
+ *    (HI_Worst +6.9% -> +15.4%, worst averaged 8.39% -> 15.4%): what
+ *    Worst pays beyond its index is its own backlog per scheduler turn
+ *    (analytic/rccollide.c), which the full factor stands in for.
  *
  * 3. Stealing (Section IV-B, IV-C).  Read stealing: each scheduler latches
  *    a candidate warp (the second-best ready one, Fig. 7); when one of the

@@ -75,7 +75,14 @@
  * HI-RF windows measured worse on bench_hirf's Table 5 (window seeds 1-20
  * against full runs averaged over seeds 1-5, worst averaged; 8.39% with
  * base): concat CAC (the CLI's default) 12.75%, concat Worst 9.25%, TEA
- * Worst 9.60%, both Worst 11.47%. */
+ * Worst 9.60%, both Worst 11.47%.  A third HI-RF window (concat Worst,
+ * the budget shared seven ways): 9.66%, sgemm's HI_Worst still +6.6% on
+ * average though sampled (its windows read the kernel's level high, below)
+ * and kmeans' 677-cycle windows shorter still.  The two HI-RF windows
+ * given twice a structure window's share of the same budget: 2.22% /
+ * 8.64% mean / worst averaged against 2.33% / 8.39%; the spread of
+ * sgemm's CAC-plain error over window seeds stays 2.3%: it is not the
+ * windows' length. */
 static bool hirf_default(const rf_gpu *gpu, rf_design *d)
 {
     if (gpu->nvm_write_latency <= 1 || gpu->rc_entries < 2)
