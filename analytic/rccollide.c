@@ -188,6 +188,31 @@
  * TEA / SRAM ratio is the sampler's (+23% against +22%), and TEA takes on
  * sgemm's SRAM level bias (+3.6-4.7%, calibrate/calibrate.c), which the
  * surplus misses had offset.
+ * What the reads see (sampler, full runs, concat W3R3, cycles a read
+ * waits per NVM read): sgemm base / CAC / CAC-plain / Best / Worst 1.73 /
+ * 1.70 / 1.70 / 1.65 / 2.82: flat over the four balanced assignments,
+ * where the model's read wait moves 1.07-1.25 with their index.  The
+ * model's ratios of assignment to base assignment against the sampler's,
+ * uncalibrated: sgemm Worst / CAC / Best / CAC-plain +0.3 / -6.7 / -1.3 /
+ * +3.4%, kmeans +3.8 / +0.9 / +0.9 / +3.7%, libor -5.2 / -0.1 / -0.2 /
+ * -1.2%.  Not charging the reads for the writes' regularity (their
+ * factor held at 1 or above) brings sgemm's read wait to the sampler's
+ * (1.77) and its CAC and CAC-plain to -2.0 / +1.8%, but Worst's to
+ * +22%: its reads wait 1.92 cycles against 2.82, the share its index
+ * does not reach (Table 5, window seeds 1-20: 13.4% worst averaged; the
+ * regularity washed to 30% for reads and writes alike: Worst +7.5%).
+ * The sampler's write-back arrivals over 4 / 16 / 32 / 128-cycle windows
+ * (30,000 cycles after functional warming): sgemm Worst 2.06 / 2.57 /
+ * 3.07 / 7.09, kmeans Worst 1.31 / 1.55 / 1.86 / 2.99, libor Worst 1.19 /
+ * 1.20 / 1.36 / 1.76; the bases 0.64-1.26.  The concentration of a Worst
+ * warp's own write-backs over the banks (K = B sum O_j^2 / (sum O_j)^2,
+ * this file's walk) is 1.79 / 3.77 / 3.20 and their rate per scheduler
+ * while issuing about the same (0.12 / 0.14 / 0.11 per cycle), so an
+ * on/off source with the code's K orders them kmeans > libor > sgemm,
+ * the reverse of the sampler: sgemm's turns must be about ten times
+ * longer (86 cycles against 6-9 for the measured excess at 32 cycles),
+ * which a turn length from the IPC model's stall structure would have to
+ * give before such a term can replace rc_burst's share of Worst.
  *
  * Inputs: geometry, kernel code and profile (or per-register writes),
  * warps, lambda.  Outputs: probabilities per write / read.
