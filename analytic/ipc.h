@@ -38,6 +38,8 @@ typedef struct rf_ipc_kernel {
                              * thinned by register-cache hits, which take a cycle too) */
     double stall_mem;       /* cycles/inst a lone warp waits on global memory, at mem_latency */
     double stall_dep;       /* cycles/inst a lone warp waits on other producers */
+    double turn_insts;      /* instructions a lone warp issues between waits of more
+                             * than a cycle (its turn at a GTO scheduler; 0 = unknown) */
     double mem_latency;     /* cycles, mean global access latency from hit rates */
     double drain;           /* cycles a CTA slot stays held after its last warp
                              * exits (its last instructions retiring) */
@@ -106,6 +108,11 @@ typedef struct rf_ipc_params {
     double rc_locality;     /* HI-RF: chance a line's last writer is the writing
                              * warp itself (GTO bursts), analytic/rccollide.c */
     double rc_locality_tea; /* the same under the TEA index (< 0: rc_locality) */
+    double rc_rloc;         /* read locality under the concatenated index (< 0: the
+                             * write locality) */
+    double rc_rloc_tea;     /* read locality under TEA (< 0: the write locality) */
+    double rc_miss_wait;    /* HI-RF: cycles a read missing under TEA waits for its
+                             * register's write-back */
     double rc_stall;        /* HI-RF: share of the NVM write-back wait on a warp's path */
     double rc_burst;        /* HI-RF: multiplier on the write-backs' index of dispersion
                              * in the NVM bank queue (analytic/rccollide.c) */

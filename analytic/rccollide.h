@@ -103,6 +103,7 @@ typedef struct rf_rcc_result {
                           * writing warp (locality 1) */
     double conflict;     /* at the given locality */
     double read_miss;    /* reads served by the NVM file */
+    double miss_indep, miss_intra; /* the same at read locality 0 and 1 */
     double own_read_stall; /* cycles per instruction a warp's operand reads wait
                           * for its own write-backs' bank backlog (rf_rcc_own_walk) */
     double own_wb_wait;  /* cycles per instruction its write-backs wait behind
@@ -112,6 +113,8 @@ typedef struct rf_rcc_result {
                           * 1 = Poisson) */
     double wb_own_share; /* the warp's own share of the write-backs at the banks
                           * it reads (rf_rcc_wb_dispersion), 0..1 */
+    double wb_turn;      /* index of dispersion added by the warps' turns at the
+                          * scheduler, each turn on the issuing warp's banks */
     int pairs;           /* (warp, register) pairs written */
     int lines_used;      /* lines they map to */
 } rf_rcc_result;
@@ -170,7 +173,8 @@ int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, con
  *   evenly over the banks; 0 without code or with miss NULL. */
 int rf_rcc_wb_dispersion(const rf_rcc_writes *w, const rf_rc_geom *g, int assign,
                          const double *own, const double *any, const double *miss, int conc,
-                         int banks, int window, double *idc, double *own_share, rf_err *err);
+                         int banks, int window, double *idc, double *own_share,
+                         double *turn_vr, rf_err *err);
 
 /* Locality that best fits measured conflict rates meas[i] of n results
  * (conflict is linear in it): least squares, clamped to [0, 0.95]; -1 when

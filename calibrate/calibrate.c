@@ -21,10 +21,13 @@
  *    the stealing window has both on, the priors share its gain between
  *    them) and coll_base (the collector hold: how far the windows sit
  *    from the collector and issue caps; prior 2 +- 0.2 cycles) (and, with
- *    HI-RF windows, rc_stall and rc_burst, after the register-cache
- *    locality is set from their conflict rates: rc_locality for the
- *    concatenated index and rc_locality_tea for TEA and fully associative,
- *    each shrunk toward their joint fit, rf_rcc_locality_one; and, when
+ *    HI-RF windows, rc_stall, rc_burst and, with a TEA window,
+ *    rc_miss_wait, after the register-cache locality is set from their
+ *    conflict rates: rc_locality for the concatenated index and
+ *    rc_locality_tea for TEA and fully associative, each shrunk toward
+ *    their joint fit, rf_rcc_locality_one, and the reads' locality of
+ *    each index from its window's read misses, rc_rloc and rc_rloc_tea,
+ *    analytic/rccollide.c; and, when
  *    they are short, a factor on the two HI-RF windows and the baseline
  *    window at their position, prior 1 +-
  *    the window noise) (windows shorter than SHORT_LATS DRAM latencies
@@ -111,6 +114,13 @@
  * on the ratio (seed 1): a kmeans window's ratio is 8% off its full run's
  * (1.085 against 1.006) and the ratio pulled gto_share, the level. */
 #define PRIOR_RC_BURST 0.5
+/* rc_miss_wait (a TEA read miss's wait for its register's write-back,
+ * analytic/rccollide.c), fitted on the TEA window: +- 1 cycle around its
+ * default (0.5); the kernels' gaps between the sampler's and the model's
+ * TEA read waits run 0.08-0.57 cycles.  Table 5 (window seeds 1-20 against
+ * full runs averaged over seeds 1-5, worst averaged): 8.31% at +- 1 with
+ * the default 0.3, 8.06% at +- 0.5 with 0.6, 7.89% at +- 1 with 0.5. */
+#define PRIOR_RC_MISS 1.0
 /* The rate's prior: +- 0.03 and 0.02 measure as +- 0.05 on bench_hirf's
  * Table 5 (window seeds 1-20, worst averaged 8.40% and 8.44% against
  * 8.39%): what lifts the HI-RF levels is the windows' misfit, not the
@@ -364,6 +374,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
 
     /* Samples. */
     double y[RF_PLAN_MAX], window[RF_PLAN_MAX], conflict[RF_PLAN_MAX], wr[RF_PLAN_MAX];
+    double rmiss[RF_PLAN_MAX];
     int resident[RF_PLAN_MAX];
     double reads = 0, writes = 0, base_insts = 0, live = 0;
     int nlive = 0;
@@ -398,6 +409,8 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         window[i] = (double)st.cycles;
         conflict[i] = st.rc_writes ? (double)st.rc_conflicts / (double)st.rc_writes : 0.0;
         wr[i] = (double)st.rc_writes;
+        rmiss[i] = st.rc_hits + st.rc_misses > 0
+                       ? (double)st.rc_misses / (double)(st.rc_hits + st.rc_misses) : -1.0;
         s->conflict = conflict[i];
         if (pt->design.kind == RF_DESIGN_BASELINE && st.warp_insts > 0) {
             if (st.ctas_per_sm > 0) {
@@ -492,6 +505,17 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         rf_estimate e;
         rc = rf_extrap_estimate(gpu, &pt->design, &kuse, &shape, &at0, &e, err);
         istea[nhirf] = pt->design.index == RF_RC_TEA;
+        /* The read locality of the window's index from its read misses
+         * (the model's miss rate is linear in it; an index whose misses
+         * hardly depend on it, concat on sgemm, keeps the write locality). */
+        if (!rc && rmiss[i] >= 0 && e.rc.miss_indep - e.rc.miss_intra > 0.02) {
+            double lr = (e.rc.miss_indep - rmiss[i]) / (e.rc.miss_indep - e.rc.miss_intra);
+            lr = lr < 0 ? 0 : lr > 0.95 ? 0.95 : lr;
+            if (istea[nhirf])
+                c.base.rc_rloc_tea = out->params.rc_rloc_tea = lr;
+            else
+                c.base.rc_rloc = out->params.rc_rloc = lr;
+        }
         nwr[nhirf] = wr[i];
         res[nhirf] = e.rc;
         meas[nhirf++] = conflict[i];
@@ -516,17 +540,20 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     }
 
     /* Parameters to fit, with the width of their prior around the default. */
-    const char *names[7] = {"gto_share", "conflict_scale", "steal_cand", "dead_reg", "coll_base",
-                            "rc_stall", "rc_burst"};
-    double prior[7] = {PRIOR_GTO, PRIOR_CONFLICT, PRIOR_STEAL, PRIOR_STEAL, PRIOR_COLL,
-                       PRIOR_RC_STALL, PRIOR_RC_BURST};
+    const char *names[8] = {"gto_share", "conflict_scale", "steal_cand", "dead_reg", "coll_base",
+                            "rc_stall", "rc_burst", "rc_miss_wait"};
+    double prior[8] = {PRIOR_GTO, PRIOR_CONFLICT, PRIOR_STEAL, PRIOR_STEAL, PRIOR_COLL,
+                       PRIOR_RC_STALL, PRIOR_RC_BURST, PRIOR_RC_MISS};
+    bool tea_window = false;
+    for (int i = 0; i < nhirf; i++)
+        tea_window |= istea[i];
     /* Short HI-RF windows: the write-back terms held nearer their defaults
      * (PRIOR_RC_SHORT). */
     double span = SHORT_LATS * gpu->dram_latency;
     for (int i = 0; i < plan->n; i++)
         if (plan->pt[i].design.kind == RF_DESIGN_HIRF && window[i] < span)
-            prior[5] = prior[6] = PRIOR_RC_SHORT;
-    int nnames = nhirf > 0 ? 7 : 5;
+            prior[5] = prior[6] = prior[7] = PRIOR_RC_SHORT;
+    int nnames = nhirf > 0 ? (tea_window ? 8 : 7) : 5;
     double lo[RF_FIT_MAXP], hi[RF_FIT_MAXP], start[RF_FIT_MAXP];
     double y_all[RF_PLAN_MAX + RF_FIT_MAXP], sigma[RF_PLAN_MAX + RF_FIT_MAXP];
     for (int j = 0; j < nnames; j++) {

@@ -41,30 +41,30 @@
  * Grids are cut to 4 waves of resident CTAs so that every run is a full
  * run of the cut grid and the bench takes seconds; RF_BENCH_WAVES=N cuts
  * them to N waves, 0 runs whole grids (about a minute and a half).  Whole
- * grids, measured: Table 4 1.40% / 7.8% (mean / worst, sgemm HI_CAC; its
- * conflict rates within 2.5 points of the sampler's on average), Table 5
- * 2.51% / 8.3% (sgemm HI_CACp; no window runs Worst), against 1.10% / 8.1%
- * and 8.3% / 24.8% on 4 waves, where a window sees 1.1-4x the IPC of the
- * short run.  Table 5 also prints the 72 points whose design no window ran
- * (all but HI and TEA): 2.53% / 8.3% at window seed 1, 2.38% / 8.26% over
- * window seeds 1-20 against the mean of full-run seeds 1-5; and how many
- * full runs fall inside the estimates' 95% prediction intervals: 90 of 90
- * at window seed 1, 355 of 360 over window seeds 1-4 against the mean of
- * full-run seeds 1-5 (the five outside: reduce at seed 2, 0.03-0.3% above
- * the interval; mean half-width 13% of the IPC).
+ * grids, measured: Table 4 1.37% / 7.1% (mean / worst, kmeans HI_Full),
+ * Table 5 2.41% / 7.6% (bfs HI_Full; no window runs Worst), 90 of 90 full
+ * runs inside the estimates' 95% prediction intervals; the 72 points whose
+ * design no window ran (all but HI and TEA): 2.46% / 7.6%.  Over window
+ * seeds 1-20 against the mean of full-run seeds 1-5: 2.31% / 7.88% mean /
+ * worst averaged, 8 of the 20 seeds over 8% (kmeans, sgemm's Worst
+ * points); against full-run seed 1, window seeds 1-10: 2.42% / 8.25%.
+ * Before the turns, the washed regularity, the read localities and TEA's
+ * miss wait (analytic/rccollide.c): Table 4 1.40% / 7.8%, Table 5 2.51% /
+ * 8.3% (sgemm HI_CACp), 2.33% / 8.39% over seeds 1-20; 4 waves: where a
+ * window sees 1.1-4x the IPC of the short run, Table 5 reads 8% / 25%.
  *
  * RF_BENCH_CALSEED=S gives the windows sampler seed S (default 1; the full
  * runs keep seed 1).  Table 5 over window seeds 1-10, whole grids, mean /
- * worst averaged: 2.42% / 8.42%, 20 of 900 points over 8% (seeds 1-5:
- * 2.51/8.33, 2.48/8.32, 2.52/7.59, 2.22/8.49, 2.14/9.98).  Before this
- * session's changes (the level over 16 CTA-path draws and the short-window
+ * worst averaged: 2.42% / 8.25% (seeds 1-5: 2.40/7.64, 2.63/8.54,
+ * 2.42/7.57, 2.17/8.04, 2.08/6.83); with the model before the turns and
+ * read localities 2.42% / 8.42%, 20 of 900 points over 8%.  Before the
+ * changes of the session before (the level over 16 CTA-path draws and the short-window
  * priors, calibrate/calibrate.c; the live warps as the register cache's
  * population, analytic/rccollide.c; the short windows' position factor):
  * 2.54% / 10.63%, 38 of 900 over 8%; before the session before (the issue
  * stretch of analytic/waves.c, the locality by index): 2.79% / 12.12%, 47
- * of 900.  What is left over 8% is sgemm's HI_CACp (the model spreads its
- * four assignments +-5% through the walks of analytic/rccollide.c where
- * the sampler has them within 1%) and kmeans (windows of 677 cycles).
+ * of 900.  What is left over 8% is kmeans (windows of 677 cycles) and
+ * sgemm's Worst points.
  * RF_BENCH_REFSEEDS=N compares Table 5 with the mean of N full runs
  * (sampler seeds 1..N; N times the full runs): one full run's CTA paths
  * and cache draws move kmeans' TEA / SRAM ratio over 1.056-1.153 between
@@ -157,6 +157,7 @@ static const struct {
 
 typedef struct row {
     double ipc, conf, nvm_r, nvm_w, stall, energy;
+    double rmiss;           /* register-cache read misses per read (-1: SRAM) */
     double est, est_conf;   /* calibrate/rcfit.c from four full runs */
     double est_own;         /* the estimate's own-backlog waits, cycles per instruction
                              * (reads + write-backs, rf_rcc_own_walk) */
@@ -284,6 +285,8 @@ static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *
         }
         r->ipc_ref /= (double)refseeds;
         r->conf = st.rc_writes ? 100.0 * st.rc_conflicts / st.rc_writes : 0;
+        r->rmiss = st.rc_hits + st.rc_misses > 0
+                       ? (double)st.rc_misses / (double)(st.rc_hits + st.rc_misses) : -1.0;
         r->nvm_r = 100.0 * st.nvm_reads / insts;
         r->nvm_w = 100.0 * st.nvm_writes / insts;
         r->stall = st.nvm_stall_cycles / insts;
@@ -314,6 +317,7 @@ static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *
         design_of(&cfgs[samp[j]], &obs[j].design);
         obs[j].ipc = rows[samp[j]].ipc;
         obs[j].conflict = rows[samp[j]].conf / 100.0;
+        obs[j].read_miss = rows[samp[j]].rmiss;
         obs[j].cycles = 0;
     }
     if (rf_rcfit_fit(gpu, k, &kc, obs, &cal, &err))

@@ -251,6 +251,13 @@ static void record_round_trip(void **state)
     fclose(fp);
     assert_int_equal(rf_record_load(path, "x", "y", &got, &err), RF_ENUMBER);
     assert_non_null(strstr(err.msg, "param:lat_scale"));
+    /* A parameter this build does not know is a malformed record (file,
+     * line, key), not a missing one (RF_EUNKNOWN). */
+    fp = fopen(path, "a");
+    fputs("u,v,param:no_such_param,1\n", fp);
+    fclose(fp);
+    assert_int_equal(rf_record_load(path, "u", "v", &got, &err), RF_EPARSE);
+    assert_non_null(strstr(err.msg, "param:no_such_param: unknown model parameter"));
     unlink(path);
 }
 

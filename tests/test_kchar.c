@@ -116,11 +116,54 @@ static void live_fraction(void **state)
     kb_free(f);
 }
 
+/* Turns (rf_ipc_kernel.turn_insts): one block per warp,
+ *   i0 alu r1 = r0   issues at 0, r1 ready at 2 + L (L: the ALU latency)
+ *   i1 alu r2 = r0   at 1
+ *   i2 alu r3 = r1   at 2, waits L > 1 cycles for r1: the turn ends
+ *   i3 alu r4 = r0   no wait
+ *   i4 exit          the warp's exit ends its second turn
+ * 5 instructions in 2 turns: 2.5.  With i2 reading r0 instead, nothing
+ * waits: one turn of 5. */
+static rf_func *turns_kernel(bool dep)
+{
+    kb_builder b;
+    kb_begin(&b, "turns");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r1 = r0");
+    kb_i(&b, "alu r2 = r0");
+    kb_i(&b, dep ? "alu r3 = r1" : "alu r3 = r0");
+    kb_i(&b, "alu r4 = r0");
+    kb_i(&b, "exit");
+    return kb_finish(&b);
+}
+
+static void turn_length(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    assert_true(gpu.alu_latency > 1);
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_ipc_kernel k;
+    rf_func *f = turns_kernel(true);
+    assert_non_null(f);
+    assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
+    assert_near(k.turn_insts, 2.5, 1e-12);
+    kb_free(f);
+    f = turns_kernel(false);
+    assert_non_null(f);
+    assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
+    assert_near(k.turn_insts, 5.0, 1e-12);
+    kb_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(runs_and_repeats),
         cmocka_unit_test(live_fraction),
+        cmocka_unit_test(turn_length),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -615,6 +615,15 @@ static void own_walk(void **state)
  *     over the banks O = 2/8, S = 0: u = (1 + 1) / (2 (1 + 3 x 2/8)) = 4/7.
  * (e) own = 1/2, any = 1: O_0 = O_1 = 1/2, O = 1/8, S = 2 x (1/2) / 8 =
  *     1/8: u = 2 (1/2) / (2 (1/2 + 1/8 + 3 (1/8 + 1/8))) = 1 / 2.75 = 4/11.
+ * Turn variance ratio (turn_vr), the "runs" block: own write-backs per
+ * bank over the code O = (2, 1, 1, 0, 0, 0, 0, 0) (r0 and r8 on bank 0),
+ * 5 instructions.
+ * (f) own = any = 1: mean O = 4/8 = 1/2, S = 0; Var = ((3/2)^2 + 2 (1/2)^2
+ *     + 5 (1/2)^2) / 8 = 4 / 8 = 1/2; turn_vr = (1/2) / 5 / (1/2) = 1/5.
+ * (g) own = 1/2, any = 1: O = (1, 1/2, 1/2, 0, ...), mean 1/4; S = 4
+ *     writes x (1/2) / 8 = 1/4; Var = (9/16 + 2/16 + 5/16) / 8 = 1/8;
+ *     turn_vr = (1/8) / 5 / (1/2) = 1/20.
+ * (h) own = 0: no own write-backs, nothing turns: 0.
  * And the bank queue: a write factor of 2 doubles the write wait and the
  * reads' wait behind writes (write_service_queueing's load: write wait
  * 2 x 0.5625; inter-read 0.1 / 2 / 0.9 = 0.0556, the read wait
@@ -645,20 +654,26 @@ static void wb_dispersion(void **state)
     assert_non_null(f);
     rf_rcc_writes w;
     assert_int_equal(rf_rcc_writes_of(f, &prof, &w, &err), 0);
-    double idc, u;
+    double idc, u, tv;
     assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, NULL, 4, 8, 2, &idc,
-                                          &u, &err),
+                                          &u, &tv, &err),
                      0);
     NEAR(idc, 19.0 / 28.0);
     NEAR(u, 0.0);
+    NEAR(tv, 1.0 / 5.0);
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, half, one, NULL, 4, 8, 2, &idc,
+                                          &u, &tv, &err),
+                     0);
+    NEAR(tv, 1.0 / 20.0);
     assert_int_equal(rf_rcc_wb_dispersion(&w, &g42, RF_ASSIGN_BASE, one, one, NULL, 4, 8, 2,
-                                          &idc, &u, &err),
+                                          &idc, &u, NULL, &err),
                      0);
     NEAR(idc, 47.0 / 56.0);
     assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, zero, one, NULL, 4, 8, 2, &idc,
-                                          &u, &err),
+                                          &u, &tv, &err),
                      0);
     NEAR(idc, 227.0 / 224.0);
+    NEAR(tv, 0.0);
     kb_free(f);
 
     kb_begin(&b, "share");
@@ -670,16 +685,16 @@ static void wb_dispersion(void **state)
     assert_non_null(f);
     assert_int_equal(rf_rcc_writes_of(f, &prof, &w, &err), 0);
     assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, one, 4, 8, 2, &idc,
-                                          &u, &err),
+                                          &u, NULL, &err),
                      0);
     NEAR(u, 4.0 / 7.0);
     assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, half, one, one, 4, 8, 2, &idc,
-                                          &u, &err),
+                                          &u, NULL, &err),
                      0);
     NEAR(u, 4.0 / 11.0);
     /* One warp: all the write-backs at its banks are its own. */
     assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, one, 1, 8, 2, &idc,
-                                          &u, &err),
+                                          &u, NULL, &err),
                      0);
     NEAR(u, 1.0);
     kb_free(f);
@@ -767,6 +782,122 @@ static void apply_burst_factor(void **state)
         NEAR(m.write_idc, want[i]);
         NEAR(m.write_service, 4.0);
     }
+}
+
+/* Turns and washed regularity in the queue's factor: write_idc = rc_burst
+ * (1 - u) (I' + T), I' = 1 - 0.3 (1 - I) for I < 1 (I above 1 as it is),
+ * T = 2 x 0.25 x V x n with n the turn length (V from the code, above):
+ * T doubles with n, is 0 without turns, and write_idc composes so. */
+static void apply_turns(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "turns");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r0 = r1");
+    kb_i(&b, "alu r8 = r0");
+    kb_i(&b, "alu r0 = r8");
+    kb_i(&b, "alu r1 = r0");
+    kb_i(&b, "exit");
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_gpu gpu;
+    rf_ipc_kernel k;
+    tiny_hirf(&gpu, &k);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_HIRF;
+    d.wbits = 0;
+    d.rbits = 3;
+    d.assign = RF_ASSIGN_BASE;
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_err err = {0};
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &k.rcw, &err), 0);
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.rc_burst = 1.5;
+    double turn[3];
+    const double n[3] = {0, 10, 20};
+    for (int i = 0; i < 3; i++) {
+        rf_ipc_kernel kk = k;
+        kk.turn_insts = n[i];
+        rf_ipc_machine m;
+        memset(&m, 0, sizeof m);
+        m.banks = 8;
+        rf_rcc_result r;
+        assert_int_equal(rf_rcc_apply(&gpu, &d, 1, &p, &m, &kk, &r, &err), 0);
+        turn[i] = r.wb_turn;
+        double ireg = r.wb_idc < 1 ? 1 - 0.3 * (1 - r.wb_idc) : r.wb_idc;
+        NEAR(m.write_idc, 1.5 * (1 - r.wb_own_share) * (ireg + r.wb_turn));
+    }
+    NEAR(turn[0], 0.0);
+    assert_true(turn[1] > 1e-3);
+    NEAR(turn[2], 2 * turn[1]);
+    kb_free(f);
+}
+
+/* Read locality and TEA's miss wait: rc_rloc (concat) and rc_rloc_tea
+ * (TEA) set the reads' miss rate between its independent (0) and own-warp
+ * (1) ends, read_miss = (1 - l) miss_indep + l miss_intra, and leave the
+ * writes' conflicts alone; negative, the reads take the write locality.
+ * rc_miss_wait adds its cycles per NVM read (reads x read_miss) to the
+ * collector hold and the warp's path under TEA only. */
+static void read_locality_and_miss_wait(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "rw");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r8 = r0");
+    kb_i(&b, "alu r0 = r8");
+    kb_i(&b, "alu r1 = r8");
+    kb_i(&b, "alu r9 = r1 r0");
+    kb_i(&b, "exit");
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_gpu gpu;
+    rf_ipc_kernel k;
+    tiny_hirf(&gpu, &k);
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_err err = {0};
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &k.rcw, &err), 0);
+    for (int ix = 0; ix < 2; ix++) {
+        rf_design d;
+        rf_design_init(&d);
+        d.kind = RF_DESIGN_HIRF;
+        d.index = ix ? RF_RC_TEA : RF_RC_CONCAT;
+        d.wbits = 0;
+        d.rbits = 3;
+        d.assign = RF_ASSIGN_BASE;
+        rf_rcc_result r[3];
+        rf_ipc_machine m[3];
+        double reads[3];
+        const double lr[3] = {-1, 0.9, 0.9};
+        for (int i = 0; i < 3; i++) {
+            rf_ipc_params p;
+            rf_ipc_params_default(&p);
+            p.rc_locality = p.rc_locality_tea = 0.3;
+            p.rc_miss_wait = i == 2 ? 0.5 : 0.0;
+            if (ix)
+                p.rc_rloc_tea = lr[i];
+            else
+                p.rc_rloc = lr[i];
+            rf_ipc_kernel kk = k;
+            memset(&m[i], 0, sizeof m[i]);
+            m[i].banks = 8;
+            assert_int_equal(rf_rcc_apply(&gpu, &d, 16, &p, &m[i], &kk, &r[i], &err), 0);
+            reads[i] = kk.reads;
+        }
+        assert_true(r[0].miss_indep > r[0].miss_intra + 1e-3);
+        NEAR(r[0].read_miss, 0.7 * r[0].miss_indep + 0.3 * r[0].miss_intra);
+        NEAR(r[1].read_miss, 0.1 * r[0].miss_indep + 0.9 * r[0].miss_intra);
+        NEAR(r[1].conflict, r[0].conflict);
+        NEAR(reads[1], r[1].read_miss);          /* one read per instruction */
+        double extra = ix ? 0.5 * reads[2] : 0.0;
+        NEAR(m[2].extra_hold - m[1].extra_hold, extra);
+        NEAR(m[2].extra_stall - m[1].extra_stall, extra);
+    }
+    kb_free(f);
 }
 
 /* One index's locality from one window, shrunk toward the joint fit:
@@ -885,6 +1016,8 @@ int main(void)
         cmocka_unit_test(wb_dispersion),
         cmocka_unit_test(apply_own_walk),
         cmocka_unit_test(apply_burst_factor),
+        cmocka_unit_test(apply_turns),
+        cmocka_unit_test(read_locality_and_miss_wait),
         cmocka_unit_test(locality_one_shrinks),
         cmocka_unit_test(tea_locality_apart),
         cmocka_unit_test(area_and_leakage),
