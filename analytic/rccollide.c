@@ -1242,7 +1242,6 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
                   : d->index == RF_RC_CONCAT ? p->rc_rloc : -1.0;
         rates_core(&g, fl, warps, k->live_frac, lam, lr, &r, rr);
         r.wb_idc = 1.0;
-        vr = 0.0;
         if (k->rcw.nregs > 0)
             rc = rf_rcc_own_walk(&k->rcw, &g, d->assign, rr->own, rr->miss, m->banks, lw,
                                  &r.own_read_stall, &r.own_wb_wait, err);

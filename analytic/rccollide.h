@@ -170,7 +170,13 @@ int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, con
  * *own_share: the warp's own write-backs' share of the write-backs at the
  *   banks it reads (each bank weighted by the warp's missing reads there,
  *   miss[r]), with conc warps issuing at the same rate, the others' spread
- *   evenly over the banks; 0 without code or with miss NULL. */
+ *   evenly over the banks; 0 without code or with miss NULL.
+ * *turn_vr (may be NULL): over the warps taking turns at a scheduler, the
+ *   variance over mean of a bank's arrival rate per instruction, the
+ *   issuing warp's own write-backs at its code's bank shares (rotated by
+ *   its slot) and the others' victims spread evenly: sum_j (O_j - O)^2 / B
+ *   / (O + S) / instructions; a turn of n instructions adds about 2 n
+ *   turn_vr to the index over long windows. */
 int rf_rcc_wb_dispersion(const rf_rcc_writes *w, const rf_rc_geom *g, int assign,
                          const double *own, const double *any, const double *miss, int conc,
                          int banks, int window, double *idc, double *own_share,
