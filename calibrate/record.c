@@ -10,6 +10,9 @@
  * Saving reads the existing file, keeps the rows of other GPU/kernel pairs,
  * writes everything to a temporary file in the same folder and renames it
  * over the old one, so readers see the old or the new file, never a part.
+ * Only a regular file holds a record to keep: a device or FIFO given as the
+ * file is written straight (rf_outfile_open) without being read first.
+ * A record file is at most RF_TEXT_MAX bytes, a row RF_LINE_MAX (file.h).
  */
 #include "record.h"
 
@@ -133,16 +136,19 @@ static void free_rows(reader *r)
     r->n = r->cap = 0;
 }
 
-/* Read all rows; a missing file is an empty record (RF_OK, 0 rows) when
- * missing_ok. */
-static int read_rows(const char *path, reader *r, bool missing_ok, rf_err *err)
+/* Read all rows.  With for_save, a missing file and anything but a regular
+ * file (a device, a FIFO) is an empty record (RF_OK, 0 rows). */
+static int read_rows(const char *path, reader *r, bool for_save, rf_err *err)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
     r->err = err;
     struct stat st;
-    if (missing_ok && stat(path, &st) != 0 && errno == ENOENT)
-        return RF_OK;
+    if (for_save) {
+        if (stat(path, &st) != 0 ? errno == ENOENT
+                                 : !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+            return RF_OK;
+    }
     FILE *fp;
     int rc = rf_file_open(path, &fp, err);
     if (rc)
@@ -153,14 +159,27 @@ static int read_rows(const char *path, reader *r, bool missing_ok, rf_err *err)
         return rf_err_set(err, RF_ENOMEM, path, 0, 0, NULL, "csv parser");
     }
     char buf[8192];
-    size_t got;
+    size_t got, total = 0;
     bool first = true;      /* a byte-order mark may open the file */
+    rf_csvfeed feed;
+    rf_csv_feed_init(&feed, &p, on_field, on_row, r);
     while (!r->rc && (got = fread(buf, 1, sizeof buf, fp)) > 0) {
         size_t skip = first ? rf_file_bom(buf, got) : 0;
         first = false;
-        if (csv_parse(&p, buf + skip, got - skip, on_field, on_row, r) != got - skip && !r->rc)
+        if ((total += got) > RF_TEXT_MAX) {
+            r->rc = rf_err_set(err, RF_ELIMIT, path, 0, 0, NULL,
+                               "larger than %zu MiB: not a calibration record",
+                               RF_TEXT_MAX >> 20);
+            break;
+        }
+        int frc = rf_csv_feed(&feed, buf + skip, got - skip);
+        if (frc == RF_EPARSE && !r->rc)
             r->rc = rf_err_set(err, RF_EPARSE, path, (int)r->line + 1, 0, NULL, "%s",
                                csv_strerror(csv_error(&p)));
+        else if (frc == RF_ELIMIT && !r->rc)
+            r->rc = rf_err_set(err, RF_ELIMIT, path, (int)r->line + 1, 0, NULL,
+                               "a row longer than %zu bytes: not a calibration record",
+                               RF_LINE_MAX);
     }
     if (!r->rc && ferror(fp))
         r->rc = rf_err_set(err, RF_EIO, path, 0, 0, NULL, "read error");
@@ -347,10 +366,12 @@ int rf_record_save(const char *path, const rf_calib *c, rf_err *err)
     }
     if (c->meas_live > 0)
         put_num(&w, c, "meas_live", c->meas_live);
+    errno = 0;
     int ok = rf_csvw_flush(&w) == 0 && !ferror(out.fp);
+    int e = errno ? errno : EIO;
     rf_csvw_free(&w);
     rc = rf_outfile_close(&out, ok, err);
     if (!ok && !rc)
-        rc = rf_err_set(err, RF_EIO, path, 0, 0, NULL, "write failed");
+        rc = rf_err_set(err, RF_EIO, path, 0, 0, NULL, "cannot write: %s", strerror(e));
     return rc;
 }

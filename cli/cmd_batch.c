@@ -1,6 +1,7 @@
 /* cmd_batch.c - rfkit batch: estimate every design point of a CSV file.
  * The output file appears complete or not at all: rows go to a temporary
- * file next to it, renamed over OUT when everything succeeded. */
+ * file next to it, renamed over OUT when everything succeeded (a device or
+ * FIFO given as OUT is written straight; see rf_outfile_open). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,12 +93,18 @@ int rf_cmd_batch(int argc, char **argv)
     int rc = rf_batch_run(in, strcmp(in_path, "-") ? in_path : "stdin", out, &opts, &st, &err);
     if (in != stdin)
         fclose(in);
+    if (rc == RF_EIO && out_path && ferror(of.fp)) {
+        char why[RF_ERR_MSG_MAX];   /* the output's failure, named by its file */
+        snprintf(why, sizeof why, "%s", err.msg);
+        rf_err_set(&err, RF_EIO, out_path, 0, 0, NULL, "%s", why);
+    }
     if (out_path) {
         int crc = rf_outfile_close(&of, !rc, rc ? NULL : &err);
         if (!rc)
             rc = crc;
     } else if (fflush(stdout) != 0 && !rc) {
-        rc = rf_err_set(&err, RF_EIO, NULL, 0, 0, NULL, "cannot write the output");
+        rc = rf_err_set(&err, RF_EIO, NULL, 0, 0, NULL, "cannot write the output: %s",
+                        strerror(errno));
     }
     if (rc)
         return rf_cli_fail(&err);

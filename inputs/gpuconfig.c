@@ -32,14 +32,57 @@ typedef struct reader {
     char *buf;
     size_t cap;
     int line;
+    size_t total;      /* bytes read */
+    int over;          /* reading stopped: 1 a line too long, 2 the file, 3 memory */
 } reader;
 
-/* Next line with trailing newline and surrounding blanks removed; NULL at EOF. */
+/* One line with its newline into r->buf, NUL-terminated; its length, or -1
+ * at the end of the file or past a limit of file.h (r->over says which):
+ * a line holds at most RF_LINE_MAX bytes, the file RF_TEXT_MAX. */
+static ssize_t read_line(reader *r)
+{
+    size_t n = 0;
+    int c = EOF;
+    while ((c = getc(r->f)) != EOF) {
+        if (++r->total > RF_TEXT_MAX) {
+            r->over = 2;
+            return -1;
+        }
+        if (n + 2 > r->cap) {
+            size_t cap = r->cap ? 2 * r->cap : 256;
+            if (cap > RF_LINE_MAX + 2)
+                cap = RF_LINE_MAX + 2;
+            char *b = realloc(r->buf, cap);
+            if (!b) {
+                r->over = 3;
+                return -1;
+            }
+            r->buf = b;
+            r->cap = cap;
+        }
+        r->buf[n++] = (char)c;
+        if (c == '\n')
+            break;
+        if (n > RF_LINE_MAX) {
+            r->over = 1;
+            return -1;
+        }
+    }
+    if (n == 0)
+        return -1;
+    r->buf[n] = '\0';
+    return (ssize_t)n;
+}
+
+/* Next line with trailing newline and surrounding blanks removed; NULL at
+ * the end of the file or past a limit. */
 static char *next_line(reader *r)
 {
-    ssize_t n = getline(&r->buf, &r->cap, r->f);
-    if (n < 0)
+    ssize_t n = read_line(r);
+    if (n < 0) {
+        r->line += r->over != 0;   /* the line that went past the limit */
         return NULL;
+    }
     r->line++;
     char *s = r->buf;
     size_t bom = r->line == 1 ? rf_file_bom(s, (size_t)n) : 0;
@@ -373,6 +416,18 @@ static int load_sim(reader *r, char *first, rf_gpu *gpu, int *lines, FILE *notes
     return rc;
 }
 
+/* The error of a reading stopped by read_line. */
+static int over_limit(const reader *r, rf_err *err)
+{
+    if (r->over == 1)
+        return rf_err_set(err, RF_ELIMIT, r->path, r->line, 0, NULL,
+                          "a line longer than %zu bytes: not a GPU file", RF_LINE_MAX);
+    if (r->over == 2)
+        return rf_err_set(err, RF_ELIMIT, r->path, 0, 0, NULL,
+                          "larger than %zu MiB: not a GPU file", RF_TEXT_MAX >> 20);
+    return rf_err_set(err, RF_ENOMEM, r->path, r->line, 0, NULL, "out of memory");
+}
+
 int rf_gpu_load(const char *name_or_path, rf_gpu *gpu, FILE *notes, rf_err *err)
 {
     if (!name_or_path || !*name_or_path)
@@ -401,7 +456,9 @@ int rf_gpu_load(const char *name_or_path, rf_gpu *gpu, FILE *notes, rf_err *err)
         ;
     rf_gpu tmp;
     int rc;
-    if (ferror(f))
+    if (r.over)
+        rc = over_limit(&r, err);
+    else if (ferror(f))
         rc = rf_err_set(err, RF_EIO, name_or_path, r.line, 0, NULL, "read error");
     else if (!first)
         rc = rf_err_set(err, RF_EPARSE, name_or_path, r.line, 0, NULL,
@@ -410,7 +467,9 @@ int rf_gpu_load(const char *name_or_path, rf_gpu *gpu, FILE *notes, rf_err *err)
         rc = load_sim(&r, first, &tmp, lines, notes, err);
     else
         rc = load_ini(&r, first, &tmp, lines, err);
-    if (rc == RF_OK && ferror(f))
+    if (r.over)   /* first: what the loader made of the cut-off file is moot */
+        rc = over_limit(&r, err);
+    else if (rc == RF_OK && ferror(f))
         rc = rf_err_set(err, RF_EIO, name_or_path, r.line, 0, NULL, "read error");
     free(r.buf);
     fclose(f);

@@ -12,9 +12,11 @@
 #include "kir_internal.h"
 #include "../common/file.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const opclass_names[RF_OC_COUNT] = {
     "alu", "alu64", "sfu", "ld_global", "st_global", "ld_shared",
@@ -407,12 +409,22 @@ void kir_sort_idx(int *idx, int n, bool (*before)(int a, int b, const void *ctx)
 
 /* ---------------------------------------------------------------- I/O */
 
+/* The whole file, at most RF_TEXT_MAX bytes (common/file.h): a regular file
+ * is sized up front, anything else (a pipe, a device) is read until the
+ * limit.  A NUL byte stops the reading at once: code is text. */
 int kir_read_file(const char *path, char **text, size_t *len, rf_err *err)
 {
     FILE *fp;
     int rc = rf_file_open(path, &fp, err);
     if (rc)
         return rc;
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+        (uintmax_t)st.st_size > RF_TEXT_MAX) {
+        fclose(fp);
+        return rf_err_set(err, RF_ELIMIT, path, 0, 0, NULL,
+                          "larger than %zu MiB: not a kernel file", RF_TEXT_MAX >> 20);
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     if (!buf) {
@@ -421,13 +433,16 @@ int kir_read_file(const char *path, char **text, size_t *len, rf_err *err)
     }
     for (;;) {
         if (n + 1 >= cap) {
-            if (cap > ((size_t)1 << 30)) {
+            /* A full buffer of RF_TEXT_MAX + 2 bytes holds one byte too many. */
+            if (cap >= RF_TEXT_MAX + 2) {
                 free(buf);
                 fclose(fp);
                 return rf_err_set(err, RF_ELIMIT, path, 0, 0, NULL,
-                                  "file larger than 1 GiB");
+                                  "larger than %zu MiB: not a kernel file",
+                                  RF_TEXT_MAX >> 20);
             }
-            char *nb = realloc(buf, cap * 2);
+            size_t ncap = cap * 2 < RF_TEXT_MAX + 2 ? cap * 2 : RF_TEXT_MAX + 2;
+            char *nb = realloc(buf, ncap);
             if (!nb) {
                 free(buf);
                 fclose(fp);
@@ -435,11 +450,11 @@ int kir_read_file(const char *path, char **text, size_t *len, rf_err *err)
                                   "out of memory");
             }
             buf = nb;
-            cap *= 2;
+            cap = ncap;
         }
         size_t got = fread(buf + n, 1, cap - n - 1, fp);
         n += got;
-        if (got == 0)
+        if (got == 0 || memchr(buf + n - got, '\0', got))
             break;
     }
     int bad = ferror(fp);

@@ -12,6 +12,7 @@
 #include "batch.h"
 
 #include <csv.h>
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -141,6 +142,11 @@ typedef struct chunk {
 } chunk;
 
 enum { SLOT_FREE, SLOT_FILLED, SLOT_BUSY, SLOT_DONE };
+
+/* A chunk is handed on at chunk_rows rows or at this many bytes of fields,
+ * whichever comes first: with records of at most RF_LINE_MAX bytes, each
+ * of the 2 jobs + 2 chunks in flight stays near this size. */
+#define RF_BATCH_CHUNK_BYTES ((size_t)4 << 20)
 
 /* Bytes that make a field need quotes on output (libcsv's rule), and NUL
  * (the field's text ends there for the row's consumers). */
@@ -654,7 +660,7 @@ typedef struct pipe {
     bool eof;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int io_failed;
+    int io_failed;       /* errno of the first failed write, 0 */
     rf_batch_stats *stats;
     FILE *notes;
 } pipe_t;
@@ -666,10 +672,10 @@ static chunk *filling(pipe_t *p)
 
 static void write_chunk(pipe_t *p, chunk *c)
 {
-    if (c->out.len && fwrite(c->out.buf, 1, c->out.len, p->out) != c->out.len)
-        p->io_failed = 1;
-    if (c->out.failed)
-        p->io_failed = 1;
+    if (c->out.len && fwrite(c->out.buf, 1, c->out.len, p->out) != c->out.len && !p->io_failed)
+        p->io_failed = errno ? errno : EIO;
+    if (c->out.failed && !p->io_failed)
+        p->io_failed = ENOMEM;
     p->stats->rows += (long)c->nrows;
     p->stats->errors += c->errors;
 }
@@ -749,7 +755,7 @@ static void on_row(int term, void *data)
             rf_csvw_field(&w, result_cols[r]);
         rf_csvw_end(&w);
         if (rf_csvw_flush(&w))
-            p->io_failed = 1;
+            p->io_failed = errno ? errno : EIO;
         rf_csvw_free(&w);
         p->line = 2;
         filling(p)->first_line = 2;
@@ -762,7 +768,8 @@ static void on_row(int term, void *data)
         return;
     }
     p->line++;
-    if (c->nrows >= p->chunk_rows) {
+    if (c->nrows >= p->chunk_rows ||
+        c->tlen + c->nf * sizeof *c->fstart >= RF_BATCH_CHUNK_BYTES) {
         dispatch(p);
         p->row_first = 0;
     } else {
@@ -881,17 +888,25 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
     if (!p->rc && csv_init(&cp, CSV_APPEND_NULL) != 0)
         p->rc = rf_err_set(err, RF_ENOMEM, in_name, 0, 0, NULL, "csv parser");
     else if (!p->rc) {
+        /* A record is at most RF_LINE_MAX bytes (common/file.h) and a chunk
+         * is dispatched at RF_BATCH_CHUNK_BYTES, so memory stays bounded
+         * whatever the input. */
         char buf[1 << 16];
         size_t got, skip = 0;
         bool first = true;
+        rf_csvfeed feed;
+        rf_csv_feed_init(&feed, &cp, on_field, on_row, p);
         while (!p->rc && (got = fread(buf, 1, sizeof buf, in)) > 0) {
             if (first)
                 skip = rf_file_bom(buf, got);   /* a UTF-8 byte-order mark */
             first = false;
-            if (csv_parse(&cp, buf + skip, got - skip, on_field, on_row, p) != got - skip &&
-                !p->rc)
+            int frc = rf_csv_feed(&feed, buf + skip, got - skip);
+            if (frc == RF_EPARSE && !p->rc)
                 p->rc = rf_err_set(err, RF_EPARSE, in_name, (int)p->line, 0, NULL, "%s",
                                    csv_strerror(csv_error(&cp)));
+            else if (frc == RF_ELIMIT && !p->rc)
+                p->rc = rf_err_set(err, RF_ELIMIT, in_name, p->header_done ? (int)p->line : 1,
+                                   0, NULL, "a record longer than %zu bytes", RF_LINE_MAX);
             skip = 0;
         }
         if (!p->rc && ferror(in))
@@ -932,8 +947,14 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
     free(p->hdr);
     free(p->lay.cols);
     int rc = p->rc;
-    if (!rc && (p->io_failed || fflush(out) != 0 || ferror(out)))
-        rc = rf_err_set(err, RF_EIO, NULL, 0, 0, NULL, "cannot write the output");
+    int io = p->io_failed;
+    if (!rc && !io && fflush(out) != 0)
+        io = errno;
+    if (!rc && !io && ferror(out))
+        io = EIO;
+    if (!rc && io)
+        rc = rf_err_set(err, RF_EIO, NULL, 0, 0, NULL, "cannot write the output: %s",
+                        strerror(io));
     free(p);
     return rc;
 }
