@@ -77,7 +77,9 @@ static int blank(const char *s, size_t n)
 
 /* Each piece ends at a line break (CR or LF, libcsv's record terminators)
  * or at the end of s, so a record that ends in a piece ends at its last
- * byte, and the count of the record's bytes is exact. */
+ * byte, and the count of the record's bytes is exact: its text and the line
+ * breaks inside quotes, not the line break that ends it.  The parser holds
+ * at most one piece past the limit, and a piece is at most n bytes. */
 int rf_csv_feed(rf_csvfeed *f, const char *s, size_t n)
 {
     size_t i = 0;
@@ -91,14 +93,16 @@ int rf_csv_feed(rf_csvfeed *f, const char *s, size_t n)
         f->row_ended = 0;
         if (csv_parse(f->parser, s + i, k, feed_field, feed_row, f) != k)
             return RF_EPARSE;
-        if (f->row_ended || (f->at_start && blank(s + i, k))) {
+        int skipped = f->at_start && blank(s + i, k);
+        int brk = s[j - 1] == '\n' || s[j - 1] == '\r';   /* not counted */
+        if (!skipped && f->pending + k - (size_t)brk > RF_LINE_MAX)
+            return RF_ELIMIT;
+        if (f->row_ended || skipped) {
             f->pending = 0;
             f->at_start = 1;
         } else {
             f->pending += k;
             f->at_start = 0;
-            if (f->pending > RF_LINE_MAX)
-                return RF_ELIMIT;
         }
         i = j;
     }
@@ -270,7 +274,6 @@ int rf_outfile_open(rf_outfile *o, const char *path, rf_err *err)
     if (rc)
         return rc;
     struct stat st;
-    mode_t mode;
     if (stat(o->target, &st) == 0) {
         if (S_ISDIR(st.st_mode))
             return open_fail(o, RF_EIO, err, "%s", "is a directory, not a file");
@@ -291,16 +294,15 @@ int rf_outfile_open(rf_outfile *o, const char *path, rf_err *err)
             }
             return RF_OK;
         }
-        mode = st.st_mode & 07777;   /* as fopen "w" keeps a file's mode */
     } else if (errno != ENOENT) {
         return open_fail(o, RF_EIO, err, "cannot create: %s", strerror(errno));
-    } else {
-        /* umask cannot be read without being set: it is set back at once,
-         * before any worker thread of a command exists. */
-        mode_t mask = umask(022);
-        umask(mask);
-        mode = 0666 & ~mask;
     }
+    /* The mode fopen gives a new file.  umask cannot be read without being
+     * set: it is set back at once, before any worker thread of a command
+     * exists. */
+    mode_t mask = umask(022);
+    umask(mask);
+    mode_t mode = 0666 & ~mask;
 
     static const char name[] = ".rfkitXXXXXX";
     size_t d = dir_len(o->target);

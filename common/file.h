@@ -38,8 +38,8 @@ int rf_file_open(const char *path, FILE **fp, rf_err *err);
 /* An output file.  What path names decides how it is written:
  *   - a regular file, or no file yet: a temporary file DIR/.rfkitXXXXXX in
  *     the same folder (a short name, so that a legal long path stays legal)
- *     takes the output and is renamed over path when complete; a new file
- *     gets mode 0666 less the umask, a replaced one keeps its mode;
+ *     takes the output and is renamed over path when complete, with the
+ *     mode fopen gives a new file (0666 less the umask);
  *   - a character device (/dev/null, a terminal), a FIFO or a socket: the
  *     output goes straight into it (there is nothing to replace atomically);
  *   - a symbolic link is followed: its final target is written by the rules

@@ -77,8 +77,9 @@ static int entries(const char *dir)
 }
 
 /* A kept output appears under its name with the mode fopen gives (0666
- * less the umask; mkstemp's 0600 was the old behaviour), a dropped one
- * leaves nothing, and a rename that fails leaves no temporary file. */
+ * less the umask, not mkstemp's 0600), a dropped one leaves nothing, and a
+ * folder under the name is refused before anything is created.  Devices,
+ * FIFOs, links and signals: tests/test_output.c. */
 static void outfile_whole_or_nothing(void **state)
 {
     (void)state;
@@ -107,9 +108,9 @@ static void outfile_whole_or_nothing(void **state)
     assert_int_equal(entries(dir), 0);
 
     assert_int_equal(mkdir(path, 0700), 0);         /* the name is a folder */
-    assert_int_equal(rf_outfile_open(&o, path, &err), RF_OK);
-    assert_int_equal(rf_outfile_close(&o, 1, &err), RF_EIO);
-    assert_non_null(strstr(err.msg, "r.csv: cannot create: Is a directory"));
+    assert_int_equal(rf_outfile_open(&o, path, &err), RF_EIO);
+    assert_non_null(strstr(err.msg, "r.csv: is a directory, not a file"));
+    assert_null(o.tmp);
     assert_int_equal(entries(dir), 1);              /* the folder alone */
     rmdir(path);
     umask(mask);
