@@ -145,7 +145,7 @@ enum { SLOT_FREE, SLOT_FILLED, SLOT_BUSY, SLOT_DONE };
 
 /* A chunk is handed on at chunk_rows rows or at this many bytes of fields,
  * whichever comes first: with records of at most RF_LINE_MAX bytes, each
- * of the 2 jobs + 2 chunks in flight stays near this size. */
+ * of the 2 * jobs + 2 chunks in flight stays near this size. */
 #define RF_BATCH_CHUNK_BYTES ((size_t)4 << 20)
 
 /* Bytes that make a field need quotes on output (libcsv's rule), and NUL
@@ -672,6 +672,7 @@ static chunk *filling(pipe_t *p)
 
 static void write_chunk(pipe_t *p, chunk *c)
 {
+    errno = 0;
     if (c->out.len && fwrite(c->out.buf, 1, c->out.len, p->out) != c->out.len && !p->io_failed)
         p->io_failed = errno ? errno : EIO;
     if (c->out.failed && !p->io_failed)
@@ -754,6 +755,7 @@ static void on_row(int term, void *data)
         for (size_t r = 0; r < sizeof result_cols / sizeof result_cols[0]; r++)
             rf_csvw_field(&w, result_cols[r]);
         rf_csvw_end(&w);
+        errno = 0;
         if (rf_csvw_flush(&w))
             p->io_failed = errno ? errno : EIO;
         rf_csvw_free(&w);

@@ -39,8 +39,19 @@
 
 /* A reader given /dev/zero must stop well below this peak RSS (KiB).  The
  * unbounded readers reached 1.5-3.4 GB; rfkit itself needs a few MB, and
- * the largest buffer a reader may hold is RF_TEXT_MAX (64 MiB) of code. */
+ * the largest buffer a reader may hold is RF_TEXT_MAX (64 MiB) of code.
+ * Under AddressSanitizer freed blocks stay resident in its quarantine
+ * (256 MB by default). */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RF_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(RF_TEST_ASAN)
+#define RSS_BOUND_KB ((160L + 256) * 1024)
+#else
 #define RSS_BOUND_KB (160L * 1024)
+#endif
 
 /* ---- helpers ------------------------------------------------------------ */
 
