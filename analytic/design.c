@@ -35,6 +35,8 @@ static const char *const assign_choices[] = {"base", "cac", "best", "worst", "ca
 const rf_param rf_design_params[] = {
     DD(sharing, 0, 0.999, 0.9, "fraction", "sharing: F = 1 - t, shared fraction of a CTA's registers"),
     DB(owf, 1, "sharing: owner-warp-first scheduling"),
+    DB(unroll, 1, "sharing: registers declared in first-use order (seed 003 Sec. 5.2)"),
+    DB(dyn, 0, "sharing: dynamic warp execution across the SMs simulated (seed 003 Sec. 5.3)"),
     DD(acrf_kb, 0, 65536, 0, "KB", "finereg: active-CTA register file (0 = register file minus PCRF)"),
     DD(pcrf_kb, 0, 65536, 0, "KB", "finereg: pending-CTA register file (0 = half the register file)"),
     DD(live_frac, 0, 1, 0.553, "fraction", "finereg: live fraction of a stalled CTA's registers"),

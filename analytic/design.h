@@ -45,6 +45,8 @@ typedef struct rf_design {
     /* Register Sharing (seed 003). */
     double sharing;      /* F = 1 - t, fraction of a CTA's registers shared */
     bool owf;            /* owner-warp-first scheduling */
+    bool unroll;         /* unrolled, first-use-ordered register declarations */
+    bool dyn;            /* dynamic warp execution (non-owner memory instructions) */
 
     /* FineReg and comparison points (seed 000). */
     double acrf_kb;      /* KB, active-CTA register file */

@@ -81,6 +81,12 @@ static bool walk_step(sim_ctx *x, sim_sm *sm, sim_warp *w)
         ct->at_bar++;
         return true;
     }
+    int slot = (int)(w - sm->warps);
+    if (x->org->may_issue) {       /* Register Sharing's locks hold in the walk too */
+        if (!x->org->may_issue(x, sm, slot))
+            return false;
+        x->org->on_issue(x, sm, slot, w->pc);
+    }
     if (in->mem == SIM_M_LOAD || in->mem == SIM_M_STORE || in->mem == SIM_M_ATOMIC)
         w->nmem++;                 /* the cache outcome this access draws */
     sim_warp_advance(x, w, in);
@@ -88,6 +94,8 @@ static bool walk_step(sim_ctx *x, sim_sm *sm, sim_warp *w)
         w->state = SIM_W_DONE;
         ct->live--;
         sm->active_warps--;
+        if (x->org->on_exit)
+            x->org->on_exit(x, sm, slot);
     }
     return true;
 }
@@ -117,6 +125,8 @@ static void warm(sim_ctx *x, sim_sm *sm, long until)
                         w->state = SIM_W_DONE;
                         ct->live--;
                         sm->active_warps--;
+                        if (x->org->on_exit)
+                            x->org->on_exit(x, sm, c * wpc + i);
                     }
                 }
                 ct->at_bar = 0;

@@ -65,7 +65,10 @@ void rf_sim_opts_init(rf_sim_opts *o)
     X(prefetches, "PREFETCH ops") X(prefetch_regs, "registers")                 \
     X(activations, "warps") X(refetch_regs, "registers")                        \
     X(writeback_regs, "registers") X(main_reads, "accesses")                    \
-    X(main_writes, "accesses") X(prefetch_stall_cycles, "warp-cycles")
+    X(main_writes, "accesses") X(prefetch_stall_cycles, "warp-cycles")         \
+    X(resident_ctas_mean, "CTAs") X(active_ctas_mean, "CTAs")                   \
+    X(stall_lock, "sched-cycles") X(lock_acquires, "locks")                     \
+    X(lock_wait_cycles, "warp-cycles") X(nonowner_mem_issue_prob, "probability")
 SIM_COLS(COL_U)
 #define COL_ROW(name, unit) {#name, unit, get_##name},
 const rf_sim_column rf_sim_columns[] = {SIM_COLS(COL_ROW)};
@@ -148,15 +151,25 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     uint64_t back = o->warm_ctas < (uint64_t)skip ? o->warm_ctas : (uint64_t)skip;
     x->next_cta = skip - (long)back;
 
-    if (o->ctas_per_sm > 0) {
-        x->ctas_per_sm = o->ctas_per_sm;
-    } else {
+    rf_occ occ;
+    memset(&occ, 0, sizeof occ);
+    occ.lim_regs = -1;
+    if (o->ctas_per_sm <= 0 || d->kind == RF_DESIGN_SHARING) {
         rf_occ_input in = {k->regs, threads, k->smem_static + k->launch.smem};
-        rf_occ occ;
-        int rc = rf_occ_compute(g, d, &in, &occ, err);
-        if (rc < 0)
-            return rc;
-        x->ctas_per_sm = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
+        int orc = rf_occ_compute(g, d, &in, &occ, err);
+        if (orc < 0)
+            return orc;
+    }
+    x->ctas_per_sm = o->ctas_per_sm > 0 ? o->ctas_per_sm
+                     : occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
+    /* Register Sharing: CTAs beyond the g that fit without sharing pair up
+     * (seed 003 Eq. 1-3: S = M - g pairs, U = M - 2S unshared). */
+    x->unshared_ctas = x->ctas_per_sm;
+    if (d->kind == RF_DESIGN_SHARING && occ.lim_regs >= 0 && x->ctas_per_sm > occ.lim_regs) {
+        int pairs = x->ctas_per_sm - occ.lim_regs;
+        if (pairs > x->ctas_per_sm / 2)
+            pairs = x->ctas_per_sm / 2;
+        x->unshared_ctas = x->ctas_per_sm - 2 * pairs;
     }
     if (x->ctas_per_sm < 1)
         return rf_err_set(err, RF_ELIMIT, NULL, 0, 0, "ctas_per_sm",
@@ -307,6 +320,13 @@ static void fill_stats(const sim_ctx *x, const sim_counts *c, uint64_t cycles, r
     st->main_reads = c->main_reads;
     st->main_writes = c->main_writes;
     st->prefetch_stall_cycles = c->hold_cycles;
+    st->resident_ctas_mean = (double)c->resident_cta_cycles / cyc / x->nsm;
+    st->active_ctas_mean = st->resident_ctas_mean;
+    st->stall_lock = c->st_lock;
+    st->lock_acquires = c->lock_acquires;
+    st->lock_wait_cycles = c->lock_wait;
+    st->nonowner_mem_issue_prob =
+        c->dyn_cycles > 0 ? (double)c->dyn_p_tenths / (10.0 * (double)c->dyn_cycles) : 0.0;
     st->ctas_per_sm = x->ctas_per_sm;
     st->banks = x->nbanks;
     st->collectors = x->ncoll;
@@ -395,12 +415,15 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
             sim_sm *sm = &x.sm[i];
             ret_before += sm->chk_retired;
             sim_dispatch_ctas(&x, sm);
+            if (x.org->on_cycle)
+                x.org->on_cycle(&x, sm);
             sim_exec_complete(&x, sm);
             sim_coll_dispatch(&x, sm);
             sim_arbitrate(&x, sm);
             sim_issue(&x, sm);
             sim_stall_account(sm, x.nsched, 1);
             sm->c.resident_warp_cycles += (uint64_t)sm->active_warps;
+            sm->c.resident_cta_cycles += (uint64_t)sm->ctas_used;
             ret_after += sm->chk_retired;
             idle &= sm_idle(&x, sm);
             if (sm->oom)
@@ -456,6 +479,7 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
                     sim_sm *sm = &x.sm[i];
                     sim_stall_account(sm, x.nsched, n);
                     sm->c.resident_warp_cycles += n * (uint64_t)sm->active_warps;
+                    sm->c.resident_cta_cycles += n * (uint64_t)sm->ctas_used;
                     sm->c.skipped += n;
                 }
                 now += n;

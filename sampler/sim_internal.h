@@ -230,7 +230,7 @@ typedef struct sim_sched {
 /* Why a scheduler did not issue in a cycle. */
 typedef enum sim_stall {
     SIM_ST_NONE, SIM_ST_NO_WARP, SIM_ST_SCOREBOARD, SIM_ST_COLLECTOR,
-    SIM_ST_BANK, SIM_ST_MEMORY, SIM_ST_RC
+    SIM_ST_BANK, SIM_ST_MEMORY, SIM_ST_RC, SIM_ST_LOCK
 } sim_stall;
 
 /* Raw counters: every integer statistic, windowed by subtraction. */
@@ -248,6 +248,9 @@ typedef struct sim_counts {
     /* RFC and LTRF (ltrf.c) */
     uint64_t st_rc, prefetches, prefetch_regs, activations;
     uint64_t refetch_regs, writeback_regs, main_reads, main_writes, hold_cycles;
+    /* occupancy, and Register Sharing (sharing.c) */
+    uint64_t resident_cta_cycles;
+    uint64_t st_lock, lock_acquires, lock_wait, dyn_p_tenths, dyn_cycles;
 } sim_counts;
 
 /* DRAM: one server per run shared by every simulated SM. */
@@ -284,10 +287,41 @@ typedef struct sim_rforg {
      * warp entered or left the active pool. */
     bool (*gate)(struct sim_ctx *x, struct sim_sm *sm, int slot);
     void (*on_pool)(struct sim_ctx *x, struct sim_sm *sm, int slot, bool active);
+    /* Any policy, or NULL: may warp `slot`, ready by the scoreboard, issue
+     * its next instruction now (false: it waits, stall cause lock; Register
+     * Sharing's locks and dynamic warp execution).  Also asked by the
+     * functional-warming walk, followed by on_issue when it moves. */
+    bool (*may_issue)(struct sim_ctx *x, struct sim_sm *sm, int slot);
+    /* Warp `slot` exited, or NULL. */
+    void (*on_exit)(struct sim_ctx *x, struct sim_sm *sm, int slot);
+    /* Once per simulated cycle before issue, or NULL. */
+    void (*on_cycle)(struct sim_ctx *x, struct sim_sm *sm);
 } sim_rforg;
 
 const sim_rforg *sim_rforg_for(const rf_design *d);
 extern const sim_rforg sim_rforg_hirf;      /* regcache.c: HI-RF (seed 002) */
+extern const sim_rforg sim_rforg_sharing;   /* sharing.c: Register Sharing (seed 003) */
+
+/* sharing.c's lock table on its own (seed 003 Section 4, Fig. 5).  CTA
+ * slots 0..unshared-1 are unshared, U+2i and U+2i+1 pairs; warp i of a
+ * shared CTA pairs with warp i of its partner. */
+typedef struct rf_share_locks {
+    int nctas, unshared, wpc;
+    int *lock;                  /* [pairs * wpc]: warp slot holding the lock, -1 free */
+    int *held;                  /* [nctas]: locks held by the CTA's warps */
+    bool rule;                  /* deadlock avoidance on (always in the sampler;
+                                   off only to show the deadlock it prevents) */
+} rf_share_locks;
+enum { RF_SHARE_HAVE, RF_SHARE_FREE, RF_SHARE_WAIT };
+int rf_share_locks_init(rf_share_locks *l, int nctas, int unshared, int wpc);
+void rf_share_locks_free(rf_share_locks *l);
+/* RF_SHARE_HAVE: unshared warp or lock already held; RF_SHARE_FREE: the
+ * warp may take it now; RF_SHARE_WAIT: it must wait (held by the partner
+ * warp, or the partner CTA holds a lock and the rule is on). */
+int rf_share_try(const rf_share_locks *l, int slot);
+void rf_share_take(rf_share_locks *l, int slot);
+/* Release the lock warp `slot` holds; true when it held one. */
+bool rf_share_release(rf_share_locks *l, int slot);
 /* ltrf.c: the RFC and LTRF organisations, NULL for other designs. */
 const sim_rforg *sim_ltrf_org(const rf_design *d);
 
@@ -343,6 +377,8 @@ typedef struct sim_ctx {
     int write_hold;             /* cycles a routed write holds its bank and takes
                                    (NVM write latency of HI-RF); 1 = one cycle */
     int warps_per_cta, ctas_per_sm;
+    int unshared_ctas;          /* Register Sharing: CTA slots 0..U-1 unshared, the
+                                   rest shared pairs (= ctas_per_sm otherwise) */
     int alu_ii, sfu_ii, ldst_ii, alu_pipes;
     long ctas_total, next_cta;  /* grid CTAs; next CTA index to dispatch */
     double p_loop, p_fwd, l1_hit, l2_hit;
