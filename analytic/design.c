@@ -42,6 +42,8 @@ const rf_param rf_design_params[] = {
     DD(live_frac, 0, 1, 0.553, "fraction", "finereg: live fraction of a stalled CTA's registers"),
     DI(dram_ctas, -1, 65536, -1, "CTAs", "regdram: pending CTAs in DRAM (-1 = as many as the RF holds)"),
     DD(brs_frac, 0, 1, 0.5, "fraction", "regmutex: base register set, fraction of the registers"),
+    DI(switch_cycles, 0, 100000, 20, "cycles",
+       "vt/regdram/finereg: cycles to switch a CTA's pipeline context (an assumption)"),
     DI(banks, 0, 1024, 0, "banks", "stealing: register-file banks (0 = the GPU's)"),
     DI(collectors, 0, 1024, 0, NULL, "stealing: operand collectors (0 = the GPU's)"),
     DE(scheduler, sched_choices, 0, "warp scheduler (gpu = the GPU's policy)"),

@@ -54,6 +54,7 @@ typedef struct rf_design {
     double live_frac;    /* live fraction of a stalled CTA's registers */
     int dram_ctas;       /* Reg+DRAM: pending CTAs whose context is in DRAM */
     double brs_frac;     /* RegMutex: base register set fraction */
+    int switch_cycles;   /* VT, Reg+DRAM, FineReg: cycles to switch a CTA's pipeline context */
 
     /* Banked register file and bank stealing (seed 001). */
     int banks;           /* 0 = the GPU's rf_banks */

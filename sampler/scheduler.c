@@ -82,7 +82,7 @@ static void two_level_pool(sim_ctx *x, sim_sm *sm, int s)
         int best = -1;
         for (int slot = s; slot < sm->nslots; slot += x->nsched) {
             sim_warp *w = &sm->warps[slot];
-            if (w->tl_active || w->state != SIM_W_ACTIVE || w->pc < 0 ||
+            if (w->tl_active || w->state != SIM_W_ACTIVE || w->pc < 0 || w->parked ||
                 mem_blocked(w, &x->prog.insts[w->pc]))
                 continue;
             if (best < 0 || w->tl_seq < sm->warps[best].tl_seq)
@@ -187,7 +187,7 @@ static bool issue_slot(sim_ctx *x, sim_sm *sm, int s, bool first)
     int last_idx = S->last >= 0 ? S->last / ns : n - 1;
     for (int idx = 0, slot = s; slot < sm->nslots; idx++, slot += ns) {
         sim_warp *w = &sm->warps[slot];
-        if (w->state != SIM_W_ACTIVE || w->pc < 0 || slot == forced)
+        if (w->state != SIM_W_ACTIVE || w->pc < 0 || slot == forced || w->parked)
             continue;
         if (gated && w->tl_active && !x->org->gate(x, sm, slot)) {
             rc_wait = true;             /* register prefetch in progress */

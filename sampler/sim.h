@@ -130,8 +130,7 @@ typedef struct rf_sim_stats {
 
     /* Occupancy and Register Sharing (seed 003, sampler/sharing.c). */
     double resident_ctas_mean;    /* CTAs resident per SM, per cycle */
-    double active_ctas_mean;      /* ... of which schedulable (all of them: no design
-                                     modelled here parks CTAs) */
+    double active_ctas_mean;      /* ... of which active (not pending or switching in) */
     uint64_t stall_lock;          /* sched-cycles whose only ready warps waited for shared
                                      registers or the dynamic-execution rule */
     uint64_t lock_acquires;       /* warp-pair locks taken */
@@ -139,6 +138,12 @@ typedef struct rf_sim_stats {
     double nonowner_mem_issue_prob; /* dynamic warp execution: mean probability of issuing a
                                        non-owner memory instruction on SMs 1.. (0: off,
                                        or one SM) */
+    /* CTA switching: Virtual Thread, Reg+DRAM, FineReg (seed 000, sampler/ctaswitch.c). */
+    uint64_t cta_switches;        /* CTAs switched in */
+    uint64_t switch_cycles;       /* their switch costs, cycles */
+    uint64_t switch_dram_bytes;   /* Reg+DRAM: context bytes moved to and from DRAM */
+    uint64_t pcrf_full_stalls;    /* FineReg: cycles a stalled CTA could not move for lack of
+                                     PCRF space while a CTA waited to run */
 
     /* Instruction mix (warp instructions). */
     uint64_t insts_by_class[16];

@@ -121,6 +121,7 @@ typedef struct sim_warp {
     uint8_t prio_class;         /* scheduler priority class, 0 = highest (OWF hook) */
     uint8_t tl_active;          /* two-level scheduler: in the active pool */
     uint8_t sbst;               /* cached scoreboard verdict (sim_sbst), 0 = recompute */
+    uint8_t parked;             /* its CTA is pending or switching in (ctaswitch.c) */
     uint64_t hold_until;        /* the RF organisation holds the warp until this cycle
                                    (register prefetch or activation, seed 004) */
     int pc;                     /* next instruction (the instruction buffer) */
@@ -251,6 +252,8 @@ typedef struct sim_counts {
     /* occupancy, and Register Sharing (sharing.c) */
     uint64_t resident_cta_cycles;
     uint64_t st_lock, lock_acquires, lock_wait, dyn_p_tenths, dyn_cycles;
+    /* CTA switching (ctaswitch.c) */
+    uint64_t active_cta_cycles, cta_switches, switch_cycles, switch_dram_bytes, pcrf_full_stalls;
 } sim_counts;
 
 /* DRAM: one server per run shared by every simulated SM. */
@@ -294,13 +297,21 @@ typedef struct sim_rforg {
     bool (*may_issue)(struct sim_ctx *x, struct sim_sm *sm, int slot);
     /* Warp `slot` exited, or NULL. */
     void (*on_exit)(struct sim_ctx *x, struct sim_sm *sm, int slot);
-    /* Once per simulated cycle before issue, or NULL. */
+    /* Once per simulated cycle before CTA dispatch, or NULL. */
     void (*on_cycle)(struct sim_ctx *x, struct sim_sm *sm);
+    /* CTA slot `cta` retired, or NULL. */
+    void (*on_retire)(struct sim_ctx *x, struct sim_sm *sm, int cta);
+    /* May the dispatcher launch a CTA into a free slot now?  NULL: yes. */
+    bool (*launch_ok)(struct sim_ctx *x, struct sim_sm *sm);
+    /* Has the organisation work for the next cycle (the run must not skip
+     * idle cycles)?  NULL: no. */
+    bool (*busy)(struct sim_ctx *x, struct sim_sm *sm);
 } sim_rforg;
 
 const sim_rforg *sim_rforg_for(const rf_design *d);
 extern const sim_rforg sim_rforg_hirf;      /* regcache.c: HI-RF (seed 002) */
 extern const sim_rforg sim_rforg_sharing;   /* sharing.c: Register Sharing (seed 003) */
+extern const sim_rforg sim_rforg_switch;    /* ctaswitch.c: VT, Reg+DRAM, FineReg (seed 000) */
 
 /* sharing.c's lock table on its own (seed 003 Section 4, Fig. 5).  CTA
  * slots 0..unshared-1 are unshared, U+2i and U+2i+1 pairs; warp i of a
@@ -353,6 +364,7 @@ typedef struct sim_sm {
     uint64_t bank_grant[SIM_MAX_BANKS];  /* last cycle each bank was granted (+1) */
     int issued_now;             /* instructions issued this cycle */
     int active_warps;           /* resident warps */
+    int parked_ctas;            /* resident CTAs that may not issue (pending, switching in) */
     void *org_state;            /* register-file organisation's per-SM state */
     uint64_t bank_free_at[SIM_MAX_BANKS]; /* cycle a multi-cycle write frees the bank */
     sim_counts c;
@@ -379,6 +391,10 @@ typedef struct sim_ctx {
     int warps_per_cta, ctas_per_sm;
     int unshared_ctas;          /* Register Sharing: CTA slots 0..U-1 unshared, the
                                    rest shared pairs (= ctas_per_sm otherwise) */
+    int active_limit;           /* CTA switching: CTAs that may be active at once
+                                   (ctas_per_sm contexts in all) */
+    int rf_ctxs;                /* VT, Reg+DRAM: contexts whose registers the file holds */
+    int pcrf_entries;           /* FineReg: PCRF entries (warp registers) */
     int alu_ii, sfu_ii, ldst_ii, alu_pipes;
     long ctas_total, next_cta;  /* grid CTAs; next CTA index to dispatch */
     double p_loop, p_fwd, l1_hit, l2_hit;
@@ -429,6 +445,9 @@ bool sim_unit_take(sim_ctx *x, sim_sm *sm, const sim_inst *in);
 
 /* ---- memory.c ---- */
 uint64_t sim_mem_latency(sim_ctx *x, sim_sm *sm, sim_warp *w, const sim_inst *in, bool *longlat);
+/* Move `bytes` through the DRAM server now (counted in dram_bytes, queued
+ * behind the kernel's own traffic): cycles until they have arrived. */
+uint64_t sim_mem_dram(sim_ctx *x, sim_sm *sm, uint32_t bytes);
 
 /* ---- stealing.c ---- */
 void sim_bank_grant(sim_ctx *x, sim_sm *sm, int bank);
