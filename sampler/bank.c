@@ -65,15 +65,16 @@ static const sim_rforg banked = {.name = "banked", .read_route = banked_read,
 
 /* HI-RF has its register cache (regcache.c), RFC and LTRF theirs (ltrf.c),
  * Register Sharing its locks (sharing.c) and VT, Reg+DRAM and FineReg their
- * CTA switching (ctaswitch.c) on the banked file; every other design (and
- * RegMutex, at its occupancy from rf_occ_compute) runs on the banked file. */
+ * VT+RegMutex their CTA switching (ctaswitch.c, regmutex.c) on the banked
+ * file; every other design runs on the banked file. */
 const sim_rforg *sim_rforg_for(const rf_design *d)
 {
     if (d->kind == RF_DESIGN_HIRF)
         return &sim_rforg_hirf;
     if (d->kind == RF_DESIGN_SHARING)
         return &sim_rforg_sharing;
-    if (d->kind == RF_DESIGN_VT || d->kind == RF_DESIGN_REGDRAM || d->kind == RF_DESIGN_FINEREG)
+    if (d->kind == RF_DESIGN_VT || d->kind == RF_DESIGN_REGDRAM || d->kind == RF_DESIGN_FINEREG ||
+        d->kind == RF_DESIGN_REGMUTEX)
         return &sim_rforg_switch;
     const sim_rforg *o = sim_ltrf_org(d);
     if (o)

@@ -1,6 +1,8 @@
 /* ctaswitch.c - CTA switching beyond the scheduling limit: Virtual Thread,
- * Reg+DRAM (Zorua-like) and FineReg (seed 000 Sections IV-V and VI.A) as
- * register-file organisations of the sampler.
+ * Reg+DRAM (Zorua-like), FineReg (seed 000 Sections IV-V and VI.A) and
+ * VT+RegMutex (VT with the shared register pool of regmutex.c, whose waits
+ * count as stalls here like a load's) as register-file organisations of the
+ * sampler.
  *
  * Contexts: the SM holds more CTAs than it schedules.  A CTA is active
  * (its warps may issue) or pending (parked: its warps keep their state and
@@ -75,6 +77,10 @@ typedef struct sw_sm {
     uint64_t acrf_free_at;   /* FineReg: a CTA moved out alone drains the ACRF until then */
     int bv_tag[BV_LINES];    /* bit-vector cache: PC held, -1 none */
     int *live;               /* [ninsts]: live registers at each PC (FineReg) */
+    bool blocked;            /* FineReg: a stalled CTA waits for PCRF space (the run steps
+                              * cycle by cycle to count them) */
+    bool has_srp;            /* RegMutex: the shared register pool below */
+    sim_srp srp;
 } sw_sm;
 
 /* ---- warps and CTAs --------------------------------------------------- */
@@ -84,25 +90,42 @@ static bool mem_blocked(const sim_ctx *x, const sim_warp *w)
     return sim_mask_any(&w->pend_mem, &x->prog.insts[w->pc].dep);
 }
 
+/* RegMutex: the warp in `slot` needs a pool chunk the empty pool lacks. */
+static bool srp_blocked(const sim_sm *sm, int slot)
+{
+    const sw_sm *s = sm->org_state;
+    if (!s->has_srp)
+        return false;
+    return !sim_srp_may_issue(sm, &s->srp, slot);
+}
+
+/* Waiting on a long-latency load, or (RegMutex) on the pool. */
+static bool warp_waits(const sim_ctx *x, const sim_sm *sm, int slot)
+{
+    return mem_blocked(x, &sm->warps[slot]) || srp_blocked(sm, slot);
+}
+
 static bool cta_stalled(const sim_ctx *x, const sim_sm *sm, int c)
 {
-    bool mem = false;
+    bool waiting = false;
     for (int i = 0; i < x->warps_per_cta; i++) {
-        const sim_warp *w = &sm->warps[c * x->warps_per_cta + i];
+        int slot = c * x->warps_per_cta + i;
+        const sim_warp *w = &sm->warps[slot];
         if (w->state == SIM_W_ACTIVE && w->pc >= 0) {
-            if (!mem_blocked(x, w))
+            if (!warp_waits(x, sm, slot))
                 return false;
-            mem = true;
+            waiting = true;
         }
     }
-    return mem;
+    return waiting;
 }
 
 static bool cta_ready(const sim_ctx *x, const sim_sm *sm, int c)
 {
     for (int i = 0; i < x->warps_per_cta; i++) {
-        const sim_warp *w = &sm->warps[c * x->warps_per_cta + i];
-        if (w->state == SIM_W_ACTIVE && w->pc >= 0 && !mem_blocked(x, w))
+        int slot = c * x->warps_per_cta + i;
+        const sim_warp *w = &sm->warps[slot];
+        if (w->state == SIM_W_ACTIVE && w->pc >= 0 && !warp_waits(x, sm, slot))
             return true;
     }
     return false;
@@ -256,8 +279,24 @@ static bool sw_launch_ok(sim_ctx *x, sim_sm *sm)
 static void sw_issue(sim_ctx *x, sim_sm *sm, int slot, int inst)
 {
     sw_sm *s = sm->org_state;
-    (void)inst;
     s->started[slot / x->warps_per_cta] = true;
+    if (s->has_srp)
+        sim_srp_issue(x, sm, &s->srp, slot, inst);
+}
+
+static bool sw_may_issue(sim_ctx *x, sim_sm *sm, int slot)
+{
+    sw_sm *s = sm->org_state;
+    (void)x;
+    return !s->has_srp || sim_srp_may_issue(sm, &s->srp, slot);
+}
+
+static void sw_exit(sim_ctx *x, sim_sm *sm, int slot)
+{
+    sw_sm *s = sm->org_state;
+    (void)x;
+    if (s->has_srp)
+        sim_srp_exit(&s->srp, slot);
 }
 
 /* Switch stalled CTA c (FineReg): true when it moved. */
@@ -336,6 +375,7 @@ static void sw_cycle(sim_ctx *x, sim_sm *sm)
         deactivate(x, sm, s, c, SW_DRAM, 0);
         activate(x, sm, s, p, cost);
     }
+    s->blocked = blocked;
     if (blocked)
         sm->c.pcrf_full_stalls++;
 }
@@ -345,6 +385,8 @@ static void sw_cycle(sim_ctx *x, sim_sm *sm)
 static bool sw_busy(sim_ctx *x, sim_sm *sm)
 {
     sw_sm *s = sm->org_state;
+    if (s->blocked)
+        return true;
     int want = x->d->kind == RF_DESIGN_FINEREG ? SW_PCRF : SW_PEND;
     bool ready = find_ready(x, sm, s, want) >= 0 ||
                  (x->d->kind == RF_DESIGN_REGDRAM && find_ready(x, sm, s, SW_DRAM) >= 0);
@@ -369,6 +411,8 @@ static void sw_fini(sim_sm *sm)
     free(s->entries);
     free(s->wake);
     free(s->live);
+    if (s->has_srp)
+        sim_srp_free(&s->srp);
     free(s);
     sm->org_state = NULL;
 }
@@ -389,6 +433,10 @@ static int sw_init(sim_ctx *x, sim_sm *sm, rf_err *err)
     for (int i = 0; i < BV_LINES; i++)
         s->bv_tag[i] = -1;
     s->pcrf_cap = x->pcrf_entries;
+    if (x->d->kind == RF_DESIGN_REGMUTEX) {
+        s->has_srp = true;
+        return sim_srp_init(x, sm, &s->srp, err);
+    }
     if (x->d->kind != RF_DESIGN_FINEREG)
         return 0;
     rf_live lv;
@@ -426,4 +474,6 @@ const sim_rforg sim_rforg_switch = {.name = "ctaswitch",
                                     .on_cycle = sw_cycle,
                                     .on_retire = sw_retire,
                                     .launch_ok = sw_launch_ok,
-                                    .busy = sw_busy};
+                                    .busy = sw_busy,
+                                    .may_issue = sw_may_issue,
+                                    .on_exit = sw_exit};

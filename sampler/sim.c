@@ -70,7 +70,7 @@ void rf_sim_opts_init(rf_sim_opts *o)
     X(stall_lock, "sched-cycles") X(lock_acquires, "locks")                     \
     X(lock_wait_cycles, "warp-cycles") X(nonowner_mem_issue_prob, "probability") \
     X(cta_switches, "CTAs") X(switch_cycles, "cycles") X(switch_dram_bytes, "bytes") \
-    X(pcrf_full_stalls, "cycles")
+    X(pcrf_full_stalls, "cycles") X(srp_stall_cycles, "sched-cycles") X(srp_acquires, "chunks")
 SIM_COLS(COL_U)
 #define COL_ROW(name, unit) {#name, unit, get_##name},
 const rf_sim_column rf_sim_columns[] = {SIM_COLS(COL_ROW)};
@@ -167,7 +167,10 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     x->active_limit = x->ctas_per_sm;
     x->rf_ctxs = x->ctas_per_sm;
     /* CTA switching (ctaswitch.c): contexts beyond the active ones. */
-    if (o->ctas_per_sm <= 0 && (d->kind == RF_DESIGN_VT || d->kind == RF_DESIGN_REGDRAM)) {
+    if (d->kind == RF_DESIGN_REGMUTEX && occ.srp_regs > 0)
+        x->srp_chunks = occ.warps_per_cta;     /* one CTA's warps' registers beyond the BRS */
+    if (o->ctas_per_sm <= 0 && (d->kind == RF_DESIGN_VT || d->kind == RF_DESIGN_REGDRAM ||
+                                d->kind == RF_DESIGN_REGMUTEX)) {
         x->ctas_per_sm = occ.ctas_per_sm;
         x->rf_ctxs = occ.ctas_per_sm;
         if (d->kind == RF_DESIGN_REGDRAM)
@@ -352,6 +355,8 @@ static void fill_stats(const sim_ctx *x, const sim_counts *c, uint64_t cycles, r
     st->switch_cycles = c->switch_cycles;
     st->switch_dram_bytes = c->switch_dram_bytes;
     st->pcrf_full_stalls = c->pcrf_full_stalls;
+    st->srp_stall_cycles = x->d->kind == RF_DESIGN_REGMUTEX ? c->st_lock : 0;
+    st->srp_acquires = c->srp_acquires;
     st->stall_lock = c->st_lock;
     st->lock_acquires = c->lock_acquires;
     st->lock_wait_cycles = c->lock_wait;

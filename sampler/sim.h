@@ -144,6 +144,9 @@ typedef struct rf_sim_stats {
     uint64_t switch_dram_bytes;   /* Reg+DRAM: context bytes moved to and from DRAM */
     uint64_t pcrf_full_stalls;    /* FineReg: cycles a stalled CTA could not move for lack of
                                      PCRF space while a CTA waited to run */
+    uint64_t srp_stall_cycles;    /* VT+RegMutex: issue slots whose only ready warps waited
+                                     for the shared register pool (sched-cycles) */
+    uint64_t srp_acquires;        /* pool chunks taken */
 
     /* Instruction mix (warp instructions). */
     uint64_t insts_by_class[16];

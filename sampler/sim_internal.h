@@ -254,6 +254,8 @@ typedef struct sim_counts {
     uint64_t st_lock, lock_acquires, lock_wait, dyn_p_tenths, dyn_cycles;
     /* CTA switching (ctaswitch.c) */
     uint64_t active_cta_cycles, cta_switches, switch_cycles, switch_dram_bytes, pcrf_full_stalls;
+    /* RegMutex's shared register pool (regmutex.c) */
+    uint64_t srp_acquires;
 } sim_counts;
 
 /* DRAM: one server per run shared by every simulated SM. */
@@ -395,6 +397,7 @@ typedef struct sim_ctx {
                                    (ctas_per_sm contexts in all) */
     int rf_ctxs;                /* VT, Reg+DRAM: contexts whose registers the file holds */
     int pcrf_entries;           /* FineReg: PCRF entries (warp registers) */
+    int srp_chunks;             /* RegMutex: warps' extra register sets the pool holds */
     int alu_ii, sfu_ii, ldst_ii, alu_pipes;
     long ctas_total, next_cta;  /* grid CTAs; next CTA index to dispatch */
     double p_loop, p_fwd, l1_hit, l2_hit;
@@ -403,6 +406,21 @@ typedef struct sim_ctx {
     sim_sm *sm;
     int nsm;
 } sim_ctx;
+
+/* ---- regmutex.c: RegMutex's shared register pool ---- */
+typedef struct sim_srp {
+    int free;                   /* chunks not held */
+    uint8_t *holds;             /* [nslots]: the warp holds a chunk */
+    uint8_t *need;              /* [ninsts]: the instruction runs in a region over the BRS */
+    uint8_t *release_after;     /* [ninsts]: the region ends after it */
+} sim_srp;
+int sim_srp_init(sim_ctx *x, sim_sm *sm, sim_srp *p, rf_err *err);
+void sim_srp_free(sim_srp *p);
+/* False when warp `slot`'s next instruction needs a chunk the empty pool
+ * cannot give. */
+bool sim_srp_may_issue(const sim_sm *sm, const sim_srp *p, int slot);
+void sim_srp_issue(sim_ctx *x, sim_sm *sm, sim_srp *p, int slot, int inst);
+void sim_srp_exit(sim_srp *p, int slot);
 
 /* ---- scoreboard.c ---- */
 static inline bool sim_sb_ready(const sim_warp *w, const sim_inst *in)

@@ -132,6 +132,56 @@ static void vt_switches(void **state)
     assert_int_equal(st.dram_bytes, 2 * 128);
 }
 
+/* VT+RegMutex: two CTAs of two warps active at once (2 CTA slots), 32
+ * registers allocated, BRS 1 register (brs_frac 0.03: ceil(0.96) = 1), so
+ * the pool holds one CTA's two chunks.  Code: I0 r1 <- r0; I1 r2 <- load
+ * [r1]; I2 r3 <- r2, r0; EXIT.  Live registers: out of I0 {r0, r1}, into I1
+ * {r0, r1}, into I2 {r0, r2}, out of I2 none: I0..I2 is a region over the
+ * BRS, released after I2.
+ * Cycle 0: warps 0 and 1 (CTA 0, schedulers 0 and 1) take both chunks;
+ * warps 2 and 3 (CTA 1) wait.  Warp 0's I1 issues at 0 + 2 + 4 = 6, its
+ * load dispatches at 8 and returns after 128 / 64 = 2 cycles of transfer and
+ * 200 of latency, at 210, where I2 issues and gives the chunk back; warp 1's
+ * load queues 2 cycles behind: its I2 at 212.  Until then each scheduler's
+ * slots go unused for the pool (a refused ready warp outranks the others'
+ * waits as the cause) except where its CTA 0 warp issues (0, 6, 210 or
+ * 212): 211 - 3 + 213 - 3 = 418 slots, less one where the order of the two
+ * warps of scheduler 0 after the release leaves a slot to the exit; at
+ * least the 2 x 200 cycles of DRAM latency.  Four chunks taken, no switch
+ * (no CTA is pending). */
+static void regmutex_pool_stall(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.reg_alloc_unit = 64;
+    fx.gpu.warp_alloc_gran = 1;
+    fx.gpu.max_regs_per_cta = 65536;
+    fx.gpu.smem_per_sm = 49152;
+    fx.gpu.max_smem_per_cta = 49152;
+    fx.gpu.smem_alloc_unit = 128;
+    fx.gpu.max_ctas_per_sm = 2;
+    fx.kernel.launch.grid[0] = 2;
+    fx.kernel.launch.block[0] = 64;
+    fx.kernel.profile.l1_hit = 0;
+    fx.kernel.profile.l2_hit = 0;
+    fx.opts.ctas_per_sm = 0;
+    fx.opts.bank_map = RF_BANK_MAP_SWIZZLE;
+    fx.design.kind = RF_DESIGN_REGMUTEX;
+    fx.design.brs_frac = 0.03;
+    fx.design.switch_cycles = 20;
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){2, -1}, (int[]){1, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){2, 0, -1});
+    simfix_finish(&fx);
+    rf_sim_stats st = run(&fx);
+    assert_int_equal(st.ctas_done, 2);
+    assert_int_equal(st.srp_acquires, 4);
+    assert_int_equal(st.srp_stall_cycles, st.stall_lock);
+    assert_true(st.srp_stall_cycles >= 400 && st.srp_stall_cycles <= 418);
+    assert_int_equal(st.cta_switches, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -139,6 +189,7 @@ int main(void)
         cmocka_unit_test(finereg_pcrf_full),
         cmocka_unit_test(regdram_switch_bytes),
         cmocka_unit_test(vt_switches),
+        cmocka_unit_test(regmutex_pool_stall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
