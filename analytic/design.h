@@ -45,6 +45,8 @@ typedef struct rf_design {
     /* Register Sharing (seed 003). */
     double sharing;      /* F = 1 - t, fraction of a CTA's registers shared */
     bool owf;            /* owner-warp-first scheduling */
+    bool unroll;         /* unrolled, first-use-ordered register declarations */
+    bool dyn;            /* dynamic warp execution (non-owner memory instructions) */
 
     /* FineReg and comparison points (seed 000). */
     double acrf_kb;      /* KB, active-CTA register file */
@@ -52,6 +54,7 @@ typedef struct rf_design {
     double live_frac;    /* live fraction of a stalled CTA's registers */
     int dram_ctas;       /* Reg+DRAM: pending CTAs whose context is in DRAM */
     double brs_frac;     /* RegMutex: base register set fraction */
+    int switch_cycles;   /* VT, Reg+DRAM, FineReg: cycles to switch a CTA's pipeline context */
 
     /* Banked register file and bank stealing (seed 001). */
     int banks;           /* 0 = the GPU's rf_banks */

@@ -362,7 +362,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
 {
     rf_fit_gsl_quiet();
     memset(rep, 0, sizeof *rep);
-    rf_calib_init(out, gpu_name, k->name);
+    rf_calib_init_kernel(out, gpu_name, k);
     int rc = rf_plan_make(gpu, k, kc, opts ? opts->budget_cycles : 0, &rep->plan, err);
     if (rc)
         return rc;
@@ -497,7 +497,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         if (pt->design.kind != RF_DESIGN_HIRF)
             continue;
         rf_calib at0;
-        rf_calib_init(&at0, gpu_name, k->name);
+        rf_calib_init_kernel(&at0, gpu_name, k);
         at0.params.rc_locality = 0;
         at0.params.rc_locality_tea = -1;
         rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,

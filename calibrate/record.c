@@ -6,6 +6,9 @@
  *   cov:NAME:NAME     covariance of two fitted parameters
  *   rms_rel, dof, samples, sample_cycles, full_cycles, level, meas_reads,
  *   meas_writes, meas_live (when measured; older records lack it)
+ *   digest            the kernel's content digest, 16 hex digits (rf_kernel.digest)
+ * The kernel column holds rf_calib_key's "NAME:ENTRY grid=.. block=.. smem=..
+ * regs=..", so two entries or launches of one file never share a record.
  * Numbers are written with 17 significant digits (exact round trip).
  * Saving reads the existing file, keeps the rows of other GPU/kernel pairs,
  * writes everything to a temporary file in the same folder and renames it
@@ -18,6 +21,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +38,22 @@ void rf_calib_init(rf_calib *c, const char *gpu, const char *kernel)
     snprintf(c->kernel, sizeof c->kernel, "%s", kernel ? kernel : "");
     rf_ipc_params_default(&c->params);
     c->level = 1.0;
+}
+
+void rf_calib_key(const rf_kernel *k, char *buf, size_t n)
+{
+    const rf_launch *l = &k->launch;
+    snprintf(buf, n, "%s:%s grid=%d,%d,%d block=%d,%d,%d smem=%d regs=%d", k->name,
+             k->source ? k->source->name : "", l->grid[0], l->grid[1], l->grid[2], l->block[0],
+             l->block[1], l->block[2], l->smem, k->regs);
+}
+
+void rf_calib_init_kernel(rf_calib *c, const char *gpu, const rf_kernel *k)
+{
+    char key[RF_CALIB_NAME_MAX];
+    rf_calib_key(k, key, sizeof key);
+    rf_calib_init(c, gpu, key);
+    c->digest = k->digest;
 }
 
 /* ---- reading ---------------------------------------------------------- */
@@ -202,8 +222,10 @@ static int num(const row *rw, const char *path, long line, double *out, rf_err *
     return RF_OK;
 }
 
-int rf_record_load(const char *path, const char *gpu, const char *kernel,
-                   rf_calib *c, rf_err *err)
+/* Load (gpu, kernel); with want_digest, refuse a record whose digest row
+ * is missing or differs. */
+static int load(const char *path, const char *gpu, const char *kernel, bool want_digest,
+                uint64_t digest, rf_calib *c, rf_err *err)
 {
     reader r;
     int rc = read_rows(path, &r, false, err);
@@ -292,6 +314,15 @@ int rf_record_load(const char *path, const char *gpu, const char *kernel,
             if (!rc && !(c->meas_live > 0 && c->meas_live <= 1))
                 rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside (0, 1]",
                                 c->meas_live);
+        } else if (!strcmp(key, "digest")) {
+            char *end = NULL;
+            errno = 0;
+            unsigned long long d = strtoull(rw->f[3], &end, 16);
+            if (strlen(rw->f[3]) != 16 || errno || !end || *end || d == 0)
+                rc = rf_err_set(err, RF_EPARSE, path, (int)line, 4, key,
+                                "expected 16 hex digits, got '%s'", rw->f[3]);
+            else
+                c->digest = (uint64_t)d;
         } else {
             rc = rf_err_set(err, RF_EUNKNOWN, path, (int)line, 3, key, "unknown record key");
         }
@@ -300,7 +331,27 @@ int rf_record_load(const char *path, const char *gpu, const char *kernel,
     if (!rc && !found)
         rc = rf_err_set(err, RF_EUNKNOWN, path, 0, 0, NULL,
                         "no calibration for gpu '%s' and kernel '%s'", gpu, kernel);
+    if (!rc && want_digest && c->digest != digest)
+        rc = rf_err_set(err, RF_EUSAGE, path, 0, 0, NULL,
+                        "the record for gpu '%s' and kernel '%s' was calibrated on other code or "
+                        "another spec (digest %016" PRIx64 ", this kernel %016" PRIx64
+                        "): run rfkit calibrate again",
+                        gpu, kernel, c->digest, digest);
     return rc;
+}
+
+int rf_record_load(const char *path, const char *gpu, const char *kernel,
+                   rf_calib *c, rf_err *err)
+{
+    return load(path, gpu, kernel, false, 0, c, err);
+}
+
+int rf_record_load_kernel(const char *path, const char *gpu, const rf_kernel *k,
+                          rf_calib *c, rf_err *err)
+{
+    char key[RF_CALIB_NAME_MAX];
+    rf_calib_key(k, key, sizeof key);
+    return load(path, gpu, key, true, k->digest, c, err);
 }
 
 /* ---- saving ------------------------------------------------------------- */
@@ -366,6 +417,11 @@ int rf_record_save(const char *path, const rf_calib *c, rf_err *err)
     }
     if (c->meas_live > 0)
         put_num(&w, c, "meas_live", c->meas_live);
+    if (c->digest) {
+        char hex[24];
+        snprintf(hex, sizeof hex, "%016" PRIx64, c->digest);
+        put_row(&w, c->gpu, c->kernel, "digest", hex);
+    }
     errno = 0;
     int ok = rf_csvw_flush(&w) == 0 && !ferror(out.fp);
     int e = errno ? errno : EIO;

@@ -1,6 +1,9 @@
 /* record.h - calibration records: the fitted model parameters of one GPU and
  * kernel, their covariance and the fit's residual scatter, kept in a CSV file
  * (columns gpu,kernel,key,value) that may hold many GPU/kernel pairs.
+ * A record is keyed by the GPU and the kernel's name, entry and launch, and
+ * carries the digest of the kernel's code and spec, so that it is applied
+ * only to the kernel it was made from.
  * Saving rewrites the file atomically (temporary file + rename), replacing
  * only the rows of the pair being saved.  (Details: calibrate/record.c.)
  */
@@ -8,16 +11,21 @@
 #define RF_RECORD_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "../analytic/ipc.h"
 #include "../common/error.h"
+#include "../inputs/kernel.h"
 #include "fit.h"
 
-#define RF_CALIB_NAME_MAX 128
+#define RF_CALIB_NAME_MAX 512
 
 typedef struct rf_calib {
     char gpu[RF_CALIB_NAME_MAX];       /* GPU name as given to --gpu */
-    char kernel[RF_CALIB_NAME_MAX];    /* kernel name (spec base name) */
+    char kernel[RF_CALIB_NAME_MAX];    /* record key of the kernel (rf_calib_key) */
+    uint64_t digest;                   /* rf_kernel.digest it was calibrated on; 0 = not
+                                        * tied to content (no check on load) */
     rf_ipc_params params;              /* every model parameter, fitted ones set */
     int nfit;                          /* fitted parameters */
     int fit_idx[RF_FIT_MAXP];          /* their indices in rf_ipc_mparams */
@@ -40,6 +48,16 @@ typedef struct rf_calib {
 /* Reset to the uncalibrated defaults for (gpu, kernel). */
 void rf_calib_init(rf_calib *c, const char *gpu, const char *kernel);
 
+/* The key a record of kernel k is filed under: what decides the calibration
+ * besides the GPU and the content, i.e. the name, the entry and the launch:
+ *     "NAME:ENTRY grid=X,Y,Z block=X,Y,Z smem=B regs=N"
+ * (smem: dynamic bytes; regs: the count used for occupancy).  Two entries
+ * or two launches of one file get two records. */
+void rf_calib_key(const rf_kernel *k, char *buf, size_t n);
+
+/* rf_calib_init for kernel k: its key and its content digest. */
+void rf_calib_init_kernel(rf_calib *c, const char *gpu, const rf_kernel *k);
+
 /* Write c into the record file at path (created if absent). */
 int rf_record_save(const char *path, const rf_calib *c, rf_err *err);
 
@@ -47,5 +65,12 @@ int rf_record_save(const char *path, const rf_calib *c, rf_err *err);
  * RF_EIO when the file cannot be read, RF_EPARSE / RF_ENUMBER on bad rows. */
 int rf_record_load(const char *path, const char *gpu, const char *kernel,
                    rf_calib *c, rf_err *err);
+
+/* The record of kernel k on gpu (key rf_calib_key).  RF_EUNKNOWN when the
+ * file has none (the caller runs uncalibrated and says so); RF_EUSAGE when
+ * the record's digest is not k's: the same name and launch calibrated on
+ * other code or another spec, which must not be applied. */
+int rf_record_load_kernel(const char *path, const char *gpu, const rf_kernel *k,
+                          rf_calib *c, rf_err *err);
 
 #endif /* RF_RECORD_H */

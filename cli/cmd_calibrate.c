@@ -79,7 +79,7 @@ static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel
     o.seed = seed;
     rf_pffit_obs obs[RF_PFFIT_N];
     rf_calib cal;
-    rf_calib_init(&cal, gpu_name, k->name);
+    rf_calib_init_kernel(&cal, gpu_name, k);
     int rc = rf_pffit_sample_seeds(gpu, &d, k, &o, seeds, obs, err);
     if (!rc)
         rc = rf_pffit_fit(gpu, k, kc, obs, &cal, err);

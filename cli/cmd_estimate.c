@@ -26,7 +26,10 @@ static void usage(FILE *out)
             "Estimate occupancy, IPC, whole-kernel cycles, register-file energy and area\n"
             "from the closed-form models.  With a calibration record (--calib FILE, default\n"
             "%s when present) the fitted parameters are used and IPC carries a 95%%\n"
-            "prediction interval; otherwise the uncalibrated defaults are used.\n\n"
+            "prediction interval; otherwise the uncalibrated defaults are used.  A record\n"
+            "applies to the kernel name, entry and launch (grid, block, smem, registers)\n"
+            "it was made for: with none for them the estimate is uncalibrated\n"
+            "(calibrated=0), and one made from other code or another spec is refused.\n\n"
             "options:\n"
             "  --gpu G          preset name or GPU file\n"
             "  --kernel K       kernel spec, PTX or SASS file\n"
@@ -190,14 +193,16 @@ int rf_cmd_estimate(int argc, char **argv)
     const char *cfile = calib ? calib : DEFAULT_CALIB;
     rf_err cerr;
     rf_err_clear(&cerr);
-    rc = rf_record_load(cfile, gpu_name, k->name, &cal, &cerr);
+    rc = rf_record_load_kernel(cfile, gpu_name, k, &cal, &cerr);
     if (rc == RF_OK) {
         use = &cal;
         snprintf(note, sizeof note, "%s (%d samples, %d dof, rms %.2f%%)", cfile, cal.samples,
                  cal.dof, 100.0 * cal.rms_rel);
     } else if (rc == RF_EUNKNOWN || (rc == RF_EIO && !calib)) {
-        snprintf(note, sizeof note, "none (no record for %s/%s in %s; run rfkit calibrate)",
-                 gpu_name, k->name, cfile);
+        char key[RF_CALIB_NAME_MAX];
+        rf_calib_key(k, key, sizeof key);
+        snprintf(note, sizeof note, "none (no record for %s, %s in %s; run rfkit calibrate)",
+                 gpu_name, key, cfile);
     } else {
         rf_kernel_destroy(k);
         /* An unreadable or malformed record named on the command line is

@@ -23,10 +23,12 @@
  */
 #include "kernel.h"
 #include "kir_internal.h"
+#include "../common/digest.h"
 
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -592,7 +594,9 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
     memset(&sp, 0, sizeof sp);
     char code_path[1024];
     bool from_spec = is_spec_text(path, text);
+    uint64_t spec_digest = RF_DIGEST_INIT;
     if (from_spec) {
+        spec_digest = rf_digest(spec_digest, text, strlen(text));
         rc = read_spec(path, text, &sp, k, err);
         free(text);
         text = NULL;
@@ -654,6 +658,9 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
         k->regs_ptxas = ptxas_regs(code_path, k->mod->target,
                                    k->source->name);
     }
+    char code_digest[24];
+    snprintf(code_digest, sizeof code_digest, "%016" PRIx64, k->mod->digest);
+    k->digest = rf_digest_str(spec_digest, code_digest);
     k->regs = k->regs_ptxas > 0 ? k->regs_ptxas : k->regs_rfkit;
     if (k->regs < 1)
         k->regs = 1;

@@ -14,6 +14,7 @@
 #define RF_KERNEL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../common/error.h"
 #include "../common/param.h"
@@ -71,6 +72,8 @@ typedef struct rf_kernel {
     int regs_ptxas;              /* from ptxas -v or the spec, -1 = unknown */
     int regs;                    /* the count used for occupancy */
     int smem_static;             /* bytes of static shared memory per CTA */
+    uint64_t digest;             /* rf_digest of the spec's text and the code's text:
+                                  * what a calibration record is tied to */
 } rf_kernel;
 
 int rf_kernel_load(const char *path, const rf_kernel_opts *opts,

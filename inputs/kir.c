@@ -10,6 +10,7 @@
  */
 #include "kir.h"
 #include "kir_internal.h"
+#include "../common/digest.h"
 #include "../common/file.h"
 
 #include <stdint.h>
@@ -518,6 +519,8 @@ int rf_module_load(const char *path, rf_module **out, rf_err *err)
         rc = rf_sass_parse(path, text, out, err);
         break;
     }
+    if (rc == RF_OK)
+        (*out)->digest = rf_digest(RF_DIGEST_INIT, text, strlen(text));
     free(text);
     return rc;
 }

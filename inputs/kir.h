@@ -129,6 +129,7 @@ typedef struct rf_module {
     int smem_module;             /* bytes of module-scope .shared */
     rf_call *calls;              /* call edges between functions */
     int ncalls;
+    uint64_t digest;             /* rf_digest of the file's text (set by rf_module_load) */
 } rf_module;
 
 void rf_module_destroy(rf_module *m);

@@ -356,7 +356,7 @@ static const calib_entry *get_calib(cache *c, const char *file, const gpu_entry 
     e->k = k;
     rf_err err;
     rf_err_clear(&err);
-    e->rc = rf_record_load(file, g->name, k->k->name, &e->cal, &err);
+    e->rc = rf_record_load_kernel(file, g->name, k->k, &e->cal, &err);
     snprintf(e->msg, sizeof e->msg, "%s", err.msg);
     return e;
 }

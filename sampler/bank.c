@@ -63,14 +63,19 @@ static void banked_issue(sim_ctx *x, sim_sm *sm, int slot, int inst)
 static const sim_rforg banked = {.name = "banked", .read_route = banked_read,
                                  .write_route = banked_write, .on_issue = banked_issue};
 
-/* HI-RF has its register cache (regcache.c), RFC and LTRF theirs (ltrf.c);
- * every other design runs on the banked file (its occupancy still comes
- * from rf_occ_compute, so sharing, FineReg and the VT family change the
- * resident CTAs). */
+/* HI-RF has its register cache (regcache.c), RFC and LTRF theirs (ltrf.c),
+ * Register Sharing its locks (sharing.c) and VT, Reg+DRAM and FineReg their
+ * VT+RegMutex their CTA switching (ctaswitch.c, regmutex.c) on the banked
+ * file; every other design runs on the banked file. */
 const sim_rforg *sim_rforg_for(const rf_design *d)
 {
     if (d->kind == RF_DESIGN_HIRF)
         return &sim_rforg_hirf;
+    if (d->kind == RF_DESIGN_SHARING)
+        return &sim_rforg_sharing;
+    if (d->kind == RF_DESIGN_VT || d->kind == RF_DESIGN_REGDRAM || d->kind == RF_DESIGN_FINEREG ||
+        d->kind == RF_DESIGN_REGMUTEX)
+        return &sim_rforg_switch;
     const sim_rforg *o = sim_ltrf_org(d);
     if (o)
         return o;

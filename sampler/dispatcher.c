@@ -72,7 +72,7 @@ static void launch(sim_ctx *x, sim_sm *sm, int c, long id)
 /* One untimed step of warp w: true when it moved. */
 static bool walk_step(sim_ctx *x, sim_sm *sm, sim_warp *w)
 {
-    if (w->state != SIM_W_ACTIVE || w->pc < 0)
+    if (w->state != SIM_W_ACTIVE || w->pc < 0 || w->parked)
         return false;
     const sim_inst *in = &x->prog.insts[w->pc];
     sim_cta *ct = &sm->ctas[w->cta];
@@ -81,6 +81,12 @@ static bool walk_step(sim_ctx *x, sim_sm *sm, sim_warp *w)
         ct->at_bar++;
         return true;
     }
+    int slot = (int)(w - sm->warps);
+    if (x->org->may_issue) {       /* Register Sharing's locks hold in the walk too */
+        if (!x->org->may_issue(x, sm, slot))
+            return false;
+        x->org->on_issue(x, sm, slot, w->pc);
+    }
     if (in->mem == SIM_M_LOAD || in->mem == SIM_M_STORE || in->mem == SIM_M_ATOMIC)
         w->nmem++;                 /* the cache outcome this access draws */
     sim_warp_advance(x, w, in);
@@ -88,6 +94,8 @@ static bool walk_step(sim_ctx *x, sim_sm *sm, sim_warp *w)
         w->state = SIM_W_DONE;
         ct->live--;
         sm->active_warps--;
+        if (x->org->on_exit)
+            x->org->on_exit(x, sm, slot);
     }
     return true;
 }
@@ -117,6 +125,8 @@ static void warm(sim_ctx *x, sim_sm *sm, long until)
                         w->state = SIM_W_DONE;
                         ct->live--;
                         sm->active_warps--;
+                        if (x->org->on_exit)
+                            x->org->on_exit(x, sm, c * wpc + i);
                     }
                 }
                 ct->at_bar = 0;
@@ -124,7 +134,10 @@ static void warm(sim_ctx *x, sim_sm *sm, long until)
             if (ct->live == 0) {
                 ct->used = false;
                 sm->ctas_used--;
-                if (x->next_cta < x->ctas_total)
+                if (x->org->on_retire)
+                    x->org->on_retire(x, sm, c);
+                if (x->next_cta < x->ctas_total &&
+                    (!x->org->launch_ok || x->org->launch_ok(x, sm)))
                     launch(x, sm, c, x->next_cta++);
             }
         }
@@ -139,7 +152,7 @@ void sim_dispatch_ctas(sim_ctx *x, sim_sm *sm)
         return;
     bool first = x->now == 0 && sm->ctas_used == 0;
     for (int c = 0; c < sm->nctas && x->next_cta < x->ctas_total; c++)
-        if (!sm->ctas[c].used)
+        if (!sm->ctas[c].used && (!x->org->launch_ok || x->org->launch_ok(x, sm)))
             launch(x, sm, c, x->next_cta++);
     long until = x->o->skip_ctas < (uint64_t)x->ctas_total ? (long)x->o->skip_ctas : x->ctas_total - 1;
     if (first && x->o->warm_ctas > 0)
@@ -155,4 +168,6 @@ void sim_cta_retire_check(sim_sm *sm, int c)
     ct->used = false;
     sm->ctas_used--;
     sm->c.ctas_done++;
+    if (sm->ctx->org->on_retire)
+        sm->ctx->org->on_retire(sm->ctx, sm, c);
 }

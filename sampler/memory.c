@@ -31,6 +31,12 @@ static uint64_t dram(sim_ctx *x, uint32_t bytes)
     return lat > 0 ? lat : 1;
 }
 
+uint64_t sim_mem_dram(sim_ctx *x, sim_sm *sm, uint32_t bytes)
+{
+    sm->c.dram_bytes += bytes;
+    return dram(x, bytes);
+}
+
 uint64_t sim_mem_latency(sim_ctx *x, sim_sm *sm, sim_warp *w, const sim_inst *in, bool *longlat)
 {
     *longlat = false;

@@ -212,5 +212,7 @@ static void hirf_launch(sim_ctx *x, sim_sm *sm, int cta)
     }
 }
 
-const sim_rforg sim_rforg_hirf = {"hirf", hirf_read, hirf_write, NULL, hirf_launch,
-                                  hirf_prepare, hirf_init, hirf_fini, NULL, NULL};
+const sim_rforg sim_rforg_hirf = {.name = "hirf", .read_route = hirf_read,
+                                  .write_route = hirf_write, .on_launch = hirf_launch,
+                                  .prepare = hirf_prepare, .init = hirf_init,
+                                  .fini = hirf_fini};

@@ -17,7 +17,10 @@
  *              and may hold a pool warp (LTRF's PREFETCH and activation,
  *              seed 004 Section 3.2; stall cause rc).
  * Every warp also has a priority class (0 first) compared before the policy
- * order: the hook for owner-warp-first scheduling (seed 003).
+ * order: the hook for owner-warp-first scheduling (seed 003).  A ready warp
+ * the register-file organisation refuses (may_issue: Register Sharing's
+ * locks) is not ranked; a slot left unused only for such warps is a lock
+ * stall.
  *
  * Read stealing (seed 001 Sec. IV-B2, Fig. 7): the best ready warp issues;
  * the second best is latched as the candidate whose operands the arbiter may
@@ -79,7 +82,7 @@ static void two_level_pool(sim_ctx *x, sim_sm *sm, int s)
         int best = -1;
         for (int slot = s; slot < sm->nslots; slot += x->nsched) {
             sim_warp *w = &sm->warps[slot];
-            if (w->tl_active || w->state != SIM_W_ACTIVE || w->pc < 0 ||
+            if (w->tl_active || w->state != SIM_W_ACTIVE || w->pc < 0 || w->parked ||
                 mem_blocked(w, &x->prog.insts[w->pc]))
                 continue;
             if (best < 0 || w->tl_seq < sm->warps[best].tl_seq)
@@ -138,6 +141,8 @@ static void issue(sim_ctx *x, sim_sm *sm, int slot, int c, bool greedy)
             w->state = SIM_W_DONE;
             ct->live--;
             sm->active_warps--;
+            if (x->org->on_exit)
+                x->org->on_exit(x, sm, slot);
         }
         barrier_release(sm, w->cta, x->warps_per_cta);
         sim_flight_retire(x, sm, f);
@@ -147,6 +152,8 @@ static void issue(sim_ctx *x, sim_sm *sm, int slot, int c, bool greedy)
         w->state = SIM_W_DONE;
         ct->live--;
         sm->active_warps--;
+        if (x->org->on_exit)
+            x->org->on_exit(x, sm, slot);
         barrier_release(sm, w->cta, x->warps_per_cta);
     }
     int f = sim_flight_new(sm, slot, pc);
@@ -173,13 +180,14 @@ static bool issue_slot(sim_ctx *x, sim_sm *sm, int s, bool first)
     int best = -1, second = -1;
     uint64_t kbest = UINT64_MAX, ksecond = UINT64_MAX;
     bool short_wait = false, bank_wait = false, mem_wait = false, rc_wait = false;
+    bool lock_wait = false;
     bool gated = x->policy == RF_SCHED_TWO_LEVEL && x->org->gate;
     int ns = x->nsched;
     int n = (sm->nslots - s + ns - 1) / ns;
     int last_idx = S->last >= 0 ? S->last / ns : n - 1;
     for (int idx = 0, slot = s; slot < sm->nslots; idx++, slot += ns) {
         sim_warp *w = &sm->warps[slot];
-        if (w->state != SIM_W_ACTIVE || w->pc < 0 || slot == forced)
+        if (w->state != SIM_W_ACTIVE || w->pc < 0 || slot == forced || w->parked)
             continue;
         if (gated && w->tl_active && !x->org->gate(x, sm, slot)) {
             rc_wait = true;             /* register prefetch in progress */
@@ -206,6 +214,10 @@ static bool issue_slot(sim_ctx *x, sim_sm *sm, int s, bool first)
         }
         if (x->policy == RF_SCHED_TWO_LEVEL && !w->tl_active)
             continue;
+        if (x->org->may_issue && !x->org->may_issue(x, sm, slot)) {
+            lock_wait = true;           /* shared registers held by the partner */
+            continue;
+        }
         uint64_t k = policy_key(x->policy, S, w, slot, idx, last_idx, n);
         if (k < kbest) {
             second = best, ksecond = kbest;
@@ -246,6 +258,8 @@ static bool issue_slot(sim_ctx *x, sim_sm *sm, int s, bool first)
         sm->sched_stall[s] = conflicted ? SIM_ST_BANK : SIM_ST_COLLECTOR;
     } else if (rc_wait) {
         sm->sched_stall[s] = SIM_ST_RC;
+    } else if (lock_wait) {
+        sm->sched_stall[s] = SIM_ST_LOCK;
     } else if (short_wait) {
         sm->sched_stall[s] = SIM_ST_SCOREBOARD;
     } else if (bank_wait) {
@@ -287,6 +301,7 @@ void sim_stall_account(sim_sm *sm, int nsched, uint64_t n)
         case SIM_ST_BANK: sm->c.st_bank += m; break;
         case SIM_ST_MEMORY: sm->c.st_memory += m; break;
         case SIM_ST_RC: sm->c.st_rc += m; break;
+        case SIM_ST_LOCK: sm->c.st_lock += m; break;
         default: break;
         }
     }

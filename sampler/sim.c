@@ -65,7 +65,12 @@ void rf_sim_opts_init(rf_sim_opts *o)
     X(prefetches, "PREFETCH ops") X(prefetch_regs, "registers")                 \
     X(activations, "warps") X(refetch_regs, "registers")                        \
     X(writeback_regs, "registers") X(main_reads, "accesses")                    \
-    X(main_writes, "accesses") X(prefetch_stall_cycles, "warp-cycles")
+    X(main_writes, "accesses") X(prefetch_stall_cycles, "warp-cycles")         \
+    X(resident_ctas_mean, "CTAs") X(active_ctas_mean, "CTAs")                   \
+    X(stall_lock, "sched-cycles") X(lock_acquires, "locks")                     \
+    X(lock_wait_cycles, "warp-cycles") X(nonowner_mem_issue_prob, "probability") \
+    X(cta_switches, "CTAs") X(switch_cycles, "cycles") X(switch_dram_bytes, "bytes") \
+    X(pcrf_full_stalls, "cycles") X(srp_stall_cycles, "sched-cycles") X(srp_acquires, "chunks")
 SIM_COLS(COL_U)
 #define COL_ROW(name, unit) {#name, unit, get_##name},
 const rf_sim_column rf_sim_columns[] = {SIM_COLS(COL_ROW)};
@@ -148,16 +153,51 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     uint64_t back = o->warm_ctas < (uint64_t)skip ? o->warm_ctas : (uint64_t)skip;
     x->next_cta = skip - (long)back;
 
-    if (o->ctas_per_sm > 0) {
-        x->ctas_per_sm = o->ctas_per_sm;
-    } else {
-        rf_occ_input in = {k->regs, threads, k->smem_static + k->launch.smem};
-        rf_occ occ;
-        int rc = rf_occ_compute(g, d, &in, &occ, err);
-        if (rc < 0)
-            return rc;
-        x->ctas_per_sm = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
+    rf_occ occ;
+    memset(&occ, 0, sizeof occ);
+    occ.lim_regs = -1;
+    rf_occ_input in = {k->regs, threads, k->smem_static + k->launch.smem};
+    if (o->ctas_per_sm <= 0 || d->kind == RF_DESIGN_SHARING) {
+        int orc = rf_occ_compute(g, d, &in, &occ, err);
+        if (orc < 0)
+            return orc;
     }
+    x->ctas_per_sm = o->ctas_per_sm > 0 ? o->ctas_per_sm
+                     : occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
+    x->active_limit = x->ctas_per_sm;
+    x->rf_ctxs = x->ctas_per_sm;
+    /* CTA switching (ctaswitch.c): contexts beyond the active ones. */
+    if (d->kind == RF_DESIGN_REGMUTEX && occ.srp_regs > 0)
+        x->srp_chunks = occ.warps_per_cta;     /* one CTA's warps' registers beyond the BRS */
+    if (o->ctas_per_sm <= 0 && (d->kind == RF_DESIGN_VT || d->kind == RF_DESIGN_REGDRAM ||
+                                d->kind == RF_DESIGN_REGMUTEX)) {
+        x->ctas_per_sm = occ.ctas_per_sm;
+        x->rf_ctxs = occ.ctas_per_sm;
+        if (d->kind == RF_DESIGN_REGDRAM)
+            x->rf_ctxs -= d->dram_ctas < 0 ? occ.ctas_per_sm / 2 : d->dram_ctas;
+    } else if (o->ctas_per_sm <= 0 && d->kind == RF_DESIGN_FINEREG) {
+        /* As many pending contexts as the other limits allow with live
+         * registers taking no room; the PCRF's own limit is kept by
+         * ctaswitch.c at the warps' actual live registers. */
+        rf_design dz = *d;
+        dz.live_frac = 0;
+        rf_occ oz;
+        int zrc = rf_occ_compute(g, &dz, &in, &oz, err);
+        if (zrc < 0)
+            return zrc;
+        x->ctas_per_sm = oz.ctas_per_sm;
+        x->pcrf_entries = occ.pcrf_entries;
+    }
+    /* Register Sharing: CTAs beyond the g that fit without sharing pair up
+     * (seed 003 Eq. 1-3: S = M - g pairs, U = M - 2S unshared). */
+    x->unshared_ctas = x->ctas_per_sm;
+    if (d->kind == RF_DESIGN_SHARING && occ.lim_regs >= 0 && x->ctas_per_sm > occ.lim_regs) {
+        int pairs = x->ctas_per_sm - occ.lim_regs;
+        if (pairs > x->ctas_per_sm / 2)
+            pairs = x->ctas_per_sm / 2;
+        x->unshared_ctas = x->ctas_per_sm - 2 * pairs;
+    }
+    (void)in;
     if (x->ctas_per_sm < 1)
         return rf_err_set(err, RF_ELIMIT, NULL, 0, 0, "ctas_per_sm",
                           "no CTA of %s fits on one SM of %s", k->name, g->name);
@@ -213,7 +253,7 @@ static int sm_init(sim_ctx *x, sim_sm *sm, int id, rf_err *err)
 static uint64_t sm_wake(const sim_ctx *x, const sim_sm *sm)
 {
     uint64_t t = UINT64_MAX;
-    if (!x->org->gate)
+    if (!x->org->gate && !x->org->on_cycle)
         return t;
     for (int i = 0; i < sm->nslots; i++)
         if (sm->warps[i].hold_until > x->now && sm->warps[i].hold_until < t)
@@ -240,6 +280,8 @@ static bool sm_idle(const sim_ctx *x, const sim_sm *sm)
     for (int s = 0; s < x->nsched; s++)
         if (sm->sched[s].override >= 0 || sm->sched[s].cand >= 0)
             return false;
+    if (x->org->busy && x->org->busy((sim_ctx *)x, (sim_sm *)sm))
+        return false;
     return !(x->next_cta < x->ctas_total && sm->ctas_used < sm->nctas);
 }
 
@@ -307,6 +349,19 @@ static void fill_stats(const sim_ctx *x, const sim_counts *c, uint64_t cycles, r
     st->main_reads = c->main_reads;
     st->main_writes = c->main_writes;
     st->prefetch_stall_cycles = c->hold_cycles;
+    st->resident_ctas_mean = (double)c->resident_cta_cycles / cyc / x->nsm;
+    st->active_ctas_mean = (double)c->active_cta_cycles / cyc / x->nsm;
+    st->cta_switches = c->cta_switches;
+    st->switch_cycles = c->switch_cycles;
+    st->switch_dram_bytes = c->switch_dram_bytes;
+    st->pcrf_full_stalls = c->pcrf_full_stalls;
+    st->srp_stall_cycles = x->d->kind == RF_DESIGN_REGMUTEX ? c->st_lock : 0;
+    st->srp_acquires = c->srp_acquires;
+    st->stall_lock = c->st_lock;
+    st->lock_acquires = c->lock_acquires;
+    st->lock_wait_cycles = c->lock_wait;
+    st->nonowner_mem_issue_prob =
+        c->dyn_cycles > 0 ? (double)c->dyn_p_tenths / (10.0 * (double)c->dyn_cycles) : 0.0;
     st->ctas_per_sm = x->ctas_per_sm;
     st->banks = x->nbanks;
     st->collectors = x->ncoll;
@@ -394,6 +449,8 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
         for (int i = 0; i < x.nsm; i++) {
             sim_sm *sm = &x.sm[i];
             ret_before += sm->chk_retired;
+            if (x.org->on_cycle)
+                x.org->on_cycle(&x, sm);
             sim_dispatch_ctas(&x, sm);
             sim_exec_complete(&x, sm);
             sim_coll_dispatch(&x, sm);
@@ -401,6 +458,8 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
             sim_issue(&x, sm);
             sim_stall_account(sm, x.nsched, 1);
             sm->c.resident_warp_cycles += (uint64_t)sm->active_warps;
+            sm->c.resident_cta_cycles += (uint64_t)sm->ctas_used;
+            sm->c.active_cta_cycles += (uint64_t)(sm->ctas_used - sm->parked_ctas);
             ret_after += sm->chk_retired;
             idle &= sm_idle(&x, sm);
             if (sm->oom)
@@ -456,6 +515,8 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
                     sim_sm *sm = &x.sm[i];
                     sim_stall_account(sm, x.nsched, n);
                     sm->c.resident_warp_cycles += n * (uint64_t)sm->active_warps;
+                    sm->c.resident_cta_cycles += n * (uint64_t)sm->ctas_used;
+                    sm->c.active_cta_cycles += n * (uint64_t)(sm->ctas_used - sm->parked_ctas);
                     sm->c.skipped += n;
                 }
                 now += n;

@@ -7,8 +7,10 @@
  * and seed give the same stats, byte for byte.
  *
  * Designs: baseline and stealing (read_steal, write_steal of rf_design;
- * seed 001) are modelled in full, and so is HI-RF (seed 002: register cache
- * over NVM banks, sampler/regcache.c).  Every other design without its own
+ * seed 001) are modelled in full, and so are HI-RF (seed 002: register cache
+ * over NVM banks, sampler/regcache.c) and Register Sharing (seed 003: warp-
+ * pair locks, owner-warp-first, unrolled declarations and dynamic warp
+ * execution, sampler/sharing.c).  Every other design without its own
  * organisation runs on the banked register file with its own occupancy
  * (rf_occ_compute's active CTAs), through the register-file organisation
  * hook in sampler/sim_internal.h.
@@ -125,6 +127,26 @@ typedef struct rf_sim_stats {
                                      (pool exits, interval changes, RFC evictions) */
     uint64_t main_reads, main_writes; /* main register file accesses behind a cache */
     uint64_t prefetch_stall_cycles;   /* warp-cycles held by PREFETCH and activation */
+
+    /* Occupancy and Register Sharing (seed 003, sampler/sharing.c). */
+    double resident_ctas_mean;    /* CTAs resident per SM, per cycle */
+    double active_ctas_mean;      /* ... of which active (not pending or switching in) */
+    uint64_t stall_lock;          /* sched-cycles whose only ready warps waited for shared
+                                     registers or the dynamic-execution rule */
+    uint64_t lock_acquires;       /* warp-pair locks taken */
+    uint64_t lock_wait_cycles;    /* warp-cycles from a refused lock to the warp's issue */
+    double nonowner_mem_issue_prob; /* dynamic warp execution: mean probability of issuing a
+                                       non-owner memory instruction on SMs 1.. (0: off,
+                                       or one SM) */
+    /* CTA switching: Virtual Thread, Reg+DRAM, FineReg (seed 000, sampler/ctaswitch.c). */
+    uint64_t cta_switches;        /* CTAs switched in */
+    uint64_t switch_cycles;       /* their switch costs, cycles */
+    uint64_t switch_dram_bytes;   /* Reg+DRAM: context bytes moved to and from DRAM */
+    uint64_t pcrf_full_stalls;    /* FineReg: cycles a stalled CTA could not move for lack of
+                                     PCRF space while a CTA waited to run */
+    uint64_t srp_stall_cycles;    /* VT+RegMutex: issue slots whose only ready warps waited
+                                     for the shared register pool (sched-cycles) */
+    uint64_t srp_acquires;        /* pool chunks taken */
 
     /* Instruction mix (warp instructions). */
     uint64_t insts_by_class[16];

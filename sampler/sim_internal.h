@@ -121,6 +121,7 @@ typedef struct sim_warp {
     uint8_t prio_class;         /* scheduler priority class, 0 = highest (OWF hook) */
     uint8_t tl_active;          /* two-level scheduler: in the active pool */
     uint8_t sbst;               /* cached scoreboard verdict (sim_sbst), 0 = recompute */
+    uint8_t parked;             /* its CTA is pending or switching in (ctaswitch.c) */
     uint64_t hold_until;        /* the RF organisation holds the warp until this cycle
                                    (register prefetch or activation, seed 004) */
     int pc;                     /* next instruction (the instruction buffer) */
@@ -230,7 +231,7 @@ typedef struct sim_sched {
 /* Why a scheduler did not issue in a cycle. */
 typedef enum sim_stall {
     SIM_ST_NONE, SIM_ST_NO_WARP, SIM_ST_SCOREBOARD, SIM_ST_COLLECTOR,
-    SIM_ST_BANK, SIM_ST_MEMORY, SIM_ST_RC
+    SIM_ST_BANK, SIM_ST_MEMORY, SIM_ST_RC, SIM_ST_LOCK
 } sim_stall;
 
 /* Raw counters: every integer statistic, windowed by subtraction. */
@@ -248,6 +249,13 @@ typedef struct sim_counts {
     /* RFC and LTRF (ltrf.c) */
     uint64_t st_rc, prefetches, prefetch_regs, activations;
     uint64_t refetch_regs, writeback_regs, main_reads, main_writes, hold_cycles;
+    /* occupancy, and Register Sharing (sharing.c) */
+    uint64_t resident_cta_cycles;
+    uint64_t st_lock, lock_acquires, lock_wait, dyn_p_tenths, dyn_cycles;
+    /* CTA switching (ctaswitch.c) */
+    uint64_t active_cta_cycles, cta_switches, switch_cycles, switch_dram_bytes, pcrf_full_stalls;
+    /* RegMutex's shared register pool (regmutex.c) */
+    uint64_t srp_acquires;
 } sim_counts;
 
 /* DRAM: one server per run shared by every simulated SM. */
@@ -284,10 +292,49 @@ typedef struct sim_rforg {
      * warp entered or left the active pool. */
     bool (*gate)(struct sim_ctx *x, struct sim_sm *sm, int slot);
     void (*on_pool)(struct sim_ctx *x, struct sim_sm *sm, int slot, bool active);
+    /* Any policy, or NULL: may warp `slot`, ready by the scoreboard, issue
+     * its next instruction now (false: it waits, stall cause lock; Register
+     * Sharing's locks and dynamic warp execution).  Also asked by the
+     * functional-warming walk, followed by on_issue when it moves. */
+    bool (*may_issue)(struct sim_ctx *x, struct sim_sm *sm, int slot);
+    /* Warp `slot` exited, or NULL. */
+    void (*on_exit)(struct sim_ctx *x, struct sim_sm *sm, int slot);
+    /* Once per simulated cycle before CTA dispatch, or NULL. */
+    void (*on_cycle)(struct sim_ctx *x, struct sim_sm *sm);
+    /* CTA slot `cta` retired, or NULL. */
+    void (*on_retire)(struct sim_ctx *x, struct sim_sm *sm, int cta);
+    /* May the dispatcher launch a CTA into a free slot now?  NULL: yes. */
+    bool (*launch_ok)(struct sim_ctx *x, struct sim_sm *sm);
+    /* Has the organisation work for the next cycle (the run must not skip
+     * idle cycles)?  NULL: no. */
+    bool (*busy)(struct sim_ctx *x, struct sim_sm *sm);
 } sim_rforg;
 
 const sim_rforg *sim_rforg_for(const rf_design *d);
 extern const sim_rforg sim_rforg_hirf;      /* regcache.c: HI-RF (seed 002) */
+extern const sim_rforg sim_rforg_sharing;   /* sharing.c: Register Sharing (seed 003) */
+extern const sim_rforg sim_rforg_switch;    /* ctaswitch.c: VT, Reg+DRAM, FineReg (seed 000) */
+
+/* sharing.c's lock table on its own (seed 003 Section 4, Fig. 5).  CTA
+ * slots 0..unshared-1 are unshared, U+2i and U+2i+1 pairs; warp i of a
+ * shared CTA pairs with warp i of its partner. */
+typedef struct rf_share_locks {
+    int nctas, unshared, wpc;
+    int *lock;                  /* [pairs * wpc]: warp slot holding the lock, -1 free */
+    int *held;                  /* [nctas]: locks held by the CTA's warps */
+    bool rule;                  /* deadlock avoidance on (always in the sampler;
+                                   off only to show the deadlock it prevents) */
+} rf_share_locks;
+enum { RF_SHARE_HAVE, RF_SHARE_FREE, RF_SHARE_WAIT };
+int rf_share_locks_init(rf_share_locks *l, int nctas, int unshared, int wpc);
+void rf_share_locks_free(rf_share_locks *l);
+/* RF_SHARE_HAVE: unshared warp or lock already held; RF_SHARE_FREE: the
+ * warp may take it now; RF_SHARE_WAIT: it must wait (held by the partner
+ * warp, or the partner CTA holds a lock and the rule is on). */
+int rf_share_try(const rf_share_locks *l, int slot);
+void rf_share_take(rf_share_locks *l, int slot);
+/* Release the lock warp `slot` holds; true when it held one. */
+bool rf_share_release(rf_share_locks *l, int slot);
 /* ltrf.c: the RFC and LTRF organisations, NULL for other designs. */
 const sim_rforg *sim_ltrf_org(const rf_design *d);
 
@@ -319,6 +366,7 @@ typedef struct sim_sm {
     uint64_t bank_grant[SIM_MAX_BANKS];  /* last cycle each bank was granted (+1) */
     int issued_now;             /* instructions issued this cycle */
     int active_warps;           /* resident warps */
+    int parked_ctas;            /* resident CTAs that may not issue (pending, switching in) */
     void *org_state;            /* register-file organisation's per-SM state */
     uint64_t bank_free_at[SIM_MAX_BANKS]; /* cycle a multi-cycle write frees the bank */
     sim_counts c;
@@ -343,6 +391,13 @@ typedef struct sim_ctx {
     int write_hold;             /* cycles a routed write holds its bank and takes
                                    (NVM write latency of HI-RF); 1 = one cycle */
     int warps_per_cta, ctas_per_sm;
+    int unshared_ctas;          /* Register Sharing: CTA slots 0..U-1 unshared, the
+                                   rest shared pairs (= ctas_per_sm otherwise) */
+    int active_limit;           /* CTA switching: CTAs that may be active at once
+                                   (ctas_per_sm contexts in all) */
+    int rf_ctxs;                /* VT, Reg+DRAM: contexts whose registers the file holds */
+    int pcrf_entries;           /* FineReg: PCRF entries (warp registers) */
+    int srp_chunks;             /* RegMutex: warps' extra register sets the pool holds */
     int alu_ii, sfu_ii, ldst_ii, alu_pipes;
     long ctas_total, next_cta;  /* grid CTAs; next CTA index to dispatch */
     double p_loop, p_fwd, l1_hit, l2_hit;
@@ -351,6 +406,21 @@ typedef struct sim_ctx {
     sim_sm *sm;
     int nsm;
 } sim_ctx;
+
+/* ---- regmutex.c: RegMutex's shared register pool ---- */
+typedef struct sim_srp {
+    int free;                   /* chunks not held */
+    uint8_t *holds;             /* [nslots]: the warp holds a chunk */
+    uint8_t *need;              /* [ninsts]: the instruction runs in a region over the BRS */
+    uint8_t *release_after;     /* [ninsts]: the region ends after it */
+} sim_srp;
+int sim_srp_init(sim_ctx *x, sim_sm *sm, sim_srp *p, rf_err *err);
+void sim_srp_free(sim_srp *p);
+/* False when warp `slot`'s next instruction needs a chunk the empty pool
+ * cannot give. */
+bool sim_srp_may_issue(const sim_sm *sm, const sim_srp *p, int slot);
+void sim_srp_issue(sim_ctx *x, sim_sm *sm, sim_srp *p, int slot, int inst);
+void sim_srp_exit(sim_srp *p, int slot);
 
 /* ---- scoreboard.c ---- */
 static inline bool sim_sb_ready(const sim_warp *w, const sim_inst *in)
@@ -393,6 +463,9 @@ bool sim_unit_take(sim_ctx *x, sim_sm *sm, const sim_inst *in);
 
 /* ---- memory.c ---- */
 uint64_t sim_mem_latency(sim_ctx *x, sim_sm *sm, sim_warp *w, const sim_inst *in, bool *longlat);
+/* Move `bytes` through the DRAM server now (counted in dram_bytes, queued
+ * behind the kernel's own traffic): cycles until they have arrived. */
+uint64_t sim_mem_dram(sim_ctx *x, sim_sm *sm, uint32_t bytes);
 
 /* ---- stealing.c ---- */
 void sim_bank_grant(sim_ctx *x, sim_sm *sm, int bank);

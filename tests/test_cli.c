@@ -89,6 +89,52 @@ static void empty_windows_are_refused(void **state)
     free(r.out);
 }
 
+/* A calibration record applies only to the launch and content it was made
+ * for: estimate with another grid runs uncalibrated (calibrated=0) and says
+ * why; the same spec edited (same key, other digest) is refused, exit 2. */
+static void records_are_not_misapplied(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rfkit-test-recapXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[512];
+    snprintf(args, sizeof args,
+             "sh -c 'cp inputs/kernels/reduce.spec inputs/kernels/reduce.ptx %s/'", dir);
+    assert_int_equal(system(args), 0);
+    snprintf(args, sizeof args,
+             "calibrate --gpu fermi-gtx480 --kernel %s/reduce.spec --quiet -o %s/r.csv", dir, dir);
+    clirun r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    free(r.out);
+    snprintf(args, sizeof args,
+             "estimate --gpu fermi-gtx480 --kernel %s/reduce.spec --calib %s/r.csv --csv", dir, dir);
+    r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_true(clirun_csv_get(r.out, "calibrated", 1) == 1);
+    free(r.out);
+    snprintf(args, sizeof args,
+             "estimate --gpu fermi-gtx480 --kernel %s/reduce.spec --grid 64 --calib %s/r.csv --csv",
+             dir, dir);
+    r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_true(clirun_csv_get(r.out, "calibrated", 1) == 0);
+    free(r.out);
+    snprintf(args, sizeof args,
+             "estimate --gpu fermi-gtx480 --kernel %s/reduce.spec --grid 64 --calib %s/r.csv", dir,
+             dir);
+    r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "no record for fermi-gtx480, reduce:reduce grid=64,1,1"));
+    free(r.out);
+    snprintf(args, sizeof args, "sh -c 'echo \"; edited\" >> %s/reduce.spec'", dir);
+    assert_int_equal(system(args), 0);
+    snprintf(args, sizeof args,
+             "estimate --gpu fermi-gtx480 --kernel %s/reduce.spec --calib %s/r.csv", dir, dir);
+    clirun_expect_bad(args, "calibrated on other code or another spec");
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
 /* Every --option a command's --help names is one it accepts: given alone
  * it may be refused for a missing value or argument, never as unknown.
  * (simulate did not take the --grid and --block a bare code file needs.) */
@@ -187,6 +233,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(help_names_only_accepted_options),
         cmocka_unit_test(simulate_takes_bare_code_launch),
         cmocka_unit_test(unwritable_output_fails),
+        cmocka_unit_test(records_are_not_misapplied),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

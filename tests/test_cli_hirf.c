@@ -99,11 +99,17 @@ static void calibrate_localities(void **state)
     assert_non_null(f);
     char line[256];
     double lt = -2, live = -2;
+    /* Rows are gpu,"KEY",key,value (the key holds spaces and commas, so it
+     * is quoted): read the value after the record key's column. */
     while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "volta-hirf,reduce,param:rc_locality_tea,", 40) == 0)
-            lt = atof(line + 40);
-        if (strncmp(line, "volta-hirf,reduce,meas_live,", 28) == 0)
-            live = atof(line + 28);
+        const char *kcol = strstr(line, "\",param:rc_locality_tea,");
+        const char *lcol = strstr(line, "\",meas_live,");
+        if (strncmp(line, "volta-hirf,\"reduce:", 19) != 0)
+            continue;
+        if (kcol)
+            lt = atof(kcol + strlen("\",param:rc_locality_tea,"));
+        if (lcol)
+            live = atof(lcol + strlen("\",meas_live,"));
     }
     fclose(f);
     assert_true(lt >= 0 && lt <= 0.95);

@@ -1,7 +1,8 @@
 /* test_record.c - the calibration record file (calibrate/record.c): other
  * GPU/kernel pairs kept on save, a byte-order mark before the header, a
  * directory named as the record, the saved file's mode (the umask's, not a
- * temporary file's 0600), and nothing left behind when saving fails. */
+ * temporary file's 0600), nothing left behind when saving fails, and the
+ * record key: name, entry, launch and content digest. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "../calibrate/record.h"
+#include "../common/digest.h"
 
 static void write_file(const char *path, const char *text)
 {
@@ -103,12 +105,129 @@ static void live_share_round_trip(void **state)
     unlink(path);
 }
 
+/* FNV-1a 64: offset basis 0xcbf29ce484222325, prime 0x100000001b3.
+ * "a" (0x61): (0xcbf29ce484222325 ^ 0x61) * 0x100000001b3 mod 2^64
+ * = 0xcbf29ce484222344 * 0x100000001b3 = 0xaf63dc4c8601ec8c. */
+static void digest_is_fnv1a(void **state)
+{
+    (void)state;
+    assert_true(rf_digest(RF_DIGEST_INIT, "", 0) == UINT64_C(0xcbf29ce484222325));
+    assert_true(rf_digest(RF_DIGEST_INIT, "a", 1) == UINT64_C(0xaf63dc4c8601ec8c));
+    /* The string form digests the terminator too: "a" then "b" differs
+     * from "ab" then "". */
+    uint64_t ab = rf_digest_str(rf_digest_str(RF_DIGEST_INIT, "a"), "b");
+    uint64_t ab2 = rf_digest_str(rf_digest_str(RF_DIGEST_INIT, "ab"), "");
+    assert_true(ab != ab2);
+}
+
+static rf_kernel *load(const char *path, const char *grid)
+{
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    o.grid = grid;
+    rf_kernel *k = NULL;
+    rf_err err = {0};
+    assert_int_equal(rf_kernel_load(path, &o, &k, &err), RF_OK);
+    return k;
+}
+
+static void copy_file(const char *from, const char *to, const char *append)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        assert_int_equal(fwrite(buf, 1, n, out), n);
+    if (append)
+        fputs(append, out);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+}
+
+/* reduce.spec: [launch] grid = 512, block = 256, smem = 0, regs = 12, entry
+ * reduce.  Two launches share one file; a record of one is not applied to
+ * the other; a copy of the spec whose profile differs by one value has the
+ * same key and another digest, and its record is refused. */
+static void keyed_by_entry_launch_and_content(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rfkit-test-keyXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char rec[128], spec[128], ptx[128];
+    snprintf(rec, sizeof rec, "%s/r.csv", dir);
+    snprintf(spec, sizeof spec, "%s/reduce.spec", dir);
+    snprintf(ptx, sizeof ptx, "%s/reduce.ptx", dir);
+    copy_file("inputs/kernels/reduce.ptx", ptx, NULL);
+    copy_file("inputs/kernels/reduce.spec", spec, NULL);
+
+    rf_kernel *a = load(spec, NULL), *b = load(spec, "64");
+    char key[RF_CALIB_NAME_MAX];
+    rf_calib_key(a, key, sizeof key);
+    assert_string_equal(key, "reduce:reduce grid=512,1,1 block=256,1,1 smem=0 regs=12");
+    rf_calib_key(b, key, sizeof key);
+    assert_string_equal(key, "reduce:reduce grid=64,1,1 block=256,1,1 smem=0 regs=12");
+    assert_true(a->digest == b->digest);   /* same files, other launch */
+
+    rf_err err = {0};
+    rf_calib c, got;
+    rf_calib_init_kernel(&c, "fermi-gtx480", a);
+    c.level = 1.5;
+    assert_int_equal(rf_record_save(rec, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load_kernel(rec, "fermi-gtx480", b, &got, &err), RF_EUNKNOWN);
+    rf_calib_init_kernel(&c, "fermi-gtx480", b);
+    c.level = 0.75;
+    assert_int_equal(rf_record_save(rec, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load_kernel(rec, "fermi-gtx480", a, &got, &err), RF_OK);
+    assert_float_equal(got.level, 1.5, 0.0);
+    assert_int_equal(rf_record_load_kernel(rec, "fermi-gtx480", b, &got, &err), RF_OK);
+    assert_float_equal(got.level, 0.75, 0.0);
+    assert_int_equal(rf_record_load_kernel(rec, "v100", a, &got, &err), RF_EUNKNOWN);
+
+    /* The same key over other content. */
+    copy_file("inputs/kernels/reduce.spec", spec, "; an edit\n");
+    rf_kernel *a2 = load(spec, NULL);
+    assert_true(a2->digest != a->digest);
+    assert_int_equal(rf_record_load_kernel(rec, "fermi-gtx480", a2, &got, &err), RF_EUSAGE);
+    assert_non_null(strstr(err.msg, "other code or another spec"));
+
+    rf_kernel_destroy(a);
+    rf_kernel_destroy(a2);
+    rf_kernel_destroy(b);
+    unlink(rec);
+    unlink(spec);
+    unlink(ptx);
+    rmdir(dir);
+}
+
+/* A digest row that is not 16 hex digits is malformed, with its line. */
+static void bad_digest_row(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rfkit-test-recXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    write_file(path, "gpu,kernel,key,value\nv100,k,level,1\nv100,k,digest,12zz\n");
+    rf_err err = {0};
+    rf_calib c;
+    assert_int_equal(rf_record_load(path, "v100", "k", &c, &err), RF_EPARSE);
+    assert_non_null(strstr(err.msg, ":3"));
+    assert_non_null(strstr(err.msg, "16 hex digits"));
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keeps_other_pairs_and_reads_a_bom),
         cmocka_unit_test(live_share_round_trip),
         cmocka_unit_test(a_directory_is_not_a_record),
+        cmocka_unit_test(digest_is_fnv1a),
+        cmocka_unit_test(keyed_by_entry_launch_and_content),
+        cmocka_unit_test(bad_digest_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
