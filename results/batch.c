@@ -214,6 +214,11 @@ static void chunk_free(chunk *c)
 
 #define BATCH_RC_MEMO 64
 
+/* Kernels (each with its characteristics and calibrations) a worker keeps:
+ * a sweep over launches would otherwise keep one per launch it met; the
+ * least recently used one goes first. */
+#define BATCH_KERNELS 64
+
 typedef struct gpu_entry {
     char name[RF_PARAM_STR_MAX];
     rf_gpu gpu;
@@ -321,14 +326,56 @@ static bool kern_match(const kern_entry *e, const rf_point *pt, unsigned given)
            (!(given & 1u << RF_PF_REGS) || a->regs == b->regs);
 }
 
+static void kern_free(kern_entry *e)
+{
+    if (e->k)
+        rf_kernel_destroy(e->k);
+    free(e->path);
+    free(e->entry);
+    free(e);
+}
+
+/* Drop the least recently used kernel (c->kerns[0]) and what refers to it. */
+static void evict_kernel(cache *c)
+{
+    kern_entry *old = c->kerns[0];
+    size_t n = 0;
+    for (size_t i = 0; i < c->nchars; i++) {
+        if (c->chars[i]->k == old) {
+            rf_rcc_memo_free(&c->chars[i]->memo);
+            free(c->chars[i]);
+        } else {
+            c->chars[n++] = c->chars[i];
+        }
+    }
+    c->nchars = n;
+    n = 0;
+    for (size_t i = 0; i < c->ncals; i++) {
+        if (c->cals[i]->k == old)
+            free(c->cals[i]);
+        else
+            c->cals[n++] = c->cals[i];
+    }
+    c->ncals = n;
+    kern_free(old);
+    memmove(c->kerns, c->kerns + 1, --c->nkerns * sizeof *c->kerns);
+}
+
 /* The kernel of pt (text[RF_PF_KERNEL] given), loaded as rfkit estimate
- * loads it with the same options. */
+ * loads it with the same options.  c->kerns is kept in order of use, the
+ * most recent last. */
 static const kern_entry *get_kernel(cache *c, const rf_point *pt)
 {
     unsigned given = launch_given(pt);
     for (size_t i = c->nkerns; i-- > 0;)
-        if (kern_match(c->kerns[i], pt, given))
-            return c->kerns[i];
+        if (kern_match(c->kerns[i], pt, given)) {
+            kern_entry *e = c->kerns[i];
+            memmove(c->kerns + i, c->kerns + i + 1, (c->nkerns - 1 - i) * sizeof *c->kerns);
+            c->kerns[c->nkerns - 1] = e;
+            return e;
+        }
+    if (c->nkerns >= BATCH_KERNELS)
+        evict_kernel(c);
     kern_entry *e = grow_push((void ***)&c->kerns, &c->nkerns, sizeof *e);
     if (!e)
         return NULL;
@@ -396,13 +443,8 @@ static void cache_free(cache *c)
 {
     for (size_t i = 0; i < c->ngpus; i++)
         free(c->gpus[i]);
-    for (size_t i = 0; i < c->nkerns; i++) {
-        if (c->kerns[i]->k)
-            rf_kernel_destroy(c->kerns[i]->k);
-        free(c->kerns[i]->path);
-        free(c->kerns[i]->entry);
-        free(c->kerns[i]);
-    }
+    for (size_t i = 0; i < c->nkerns; i++)
+        kern_free(c->kerns[i]);
     for (size_t i = 0; i < c->nchars; i++) {
         rf_rcc_memo_free(&c->chars[i]->memo);
         free(c->chars[i]);

@@ -859,6 +859,40 @@ static void bad_launch_rows(void **state)
     }
 }
 
+/* A sweep over more launches than a worker keeps kernels for
+ * (BATCH_KERNELS, 64): 70 grids of small.spec, then the first three again,
+ * which are loaded afresh and give the same results as the first time. */
+static void launch_sweep_reloads(void **state)
+{
+    (void)state;
+    size_t cap = 1 << 13, len = 0;
+    char *in = malloc(cap);
+    assert_non_null(in);
+    len += (size_t)snprintf(in + len, cap - len, "gpu,kernel,grid,regs,design\n");
+    for (int i = 0; i < 73; i++)
+        len += (size_t)snprintf(in + len, cap - len,
+                                "fermi-gtx480,tests/fixtures/small.spec,%d,16,stealing\n",
+                                i < 70 ? 8 * (i + 1) : 8 * (i - 69));
+    char *out = NULL;
+    rf_batch_stats st;
+    assert_int_equal(batch_text(in, 1, 0, &out, &st), RF_OK);
+    assert_int_equal(st.rows, 73);
+    assert_int_equal(st.errors, 0);
+    for (int i = 0; i < 3; i++)
+        for (size_t j = 0; j < sizeof agree_fields / sizeof agree_fields[0]; j++) {
+            char a[256], b[256];
+            assert_true(csv_named(out, i + 1, agree_fields[j], a, sizeof a));
+            assert_true(csv_named(out, i + 71, agree_fields[j], b, sizeof b));
+            assert_string_equal(a, b);
+        }
+    char c1[64], c2[64];
+    assert_true(csv_named(out, 1, "cycles", c1, sizeof c1));
+    assert_true(csv_named(out, 70, "cycles", c2, sizeof c2));
+    assert_true(atof(c2) > atof(c1));   /* 560 CTAs take longer than 8 */
+    free(out);
+    free(in);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -895,6 +929,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(estimate_and_batch_agree),
         cmocka_unit_test(every_estimate_option_is_a_column),
         cmocka_unit_test(bad_launch_rows),
+        cmocka_unit_test(launch_sweep_reloads),
     };
     return cmocka_run_group_tests_name("batch", tests, NULL, NULL);
 }
