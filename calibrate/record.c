@@ -43,7 +43,12 @@ void rf_calib_init(rf_calib *c, const char *gpu, const char *kernel)
 void rf_calib_key(const rf_kernel *k, char *buf, size_t n)
 {
     const rf_launch *l = &k->launch;
-    snprintf(buf, n, "%s:%s grid=%d,%d,%d block=%d,%d,%d smem=%d regs=%d", k->name,
+    /* The file named: the spec, else the code file (base name, extension
+     * kept, so k.spec and k.ptx are two kernels). */
+    const char *path = k->spec_path[0] ? k->spec_path : k->mod ? k->mod->path : k->name;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(buf, n, "%s:%s grid=%d,%d,%d block=%d,%d,%d smem=%d regs=%d", base,
              k->source ? k->source->name : "", l->grid[0], l->grid[1], l->grid[2], l->block[0],
              l->block[1], l->block[2], l->smem, k->regs);
 }

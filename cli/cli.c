@@ -90,6 +90,21 @@ int rf_cli_kernel_opt(int argc, char **argv, int *i, rf_kernel_opts *ko, rf_err 
     return rf_cli_values(argc, argv, i, opts, sizeof opts / sizeof opts[0], err);
 }
 
+int rf_cli_point_opt(int argc, char **argv, int *i, rf_point *pt, rf_err *err)
+{
+    for (size_t j = 0; j < rf_point_nopts; j++) {
+        const char *value;
+        int rc = rf_cli_value(argc, argv, i, rf_point_opts[j].name, &value, err);
+        if (rc == 1) {
+            rc = rf_point_set(pt, &rf_point_opts[j], value, RF_CLI_WHERE, 0, err);
+            return rc ? rc : 1;
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 bool rf_cli_flag(char **argv, int i, const char *name)
 {
     const char *eq;

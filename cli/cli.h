@@ -12,6 +12,7 @@
 #include "../common/param.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
+#include "../inputs/point.h"
 
 #define RF_CLI_WHERE ((rf_where){"command line", 0})
 
@@ -48,7 +49,12 @@ int rf_cli_values(int argc, char **argv, int *i, const rf_cli_opt *opts, size_t 
  * --grid, --block, --smem, --regs) into *ko; returns like rf_cli_values. */
 int rf_cli_kernel_opt(int argc, char **argv, int *i, rf_kernel_opts *ko, rf_err *err);
 
-/* Their --help lines. */
+/* The options of a design point (inputs/point.h: rf_point_opts, estimate's
+ * options and batch's columns) into *pt, parsed by rf_point_set; returns
+ * like rf_cli_values. */
+int rf_cli_point_opt(int argc, char **argv, int *i, rf_point *pt, rf_err *err);
+
+/* The --help lines of rf_cli_kernel_opt's options. */
 #define RF_CLI_KERNEL_HELP                                                                 \
     "  --entry NAME     kernel entry (default: the spec's, else the first .entry)\n"        \
     "  --grid X[,Y,Z]   CTAs in the grid (overrides the spec; needed for bare code)\n"      \

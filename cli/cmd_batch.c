@@ -17,15 +17,22 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: rfkit batch IN.csv [-o OUT.csv] [--jobs N] [--calib FILE]\n\n"
-            "Estimate each row of IN.csv (a header, then one design point per row).  Columns\n"
-            "are named like the estimate options: gpu (required), kernel, design, calib,\n"
-            "regs, threads, smem, ctas (or grid), and any design parameter (banks,\n"
-            "collectors, read_steal, ...); empty cells take the defaults (a row giving\n"
+            "Estimate each row of IN.csv (a header, then one design point per row).  The\n"
+            "columns are the options of rfkit estimate, with the same names and values\n"
+            "(grid and block as X[,Y,Z], quoted in CSV when they hold commas):\n");
+    rf_point_help(out, true);
+    fprintf(out,
+            "  and every design parameter (banks, collectors, read_steal, ...; rfkit\n"
+            "  estimate --help lists them).\n"
+            "gpu is required; a row without a kernel gets the occupancy and area of its\n"
+            "regs, block and smem.  Empty cells take the defaults (a row giving\n"
             "read_steal = 1 alone has read stealing only, as estimate's read-steal flag).\n"
+            "Rows naming the same kernel, entry and launch share one characterisation.\n"
             "The output has each input row's columns, then\n  %s\n"
             "one row per input row in input order; a bad row gets its message in `error`.\n"
             "IN.csv may be - for standard input; without -o the output goes to standard\n"
-            "output.  --jobs N estimates with N threads (default: all cores).\n",
+            "output.  --jobs N estimates with N threads (default: all cores); --calib FILE\n"
+            "is the calibration record of rows with an empty calib cell.\n",
             RF_BATCH_RESULT_COLUMNS);
 }
 

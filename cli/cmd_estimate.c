@@ -27,21 +27,15 @@ static void usage(FILE *out)
             "from the closed-form models.  With a calibration record (--calib FILE, default\n"
             "%s when present) the fitted parameters are used and IPC carries a 95%%\n"
             "prediction interval; otherwise the uncalibrated defaults are used.  A record\n"
-            "applies to the kernel name, entry and launch (grid, block, smem, registers)\n"
+            "applies to the kernel file, entry and launch (grid, block, smem, registers)\n"
             "it was made for: with none for them the estimate is uncalibrated\n"
-            "(calibrated=0), and one made from other code or another spec is refused.\n\n"
-            "options:\n"
-            "  --gpu G          preset name or GPU file\n"
-            "  --kernel K       kernel spec, PTX or SASS file\n"
-            "  --design D       %s",
-            DEFAULT_CALIB, rf_design_names[0]);
-    for (int i = 1; rf_design_names[i]; i++)
-        fprintf(out, ", %s", rf_design_names[i]);
-    fprintf(out, "\n  --calib FILE     calibration record (rfkit calibrate -o FILE)\n"
-                 "  --csv            one header line and one row\n"
-                 RF_CLI_KERNEL_HELP
-                 "  --sms N          spread the grid over N SMs (default: the GPU's; 1 = the\n"
-                 "                   whole grid on one SM, as rfkit simulate runs it)\n"
+            "(calibrated=0), and one made from other code or another spec is refused.\n"
+            "Every option but --csv is also a column of rfkit batch, with the same name\n"
+            "and values.\n\n"
+            "options:\n",
+            DEFAULT_CALIB);
+    rf_point_help(out, false);
+    fprintf(out, "  --csv             one header line and one row\n"
                  RF_CLI_STEAL_HELP
                  "\ndesign parameters:\n");
     rf_param_help(out, rf_design_params, rf_design_nparams);
@@ -126,17 +120,14 @@ int rf_cmd_estimate(int argc, char **argv)
 {
     rf_err err;
     rf_err_clear(&err);
-    const char *gpu_name = NULL, *kernel_path = NULL, *design = NULL, *calib = NULL;
-    const char *sms_s = NULL;
     bool csv = false;
-    rf_kernel_opts ko;
-    memset(&ko, 0, sizeof ko);
+    rf_point pt;
+    rf_point_init(&pt);
     rf_design d;
     rf_design_init(&d);
     int steal[2] = {-1, -1};
 
     for (int i = 1; i < argc; i++) {
-        int rc;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -145,11 +136,7 @@ int rf_cmd_estimate(int argc, char **argv)
             csv = true;
             continue;
         }
-        const rf_cli_opt opts[] = {{"gpu", &gpu_name}, {"kernel", &kernel_path},
-                                   {"design", &design}, {"calib", &calib}, {"sms", &sms_s}};
-        rc = rf_cli_values(argc, argv, &i, opts, sizeof opts / sizeof opts[0], &err);
-        if (rc == 0)
-            rc = rf_cli_kernel_opt(argc, argv, &i, &ko, &err);
+        int rc = rf_cli_point_opt(argc, argv, &i, &pt, &err);
         if (rc < 0)
             return rf_cli_fail(&err);
         if (rc == 1)
@@ -162,6 +149,8 @@ int rf_cmd_estimate(int argc, char **argv)
         rf_cli_unknown("estimate", argv[i], &err);
         return rf_cli_fail(&err);
     }
+    const char *gpu_name = pt.text[RF_PF_GPU], *kernel_path = pt.text[RF_PF_KERNEL];
+    const char *design = pt.text[RF_PF_DESIGN], *calib = pt.text[RF_PF_CALIB];
     if (!gpu_name || !kernel_path) {
         rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, gpu_name ? "kernel" : "gpu",
                    "required (rfkit estimate --help)");
@@ -170,11 +159,8 @@ int rf_cmd_estimate(int argc, char **argv)
     if (design && rf_design_set_kind(&d, design, &err))
         return rf_cli_fail(&err);
     rf_design_steal_flags(&d, steal[0], steal[1]);
-    long sms = 0;
-    if (sms_s && (rf_parse_long(sms_s, &sms) || sms < 1 || sms > 65536)) {
-        rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "sms", "expected 1..65536, got '%s'", sms_s);
-        return rf_cli_fail(&err);
-    }
+    rf_kernel_opts ko;
+    rf_point_kernel_opts(&pt, &ko);
 
     rf_gpu gpu;
     rf_kernel *k;
@@ -213,7 +199,7 @@ int rf_cmd_estimate(int argc, char **argv)
     }
 
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
-                      rf_kernel_ctas(k), (int)sms};
+                      rf_kernel_ctas(k), pt.sms};
     rf_estimate e;
     rc = rf_extrap_estimate(&gpu, &d, &kc, &shape, use, &e, &err);
     if (rc) {

@@ -29,26 +29,24 @@
 #include "../common/param.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
+#include "../inputs/point.h"
 #include "csvout.h"
 
 /* ---- columns ------------------------------------------------------------ */
 
-enum col_role {
-    COL_GPU, COL_KERNEL, COL_DESIGN, COL_CALIB, COL_REGS, COL_THREADS, COL_SMEM, COL_CTAS,
-    COL_PARAM
-};
-
+/* A column is an option of the point table (inputs/point.h: the options of
+ * `rfkit estimate`, parsed by the same rf_point_set) or a design
+ * parameter. */
 typedef struct column {
-    int role;
-    const rf_param *param;   /* COL_PARAM */
-    int steal;               /* COL_PARAM: 0 read_steal, 1 write_steal, else -1 */
+    const rf_point_opt *opt; /* or NULL for a design parameter */
+    const rf_param *param;   /* design parameter */
+    int steal;               /* param: 0 read_steal, 1 write_steal, else -1 */
 } column;
 
 typedef struct layout {
     int ncols;
     column *cols;
-    int idx[COL_PARAM];      /* column of each fixed role, -1 = absent */
-    const char *ctas_name;   /* the CTA column's header: "ctas" or "grid" */
+    int idx[RF_PF_COUNT];    /* column of each point field, -1 = absent */
 } layout;
 
 static bool name_eq(const char *a, const char *b)
@@ -65,35 +63,28 @@ static const char *const result_cols[] = {
     "ctas_per_sm", "warps_per_sm", "occupancy", "ipc", "ipc_lo", "ipc_hi",
     "cycles", "energy_nj", "area_mm2", "calibrated", "error"};
 
-static const char *const fixed_names[COL_PARAM] = {"gpu", "kernel", "design", "calib",
-                                                   "regs", "threads", "smem", "ctas"};
-
 static int make_layout(layout *lay, char **names, int n, const char *path, rf_err *err)
 {
     lay->ncols = n;
     lay->cols = calloc((size_t)(n > 0 ? n : 1), sizeof *lay->cols);
     if (!lay->cols)
         return rf_err_set(err, RF_ENOMEM, path, 1, 0, NULL, "out of memory");
-    for (int r = 0; r < COL_PARAM; r++)
+    for (int r = 0; r < RF_PF_COUNT; r++)
         lay->idx[r] = -1;
-    lay->ctas_name = "ctas";
     /* Result columns may not appear in the input. */
     for (int i = 0; i < n; i++) {
         const char *nm = names[i];
-        int role = -1;
-        for (int r = 0; r < COL_PARAM && role < 0; r++)
-            if (name_eq(nm, fixed_names[r]))
-                role = r;
-        if (role < 0 && name_eq(nm, "grid")) {
-            role = COL_CTAS;
-            if (lay->idx[COL_CTAS] < 0)
-                lay->ctas_name = "grid";
-        }
-        if (role >= 0) {
-            if (lay->idx[role] >= 0)
+        const rf_point_opt *o = rf_point_find(nm);
+        if (o) {
+            int at = lay->idx[o->field];
+            if (at >= 0 && lay->cols[at].opt == o)
                 return rf_err_set(err, RF_EPARSE, path, 1, i + 1, nm, "column given twice");
-            lay->idx[role] = i;
-            lay->cols[i].role = role;
+            if (at >= 0)
+                return rf_err_set(err, RF_EPARSE, path, 1, i + 1, nm,
+                                  "column given twice (as %s, the same option)",
+                                  lay->cols[at].opt->name);
+            lay->idx[o->field] = i;
+            lay->cols[i].opt = o;
             continue;
         }
         const rf_param *p = NULL;
@@ -102,9 +93,8 @@ static int make_layout(layout *lay, char **names, int n, const char *path, rf_er
                 p = &rf_design_params[j];
         if (p) {
             for (int k = 0; k < i; k++)
-                if (lay->cols[k].role == COL_PARAM && lay->cols[k].param == p)
+                if (lay->cols[k].param == p)
                     return rf_err_set(err, RF_EPARSE, path, 1, i + 1, nm, "column given twice");
-            lay->cols[i].role = COL_PARAM;
             lay->cols[i].param = p;
             lay->cols[i].steal = !strcmp(p->name, "read_steal")    ? 0
                                : !strcmp(p->name, "write_steal") ? 1 : -1;
@@ -115,10 +105,10 @@ static int make_layout(layout *lay, char **names, int n, const char *path, rf_er
                 return rf_err_set(err, RF_EPARSE, path, 1, i + 1, nm,
                                   "is a result column; remove it from the input");
         return rf_err_set(err, RF_EUNKNOWN, path, 1, i + 1, nm,
-                          "unknown column (expected gpu, kernel, design, calib, regs, threads, "
-                          "smem, ctas or a design parameter)");
+                          "unknown column (expected an option of rfkit estimate, such as gpu, "
+                          "kernel, grid, block or a design parameter; rfkit batch --help)");
     }
-    if (lay->idx[COL_GPU] < 0)
+    if (lay->idx[RF_PF_GPU] < 0)
         return rf_err_set(err, RF_EPARSE, path, 1, 0, "gpu", "the header has no gpu column");
     return RF_OK;
 }
@@ -230,6 +220,11 @@ static void chunk_free(chunk *c)
 
 #define BATCH_RC_MEMO 64
 
+/* Kernels (each with its characteristics and calibrations) a worker keeps:
+ * a sweep over launches would otherwise keep one per launch it met; the
+ * least recently used one goes first. */
+#define BATCH_KERNELS 64
+
 typedef struct gpu_entry {
     char name[RF_PARAM_STR_MAX];
     rf_gpu gpu;
@@ -237,12 +232,21 @@ typedef struct gpu_entry {
     char msg[RF_ERR_MSG_MAX];
 } gpu_entry;
 
+/* A kernel per file, entry and launch given (grid, block, smem, regs), so
+ * that rows naming the same ones share it and its characteristics, bare
+ * code as well as specs. */
 typedef struct kern_entry {
-    char path[RF_PARAM_STR_MAX];
+    char *path;
+    char *entry;         /* NULL = the spec's, else the first */
+    unsigned given;      /* launch fields given: bit 1 << RF_PF_GRID, ... */
+    rf_launch launch;    /* their values (the others 0) */
     rf_kernel *k;
     int rc;
     char msg[RF_ERR_MSG_MAX];
 } kern_entry;
+
+#define LAUNCH_FIELDS ((1u << RF_PF_GRID) | (1u << RF_PF_BLOCK) | (1u << RF_PF_SMEM) | \
+                       (1u << RF_PF_REGS))
 
 typedef struct char_entry {     /* kernel characteristics per (gpu, kernel) */
     const gpu_entry *g;
@@ -307,20 +311,100 @@ static const gpu_entry *get_gpu(cache *c, const char *name)
     return e;
 }
 
-static const kern_entry *get_kernel(cache *c, const char *path)
+static unsigned launch_given(const rf_point *pt)
 {
+    unsigned m = 0;
+    for (int f = RF_PF_GRID; f <= RF_PF_REGS; f++)
+        if (pt->text[f])
+            m |= 1u << f;
+    return m & LAUNCH_FIELDS;
+}
+
+static bool kern_match(const kern_entry *e, const rf_point *pt, unsigned given)
+{
+    const char *entry = pt->text[RF_PF_ENTRY];
+    const rf_launch *a = &e->launch, *b = &pt->launch;
+    return e->given == given && !strcmp(e->path, pt->text[RF_PF_KERNEL]) &&
+           (e->entry ? entry && !strcmp(e->entry, entry) : !entry) &&
+           (!(given & 1u << RF_PF_GRID) || !memcmp(a->grid, b->grid, sizeof a->grid)) &&
+           (!(given & 1u << RF_PF_BLOCK) || !memcmp(a->block, b->block, sizeof a->block)) &&
+           (!(given & 1u << RF_PF_SMEM) || a->smem == b->smem) &&
+           (!(given & 1u << RF_PF_REGS) || a->regs == b->regs);
+}
+
+static void kern_free(kern_entry *e)
+{
+    if (e->k)
+        rf_kernel_destroy(e->k);
+    free(e->path);
+    free(e->entry);
+    free(e);
+}
+
+/* Drop the least recently used kernel (c->kerns[0]) and what refers to it. */
+static void evict_kernel(cache *c)
+{
+    kern_entry *old = c->kerns[0];
+    size_t n = 0;
+    for (size_t i = 0; i < c->nchars; i++) {
+        if (c->chars[i]->k == old) {
+            rf_rcc_memo_free(&c->chars[i]->memo);
+            free(c->chars[i]);
+        } else {
+            c->chars[n++] = c->chars[i];
+        }
+    }
+    c->nchars = n;
+    n = 0;
+    for (size_t i = 0; i < c->ncals; i++) {
+        if (c->cals[i]->k == old)
+            free(c->cals[i]);
+        else
+            c->cals[n++] = c->cals[i];
+    }
+    c->ncals = n;
+    kern_free(old);
+    memmove(c->kerns, c->kerns + 1, --c->nkerns * sizeof *c->kerns);
+}
+
+/* The kernel of pt (text[RF_PF_KERNEL] given), loaded as rfkit estimate
+ * loads it with the same options.  c->kerns is kept in order of use, the
+ * most recent last. */
+static const kern_entry *get_kernel(cache *c, const rf_point *pt)
+{
+    unsigned given = launch_given(pt);
     for (size_t i = c->nkerns; i-- > 0;)
-        if (!strcmp(c->kerns[i]->path, path))
-            return c->kerns[i];
+        if (kern_match(c->kerns[i], pt, given)) {
+            kern_entry *e = c->kerns[i];
+            memmove(c->kerns + i, c->kerns + i + 1, (c->nkerns - 1 - i) * sizeof *c->kerns);
+            c->kerns[c->nkerns - 1] = e;
+            return e;
+        }
+    if (c->nkerns >= BATCH_KERNELS)
+        evict_kernel(c);
     kern_entry *e = grow_push((void ***)&c->kerns, &c->nkerns, sizeof *e);
     if (!e)
         return NULL;
-    snprintf(e->path, sizeof e->path, "%s", path);
+    const char *entry = pt->text[RF_PF_ENTRY];
+    e->path = strdup(pt->text[RF_PF_KERNEL]);
+    e->entry = entry ? strdup(entry) : NULL;
+    if (!e->path || (entry && !e->entry)) {
+        e->rc = RF_ENOMEM;
+        snprintf(e->msg, sizeof e->msg, "out of memory");
+        return e;
+    }
+    e->given = given;
+    if (given & 1u << RF_PF_GRID)
+        memcpy(e->launch.grid, pt->launch.grid, sizeof e->launch.grid);
+    if (given & 1u << RF_PF_BLOCK)
+        memcpy(e->launch.block, pt->launch.block, sizeof e->launch.block);
+    e->launch.smem = given & 1u << RF_PF_SMEM ? pt->launch.smem : 0;
+    e->launch.regs = given & 1u << RF_PF_REGS ? pt->launch.regs : 0;
     rf_err err;
     rf_err_clear(&err);
     rf_kernel_opts ko;
-    memset(&ko, 0, sizeof ko);
-    e->rc = rf_kernel_load(path, &ko, &e->k, &err);
+    rf_point_kernel_opts(pt, &ko);
+    e->rc = rf_kernel_load(e->path, &ko, &e->k, &err);
     snprintf(e->msg, sizeof e->msg, "%s", err.msg);
     return e;
 }
@@ -365,11 +449,8 @@ static void cache_free(cache *c)
 {
     for (size_t i = 0; i < c->ngpus; i++)
         free(c->gpus[i]);
-    for (size_t i = 0; i < c->nkerns; i++) {
-        if (c->kerns[i]->k)
-            rf_kernel_destroy(c->kerns[i]->k);
-        free(c->kerns[i]);
-    }
+    for (size_t i = 0; i < c->nkerns; i++)
+        kern_free(c->kerns[i]);
     for (size_t i = 0; i < c->nchars; i++) {
         rf_rcc_memo_free(&c->chars[i]->memo);
         free(c->chars[i]);
@@ -392,27 +473,23 @@ typedef struct job {
     rf_design dflt;         /* rf_design_init's design, copied for each row */
 } job;
 
-static int int_cell(const char *s, const char *path, long line, int col, const char *name,
-                    long lo, long hi, long *out, rf_err *err)
+/* A model's error names its field ("threads: ...", "regs: ...") but not
+ * the row: put the row's file and line in front, and the column that gave
+ * the field (threads come from block) where the row has one. */
+static int on_row_line(const job *jb, long line, int rc, rf_err *err)
 {
-    if (rf_parse_long(s, out))
-        return rf_err_set(err, RF_ENUMBER, path, (int)line, col, name, "not an integer: '%s'", s);
-    if (*out < lo || *out > hi)
-        return rf_err_set(err, RF_ERANGE, path, (int)line, col, name, "%ld outside [%ld, %ld]",
-                          *out, lo, hi);
-    return RF_OK;
-}
-
-/* Grid cell: a CTA count or "X,Y,Z" (rf_launch_parse_dim3's limits keep
- * the product within a long). */
-static int grid_cell(const char *s, const char *path, long line, int col, const char *name,
-                     long *out, rf_err *err)
-{
-    int g[3];
-    int rc = rf_launch_parse_dim3(s, true, g, path, (int)line, col, name, err);
-    if (!rc)
-        *out = (long)g[0] * g[1] * g[2];
-    return rc;
+    static const struct { const char *field; rf_point_field pf; } from[] = {
+        {"threads", RF_PF_BLOCK}, {"regs", RF_PF_REGS}, {"smem", RF_PF_SMEM}};
+    char msg[RF_ERR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s", err->msg[0] ? err->msg : rf_strerror(rc));
+    for (size_t i = 0; i < sizeof from / sizeof from[0]; i++) {
+        size_t n = strlen(from[i].field);
+        int col = jb->lay->idx[from[i].pf];
+        if (col >= 0 && !strncmp(msg, from[i].field, n) && !strncmp(msg + n, ": ", 2))
+            return rf_err_set(err, rc, jb->path, (int)line, col + 1,
+                              jb->lay->cols[col].opt->name, "%s", msg + n + 2);
+    }
+    return rf_err_set(err, rc, jb->path, (int)line, 0, NULL, "%s", msg);
 }
 
 static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_estimate *est,
@@ -423,27 +500,49 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
     if (nf != lay->ncols)
         return rf_err_set(err, RF_EPARSE, jb->path, (int)line, 0, NULL,
                           "%d fields, the header has %d", nf, lay->ncols);
-#define CELL(role) (lay->idx[role] >= 0 && f[lay->idx[role]][0] ? f[lay->idx[role]] : NULL)
-    const char *gname = CELL(COL_GPU);
+    /* Every cell given, in column order, parsed as rfkit estimate parses
+     * the option of that name; an empty cell is an option not given. */
+    rf_point pt;
+    rf_point_init(&pt);
+    rf_design d = jb->dflt;
+    rf_where where = {jb->path, (int)line};
+    int steal[2] = {-1, -1};     /* stealing flags given (rf_design_steal_flags) */
+    for (int i = 0; i < nf; i++) {
+        const column *c = &lay->cols[i];
+        if (!f[i][0])
+            continue;
+        int rc = c->opt ? rf_point_set(&pt, c->opt, f[i], where, i + 1, err)
+                        : rf_param_parse_at(c->param, &d, f[i], where, i + 1, err);
+        if (rc)
+            return rc;
+        if (c->opt)
+            continue;
+        if (c->steal == 0)
+            steal[0] = d.read_steal;
+        else if (c->steal == 1)
+            steal[1] = d.write_steal;
+    }
+    rf_design_steal_flags(&d, steal[0], steal[1]);
+#define COL(field) (lay->idx[field] + 1)
+    const char *gname = pt.text[RF_PF_GPU];
     if (!gname)
-        return rf_err_set(err, RF_EUSAGE, jb->path, (int)line, lay->idx[COL_GPU] + 1, "gpu",
+        return rf_err_set(err, RF_EUSAGE, jb->path, (int)line, COL(RF_PF_GPU), "gpu",
                           "no GPU given");
     const gpu_entry *g = get_gpu(cc, gname);
     if (!g)
         return rf_err_set(err, RF_ENOMEM, jb->path, (int)line, 0, NULL, "out of memory");
     if (g->rc)
-        return rf_err_set(err, g->rc, jb->path, (int)line, lay->idx[COL_GPU] + 1, NULL, "%s",
+        return rf_err_set(err, g->rc, jb->path, (int)line, COL(RF_PF_GPU), NULL, "%s",
                           g->msg);   /* "gpu: ..." or "FILE: ..." */
 
-    rf_design d = jb->dflt;
-    const char *dname = CELL(COL_DESIGN);
+    const char *dname = pt.text[RF_PF_DESIGN];
     if (dname) {
         if (cc->kind_name[0] && !strcmp(dname, cc->kind_name)) {
             d.kind = cc->kind;
         } else {
             int rc = rf_design_set_kind(&d, dname, err);
             if (rc)
-                return rf_err_set(err, rc, jb->path, (int)line, lay->idx[COL_DESIGN] + 1,
+                return rf_err_set(err, rc, jb->path, (int)line, COL(RF_PF_DESIGN),
                                   "design", "unknown design '%s'", dname);
             if (strlen(dname) < sizeof cc->kind_name) {
                 strcpy(cc->kind_name, dname);
@@ -451,87 +550,52 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
             }
         }
     }
-    rf_where where = {jb->path, (int)line};
-    int steal[2] = {-1, -1};     /* stealing flags given (rf_design_steal_flags) */
-    for (int i = 0; i < nf; i++)
-        if (lay->cols[i].role == COL_PARAM && f[i][0]) {
-            int rc = rf_param_parse_at(lay->cols[i].param, &d, f[i], where, i + 1, err);
-            if (rc)
-                return rc;
-            if (lay->cols[i].steal == 0)
-                steal[0] = d.read_steal;
-            else if (lay->cols[i].steal == 1)
-                steal[1] = d.write_steal;
-        }
-    rf_design_steal_flags(&d, steal[0], steal[1]);
 
     const kern_entry *k = NULL;
     char_entry *ch = NULL;
-    const char *kname = CELL(COL_KERNEL);
-    rf_shape shape = {0, 0, 0, 0, 0};
-    if (kname) {
-        k = get_kernel(cc, kname);
+    rf_shape shape = {0, 0, 0, 0, pt.sms};
+    if (pt.text[RF_PF_KERNEL]) {
+        k = get_kernel(cc, &pt);
         if (!k)
             return rf_err_set(err, RF_ENOMEM, jb->path, (int)line, 0, NULL, "out of memory");
         if (k->rc)
-            return rf_err_set(err, k->rc, jb->path, (int)line, lay->idx[COL_KERNEL] + 1, "kernel",
+            return rf_err_set(err, k->rc, jb->path, (int)line, COL(RF_PF_KERNEL), "kernel",
                               "%s", k->msg);
         ch = get_char(cc, g, k);
         if (!ch)
             return rf_err_set(err, RF_ENOMEM, jb->path, (int)line, 0, NULL, "out of memory");
         if (ch->rc)
-            return rf_err_set(err, ch->rc, jb->path, (int)line, lay->idx[COL_KERNEL] + 1, "kernel",
+            return rf_err_set(err, ch->rc, jb->path, (int)line, COL(RF_PF_KERNEL), "kernel",
                               "%s", ch->msg);
         shape.regs = k->k->regs;
         shape.threads = rf_kernel_threads(k->k);
         shape.smem = k->k->smem_static + k->k->launch.smem;
         shape.ctas = rf_kernel_ctas(k->k);
-    }
-    long v;
-    const char *s;
-    if ((s = CELL(COL_REGS))) {
-        if (int_cell(s, jb->path, line, lay->idx[COL_REGS] + 1, "regs", 1, 255, &v, err))
-            return err->code;
-        shape.regs = (int)v;
-    }
-    if ((s = CELL(COL_THREADS))) {
-        if (int_cell(s, jb->path, line, lay->idx[COL_THREADS] + 1, "threads", 1, 4096, &v, err))
-            return err->code;
-        shape.threads = (int)v;
-    }
-    if ((s = CELL(COL_SMEM))) {
-        if (int_cell(s, jb->path, line, lay->idx[COL_SMEM] + 1, "smem", 0, 1L << 30, &v, err))
-            return err->code;
-        shape.smem = (int)v;
-    }
-    if ((s = CELL(COL_CTAS))) {
-        if (grid_cell(s, jb->path, line, lay->idx[COL_CTAS] + 1, lay->ctas_name,
-                      &v, err))
-            return err->code;
-        shape.ctas = v;
-    }
-    if (!k) {
-        /* No kernel: occupancy and area of the shape given. */
+    } else {
+        /* No kernel: occupancy and area of the launch given. */
+        const rf_launch *l = &pt.launch;
+        shape.regs = l->regs;
+        if (pt.text[RF_PF_BLOCK])
+            shape.threads = l->block[0] * l->block[1] * l->block[2];
+        shape.smem = l->smem;
         if (shape.regs <= 0 || shape.threads <= 0)
             return rf_err_set(err, RF_EUSAGE, jb->path, (int)line, 0, "kernel",
-                              "give a kernel, or regs and threads");
+                              "give a kernel, or regs and block");
         memset(est, 0, sizeof *est);
         rf_occ_input in = {shape.regs, shape.threads, shape.smem};
         int rc = rf_occ_compute(&g->gpu, &d, &in, &est->occ, err);
         if (rc)
-            return rc;
+            return on_row_line(jb, line, rc, err);
         rf_rf_org org;
         rc = rf_area_org(&g->gpu, &d, &est->occ, &org, err);
         if (rc)
-            return rc;
+            return on_row_line(jb, line, rc, err);
         rf_area_compute(&org, &est->area);
         est->area_mm2 = est->area.total_mm2;
         return RF_OK;
     }
-    if (shape.ctas <= 0)
-        shape.ctas = 1;
 
-    const char *cfile = CELL(COL_CALIB);
+    const char *cfile = pt.text[RF_PF_CALIB];
     if (!cfile)
         cfile = jb->calib;
     const rf_calib *cal = NULL;
@@ -542,10 +606,10 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
         if (ce->rc == RF_OK)
             cal = &ce->cal;
         else if (ce->rc != RF_EUNKNOWN)
-            return rf_err_set(err, ce->rc, jb->path, (int)line, lay->idx[COL_CALIB] + 1, "calib",
+            return rf_err_set(err, ce->rc, jb->path, (int)line, COL(RF_PF_CALIB), "calib",
                               "%s", ce->msg);
     }
-#undef CELL
+#undef COL
     if (d.kind == RF_DESIGN_HIRF && ch->kc.rcw.nregs > 0 && ch->memo.nslots == 0) {
         /* HI-RF rows of one kernel that differ in banks, warps or
          * calibration but not in the register cache's geometry and
@@ -558,7 +622,7 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
     }
     int rc = rf_extrap_estimate(&g->gpu, &d, &ch->kc, &shape, cal, est, err);
     if (rc)
-        return rc;
+        return on_row_line(jb, line, rc, err);
     *have_ipc = true;
     return RF_OK;
 }

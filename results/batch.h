@@ -1,9 +1,15 @@
 /* batch.h - estimate a CSV of design points.
  *
- * Input: a header row, then one design point per row, columns named like the
- * command-line options: gpu (required), kernel, design, calib, regs,
- * threads, smem, ctas, and every design parameter (banks, collectors, ...).
- * Empty cells mean "not given".  Output: the input columns of each row, then
+ * Input: a header row, then one design point per row.  The columns are the
+ * options of `rfkit estimate` (inputs/point.h: gpu (required), kernel,
+ * design, calib, entry, grid, block, smem, regs, sms; threads and ctas are
+ * other names for block and grid), parsed as estimate parses them, and
+ * every design parameter (banks, collectors, ...).  Empty cells mean "not
+ * given".  A row with a kernel is estimated as `rfkit estimate` would with
+ * those options; rows naming the same kernel file, entry and launch (grid,
+ * block, smem, regs) share one loaded kernel and its characteristics.  A
+ * row without a kernel gets the occupancy and area of its regs, block and
+ * smem.  Output: the input columns of each row, then
  * the result columns (RF_BATCH_RESULT_COLUMNS) and `error`, one row per input
  * row in input order; a row with a bad value gets its message in `error` and
  * empty results, and the rows around it are computed as usual.
@@ -12,7 +18,8 @@
  * worker threads estimate chunks while one thread writes finished chunks in
  * order, so memory stays bounded by (2 jobs + 2) chunks whatever the input
  * size.  Each worker caches the GPUs, kernels (with their static
- * characteristics) and calibrations it has loaded, keyed by name.
+ * characteristics) and calibrations it has loaded, keyed by name (kernels
+ * by file, entry and launch).
  */
 #ifndef RF_BATCH_H
 #define RF_BATCH_H

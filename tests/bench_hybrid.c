@@ -8,7 +8,12 @@
  *    written to /tmp, estimated with one thread (rows per second per core,
  *    from the process CPU time, the best of three runs, so that other load
  *    on the machine counts as little as it can; and from wall time) and
- *    with all cores; then 2,000,000 rows to show the
+ *    with all cores; the same 1,000,000 rows naming the bare PTX
+ *    (hotspot.ptx, grid "32,32", block "16,16" columns) instead of the
+ *    spec, which share one loaded kernel and characterisation per worker
+ *    as spec rows do, and the spec rows with the same launch columns
+ *    given (what parsing and echoing two quoted launch cells per row
+ *    costs); then 2,000,000 spec rows to show the
  *    resident memory stays flat as the input grows (each run in its own child
  *    process, so the peak memory reported is that run's).
  * 3. HI-RF batch: 20,000 rows on volta-hirf (libor and sgemm; index
@@ -49,17 +54,23 @@ static double cpu_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int gen_csv(const char *path, long rows)
+/* Spec rows (bare 0; 2: with the spec's launch in the grid and block
+ * columns), or (bare 1) the same rows on hotspot.ptx with its launch in
+ * those columns. */
+static int gen_csv(const char *path, long rows, int bare)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
     static const int banks[] = {4, 8, 16, 32};
     static const int colls[] = {8, 12, 16, 24, 32};
-    fputs("gpu,kernel,design,banks,collectors,read_steal,write_steal\n", f);
+    const char *kl = bare == 1 ? "inputs/kernels/hotspot.ptx,\"32,32\",\"16,16\""
+                   : bare == 2 ? "inputs/kernels/hotspot.spec,\"32,32\",\"16,16\""
+                               : "inputs/kernels/hotspot.spec,,";
+    fputs("gpu,kernel,grid,block,design,banks,collectors,read_steal,write_steal\n", f);
     for (long i = 0; i < rows; i++) {
         int st = (int)(i % 3);
-        fprintf(f, "fermi-gtx480,inputs/kernels/hotspot.spec,%s,%d,%d,%d,%d\n",
+        fprintf(f, "fermi-gtx480,%s,%s,%d,%d,%d,%d\n", kl,
                 st ? "stealing" : "baseline", banks[(i / 3) % 4], colls[(i / 12) % 5], st >= 1,
                 st == 2);
     }
@@ -225,9 +236,12 @@ int main(void)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu > 0 ? (int)ncpu : 1;
     long rows, errors;
-    const long sizes[2] = {1000000, 2000000};
-    for (int s = 0; s < 2; s++) {
-        if (gen_csv(path, sizes[s])) {
+    static const struct { long rows; int bare; const char *what; } runs[] = {
+        {1000000, 0, "spec"}, {1000000, 1, "bare PTX"},
+        {1000000, 2, "spec (grid, block given)"}, {2000000, 0, "spec"}};
+    double rate[3] = {0, 0, 0};
+    for (int s = 0; s < 4; s++) {
+        if (gen_csv(path, runs[s].rows, runs[s].bare)) {
             fprintf(stderr, "bench_hybrid: cannot write %s\n", path);
             return 1;
         }
@@ -241,14 +255,20 @@ int main(void)
                 c1 = c, t1 = t;
             rss1 = rssj > rss1 ? rssj : rss1;
         }
-        printf("batch: %ld rows, 1 thread (best of 3): %.2f s wall, %.2f s CPU: %.2f M rows/s "
+        if (s < 3)
+            rate[s] = rows / c1 / 1e6;
+        printf("batch: %ld %s rows, 1 thread (best of 3): %.2f s wall, %.2f s CPU: %.2f M rows/s "
                "per core (CPU), %.2f M rows/s wall, %ld errors, max RSS %ld KB\n",
-               rows, t1, c1, rows / c1 / 1e6, rows / t1 / 1e6, errors, rss1);
-        if (jobs > 1) {
+               rows, runs[s].what, t1, c1, rows / c1 / 1e6, rows / t1 / 1e6, errors, rss1);
+        if (jobs > 1 && s != 2) {
             double tj = run_child(path, jobs, &rows, &errors, &cj, &rssj);
-            printf("batch: %ld rows, %d threads: %.2f s wall, %.2f M rows/s, max RSS %ld KB\n",
-                   rows, jobs, tj, rows / tj / 1e6, rssj);
+            printf("batch: %ld %s rows, %d threads: %.2f s wall, %.2f M rows/s, max RSS %ld KB\n",
+                   rows, runs[s].what, jobs, tj, rows / tj / 1e6, rssj);
         }
+        if (s == 2)
+            printf("batch: bare PTX rows at %.2f of the spec rows' rate per core, %.2f of the "
+                   "spec rows' with the same launch columns\n",
+                   rate[1] / rate[0], rate[1] / rate[2]);
     }
     /* 3. HI-RF batch */
     if (gen_hirf_csv(path, 20000)) {

@@ -9,15 +9,20 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../analytic/design.h"
+#include "../inputs/point.h"
 #include "../results/batch.h"
 #include "../results/csvout.h"
+#include "support/clirun.h"
 
 static char rfkit[512];
 
@@ -487,6 +492,414 @@ static void batch_end_to_end(void **state)
     unlink(in);
 }
 
+/* ---- estimate and batch: one set of options ---- */
+
+#define PTX "inputs/kernels/hotspot.ptx"
+#define CALIB_FILE "/tmp/rfkit-test-agree-calib.csv"
+
+/* Field `name` of data row `row` (1 = first) of CSV text whose header is
+ * the first line starting with "gpu," (notes on stderr may come before);
+ * quoted fields are unquoted.  False when there is no such column. */
+static bool csv_named(const char *text, int row, const char *name, char *buf, size_t cap)
+{
+    const char *h = text;
+    while (strncmp(h, "gpu,", 4) != 0) {
+        h = strchr(h, '\n');
+        if (!h)
+            return false;
+        h++;
+    }
+    char fields[2][64][256];
+    int nf[2] = {0, 0};
+    const char *lines[2] = {h, h};
+    for (int i = 0; i < row; i++) {
+        lines[1] = strchr(lines[1], '\n');
+        assert_non_null(lines[1]);
+        lines[1]++;
+    }
+    for (int l = 0; l < 2; l++) {
+        const char *p = lines[l];
+        for (;;) {
+            assert_true(nf[l] < 64);
+            char *o = fields[l][nf[l]++];
+            size_t n = 0;
+            bool q = *p == '"';
+            p += q;
+            while (*p && (q || (*p != ',' && *p != '\n'))) {
+                if (q && *p == '"') {
+                    if (p[1] != '"') {
+                        p++;
+                        q = false;
+                        continue;
+                    }
+                    p++;
+                }
+                assert_true(n + 1 < 256);
+                o[n++] = *p++;
+            }
+            o[n] = '\0';
+            if (*p != ',')
+                break;
+            p++;
+        }
+    }
+    for (int i = 0; i < nf[0] && i < nf[1]; i++)
+        if (!strcmp(fields[0][i], name)) {
+            assert_true(strlen(fields[1][i]) < cap);
+            strcpy(buf, fields[1][i]);
+            return true;
+        }
+    return false;
+}
+
+typedef struct kv {
+    const char *name, *value;
+} kv;
+
+/* Design points as option/column lists: bare PTX (hotspot.ptx with grid
+ * 32,32 and block 16,16, the default profile) and the spec, under several
+ * designs, with every launch option and the aliases. */
+static const kv agree_points[][9] = {
+    {{"kernel", PTX}, {"grid", "32,32"}, {"block", "16,16"}},
+    {{"kernel", PTX}, {"grid", "32,32"}, {"block", "16,16"}, {"design", "stealing"},
+     {"banks", "8"}},
+    {{"kernel", PTX}, {"grid", "32,32"}, {"block", "16,16"}, {"design", "stealing"},
+     {"banks", "4"}, {"read_steal", "1"}},
+    {{"kernel", PTX}, {"grid", "32,32"}, {"block", "16,16"}, {"design", "sharing"}},
+    {{"kernel", PTX}, {"grid", "32,32"}, {"block", "16,16"}, {"design", "finereg"}},
+    {{"kernel", PTX}, {"grid", "32,32"}, {"block", "16,16"}, {"design", "ltrf"}, {"sms", "1"}},
+    {{"kernel", PTX}, {"grid", "32,32"}, {"block", "16,16"}, {"entry", "hotspot"},
+     {"smem", "4096"}, {"regs", "40"}, {"design", "stealing"}, {"collectors", "8"}},
+    {{"kernel", PTX}, {"grid", "64"}, {"block", "8,8"}, {"design", "vt"}},
+    {{"kernel", PTX}, {"grid", "32,32"}, {"block", "16,16"}, {"design", "stealing"},
+     {"calib", CALIB_FILE}},
+    {{"kernel", KERNEL}},
+    {{"kernel", KERNEL}, {"design", "stealing"}, {"banks", "8"}},
+    {{"kernel", KERNEL}, {"grid", "64,64"}, {"block", "8,8"}, {"design", "regmutex"}},
+    {{"kernel", KERNEL}, {"regs", "32"}, {"sms", "2"}, {"design", "rfc"}},
+    {{"kernel", KERNEL}, {"design", "stealing"}, {"banks", "8"}, {"calib", CALIB_FILE}},
+    {{"gpu", "volta-hirf"}, {"kernel", KERNEL}, {"design", "hirf"}, {"index", "tea"}},
+    {{"gpu", "volta-hirf"}, {"kernel", PTX}, {"grid", "32,32"}, {"block", "16,16"},
+     {"design", "hirf"}},
+    /* aliases: one batch row each (a header may not name block and threads) */
+    {{"kernel", PTX}, {"ctas", "1024"}, {"threads", "256"}, {"design", "stealing"}},
+    {{"kernel", KERNEL}, {"threads", "128"}},
+};
+#define AGREE_N (sizeof agree_points / sizeof agree_points[0])
+#define AGREE_ALIASES 2   /* the last ones */
+
+static const char *kv_get(const kv *p, const char *name)
+{
+    for (int i = 0; i < 9 && p[i].name; i++)
+        if (!strcmp(p[i].name, name))
+            return p[i].value;
+    return NULL;
+}
+
+/* The result fields estimate --csv and batch both write. */
+static const char *const agree_fields[] = {"ctas_per_sm", "warps_per_sm", "occupancy", "ipc",
+                                           "ipc_lo", "ipc_hi", "cycles", "energy_nj",
+                                           "area_mm2", "calibrated"};
+
+/* Append a CSV cell (quoted: grids hold commas). */
+static size_t put_cell(char *buf, size_t len, size_t cap, bool first, const char *v)
+{
+    int n = snprintf(buf + len, cap - len, "%s\"%s\"", first ? "" : ",", v ? v : "");
+    assert_true(n > 0 && len + (size_t)n < cap);
+    return len + (size_t)n;
+}
+
+static void expect_same(const char *est, const char *bat, int brow, size_t point)
+{
+    for (size_t j = 0; j < sizeof agree_fields / sizeof agree_fields[0]; j++) {
+        char a[256], b[256];
+        assert_true(csv_named(est, 1, agree_fields[j], a, sizeof a));
+        assert_true(csv_named(bat, brow, agree_fields[j], b, sizeof b));
+        if (strcmp(a, b))
+            fail_msg("point %zu: %s: estimate %s, batch %s", point, agree_fields[j], a, b);
+    }
+    char e[600];
+    assert_true(csv_named(bat, brow, "error", e, sizeof e));
+    assert_string_equal(e, "");
+}
+
+/* The same design points through `rfkit estimate --csv` and through batch
+ * rows (the library, one thread and two): every result field both write is
+ * the same text.  Rows of one batch input share kernels and
+ * characterisations by file, entry and launch; those sharing must not mix
+ * launches up.  The calibrated points use records made here, one for the
+ * spec and one for the bare PTX (calibrated = 1 with an interval in both). */
+static void estimate_and_batch_agree(void **state)
+{
+    (void)state;
+    unlink(CALIB_FILE);
+    clirun c = clirun_run("calibrate --gpu fermi-gtx480 --kernel " KERNEL " --quiet -o "
+                          CALIB_FILE);
+    if (c.status != 0)
+        fail_msg("calibrate: %s", c.out);
+    free(c.out);
+    /* The bare PTX at the spec's launch is another kernel to a record (no
+     * spec, the default profile: another digest): a record of its own. */
+    c = clirun_run("calibrate --gpu fermi-gtx480 --kernel " PTX " --grid 32,32 --block 16,16"
+                   " --quiet -o " CALIB_FILE);
+    if (c.status != 0)
+        fail_msg("calibrate: %s", c.out);
+    free(c.out);
+
+    /* Estimates, one command each. */
+    char *est[AGREE_N];
+    for (size_t i = 0; i < AGREE_N; i++) {
+        const kv *p = agree_points[i];
+        char args[1024];
+        const char *g = kv_get(p, "gpu");
+        size_t n = (size_t)snprintf(args, sizeof args, "estimate --csv --gpu %s",
+                                    g ? g : "fermi-gtx480");
+        for (int j = 0; j < 9 && p[j].name; j++)
+            if (strcmp(p[j].name, "gpu"))
+                n += (size_t)snprintf(args + n, sizeof args - n, " --%s=%s", p[j].name,
+                                      p[j].value);
+        clirun r = clirun_run(args);
+        if (r.status != 0)
+            fail_msg("rfkit %s: %s", args, r.out);
+        est[i] = r.out;
+    }
+    char e1[64];
+    assert_true(csv_named(est[8], 1, "calibrated", e1, sizeof e1));
+    assert_string_equal(e1, "1");
+    assert_true(csv_named(est[8], 1, "ipc_lo", e1, sizeof e1));
+    assert_true(atof(e1) > 0);
+
+    /* Batch: every point without aliases in one input, under a header
+     * naming every option any of them gives. */
+    const char *names[32];
+    int nn = 0;
+    names[nn++] = "gpu";
+    for (size_t i = 0; i < AGREE_N - AGREE_ALIASES; i++)
+        for (int j = 0; j < 9 && agree_points[i][j].name; j++) {
+            int k = 0;
+            while (k < nn && strcmp(names[k], agree_points[i][j].name))
+                k++;
+            if (k == nn)
+                names[nn++] = agree_points[i][j].name;
+        }
+    size_t cap = 1 << 14, len = 0;
+    char *in = malloc(cap);
+    assert_non_null(in);
+    for (int k = 0; k < nn; k++)
+        len += (size_t)snprintf(in + len, cap - len, "%s%s", k ? "," : "", names[k]);
+    in[len++] = '\n';
+    for (size_t i = 0; i < AGREE_N - AGREE_ALIASES; i++) {
+        for (int k = 0; k < nn; k++) {
+            const char *v = kv_get(agree_points[i], names[k]);
+            len = put_cell(in, len, cap, k == 0, !v && k == 0 ? "fermi-gtx480" : v);
+        }
+        in[len++] = '\n';
+    }
+    in[len] = '\0';
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        char *out = NULL;
+        rf_batch_stats st;
+        assert_int_equal(batch_text(in, jobs, 3, &out, &st), RF_OK);
+        assert_int_equal(st.rows, (long)(AGREE_N - AGREE_ALIASES));
+        assert_int_equal(st.errors, 0);
+        for (size_t i = 0; i < AGREE_N - AGREE_ALIASES; i++)
+            expect_same(est[i], out, (int)i + 1, i);
+        free(out);
+    }
+    /* Each point alone, aliases included. */
+    for (size_t i = 0; i < AGREE_N; i++) {
+        const kv *p = agree_points[i];
+        len = 0;
+        len += (size_t)snprintf(in + len, cap - len, "%s", kv_get(p, "gpu") ? "" : "gpu,");
+        for (int j = 0; j < 9 && p[j].name; j++)
+            len += (size_t)snprintf(in + len, cap - len, "%s%s", j ? "," : "", p[j].name);
+        in[len++] = '\n';
+        if (!kv_get(p, "gpu"))
+            len = put_cell(in, len, cap, true, "fermi-gtx480");
+        for (int j = 0; j < 9 && p[j].name; j++)
+            len = put_cell(in, len, cap, j == 0 && kv_get(p, "gpu"), p[j].value);
+        in[len++] = '\n';
+        in[len] = '\0';
+        char *out = NULL;
+        rf_batch_stats st;
+        assert_int_equal(batch_text(in, 1, 0, &out, &st), RF_OK);
+        expect_same(est[i], out, 1, i);
+        free(out);
+    }
+    for (size_t i = 0; i < AGREE_N; i++)
+        free(est[i]);
+    free(in);
+    unlink(CALIB_FILE);
+}
+
+/* The option names of a help text: every "--name" in it, once. */
+static int help_options(const char *text, char names[][32], int max)
+{
+    int n = 0;
+    for (const char *p = strstr(text, "--"); p; p = strstr(p + 2, "--")) {
+        size_t l = 0;
+        while (islower((unsigned char)p[2 + l]) || isdigit((unsigned char)p[2 + l]) ||
+               p[2 + l] == '-' || p[2 + l] == '_')
+            l++;
+        if (l == 0 || l >= 32)
+            continue;
+        char nm[32];
+        for (size_t i = 0; i < l; i++)
+            nm[i] = p[2 + i] == '-' ? '_' : p[2 + i];
+        nm[l] = '\0';
+        int k = 0;
+        while (k < n && strcmp(names[k], nm))
+            k++;
+        if (k == n) {
+            assert_true(n < max);
+            strcpy(names[n++], nm);
+        }
+    }
+    return n;
+}
+
+static bool in_tables(const char *nm)
+{
+    for (size_t i = 0; i < rf_point_nopts; i++)
+        if (!strcmp(rf_point_opts[i].name, nm))
+            return true;
+    for (size_t i = 0; i < rf_design_nparams; i++)
+        if (!strcmp(rf_design_params[i].name, nm))
+            return true;
+    return false;
+}
+
+/* estimate --help lists exactly the point options and the design
+ * parameters (and --csv, --help, which are not about the point); each of
+ * them is a batch column batch accepts, and batch --help lists the point
+ * options as columns. */
+static void every_estimate_option_is_a_column(void **state)
+{
+    (void)state;
+    clirun h = clirun_run("estimate --help");
+    assert_int_equal(h.status, 0);
+    char names[128][32];
+    int n = help_options(h.out, names, 128);
+    int others = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(names[i], "csv") || !strcmp(names[i], "help"))
+            others++;
+        else if (!in_tables(names[i]))
+            fail_msg("estimate --help names --%s, which is no point option", names[i]);
+    }
+    for (size_t i = 0; i < rf_point_nopts + rf_design_nparams; i++) {
+        const char *nm = i < rf_point_nopts ? rf_point_opts[i].name
+                                            : rf_design_params[i - rf_point_nopts].name;
+        int k = 0;
+        while (k < n && strcmp(names[k], nm))
+            k++;
+        if (k == n)
+            fail_msg("estimate --help does not list --%s", nm);
+        /* A header of gpu and that column, one row leaving it empty. */
+        char in[256];
+        if (!strcmp(nm, "gpu"))
+            snprintf(in, sizeof in, "gpu,regs,block\nv100,32,256\n");
+        else
+            snprintf(in, sizeof in, "gpu,regs,%s\nv100,32,\n", nm);
+        if (!strcmp(nm, "block") || !strcmp(nm, "threads") || !strcmp(nm, "regs"))
+            snprintf(in, sizeof in, "gpu,%s\nv100,\n", nm);
+        char *out = NULL;
+        rf_batch_stats st;
+        if (batch_text(in, 1, 0, &out, &st) != RF_OK)
+            fail_msg("batch refuses the column %s", nm);
+        free(out);
+    }
+    assert_int_equal(n - others, (int)(rf_point_nopts + rf_design_nparams));
+    free(h.out);
+    clirun b = clirun_run("batch --help");
+    assert_int_equal(b.status, 0);
+    for (size_t i = 0; i < rf_point_nopts; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "\n  %s %s", rf_point_opts[i].name, rf_point_opts[i].arg);
+        if (!strstr(b.out, want))
+            fail_msg("batch --help does not list the column %s", rf_point_opts[i].name);
+    }
+    assert_non_null(strstr(b.out, "threads X[,Y,Z]   another name for block"));
+    free(b.out);
+}
+
+/* A bad launch in one row gets its message in that row, and its
+ * neighbours (the same bare kernel) are computed: a block of 2048 threads
+ * (over 1024), a grid of 0, an unknown entry, 64 registers on fermi-gtx480
+ * (63 at most), a bare kernel without its block. */
+static void bad_launch_rows(void **state)
+{
+    (void)state;
+    const char *in = "gpu,kernel,grid,block,entry,regs\n"
+                     "fermi-gtx480," PTX ",\"32,32\",\"16,16\",,\n"
+                     "fermi-gtx480," PTX ",\"32,32\",2048,,\n"
+                     "fermi-gtx480," PTX ",0,\"16,16\",,\n"
+                     "fermi-gtx480," PTX ",\"32,32\",\"16,16\",nope,\n"
+                     "fermi-gtx480," PTX ",\"32,32\",\"16,16\",,64\n"
+                     "fermi-gtx480," PTX ",\"32,32\",,,\n"
+                     "fermi-gtx480," PTX ",\"32,32\",\"16,16\",hotspot,\n";
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        char *out = NULL;
+        rf_batch_stats st;
+        assert_int_equal(batch_text(in, jobs, 2, &out, &st), RF_OK);
+        assert_int_equal(st.rows, 7);
+        assert_int_equal(st.errors, 5);
+        char e[600], ipc1[64], ipc7[64];
+        assert_true(csv_named(out, 1, "ipc", ipc1, sizeof ipc1));
+        assert_true(csv_named(out, 7, "ipc", ipc7, sizeof ipc7));
+        assert_true(atof(ipc1) > 0);
+        assert_string_equal(ipc1, ipc7);
+        assert_true(csv_named(out, 2, "error", e, sizeof e));
+        assert_string_equal(e, "in.csv:3:4: block: 2048 is outside [1, 1024]");
+        assert_true(csv_named(out, 3, "error", e, sizeof e));
+        assert_string_equal(e, "in.csv:4:3: grid: 0 is outside [1, 2147483647]");
+        assert_true(csv_named(out, 4, "error", e, sizeof e));
+        assert_non_null(strstr(e, "in.csv:5:2: kernel: "));
+        assert_non_null(strstr(e, "no function 'nope'"));
+        assert_true(csv_named(out, 5, "error", e, sizeof e));
+        assert_string_equal(e, "in.csv:6:6: regs: 64 registers per thread exceed the 63 that "
+                               "fermi-gtx480 allows");
+        assert_true(csv_named(out, 6, "error", e, sizeof e));
+        assert_non_null(strstr(e, "in.csv:7:2: kernel: "));
+        assert_non_null(strstr(e, "a bare code file needs"));
+        free(out);
+    }
+}
+
+/* A sweep over more launches than a worker keeps kernels for
+ * (BATCH_KERNELS, 64): 70 grids of small.spec, then the first three again,
+ * which are loaded afresh and give the same results as the first time. */
+static void launch_sweep_reloads(void **state)
+{
+    (void)state;
+    size_t cap = 1 << 13, len = 0;
+    char *in = malloc(cap);
+    assert_non_null(in);
+    len += (size_t)snprintf(in + len, cap - len, "gpu,kernel,grid,regs,design\n");
+    for (int i = 0; i < 73; i++)
+        len += (size_t)snprintf(in + len, cap - len,
+                                "fermi-gtx480,tests/fixtures/small.spec,%d,16,stealing\n",
+                                i < 70 ? 8 * (i + 1) : 8 * (i - 69));
+    char *out = NULL;
+    rf_batch_stats st;
+    assert_int_equal(batch_text(in, 1, 0, &out, &st), RF_OK);
+    assert_int_equal(st.rows, 73);
+    assert_int_equal(st.errors, 0);
+    for (int i = 0; i < 3; i++)
+        for (size_t j = 0; j < sizeof agree_fields / sizeof agree_fields[0]; j++) {
+            char a[256], b[256];
+            assert_true(csv_named(out, i + 1, agree_fields[j], a, sizeof a));
+            assert_true(csv_named(out, i + 71, agree_fields[j], b, sizeof b));
+            assert_string_equal(a, b);
+        }
+    char c1[64], c2[64];
+    assert_true(csv_named(out, 1, "cycles", c1, sizeof c1));
+    assert_true(csv_named(out, 70, "cycles", c2, sizeof c2));
+    assert_true(atof(c2) > atof(c1));   /* 560 CTAs take longer than 8 */
+    free(out);
+    free(in);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -504,6 +917,8 @@ int main(int argc, char **argv)
             *slash = '\0';
         strncat(rfkit, "/rfkit", sizeof rfkit - strlen(rfkit) - 1);
     }
+    if (clirun_init(argv[0]))
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_rows_do_not_stop_good_ones),
         cmocka_unit_test(steal_columns),
@@ -518,6 +933,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(input_columns_echoed),
         cmocka_unit_test(estimate_end_to_end),
         cmocka_unit_test(batch_end_to_end),
+        cmocka_unit_test(estimate_and_batch_agree),
+        cmocka_unit_test(every_estimate_option_is_a_column),
+        cmocka_unit_test(bad_launch_rows),
+        cmocka_unit_test(launch_sweep_reloads),
     };
     return cmocka_run_group_tests_name("batch", tests, NULL, NULL);
 }

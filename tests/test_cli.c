@@ -124,7 +124,7 @@ static void records_are_not_misapplied(void **state)
              dir);
     r = clirun_run(args);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "no record for fermi-gtx480, reduce:reduce grid=64,1,1"));
+    assert_non_null(strstr(r.out, "no record for fermi-gtx480, reduce.spec:reduce grid=64,1,1"));
     free(r.out);
     snprintf(args, sizeof args, "sh -c 'echo \"; edited\" >> %s/reduce.spec'", dir);
     assert_int_equal(system(args), 0);
@@ -185,6 +185,35 @@ static void simulate_takes_bare_code_launch(void **state)
                       "a bare code file needs --grid");
 }
 
+/* estimate's launch options are the point table's (inputs/point.h): each
+ * error names the option as given, and the aliases --threads and --ctas
+ * are --block and --grid under other names. */
+static void estimate_point_options(void **state)
+{
+    (void)state;
+    clirun_expect_bad("estimate --gpu v100 --kernel " SPEC " --sms 0",
+                      "command line: sms: 0 is outside [1, 65536]");
+    clirun_expect_bad("estimate --gpu v100 --kernel " SPEC " --block 2048",
+                      "command line: block: 2048 is outside [1, 1024]");
+    clirun_expect_bad("estimate --gpu v100 --kernel " SPEC " --threads 32,32,2",
+                      "command line: threads: 2048 threads per block exceed 1024");
+    clirun_expect_bad("estimate --gpu v100 --kernel " SPEC " --ctas 0",
+                      "command line: ctas: 0 is outside [1, 2147483647]");
+    clirun_expect_bad("estimate --gpu v100 --kernel " SPEC " --regs 256",
+                      "command line: regs: 256 is outside [0, 255]");
+    clirun_expect_bad("estimate --gpu v100 --kernel " SPEC " --entry=",
+                      "--entry needs a value, got an empty one");
+    clirun a = clirun_run("estimate --gpu v100 --kernel " SPEC " --block 128 --grid 64 --csv");
+    clirun b = clirun_run("estimate --gpu v100 --kernel " SPEC " --threads 128 --ctas 64 --csv");
+    assert_int_equal(a.status, 0);
+    assert_string_equal(a.out, b.out);
+    free(b.out);
+    b = clirun_run("estimate --gpu v100 --kernel " SPEC " --csv");
+    assert_string_not_equal(a.out, b.out);   /* the spec's launch is 32,32 x 16,16 */
+    free(a.out);
+    free(b.out);
+}
+
 /* Output that cannot be written (here /dev/full) fails the run (exit 1,
  * one message on stderr) instead of passing a cut-off table as success. */
 static void unwritable_output_fails(void **state)
@@ -232,6 +261,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(empty_values_are_refused),
         cmocka_unit_test(help_names_only_accepted_options),
         cmocka_unit_test(simulate_takes_bare_code_launch),
+        cmocka_unit_test(estimate_point_options),
         cmocka_unit_test(unwritable_output_fails),
         cmocka_unit_test(records_are_not_misapplied),
     };

@@ -104,7 +104,7 @@ static void calibrate_localities(void **state)
     while (fgets(line, sizeof line, f)) {
         const char *kcol = strstr(line, "\",param:rc_locality_tea,");
         const char *lcol = strstr(line, "\",meas_live,");
-        if (strncmp(line, "volta-hirf,\"reduce:", 19) != 0)
+        if (strncmp(line, "volta-hirf,\"reduce.spec:", 24) != 0)
             continue;
         if (kcol)
             lt = atof(kcol + strlen("\",param:rc_locality_tea,"));

@@ -166,9 +166,9 @@ static void keyed_by_entry_launch_and_content(void **state)
     rf_kernel *a = load(spec, NULL), *b = load(spec, "64");
     char key[RF_CALIB_NAME_MAX];
     rf_calib_key(a, key, sizeof key);
-    assert_string_equal(key, "reduce:reduce grid=512,1,1 block=256,1,1 smem=0 regs=12");
+    assert_string_equal(key, "reduce.spec:reduce grid=512,1,1 block=256,1,1 smem=0 regs=12");
     rf_calib_key(b, key, sizeof key);
-    assert_string_equal(key, "reduce:reduce grid=64,1,1 block=256,1,1 smem=0 regs=12");
+    assert_string_equal(key, "reduce.spec:reduce grid=64,1,1 block=256,1,1 smem=0 regs=12");
     assert_true(a->digest == b->digest);   /* same files, other launch */
 
     rf_err err = {0};
