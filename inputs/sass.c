@@ -1028,7 +1028,10 @@ static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
     bool dop = oi && oi->cls == RF_OC_ALU64 &&
                !(blen == 4 && memcmp(op, "DMMA", 4) == 0);
     if (kind == K_MEM) {
-        int w = mod(op, oplen, "128") ? 4 : mod(op, oplen, "64") ? 2 : 1;
+        /* .64 data, or a 64-bit type on atomics (RED.E.ADD.F64) */
+        int w = mod(op, oplen, "128") ? 4
+                : mod(op, oplen, "64") || mod(op, oplen, "F64") ||
+                  mod(op, oplen, "U64") || mod(op, oplen, "S64") ? 2 : 1;
         if (blen == 4 && memcmp(op, "LDSM", 4) == 0)
             w = mod(op, oplen, "M88") && mod(op, oplen, "4") ? 4
                 : mod(op, oplen, "2") ? 2 : 1;
