@@ -13,6 +13,7 @@
 #include "../analytic/rcindex.h"
 #include "../analytic/reorder.h"
 #include "../inputs/kernel.h"
+#include "../inputs/ptxas.h"
 #include "cli.h"
 #include "../results/table.h"
 
@@ -677,6 +678,18 @@ static int summary_rows(rf_tbl *t, const char *path, const analyze_opts *o, rf_e
     }
     for (int i = 0; i < n; i++)
         memcpy(names[i], m->funcs[i].name, sizeof names[i]);
+    /* ptxas's counts of every entry from one whole-module compile rather
+     * than one compile per entry (cached; only when ptxas is asked). */
+    if (m->kind == RF_CODE_PTX && !o->kopts.no_ptxas && a.k->launch.regs == 0 && n > 1) {
+        const char **entries = malloc((size_t)n * sizeof *entries);
+        int ne = 0;
+        for (int i = 0; entries && i < n; i++)
+            if (m->funcs[i].is_entry)
+                entries[ne++] = names[i];
+        if (entries && ne > 1)
+            rf_ptxas_prime(m->path, m->target, entries, ne, NULL);
+        free(entries);
+    }
     for (int i = 0; i < n && !rc; i++) {
         if (i == first) {
             rc = summary_row(t, &a, o, err);
