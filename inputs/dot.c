@@ -9,9 +9,14 @@
  * The node lines are handed to the SASS reader in address order, every
  * node name becomes a label on its first instruction, and a branch whose
  * text gives no target (older listings lose them) takes the destination of
- * its exitN edge.  The CFG is then built from the instructions by the same
- * rules as for SASS text, so a node that holds several branches (older
- * nvdisasm) still becomes several blocks.
+ * its exitN edge.  A reconvergence-stack pop (SYNC, NOP.S, BRK, CONT; see
+ * sass.c) without a target in its text that ends its node and has no exitN
+ * edge takes the node's plain edge: the one that leaves the address order
+ * when there are two (a guarded pop also falls through), else the only
+ * one.  The CFG is then built from the instructions by the same rules as
+ * for SASS text, so a node that holds several branches (older nvdisasm)
+ * still becomes several blocks.  Messages about a node's code name the
+ * file line and column of the character in the record label.
  */
 #include "kir.h"
 #include "kir_internal.h"
