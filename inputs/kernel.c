@@ -15,7 +15,8 @@
  *
  * Registers: PTX entries are allocated by rf_regalloc (regs_rfkit).  The
  * count used for occupancy is the spec's or --regs when given, else the one
- * `ptxas -v` reports when ptxas is on PATH (and not disabled) or an nvdisasm
+ * `ptxas -v` reports for the entry when ptxas is on PATH (and not disabled;
+ * inputs/ptxas.c compiles that entry alone and caches by content) or an nvdisasm
  * listing states (SHI_REGISTERS), else
  * rfkit's (including what the functions it calls need on top of the values
  * live across the call).  SASS and dot code carry physical registers: their
