@@ -13,6 +13,7 @@
 #include "../analytic/rcindex.h"
 #include "../analytic/reorder.h"
 #include "../inputs/kernel.h"
+#include "../inputs/ptxas.h"
 #include "cli.h"
 #include "../results/table.h"
 
@@ -32,18 +33,20 @@ typedef struct analyze_opts {
     int rbits;            /* concat register bits (WxRy) */
     bool csv;
     bool no_pass2;
+    bool all_funcs;       /* --entry all: a summary row per function */
     rf_kernel_opts kopts;
 } analyze_opts;
 
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: rfkit analyze KERNEL... [--entry NAME] [--pass P] [--interval-regs N] [--csv]\n"
+        "usage: rfkit analyze KERNEL... [--entry NAME|all] [--pass P] [--interval-regs N] [--csv]\n"
         "\n"
         "Static register analyses of a kernel's entry function after register\n"
         "allocation.  KERNEL is a kernel spec (.spec), PTX (.ptx, allocated by rfkit),\n"
         "SASS text (cuobjdump -sass / nvdisasm) or an nvdisasm -cfg .dot file.\n"
-        "Without --pass: one summary row per KERNEL (several may be given).\n"
+        "Without --pass: one summary row per KERNEL (several may be given), or with\n"
+        "--entry all one row per function of each KERNEL (entries and subroutines).\n"
         "\n"
         "passes (one KERNEL):\n"
         "  regalloc    the allocated code: defs and uses per instruction\n"
@@ -65,7 +68,8 @@ static void usage(FILE *out)
         "              stealing, seed 001)\n"
         "\n"
         "options:\n"
-        "  --entry NAME         function to analyze (default: the spec's, or the first entry)\n"
+        "  --entry NAME         function to analyze (default: the spec's, or the first entry);\n"
+        "                       all: every function (summary only)\n"
         "  --pass P             one of the passes above (default: summary)\n"
         "  --interval-regs N    registers per register-interval (default 16)\n"
         "  --no-pass2           register-intervals after Algorithm 1 only\n"
@@ -75,7 +79,8 @@ static void usage(FILE *out)
         "  --no-ptxas           do not run ptxas -v for the register count\n"
         "  --csv                CSV: one header line, one row per result\n"
         "\n"
-        "summary columns: functions, blocks, instructions, registers (rfkit's\n"
+        "summary columns: functions in the file, the row's blocks and those reachable\n"
+        "from its entry block, instructions, registers (rfkit's\n"
         "allocation and ptxas's), max and mean live registers, mean live after\n"
         "long-latency loads, register-intervals and their mean static and dynamic\n"
         "length (instructions per PREFETCH), strands and their mean length, and for\n"
@@ -547,6 +552,35 @@ static int pass_deadreg(const analysis *a, const analyze_opts *o, rf_err *err)
     return rc;
 }
 
+/* Blocks reachable from the entry block over CFG edges. */
+static int reachable_blocks(const rf_func *f, rf_err *err)
+{
+    if (f->nblocks == 0)
+        return 0;
+    int *stack = malloc((size_t)f->nblocks * sizeof *stack);
+    bool *seen = calloc((size_t)f->nblocks, sizeof *seen);
+    if (!stack || !seen) {
+        free(stack);
+        free(seen);
+        return nomem(err);
+    }
+    int ns = 0, n = 0;
+    stack[ns++] = 0;
+    seen[0] = true;
+    while (ns > 0) {
+        const rf_block *b = &f->blocks[stack[--ns]];
+        n++;
+        for (int k = 0; k < b->nsucc; k++)
+            if (b->succ[k] >= 0 && b->succ[k] < f->nblocks && !seen[b->succ[k]]) {
+                seen[b->succ[k]] = true;
+                stack[ns++] = b->succ[k];
+            }
+    }
+    free(stack);
+    free(seen);
+    return n;
+}
+
 /* Summary row of one kernel. */
 static int summary_row(rf_tbl *t, const analysis *a, const analyze_opts *o, rf_err *err)
 {
@@ -569,7 +603,8 @@ static int summary_row(rf_tbl *t, const analysis *a, const analyze_opts *o, rf_e
     rf_iv_dynamic(a->f, &st, a->freq, a->edge, &e, &d, &st_dyn);
     double stc[RF_MAX_GPR], wt[RF_MAX_GPR], pw[RF_MAX_GPR];
     rf_rc_geom g;
-    rc = rf_dst_loop_weighted(a->f, RF_CAC_LOOP_WEIGHT, stc, err);
+    int reach = reachable_blocks(a->f, err);
+    rc = reach < 0 ? reach : rf_dst_loop_weighted(a->f, RF_CAC_LOOP_WEIGHT, stc, err);
     if (!rc)
         rc = rf_dst_weighted(a->f, a->freq, wt, err);
     if (!rc)
@@ -595,6 +630,7 @@ static int summary_row(rf_tbl *t, const analysis *a, const analyze_opts *o, rf_e
     rf_tbl_set(t, c++, "%s", a->f->name);
     rf_tbl_set(t, c++, "%d", k->mod->nfuncs);
     rf_tbl_set(t, c++, "%d", a->f->nblocks);
+    rf_tbl_set(t, c++, "%d", reach);
     rf_tbl_set(t, c++, "%d", a->f->ninsts);
     rf_tbl_set(t, c++, "%d", k->regs_rfkit);
     if (k->regs_ptxas >= 0)
@@ -619,33 +655,82 @@ static int summary_row(rf_tbl *t, const analysis *a, const analyze_opts *o, rf_e
     return 0;
 }
 
+/* Summary rows of one KERNEL: its entry, or every function (--entry all;
+ * the file is loaded again for each function, so each row is what
+ * --entry NAME gives). */
+static int summary_rows(rf_tbl *t, const char *path, const analyze_opts *o, rf_err *err)
+{
+    analysis a;
+    int rc = analysis_load(path, o, &a, err);
+    if (rc)
+        return rc;
+    if (!o->all_funcs) {
+        rc = summary_row(t, &a, o, err);
+        analysis_free(&a);
+        return rc;
+    }
+    const rf_module *m = a.k->mod;
+    int n = m->nfuncs, first = (int)(a.k->source - m->funcs);
+    char (*names)[sizeof m->funcs[0].name] = malloc((size_t)n * sizeof *names);
+    if (!names) {
+        analysis_free(&a);
+        return nomem(err);
+    }
+    for (int i = 0; i < n; i++)
+        memcpy(names[i], m->funcs[i].name, sizeof names[i]);
+    /* ptxas's counts of every entry from one whole-module compile rather
+     * than one compile per entry (cached; only when ptxas is asked). */
+    if (m->kind == RF_CODE_PTX && !o->kopts.no_ptxas && a.k->launch.regs == 0 && n > 1) {
+        const char **entries = malloc((size_t)n * sizeof *entries);
+        int ne = 0;
+        for (int i = 0; entries && i < n; i++)
+            if (m->funcs[i].is_entry)
+                entries[ne++] = names[i];
+        if (entries && ne > 1)
+            rf_ptxas_prime(m->path, m->target, entries, ne, NULL);
+        free(entries);
+    }
+    for (int i = 0; i < n && !rc; i++) {
+        if (i == first) {
+            rc = summary_row(t, &a, o, err);
+            continue;
+        }
+        analyze_opts oi = *o;
+        oi.kopts.entry = names[i];
+        analysis b;
+        rc = analysis_load(path, &oi, &b, err);
+        if (!rc) {
+            rc = summary_row(t, &b, o, err);
+            analysis_free(&b);
+        }
+    }
+    analysis_free(&a);
+    free(names);
+    return rc;
+}
+
 static int run_summary(char **paths, int npaths, const analyze_opts *o, rf_err *err)
 {
     static const char *const hc[] = {
-        "kernel", "entry", "functions", "blocks", "insts", "regs_rfkit", "regs_ptxas",
-        "max_live", "mean_live", "live_at_loads", "intervals", "interval_len",
+        "kernel", "entry", "functions", "blocks", "reachable_blocks", "insts", "regs_rfkit",
+        "regs_ptxas", "max_live", "mean_live", "live_at_loads", "intervals", "interval_len",
         "interval_dyn_len", "strands", "strand_len", "strand_dyn_len", "cset_share",
         "cset_share_cac", "cset_conflict", "cset_conflict_cac"};
     static const char *const ht[] = {
-        "kernel", "entry", "funcs", "blocks", "insts", "regs", "ptxas", "max live",
+        "kernel", "entry", "funcs", "blocks", "reach", "insts", "regs", "ptxas", "max live",
         "mean live", "at loads", "intervals", "len", "dyn len", "strands", "len", "dyn len",
         "cset", "CAC", "conflict", "CAC"};
     rf_tbl *t = NULL;
-    if (!(t = rf_tbl_new(20, o->csv ? hc : ht)))
+    if (!(t = rf_tbl_new(21, o->csv ? hc : ht)))
         return nomem(err);
     int rc = 0;
-    for (int p = 0; p < npaths && !rc; p++) {
-        analysis a;
-        rc = analysis_load(paths[p], o, &a, err);
-        if (rc)
-            break;
-        rc = summary_row(t, &a, o, err);
-        analysis_free(&a);
-    }
+    for (int p = 0; p < npaths && !rc; p++)
+        rc = summary_rows(t, paths[p], o, err);
     if (!rc) {
         emit(t, o->csv);
         if (!o->csv)
-            printf("\nlive: registers live at a PC (max, mean over instructions, mean after "
+            printf("\nfuncs: functions in the file; reach: blocks reachable from the entry block;\n"
+                   "live: registers live at a PC (max, mean over instructions, mean after "
                    "global/local loads);\nlen: static instructions per interval (N = %d) or "
                    "strand; dyn len: expected instructions per PREFETCH;\ncset: largest "
                    "critical set's share of expected writes, concat W%dR%d, and conflict: "
@@ -707,7 +792,8 @@ int rf_cmd_analyze(int argc, char **argv)
             o.kopts.no_ptxas = true;
         } else if ((m = rf_cli_value(argc, argv, &i, "entry", &v, &err)) != 0) {
             rc = m < 0 ? m : 0;
-            o.kopts.entry = v;
+            o.all_funcs = !rc && !strcmp(v, "all");
+            o.kopts.entry = o.all_funcs ? NULL : v;
         } else if ((m = rf_cli_value(argc, argv, &i, "pass", &v, &err)) != 0) {
             rc = m < 0 ? m : 0;
             if (!rc) {
@@ -742,6 +828,10 @@ int rf_cmd_analyze(int argc, char **argv)
     if (!rc && !npaths)
         rc = rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL,
                         "rfkit analyze needs a KERNEL (see rfkit analyze --help)");
+    if (!rc && o.pass != P_SUMMARY && o.all_funcs)
+        rc = rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "entry",
+                        "--entry all gives the summary only; --pass %s takes one function",
+                        pass_names[o.pass]);
     if (!rc && o.pass != P_SUMMARY && npaths > 1)
         rc = rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL,
                         "--pass %s takes one KERNEL", pass_names[o.pass]);

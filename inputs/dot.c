@@ -9,9 +9,14 @@
  * The node lines are handed to the SASS reader in address order, every
  * node name becomes a label on its first instruction, and a branch whose
  * text gives no target (older listings lose them) takes the destination of
- * its exitN edge.  The CFG is then built from the instructions by the same
- * rules as for SASS text, so a node that holds several branches (older
- * nvdisasm) still becomes several blocks.
+ * its exitN edge.  A reconvergence-stack pop (SYNC, NOP.S, BRK, CONT; see
+ * sass.c) without a target in its text that ends its node and has no exitN
+ * edge takes the node's plain edge: the one that leaves the address order
+ * when there are two (a guarded pop also falls through), else the only
+ * one.  The CFG is then built from the instructions by the same rules as
+ * for SASS text, so a node that holds several branches (older nvdisasm)
+ * still becomes several blocks.  Messages about a node's code name the
+ * file line and column of the character in the record label.
  */
 #include "kir.h"
 #include "kir_internal.h"
@@ -33,6 +38,7 @@ typedef struct dtok {
 typedef struct dnode {
     char *name;
     char *lines;       /* decoded lines, '\n'-separated */
+    int *lpos, *cpos;  /* file line and column of each character of lines */
     int line, col;     /* where the label starts */
     int func;          /* function group */
     long first_addr;   /* address of its first instruction, -1 unknown */
@@ -43,9 +49,11 @@ typedef struct dnode {
 
 typedef struct dedge {
     char *from, *to;
-    int port;          /* exitN index, -1 other */
+    int port;          /* exitN index, EDGE_POST from exitpostN, -1 other */
     int line, col;
 } dedge;
+
+#define EDGE_POST (-2)
 
 typedef struct dot {
     const char *path;
@@ -210,47 +218,75 @@ static char *tok_dup(const dtok *t)
     return s;
 }
 
-/* Decode a record label into '\n'-separated text lines: fields split at
- * '|', braces dropped, <port> prefixes removed, \l \n \r end a line, other
- * backslash escapes give the character. */
-static char *decode_record(const char *lab)
+/* Decode a record label (the string token t, raw) into '\n'-separated
+ * text lines: fields split at '|', braces dropped, <port> prefixes
+ * removed, \l \n \r end a line, other backslash escapes give the
+ * character.  *lp / *cp receive the file line and column each decoded
+ * character came from, so messages point into the file. */
+static int decode_record(const dtok *t, char **out, int **lp, int **cp)
 {
-    size_t n = strlen(lab);
-    char *out = malloc(n + 2);
-    if (!out)
-        return NULL;
+    size_t n = (size_t)t->len;
+    char *o = malloc(n + 2);
+    int *lm = malloc((n + 2) * sizeof *lm);
+    int *cm = malloc((n + 2) * sizeof *cm);
+    if (!o || !lm || !cm) {
+        free(o);
+        free(lm);
+        free(cm);
+        return RF_ENOMEM;
+    }
+    const char *lab = t->s;
+    int line = t->line, col = t->col + 1;   /* after the opening quote */
     size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
+#define PUT(ch, l_, c_) do { o[k] = (ch); lm[k] = (l_); cm[k] = (c_); k++; } while (0)
+    for (size_t i = 0; i < n; i++, col++) {
         char c = lab[i];
+        int cl = line, cc = col;
         if (c == '\\' && i + 1 < n) {
             char e = lab[++i];
+            col++;
+            if (e == '\n') {
+                line++;
+                col = 0;
+            }
             if (e == 'l' || e == 'n' || e == 'r')
-                out[k++] = '\n';
+                PUT('\n', cl, cc);
             else
-                out[k++] = e;
+                PUT(e == '\n' || e == '\r' ? ' ' : e, cl, cc);
             continue;
         }
-        if (c == '{' || c == '}') {
-            continue;
+        if (c == '\n') {
+            line++;
+            col = 0;
         }
+        if (c == '{' || c == '}')
+            continue;
         if (c == '|') {
-            out[k++] = '\n';
+            PUT('\n', cl, cc);
             continue;
         }
         if (c == '<') {   /* port name */
-            const char *e = strchr(lab + i, '>');
+            const char *e = memchr(lab + i, '>', n - i);
             if (e) {
-                i = (size_t)(e - lab);
+                for (; lab + i < e; i++, col++)
+                    if (lab[i] == '\n') {
+                        line++;
+                        col = 0;
+                    }
                 continue;
             }
         }
         if (c == '\n' || c == '\r')
             c = ' ';
-        out[k++] = c;
+        PUT(c, cl, cc);
     }
-    out[k++] = '\n';
-    out[k] = '\0';
-    return out;
+    PUT('\n', line, col);
+#undef PUT
+    o[k] = '\0';
+    *out = o;
+    *lp = lm;
+    *cp = cm;
+    return RF_OK;
 }
 
 static int find_node(dot *d, const char *name)
@@ -427,6 +463,9 @@ static int parse_stmts(dot *d, int depth, int *func)
                     isdigit((unsigned char)fport->s[4])) {
                     long v = strtol(fport->s + 4, NULL, 10);
                     e->port = v > 100000 ? 100000 : (int)v;
+                } else if (fport && fport->len > 8 &&
+                           memcmp(fport->s, "exitpost", 8) == 0) {
+                    e->port = EDGE_POST;
                 }
                 from = to;
                 fport = tport;
@@ -470,13 +509,12 @@ static int parse_stmts(dot *d, int depth, int *func)
         }
         if (lab && lab->kind == 's') {
             dnode *nd = &d->nodes[ni];
-            char *raw = tok_dup(lab);
-            if (!raw)
-                return nomem(d);
             free(nd->lines);
-            nd->lines = decode_record(raw);
-            free(raw);
-            if (!nd->lines)
+            free(nd->lpos);
+            free(nd->cpos);
+            nd->lines = NULL;
+            nd->lpos = nd->cpos = NULL;
+            if (decode_record(lab, &nd->lines, &nd->lpos, &nd->cpos))
                 return nomem(d);
             nd->line = lab->line;
             nd->col = lab->col;
@@ -604,8 +642,10 @@ static int build(dot *d, rf_module *m)
             bool skip = (n > 6 && memcmp(p, ".text.", 6) == 0) ||
                         (n > 8 && memcmp(p, "Function", 8) == 0);
             int inst = -1;
+            size_t at = (size_t)(p - nd->lines);
             if (!skip)
-                rc = sass_line(c, p, n, nd->line, nd->col, &inst, d->err);
+                rc = sass_line(c, p, n, nd->line, nd->col, nd->lpos + at,
+                               nd->cpos + at, &inst, d->err);
             if (!rc && inst >= 0) {
                 if (kir_grow((void **)&nd->insts, &nd->capinsts, nd->ninsts,
                              sizeof *nd->insts))
@@ -617,7 +657,14 @@ static int build(dot *d, rf_module *m)
                 break;
             p = e + 1;
         }
-        /* Edges from this node give targets the text left out. */
+        /* Edges from this node give targets the text left out: a branch's
+         * exitN edge; for a stack pop that ends the node and has no such
+         * port, its plain edge, the one that leaves the address order when
+         * the graph draws two. */
+        const char *next = k + 1 < d->nnodes &&
+                                   d->nodes[idx[k + 1]].func == nd->func
+                               ? d->nodes[idx[k + 1]].name
+                               : NULL;
         int nbr = 0;
         for (int j = 0; j < nd->ninsts && !rc; j++) {
             int inst = nd->insts[j];
@@ -626,14 +673,27 @@ static int build(dot *d, rf_module *m)
             int port = nbr++;
             if (!sass_needs_target(c, inst))
                 continue;
-            for (int e = 0; e < d->nedges; e++) {
-                dedge *ed = &d->edges[e];
-                if (ed->port == port && strcmp(ed->from, nd->name) == 0) {
-                    rc = sass_set_target(c, inst, ed->to, strlen(ed->to),
-                                         d->err);
-                    break;
+            const dedge *to = NULL;
+            for (int e = 0; e < d->nedges && !to; e++)
+                if (d->edges[e].port == port &&
+                    strcmp(d->edges[e].from, nd->name) == 0)
+                    to = &d->edges[e];
+            if (!to && sass_is_pop(c, inst) && j == nd->ninsts - 1) {
+                const dedge *seq = NULL;
+                for (int e = 0; e < d->nedges && !to; e++) {
+                    const dedge *ed = &d->edges[e];
+                    if (ed->port != -1 || strcmp(ed->from, nd->name) != 0)
+                        continue;
+                    if (next && strcmp(ed->to, next) == 0)
+                        seq = ed;
+                    else
+                        to = ed;
                 }
+                if (!to && !sass_is_cond(c, inst))
+                    to = seq;
             }
+            if (to)
+                rc = sass_set_target(c, inst, to->to, strlen(to->to), d->err);
         }
     }
     /* A node only ever named in an edge must exist as a labelled block. */
@@ -686,6 +746,8 @@ int rf_dot_parse(const char *path, const char *text, rf_module **out,
     for (int i = 0; i < d.nnodes; i++) {
         free(d.nodes[i].name);
         free(d.nodes[i].lines);
+        free(d.nodes[i].lpos);
+        free(d.nodes[i].cpos);
         free(d.nodes[i].insts);
     }
     for (int i = 0; i < d.nedges; i++) {

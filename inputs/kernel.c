@@ -15,7 +15,8 @@
  *
  * Registers: PTX entries are allocated by rf_regalloc (regs_rfkit).  The
  * count used for occupancy is the spec's or --regs when given, else the one
- * `ptxas -v` reports when ptxas is on PATH (and not disabled) or an nvdisasm
+ * `ptxas -v` reports for the entry when ptxas is on PATH (and not disabled;
+ * inputs/ptxas.c compiles that entry alone and caches by content) or an nvdisasm
  * listing states (SHI_REGISTERS), else
  * rfkit's (including what the functions it calls need on top of the values
  * live across the call).  SASS and dot code carry physical registers: their
@@ -24,6 +25,7 @@
 #include "kernel.h"
 #include "kir_internal.h"
 #include "../common/digest.h"
+#include "ptxas.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -375,111 +377,6 @@ static bool is_spec_text(const char *path, const char *text)
     return p && (p == text || p[-1] == '\n');
 }
 
-/* Run `ptxas -v -arch=TARGET path -o /dev/null` and read "Used N registers"
- * for the entry (the line after "Compiling entry function 'NAME'").
- * Returns N, or -1 when ptxas is absent or says nothing usable. */
-static int ptxas_regs(const char *path, const char *target, const char *entry)
-{
-    const char *envpath = getenv("PATH");
-    if (!envpath || !target || strncmp(target, "sm_", 3) != 0)
-        return -1;
-    /* Find ptxas on PATH without a shell. */
-    char exe[1024] = "";
-    for (const char *p = envpath; *p;) {
-        size_t n = strcspn(p, ":");
-        if (n && n + 7 < sizeof exe) {
-            snprintf(exe, sizeof exe, "%.*s/ptxas", (int)n, p);
-            if (access(exe, X_OK) == 0)
-                break;
-        }
-        exe[0] = '\0';
-        p += n;
-        if (*p == ':')
-            p++;
-    }
-    if (!exe[0])
-        return -1;
-    int fds[2];
-    if (pipe(fds))
-        return -1;
-    char arch[32];
-    snprintf(arch, sizeof arch, "-arch=%s", target);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        int nul = open("/dev/null", O_WRONLY);
-        if (nul >= 0)
-            dup2(nul, STDOUT_FILENO);
-        dup2(fds[1], STDERR_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        char *const argv[] = {"ptxas", "-v", arch, (char *)path, "-o",
-                              "/dev/null", NULL};
-        execv(exe, argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    /* All of stderr (one block of lines per function; large modules print
-     * many), capped at 16 MiB. */
-    size_t cap = 1 << 14, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (buf && n + 1 >= cap && cap < ((size_t)1 << 24)) {
-            char *nb = realloc(buf, cap * 2);
-            if (nb) {
-                buf = nb;
-                cap *= 2;
-            }
-        }
-        char sink[4096];
-        bool keep = buf && n + 1 < cap;
-        ssize_t got = keep ? read(fds[0], buf + n, cap - 1 - n)
-                           : read(fds[0], sink, sizeof sink);
-        if (got > 0) {
-            if (keep)
-                n += (size_t)got;
-        } else if (got == 0 || errno != EINTR) {
-            break;
-        }
-    }
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!buf)
-        return -1;
-    buf[n] = '\0';
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        free(buf);
-        return -1;
-    }
-    const char *from = buf;
-    if (entry && *entry) {
-        /* rf_func names are cut at 127 characters: match a cut name as a
-         * prefix. */
-        size_t el = strlen(entry);
-        char *pat = malloc(el + 16);
-        if (pat) {
-            snprintf(pat, el + 16, "function '%s%s", entry,
-                     el >= sizeof ((rf_func *)0)->name - 1 ? "" : "'");
-            const char *q = strstr(buf, pat);
-            if (q)
-                from = q;
-            free(pat);
-        }
-    }
-    const char *u = strstr(from, "Used ");
-    int regs;
-    if (!u || sscanf(u, "Used %d registers", &regs) != 1)
-        regs = -1;
-    free(buf);
-    return regs;
-}
-
 /* Registers a function needs including the functions it calls: while a
  * callee runs the caller's values stay live, so
  *     need(f) = max(own(f), live_across_call(f) + max over callees need(c)).
@@ -654,9 +551,9 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
         k->regs_ptxas = k->launch.regs;
     } else if (k->source->regs_reported > 0) {
         k->regs_ptxas = k->source->regs_reported;
-    } else if (k->mod->kind == RF_CODE_PTX && !opts->no_ptxas) {
-        k->regs_ptxas = ptxas_regs(code_path, k->mod->target,
-                                   k->source->name);
+    } else if (k->mod->kind == RF_CODE_PTX && k->source->is_entry && !opts->no_ptxas) {
+        k->regs_ptxas = rf_ptxas_regs(code_path, k->mod->target, k->source->name, NULL,
+                                      NULL);
     }
     char code_digest[24];
     snprintf(code_digest, sizeof code_digest, "%016" PRIx64, k->mod->digest);

@@ -13,10 +13,26 @@
  * conversions take 64-bit types from their modifiers.  RZ, PT, uniform
  * registers and barrier registers are not operands.
  *
+ * Relocated operands (`32@lo(sym)`, `32@hi((f + .L_x_0@srel))`, and such
+ * expressions inside a constant-bank address c[0x3][...]) are constants the
+ * linker fills in: immediates, no registers.  Labels and targets have no
+ * length limit short of the line's.
+ *
  * Control flow: BRA/JMP/BRX (target given as an address, `(.L_x_1) or a
- * label), EXIT/RET/KILL end a path, SYNC/BRK/CONT jump to the most recent
- * SSY/PBK/PCNT target, BSSY/BSYNC/WARPSYNC are reconvergence bookkeeping
- * (no edge).  @!PT instructions never execute and become NOPs.
+ * label), EXIT/RET/KILL end a path, BSSY/BSYNC/WARPSYNC are reconvergence
+ * bookkeeping (no edge).  @!PT instructions never execute and become NOPs.
+ *
+ * Reconvergence stack (Fermi to Pascal).  SSY, PBK and PCNT push a
+ * reconvergence, break and continue point on the warp's stack; SYNC (and,
+ * on Fermi/Kepler, an instruction with the .S sync bit: `NOP.S`), BRK and
+ * CONT pop to the nearest entry of their kind, so control continues at the
+ * pushed target, not at the next instruction (a guarded pop may also fall
+ * through).  A pop's target is taken from its text when nvdisasm annotates
+ * it (`(*"TARGET= .L_x "*)`), else from the dot edge (dot.c), else from the
+ * stack: the stack reaching each instruction is propagated along the CFG
+ * from the function's entry (the first stack to reach an instruction is
+ * kept, which is exact for the structured code compilers emit), a pop goes
+ * to its entry's target with the stack below that entry.
  */
 #include "kir.h"
 #include "kir_internal.h"
@@ -31,12 +47,18 @@
 typedef struct sinfo {
     long addr;          /* byte offset, -1 unknown */
     long taddr;         /* target address, -1 none */
-    char tlabel[64];    /* target label, "" none */
+    long tlab;          /* target label: offset in the label pool, -1 none */
     uint8_t term;       /* enum kir_term */
+    int8_t stack;       /* SSY / PBK / PCNT entry kind pushed or popped, -1 */
+    bool push;          /* SSY / PBK / PCNT */
+    bool pop;           /* SYNC / .S / BRK / CONT */
     bool cond;
     bool want_target;   /* control transfer whose target is still unknown */
     int line, col;
 } sinfo;
+
+/* Kinds of reconvergence-stack entries. */
+enum { STK_SYNC, STK_BRK, STK_CONT };
 
 struct sass_ctx {
     rf_module *m;
@@ -47,10 +69,10 @@ struct sass_ctx {
     sinfo *si;
     int capsi;
     kir_map labels;      /* label -> instruction index */
-    char (*pend)[64];    /* labels waiting for the next instruction */
+    char *pool;          /* label text of the current function, each NUL-ended */
+    size_t npool, cappool;
+    long *pend;          /* labels waiting for the next instruction (pool) */
     int npend, cappend;
-    char sync_tgt[3][64]; /* last SSY / PBK / PCNT target label or "" */
-    long sync_addr[3];
     kir_map nonentry;    /* names marked as non-entry by .other */
     int pend_regs;       /* SHI_REGISTERS of the section about to start */
 };
@@ -97,8 +119,29 @@ void sass_ctx_free(sass_ctx *c)
     kir_map_free(&c->labels);
     kir_map_free(&c->nonentry);
     free(c->si);
+    free(c->pool);
     free(c->pend);
     free(c);
+}
+
+/* Copy a label into the pool; its offset, or -1 when out of memory. */
+static long pool_add(sass_ctx *c, const char *s, size_t len)
+{
+    if (c->npool + len + 1 > c->cappool) {
+        size_t cap = c->cappool ? c->cappool : 256;
+        while (c->npool + len + 1 > cap)
+            cap *= 2;
+        char *p = realloc(c->pool, cap);
+        if (!p)
+            return -1;
+        c->pool = p;
+        c->cappool = cap;
+    }
+    long off = (long)c->npool;
+    memcpy(c->pool + c->npool, s, len);
+    c->pool[c->npool + len] = '\0';
+    c->npool += len + 1;
+    return off;
 }
 
 /* --------------------------------------------------------- functions */
@@ -128,6 +171,101 @@ static int find_addr(const sinfo *si, int n, long a)
     return -1;
 }
 
+/* The instruction a branch or stack push names (label or address) into
+ * *to (-1 when it names none). */
+static int resolve(sass_ctx *c, const sinfo *s, int n, int *to, rf_err *err)
+{
+    *to = -1;
+    if (s->tlab >= 0) {
+        const char *l = c->pool + s->tlab;
+        int v = kir_map_get(&c->labels, l, strlen(l));
+        if (v < 0 || v >= n)
+            return serr(c, err, s->line, s->col, "undefined label '%s'", l);
+        *to = v;
+    } else if (s->taddr >= 0) {
+        int v = find_addr(c->si, n, s->taddr);
+        if (v < 0)
+            return serr(c, err, s->line, s->col,
+                        "branch target 0x%lx is not an instruction address",
+                        s->taddr);
+        *to = v;
+    }
+    return RF_OK;
+}
+
+/* One entry of the reconvergence stack: a persistent list, so the stack at
+ * every instruction is one index. */
+typedef struct stk_entry {
+    int kind;     /* STK_* */
+    int target;   /* instruction, -1 unknown */
+    int below;    /* next entry down, -1 = empty */
+} stk_entry;
+
+/* Targets of the pops whose text and graph gave none, from the stack each
+ * instruction runs with (see the file comment).  ctl[i].target of such a
+ * pop is set when its stack holds an entry of its kind. */
+static int stack_targets(int n, const sinfo *si, const int *push_to,
+                         kir_ctl *ctl)
+{
+    int *st = malloc((size_t)n * sizeof *st);
+    int *work = malloc((size_t)n * sizeof *work);
+    stk_entry *e = malloc((size_t)n * sizeof *e);
+    if (!st || !work || !e) {
+        free(st);
+        free(work);
+        free(e);
+        return RF_ENOMEM;
+    }
+    const int unseen = -2;
+    for (int i = 0; i < n; i++)
+        st[i] = unseen;
+    int nw = 0, ne = 0;
+#define VISIT(j, s) do { int j_ = (j); \
+        if (j_ >= 0 && j_ < n && st[j_] == unseen) { st[j_] = (s); work[nw++] = j_; } \
+    } while (0)
+    for (int seed = 0; seed < n; seed++) {
+        VISIT(seed, -1);
+        while (nw > 0) {
+            int i = work[--nw], s = st[i];
+            const sinfo *x = &si[i];
+            if (x->push) {
+                e[ne] = (stk_entry){x->stack, push_to[i], s};
+                VISIT(i + 1, ne);
+                ne++;
+                continue;
+            }
+            if (x->term == KIR_T_EXIT) {
+                if (x->cond)
+                    VISIT(i + 1, s);
+                continue;
+            }
+            if (x->term != KIR_T_BRANCH) {
+                VISIT(i + 1, s);
+                continue;
+            }
+            int to = ctl[i].target, below = s;
+            if (x->pop) {
+                int k = s;
+                while (k >= 0 && e[k].kind != x->stack)
+                    k = e[k].below;
+                if (k >= 0) {
+                    below = e[k].below;
+                    if (to < 0)
+                        to = ctl[i].target = e[k].target;
+                }
+            }
+            VISIT(to, below);
+            if (x->cond || to < 0)
+                VISIT(i + 1, s);
+        }
+    }
+#undef VISIT
+    free(st);
+    free(work);
+    free(e);
+    return RF_OK;
+}
+
 static int close_func(sass_ctx *c, rf_err *err)
 {
     rf_func *f = curf(c);
@@ -144,34 +282,34 @@ static int close_func(sass_ctx *c, rf_err *err)
         return RF_OK;
     }
     int n = f->ninsts;
-    kir_ctl *ctl = calloc((size_t)(n ? n : 1), sizeof *ctl);
-    if (!ctl)
+    kir_ctl *ctl = calloc((size_t)n, sizeof *ctl);
+    int *push_to = malloc((size_t)n * sizeof *push_to);
+    if (!ctl || !push_to) {
+        free(ctl);
+        free(push_to);
         return nomem(c, err);
-    for (int i = 0; i < n; i++) {
+    }
+    bool open_pops = false;
+    int rc = RF_OK;
+    for (int i = 0; i < n && !rc; i++) {
         sinfo *s = &c->si[i];
         ctl[i].target = ctl[i].target2 = -1;
         ctl[i].term = s->term;
         ctl[i].cond = s->cond;
-        if (s->term != KIR_T_BRANCH)
-            continue;
-        if (s->tlabel[0]) {
-            int v = kir_map_get(&c->labels, s->tlabel, strlen(s->tlabel));
-            if (v < 0) {
-                free(ctl);
-                return serr(c, err, s->line, s->col, "undefined label '%s'",
-                            s->tlabel);
-            }
-            ctl[i].target = v;
-        } else if (s->taddr >= 0) {
-            int v = find_addr(c->si, n, s->taddr);
-            if (v < 0) {
-                free(ctl);
-                return serr(c, err, s->line, s->col,
-                            "branch target 0x%lx is not an instruction "
-                            "address", s->taddr);
-            }
-            ctl[i].target = v;
-        }
+        push_to[i] = -1;
+        if (s->push)
+            rc = resolve(c, s, n, &push_to[i], err);
+        else if (s->term == KIR_T_BRANCH)
+            rc = resolve(c, s, n, &ctl[i].target, err);
+        if (s->pop && ctl[i].target < 0)
+            open_pops = true;
+    }
+    if (!rc && open_pops && stack_targets(n, c->si, push_to, ctl))
+        rc = nomem(c, err);
+    free(push_to);
+    if (rc) {
+        free(ctl);
+        return rc;
     }
     for (size_t k = 0; k < c->labels.cap; k++) {
         if (!c->labels.keys[k])
@@ -183,7 +321,7 @@ static int close_func(sass_ctx *c, rf_err *err)
         if (!ctl[i].label || strcmp(c->labels.keys[k], ctl[i].label) < 0)
             ctl[i].label = c->labels.keys[k];
     }
-    int rc = kir_build_cfg(f, ctl);
+    rc = kir_build_cfg(f, ctl);
     free(ctl);
     if (rc)
         return nomem(c, err);
@@ -232,14 +370,8 @@ int sass_begin_func(sass_ctx *c, const char *name, size_t len, rf_err *err)
     /* Labels seen before the function (data sections, the symbol itself)
      * give way to the function name on its first block. */
     c->npend = 0;
-    int rc2 = sass_label(c, f->name, strlen(f->name), err);
-    if (rc2)
-        return rc2;
-    for (int k = 0; k < 3; k++) {
-        c->sync_tgt[k][0] = '\0';
-        c->sync_addr[k] = -1;
-    }
-    return RF_OK;
+    c->npool = 0;
+    return sass_label(c, f->name, strlen(f->name), err);
 }
 
 int sass_label(sass_ctx *c, const char *name, size_t len, rf_err *err)
@@ -248,11 +380,10 @@ int sass_label(sass_ctx *c, const char *name, size_t len, rf_err *err)
         return RF_OK;
     if (kir_grow((void **)&c->pend, &c->cappend, c->npend, sizeof *c->pend))
         return nomem(c, err);
-    if (len >= sizeof c->pend[0])
-        len = sizeof c->pend[0] - 1;
-    memcpy(c->pend[c->npend], name, len);
-    c->pend[c->npend][len] = '\0';
-    c->npend++;
+    long off = pool_add(c, name, len);
+    if (off < 0)
+        return nomem(c, err);
+    c->pend[c->npend++] = off;
     return RF_OK;
 }
 
@@ -403,12 +534,14 @@ typedef struct sopnd {
     int reg[MAXR];       /* general registers or RF_PRED_BASE+n */
     bool r64[MAXR];      /* written Rn.64 */
     bool r32[MAXR];      /* written Rn.U32 */
-    char label[64];      /* branch target label */
+    const char *label;   /* branch target label (in the line), NULL none */
+    size_t lablen;
     long addr;           /* branch target address, -1 */
     bool is_zero;        /* RZ / PT / URZ (a sink or constant) */
     bool is_pt;          /* PT itself */
-    bool is_num;
+    bool is_num;         /* immediate, relocated ones included */
     bool cbank;          /* c[bank][offset]: registers inside are 32-bit */
+    bool annot;          /* nvdisasm's (*"TARGET= L "*) sync annotation */
 } sopnd;
 
 static bool ident_char(int ch)
@@ -471,16 +604,18 @@ static int scan_word(const char *s, size_t n, sopnd *o)
     return 0;
 }
 
-/* Parse one operand text s[0..n). */
-static int parse_operand(sass_ctx *c, const char *s, size_t n, sopnd *o,
-                         int line, int col, rf_err *err)
+/* Parse one operand text s[0..n); lm/cm give the file line and column of
+ * each character. */
+static int parse_operand(sass_ctx *c, const char *s, size_t n, const int *lm,
+                         const int *cm, sopnd *o, rf_err *err)
 {
     memset(o, 0, sizeof *o);
     o->addr = -1;
     while (n && isspace((unsigned char)*s)) {
         s++;
         n--;
-        col++;
+        lm++;
+        cm++;
     }
     while (n && isspace((unsigned char)s[n - 1]))
         n--;
@@ -492,17 +627,17 @@ static int parse_operand(sass_ctx *c, const char *s, size_t n, sopnd *o,
         if (t < end && *t == '*') {
             const char *eq = memchr(t, '=', (size_t)(end - t));
             t = eq ? eq + 1 : t + 1;
+            o->annot = true;
         }
         while (t < end && (isspace((unsigned char)*t) || *t == '"'))
             t++;
         const char *e = t;
         while (e < end && ident_char((unsigned char)*e))
             e++;
-        size_t len = (size_t)(e - t);
-        if (len == 0 || len >= sizeof o->label)
-            return serr(c, err, line, col, "bad branch target");
-        memcpy(o->label, t, len);
-        o->label[len] = '\0';
+        if (e == t)
+            return serr(c, err, lm[0], cm[0], "bad branch target");
+        o->label = t;
+        o->lablen = (size_t)(e - t);
         return RF_OK;
     }
     if (n && (s[0] == '!' || s[0] == '-' || s[0] == '~' || s[0] == '|' ||
@@ -510,7 +645,14 @@ static int parse_operand(sass_ctx *c, const char *s, size_t n, sopnd *o,
         o->neg = s[0] == '!';
         s++;
         n--;
-        col++;
+        lm++;
+        cm++;
+    }
+    /* Relocation outside any bracket (32@lo(sym), 32@hi((f + .L_1@srel))):
+     * the whole operand is the linker's constant. */
+    if (n && memchr(s, '@', n) && !memchr(s, '[', n)) {
+        o->is_num = true;
+        return RF_OK;
     }
     /* Walk the text picking out register words; brackets mark memory. */
     size_t i = 0;
@@ -529,13 +671,39 @@ static int parse_operand(sass_ctx *c, const char *s, size_t n, sopnd *o,
             i++;
             continue;
         }
+        if (ch == '@') {
+            /* A relocation inside an address, c[0x3][32@lo(sym)]: the
+             * operator's name and its parenthesised argument are the
+             * linker's constant. */
+            size_t at = i++;
+            while (i < n && isalpha((unsigned char)s[i]))
+                i++;
+            if (i == at + 1)
+                return serr(c, err, lm[at], cm[at], "unexpected '@' in operand");
+            if (i < n && s[i] == '(') {
+                int depth = 0;
+                size_t open = i;
+                for (; i < n; i++) {
+                    if (s[i] == '(')
+                        depth++;
+                    else if (s[i] == ')' && --depth == 0)
+                        break;
+                }
+                if (i >= n)
+                    return serr(c, err, lm[open], cm[open],
+                                "unbalanced '(' in relocation");
+                i++;
+            }
+            o->is_num = true;
+            continue;
+        }
         if (isalnum(ch) || ch == '_' || ch == '$' || ch == '.') {
             size_t b = i;
             while (i < n && ident_char((unsigned char)s[i]))
                 i++;
             /* a word followed by '[' is a bank/descriptor name */
             if (scan_word(s + b, i - b, o))
-                return serr(c, err, line, col + (int)b,
+                return serr(c, err, lm[b], cm[b],
                             "bad register '%.*s'", (int)(i - b), s + b);
             continue;
         }
@@ -545,17 +713,16 @@ static int parse_operand(sass_ctx *c, const char *s, size_t n, sopnd *o,
             i++;
             continue;
         }
-        return serr(c, err, line, col + (int)i, "unexpected '%c' in operand",
-                    ch);
+        return serr(c, err, lm[i], cm[i], "unexpected '%c' in operand", ch);
     }
     if (o->nr == 0 && !o->mem && !o->cbank && n > 1 &&
-        (s[0] == '.' || s[0] == '$') && n < sizeof o->label) {
+        (s[0] == '.' || s[0] == '$')) {
         size_t k = 0;
         while (k < n && ident_char((unsigned char)s[k]))
             k++;
         if (k == n) {
-            memcpy(o->label, s, n);
-            o->label[n] = '\0';
+            o->label = s;
+            o->lablen = n;
         }
     }
     if (o->nr > 1 || o->mem)
@@ -653,15 +820,19 @@ static void add_reg_words(rf_inst *in, bool def, int reg, int w)
 
 #define MAXOPS 16
 
+/* One instruction s[0..n) (no comments, no address); lm/cm give the file
+ * line and column of each character (n + 1 entries). */
 static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
-                      int line, int col, int *inst_out, rf_err *err)
+                      const int *lm, const int *cm, int *inst_out, rf_err *err)
 {
     *inst_out = -1;
+    const char *s0 = s;
     const char *end = s + n;
+#define AT(ptr) lm[(ptr) - s0], cm[(ptr) - s0]
     int guard = -1;
     bool gneg = false, never = false, uguard = false;
     if (s < end && *s == '@') {
-        const char *g = ++s;
+        const char *g = s++;
         if (s < end && *s == '!') {
             gneg = true;
             s++;
@@ -678,8 +849,7 @@ static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
             uguard = !(wl == 3 && w[2] == 'T' && !gneg);
             never = wl == 3 && w[2] == 'T' && gneg;
         } else {
-            return serr(c, err, line, col + (int)(g - 1 - (end - n)),
-                        "bad guard predicate '%.*s'", (int)wl, w);
+            return serr(c, err, AT(g), "bad guard predicate '%.*s'", (int)wl, w);
         }
         while (s < end && isspace((unsigned char)*s))
             s++;
@@ -688,9 +858,8 @@ static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
     while (s < end && (isalnum((unsigned char)*s) || *s == '.' || *s == '_'))
         s++;
     size_t oplen = (size_t)(s - op);
-    int opcol = col + (int)(op - (end - n));
     if (oplen == 0 || !isupper((unsigned char)op[0]))
-        return serr(c, err, line, opcol, "expected an opcode, found '%.*s'",
+        return serr(c, err, AT(op), "expected an opcode, found '%.*s'",
                     (int)(end - op > 20 ? 20 : end - op), op);
     size_t blen = 0;
     while (blen < oplen && op[blen] != '.')
@@ -730,6 +899,35 @@ static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
         if (semi)
             stop = semi;
     }
+    /* nvdisasm's sync annotation (*"TARGET= .L_x "*) after the operands
+     * names where a pop goes; it is no operand. */
+    sopnd annot;
+    bool has_annot = false;
+    for (const char *t = p; t + 1 < stop; t++)
+        if (t[0] == '(' && t[1] == '*') {
+            const char *e = t + 2;
+            while (e + 1 < stop && !(e[0] == '*' && e[1] == ')'))
+                e++;
+            if (e + 1 >= stop)
+                return serr(c, err, AT(t), "unterminated '(*' annotation");
+            int rc = parse_operand(c, t, (size_t)(e + 2 - t), lm + (t - s0),
+                                   cm + (t - s0), &annot, err);
+            if (rc)
+                return rc;
+            has_annot = annot.label != NULL;
+            if (e + 2 < stop) {
+                const char *r = e + 2;
+                while (r < stop && isspace((unsigned char)*r))
+                    r++;
+                if (r < stop)
+                    return serr(c, err, AT(r), "text after the '(*...*)' "
+                                "annotation");
+            }
+            stop = t;
+            while (stop > p && isspace((unsigned char)stop[-1]))
+                stop--;
+            break;
+        }
     if (p < stop) {
         const char *b = p;
         int depth = 0;
@@ -745,13 +943,11 @@ static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
                 depth--;
             if (t == stop || (*t == ',' && depth <= 0)) {
                 if (nops >= MAXOPS)
-                    return serr(c, err, line, col, "more than %d operands",
-                                MAXOPS);
-                int ocol = col + (int)(b - (end - n));
+                    return serr(c, err, AT(b), "more than %d operands", MAXOPS);
                 if (t == b)
-                    return serr(c, err, line, ocol, "empty operand");
-                int rc = parse_operand(c, b, (size_t)(t - b), &ops[nops], line,
-                                       ocol, err);
+                    return serr(c, err, AT(b), "empty operand");
+                int rc = parse_operand(c, b, (size_t)(t - b), lm + (b - s0),
+                                       cm + (b - s0), &ops[nops], err);
                 if (rc)
                     return rc;
                 nops++;
@@ -759,7 +955,7 @@ static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
             }
         }
         if (depth != 0)
-            return serr(c, err, line, col, "unbalanced brackets");
+            return serr(c, err, AT(s0), "unbalanced brackets");
     }
 
     rf_func *f = curf(c);
@@ -773,10 +969,12 @@ static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
     memset(si, 0, sizeof *si);
     si->addr = addr;
     si->taddr = -1;
-    si->line = line;
-    si->col = opcol;
+    si->tlab = -1;
+    si->stack = -1;
+    si->line = lm[op - s0];
+    si->col = cm[op - s0];
     *inst_out = idx;
-    in->line = (uint32_t)line;
+    in->line = (uint32_t)si->line;
     int opc = kir_opname(c->m, &c->opmap, op, blen);
     if (opc < 0)
         return nomem(c, err);
@@ -830,7 +1028,10 @@ static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
     bool dop = oi && oi->cls == RF_OC_ALU64 &&
                !(blen == 4 && memcmp(op, "DMMA", 4) == 0);
     if (kind == K_MEM) {
-        int w = mod(op, oplen, "128") ? 4 : mod(op, oplen, "64") ? 2 : 1;
+        /* .64 data, or a 64-bit type on atomics (RED.E.ADD.F64) */
+        int w = mod(op, oplen, "128") ? 4
+                : mod(op, oplen, "64") || mod(op, oplen, "F64") ||
+                  mod(op, oplen, "U64") || mod(op, oplen, "S64") ? 2 : 1;
         if (blen == 4 && memcmp(op, "LDSM", 4) == 0)
             w = mod(op, oplen, "M88") && mod(op, oplen, "4") ? 4
                 : mod(op, oplen, "2") ? 2 : 1;
@@ -949,55 +1150,63 @@ static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
     si->cond = cond;
     const sopnd *tgt = NULL;
     for (int i = 0; i < nops; i++)
-        if (ops[i].label[0] || ops[i].addr >= 0) {
+        if (ops[i].label || ops[i].addr >= 0) {
             tgt = &ops[i];
             break;
         }
-    int sk = -1;
-    if (kind == K_SETSYNC || kind == K_SYNCJMP)
-        sk = op[0] == 'S' ? 0 : (op[0] == 'P' ? (op[1] == 'B' ? 1 : 2)
-                                              : (op[0] == 'B' ? 1 : 2));
+    if (!tgt && has_annot)
+        tgt = &annot;
+    /* The sync bit: SYNC on Maxwell/Pascal, NOP.S anywhere, and on Fermi
+     * and Kepler (or where nvdisasm annotates a target) any opcode's .S. */
+    bool sync_bit = false;
+    if (kind != K_SETSYNC && kind != K_SYNCJMP && kind != K_BRA &&
+        kind != K_EXIT && kind != K_CALL && mod(op, oplen, "S")) {
+        const char *tg = c->m->target;
+        bool old_arch = strncmp(tg, "sm_", 3) == 0 &&
+                        (tg[3] == '1' || tg[3] == '2' || tg[3] == '3') &&
+                        isdigit((unsigned char)tg[4]) && tg[5] == '\0';
+        sync_bit = (blen == 3 && memcmp(op, "NOP", 3) == 0) || has_annot ||
+                   old_arch;
+    }
+    if (kind == K_SETSYNC || kind == K_SYNCJMP || sync_bit) {
+        si->stack = (int8_t)(sync_bit || op[0] == 'S' ? STK_SYNC
+                             : op[0] == 'P' ? (op[1] == 'B' ? STK_BRK : STK_CONT)
+                             : op[0] == 'B' ? STK_BRK : STK_CONT);
+        if (sync_bit && in->cls == RF_OC_NOP)
+            in->cls = RF_OC_BRANCH;
+    }
+    bool transfer = kind == K_BRA || kind == K_SETSYNC || kind == K_SYNCJMP ||
+                    sync_bit;
+    if (transfer && tgt && tgt->label) {
+        si->tlab = pool_add(c, tgt->label, tgt->lablen);
+        if (si->tlab < 0)
+            return nomem(c, err);
+    } else if (transfer && tgt) {
+        si->taddr = tgt->addr;
+    }
     switch (kind) {
     case K_BRA:
         si->term = KIR_T_BRANCH;
         if (mod(op, oplen, "DIV") || mod(op, oplen, "CONV"))
             si->cond = true;
-        if (tgt && tgt->label[0])
-            snprintf(si->tlabel, sizeof si->tlabel, "%s", tgt->label);
-        else if (tgt)
-            si->taddr = tgt->addr;
-        else
-            si->want_target = true;
+        si->want_target = !tgt;
         break;
     case K_EXIT:
         si->term = KIR_T_EXIT;
         break;
     case K_SETSYNC:
-        if (tgt && tgt->label[0]) {
-            snprintf(c->sync_tgt[sk], sizeof c->sync_tgt[sk], "%s", tgt->label);
-            c->sync_addr[sk] = -1;
-        } else if (tgt) {
-            c->sync_tgt[sk][0] = '\0';
-            c->sync_addr[sk] = tgt->addr;
-        }
-        break;
-    case K_SYNCJMP:
-        si->term = KIR_T_BRANCH;
-        if (tgt && tgt->label[0])
-            snprintf(si->tlabel, sizeof si->tlabel, "%s", tgt->label);
-        else if (tgt && tgt->addr >= 0)
-            si->taddr = tgt->addr;
-        else if (c->sync_tgt[sk][0])
-            snprintf(si->tlabel, sizeof si->tlabel, "%s", c->sync_tgt[sk]);
-        else if (c->sync_addr[sk] >= 0)
-            si->taddr = c->sync_addr[sk];
-        else
-            si->want_target = true;
+        si->push = true;
         break;
     default:
+        if (kind == K_SYNCJMP || sync_bit) {
+            si->term = KIR_T_BRANCH;
+            si->pop = true;
+            si->want_target = !tgt;
+        }
         break;
     }
     return RF_OK;
+#undef AT
 }
 
 /* ---------------------------------------------------------- listings */
@@ -1013,13 +1222,15 @@ static bool is_hex(const char *s, size_t n)
 }
 
 int sass_line(sass_ctx *c, const char *text, size_t len, int line, int col0,
-              int *inst, rf_err *err)
+              const int *tlm, const int *tcm, int *inst, rf_err *err)
 {
     *inst = -1;
-    char buf[1024];
-    int colmap[1024];
+    char buf[SASS_LINE_MAX];
+    int colmap[SASS_LINE_MAX], linemap[SASS_LINE_MAX];
     size_t n = 0;
     long addr = -1;
+#define TL(i) (tlm ? tlm[i] : line)
+#define TC(i) (tcm ? tcm[i] : col0 + (int)(i))
     /* Copy without comments and dual-issue braces; find the address. */
     for (size_t i = 0; i < len && n < sizeof buf - 1;) {
         if (text[i] == '/' && i + 1 < len && text[i + 1] == '/')
@@ -1029,8 +1240,7 @@ int sass_line(sass_ctx *c, const char *text, size_t len, int line, int col0,
             while (j + 1 < len && !(text[j] == '*' && text[j + 1] == '/'))
                 j++;
             if (j + 1 >= len)
-                return serr(c, err, line, col0 + (int)i,
-                            "unterminated comment");
+                return serr(c, err, TL(i), TC(i), "unterminated comment");
             const char *b = text + i + 2, *e = text + j;
             while (b < e && *b == ' ')
                 b++;
@@ -1057,9 +1267,12 @@ int sass_line(sass_ctx *c, const char *text, size_t len, int line, int col0,
             buf[n] = ' ';
         else
             buf[n] = text[i];
-        colmap[n++] = col0 + (int)i;
+        linemap[n] = TL(i);
+        colmap[n++] = TC(i);
         i++;
     }
+#undef TL
+#undef TC
     buf[n] = '\0';
     /* Scheduling annotations of newer listings ("&req={0} &wr=0x2 ?trans4",
      * "?WAIT2_END_GROUP"): words starting with '&' or '?' are dropped. */
@@ -1072,6 +1285,7 @@ int sass_line(sass_ctx *c, const char *text, size_t len, int line, int col0,
                 continue;
             }
             colmap[k] = colmap[i];
+            linemap[k] = linemap[i];
             buf[k++] = buf[i++];
         }
         n = k;
@@ -1085,9 +1299,10 @@ int sass_line(sass_ctx *c, const char *text, size_t len, int line, int col0,
     buf[n] = '\0';
     if (b == n)
         return RF_OK;
+    colmap[n] = colmap[n - 1] + 1;
+    linemap[n] = linemap[n - 1];
     const char *s = buf + b;
     size_t sl = n - b;
-    int scol = colmap[b];
     /* "0158:   IADD ..." (address prefix in older -cfg output). */
     {
         size_t k = 0;
@@ -1100,12 +1315,10 @@ int sass_line(sass_ctx *c, const char *text, size_t len, int line, int col0,
             a[k] = '\0';
             addr = strtol(a, NULL, 16);
             s += k + 1;
-            scol += (int)k + 1;
             sl -= k + 1;
             while (sl && *s == ' ') {
                 s++;
                 sl--;
-                scol++;
             }
             if (!sl)
                 return RF_OK;
@@ -1175,16 +1388,18 @@ int sass_line(sass_ctx *c, const char *text, size_t len, int line, int col0,
     }
     rf_func *f = curf(c);
     for (int k = 0; k < c->npend; k++) {
-        size_t kl = strlen(c->pend[k]);
-        int old = kir_map_get(&c->labels, c->pend[k], kl);
+        const char *l = c->pool + c->pend[k];
+        size_t kl = strlen(l);
+        int old = kir_map_get(&c->labels, l, kl);
         if (old >= 0 && old != f->ninsts)
-            return serr(c, err, line, scol, "label '%s' defined twice",
-                        c->pend[k]);
-        if (kir_map_put(&c->labels, c->pend[k], kl, f->ninsts))
+            return serr(c, err, linemap[s - buf], colmap[s - buf],
+                        "label '%s' defined twice", l);
+        if (kir_map_put(&c->labels, l, kl, f->ninsts))
             return nomem(c, err);
     }
     c->npend = 0;
-    return parse_inst(c, s, sl, addr, line, scol, inst, err);
+    return parse_inst(c, s, sl, addr, linemap + (s - buf), colmap + (s - buf),
+                      inst, err);
 }
 
 int sass_is_branch(const sass_ctx *c, int i)
@@ -1203,13 +1418,23 @@ int sass_set_target(sass_ctx *c, int i, const char *label, size_t len,
 {
     if (!sass_is_branch(c, i))
         return RF_OK;
-    if (len >= sizeof c->si[i].tlabel)
-        return serr(c, err, c->si[i].line, c->si[i].col, "label too long");
-    memcpy(c->si[i].tlabel, label, len);
-    c->si[i].tlabel[len] = '\0';
+    long off = pool_add(c, label, len);
+    if (off < 0)
+        return nomem(c, err);
+    c->si[i].tlab = off;
     c->si[i].taddr = -1;
     c->si[i].want_target = false;
     return RF_OK;
+}
+
+int sass_is_pop(const sass_ctx *c, int i)
+{
+    return sass_is_branch(c, i) && c->si[i].pop;
+}
+
+int sass_is_cond(const sass_ctx *c, int i)
+{
+    return sass_is_branch(c, i) && c->si[i].cond;
 }
 
 int sass_finish(sass_ctx *c, rf_err *err)
@@ -1236,7 +1461,7 @@ int rf_sass_parse(const char *path, const char *text, rf_module **out,
         const char *e = strchr(s, '\n');
         size_t len = e ? (size_t)(e - s) : strlen(s);
         int inst;
-        rc = sass_line(c, s, len, line, 1, &inst, err);
+        rc = sass_line(c, s, len, line, 1, NULL, NULL, &inst, err);
         s += len;
         if (*s == '\n')
             s++;

@@ -47,19 +47,20 @@ static void test_summary_csv(void **state)
 {
     (void)state;
     assert_int_equal(run("analyze inputs/kernels/hotspot.spec --csv", buf, sizeof buf, 0), 0);
-    assert_true(!strncmp(buf, "kernel,entry,functions,blocks,insts,regs_rfkit,regs_ptxas,"
-                              "max_live,mean_live,", 64));
+    assert_true(!strncmp(buf, "kernel,entry,functions,blocks,reachable_blocks,insts,regs_rfkit,"
+                              "regs_ptxas,max_live,mean_live,", 90));
     char *row = strchr(buf, '\n');
     assert_non_null(row);
     row++;
     assert_true(!strncmp(row, "hotspot,hotspot,", 16));
-    long blocks = field(row, 3), insts = field(row, 4), regs = field(row, 5);
+    long blocks = field(row, 3), insts = field(row, 5), regs = field(row, 6);
     assert_true(blocks > 1);
+    assert_true(field(row, 4) >= 1 && field(row, 4) <= blocks);
     assert_true(insts > blocks);
-    assert_int_equal(field(row, 6), 26);
-    long max_live = field(row, 7);
+    assert_int_equal(field(row, 7), 26);
+    long max_live = field(row, 8);
     assert_true(max_live > 0 && max_live <= regs);
-    assert_true(field(row, 10) >= 1);
+    assert_true(field(row, 11) >= 1);
     /* Exactly one data row. */
     assert_null(strchr(strchr(row, '\n') + 1, '\n'));
 }
@@ -83,8 +84,8 @@ static void test_intervals_csv(void **state)
 {
     (void)state;
     assert_int_equal(run("analyze inputs/kernels/sgemm.spec --csv", buf, sizeof buf, 0), 0);
-    long insts = field(strchr(buf, '\n') + 1, 4);
-    long nint = field(strchr(buf, '\n') + 1, 10);
+    long insts = field(strchr(buf, '\n') + 1, 5);
+    long nint = field(strchr(buf, '\n') + 1, 11);
     assert_int_equal(run("analyze inputs/kernels/sgemm.spec --pass intervals --csv",
                          buf, sizeof buf, 0), 0);
     assert_true(!strncmp(buf, "id,entry_block,insts,regs,preds,", 32));
@@ -101,7 +102,65 @@ static void test_intervals_csv(void **state)
     /* A smaller partition gives at least as many intervals. */
     assert_int_equal(run("analyze inputs/kernels/sgemm.spec --interval-regs 8 --csv",
                          buf, sizeof buf, 0), 0);
-    assert_true(field(strchr(buf, '\n') + 1, 10) >= nint);
+    assert_true(field(strchr(buf, '\n') + 1, 11) >= nint);
+}
+
+/* Row of the summary CSV whose first fields are "KERNEL,FUNC,". */
+static const char *row_of(const char *csv, const char *kernel_func)
+{
+    char key[256];
+    snprintf(key, sizeof key, "\n%s,", kernel_func);
+    const char *r = strstr(csv, key);
+    if (!r)
+        fail_msg("no row %s in %s", kernel_func, csv);
+    return r + 1;
+}
+
+/* --entry all: one row per function, each covering its own blocks (the
+ * counts test_sass checks by hand on these fixtures): functions, blocks,
+ * reachable blocks, instructions, intervals (N = 16), strands. */
+static void test_summary_per_function(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *row;
+        long funcs, blocks, reach, insts, intervals, strands;
+    } want[] = {
+        {"kepler_ssy,_Z8clampsumPf", 2, 5, 4, 14, 2, 3},
+        {"kepler_ssy,_Z7findkeyPKiiiPi", 2, 9, 8, 26, 2, 6},
+        {"longcall,_Z21normalise_rows_by_meanPdPKdS1_i", 2, 4, 3, 34, 4, 7},
+        {"longcall,$_Z21normalise_rows_by_meanPdPKdS1_i$__cuda_sm20_div_f64_slowpath_v2",
+         2, 4, 3, 8, 2, 2},
+    };
+    static const char *const files[] = {
+        "tests/fixtures/kepler_ssy.sass tests/fixtures/longcall.sass",
+        "tests/fixtures/kepler_ssy.dot tests/fixtures/longcall.dot"};
+    for (int k = 0; k < 2; k++) {
+        char args[256];
+        snprintf(args, sizeof args, "analyze %s --entry all --csv", files[k]);
+        assert_int_equal(run(args, buf, sizeof buf, 0), 0);
+        int lines = 0;
+        for (char *p = buf; (p = strchr(p, '\n')); p++)
+            lines++;
+        assert_int_equal(lines, 5);
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+            const char *r = row_of(buf, want[i].row);
+            assert_int_equal(field(r, 2), want[i].funcs);
+            assert_int_equal(field(r, 3), want[i].blocks);
+            assert_int_equal(field(r, 4), want[i].reach);
+            assert_int_equal(field(r, 5), want[i].insts);
+            assert_int_equal(field(r, 11), want[i].intervals);
+            assert_int_equal(field(r, 14), want[i].strands);
+        }
+    }
+    /* Without it: the first entry only; SHI_REGISTERS is ptxas's count. */
+    assert_int_equal(run("analyze tests/fixtures/longcall.sass --csv", buf, sizeof buf, 0), 0);
+    const char *r = row_of(buf, "longcall,_Z21normalise_rows_by_meanPdPKdS1_i");
+    assert_int_equal(field(r, 7), 16);
+    assert_null(strchr(r, '\n') ? strchr(strchr(r, '\n') + 1, '\n') : NULL);
+    assert_int_equal(run("analyze tests/fixtures/longcall.sass --entry all --pass liveness",
+                         buf, sizeof buf, 1), 2);
+    assert_non_null(strstr(buf, "--entry all gives the summary only"));
 }
 
 static void test_passes_run(void **state)
@@ -176,6 +235,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_summary_csv),
         cmocka_unit_test(test_summary_many),
         cmocka_unit_test(test_intervals_csv),
+        cmocka_unit_test(test_summary_per_function),
         cmocka_unit_test(test_passes_run),
         cmocka_unit_test(test_bad_input),
     };

@@ -6,8 +6,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
+#include "../analytic/intervals.h"
 #include "../inputs/kir.h"
 
 #define P(n) (RF_PRED_BASE + (n))
@@ -143,6 +145,255 @@ static void test_ampere(void **state)
     rf_module_destroy(m);
 }
 
+/* Edges of f and the blocks reachable from its entry block. */
+static int count_edges(const rf_func *f)
+{
+    int n = 0;
+    for (int b = 0; b < f->nblocks; b++)
+        n += f->blocks[b].nsucc;
+    return n;
+}
+
+static int count_reachable(const rf_func *f)
+{
+    int seen[64] = {0}, stack[64], ns = 0, n = 0;
+    assert_true(f->nblocks <= 64);
+    stack[ns++] = 0;
+    seen[0] = 1;
+    while (ns) {
+        const rf_block *b = &f->blocks[stack[--ns]];
+        n++;
+        for (int k = 0; k < b->nsucc; k++)
+            if (!seen[b->succ[k]]) {
+                seen[b->succ[k]] = 1;
+                stack[ns++] = b->succ[k];
+            }
+    }
+    return n;
+}
+
+/* Register-intervals (N = 16, pass 2) after pass 1 and at the end, and
+ * strands. */
+static void interval_counts(const rf_func *f, int pass1, int final, int strands)
+{
+    rf_iv_opts o;
+    rf_iv_opts_default(&o);
+    rf_intervals iv;
+    rf_err err = {0};
+    if (rf_iv_form(f, &o, &iv, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(iv.pass1, pass1);
+    assert_int_equal(iv.n, final);
+    rf_iv_free(&iv);
+    o.kind = RF_IV_STRAND;
+    if (rf_iv_form(f, &o, &iv, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(iv.n, strands);
+    rf_iv_free(&iv);
+}
+
+static void succs_are(const rf_func *f, int b, int n, int s0, int s1)
+{
+    assert_int_equal(f->blocks[b].nsucc, n);
+    if (n > 0)
+        assert_int_equal(f->blocks[b].succ[0], s0);
+    if (n > 1)
+        assert_int_equal(f->blocks[b].succ[1], s1);
+}
+
+/* tests/fixtures/kepler_ssy.sass (cuobjdump -sass layout, sm_35): the
+ * reconvergence stack.  Pops print no target; each goes where the stack
+ * entry of its kind says. */
+static void check_kepler(const rf_module *m)
+{
+    assert_int_equal(m->nfuncs, 2);
+    /* clampsum: 0..7 end in @P0 BRA 0x60 (SSY 0x68 at 6); 8..9 FADD, NOP.S;
+     * 10 FADD.S (the Kepler sync bit on an ALU op); 11..12 ST, EXIT;
+     * 13 BRA to itself.  Both pops go to the SSY target 0x68 (block 3):
+     * edges 0->1, 0->2, 1->3, 2->3, 4->4 = 5, blocks 0..3 reachable.
+     * Read as plain instructions the NOP.S fell into block 2. */
+    const rf_func *f = &m->funcs[0];
+    assert_string_equal(f->name, "_Z8clampsumPf");
+    assert_int_equal(f->ninsts, 14);
+    assert_int_equal(f->nblocks, 5);
+    succs_are(f, 0, 2, 1, 2);
+    succs_are(f, 1, 1, 3, 0);
+    succs_are(f, 2, 1, 3, 0);
+    succs_are(f, 3, 0, 0, 0);
+    succs_are(f, 4, 1, 4, 0);
+    assert_int_equal(count_edges(f), 5);
+    assert_int_equal(count_reachable(f), 4);
+    assert_int_equal(f->insts[9].cls, RF_OC_BRANCH);   /* NOP.S */
+    assert_int_equal(f->insts[10].cls, RF_OC_ALU);     /* FADD.S still adds */
+    DEFS(&f->insts[10], 4);
+    assert_int_equal(f->insts[10].target, 3);
+    /* R0..R4 fit N = 16: pass 1 grows one interval over blocks 0..3 (every
+     * predecessor inside), block 4 is unreached: 2, pass 2 cannot merge a
+     * predecessor-less interval: 2.  Strands also end after LD.E (inst 4):
+     * {0..4}, {5..12}, {13} = 3. */
+    interval_counts(f, 2, 2, 3);
+
+    /* findkey: PBK 0xc8, a loop at 0x48 that pushes PCNT 0xa0 each
+     * iteration, @P1 CONT, @!P2 BRK, CONT, the back edge @P0 BRA 0x48 and a
+     * BRK after it.  Blocks: 0 (0..5, @P0 BRA to the store), 1 (PBK),
+     * 2 (7..12, @P1 CONT), 3 (13..15, @!P2 BRK), 4 (CONT), 5 (17..19 at
+     * the continue point, back edge), 6 (BRK), 7 (21..24 store, EXIT),
+     * 8 (BRA to itself).  CONTs go to 0xa0 (block 5) through the PCNT
+     * entry; the BRK inside the PCNT entry skips it to the PBK target
+     * 0xc8 (block 7). */
+    f = &m->funcs[1];
+    assert_string_equal(f->name, "_Z7findkeyPKiiiPi");
+    assert_int_equal(f->ninsts, 26);
+    assert_int_equal(f->nblocks, 9);
+    succs_are(f, 0, 2, 1, 7);
+    succs_are(f, 1, 1, 2, 0);
+    succs_are(f, 2, 2, 3, 5);
+    succs_are(f, 3, 2, 4, 7);
+    succs_are(f, 4, 1, 5, 0);
+    succs_are(f, 5, 2, 6, 2);
+    succs_are(f, 6, 1, 7, 0);
+    succs_are(f, 7, 0, 0, 0);
+    succs_are(f, 8, 1, 8, 0);
+    assert_int_equal(count_edges(f), 12);
+    assert_int_equal(count_reachable(f), 8);
+    /* Pass 1: {0, 1}; its successors start {7} and {2}; {2} takes 3, 4, 5
+     * and 6 (all their predecessors inside); block 8 unreached: 4.  Pass
+     * 2 folds {2..6} into {0, 1} (its only outside predecessor), then {7}
+     * (predecessors {0, 1} and {2..6}, now one): 2.  Strands: {0..6},
+     * {7..10} (ends after LD.E), {11..19} (3, 4, 5 join; the back edge
+     * cuts 5 -> 6), {20}, {21..24}, {25} = 6. */
+    interval_counts(f, 4, 2, 6);
+}
+
+static void test_kepler_stack(void **state)
+{
+    (void)state;
+    rf_module *m;
+    load("tests/fixtures/kepler_ssy.sass", &m);
+    assert_string_equal(m->target, "sm_35");
+    check_kepler(m);
+    rf_module_destroy(m);
+}
+
+/* tests/fixtures/longcall.sass (nvdisasm layout, sm_60): a CAL to the
+ * 68-character `$kernel$__cuda_sm20_div_f64_slowpath_v2` subroutine and a
+ * __device__ global's address built from 32@lo(gsum) / 32@hi(gsum). */
+static void check_longcall(const rf_module *m)
+{
+    static const char sub[] =
+        "$_Z21normalise_rows_by_meanPdPKdS1_i$__cuda_sm20_div_f64_slowpath_v2";
+    assert_int_equal(strlen(sub), 68);
+    assert_int_equal(m->nfuncs, 2);
+    const rf_func *f = &m->funcs[0];
+    assert_string_equal(f->name, "_Z21normalise_rows_by_meanPdPKdS1_i");
+    assert_true(f->is_entry);
+    assert_int_equal(f->ninsts, 34);
+    assert_int_equal(f->unknown_ops, 0);
+    assert_int_equal(f->insts[25].cls, RF_OC_CALL);
+    DEFS(&f->insts[28], 4);                      /* MOV32I R4, 32@lo(gsum) */
+    assert_int_equal(f->insts[28].nuses, 0);
+    DEFS(&f->insts[29], 5);                      /* MOV32I R5, 32@hi(gsum) */
+    assert_int_equal(f->insts[29].nuses, 0);
+    USES(&f->insts[31], 4, 5, 8, 9);             /* RED.E.ADD.F64 [R4], R8 */
+    /* Blocks: 0 (0..20, @!P0 BRA .L_1), 1 (21..25, argument moves and
+     * the CAL), 2 (.L_1: 26..32, EXIT), 3 (BRA to itself).  Edges 0->1,
+     * 0->2, 1->2, 3->3 = 4; blocks 0..2 reachable. */
+    assert_int_equal(f->nblocks, 4);
+    succs_are(f, 0, 2, 1, 2);
+    succs_are(f, 1, 1, 2, 0);
+    succs_are(f, 2, 0, 0, 0);
+    assert_int_equal(count_edges(f), 4);
+    assert_int_equal(count_reachable(f), 3);
+    assert_int_equal(f->nregs, 16);
+    /* R0..R13 in block 0 and R14, R15 in block 1 fill N = 16 exactly.
+     * Pass 1: {0, 1 up to the CAL}, {CAL} (calls are intervals of their
+     * own), {2} (one predecessor is the call), {3} unreached = 4; pass 2
+     * merges nothing into or across a call: 4.  Strands end after each
+     * LDG (8, 9) and the RED (31): {0..8}, {9}, {10..24}, {CAL}, {26..31},
+     * {32}, {33} = 7. */
+    interval_counts(f, 4, 4, 7);
+
+    f = &m->funcs[1];
+    assert_string_equal(f->name, sub);
+    assert_false(f->is_entry);
+    assert_int_equal(f->ninsts, 8);
+    /* 0..1 (@P0 BRA .L_3), 2..4 RET, 5..6 .L_3 RET, 7 BRA to itself. */
+    assert_int_equal(f->nblocks, 4);
+    succs_are(f, 0, 2, 1, 2);
+    assert_int_equal(count_edges(f), 3);
+    assert_int_equal(count_reachable(f), 3);
+    /* One interval over blocks 0..2, block 3 alone; strands the same. */
+    interval_counts(f, 2, 2, 2);
+}
+
+static void test_long_names_relocations(void **state)
+{
+    (void)state;
+    rf_module *m;
+    load("tests/fixtures/longcall.sass", &m);
+    check_longcall(m);
+    assert_int_equal(m->funcs[0].regs_reported, 16);
+    assert_non_null(rf_module_func(m, "$_Z21normalise_rows_by_meanPdPKdS1_i$__cuda_sm20"
+                                      "_div_f64_slowpath_v2"));
+    rf_module_destroy(m);
+}
+
+/* Labels longer than any old fixed buffer, relocation forms inside
+ * constant-bank addresses and with @srel, nested SSY regions. */
+static void test_labels_relocs_nesting(void **state)
+{
+    (void)state;
+    char label[301], text[2048];
+    memset(label, 'x', sizeof label - 1);
+    memcpy(label, ".L_", 3);
+    label[sizeof label - 1] = '\0';
+    snprintf(text, sizeof text,
+             "/*0000*/ MOV R20, 32@lo((_Z3fooi + .L_x_0@srel)) ;\n"
+             "/*0010*/ MOV R21, 32@hi((_Z3fooi + .L_x_0@srel)) ;\n"
+             "/*0020*/ LDC R2, c[0x3][R20+32@lo(table)] ;\n"
+             "/*0030*/ MOV R3, c[0x3][32@hi(table)] ;\n"
+             "/*0040*/ BRA `(%s) ;\n"
+             "%s:\n"
+             "/*0050*/ EXIT ;\n", label, label);
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_sass_parse("r.sass", text, &m, &err))
+        fail_msg("%s", err.msg);
+    const rf_func *f = &m->funcs[0];
+    DEFS(&f->insts[0], 20);
+    assert_int_equal(f->insts[0].nuses, 0);
+    DEFS(&f->insts[2], 2);
+    USES(&f->insts[2], 20);
+    DEFS(&f->insts[3], 3);
+    assert_int_equal(f->insts[3].nuses, 0);
+    assert_int_equal(f->nblocks, 2);
+    assert_int_equal(f->insts[4].target, 1);
+    rf_module_destroy(m);
+
+    /* Nested SSY (Maxwell): the inner SYNC reconverges at 0x50, the outer
+     * one after it at 0x60; a SYNC that only remembered the latest SSY
+     * sent both to 0x50.  Blocks: 0 (0..3), 1 (SYNC to 0x50), 2 (0x40
+     * SYNC from the @P1 BRA), 3 (0x50 SYNC, outer), 4 (EXIT). */
+    static const char nested[] =
+        "/*0000*/ SSY 0x60 ;\n"
+        "/*0008*/ SSY 0x50 ;\n"
+        "/*0010*/ ISETP.NE.AND P1, PT, R0, RZ, PT ;\n"
+        "/*0018*/ @P1 BRA 0x40 ;\n"
+        "/*0020*/ SYNC ;\n"
+        "/*0040*/ SYNC ;\n"
+        "/*0050*/ SYNC ;\n"
+        "/*0060*/ EXIT ;\n";
+    if (rf_sass_parse("n.sass", nested, &m, &err))
+        fail_msg("%s", err.msg);
+    f = &m->funcs[0];
+    assert_int_equal(f->nblocks, 5);
+    succs_are(f, 0, 2, 1, 2);
+    succs_are(f, 1, 1, 3, 0);
+    succs_are(f, 2, 1, 3, 0);
+    succs_are(f, 3, 1, 4, 0);
+    rf_module_destroy(m);
+}
+
 static void expect_error(const char *text, int code, const char *msg)
 {
     rf_module *m = NULL;
@@ -173,6 +424,14 @@ static void test_malformed_and_unknown(void **state)
                  "t.sass:1:13: unbalanced brackets");
     expect_error("just some text\n", RF_EPARSE, "no SASS instructions");
     expect_error("\tFunction : a\n", RF_EPARSE, "t.sass: no SASS instructions found");
+    expect_error("/*0000*/ MOV R4, c[0x3][32@lo(sym] ;\n", RF_EPARSE,
+                 "t.sass:1:30: unbalanced '(' in relocation");
+    expect_error("/*0000*/ MOV R4, c[0x3][R2@] ;\n", RF_EPARSE,
+                 "t.sass:1:27: unexpected '@' in operand");
+    expect_error("/*0000*/ SYNC (*\"TARGET= .L_1 \"* ;\n", RF_EPARSE,
+                 "t.sass:1:15: unterminated '(*' annotation");
+    expect_error("/*0000*/ SSY `(.L_9) ;\n/*0008*/ EXIT ;\n", RF_EPARSE,
+                 "t.sass:1:10: undefined label '.L_9'");
     /* A header without code is no function (it was one with no blocks). */
     {
         rf_module *e = NULL;
@@ -247,6 +506,9 @@ int main(void)
         cmocka_unit_test(test_ampere),
         cmocka_unit_test(test_malformed_and_unknown),
         cmocka_unit_test(test_annotations),
+        cmocka_unit_test(test_kepler_stack),
+        cmocka_unit_test(test_long_names_relocations),
+        cmocka_unit_test(test_labels_relocs_nesting),
     };
     return cmocka_run_group_tests_name("sass", tests, NULL, NULL);
 }
