@@ -9,6 +9,10 @@
  * instruction and releases it after the instruction at which its live
  * registers fall back to b or fewer (or at exit).  An instruction is in a
  * region when its live-in or live-out set (analytic/liveness.c) exceeds b.
+ * A barrier closes a region: a warp gives its chunk back as it arrives and
+ * takes one again after it where its live registers still exceed b (else a
+ * holder waiting at the barrier for a warp waiting for its chunk would
+ * deadlock the CTA).
  * A chunk is the R - b registers per thread of one warp; the pool holds the
  * chunks of one CTA's warps (rf_occ_compute's srp_regs).  A warp whose
  * next instruction needs a chunk waits while the pool is empty; the pool is
@@ -45,8 +49,9 @@ int sim_srp_init(sim_ctx *x, sim_sm *sm, sim_srp *p, rf_err *err)
         return rc;
     for (int i = 0; i < lv.ninsts && i < n; i++) {
         int in = rf_regset_count(&lv.in[i]), out = rf_regset_count(&lv.out[i]);
-        p->need[i] = in > base || out > base;
-        p->release_after[i] = p->need[i] && out <= base;
+        bool bar = x->k->func->insts[i].cls == RF_OC_BARRIER;
+        p->need[i] = !bar && (in > base || out > base);
+        p->release_after[i] = bar || (p->need[i] && out <= base);
     }
     rf_live_free(&lv);
     return 0;
