@@ -15,6 +15,8 @@
  * Columns per set:
  *   unc, cal     mean and worst |IPC error| of the uncalibrated and the
  *                calibrated estimate, |est - sim| / sim;
+ *   worsens      kernels whose calibrated mean |error| exceeds the
+ *                uncalibrated one;
  *   speedup      mean and worst |S_est - S_sim| / S_sim over the six
  *                non-default points, S = IPC(design) / IPC(default), both
  *                from calibrated estimates resp. from full runs;
@@ -30,7 +32,7 @@
  * Full runs go to all cores.  RF_BENCH_VALCACHE=FILE keeps the full runs
  * (IPC, cycles, CPU time) in FILE and reuses them on the next run (delete
  * it when the sampler or a kernel changes).  RF_BENCH_KERNELS=a,b limits the
- * run to kernels whose names it contains; RF_BENCH_VERBOSE=1 prints every
+ * run to the kernels named; RF_BENCH_VERBOSE=1 prints every
  * point.
  */
 #include <math.h>
@@ -87,6 +89,19 @@ static void design_point(int i, rf_design *d)
     case 6: d->collectors = 8; break;
     default: break;
     }
+}
+
+/* Whether name is one of the comma-separated names in list. */
+static bool listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && !strncmp(p, name, n))
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
 }
 
 static int setup(kjob *kj, const char *set, const char *dir, char *name)
@@ -170,6 +185,7 @@ static void score(kjob *kj)
 /* The figures of one set (kernels jobs[0..n)). */
 typedef struct setsum {
     int kernels, pts, in;
+    int worse;              /* kernels whose calibrated mean error exceeds the uncalibrated */
     double unc_mean, unc_max, cal_mean, cal_max, spd_mean, spd_max;
     double cover, width_med, cost_med, cost_max, est_ms_max;
 } setsum;
@@ -185,6 +201,7 @@ static setsum summarise(const kjob *jobs, int n)
         const kjob *kj = &jobs[i];
         s.kernels++;
         s.pts += kj->n, s.in += kj->in;
+        s.worse += kj->cal_sum > kj->unc_sum;
         s.unc_mean += kj->unc_sum, s.cal_mean += kj->cal_sum, s.spd_mean += kj->spd_sum;
         nspd += kj->nspd;
         s.unc_max = fmax(s.unc_max, kj->unc_max);
@@ -252,7 +269,7 @@ int main(void)
         }
         first[s] = nk;
         for (int i = 0; i < n; i++) {
-            if (only && !strstr(only, names[i])) {
+            if (only && !listed(only, names[i])) {
                 free(names[i]);
                 continue;
             }
@@ -291,6 +308,7 @@ int main(void)
     ROW("uncalibrated worst", unc_max);
     ROW("calibrated mean |error|", cal_mean);
     ROW("calibrated worst", cal_max);
+    printf("%-28s %14d %14d\n", "kernels calibration worsens", sum[0].worse, sum[1].worse);
     ROW("speedup error mean", spd_mean);
     ROW("speedup error worst", spd_max);
     ROW("in 95% interval", cover);
