@@ -27,7 +27,10 @@
  *                and max over the set's kernels (thread CPU time, so the
  *                ratio holds on a machine shared with other jobs);
  *   est ms       the most CPU time one calibrated estimate took.
- * Then one line per kernel, worst calibrated error first.
+ * Then one line per kernel, worst calibrated error first, with its cost
+ * (calibrate/full CPU), the cycles the calibration's windows simulated
+ * (warm-ups included) as a share of the default design's full run, and
+ * that run's cycles.
  *
  * Full runs go to all cores.  RF_BENCH_VALCACHE=FILE keeps the full runs
  * (IPC, cycles, CPU time) in FILE and reuses them on the next run (delete
@@ -241,11 +244,12 @@ static void kernel_lines(kjob *jobs, int n)
     qsort(jobs, (size_t)n, sizeof *jobs, by_cal_max);
     for (int i = 0; i < n; i++) {
         const kjob *kj = &jobs[i];
-        printf("  %-10s %-12s %3d %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%% %3d/%-3d %6.3f %8.0f\n",
+        printf("  %-10s %-12s %3d %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%% %3d/%-3d %6.3f %6.1f%% %8.0f\n",
                kj->set, kj->name, kj->n, kj->n ? 100 * kj->unc_sum / kj->n : 0, 100 * kj->unc_max,
                kj->n ? 100 * kj->cal_sum / kj->n : 0, 100 * kj->cal_max,
                kj->nspd ? 100 * kj->spd_sum / kj->nspd : 0, 100 * kj->spd_max, kj->in, kj->n,
                kj->pts[0].cpu_s > 0 ? kj->cal_cpu_s / kj->pts[0].cpu_s : 0,
+               kj->pts[0].cycles ? 100 * kj->rep->sim_cycles / (double)kj->pts[0].cycles : 0,
                (double)kj->pts[0].cycles);
     }
 }
@@ -320,9 +324,9 @@ int main(void)
     printf("targets (issue 21, validation set): cal mean <= 3%%, cal worst <= 10%%, speedup mean <= 2%%,\n"
            "  unc mean <= 8%%, coverage >= 90%% at median width <= 10%%, calibrate <= 0.1 of a full run\n");
     printf("\nper kernel, worst calibrated error first:\n");
-    printf("  %-10s %-12s %3s %8s %8s %8s %8s %8s %8s %7s %6s %8s\n", "set", "kernel", "pts",
+    printf("  %-10s %-12s %3s %8s %8s %8s %8s %8s %8s %7s %6s %7s %8s\n", "set", "kernel", "pts",
            "unc mean", "unc max", "cal mean", "cal max", "spd mean", "spd max", "in PI", "cost",
-           "cycles");
+           "sample", "cycles");
     for (int s = 0; s < 2; s++)
         kernel_lines(&jobs[first[s]], first[s + 1] - first[s]);
     printf("(%d of %d full runs from the cache)\n", cached, nk * NDESIGN);

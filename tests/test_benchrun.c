@@ -52,7 +52,7 @@ static void specs_are_listed_sorted_without_extension(void **state)
     assert_int_equal(benchrun_specs("/tmp/rf_benchrun_no_such_dir", names, 8), -1);
 }
 
-static void cache_round_trip_keeps_keys_with_bars(void **state)
+static void cache_round_trip_keeps_keys_with_bars_and_other_lines(void **state)
 {
     (void)state;
     char path[] = "/tmp/rf_benchrun_cache_XXXXXX";
@@ -84,6 +84,21 @@ static void cache_round_trip_keeps_keys_with_bars(void **state)
     assert_true(in[1].cpu_s == 0.5);
     assert_true(in[2].ipc == 0.0);
     assert_true(in[3].ipc == 0.0);
+
+    /* Saving a subset keeps the other keys' lines and replaces its own. */
+    benchrun_point one;
+    memset(&one, 0, sizeof one);
+    strcpy(one.key, "tuning|sgemm|b4");
+    one.ipc = 2.5, one.cycles = 8000, one.cpu_s = 1.0;
+    assert_int_equal(benchrun_cache_save(path, &one, 1), 0);
+    memset(in, 0, sizeof in);
+    strcpy(in[0].key, "validation|scan|c8");
+    strcpy(in[1].key, "tuning|sgemm|b4");
+    assert_int_equal(benchrun_cache_load(path, in, 2), 2);
+    assert_true(in[0].ipc == 0.75);
+    assert_true(in[0].cycles == 123456789012ULL);
+    assert_true(in[1].ipc == 2.5);
+    assert_true(in[1].cycles == 8000);
     unlink(path);
     assert_int_equal(benchrun_cache_load(path, in, 4), 0);
 }
@@ -93,7 +108,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(median_odd_even_empty),
         cmocka_unit_test(specs_are_listed_sorted_without_extension),
-        cmocka_unit_test(cache_round_trip_keeps_keys_with_bars),
+        cmocka_unit_test(cache_round_trip_keeps_keys_with_bars_and_other_lines),
     };
     return cmocka_run_group_tests_name("benchrun", tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,24 @@ void benchrun_full(benchrun_point *pts, int n, int nthreads)
         pthread_join(th[t], NULL);
 }
 
+/* Splits a cache line at its last three '|' (the key holds '|' itself):
+ * ends the key with '\0' and returns the numbers, or false when the line
+ * has fewer than three. */
+static bool cache_split(char *line, double *ipc, unsigned long long *cyc, double *cpu)
+{
+    char *bar[3] = {NULL, NULL, NULL};
+    for (char *c = line; *c; c++)
+        if (*c == '|')
+            bar[0] = bar[1], bar[1] = bar[2], bar[2] = c;
+    if (!bar[0])
+        return false;
+    *bar[0] = '\0';
+    *ipc = strtod(bar[0] + 1, NULL);
+    *cyc = strtoull(bar[1] + 1, NULL, 10);
+    *cpu = strtod(bar[2] + 1, NULL);
+    return true;
+}
+
 int benchrun_cache_load(const char *path, benchrun_point *pts, int n)
 {
     FILE *f = fopen(path, "r");
@@ -111,19 +130,12 @@ int benchrun_cache_load(const char *path, benchrun_point *pts, int n)
     int found = 0;
     char line[512];
     while (fgets(line, sizeof line, f)) {
-        /* The key holds '|' itself: the three numbers follow the last three. */
-        char *bar[3] = {NULL, NULL, NULL};
-        for (char *c = line; *c; c++)
-            if (*c == '|')
-                bar[0] = bar[1], bar[1] = bar[2], bar[2] = c;
-        if (!bar[0])
+        double ipc, cpu;
+        unsigned long long cyc;
+        if (!cache_split(line, &ipc, &cyc, &cpu) || !(ipc > 0))
             continue;
-        *bar[0] = '\0';
-        double ipc = strtod(bar[0] + 1, NULL);
-        unsigned long long cyc = strtoull(bar[1] + 1, NULL, 10);
-        double cpu = strtod(bar[2] + 1, NULL);
         for (int i = 0; i < n; i++)
-            if (!strcmp(pts[i].key, line) && ipc > 0) {
+            if (!strcmp(pts[i].key, line)) {
                 pts[i].ipc = ipc;
                 pts[i].cycles = cyc;
                 pts[i].cpu_s = cpu;
@@ -135,16 +147,43 @@ int benchrun_cache_load(const char *path, benchrun_point *pts, int n)
     return found;
 }
 
+static bool has_key(const benchrun_point *pts, int n, const char *key)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(pts[i].key, key))
+            return true;
+    return false;
+}
+
 int benchrun_cache_save(const char *path, const benchrun_point *pts, int n)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
+    /* Lines of points not in pts (a run limited to some kernels) stay; the
+     * file is replaced whole through a temporary beside it. */
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
         return -1;
+    FILE *out = fopen(tmp, "w");
+    if (!out)
+        return -1;
+    FILE *in = fopen(path, "r");
+    char line[512];
+    while (in && fgets(line, sizeof line, in)) {
+        double ipc, cpu;
+        unsigned long long cyc;
+        if (cache_split(line, &ipc, &cyc, &cpu) && ipc > 0 && !has_key(pts, n, line))
+            fprintf(out, "%s|%.9g|%llu|%.6f\n", line, ipc, cyc, cpu);
+    }
+    if (in)
+        fclose(in);
     for (int i = 0; i < n; i++)
         if (!pts[i].rc && pts[i].ipc > 0)
-            fprintf(f, "%s|%.9g|%llu|%.6f\n", pts[i].key, pts[i].ipc,
+            fprintf(out, "%s|%.9g|%llu|%.6f\n", pts[i].key, pts[i].ipc,
                     (unsigned long long)pts[i].cycles, pts[i].cpu_s);
-    return fclose(f) == 0 ? 0 : -1;
+    if (fclose(out) != 0 || rename(tmp, path) != 0) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
 }
 
 static int cmp_dbl(const void *a, const void *b)

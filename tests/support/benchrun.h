@@ -33,7 +33,8 @@ void benchrun_full(benchrun_point *pts, int n, int nthreads);
 
 /* The cache file: one "key|ipc|cycles|cpu_s" line per point.  load fills the
  * points whose key it finds and returns how many; save writes every point
- * run without error.  A missing file loads nothing. */
+ * run without error and keeps the file's lines for keys not among pts.  A
+ * missing file loads nothing. */
 int benchrun_cache_load(const char *path, benchrun_point *pts, int n);
 int benchrun_cache_save(const char *path, const benchrun_point *pts, int n);
 
