@@ -35,8 +35,9 @@
  * Full runs go to all cores.  RF_BENCH_VALCACHE=FILE keeps the full runs
  * (IPC, cycles, CPU time) in FILE and reuses them on the next run (delete
  * it when the sampler or a kernel changes).  RF_BENCH_KERNELS=a,b limits the
- * run to the kernels named; RF_BENCH_VERBOSE=1 prints every
- * point.
+ * run to the kernels named; RF_BENCH_VERBOSE=1 prints every point;
+ * RF_BENCH_SEEDS=N adds each set's calibrated figures over calibration
+ * seeds 1..N (N more calibrations per kernel).
  */
 #include <math.h>
 #include <stdio.h>
@@ -185,6 +186,63 @@ static void score(kjob *kj)
     }
 }
 
+/* Calibrated mean and worst |IPC error| of kernel kj under calibration cal
+ * (added to *sum, *n, *worst). */
+static void score_cal(const kjob *kj, const rf_calib *cal, double *sum, int *n, double *worst)
+{
+    rf_shape sh = {kj->k->regs, rf_kernel_threads(kj->k), kj->k->smem_static + kj->k->launch.smem,
+                   rf_kernel_ctas(kj->k), 1};
+    rf_err err;
+    for (int i = 0; i < NDESIGN; i++) {
+        const benchrun_point *p = &kj->pts[i];
+        rf_estimate e;
+        if (p->rc || !(p->ipc > 0)
+            || rf_extrap_estimate(&kj->gpu, &p->d, &kj->kc, &sh, cal, &e, &err))
+            continue;
+        double x = fabs(e.ipc - p->ipc) / p->ipc;
+        *sum += x, (*n)++;
+        *worst = fmax(*worst, x);
+    }
+}
+
+/* RF_BENCH_SEEDS=N: every kernel calibrated again with sampler seeds 1..N,
+ * each set scored against the same full runs: how much of a figure is the
+ * paths the windows drew (a model change smaller than this spread is not
+ * measured by one seed). */
+static void seed_spread(const kjob *jobs, const int *first, int nseeds)
+{
+    rf_calib_report *rep = malloc(sizeof *rep);
+    if (!rep)
+        return;
+    printf("\ncalibrated mean / worst |error| over calibration seeds 1-%d:\n", nseeds);
+    for (int s = 0; s < 2; s++) {
+        double mean_lo = INFINITY, mean_hi = 0, worst_lo = INFINITY, worst_hi = 0;
+        printf("  %-10s", s ? "validation" : "tuning");
+        for (int seed = 1; seed <= nseeds; seed++) {
+            double sum = 0, worst = 0;
+            int n = 0;
+            for (int i = first[s]; i < first[s + 1]; i++) {
+                rf_calib_opts co = {0, (uint64_t)seed, NULL, false};
+                rf_calib cal;
+                rf_err err;
+                if (rf_calib_run(&jobs[i].gpu, GPU_NAME, jobs[i].k, &jobs[i].kc, &co, &cal, rep,
+                                 &err) == RF_OK)
+                    score_cal(&jobs[i], &cal, &sum, &n, &worst);
+                else
+                    fprintf(stderr, "bench_validation: %s seed %d: %s\n", jobs[i].name, seed,
+                            err.msg);
+            }
+            double mean = n ? sum / n : 0;
+            printf(" %5.2f/%5.2f%%", 100 * mean, 100 * worst);
+            mean_lo = fmin(mean_lo, mean), mean_hi = fmax(mean_hi, mean);
+            worst_lo = fmin(worst_lo, worst), worst_hi = fmax(worst_hi, worst);
+        }
+        printf("   mean %.2f-%.2f%%, worst %.2f-%.2f%%\n", 100 * mean_lo, 100 * mean_hi,
+               100 * worst_lo, 100 * worst_hi);
+    }
+    free(rep);
+}
+
 /* The figures of one set (kernels jobs[0..n)). */
 typedef struct setsum {
     int kernels, pts, in;
@@ -330,6 +388,9 @@ int main(void)
     for (int s = 0; s < 2; s++)
         kernel_lines(&jobs[first[s]], first[s + 1] - first[s]);
     printf("(%d of %d full runs from the cache)\n", cached, nk * NDESIGN);
+    const char *seeds = getenv("RF_BENCH_SEEDS");
+    if (seeds && atoi(seeds) > 1)
+        seed_spread(jobs, first, atoi(seeds) > 16 ? 16 : atoi(seeds));
     for (int i = 0; i < nk; i++) {
         rf_kernel_destroy(jobs[i].k);
         free(jobs[i].rep);
