@@ -115,4 +115,5 @@ clean:
 	rm -rf build build-san build-fuzz
 
 -include inputs/kernels/kernels.mk
+-include inputs/validation/validation.mk
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SUPPORT_OBJ:.o=.d) $(TEST_BIN:=.d) $(BENCH_BIN:=.d)

@@ -1,0 +1,403 @@
+/* bench_validation.c - estimates against full runs on the nine tuning
+ * kernels (inputs/kernels/) and, side by side, on the validation set
+ * (inputs/validation/): kernels the models' constants and terms were not
+ * chosen on, which only measure.
+ *
+ * Every kernel runs on fermi-gtx480 (16 banks, 16 collectors) at 7 design
+ * points: the default design (the baseline of the speedups), banks 4, 8 and
+ * 32, read stealing and read+write stealing at 8 banks, and 8 collectors.
+ * Each point is compared with a full sampler run of the whole grid on one
+ * SM, and the estimates describe the same machine (rf_shape.sms = 1, as
+ * `estimate --sms 1`).  Every point is scored, the ones the calibration's
+ * windows ran included: a window is a short sample, the score is on the
+ * whole-kernel IPC.
+ *
+ * Columns per set:
+ *   unc, cal     mean and worst |IPC error| of the uncalibrated and the
+ *                calibrated estimate, |est - sim| / sim;
+ *   worsens      kernels whose calibrated mean |error| exceeds the
+ *                uncalibrated one;
+ *   speedup      mean and worst |S_est - S_sim| / S_sim over the six
+ *                non-default points, S = IPC(design) / IPC(default), both
+ *                from calibrated estimates resp. from full runs;
+ *   in 95% PI    share of full runs inside the calibrated 95% interval, and
+ *                the median interval width (hi - lo) / estimate;
+ *   cal/full     CPU time of calibration (rf_kchar_compute + rf_calib_run)
+ *                over the CPU time of the default design's full run, median
+ *                and max over the set's kernels (thread CPU time, so the
+ *                ratio holds on a machine shared with other jobs);
+ *   est ms       the most CPU time one calibrated estimate took.
+ * Then one line per kernel, worst calibrated error first, with its cost
+ * (calibrate/full CPU), the cycles the calibration's windows simulated
+ * (warm-ups included) as a share of the default design's full run, and
+ * that run's cycles.
+ *
+ * Full runs go to all cores.  RF_BENCH_VALCACHE=FILE keeps the full runs
+ * (IPC, cycles, CPU time) in FILE and reuses them on the next run (delete
+ * it when the sampler or a kernel changes).  RF_BENCH_KERNELS=a,b limits the
+ * run to the kernels named; RF_BENCH_VERBOSE=1 prints every point;
+ * RF_BENCH_SEEDS=N adds each set's calibrated figures over calibration
+ * seeds 1..N (N more calibrations per kernel).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analytic/kchar.h"
+#include "../calibrate/calibrate.h"
+#include "../calibrate/extrapolate.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+#include "support/benchrun.h"
+
+#define GPU_NAME "fermi-gtx480"
+#define NDESIGN 7
+#define MAXK 64
+
+typedef struct kjob {
+    const char *set;
+    char *name;
+    rf_gpu gpu;
+    rf_kernel *k;
+    rf_ipc_kernel kc;
+    rf_calib cal;
+    rf_calib_report *rep;
+    double cal_cpu_s;       /* rf_kchar_compute + rf_calib_run */
+    benchrun_point *pts;    /* NDESIGN full runs; pts[0] is the default design */
+    /* scores */
+    int n, nspd, in;
+    double unc_sum, unc_max, cal_sum, cal_max, spd_sum, spd_max;
+    double width[NDESIGN];
+    double est_ms_max;
+} kjob;
+
+static const char *design_label[NDESIGN] = {
+    "default b16 c16", "b4", "b8", "b32", "stealing(r) b8", "stealing(rw) b8", "c8"};
+
+static void design_point(int i, rf_design *d)
+{
+    rf_design_init(d);
+    d->read_steal = d->write_steal = false;
+    switch (i) {
+    case 1: d->banks = 4; break;
+    case 2: d->banks = 8; break;
+    case 3: d->banks = 32; break;
+    case 4:
+    case 5:
+        d->kind = RF_DESIGN_STEALING;
+        d->banks = 8;
+        d->read_steal = true;
+        d->write_steal = i == 5;
+        break;
+    case 6: d->collectors = 8; break;
+    default: break;
+    }
+}
+
+/* Whether name is one of the comma-separated names in list. */
+static bool listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && !strncmp(p, name, n))
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
+static int setup(kjob *kj, const char *set, const char *dir, char *name)
+{
+    rf_err err;
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.spec", dir, name);
+    kj->set = set;
+    kj->name = name;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    kj->rep = malloc(sizeof *kj->rep);
+    kj->pts = calloc(NDESIGN, sizeof *kj->pts);
+    if (!kj->rep || !kj->pts) {
+        fprintf(stderr, "bench_validation: out of memory\n");
+        return -1;
+    }
+    if (rf_gpu_load(GPU_NAME, &kj->gpu, NULL, &err) || rf_kernel_load(path, &ko, &kj->k, &err)) {
+        fprintf(stderr, "bench_validation: %s: %s\n", path, err.msg);
+        return -1;
+    }
+    double t0 = benchrun_cpu_s();
+    rf_calib_opts co = {0, 1, NULL, false};
+    if (rf_kchar_compute(&kj->gpu, kj->k, &kj->kc, &err)
+        || rf_calib_run(&kj->gpu, GPU_NAME, kj->k, &kj->kc, &co, &kj->cal, kj->rep, &err)) {
+        fprintf(stderr, "bench_validation: calibrate %s: %s\n", path, err.msg);
+        return -1;
+    }
+    kj->cal_cpu_s = benchrun_cpu_s() - t0;
+    for (int i = 0; i < NDESIGN; i++) {
+        benchrun_point *p = &kj->pts[i];
+        p->gpu = &kj->gpu;
+        p->k = kj->k;
+        design_point(i, &p->d);
+        snprintf(p->key, sizeof p->key, "%s|%s|%s", set, name, design_label[i]);
+    }
+    return 0;
+}
+
+static void score(kjob *kj)
+{
+    rf_shape sh = {kj->k->regs, rf_kernel_threads(kj->k), kj->k->smem_static + kj->k->launch.smem,
+                   rf_kernel_ctas(kj->k), 1};
+    rf_estimate ec[NDESIGN], eu[NDESIGN];
+    bool ok[NDESIGN];
+    rf_err err;
+    for (int i = 0; i < NDESIGN; i++) {
+        const benchrun_point *p = &kj->pts[i];
+        ok[i] = false;
+        if (p->rc || !(p->ipc > 0))
+            continue;
+        double t0 = benchrun_cpu_s();
+        int rc = rf_extrap_estimate(&kj->gpu, &p->d, &kj->kc, &sh, &kj->cal, &ec[i], &err);
+        kj->est_ms_max = fmax(kj->est_ms_max, 1e3 * (benchrun_cpu_s() - t0));
+        if (rc || rf_extrap_estimate(&kj->gpu, &p->d, &kj->kc, &sh, NULL, &eu[i], &err)) {
+            fprintf(stderr, "bench_validation: %s: %s\n", p->key, err.msg);
+            continue;
+        }
+        ok[i] = true;
+        double e_cal = fabs(ec[i].ipc - p->ipc) / p->ipc;
+        double e_unc = fabs(eu[i].ipc - p->ipc) / p->ipc;
+        kj->cal_sum += e_cal, kj->cal_max = fmax(kj->cal_max, e_cal);
+        kj->unc_sum += e_unc, kj->unc_max = fmax(kj->unc_max, e_unc);
+        kj->in += p->ipc >= ec[i].ipc_lo && p->ipc <= ec[i].ipc_hi;
+        kj->width[kj->n++] = (ec[i].ipc_hi - ec[i].ipc_lo) / ec[i].ipc;
+        if (getenv("RF_BENCH_VERBOSE"))
+            printf("    %-12s %-16s sim %.4f cal %.4f [%.4f, %.4f] unc %.4f\n", kj->name,
+                   design_label[i], p->ipc, ec[i].ipc, ec[i].ipc_lo, ec[i].ipc_hi, eu[i].ipc);
+    }
+    for (int i = 1; ok[0] && i < NDESIGN; i++) {
+        if (!ok[i])
+            continue;
+        double s_sim = kj->pts[i].ipc / kj->pts[0].ipc;
+        double s_est = ec[i].ipc / ec[0].ipc;
+        double e = fabs(s_est - s_sim) / s_sim;
+        kj->spd_sum += e, kj->spd_max = fmax(kj->spd_max, e);
+        kj->nspd++;
+    }
+}
+
+/* Calibrated mean and worst |IPC error| of kernel kj under calibration cal
+ * (added to *sum, *n, *worst). */
+static void score_cal(const kjob *kj, const rf_calib *cal, double *sum, int *n, double *worst)
+{
+    rf_shape sh = {kj->k->regs, rf_kernel_threads(kj->k), kj->k->smem_static + kj->k->launch.smem,
+                   rf_kernel_ctas(kj->k), 1};
+    rf_err err;
+    for (int i = 0; i < NDESIGN; i++) {
+        const benchrun_point *p = &kj->pts[i];
+        rf_estimate e;
+        if (p->rc || !(p->ipc > 0)
+            || rf_extrap_estimate(&kj->gpu, &p->d, &kj->kc, &sh, cal, &e, &err))
+            continue;
+        double x = fabs(e.ipc - p->ipc) / p->ipc;
+        *sum += x, (*n)++;
+        *worst = fmax(*worst, x);
+    }
+}
+
+/* RF_BENCH_SEEDS=N: every kernel calibrated again with sampler seeds 1..N,
+ * each set scored against the same full runs: how much of a figure is the
+ * paths the windows drew (a model change smaller than this spread is not
+ * measured by one seed). */
+static void seed_spread(const kjob *jobs, const int *first, int nseeds)
+{
+    rf_calib_report *rep = malloc(sizeof *rep);
+    if (!rep)
+        return;
+    printf("\ncalibrated mean / worst |error| over calibration seeds 1-%d:\n", nseeds);
+    for (int s = 0; s < 2; s++) {
+        double mean_lo = INFINITY, mean_hi = 0, worst_lo = INFINITY, worst_hi = 0;
+        printf("  %-10s", s ? "validation" : "tuning");
+        for (int seed = 1; seed <= nseeds; seed++) {
+            double sum = 0, worst = 0;
+            int n = 0;
+            for (int i = first[s]; i < first[s + 1]; i++) {
+                rf_calib_opts co = {0, (uint64_t)seed, NULL, false};
+                rf_calib cal;
+                rf_err err;
+                if (rf_calib_run(&jobs[i].gpu, GPU_NAME, jobs[i].k, &jobs[i].kc, &co, &cal, rep,
+                                 &err) == RF_OK)
+                    score_cal(&jobs[i], &cal, &sum, &n, &worst);
+                else
+                    fprintf(stderr, "bench_validation: %s seed %d: %s\n", jobs[i].name, seed,
+                            err.msg);
+            }
+            double mean = n ? sum / n : 0;
+            printf(" %5.2f/%5.2f%%", 100 * mean, 100 * worst);
+            mean_lo = fmin(mean_lo, mean), mean_hi = fmax(mean_hi, mean);
+            worst_lo = fmin(worst_lo, worst), worst_hi = fmax(worst_hi, worst);
+        }
+        printf("   mean %.2f-%.2f%%, worst %.2f-%.2f%%\n", 100 * mean_lo, 100 * mean_hi,
+               100 * worst_lo, 100 * worst_hi);
+    }
+    free(rep);
+}
+
+/* The figures of one set (kernels jobs[0..n)). */
+typedef struct setsum {
+    int kernels, pts, in;
+    int worse;              /* kernels whose calibrated mean error exceeds the uncalibrated */
+    double unc_mean, unc_max, cal_mean, cal_max, spd_mean, spd_max;
+    double cover, width_med, cost_med, cost_max, est_ms_max;
+} setsum;
+
+static setsum summarise(const kjob *jobs, int n)
+{
+    setsum s;
+    memset(&s, 0, sizeof s);
+    double *w = malloc(sizeof *w * (size_t)(n * NDESIGN + 1));
+    double *c = malloc(sizeof *c * (size_t)(n + 1));
+    int nw = 0, nc = 0, nspd = 0;
+    for (int i = 0; w && c && i < n; i++) {
+        const kjob *kj = &jobs[i];
+        s.kernels++;
+        s.pts += kj->n, s.in += kj->in;
+        s.worse += kj->cal_sum > kj->unc_sum;
+        s.unc_mean += kj->unc_sum, s.cal_mean += kj->cal_sum, s.spd_mean += kj->spd_sum;
+        nspd += kj->nspd;
+        s.unc_max = fmax(s.unc_max, kj->unc_max);
+        s.cal_max = fmax(s.cal_max, kj->cal_max);
+        s.spd_max = fmax(s.spd_max, kj->spd_max);
+        s.est_ms_max = fmax(s.est_ms_max, kj->est_ms_max);
+        for (int j = 0; j < kj->n; j++)
+            w[nw++] = kj->width[j];
+        if (kj->pts[0].cpu_s > 0) {
+            c[nc++] = kj->cal_cpu_s / kj->pts[0].cpu_s;
+            s.cost_max = fmax(s.cost_max, c[nc - 1]);
+        }
+    }
+    if (s.pts) {
+        s.unc_mean /= s.pts, s.cal_mean /= s.pts;
+        s.cover = (double)s.in / s.pts;
+    }
+    if (nspd)
+        s.spd_mean /= nspd;
+    if (w)
+        s.width_med = benchrun_median(w, nw);
+    if (c)
+        s.cost_med = benchrun_median(c, nc);
+    free(w);
+    free(c);
+    return s;
+}
+
+static int by_cal_max(const void *a, const void *b)
+{
+    double x = ((const kjob *)a)->cal_max, y = ((const kjob *)b)->cal_max;
+    return (x < y) - (x > y);
+}
+
+static void kernel_lines(kjob *jobs, int n)
+{
+    qsort(jobs, (size_t)n, sizeof *jobs, by_cal_max);
+    for (int i = 0; i < n; i++) {
+        const kjob *kj = &jobs[i];
+        printf("  %-10s %-12s %3d %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%% %3d/%-3d %6.3f %6.1f%% %8.0f\n",
+               kj->set, kj->name, kj->n, kj->n ? 100 * kj->unc_sum / kj->n : 0, 100 * kj->unc_max,
+               kj->n ? 100 * kj->cal_sum / kj->n : 0, 100 * kj->cal_max,
+               kj->nspd ? 100 * kj->spd_sum / kj->nspd : 0, 100 * kj->spd_max, kj->in, kj->n,
+               kj->pts[0].cpu_s > 0 ? kj->cal_cpu_s / kj->pts[0].cpu_s : 0,
+               kj->pts[0].cycles ? 100 * kj->rep->sim_cycles / (double)kj->pts[0].cycles : 0,
+               (double)kj->pts[0].cycles);
+    }
+}
+
+int main(void)
+{
+    const struct { const char *set, *dir; } sets[2] = {{"tuning", "inputs/kernels"},
+                                                      {"validation", "inputs/validation"}};
+    const char *only = getenv("RF_BENCH_KERNELS");
+    kjob *jobs = calloc(2 * MAXK, sizeof *jobs);
+    int first[3] = {0, 0, 0};
+    int nk = 0;
+    if (!jobs)
+        return 1;
+    for (int s = 0; s < 2; s++) {
+        char *names[MAXK];
+        int n = benchrun_specs(sets[s].dir, names, MAXK);
+        if (n < 0) {
+            fprintf(stderr, "bench_validation: %s: cannot list the folder\n", sets[s].dir);
+            return 1;
+        }
+        first[s] = nk;
+        for (int i = 0; i < n; i++) {
+            if (only && !listed(only, names[i])) {
+                free(names[i]);
+                continue;
+            }
+            if (setup(&jobs[nk], sets[s].set, sets[s].dir, names[i]))
+                return 1;
+            nk++;
+        }
+        first[s + 1] = nk;
+    }
+
+    benchrun_point *all = calloc((size_t)nk * NDESIGN + 1, sizeof *all);
+    if (!all)
+        return 1;
+    for (int i = 0; i < nk; i++)
+        memcpy(&all[i * NDESIGN], jobs[i].pts, NDESIGN * sizeof *all);
+    const char *cache = getenv("RF_BENCH_VALCACHE");
+    int cached = cache ? benchrun_cache_load(cache, all, nk * NDESIGN) : 0;
+    benchrun_full(all, nk * NDESIGN, 0);
+    if (cache && benchrun_cache_save(cache, all, nk * NDESIGN))
+        fprintf(stderr, "bench_validation: %s: cannot write the cache\n", cache);
+    for (int i = 0; i < nk; i++) {
+        memcpy(jobs[i].pts, &all[i * NDESIGN], NDESIGN * sizeof *all);
+        score(&jobs[i]);
+    }
+
+    setsum sum[2];
+    for (int s = 0; s < 2; s++)
+        sum[s] = summarise(&jobs[first[s]], first[s + 1] - first[s]);
+    printf("validation: whole-kernel IPC of estimate (--sms 1) vs simulate --full on %s, %d design points per kernel\n",
+           GPU_NAME, NDESIGN);
+    printf("%-28s %14s %14s\n", "", "tuning (nine)", "validation");
+    printf("%-28s %14d %14d\n", "kernels", sum[0].kernels, sum[1].kernels);
+    printf("%-28s %14d %14d\n", "points", sum[0].pts, sum[1].pts);
+#define ROW(label, field) printf("%-28s %13.2f%% %13.2f%%\n", label, 100 * sum[0].field, 100 * sum[1].field)
+    ROW("uncalibrated mean |error|", unc_mean);
+    ROW("uncalibrated worst", unc_max);
+    ROW("calibrated mean |error|", cal_mean);
+    ROW("calibrated worst", cal_max);
+    printf("%-28s %14d %14d\n", "kernels calibration worsens", sum[0].worse, sum[1].worse);
+    ROW("speedup error mean", spd_mean);
+    ROW("speedup error worst", spd_max);
+    ROW("in 95% interval", cover);
+    ROW("interval median width", width_med);
+#undef ROW
+    printf("%-28s %14.3f %14.3f\n", "calibrate/full CPU median", sum[0].cost_med, sum[1].cost_med);
+    printf("%-28s %14.3f %14.3f\n", "calibrate/full CPU max", sum[0].cost_max, sum[1].cost_max);
+    printf("%-28s %14.2f %14.2f\n", "estimate CPU ms max", sum[0].est_ms_max, sum[1].est_ms_max);
+    printf("targets (issue 21, validation set): cal mean <= 3%%, cal worst <= 10%%, speedup mean <= 2%%,\n"
+           "  unc mean <= 8%%, coverage >= 90%% at median width <= 10%%, calibrate <= 0.1 of a full run\n");
+    printf("\nper kernel, worst calibrated error first:\n");
+    printf("  %-10s %-12s %3s %8s %8s %8s %8s %8s %8s %7s %6s %7s %8s\n", "set", "kernel", "pts",
+           "unc mean", "unc max", "cal mean", "cal max", "spd mean", "spd max", "in PI", "cost",
+           "sample", "cycles");
+    for (int s = 0; s < 2; s++)
+        kernel_lines(&jobs[first[s]], first[s + 1] - first[s]);
+    printf("(%d of %d full runs from the cache)\n", cached, nk * NDESIGN);
+    const char *seeds = getenv("RF_BENCH_SEEDS");
+    if (seeds && atoi(seeds) > 1)
+        seed_spread(jobs, first, atoi(seeds) > 16 ? 16 : atoi(seeds));
+    for (int i = 0; i < nk; i++) {
+        rf_kernel_destroy(jobs[i].k);
+        free(jobs[i].rep);
+        free(jobs[i].pts);
+        free(jobs[i].name);
+    }
+    free(all);
+    free(jobs);
+    return 0;
+}

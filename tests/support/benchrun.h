@@ -1,0 +1,49 @@
+/* benchrun.h - what the accuracy benches share: the kernel specs of a
+ * folder, full sampler runs of many (kernel, design) points on all cores,
+ * a file cache of those runs, and the order statistics of a table. */
+#ifndef RF_BENCHRUN_H
+#define RF_BENCHRUN_H
+
+#include <stdint.h>
+
+#include "../../analytic/design.h"
+#include "../../inputs/gpu.h"
+#include "../../inputs/kernel.h"
+
+/* One full run: the whole grid on one SM (rf_sim_opts.sms = 1, seed 1), as
+ * `rfkit simulate --full` and `estimate --sms 1` describe it. */
+typedef struct benchrun_point {
+    const rf_gpu *gpu;
+    const rf_kernel *k;
+    rf_design d;
+    char key[160];          /* "set|kernel|label": names the point in the cache */
+    double ipc;             /* warp instructions per cycle; 0 = not run yet */
+    uint64_t cycles;
+    double cpu_s;           /* thread CPU time of the run, seconds */
+    int rc;                 /* rf_sim_run's return code */
+} benchrun_point;
+
+/* Names (without ".spec") of the *.spec files in dir, sorted, at most max;
+ * each is malloc'ed.  Returns the count, or -1 when dir cannot be read. */
+int benchrun_specs(const char *dir, char **names, int max);
+
+/* Runs every point with ipc == 0 on nthreads threads (<= 0: one per online
+ * CPU).  Errors are printed with the point's key and left in rc. */
+void benchrun_full(benchrun_point *pts, int n, int nthreads);
+
+/* The cache file: one "key|ipc|cycles|cpu_s" line per point.  load fills the
+ * points whose key it finds and returns how many; save writes every point
+ * run without error and keeps the file's lines for keys not among pts.  A
+ * missing file loads nothing. */
+int benchrun_cache_load(const char *path, benchrun_point *pts, int n);
+int benchrun_cache_save(const char *path, const benchrun_point *pts, int n);
+
+/* Median of x[0..n) (mean of the two middle values for even n), sorting x
+ * in place; 0 for n == 0. */
+double benchrun_median(double *x, int n);
+
+/* Thread CPU time in seconds (CLOCK_THREAD_CPUTIME_ID): a cost measure that
+ * holds on a machine shared with other jobs. */
+double benchrun_cpu_s(void);
+
+#endif /* RF_BENCHRUN_H */
