@@ -201,9 +201,28 @@ static void design_params(const rf_design *d, const rf_ipc_params *p, rf_ipc_par
         q->conflict.scale *= p->pf.ltrf_conflict;
 }
 
-static int resident_ctas(const rf_occ *occ)
+/* CTAs whose warps hide each other's latency in the IPC model.
+ *   VT: every resident CTA.  A CTA whose warps all wait on memory is
+ *     swapped for a ready pending one (sampler/ctaswitch.c), so the active
+ *     places hold ready CTAs as long as any resident CTA is ready, as if all
+ *     were active; the switch costs are not charged.
+ *   Register Sharing: the g CTAs that fit without sharing (Eq. 1: the S
+ *     owners and U unshared always progress); a non-owner waits at its first
+ *     shared register, within its warps' first instructions at t = 0.1, and
+ *     runs once its owner has finished, as the next wave would.
+ *   Others, FineReg, Reg+DRAM and VT+RegMutex included: the active CTAs.
+ *     Their pending CTAs help only when whole CTAs stall, against the
+ *     PCRF's, DRAM's and the pool's costs, which this model does not have. */
+static int resident_ctas(const rf_design *d, const rf_occ *occ)
 {
-    return occ->active_ctas > 0 ? occ->active_ctas : occ->ctas_per_sm;
+    switch (d->kind) {
+    case RF_DESIGN_VT:
+        return occ->ctas_per_sm;
+    case RF_DESIGN_SHARING:
+        return occ->shared_pairs + occ->unshared;
+    default:
+        return occ->active_ctas > 0 ? occ->active_ctas : occ->ctas_per_sm;
+    }
 }
 
 int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
@@ -218,7 +237,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
         return rc;
     if (shape->ctas <= 0)
         return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "grid", "the grid has no CTAs");
-    int resident = resident_ctas(&out->occ);
+    int resident = resident_ctas(d, &out->occ);
     if (resident <= 0)
         return rf_err_set(err, RF_ELIMIT, NULL, 0, 0, "regs",
                           "no CTA fits on an SM (%d registers, %d threads, %d bytes shared)",
