@@ -38,7 +38,8 @@ typedef struct analyze_opts {
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: rfkit analyze KERNEL... [--entry NAME] [--pass P] [--interval-regs N] [--csv]\n"
+        "usage: rfkit analyze KERNEL... [--entry NAME] [--pass P] [--interval-regs N]\n"
+        "                     [--param NAME=V ...] [--csv]\n"
         "\n"
         "Static register analyses of a kernel's entry function after register\n"
         "allocation.  KERNEL is a kernel spec (.spec), PTX (.ptx, allocated by rfkit),\n"
@@ -73,6 +74,8 @@ static void usage(FILE *out)
         "  --banks B            register banks for deadreg (default 8)\n"
         "  --rbits R            register bits of the concatenated index WxRy (default 3)\n"
         "  --no-ptxas           do not run ptxas -v for the register count\n"
+        "  --param NAME=V       integer kernel parameter (PTX name or position,\n"
+        "                       repeatable): exact trip counts of loops bounded by it\n"
         "  --csv                CSV: one header line, one row per result\n"
         "\n"
         "summary columns: functions, blocks, instructions, registers (rfkit's\n"
@@ -614,6 +617,7 @@ static int summary_row(rf_tbl *t, const analysis *a, const analyze_opts *o, rf_e
     rf_tbl_set(t, c++, "%.3f", opt.max_share);
     rf_tbl_set(t, c++, "%.3f", base.conflict);
     rf_tbl_set(t, c++, "%.3f", opt.conflict);
+    rf_tbl_set(t, c++, "%d", k->psrc.defaults);
     rf_iv_free(&iv);
     rf_iv_free(&st);
     return 0;
@@ -625,21 +629,33 @@ static int run_summary(char **paths, int npaths, const analyze_opts *o, rf_err *
         "kernel", "entry", "functions", "blocks", "insts", "regs_rfkit", "regs_ptxas",
         "max_live", "mean_live", "live_at_loads", "intervals", "interval_len",
         "interval_dyn_len", "strands", "strand_len", "strand_dyn_len", "cset_share",
-        "cset_share_cac", "cset_conflict", "cset_conflict_cac"};
+        "cset_share_cac", "cset_conflict", "cset_conflict_cac", "profile_defaults"};
     static const char *const ht[] = {
         "kernel", "entry", "funcs", "blocks", "insts", "regs", "ptxas", "max live",
         "mean live", "at loads", "intervals", "len", "dyn len", "strands", "len", "dyn len",
-        "cset", "CAC", "conflict", "CAC"};
+        "cset", "CAC", "conflict", "CAC", "defaults"};
     rf_tbl *t = NULL;
-    if (!(t = rf_tbl_new(20, o->csv ? hc : ht)))
+    if (!(t = rf_tbl_new(21, o->csv ? hc : ht)))
         return nomem(err);
     int rc = 0;
+    char *prof = NULL;           /* each kernel's profile line */
+    size_t plen = 0;
     for (int p = 0; p < npaths && !rc; p++) {
         analysis a;
         rc = analysis_load(paths[p], o, &a, err);
         if (rc)
             break;
         rc = summary_row(t, &a, o, err);
+        char line[512];
+        rf_kernel_profile_line(a.k, line, sizeof line);
+        size_t need = strlen(a.k->name) + strlen(line) + 4;
+        char *np = rc ? NULL : realloc(prof, plen + need);
+        if (!rc && !np)
+            rc = nomem(err);
+        if (np) {
+            prof = np;
+            plen += (size_t)snprintf(prof + plen, need, "%s: %s\n", a.k->name, line);
+        }
         analysis_free(&a);
     }
     if (!rc) {
@@ -649,9 +665,12 @@ static int run_summary(char **paths, int npaths, const analyze_opts *o, rf_err *
                    "global/local loads);\nlen: static instructions per interval (N = %d) or "
                    "strand; dyn len: expected instructions per PREFETCH;\ncset: largest "
                    "critical set's share of expected writes, concat W%dR%d, and conflict: "
-                   "same-line\nconflict proxy of one warp, each as numbered and after CAC.\n",
-                   o->interval_regs, 6 - o->rbits, o->rbits);
+                   "same-line\nconflict proxy of one warp, each as numbered and after CAC;\n"
+                   "defaults: conditional branches on the profile's default trip or taken.\n\n"
+                   "%s",
+                   o->interval_regs, 6 - o->rbits, o->rbits, prof ? prof : "");
     }
+    free(prof);
     rf_tbl_free(t);
     return rc;
 }
@@ -705,6 +724,8 @@ int rf_cmd_analyze(int argc, char **argv)
             o.no_pass2 = true;
         } else if (rf_cli_flag(argv, i, "no-ptxas")) {
             o.kopts.no_ptxas = true;
+        } else if ((m = rf_cli_param_opt(argc, argv, &i, &o.kopts, &err)) != 0) {
+            rc = m < 0 ? m : 0;
         } else if ((m = rf_cli_value(argc, argv, &i, "entry", &v, &err)) != 0) {
             rc = m < 0 ? m : 0;
             o.kopts.entry = v;
