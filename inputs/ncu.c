@@ -1,0 +1,807 @@
+/* ncu.c - Nsight Compute CSV exports (raw and source pages) into launch
+ * figures and per-instruction execution counts (the layout is in ncu.h).
+ *
+ * The CSV is split here rather than by libcsv so that every field keeps
+ * its line and column for error messages.
+ */
+#include "ncu.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/file.h"
+#include "kernel.h"
+
+#define NCU_MAX_INSTS (1 << 20)
+
+/* ---- CSV records with positions ---- */
+
+typedef struct field {
+    const char *s;               /* NUL-terminated contents, quotes removed */
+    int line, col;
+} field;
+
+typedef struct csvr {
+    const char *path;
+    const char *p, *end;
+    int line;
+    const char *bol;             /* start of the current line */
+    field *f;
+    size_t *off;                 /* field starts in buf while reading */
+    int nf, capf;
+    char *buf;
+    size_t nbuf, capbuf;
+    int rec_line;                /* line the record starts on */
+} csvr;
+
+static int nomem(csvr *r, rf_err *err)
+{
+    return rf_err_set(err, RF_ENOMEM, r->path, r->line, 0, NULL, "out of memory");
+}
+
+static int put_char(csvr *r, char c, rf_err *err)
+{
+    if (r->nbuf + 1 >= r->capbuf) {
+        size_t cap = r->capbuf ? r->capbuf * 2 : 256;
+        char *nb = realloc(r->buf, cap);
+        if (!nb)
+            return nomem(r, err);
+        r->buf = nb;
+        r->capbuf = cap;
+    }
+    r->buf[r->nbuf++] = c;
+    return 0;
+}
+
+static int new_field(csvr *r, int line, int col, rf_err *err)
+{
+    if (r->nf >= RF_NCU_MAX_FIELDS)
+        return rf_err_set(err, RF_ELIMIT, r->path, line, col, NULL,
+                          "more than %d fields in a row", RF_NCU_MAX_FIELDS);
+    if (r->nf >= r->capf) {
+        int cap = r->capf ? r->capf * 2 : 64;
+        field *nf = realloc(r->f, (size_t)cap * sizeof *nf);
+        if (!nf)
+            return nomem(r, err);
+        r->f = nf;
+        size_t *no = realloc(r->off, (size_t)cap * sizeof *no);
+        if (!no)
+            return nomem(r, err);
+        r->off = no;
+        r->capf = cap;
+    }
+    r->f[r->nf].line = line;
+    r->f[r->nf].col = col;
+    r->off[r->nf] = r->nbuf;
+    r->nf++;
+    return 0;
+}
+
+/* Next record into r->f[0..nf).  1 read, 0 end of text, negative on error.
+ * Blank lines are skipped. */
+static int next_record(csvr *r, rf_err *err)
+{
+    for (;;) {
+        if (r->p >= r->end)
+            return 0;
+        if (*r->p == '\n' || (*r->p == '\r' && r->p + 1 < r->end && r->p[1] == '\n')) {
+            r->p += *r->p == '\r' ? 2 : 1;
+            r->line++;
+            r->bol = r->p;
+            continue;
+        }
+        break;
+    }
+    r->nf = 0;
+    r->nbuf = 0;
+    r->rec_line = r->line;
+    int rc;
+    for (;;) {
+        int col = (int)(r->p - r->bol) + 1;
+        if ((rc = new_field(r, r->line, col, err)))
+            return rc;
+        if (r->p < r->end && *r->p == '"') {
+            r->p++;
+            for (;;) {
+                if (r->p >= r->end)
+                    return rf_err_set(err, RF_EPARSE, r->path, r->f[r->nf - 1].line,
+                                      r->f[r->nf - 1].col, NULL, "unterminated quoted field");
+                char c = *r->p++;
+                if (c == '"') {
+                    if (r->p < r->end && *r->p == '"') {
+                        r->p++;
+                    } else {
+                        break;
+                    }
+                } else if (c == '\n') {
+                    r->line++;
+                    r->bol = r->p;
+                } else if (c == '\0') {
+                    return rf_err_set(err, RF_EPARSE, r->path, r->line,
+                                      (int)(r->p - r->bol), NULL, "NUL byte in the text");
+                }
+                if ((rc = put_char(r, c, err)))
+                    return rc;
+            }
+            if (r->p < r->end && *r->p != ',' && *r->p != '\n' &&
+                !(*r->p == '\r' && r->p + 1 < r->end && r->p[1] == '\n'))
+                return rf_err_set(err, RF_EPARSE, r->path, r->line, (int)(r->p - r->bol) + 1,
+                                  NULL, "text after a closing quote");
+        } else {
+            while (r->p < r->end && *r->p != ',' && *r->p != '\n' &&
+                   !(*r->p == '\r' && r->p + 1 < r->end && r->p[1] == '\n')) {
+                if (*r->p == '"' || *r->p == '\0')
+                    return rf_err_set(err, RF_EPARSE, r->path, r->line,
+                                      (int)(r->p - r->bol) + 1, NULL,
+                                      *r->p ? "quote inside an unquoted field"
+                                            : "NUL byte in the text");
+                if ((rc = put_char(r, *r->p++, err)))
+                    return rc;
+            }
+        }
+        if ((rc = put_char(r, '\0', err)))
+            return rc;
+        if (r->p < r->end && *r->p == ',') {
+            r->p++;
+            continue;
+        }
+        if (r->p < r->end) {   /* end of line */
+            r->p += *r->p == '\r' ? 2 : 1;
+            r->line++;
+            r->bol = r->p;
+        }
+        break;
+    }
+    for (int i = 0; i < r->nf; i++)
+        r->f[i].s = r->buf + r->off[i];
+    return 1;
+}
+
+/* ---- cells ---- */
+
+static int col_of(const csvr *r, const char *name)
+{
+    for (int i = 0; i < r->nf; i++)
+        if (strcmp(r->f[i].s, name) == 0)
+            return i;
+    return -1;
+}
+
+/* A number as ncu prints it: thousands separators allowed; "", "n/a" and
+ * "-" are absent (*have false). */
+static int cell_num(const char *path, const field *fd, const char *what, bool *have, double *v,
+                    rf_err *err)
+{
+    char buf[64];
+    size_t n = 0;
+    const char *s = fd->s;
+    while (isspace((unsigned char)*s))
+        s++;
+    *have = false;
+    if (!*s || strcmp(s, "n/a") == 0 || strcmp(s, "N/A") == 0 || strcmp(s, "-") == 0)
+        return 0;
+    for (; *s && !isspace((unsigned char)*s); s++) {
+        if (*s == ',')
+            continue;
+        if (!(isdigit((unsigned char)*s) || *s == '.' || *s == '-' || *s == '+' || *s == 'e' ||
+              *s == 'E') || n + 1 >= sizeof buf)
+            return rf_err_set(err, RF_ENUMBER, path, fd->line, fd->col, what,
+                              "'%.40s' is not a number", fd->s);
+        buf[n++] = *s;
+    }
+    while (isspace((unsigned char)*s))
+        s++;
+    buf[n] = '\0';
+    char *e;
+    double x = n ? strtod(buf, &e) : 0;
+    if (!n || *s || *e || !isfinite(x))
+        return rf_err_set(err, RF_ENUMBER, path, fd->line, fd->col, what,
+                          "'%.40s' is not a number", fd->s);
+    *have = true;
+    *v = x;
+    return 0;
+}
+
+/* Bytes per unit of a memory-size metric. */
+static double byte_unit(const char *u)
+{
+    static const struct { const char *s; double b; } t[] = {
+        {"", 1}, {"byte", 1}, {"bytes", 1}, {"B", 1}, {"Kbyte", 1e3}, {"KB", 1e3},
+        {"Mbyte", 1e6}, {"MB", 1e6}, {"KiB", 1024}, {"Kibyte", 1024}, {"MiB", 1048576},
+        {"Mibyte", 1048576}};
+    char base[32];
+    snprintf(base, sizeof base, "%.*s", (int)strcspn(u, "/"), u);   /* "byte/block" */
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(t[i].s, base) == 0)
+            return t[i].b;
+    return -1;
+}
+
+/* ---- raw page ---- */
+
+typedef struct rawcols {
+    int id, name, grid, block, cc;
+    int gdim[3], bdim[3], gsize, bsize, regs, smem_dyn, smem_st, l1, l2, occ;
+} rawcols;
+
+static int launch_dims(csvr *r, const rawcols *c, bool grid, int out[3], rf_err *err)
+{
+    const int *dim = grid ? c->gdim : c->bdim;
+    const char *what = grid ? "grid" : "block";
+    int line = r->rec_line, col = 1;
+    char text[96];
+    if (dim[0] >= 0) {
+        long v[3] = {1, 1, 1};
+        for (int k = 0; k < 3; k++) {
+            if (dim[k] < 0)
+                continue;
+            const field *fd = &r->f[dim[k]];
+            bool have;
+            double x;
+            int rc = cell_num(r->path, fd, what, &have, &x, err);
+            if (rc)
+                return rc;
+            if (have && (x < 1 || x > 2147483647.0 || x != floor(x)))
+                return rf_err_set(err, RF_ERANGE, r->path, fd->line, fd->col, what,
+                                  "%g is not a launch dimension", x);
+            if (have)
+                v[k] = (long)x;
+            line = fd->line;
+            col = fd->col;
+        }
+        snprintf(text, sizeof text, "%ld,%ld,%ld", v[0], v[1], v[2]);
+    } else if ((grid ? c->grid : c->block) >= 0) {
+        /* "(32, 32, 1)" */
+        const field *fd = &r->f[grid ? c->grid : c->block];
+        line = fd->line;
+        col = fd->col;
+        size_t n = 0;
+        for (const char *s = fd->s; *s && n + 1 < sizeof text; s++) {
+            if (*s == '(' || *s == ')' || *s == ' ')
+                continue;
+            if (*s == ',' && s[1] != ' ' && s[1] != '\0')
+                continue;   /* a thousands separator */
+            text[n++] = *s;
+        }
+        text[n] = '\0';
+    } else if ((grid ? c->gsize : c->bsize) >= 0) {
+        const field *fd = &r->f[grid ? c->gsize : c->bsize];
+        bool have;
+        double x;
+        int rc = cell_num(r->path, fd, what, &have, &x, err);
+        if (rc)
+            return rc;
+        line = fd->line;
+        col = fd->col;
+        if (!have || x < 1 || x > 2147483647.0 || x != floor(x))
+            return rf_err_set(err, RF_ERANGE, r->path, line, col, what,
+                              "'%s' is not a launch size", fd->s);
+        snprintf(text, sizeof text, "%ld", (long)x);
+    } else {
+        return rf_err_set(err, RF_EPARSE, r->path, r->rec_line, 1, what,
+                          "no %s size in the export (launch__%s_dim_x or \"%s Size\")", what,
+                          what, grid ? "Grid" : "Block");
+    }
+    return rf_launch_parse_dim3(text, grid, out, r->path, line, col, what, err);
+}
+
+/* Metric in column c as a fraction from "%" (lo..hi), or -1 when absent. */
+static int pct_cell(csvr *r, int c, const char *const *units, const char *what, double *out,
+                    rf_err *err)
+{
+    *out = -1;
+    if (c < 0 || c >= r->nf)
+        return 0;
+    if (units && units[c][0] && strcmp(units[c], "%") != 0)
+        return rf_err_set(err, RF_EPARSE, r->path, r->f[c].line, r->f[c].col, what,
+                          "unit '%s' is not %%", units[c]);
+    bool have;
+    double x;
+    int rc = cell_num(r->path, &r->f[c], what, &have, &x, err);
+    if (rc || !have)
+        return rc;
+    if (x < 0 || x > 100)
+        return rf_err_set(err, RF_ERANGE, r->path, r->f[c].line, r->f[c].col, what,
+                          "%g%% is outside 0..100", x);
+    *out = x / 100.0;
+    return 0;
+}
+
+static int bytes_cell(csvr *r, int c, const char *const *units, const char *what, long *out,
+                      rf_err *err)
+{
+    *out = -1;
+    if (c < 0 || c >= r->nf)
+        return 0;
+    double scale = byte_unit(units ? units[c] : "");
+    if (scale < 0)
+        return rf_err_set(err, RF_EPARSE, r->path, r->f[c].line, r->f[c].col, what,
+                          "unit '%s' is not a size in bytes", units[c]);
+    bool have;
+    double x;
+    int rc = cell_num(r->path, &r->f[c], what, &have, &x, err);
+    if (rc || !have)
+        return rc;
+    x *= scale;
+    if (x < 0 || x > (double)(1L << 30))
+        return rf_err_set(err, RF_ERANGE, r->path, r->f[c].line, r->f[c].col, what,
+                          "%g bytes is outside 0..2^30", x);
+    *out = (long)floor(x + 0.5);
+    return 0;
+}
+
+static void free_units(char **u, int n)
+{
+    if (!u)
+        return;
+    for (int i = 0; i < n; i++)
+        free(u[i]);
+    free(u);
+}
+
+static int parse_raw(csvr *r, rf_ncu *n, rf_err *err)
+{
+    rawcols c;
+    int ncols = r->nf;
+    c.id = col_of(r, "ID");
+    c.name = col_of(r, "Kernel Name");
+    c.grid = col_of(r, "Grid Size");
+    c.block = col_of(r, "Block Size");
+    c.cc = col_of(r, "CC");
+    static const char *const gd[3] = {"launch__grid_dim_x", "launch__grid_dim_y",
+                                      "launch__grid_dim_z"};
+    static const char *const bd[3] = {"launch__block_dim_x", "launch__block_dim_y",
+                                      "launch__block_dim_z"};
+    for (int k = 0; k < 3; k++) {
+        c.gdim[k] = col_of(r, gd[k]);
+        c.bdim[k] = col_of(r, bd[k]);
+    }
+    c.gsize = col_of(r, "launch__grid_size");
+    c.bsize = col_of(r, "launch__block_size");
+    c.regs = col_of(r, "launch__registers_per_thread");
+    c.smem_dyn = col_of(r, "launch__shared_mem_per_block_dynamic");
+    c.smem_st = col_of(r, "launch__shared_mem_per_block_static");
+    c.l1 = col_of(r, "l1tex__t_sector_hit_rate.pct");
+    c.l2 = col_of(r, "lts__t_sector_hit_rate.pct");
+    c.occ = col_of(r, "sm__warps_active.avg.pct_of_peak_sustained_active");
+    if (c.name < 0)
+        return rf_err_set(err, RF_EPARSE, r->path, r->rec_line, 1, NULL,
+                          "no \"Kernel Name\" column in the header");
+    char **units = NULL;
+    int cap = 0, rc = 0;
+    for (;;) {
+        rc = next_record(r, err);
+        if (rc <= 0)
+            break;
+        if (r->nf != ncols) {
+            rc = rf_err_set(err, RF_EPARSE, r->path, r->rec_line, 1, NULL,
+                            "%d fields where the header has %d", r->nf, ncols);
+            break;
+        }
+        if (!units && n->nlaunches == 0 && c.id >= 0 && r->f[c.id].s[0] == '\0') {
+            /* The units row. */
+            units = calloc((size_t)ncols, sizeof *units);
+            if (!units) {
+                rc = nomem(r, err);
+                break;
+            }
+            for (int i = 0; i < ncols && !rc; i++)
+                if (!(units[i] = strdup(r->f[i].s)))
+                    rc = nomem(r, err);
+            if (rc)
+                break;
+            continue;
+        }
+        if (n->nlaunches >= cap) {
+            int nc = cap ? cap * 2 : 8;
+            rf_ncu_launch *nl = realloc(n->launches, (size_t)nc * sizeof *nl);
+            if (!nl) {
+                rc = nomem(r, err);
+                break;
+            }
+            n->launches = nl;
+            cap = nc;
+        }
+        rf_ncu_launch *l = &n->launches[n->nlaunches];
+        memset(l, 0, sizeof *l);
+        l->line = r->rec_line;
+        snprintf(l->kernel, sizeof l->kernel, "%s", r->f[c.name].s);
+        snprintf(l->id, sizeof l->id, "%s", c.id >= 0 ? r->f[c.id].s : "");
+        const char *const *u = (const char *const *)units;
+        if ((rc = launch_dims(r, &c, true, l->grid, err)) ||
+            (rc = launch_dims(r, &c, false, l->block, err)))
+            break;
+        if (c.regs >= 0) {
+            bool have;
+            double x;
+            const field *fd = &r->f[c.regs];
+            if ((rc = cell_num(r->path, fd, "launch__registers_per_thread", &have, &x, err)))
+                break;
+            if (have && (x < 1 || x > 255 || x != floor(x))) {
+                rc = rf_err_set(err, RF_ERANGE, r->path, fd->line, fd->col,
+                                "launch__registers_per_thread",
+                                "%g is not a register count in 1..255", x);
+                break;
+            }
+            l->regs = have ? (int)x : 0;
+        }
+        if ((rc = bytes_cell(r, c.smem_dyn, u, "launch__shared_mem_per_block_dynamic",
+                             &l->smem_dynamic, err)) ||
+            (rc = bytes_cell(r, c.smem_st, u, "launch__shared_mem_per_block_static",
+                             &l->smem_static, err)) ||
+            (rc = pct_cell(r, c.l1, u, "l1tex__t_sector_hit_rate.pct", &l->l1_hit, err)) ||
+            (rc = pct_cell(r, c.l2, u, "lts__t_sector_hit_rate.pct", &l->l2_hit, err)) ||
+            (rc = pct_cell(r, c.occ, u, "sm__warps_active.avg.pct_of_peak_sustained_active",
+                           &l->occupancy, err)))
+            break;
+        if (c.cc >= 0) {
+            int maj, mnr;
+            char tail;
+            if (sscanf(r->f[c.cc].s, "%d.%d%c", &maj, &mnr, &tail) == 2 && maj >= 1 &&
+                maj < 100 && mnr >= 0 && mnr < 10)
+                l->cc = maj * 10 + mnr;
+        }
+        n->nlaunches++;
+    }
+    free_units(units, ncols);
+    if (rc < 0)
+        return rc;
+    if (n->nlaunches == 0)
+        return rf_err_set(err, RF_EPARSE, r->path, r->line, 0, NULL,
+                          "raw page without a kernel launch row");
+    return 0;
+}
+
+/* ---- source page ---- */
+
+static int parse_hex_addr(const char *s, unsigned long long *out)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        s += 2;
+    if (!isxdigit((unsigned char)*s))
+        return -1;
+    unsigned long long v = 0;
+    int digits = 0;
+    for (; isxdigit((unsigned char)*s); s++) {
+        if (++digits > 16)
+            return -1;
+        v = v * 16 + (unsigned)(isdigit((unsigned char)*s) ? *s - '0'
+                                : tolower((unsigned char)*s) - 'a' + 10);
+    }
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int add_source(csvr *r, rf_ncu *n, const char *kernel, rf_err *err)
+{
+    rf_ncu_source *ns = realloc(n->sources, (size_t)(n->nsources + 1) * sizeof *ns);
+    if (!ns)
+        return nomem(r, err);
+    n->sources = ns;
+    rf_ncu_source *s = &ns[n->nsources++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->kernel, sizeof s->kernel, "%s", kernel);
+    s->line = r->rec_line;
+    return 0;
+}
+
+static int parse_source(csvr *r, rf_ncu *n, rf_err *err)
+{
+    char kernel[512] = "";
+    int ca = -1, cs = -1, ce = -1, ncols = 0, cap = 0, rc;
+    bool have_header = false;
+    /* r holds the first record already. */
+    for (rc = 1; rc > 0; rc = next_record(r, err)) {
+        if (strcmp(r->f[0].s, "Kernel Name") == 0) {
+            snprintf(kernel, sizeof kernel, "%s", r->nf > 1 ? r->f[1].s : "");
+            have_header = false;
+            continue;
+        }
+        int a = col_of(r, "Address"), s = col_of(r, "Source");
+        if (a >= 0 && s >= 0) {
+            ca = a;
+            cs = s;
+            ce = col_of(r, "Instructions Executed");
+            if (ce < 0)
+                ce = col_of(r, "inst_executed");
+            if (ce < 0)
+                return rf_err_set(err, RF_EPARSE, r->path, r->rec_line, 1, NULL,
+                                  "source page without an \"Instructions Executed\" column "
+                                  "(export with --page source --print-source sass and the "
+                                  "SourceCounters section)");
+            ncols = r->nf;
+            have_header = true;
+            cap = 0;
+            if ((rc = add_source(r, n, kernel, err)))
+                return rc;
+            continue;
+        }
+        if (!have_header)
+            return rf_err_set(err, RF_EPARSE, r->path, r->rec_line, 1, NULL,
+                              "expected a header row with \"Address\" and \"Source\"");
+        if (r->nf != ncols)
+            return rf_err_set(err, RF_EPARSE, r->path, r->rec_line, 1, NULL,
+                              "%d fields where the header has %d", r->nf, ncols);
+        const field *fa = &r->f[ca];
+        const char *p = fa->s;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            continue;   /* a CUDA source line of a mixed export */
+        rf_ncu_source *src = &n->sources[n->nsources - 1];
+        if (src->ninsts >= NCU_MAX_INSTS)
+            return rf_err_set(err, RF_ELIMIT, r->path, r->rec_line, 1, NULL,
+                              "more than %d instructions in a kernel", NCU_MAX_INSTS);
+        rf_ncu_inst in;
+        memset(&in, 0, sizeof in);
+        in.line = r->rec_line;
+        if (parse_hex_addr(fa->s, &in.addr))
+            return rf_err_set(err, RF_ENUMBER, r->path, fa->line, fa->col, "Address",
+                              "'%.40s' is not an address", fa->s);
+        if (src->ninsts > 0 && in.addr <= src->insts[src->ninsts - 1].addr)
+            return rf_err_set(err, RF_EPARSE, r->path, fa->line, fa->col, "Address",
+                              "addresses must increase (0x%llx after 0x%llx)", in.addr,
+                              src->insts[src->ninsts - 1].addr);
+        bool have;
+        double x;
+        const field *fe = &r->f[ce];
+        if ((rc = cell_num(r->path, fe, "Instructions Executed", &have, &x, err)))
+            return rc;
+        if (have && x < 0)
+            return rf_err_set(err, RF_ERANGE, r->path, fe->line, fe->col,
+                              "Instructions Executed", "%g is negative", x);
+        in.executed = have ? x : 0;
+        const char *t = r->f[cs].s;
+        while (isspace((unsigned char)*t))
+            t++;
+        size_t tl = strlen(t);
+        while (tl && isspace((unsigned char)t[tl - 1]))
+            tl--;
+        if (tl == 0 || tl > 4096 || memchr(t, '\n', tl))
+            return rf_err_set(err, RF_EPARSE, r->path, r->f[cs].line, r->f[cs].col, "Source",
+                              "not one SASS instruction");
+        if (!(in.text = malloc(tl + 1)))
+            return nomem(r, err);
+        memcpy(in.text, t, tl);
+        in.text[tl] = '\0';
+        if (src->ninsts >= cap) {
+            int nc = cap ? cap * 2 : 64;
+            rf_ncu_inst *ni = realloc(src->insts, (size_t)nc * sizeof *ni);
+            if (!ni) {
+                free(in.text);
+                return nomem(r, err);
+            }
+            src->insts = ni;
+            cap = nc;
+        }
+        src->insts[src->ninsts++] = in;
+    }
+    if (rc < 0)
+        return rc;
+    if (n->nsources == 0)
+        return rf_err_set(err, RF_EPARSE, r->path, r->line, 0, NULL,
+                          "source page without a header row");
+    return 0;
+}
+
+/* ---- public ---- */
+
+void rf_ncu_destroy(rf_ncu *n)
+{
+    if (!n)
+        return;
+    for (int i = 0; i < n->nsources; i++) {
+        for (int k = 0; k < n->sources[i].ninsts; k++)
+            free(n->sources[i].insts[k].text);
+        free(n->sources[i].insts);
+    }
+    free(n->sources);
+    free(n->launches);
+    free(n);
+}
+
+int rf_ncu_parse(const char *path, const char *text, size_t len, rf_ncu **out, rf_err *err)
+{
+    *out = NULL;
+    if (len > RF_NCU_MAX_BYTES)
+        return rf_err_set(err, RF_ELIMIT, path, 0, 0, NULL, "larger than %zu MiB",
+                          RF_NCU_MAX_BYTES >> 20);
+    rf_ncu *n = calloc(1, sizeof *n);
+    if (!n)
+        return rf_err_set(err, RF_ENOMEM, path, 0, 0, NULL, "out of memory");
+    snprintf(n->path, sizeof n->path, "%s", path);
+    csvr r;
+    memset(&r, 0, sizeof r);
+    r.path = path;
+    size_t bom = rf_file_bom(text, len);
+    r.p = r.bol = text + bom;
+    r.end = text + len;
+    r.line = 1;
+    /* ncu prints "==PROF==" progress lines before the CSV when its output
+     * is captured whole: skip them. */
+    while (r.p < r.end && r.end - r.p >= 8 && strncmp(r.p, "==PROF==", 8) == 0) {
+        const char *nl = memchr(r.p, '\n', (size_t)(r.end - r.p));
+        r.p = r.bol = nl ? nl + 1 : r.end;
+        r.line++;
+    }
+    int rc = next_record(&r, err);
+    if (rc == 0)
+        rc = rf_err_set(err, RF_EPARSE, path, r.line, 0, NULL, "empty: no CSV header");
+    if (rc > 0) {
+        if (strcmp(r.f[0].s, "Kernel Name") == 0 ||
+            (col_of(&r, "Address") >= 0 && col_of(&r, "Source") >= 0)) {
+            n->page = RF_NCU_SOURCE;
+            rc = parse_source(&r, n, err);
+        } else if (col_of(&r, "ID") >= 0 && col_of(&r, "Kernel Name") >= 0 &&
+                   col_of(&r, "Metric Name") < 0) {
+            n->page = RF_NCU_RAW;
+            rc = parse_raw(&r, n, err);
+        } else {
+            rc = rf_err_set(err, RF_EPARSE, path, r.rec_line, 1, NULL,
+                            "not an ncu raw page (\"ID\",\"Kernel Name\",... with metric "
+                            "columns) or source page (\"Address\",\"Source\",...) export");
+        }
+    }
+    free(r.f);
+    free(r.off);
+    free(r.buf);
+    if (rc < 0) {
+        rf_ncu_destroy(n);
+        return rc;
+    }
+    *out = n;
+    return 0;
+}
+
+int rf_ncu_load(const char *path, rf_ncu **out, rf_err *err)
+{
+    *out = NULL;
+    FILE *fp;
+    int rc = rf_file_open(path, &fp, err);
+    if (rc)
+        return rc;
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (len == cap) {
+            if (cap > RF_NCU_MAX_BYTES)
+                break;
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, fp);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (!buf)
+        return rf_err_set(err, RF_ENOMEM, path, 0, 0, NULL, "out of memory");
+    if (bad) {
+        free(buf);
+        return rf_err_set(err, RF_EIO, path, 0, 0, NULL, "read error");
+    }
+    rc = rf_ncu_parse(path, buf, len, out, err);
+    free(buf);
+    return rc;
+}
+
+int rf_ncu_name_matches(const char *exported, const char *name)
+{
+    if (!name || !*name || strcmp(exported, name) == 0)
+        return 1;
+    char base[512];
+    snprintf(base, sizeof base, "%s", exported);
+    base[strcspn(base, "(")] = '\0';
+    base[strcspn(base, "<")] = '\0';
+    size_t n = strlen(base);
+    while (n && base[n - 1] == ' ')
+        base[--n] = '\0';
+    const char *b = strrchr(base, ' ');
+    b = b ? b + 1 : base;
+    const char *ns = strstr(b, "::");
+    while (ns && strstr(ns + 2, "::"))
+        ns = strstr(ns + 2, "::");
+    if (ns)
+        b = ns + 2;
+    return strcmp(b, name) == 0;
+}
+
+/* Shared by the two finders: names[i] of count items, lines[i]. */
+static int find_one(const char *path, const char *what, const char *kernel, int which,
+                    const char *const *names, const char *const *ids, int count, int *out,
+                    rf_err *err)
+{
+    int match[64], nm = 0, total = 0;
+    for (int i = 0; i < count; i++)
+        if (rf_ncu_name_matches(names[i], kernel)) {
+            if (nm < 64)
+                match[nm++] = i;
+            total++;
+        }
+    if (total == 0) {
+        char list[256] = "";
+        size_t len = 0;
+        for (int i = 0; i < count && len + 2 < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s'%.60s'", i ? ", " : "",
+                                    names[i]);
+        return rf_err_set(err, RF_EUNKNOWN, path, 0, 0, "kernel",
+                          "no %s of kernel '%s' (the export has %s)", what, kernel, list);
+    }
+    if (which < 0 && total > 1) {
+        char list[160] = "";
+        size_t len = 0;
+        for (int i = 0; i < nm && len + 2 < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
+                                    ids && ids[match[i]][0] ? ids[match[i]] : "?");
+        return rf_err_set(err, RF_EUSAGE, path, 0, 0, "kernel",
+                          "kernel '%s' has %d %ss (IDs %s): choose one with --launch N "
+                          "(0 = the first)", kernel, total, what, list);
+    }
+    if (which < 0)
+        which = 0;
+    if (which >= nm)
+        return rf_err_set(err, RF_ERANGE, path, 0, 0, "launch",
+                          "--launch %d but kernel '%s' has %d %ss", which, kernel, total, what);
+    *out = match[which];
+    return 0;
+}
+
+int rf_ncu_find_launch(const rf_ncu *n, const char *kernel, int which,
+                       const rf_ncu_launch **out, rf_err *err)
+{
+    *out = NULL;
+    const char **names = malloc((size_t)(n->nlaunches + 1) * sizeof *names);
+    const char **ids = malloc((size_t)(n->nlaunches + 1) * sizeof *ids);
+    if (!names || !ids) {
+        free(names);
+        free(ids);
+        return rf_err_set(err, RF_ENOMEM, n->path, 0, 0, NULL, "out of memory");
+    }
+    for (int i = 0; i < n->nlaunches; i++) {
+        names[i] = n->launches[i].kernel;
+        ids[i] = n->launches[i].id;
+    }
+    int k;
+    int rc = find_one(n->path, "launch", kernel, which, names, ids, n->nlaunches, &k, err);
+    if (!rc)
+        *out = &n->launches[k];
+    free(names);
+    free(ids);
+    return rc;
+}
+
+int rf_ncu_find_source(const rf_ncu *n, const char *kernel, int which,
+                       const rf_ncu_source **out, rf_err *err)
+{
+    *out = NULL;
+    const char **names = malloc((size_t)(n->nsources + 1) * sizeof *names);
+    if (!names)
+        return rf_err_set(err, RF_ENOMEM, n->path, 0, 0, NULL, "out of memory");
+    for (int i = 0; i < n->nsources; i++)
+        names[i] = n->sources[i].kernel;
+    int k;
+    int rc = find_one(n->path, "source listing", kernel, which, names, NULL, n->nsources, &k,
+                      err);
+    if (!rc)
+        *out = &n->sources[k];
+    free(names);
+    return rc;
+}
