@@ -377,6 +377,7 @@ static int parse_raw(csvr *r, rf_ncu *n, rf_err *err)
         rc = next_record(r, err);
         if (rc <= 0)
             break;
+        rc = 0;
         if (r->nf != ncols) {
             rc = rf_err_set(err, RF_EPARSE, r->path, r->rec_line, 1, NULL,
                             "%d fields where the header has %d", r->nf, ncols);
@@ -803,5 +804,237 @@ int rf_ncu_find_source(const rf_ncu *n, const char *kernel, int which,
     if (!rc)
         *out = &n->sources[k];
     free(names);
+    return rc;
+}
+
+/* ---- SASS listing and branch probabilities from the source page ---- */
+
+/* Copy s to out with control characters as spaces. */
+static void put_clean(FILE *out, const char *s)
+{
+    for (; *s; s++)
+        fputc(iscntrl((unsigned char)*s) ? ' ' : *s, out);
+}
+
+int rf_ncu_write_sass(const rf_ncu_source *src, const char *func, int cc, const char *origin,
+                      FILE *out, int *first_line)
+{
+    int line = 1;
+    fputs("// SASS of ", out);
+    put_clean(out, src->kernel[0] ? src->kernel : func);
+    fputs(" from the Nsight Compute source page ", out);
+    put_clean(out, origin);
+    fputs("\n", out);
+    if (cc > 0) {
+        fprintf(out, "\tcode for sm_%d\n", cc);
+        line++;
+    }
+    fputs("\t\tFunction : ", out);
+    put_clean(out, func);
+    fputs("\n", out);
+    line++;
+    *first_line = line + 1;
+    unsigned long long base = src->ninsts ? src->insts[0].addr : 0;
+    unsigned long long end = src->ninsts ? src->insts[src->ninsts - 1].addr + 16 : 0;
+    for (int i = 0; i < src->ninsts; i++) {
+        const rf_ncu_inst *in = &src->insts[i];
+        fprintf(out, "        /*%04llx*/                   ", in->addr - base);
+        /* Absolute addresses inside the kernel (branch targets) become
+         * offsets, as cuobjdump prints them. */
+        for (const char *s = in->text; *s;) {
+            bool start = s == in->text || !(isalnum((unsigned char)s[-1]) || s[-1] == '_');
+            if (base > 0 && start && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+                isxdigit((unsigned char)s[2])) {
+                const char *e = s + 2;
+                unsigned long long v = 0;
+                int digits = 0;
+                for (; isxdigit((unsigned char)*e); e++, digits++)
+                    v = v * 16 + (unsigned)(isdigit((unsigned char)*e)
+                                                ? *e - '0'
+                                                : tolower((unsigned char)*e) - 'a' + 10);
+                if (digits <= 16 && v >= base && v <= end && !isalnum((unsigned char)*e)) {
+                    fprintf(out, "0x%llx", v - base);
+                    s = e;
+                    continue;
+                }
+            }
+            fputc(iscntrl((unsigned char)*s) || *s == ';' ? ' ' : *s, out);
+            s++;
+        }
+        fputs(" ;\n", out);
+    }
+    return ferror(out) ? RF_EIO : 0;
+}
+
+/* "/(*)0040(*)/" at the start of a listing line: the offset, or -1. */
+static long long line_offset(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (s[0] != '/' || s[1] != '*')
+        return -1;
+    s += 2;
+    long long v = 0;
+    int digits = 0;
+    for (; isxdigit((unsigned char)*s); s++, digits++) {
+        if (digits >= 12)
+            return -1;
+        v = v * 16 + (isdigit((unsigned char)*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10);
+    }
+    return digits && s[0] == '*' && s[1] == '/' ? v : -1;
+}
+
+static const rf_ncu_inst *inst_at(const rf_ncu_source *src, unsigned long long addr)
+{
+    int lo = 0, hi = src->ninsts - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (src->insts[mid].addr == addr)
+            return &src->insts[mid];
+        if (src->insts[mid].addr < addr)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return NULL;
+}
+
+static bool is_cond_block(const rf_func *f, int b)
+{
+    const rf_block *bb = &f->blocks[b];
+    if (bb->nsucc != 2 || bb->succ[0] == bb->succ[1] || bb->ninsts == 0)
+        return false;
+    const rf_inst *last = &f->insts[bb->first + bb->ninsts - 1];
+    return last->cls == RF_OC_BRANCH && last->guard >= 0;
+}
+
+int rf_ncu_branch_probs(const rf_func *f, const char *code_text, const rf_ncu_source *src,
+                        rf_ncu_branch **out, int *n, rf_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    int nb = f->nblocks;
+    if (nb == 0 || src->ninsts == 0)
+        return rf_err_set(err, RF_EUNSUPPORTED, NULL, 0, 0, f->name,
+                          "no instructions to match the source page's counts to");
+    /* Line starts of the listing. */
+    int nlines = 1;
+    for (const char *s = code_text; *s; s++)
+        nlines += *s == '\n';
+    const char **lines = malloc((size_t)nlines * sizeof *lines);
+    double *E = malloc((size_t)nb * sizeof *E), *t = malloc((size_t)nb * sizeof *t);
+    int *pstart = calloc((size_t)nb + 1, sizeof *pstart);
+    int *pedge = malloc((size_t)nb * 2 * sizeof *pedge);   /* 2u + s */
+    rf_ncu_branch *res = malloc((size_t)nb * sizeof *res);
+    int rc = 0;
+    if (!lines || !E || !t || !pstart || !pedge || !res) {
+        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory");
+        goto out;
+    }
+    int l = 0;
+    lines[l++] = code_text;
+    for (const char *s = code_text; *s; s++)
+        if (*s == '\n')
+            lines[l++] = s + 1;
+    unsigned long long base = src->insts[0].addr;
+    int matched = 0;
+    for (int b = 0; b < nb; b++) {
+        E[b] = NAN;
+        t[b] = NAN;
+        const rf_block *bb = &f->blocks[b];
+        for (int i = bb->first; i < bb->first + bb->ninsts && isnan(E[b]); i++) {
+            int ln = (int)f->insts[i].line;
+            long long off = ln >= 1 && ln <= nlines ? line_offset(lines[ln - 1]) : -1;
+            const rf_ncu_inst *in = off >= 0 ? inst_at(src, base + (unsigned long long)off) : NULL;
+            if (in) {
+                E[b] = in->executed;
+                matched++;
+            }
+        }
+    }
+    if (matched == 0) {
+        rc = rf_err_set(err, RF_EUNSUPPORTED, NULL, 0, 0, f->name,
+                        "no instruction's offset matches the source page's addresses");
+        goto out;
+    }
+    /* Incoming edges (each once: a block with both successors the same
+     * sends one edge). */
+    for (int u = 0; u < nb; u++)
+        for (int s = 0; s < f->blocks[u].nsucc; s++) {
+            int v = f->blocks[u].succ[s];
+            if (v >= 0 && v < nb && !(s == 1 && f->blocks[u].succ[0] == v))
+                pstart[v + 1]++;
+        }
+    for (int v = 0; v < nb; v++)
+        pstart[v + 1] += pstart[v];
+    {
+        int *fill = malloc((size_t)nb * sizeof *fill);
+        if (!fill) {
+            rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory");
+            goto out;
+        }
+        memcpy(fill, pstart, (size_t)nb * sizeof *fill);
+        for (int u = 0; u < nb; u++)
+            for (int s = 0; s < f->blocks[u].nsucc; s++) {
+                int v = f->blocks[u].succ[s];
+                if (v >= 0 && v < nb && !(s == 1 && f->blocks[u].succ[0] == v))
+                    pedge[fill[v]++] = 2 * u + s;
+            }
+        free(fill);
+    }
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (int v = 1; v < nb; v++) {
+            if (isnan(E[v]))
+                continue;
+            double known = 0;
+            int unk = -1, nunk = 0, sign = 0;
+            bool bad = false;
+            for (int k = pstart[v]; k < pstart[v + 1] && !bad; k++) {
+                int u = pedge[k] / 2, s = pedge[k] % 2;
+                if (isnan(E[u])) {
+                    bad = true;
+                } else if (!is_cond_block(f, u)) {
+                    known += E[u];
+                } else if (!isnan(t[u])) {
+                    known += s == 1 ? t[u] : E[u] - t[u];
+                } else {
+                    if (s == 0)
+                        known += E[u];
+                    unk = u;
+                    sign = s == 1 ? 1 : -1;
+                    nunk++;
+                }
+            }
+            if (!bad && nunk == 1) {
+                t[unk] = (E[v] - known) * sign;
+                progress = true;
+            }
+        }
+    }
+    int cnt = 0;
+    for (int b = 0; b < nb; b++) {
+        if (!is_cond_block(f, b) || isnan(t[b]) || isnan(E[b]) || E[b] <= 0)
+            continue;
+        rf_ncu_branch *r = &res[cnt++];
+        const rf_inst *last = &f->insts[f->blocks[b].first + f->blocks[b].ninsts - 1];
+        r->block = b;
+        r->executed = E[b];
+        r->taken = t[b];
+        double p = t[b] / E[b];
+        r->clipped = p < -1e-9 || p > 1 + 1e-9;
+        r->p = p < 0 ? 0 : p > 1 ? 1 : p;
+        r->loop = (last->flags & RF_IF_LOOPBACK) || f->blocks[b].succ[1] <= b;
+    }
+    *out = res;
+    *n = cnt;
+    res = NULL;
+out:
+    free(lines);
+    free(E);
+    free(t);
+    free(pstart);
+    free(pedge);
+    free(res);
     return rc;
 }

@@ -30,9 +30,12 @@
 #ifndef RF_NCU_H
 #define RF_NCU_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../common/error.h"
+#include "kir.h"
 
 #define RF_NCU_MAX_BYTES ((size_t)64 << 20)
 #define RF_NCU_MAX_FIELDS 65536
@@ -96,5 +99,37 @@ int rf_ncu_find_launch(const rf_ncu *n, const char *kernel, int which,
                        const rf_ncu_launch **out, rf_err *err);
 int rf_ncu_find_source(const rf_ncu *n, const char *kernel, int which,
                        const rf_ncu_source **out, rf_err *err);
+
+/* Write the source page's instructions as a SASS listing rfkit reads
+ * (cuobjdump layout: "code for sm_CC" when cc > 0, "Function : func",
+ * one "/(*)OFFSET(*)/ INSTRUCTION ;" line each, offsets from the first
+ * address; absolute branch targets inside the kernel become offsets).
+ * Instruction i is on line *first_line + i.  0 or RF_EIO. */
+int rf_ncu_write_sass(const rf_ncu_source *src, const char *func, int cc, const char *origin,
+                      FILE *out, int *first_line);
+
+/* A conditional branch's measured probability. */
+typedef struct rf_ncu_branch {
+    int block;                   /* block the branch closes */
+    double executed;             /* warp executions of the branch */
+    double taken;                /* of them, taken (from the flow balance) */
+    double p;                    /* taken / executed, clipped to 0..1 */
+    bool loop;                   /* a back edge */
+    bool clipped;                /* the balance fell outside 0..1 (divergence) */
+} rf_ncu_branch;
+
+/* Branch probabilities of physical function f (SASS listed in code_text,
+ * whose lines carry "/(*)OFFSET(*)/") from the source page's counts.
+ * A block's executions are those of its instructions (matched by offset
+ * from the kernel's first address); every edge out of an unconditional
+ * block carries its executions; each conditional block b has one unknown,
+ * its taken count t_b (not taken: E_b - t_b).  Flow balance at each block
+ * v other than the entry, E_v = sum of the flows into v, is solved for
+ * the unknowns one at a time wherever a balance has just one left (which
+ * covers loops and if/else nests of structured code); branches left
+ * unsolved, or never executed, are not reported.  *out (heap) gets *n
+ * entries.  0, RF_EUNSUPPORTED when no instruction matches, RF_ENOMEM. */
+int rf_ncu_branch_probs(const rf_func *f, const char *code_text, const rf_ncu_source *src,
+                        rf_ncu_branch **out, int *n, rf_err *err);
 
 #endif /* RF_NCU_H */
