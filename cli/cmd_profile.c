@@ -281,20 +281,20 @@ static void print_report(const result *r, const popts *o)
     if (o->csv) {
         rf_csvw w;
         rf_csvw_init(&w, stdout);
-        static const char *const cols[] = {"kernel", "launch_id", "grid", "block", "regs",
+        static const char *const cols[] = {"kernel", "launch_id", "grid_x", "grid_y", "grid_z",
+                                           "block_x", "block_y", "block_z", "regs",
                                            "smem", "l1_hit", "l2_hit", "occupancy_ncu",
                                            "occupancy_rfkit", "branches_measured",
                                            "branches", "spec"};
         for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
             rf_csvw_field(&w, cols[i]);
         rf_csvw_end(&w);
-        char buf[64];
         rf_csvw_field(&w, r->func);
         rf_csvw_field(&w, l->id);
-        snprintf(buf, sizeof buf, "%d,%d,%d", l->grid[0], l->grid[1], l->grid[2]);
-        rf_csvw_field(&w, buf);
-        snprintf(buf, sizeof buf, "%d,%d,%d", l->block[0], l->block[1], l->block[2]);
-        rf_csvw_field(&w, buf);
+        for (int i = 0; i < 3; i++)
+            rf_csvw_int(&w, l->grid[i]);
+        for (int i = 0; i < 3; i++)
+            rf_csvw_int(&w, l->block[i]);
         rf_csvw_int(&w, l->regs);
         rf_csvw_int(&w, (int)r->smem);
         double v[3] = {l->l1_hit, l->l2_hit, l->occupancy};

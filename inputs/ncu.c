@@ -726,7 +726,8 @@ int rf_ncu_name_matches(const char *exported, const char *name)
 }
 
 /* Shared by the two finders: names[i] of count items, lines[i]. */
-static int find_one(const char *path, const char *what, const char *kernel, int which,
+static int find_one(const char *path, const char *what, const char *whats, const char *kernel,
+                    int which,
                     const char *const *names, const char *const *ids, int count, int *out,
                     rf_err *err)
 {
@@ -753,14 +754,15 @@ static int find_one(const char *path, const char *what, const char *kernel, int 
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
                                     ids && ids[match[i]][0] ? ids[match[i]] : "?");
         return rf_err_set(err, RF_EUSAGE, path, 0, 0, "kernel",
-                          "kernel '%s' has %d %ss (IDs %s): choose one with --launch N "
-                          "(0 = the first)", kernel, total, what, list);
+                          "kernel '%s' has %d %s (IDs %s): choose one with --launch N "
+                          "(0 = the first)", kernel, total, whats, list);
     }
     if (which < 0)
         which = 0;
     if (which >= nm)
         return rf_err_set(err, RF_ERANGE, path, 0, 0, "launch",
-                          "--launch %d but kernel '%s' has %d %ss", which, kernel, total, what);
+                          "--launch %d but kernel '%s' has %d %s", which, kernel, total,
+                          total == 1 ? what : whats);
     *out = match[which];
     return 0;
 }
@@ -781,7 +783,8 @@ int rf_ncu_find_launch(const rf_ncu *n, const char *kernel, int which,
         ids[i] = n->launches[i].id;
     }
     int k;
-    int rc = find_one(n->path, "launch", kernel, which, names, ids, n->nlaunches, &k, err);
+    int rc = find_one(n->path, "launch", "launches", kernel, which, names, ids,
+                      n->nlaunches, &k, err);
     if (!rc)
         *out = &n->launches[k];
     free(names);
@@ -799,8 +802,8 @@ int rf_ncu_find_source(const rf_ncu *n, const char *kernel, int which,
     for (int i = 0; i < n->nsources; i++)
         names[i] = n->sources[i].kernel;
     int k;
-    int rc = find_one(n->path, "source listing", kernel, which, names, NULL, n->nsources, &k,
-                      err);
+    int rc = find_one(n->path, "source listing", "source listings", kernel, which, names,
+                      NULL, n->nsources, &k, err);
     if (!rc)
         *out = &n->sources[k];
     free(names);
