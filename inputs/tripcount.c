@@ -524,6 +524,18 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
     int h = bb->succ[1];
     const rf_inst *br = &f->insts[bb->first + bb->ninsts - 1];
     natural_loop(f, b, h, pstart, preds, in, stack);
+    /* One way out: the latch's fall-through.  A loop that can also leave
+     * by a break or a return runs its latch fewer times than the count. */
+    for (int u = 0; u < f->nblocks; u++) {
+        if (!in[u])
+            continue;
+        const rf_block *ub = &f->blocks[u];
+        if (ub->nsucc == 0)
+            return -1;
+        for (int s = 0; s < ub->nsucc; s++)
+            if (!in[ub->succ[s]] && !(u == b && s == 0))
+                return -1;
+    }
     /* The guard's one definition in the loop: a setp in block b. */
     int setp = -1, ndef = 0;
     for (int i = 0; i < f->ninsts; i++) {

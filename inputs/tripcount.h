@@ -2,7 +2,8 @@
  * exact trip counts of counted loops and forward branches on constants.
  *
  * A counted loop is a natural loop closed by a conditional branch back to
- * its header (the do-while shape nvcc emits) whose guard is set by
+ * its header (the do-while shape nvcc emits), left only by that branch's
+ * fall-through (no break or return inside), whose guard is set by
  *     setp.CMP.TYPE  p, a, b
  * where one of a, b is an induction register i, defined once inside the
  * loop by i = i + S or i = i - S (S a constant), defined once outside it

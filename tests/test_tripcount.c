@@ -162,6 +162,20 @@ static void compare_forms(void **state)
     rf_kernel_destroy(k);
 }
 
+/* A loop to 16 with a break: the latch runs fewer than 16 times when the
+ * break leaves, so neither branch is decided. */
+static void break_stays_default(void **state)
+{
+    (void)state;
+    rf_kernel *k = load(LOOPS, "brk", NULL, NULL);
+    for (int b = 0; b < k->func->nblocks; b++)
+        assert_false(k->func->blocks[b].has_taken);
+    assert_int_equal(k->psrc.loops, 1);
+    assert_int_equal(k->psrc.loops_code, 0);
+    assert_int_equal(k->psrc.defaults, 2);
+    rf_kernel_destroy(k);
+}
+
 /* [params] in a spec, --param over it, [branches] over the code. */
 static void spec_params(void **state)
 {
@@ -245,6 +259,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(thread_bound_stays_default),
         cmocka_unit_test(count_down),
         cmocka_unit_test(compare_forms),
+        cmocka_unit_test(break_stays_default),
         cmocka_unit_test(spec_params),
         cmocka_unit_test(bad_params),
         cmocka_unit_test(cli_profile),
