@@ -450,6 +450,10 @@ static int apply_profile(rf_kernel *k, const spec *sp, const rf_kernel_opts *opt
         rc = apply_branches(k, sp, path, by_spec, err);
     rf_profile_src *ps = &k->psrc;
     memset(ps, 0, sizeof *ps);
+    for (int i = 0; i < sp->nseen; i++) {   /* only [profile] has these keys */
+        ps->l1_given |= strcmp(sp->seen[i].key, "l1_hit") == 0;
+        ps->l2_given |= strcmp(sp->seen[i].key, "l2_hit") == 0;
+    }
     for (int b = 0; b < nb && !rc; b++) {
         if (!rf_trip_is_cond(f, b))
             continue;
@@ -487,6 +491,13 @@ void rf_kernel_profile_line(const rf_kernel *k, char *buf, size_t cap)
              "default %g for the rest",
              ps->loops_code, ps->loops, ls, k->profile.trip, ps->fwd_code, fwd, fs,
              k->profile.taken);
+    size_t n = strlen(buf);
+    if (!ps->l1_given && !ps->l2_given)
+        snprintf(buf + n, cap - n, "; l1_hit %g, l2_hit %g defaults", k->profile.l1_hit,
+                 k->profile.l2_hit);
+    else if (!ps->l1_given || !ps->l2_given)
+        snprintf(buf + n, cap - n, "; %s %g default", ps->l1_given ? "l2_hit" : "l1_hit",
+                 ps->l1_given ? k->profile.l2_hit : k->profile.l1_hit);
 }
 
 static bool has_suffix(const char *s, const char *suf)

@@ -78,6 +78,7 @@ typedef struct rf_profile_src {
     int loops_spec;              /* of them, back edges */
     int defaults;                /* branches on the profile's trip or taken */
     int loops_default;           /* of them, back edges (on the profile's trip) */
+    bool l1_given, l2_given;     /* l1_hit / l2_hit set by the spec (else defaults) */
 } rf_profile_src;
 
 typedef struct rf_kernel {

@@ -197,7 +197,7 @@ static void spec_params(void **state)
     assert_string_equal(line, "profile: trip counts exact for 0 of 1 loops (from code/params), "
                               "1 from [branches], defaults for the rest (trip 16); 1 of 1 "
                               "forward branches decided by the code, taken default 0.5 for "
-                              "the rest");
+                              "the rest; l1_hit 0.6, l2_hit 0.5 defaults");
     rf_kernel_destroy(k);
 }
 
