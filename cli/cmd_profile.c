@@ -189,11 +189,18 @@ static int measure_branches(result *r, const char *code_path, const char *text, 
                      : rf_module_load(code_path, &r->m, err);
     if (rc)
         return rc == RF_EIO ? (err->code = RF_EUSAGE) : rc;
+    /* The entry named (--entry, else K); a module of one entry needs no name
+     * (a PTX names it mangled, _Z7hotspotPf...). */
     r->f = rf_module_func(r->m, r->func);
-    if (!r->f)
+    int entries = 0;
+    for (int i = 0; i < r->m->nfuncs; i++)
+        entries += r->m->funcs[i].is_entry;
+    if (!r->f && entries <= 1)
         r->f = rf_module_func(r->m, NULL);
     if (!r->f)
-        return rf_err_set(err, RF_EUNKNOWN, code_path, 0, 0, "entry", "no function");
+        return rf_err_set(err, RF_EUNKNOWN, code_path, 0, 0, "entry",
+                          "no function '%s' among its %d entries: name one with --entry",
+                          r->func, entries);
     r->code_sass = r->m->kind != RF_CODE_PTX;
     for (int b = 0; b < r->f->nblocks; b++)
         r->ncond += rf_trip_is_cond(r->f, b);

@@ -348,6 +348,8 @@ static void bad_usage(void **state)
                       "tests/fixtures/ncu/none.csv: cannot open");
     clirun_expect_bad("profile --ncu " RAW " --kernel hotspot -o x.spec",
                       "no code for the spec: give --code FILE");
+    clirun_expect_bad("profile --ncu " RAW " --kernel hotspot --code tests/fixtures/loops.ptx "
+                      "-o x.spec", "no function 'hotspot' among its 7 entries");
     clirun_expect_bad("profile --ncu " SRC " --kernel hotspot -o x.spec",
                       "raw-page export");
     clirun_expect_bad("profile --ncu " TWO " --ncu " SRC " --kernel hotspot -o x.spec",
