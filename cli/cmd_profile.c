@@ -218,7 +218,7 @@ static int write_spec(const result *r, const popts *o, FILE *out)
 {
     const rf_ncu_launch *l = r->l;
     fprintf(out, "# %s: measured with Nsight Compute (rfkit profile)\n", r->func);
-    fprintf(out, "#   raw page %s, launch ID %s (line %d)\n", r->raw_path, l->id, l->line);
+    fprintf(out, "#   launch ID %s of %s (line %d)\n", l->id, r->raw_path, l->line);
     if (l->occupancy >= 0)
         fprintf(out, "#   achieved occupancy %.2f%% "
                      "(sm__warps_active.avg.pct_of_peak_sustained_active)\n",
@@ -363,11 +363,11 @@ static int run(const popts *o, rf_err *err)
         rf_ncu *n;
         if ((rc = load_ncu(o->ncu[i], &n, err)))
             break;
-        rf_ncu **slot = n->page == RF_NCU_RAW ? &raw : &srcp;
+        rf_ncu **slot = n->page == RF_NCU_SOURCE ? &srcp : &raw;
         if (*slot) {
             rc = rf_err_set(err, RF_EUSAGE, o->ncu[i], 0, 0, NULL,
-                            "a second %s page export (give one raw and one source page)",
-                            n->page == RF_NCU_RAW ? "raw" : "source");
+                            "a second %s page export (give one raw or details page and one "
+                            "source page)", n->page == RF_NCU_SOURCE ? "source" : "launch");
             rf_ncu_destroy(n);
             break;
         }
@@ -375,8 +375,8 @@ static int run(const popts *o, rf_err *err)
     }
     if (!rc && !raw)
         rc = rf_err_set(err, RF_EUSAGE, o->ncu[0], 0, 0, NULL,
-                        "the launch comes from a raw-page export (ncu --csv --page raw): "
-                        "give one with --ncu");
+                        "the launch comes from a raw-page (ncu --csv --page raw) or details-page "
+                        "(ncu --csv) export: give one with --ncu");
     if (!rc)
         rc = rf_ncu_find_launch(raw, o->kernel, which, &r.l, err);
     if (!rc && srcp)

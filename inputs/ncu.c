@@ -290,15 +290,15 @@ static int launch_dims(csvr *r, const rawcols *c, bool grid, int out[3], rf_err 
 }
 
 /* Metric in column c as a fraction from "%" (lo..hi), or -1 when absent. */
-static int pct_cell(csvr *r, int c, const char *const *units, const char *what, double *out,
+static int pct_cell(csvr *r, int c, const char *unit, const char *what, double *out,
                     rf_err *err)
 {
     *out = -1;
     if (c < 0 || c >= r->nf)
         return 0;
-    if (units && units[c][0] && strcmp(units[c], "%") != 0)
+    if (unit[0] && strcmp(unit, "%") != 0)
         return rf_err_set(err, RF_EPARSE, r->path, r->f[c].line, r->f[c].col, what,
-                          "unit '%s' is not %%", units[c]);
+                          "unit '%s' is not %%", unit);
     bool have;
     double x;
     int rc = cell_num(r->path, &r->f[c], what, &have, &x, err);
@@ -311,16 +311,16 @@ static int pct_cell(csvr *r, int c, const char *const *units, const char *what, 
     return 0;
 }
 
-static int bytes_cell(csvr *r, int c, const char *const *units, const char *what, long *out,
+static int bytes_cell(csvr *r, int c, const char *unit, const char *what, long *out,
                       rf_err *err)
 {
     *out = -1;
     if (c < 0 || c >= r->nf)
         return 0;
-    double scale = byte_unit(units ? units[c] : "");
+    double scale = byte_unit(unit);
     if (scale < 0)
         return rf_err_set(err, RF_EPARSE, r->path, r->f[c].line, r->f[c].col, what,
-                          "unit '%s' is not a size in bytes", units[c]);
+                          "unit '%s' is not a size in bytes", unit);
     bool have;
     double x;
     int rc = cell_num(r->path, &r->f[c], what, &have, &x, err);
@@ -332,6 +332,41 @@ static int bytes_cell(csvr *r, int c, const char *const *units, const char *what
                           "%g bytes is outside 0..2^30", x);
     *out = (long)floor(x + 0.5);
     return 0;
+}
+
+/* Registers per thread in column c (0 when absent). */
+static int regs_cell(csvr *r, int c, const char *what, int *out, rf_err *err)
+{
+    *out = 0;
+    if (c < 0 || c >= r->nf)
+        return 0;
+    bool have;
+    double x;
+    const field *fd = &r->f[c];
+    int rc = cell_num(r->path, fd, what, &have, &x, err);
+    if (rc)
+        return rc;
+    if (have && (x < 1 || x > 255 || x != floor(x)))
+        return rf_err_set(err, RF_ERANGE, r->path, fd->line, fd->col, what,
+                          "%g is not a register count in 1..255", x);
+    *out = have ? (int)x : 0;
+    return 0;
+}
+
+/* "8.6" in the CC column: 86, or 0. */
+static int cc_cell(const csvr *r, int c)
+{
+    int maj, mnr;
+    char tail;
+    if (c >= 0 && c < r->nf && sscanf(r->f[c].s, "%d.%d%c", &maj, &mnr, &tail) == 2 &&
+        maj >= 1 && maj < 100 && mnr >= 0 && mnr < 10)
+        return maj * 10 + mnr;
+    return 0;
+}
+
+static const char *unit_of(char *const *units, int c)
+{
+    return units && c >= 0 ? units[c] : "";
 }
 
 static void free_units(char **u, int n)
@@ -412,40 +447,22 @@ static int parse_raw(csvr *r, rf_ncu *n, rf_err *err)
         l->line = r->rec_line;
         snprintf(l->kernel, sizeof l->kernel, "%s", r->f[c.name].s);
         snprintf(l->id, sizeof l->id, "%s", c.id >= 0 ? r->f[c.id].s : "");
-        const char *const *u = (const char *const *)units;
         if ((rc = launch_dims(r, &c, true, l->grid, err)) ||
-            (rc = launch_dims(r, &c, false, l->block, err)))
+            (rc = launch_dims(r, &c, false, l->block, err)) ||
+            (rc = regs_cell(r, c.regs, "launch__registers_per_thread", &l->regs, err)) ||
+            (rc = bytes_cell(r, c.smem_dyn, unit_of(units, c.smem_dyn),
+                             "launch__shared_mem_per_block_dynamic", &l->smem_dynamic, err)) ||
+            (rc = bytes_cell(r, c.smem_st, unit_of(units, c.smem_st),
+                             "launch__shared_mem_per_block_static", &l->smem_static, err)) ||
+            (rc = pct_cell(r, c.l1, unit_of(units, c.l1), "l1tex__t_sector_hit_rate.pct",
+                           &l->l1_hit, err)) ||
+            (rc = pct_cell(r, c.l2, unit_of(units, c.l2), "lts__t_sector_hit_rate.pct",
+                           &l->l2_hit, err)) ||
+            (rc = pct_cell(r, c.occ, unit_of(units, c.occ),
+                           "sm__warps_active.avg.pct_of_peak_sustained_active", &l->occupancy,
+                           err)))
             break;
-        if (c.regs >= 0) {
-            bool have;
-            double x;
-            const field *fd = &r->f[c.regs];
-            if ((rc = cell_num(r->path, fd, "launch__registers_per_thread", &have, &x, err)))
-                break;
-            if (have && (x < 1 || x > 255 || x != floor(x))) {
-                rc = rf_err_set(err, RF_ERANGE, r->path, fd->line, fd->col,
-                                "launch__registers_per_thread",
-                                "%g is not a register count in 1..255", x);
-                break;
-            }
-            l->regs = have ? (int)x : 0;
-        }
-        if ((rc = bytes_cell(r, c.smem_dyn, u, "launch__shared_mem_per_block_dynamic",
-                             &l->smem_dynamic, err)) ||
-            (rc = bytes_cell(r, c.smem_st, u, "launch__shared_mem_per_block_static",
-                             &l->smem_static, err)) ||
-            (rc = pct_cell(r, c.l1, u, "l1tex__t_sector_hit_rate.pct", &l->l1_hit, err)) ||
-            (rc = pct_cell(r, c.l2, u, "lts__t_sector_hit_rate.pct", &l->l2_hit, err)) ||
-            (rc = pct_cell(r, c.occ, u, "sm__warps_active.avg.pct_of_peak_sustained_active",
-                           &l->occupancy, err)))
-            break;
-        if (c.cc >= 0) {
-            int maj, mnr;
-            char tail;
-            if (sscanf(r->f[c.cc].s, "%d.%d%c", &maj, &mnr, &tail) == 2 && maj >= 1 &&
-                maj < 100 && mnr >= 0 && mnr < 10)
-                l->cc = maj * 10 + mnr;
-        }
+        l->cc = cc_cell(r, c.cc);
         n->nlaunches++;
     }
     free_units(units, ncols);
@@ -454,6 +471,91 @@ static int parse_raw(csvr *r, rf_ncu *n, rf_err *err)
     if (n->nlaunches == 0)
         return rf_err_set(err, RF_EPARSE, r->path, r->line, 0, NULL,
                           "raw page without a kernel launch row");
+    return 0;
+}
+
+/* ---- details page (ncu --csv's default: one row per metric) ---- */
+
+/* A details-page metric, by its name (--print-metric-name name) or its
+ * label in the sections (the default). */
+enum { M_REGS, M_SMEM_DYN, M_SMEM_ST, M_L1, M_L2, M_OCC, M_NONE };
+
+static int details_metric(const char *name)
+{
+    static const struct { const char *raw, *label; int m; } t[] = {
+        {"launch__registers_per_thread", "Registers Per Thread", M_REGS},
+        {"launch__shared_mem_per_block_dynamic", "Dynamic Shared Memory Per Block", M_SMEM_DYN},
+        {"launch__shared_mem_per_block_static", "Static Shared Memory Per Block", M_SMEM_ST},
+        {"l1tex__t_sector_hit_rate.pct", "L1/TEX Hit Rate", M_L1},
+        {"lts__t_sector_hit_rate.pct", "L2 Hit Rate", M_L2},
+        {"sm__warps_active.avg.pct_of_peak_sustained_active", "Achieved Occupancy", M_OCC}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(name, t[i].raw) == 0 || strcmp(name, t[i].label) == 0)
+            return t[i].m;
+    return M_NONE;
+}
+
+static int parse_details(csvr *r, rf_ncu *n, rf_err *err)
+{
+    rawcols c;
+    memset(&c, 0xff, sizeof c);   /* every column -1: only the fixed ones are looked up */
+    int ncols = r->nf;
+    c.id = col_of(r, "ID");
+    c.name = col_of(r, "Kernel Name");
+    c.grid = col_of(r, "Grid Size");
+    c.block = col_of(r, "Block Size");
+    c.cc = col_of(r, "CC");
+    int cm = col_of(r, "Metric Name"), cu = col_of(r, "Metric Unit");
+    int cv = col_of(r, "Metric Value");
+    if (cv < 0)
+        return rf_err_set(err, RF_EPARSE, r->path, r->rec_line, 1, NULL,
+                          "details page without a \"Metric Value\" column");
+    int cap = 0, rc;
+    while ((rc = next_record(r, err)) > 0) {
+        if (r->nf != ncols)
+            return rf_err_set(err, RF_EPARSE, r->path, r->rec_line, 1, NULL,
+                              "%d fields where the header has %d", r->nf, ncols);
+        const char *id = c.id >= 0 ? r->f[c.id].s : "";
+        rf_ncu_launch *l = n->nlaunches ? &n->launches[n->nlaunches - 1] : NULL;
+        if (!l || strcmp(l->id, id) != 0 || strcmp(l->kernel, r->f[c.name].s) != 0) {
+            if (n->nlaunches >= cap) {
+                int nc = cap ? cap * 2 : 8;
+                rf_ncu_launch *nl = realloc(n->launches, (size_t)nc * sizeof *nl);
+                if (!nl)
+                    return nomem(r, err);
+                n->launches = nl;
+                cap = nc;
+            }
+            l = &n->launches[n->nlaunches++];
+            memset(l, 0, sizeof *l);
+            l->line = r->rec_line;
+            snprintf(l->kernel, sizeof l->kernel, "%s", r->f[c.name].s);
+            snprintf(l->id, sizeof l->id, "%s", id);
+            l->smem_dynamic = l->smem_static = -1;
+            l->l1_hit = l->l2_hit = l->occupancy = -1;
+            if ((rc = launch_dims(r, &c, true, l->grid, err)) ||
+                (rc = launch_dims(r, &c, false, l->block, err)))
+                return rc;
+            l->cc = cc_cell(r, c.cc);
+        }
+        const char *name = r->f[cm].s, *unit = cu >= 0 ? r->f[cu].s : "";
+        switch (details_metric(name)) {
+        case M_REGS: rc = regs_cell(r, cv, name, &l->regs, err); break;
+        case M_SMEM_DYN: rc = bytes_cell(r, cv, unit, name, &l->smem_dynamic, err); break;
+        case M_SMEM_ST: rc = bytes_cell(r, cv, unit, name, &l->smem_static, err); break;
+        case M_L1: rc = pct_cell(r, cv, unit, name, &l->l1_hit, err); break;
+        case M_L2: rc = pct_cell(r, cv, unit, name, &l->l2_hit, err); break;
+        case M_OCC: rc = pct_cell(r, cv, unit, name, &l->occupancy, err); break;
+        default: rc = 0; break;
+        }
+        if (rc)
+            return rc;
+    }
+    if (rc < 0)
+        return rc;
+    if (n->nlaunches == 0)
+        return rf_err_set(err, RF_EPARSE, r->path, r->line, 0, NULL,
+                          "details page without a metric row");
     return 0;
 }
 
@@ -643,14 +745,17 @@ int rf_ncu_parse(const char *path, const char *text, size_t len, rf_ncu **out, r
             (col_of(&r, "Address") >= 0 && col_of(&r, "Source") >= 0)) {
             n->page = RF_NCU_SOURCE;
             rc = parse_source(&r, n, err);
-        } else if (col_of(&r, "ID") >= 0 && col_of(&r, "Kernel Name") >= 0 &&
-                   col_of(&r, "Metric Name") < 0) {
+        } else if (col_of(&r, "Kernel Name") >= 0 && col_of(&r, "Metric Name") >= 0) {
+            n->page = RF_NCU_DETAILS;
+            rc = parse_details(&r, n, err);
+        } else if (col_of(&r, "ID") >= 0 && col_of(&r, "Kernel Name") >= 0) {
             n->page = RF_NCU_RAW;
             rc = parse_raw(&r, n, err);
         } else {
             rc = rf_err_set(err, RF_EPARSE, path, r.rec_line, 1, NULL,
                             "not an ncu raw page (\"ID\",\"Kernel Name\",... with metric "
-                            "columns) or source page (\"Address\",\"Source\",...) export");
+                            "columns), details page (\"Metric Name\",\"Metric Value\") or "
+                            "source page (\"Address\",\"Source\",...) export");
         }
     }
     free(r.f);

@@ -16,6 +16,14 @@
  *   sustained_active (achieved occupancy, "%"), and the "CC" column
  *   (compute capability, e.g. "8.6").
  *
+ *   details page (`ncu --csv`, the default): the same figures from rows of
+ *   "ID","Kernel Name",...,"Grid Size","Block Size",...,"Metric Name",
+ *   "Metric Unit","Metric Value", one row per metric and launch; a metric
+ *   is named as above (--print-metric-name name) or by its section label
+ *   ("Registers Per Thread", "Dynamic Shared Memory Per Block", "Static
+ *   Shared Memory Per Block", "L1/TEX Hit Rate", "L2 Hit Rate", "Achieved
+ *   Occupancy").  It gives launches like the raw page.
+ *
  *   source page (`ncu --csv --page source --print-source sass`): per kernel
  *   a row "Kernel Name",NAME, then a header row with "Address", "Source"
  *   and "Instructions Executed" (or inst_executed), then one row per SASS
@@ -71,12 +79,12 @@ typedef struct rf_ncu_source {
     int ninsts;
 } rf_ncu_source;
 
-typedef enum rf_ncu_page { RF_NCU_RAW, RF_NCU_SOURCE } rf_ncu_page;
+typedef enum rf_ncu_page { RF_NCU_RAW, RF_NCU_SOURCE, RF_NCU_DETAILS } rf_ncu_page;
 
 typedef struct rf_ncu {
     char path[512];
     int page;                    /* rf_ncu_page */
-    rf_ncu_launch *launches;     /* raw page */
+    rf_ncu_launch *launches;     /* raw or details page */
     int nlaunches;
     rf_ncu_source *sources;      /* source page */
     int nsources;

@@ -32,6 +32,8 @@
 #define SRC "tests/fixtures/ncu/hotspot_source.csv"
 #define TWO "tests/fixtures/ncu/two_launches.csv"
 
+static void bad(const char *text, int code, const char *want);
+
 static rf_ncu *load_ok(const char *path)
 {
     rf_ncu *n = NULL;
@@ -81,6 +83,49 @@ static void raw_page(void **state)
     assert_true(fabs(l->l2_hit - 0.8) < 1e-12);
     assert_int_equal(rf_ncu_find_launch(n, "hotspot", 2, &l, &err), RF_ERANGE);
     rf_ncu_destroy(n);
+}
+
+/* The default page: the same figures from one row per metric; static
+ * shared memory "3.07" Kbyte/block = 3070 bytes (ncu's rounding). */
+static void details_page(void **state)
+{
+    (void)state;
+    rf_ncu *n = load_ok("tests/fixtures/ncu/hotspot_details.csv");
+    assert_int_equal(n->page, RF_NCU_DETAILS);
+    assert_int_equal(n->nlaunches, 1);
+    const rf_ncu_launch *l = &n->launches[0];
+    assert_int_equal(l->line, 2);
+    assert_int_equal(l->grid[0], 32);
+    assert_int_equal(l->block[1], 16);
+    assert_int_equal(l->regs, 26);
+    assert_int_equal(l->smem_static, 3070);
+    assert_int_equal(l->smem_dynamic, 0);
+    assert_true(fabs(l->l1_hit - 0.3125) < 1e-12);
+    assert_true(fabs(l->l2_hit - 0.785) < 1e-12);
+    assert_true(fabs(l->occupancy - 0.618) < 1e-12);
+    assert_int_equal(l->cc, 75);
+    rf_ncu_destroy(n);
+    /* Metric names (--print-metric-name name), two launches. */
+    const char *text =
+        "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Metric Name\",\"Metric Unit\","
+        "\"Metric Value\"\n"
+        "\"0\",\"k(int)\",\"(64, 1, 1)\",\"(8, 1, 1)\",\"launch__registers_per_thread\","
+        "\"register/thread\",\"40\"\n"
+        "\"3\",\"k(int)\",\"(64, 1, 1)\",\"(16, 1, 1)\",\"lts__t_sector_hit_rate.pct\",\"%\","
+        "\"12.5\"\n";
+    rf_err err = {0};
+    if (rf_ncu_parse("d.csv", text, strlen(text), &n, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(n->nlaunches, 2);
+    assert_int_equal(n->launches[0].regs, 40);
+    assert_true(n->launches[0].l2_hit == -1);
+    assert_int_equal(n->launches[1].grid[0], 16);
+    assert_true(n->launches[1].l2_hit == 0.125);
+    rf_ncu_destroy(n);
+    bad("\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Metric Name\",\"Metric Unit\","
+        "\"Metric Value\"\n\"0\",\"k(int)\",\"(64, 1, 1)\",\"(8, 1, 1)\","
+        "\"Achieved Occupancy\",\"%\",\"lots\"\n",
+        RF_ENUMBER, "x.csv:2:64: Achieved Occupancy: 'lots' is not a number");
 }
 
 static void names(void **state)
@@ -351,11 +396,11 @@ static void bad_usage(void **state)
     clirun_expect_bad("profile --ncu " RAW " --kernel hotspot --code tests/fixtures/loops.ptx "
                       "-o x.spec", "no function 'hotspot' among its 7 entries");
     clirun_expect_bad("profile --ncu " SRC " --kernel hotspot -o x.spec",
-                      "raw-page export");
+                      "raw-page (ncu --csv --page raw) or details-page");
     clirun_expect_bad("profile --ncu " TWO " --ncu " SRC " --kernel hotspot -o x.spec",
                       "has 2 launches (IDs 1, 2)");
     clirun_expect_bad("profile --ncu " RAW " --ncu " TWO " --kernel hotspot -o x.spec",
-                      "a second raw page export");
+                      "a second launch page export");
     /* A bad export leaves no file behind. */
     snprintf(args, sizeof args, "%s/bad.csv", tmpdir);
     FILE *fp = fopen(args, "w");
@@ -377,6 +422,7 @@ int main(int argc, char **argv)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(raw_page),
+        cmocka_unit_test(details_page),
         cmocka_unit_test(names),
         cmocka_unit_test(source_page),
         cmocka_unit_test(errors),
