@@ -11,7 +11,8 @@
  *               overrides the profile's trip and taken for those branches
  *               in the sampler and the closed-form models
  *     [params]  NAME = VALUE: integer kernel parameters (the PTX parameter's
- *               name, or its position as in nvcc's NAME_param_K); --param
+ *               name, its position as in nvcc's NAME_param_K, or its name
+ *               in the CUDA source K.cu next to K.ptx); --param
  *               NAME=VALUE overrides.  With them, and with constants in the
  *               code, counted PTX loops get their exact trip count and
  *               branches on constants their outcome (tripcount.h); [branches]
@@ -189,6 +190,7 @@ static int add_param(rf_kparam *par, int *n, const char *name, const char *val,
                           "more than %d kernel parameters", RF_KERNEL_MAX_PARAMS);
     snprintf(par[*n].name, sizeof par[0].name, "%s", name);
     par[*n].value = v;
+    par[*n].line = line;
     (*n)++;
     return RF_OK;
 }
@@ -400,6 +402,54 @@ static int apply_branches(rf_kernel *k, const spec *sp, const char *path, bool *
     return RF_OK;
 }
 
+/* Give every kernel parameter its PTX name: the PTX name itself, its
+ * position ("1"), or its name in the CUDA source next to the PTX (K.cu for
+ * K.ptx, the __global__ function of the entry's name).  A name none of
+ * these knows is an error where it was given. */
+static int name_params(const rf_kernel *k, const char *code_path, const char *text,
+                       rf_kparam *par, int npar, const char *spec_path, rf_err *err)
+{
+    char (*pn)[128] = malloc(2 * RF_TRIP_MAX_PARAMS * sizeof *pn);
+    if (!pn)
+        return rf_err_set(err, RF_ENOMEM, code_path, 0, 0, NULL, "out of memory");
+    char (*cn)[128] = pn + RF_TRIP_MAX_PARAMS;
+    int np = rf_trip_ptx_params(text, k->source->name, pn, RF_TRIP_MAX_PARAMS), nc = -1;
+    size_t cl = strlen(code_path);
+    if (np >= 0 && cl > 4 && strcmp(code_path + cl - 4, ".ptx") == 0 && cl < 1024) {
+        char cu[1024];
+        snprintf(cu, sizeof cu, "%.*s.cu", (int)(cl - 4), code_path);
+        char *src = NULL;
+        rf_err ignore;
+        if (access(cu, R_OK) == 0 && kir_read_file(cu, &src, NULL, &ignore) == 0) {
+            char base[128];
+            rf_trip_base_name(k->source->name, base, sizeof base);
+            nc = rf_trip_cu_params(src, base, cn, RF_TRIP_MAX_PARAMS);
+        }
+        free(src);
+    }
+    int rc = RF_OK;
+    for (int i = 0; i < npar && np >= 0 && !rc; i++) {
+        rf_kparam *q = &par[i];
+        bool known = q->name[strspn(q->name, "0123456789")] == '\0' && atol(q->name) < np &&
+                     strlen(q->name) < 9;
+        for (int j = 0; j < np && !known; j++)
+            known = strcmp(pn[j], q->name) == 0;
+        for (int j = 0; j < nc && j < np && !known; j++)
+            if (strcmp(cn[j], q->name) == 0) {
+                snprintf(q->name, sizeof q->name, "%s", pn[j]);
+                known = true;
+            }
+        if (!known)
+            rc = rf_err_set(err, RF_EUNKNOWN, q->line ? spec_path : "command line", q->line, 0,
+                            q->name, "no parameter of %s is named so (PTX names %s..%s, "
+                            "positions 0..%d%s)", k->source->name, np ? pn[0] : "",
+                            np ? pn[np - 1] : "", np - 1,
+                            nc > 0 ? ", or their names in the .cu" : "");
+    }
+    free(pn);
+    return rc;
+}
+
 /* Branch probabilities from the code (tripcount.h, with the spec's
  * [params] and --param), then the spec's [branches] over them; counts in
  * k->psrc. */
@@ -435,6 +485,8 @@ static int apply_profile(rf_kernel *k, const spec *sp, const rf_kernel_opts *opt
         rf_trip *t = NULL;
         int nt = 0;
         rc = kir_read_file(code_path, &text, NULL, err);
+        if (!rc && npar)
+            rc = name_params(k, code_path, text, par, npar, path, err);
         if (!rc)
             rc = rf_trip_find(k->source, text, par, npar, &t, &nt, err);
         for (int i = 0; i < nt; i++) {

@@ -771,3 +771,130 @@ out:
     free(res);
     return rc;
 }
+
+/* ---- parameter names ---- */
+
+static bool id_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '$';
+}
+
+/* The last identifier of s[0..n) (array brackets and default values cut
+ * by the caller) into out; false when there is none. */
+static bool last_ident(const char *s, size_t n, char *out, size_t cap)
+{
+    while (n && !id_char(s[n - 1]))
+        n--;
+    size_t e = n;
+    while (n && id_char(s[n - 1]))
+        n--;
+    if (e == n || isdigit((unsigned char)s[n]) || e - n >= cap)
+        return false;
+    memcpy(out, s + n, e - n);
+    out[e - n] = '\0';
+    return true;
+}
+
+/* Split the list between '(' at open and its ')' at depth 0 of (), [], <>
+ * and {} into names; `cut` ends a piece early ("=" for default values,
+ * "[" for arrays).  Returns the count or -1 when unbalanced. */
+static int split_params(const char *open, const char *cut, char (*names)[128], int max)
+{
+    const char *p = open + 1, *piece = p;
+    int depth = 0, n = 0;
+    for (;; p++) {
+        char c = *p;
+        if (!c)
+            return -1;
+        if (c == '(' || c == '[' || c == '<' || c == '{') {
+            depth++;
+        } else if ((c == ')' || c == ']' || c == '>' || c == '}') && depth > 0) {
+            depth--;
+        } else if (depth == 0 && (c == ',' || c == ')')) {
+            size_t len = (size_t)(p - piece), k = strcspn(piece, cut);
+            if (k < len)
+                len = k;
+            char name[128];
+            if (last_ident(piece, len, name, sizeof name) && strcmp(name, "void") != 0) {
+                if (n < max)
+                    snprintf(names[n], sizeof names[n], "%s", name);
+                n++;
+            }
+            piece = p + 1;
+            if (c == ')')
+                return n < max ? n : max;
+        }
+    }
+}
+
+int rf_trip_ptx_params(const char *text, const char *entry, char (*names)[128], int max)
+{
+    size_t el = strlen(entry);
+    for (const char *p = strstr(text, ".entry"); p; p = strstr(p + 6, ".entry")) {
+        const char *q = p + 6;
+        if (!isspace((unsigned char)*q))
+            continue;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (strncmp(q, entry, el) != 0 || id_char(q[el]))
+            continue;
+        q += el;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (*q != '(')
+            return 0;   /* no parameters */
+        return split_params(q, "[", names, max);
+    }
+    return -1;
+}
+
+int rf_trip_cu_params(const char *text, const char *base, char (*names)[128], int max)
+{
+    size_t bl = strlen(base);
+    if (!bl)
+        return -1;
+    for (const char *p = strstr(text, base); p; p = strstr(p + 1, base)) {
+        if ((p > text && id_char(p[-1])) || id_char(p[bl]))
+            continue;
+        const char *q = p + bl;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (*q != '(')
+            continue;
+        /* A kernel: __global__ in the same declaration. */
+        const char *d = p;
+        while (d > text && d[-1] != ';' && d[-1] != '}' && d[-1] != '{')
+            d--;
+        const char *g = strstr(d, "__global__");
+        if (!g || g > p)
+            continue;
+        return split_params(q, "=[", names, max);
+    }
+    return -1;
+}
+
+void rf_trip_base_name(const char *entry, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", entry);
+    if (strncmp(entry, "_Z", 2) != 0)
+        return;
+    const char *p = entry + 2;
+    bool nested = *p == 'N';
+    if (nested)
+        p++;
+    const char *last = NULL;
+    long lastn = 0;
+    while (isdigit((unsigned char)*p)) {
+        char *e;
+        long n = strtol(p, &e, 10);
+        if (n <= 0 || (long)strlen(e) < n)
+            return;
+        last = e;
+        lastn = n;
+        p = e + n;
+        if (!nested)
+            break;
+    }
+    if (last && (size_t)lastn < cap)
+        snprintf(out, cap, "%.*s", (int)lastn, last);
+}

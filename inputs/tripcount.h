@@ -31,6 +31,7 @@
 #define RF_TRIPCOUNT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "../common/error.h"
 #include "kir.h"
@@ -40,7 +41,22 @@
 typedef struct rf_kparam {
     char name[128];
     long value;
+    int line;                    /* spec line it was given on, 0 = command line */
 } rf_kparam;
+
+#define RF_TRIP_MAX_PARAMS 256
+
+/* Parameter names of PTX entry `entry` as text declares them, in order,
+ * into names[0..max): the count, or -1 when the entry is not found. */
+int rf_trip_ptx_params(const char *text, const char *entry, char (*names)[128], int max);
+
+/* Parameter names of the CUDA kernel `base` (a __global__ function) in
+ * CUDA source text, in order: the count, or -1 when not found. */
+int rf_trip_cu_params(const char *text, const char *base, char (*names)[128], int max);
+
+/* The source-level name of a PTX entry: the identifier an Itanium-mangled
+ * name (_Z7hotspotPf..., _ZN2ns6kernelEv) holds, else the name itself. */
+void rf_trip_base_name(const char *entry, char *out, size_t cap);
 
 /* One conditional branch the code decides. */
 typedef struct rf_trip {

@@ -84,8 +84,8 @@ static void constant_bound(void **state)
 static void parameter_bound(void **state)
 {
     (void)state;
-    const char *names[] = {"1=100", "loopn_param_1=100"};
-    for (int i = 0; i < 2; i++) {
+    const char *names[] = {"1=100", "loopn_param_1=100", "n=100"};   /* n: from loops.cu */
+    for (int i = 0; i < 3; i++) {
         rf_kernel *k = load(LOOPS, "loopn", names[i], NULL);
         const rf_block *b = &k->func->blocks[block_of(k, "$L__BB1_2")];
         assert_true(b->has_taken);
@@ -117,7 +117,7 @@ static void parameter_bound(void **state)
 static void thread_bound_stays_default(void **state)
 {
     (void)state;
-    rf_kernel *k = load(LOOPS, "looptid", "1=100", NULL);
+    rf_kernel *k = load(LOOPS, "looptid", NULL, NULL);
     for (int b = 0; b < k->func->nblocks; b++)
         assert_false(k->func->blocks[b].has_taken);
     assert_int_equal(k->psrc.branches, 2);
@@ -159,6 +159,42 @@ static void compare_forms(void **state)
     k = load(LOOPS, "gt", NULL, NULL);
     assert_true(fabs(freq_of(k, "$L__BB5_1") - 4.0) < 1e-9);
     assert_true(fabs(k->func->blocks[block_of(k, "$L__BB5_1")].taken_p - 0.75) < 1e-12);
+    rf_kernel_destroy(k);
+}
+
+/* Parameter names from the PTX and from the CUDA source next to it. */
+static void param_names(void **state)
+{
+    (void)state;
+    char names[16][128], base[64];
+    const char *ptx = ".visible .entry _Z3addPfi(\n\t.param .u64 _Z3addPfi_param_0,\n"
+                      "\t.param .align 8 .b8 _Z3addPfi_param_1[16]\n)\n{\n}\n";
+    assert_int_equal(rf_trip_ptx_params(ptx, "_Z3addPfi", names, 16), 2);
+    assert_string_equal(names[1], "_Z3addPfi_param_1");
+    assert_int_equal(rf_trip_ptx_params(ptx, "_Z3add", names, 16), -1);
+    const char *cu = "static int add(int x);\n"
+                     "template <typename T, int N>\n__global__ void __launch_bounds__(256)\n"
+                     "add(const T *__restrict__ a, float b[4], std::pair<int, int> p, int n = 3)"
+                     "\n{\n}\n__global__ void none(void) {}\n";
+    assert_int_equal(rf_trip_cu_params(cu, "add", names, 16), 4);
+    assert_string_equal(names[0], "a");
+    assert_string_equal(names[1], "b");
+    assert_string_equal(names[2], "p");
+    assert_string_equal(names[3], "n");
+    assert_int_equal(rf_trip_cu_params(cu, "none", names, 16), 0);
+    assert_int_equal(rf_trip_cu_params(cu, "sub", names, 16), -1);
+    rf_trip_base_name("_Z7hotspotPKfS0_Pfiiiffffff", base, sizeof base);
+    assert_string_equal(base, "hotspot");
+    rf_trip_base_name("_ZN2ns6kernelEv", base, sizeof base);
+    assert_string_equal(base, "kernel");
+    rf_trip_base_name("hotspot", base, sizeof base);
+    assert_string_equal(base, "hotspot");
+    /* The bundled hotspot: steps is parameter 5 (hotspot.cu); with 4 the
+     * guard "steps < 1" is decided (its loop leaves by a break and stays
+     * on the profile's trip). */
+    rf_kernel *k = load("inputs/kernels/hotspot.spec", NULL, "steps=4", NULL);
+    assert_int_equal(k->psrc.fwd_code, 1);
+    assert_int_equal(k->psrc.loops_code, 0);
     rf_kernel_destroy(k);
 }
 
@@ -218,6 +254,16 @@ static void bad_params(void **state)
     o.params[0] = "n=1.5";
     assert_int_equal(rf_kernel_load(LOOPS, &o, &k, &err), RF_ENUMBER);
     assert_null(k);
+    /* A name no parameter has. */
+    o.params[0] = "m=3";
+    o.entry = "loopn";
+    assert_int_equal(rf_kernel_load(LOOPS, &o, &k, &err), RF_EUNKNOWN);
+    assert_null(k);
+    assert_string_equal(err.msg, "command line: m: no parameter of loopn is named so (PTX "
+                                 "names loopn_param_0..loopn_param_1, positions 0..1, or "
+                                 "their names in the .cu)");
+    clirun_expect_bad("analyze tests/fixtures/unknownparam.spec",
+                      "unknownparam.spec:8: steps: no parameter of loopn is named so");
     clirun_expect_bad("analyze tests/fixtures/badparam.spec",
                       "badparam.spec:8:5: 1: 'lots' is not an integer parameter value");
     clirun_expect_bad("analyze " LOOPS " --param", "--param needs a value");
@@ -260,6 +306,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(count_down),
         cmocka_unit_test(compare_forms),
         cmocka_unit_test(break_stays_default),
+        cmocka_unit_test(param_names),
         cmocka_unit_test(spec_params),
         cmocka_unit_test(bad_params),
         cmocka_unit_test(cli_profile),
