@@ -861,12 +861,15 @@ int rf_trip_cu_params(const char *text, const char *base, char (*names)[128], in
             q++;
         if (*q != '(')
             continue;
-        /* A kernel: __global__ in the same declaration. */
+        /* A kernel: __global__ in the same declaration (looked for in the
+         * 4096 characters before the name at most). */
         const char *d = p;
-        while (d > text && d[-1] != ';' && d[-1] != '}' && d[-1] != '{')
+        while (d > text && p - d < 4096 && d[-1] != ';' && d[-1] != '}' && d[-1] != '{')
             d--;
-        const char *g = strstr(d, "__global__");
-        if (!g || g > p)
+        bool global = false;
+        for (const char *g = d; g + 10 <= p && !global; g++)
+            global = memcmp(g, "__global__", 10) == 0;
+        if (!global)
             continue;
         return split_params(q, "=[", names, max);
     }
