@@ -445,7 +445,11 @@ static int parse_raw(csvr *r, rf_ncu *n, rf_err *err)
         rf_ncu_launch *l = &n->launches[n->nlaunches];
         memset(l, 0, sizeof *l);
         l->line = r->rec_line;
-        snprintf(l->kernel, sizeof l->kernel, "%s", r->f[c.name].s);
+        if (!(l->kernel = strdup(r->f[c.name].s))) {
+            rc = nomem(r, err);
+            break;
+        }
+        n->nlaunches++;   /* owned from here, filled below */
         snprintf(l->id, sizeof l->id, "%s", c.id >= 0 ? r->f[c.id].s : "");
         if ((rc = launch_dims(r, &c, true, l->grid, err)) ||
             (rc = launch_dims(r, &c, false, l->block, err)) ||
@@ -463,7 +467,6 @@ static int parse_raw(csvr *r, rf_ncu *n, rf_err *err)
                            err)))
             break;
         l->cc = cc_cell(r, c.cc);
-        n->nlaunches++;
     }
     free_units(units, ncols);
     if (rc < 0)
@@ -526,10 +529,12 @@ static int parse_details(csvr *r, rf_ncu *n, rf_err *err)
                 n->launches = nl;
                 cap = nc;
             }
-            l = &n->launches[n->nlaunches++];
+            l = &n->launches[n->nlaunches];
             memset(l, 0, sizeof *l);
             l->line = r->rec_line;
-            snprintf(l->kernel, sizeof l->kernel, "%s", r->f[c.name].s);
+            if (!(l->kernel = strdup(r->f[c.name].s)))
+                return nomem(r, err);
+            n->nlaunches++;
             snprintf(l->id, sizeof l->id, "%s", id);
             l->smem_dynamic = l->smem_static = -1;
             l->l1_hit = l->l2_hit = l->occupancy = -1;
@@ -709,6 +714,8 @@ void rf_ncu_destroy(rf_ncu *n)
         free(n->sources[i].insts);
     }
     free(n->sources);
+    for (int i = 0; i < n->nlaunches; i++)
+        free(n->launches[i].kernel);
     free(n->launches);
     free(n);
 }

@@ -50,7 +50,7 @@
 
 /* One kernel launch of the raw page. */
 typedef struct rf_ncu_launch {
-    char kernel[512];            /* "Kernel Name" as exported */
+    char *kernel;                /* "Kernel Name" as exported (owned) */
     char id[32];                 /* "ID" */
     int line;                    /* row's line in the file */
     int grid[3];                 /* CTAs */
