@@ -82,8 +82,24 @@ int rf_cli_values(int argc, char **argv, int *i, const rf_cli_opt *opts, size_t 
     return 0;
 }
 
+int rf_cli_param_opt(int argc, char **argv, int *i, rf_kernel_opts *ko, rf_err *err)
+{
+    const char *v;
+    int rc = rf_cli_value(argc, argv, i, "param", &v, err);
+    if (rc <= 0)
+        return rc;
+    if (ko->nparams >= RF_KERNEL_MAX_PARAMS)
+        return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, "param",
+                          "more than %d --param options", RF_KERNEL_MAX_PARAMS);
+    ko->params[ko->nparams++] = v;
+    return 1;
+}
+
 int rf_cli_kernel_opt(int argc, char **argv, int *i, rf_kernel_opts *ko, rf_err *err)
 {
+    int rc = rf_cli_param_opt(argc, argv, i, ko, err);
+    if (rc)
+        return rc;
     const rf_cli_opt opts[] = {{"entry", &ko->entry}, {"grid", &ko->grid},
                                {"block", &ko->block}, {"smem", &ko->smem},
                                {"regs", &ko->regs}};

@@ -54,13 +54,19 @@ int rf_cli_kernel_opt(int argc, char **argv, int *i, rf_kernel_opts *ko, rf_err 
  * like rf_cli_values. */
 int rf_cli_point_opt(int argc, char **argv, int *i, rf_point *pt, rf_err *err);
 
-/* The --help lines of rf_cli_kernel_opt's options. */
+/* --param NAME=VALUE (repeatable) into ko->params; returns like
+ * rf_cli_values. */
+int rf_cli_param_opt(int argc, char **argv, int *i, rf_kernel_opts *ko, rf_err *err);
+
+/* The --help lines of rf_cli_kernel_opt's and rf_cli_param_opt's options. */
 #define RF_CLI_KERNEL_HELP                                                                 \
     "  --entry NAME     kernel entry (default: the spec's, else the first .entry)\n"        \
     "  --grid X[,Y,Z]   CTAs in the grid (overrides the spec; needed for bare code)\n"      \
     "  --block X[,Y,Z]  threads per CTA (overrides the spec; needed for bare code)\n"       \
     "  --smem B         dynamic shared memory per CTA in bytes (overrides the spec)\n"      \
-    "  --regs N         registers per thread (default: the spec's, ptxas -v, rfkit's)\n"
+    "  --regs N         registers per thread (default: the spec's, ptxas -v, rfkit's)\n"      \
+    "  --param NAME=V   integer kernel parameter (PTX name or position; repeatable):\n"      \
+    "                   counted loops bounded by it get their exact trip count\n"
 
 /* The bank-stealing flags' rule (rf_design_steal_flags), for --help. */
 #define RF_CLI_STEAL_HELP                                                                  \

@@ -40,7 +40,8 @@ typedef struct analyze_opts {
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: rfkit analyze KERNEL... [--entry NAME|all] [--pass P] [--interval-regs N] [--csv]\n"
+        "usage: rfkit analyze KERNEL... [--entry NAME|all] [--pass P] [--interval-regs N]\n"
+        "                     [--param NAME=V ...] [--csv]\n"
         "\n"
         "Static register analyses of a kernel's entry function after register\n"
         "allocation.  KERNEL is a kernel spec (.spec), PTX (.ptx, allocated by rfkit),\n"
@@ -77,6 +78,8 @@ static void usage(FILE *out)
         "  --banks B            register banks for deadreg (default 8)\n"
         "  --rbits R            register bits of the concatenated index WxRy (default 3)\n"
         "  --no-ptxas           do not run ptxas -v for the register count\n"
+        "  --param NAME=V       integer kernel parameter (PTX name or position,\n"
+        "                       repeatable): exact trip counts of loops bounded by it\n"
         "  --csv                CSV: one header line, one row per result\n"
         "\n"
         "summary columns: functions in the file, the row's blocks and those reachable\n"
@@ -650,6 +653,7 @@ static int summary_row(rf_tbl *t, const analysis *a, const analyze_opts *o, rf_e
     rf_tbl_set(t, c++, "%.3f", opt.max_share);
     rf_tbl_set(t, c++, "%.3f", base.conflict);
     rf_tbl_set(t, c++, "%.3f", opt.conflict);
+    rf_tbl_set(t, c++, "%d", k->psrc.defaults);
     rf_iv_free(&iv);
     rf_iv_free(&st);
     return 0;
@@ -658,12 +662,32 @@ static int summary_row(rf_tbl *t, const analysis *a, const analyze_opts *o, rf_e
 /* Summary rows of one KERNEL: its entry, or every function (--entry all;
  * the file is loaded again for each function, so each row is what
  * --entry NAME gives). */
-static int summary_rows(rf_tbl *t, const char *path, const analyze_opts *o, rf_err *err)
+/* Append "KERNEL: <profile line>" of a's kernel to the text *prof. */
+static int add_profile(char **prof, size_t *plen, const analysis *a, rf_err *err)
+{
+    char line[512];
+    rf_kernel_profile_line(a->k, line, sizeof line);
+    size_t need = strlen(a->k->name) + strlen(line) + 4;
+    char *np = realloc(*prof, *plen + need);
+    if (!np)
+        return nomem(err);
+    *prof = np;
+    *plen += (size_t)snprintf(np + *plen, need, "%s: %s\n", a->k->name, line);
+    return 0;
+}
+
+static int summary_rows(rf_tbl *t, const char *path, const analyze_opts *o, char **prof,
+                        size_t *plen, rf_err *err)
 {
     analysis a;
     int rc = analysis_load(path, o, &a, err);
     if (rc)
         return rc;
+    rc = add_profile(prof, plen, &a, err);
+    if (rc) {
+        analysis_free(&a);
+        return rc;
+    }
     if (!o->all_funcs) {
         rc = summary_row(t, &a, o, err);
         analysis_free(&a);
@@ -715,17 +739,19 @@ static int run_summary(char **paths, int npaths, const analyze_opts *o, rf_err *
         "kernel", "entry", "functions", "blocks", "reachable_blocks", "insts", "regs_rfkit",
         "regs_ptxas", "max_live", "mean_live", "live_at_loads", "intervals", "interval_len",
         "interval_dyn_len", "strands", "strand_len", "strand_dyn_len", "cset_share",
-        "cset_share_cac", "cset_conflict", "cset_conflict_cac"};
+        "cset_share_cac", "cset_conflict", "cset_conflict_cac", "profile_defaults"};
     static const char *const ht[] = {
         "kernel", "entry", "funcs", "blocks", "reach", "insts", "regs", "ptxas", "max live",
         "mean live", "at loads", "intervals", "len", "dyn len", "strands", "len", "dyn len",
-        "cset", "CAC", "conflict", "CAC"};
+        "cset", "CAC", "conflict", "CAC", "defaults"};
     rf_tbl *t = NULL;
-    if (!(t = rf_tbl_new(21, o->csv ? hc : ht)))
+    if (!(t = rf_tbl_new(22, o->csv ? hc : ht)))
         return nomem(err);
     int rc = 0;
+    char *prof = NULL;           /* each kernel's profile line */
+    size_t plen = 0;
     for (int p = 0; p < npaths && !rc; p++)
-        rc = summary_rows(t, paths[p], o, err);
+        rc = summary_rows(t, paths[p], o, &prof, &plen, err);
     if (!rc) {
         emit(t, o->csv);
         if (!o->csv)
@@ -734,9 +760,12 @@ static int run_summary(char **paths, int npaths, const analyze_opts *o, rf_err *
                    "global/local loads);\nlen: static instructions per interval (N = %d) or "
                    "strand; dyn len: expected instructions per PREFETCH;\ncset: largest "
                    "critical set's share of expected writes, concat W%dR%d, and conflict: "
-                   "same-line\nconflict proxy of one warp, each as numbered and after CAC.\n",
-                   o->interval_regs, 6 - o->rbits, o->rbits);
+                   "same-line\nconflict proxy of one warp, each as numbered and after CAC;\n"
+                   "defaults: conditional branches on the profile's default trip or taken.\n\n"
+                   "%s",
+                   o->interval_regs, 6 - o->rbits, o->rbits, prof ? prof : "");
     }
+    free(prof);
     rf_tbl_free(t);
     return rc;
 }
@@ -790,6 +819,8 @@ int rf_cmd_analyze(int argc, char **argv)
             o.no_pass2 = true;
         } else if (rf_cli_flag(argv, i, "no-ptxas")) {
             o.kopts.no_ptxas = true;
+        } else if ((m = rf_cli_param_opt(argc, argv, &i, &o.kopts, &err)) != 0) {
+            rc = m < 0 ? m : 0;
         } else if ((m = rf_cli_value(argc, argv, &i, "entry", &v, &err)) != 0) {
             rc = m < 0 ? m : 0;
             o.all_funcs = !rc && !strcmp(v, "all");

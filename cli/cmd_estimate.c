@@ -49,7 +49,7 @@ static void print_csv(const char *gpu, const rf_kernel *k, const rf_design *d,
     static const char *const cols[] = {"gpu", "kernel", "design", "ctas_per_sm", "warps_per_sm",
                                        "occupancy", "limiter", "ipc", "ipc_lo", "ipc_hi",
                                        "cycles", "cycles_lo", "cycles_hi", "energy_nj",
-                                       "area_mm2", "bound", "calibrated"};
+                                       "area_mm2", "bound", "calibrated", "profile_defaults"};
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         rf_csvw_field(&w, cols[i]);
     rf_csvw_end(&w);
@@ -70,6 +70,7 @@ static void print_csv(const char *gpu, const rf_kernel *k, const rf_design *d,
     rf_csvw_num(&w, e->area_mm2);
     rf_csvw_field(&w, rf_ipc_bound_name(e->steady.bound));
     rf_csvw_int(&w, e->calibrated ? 1 : 0);
+    rf_csvw_int(&w, k->psrc.defaults);
     rf_csvw_end(&w);
     rf_csvw_flush(&w);
     rf_csvw_free(&w);
@@ -114,6 +115,9 @@ static void print_human(const char *gpu, const rf_kernel *k, const rf_design *d,
     rf_tbl_addf(t, "calibration\t%s", calib_note);
     rf_tbl_print(t, stdout);
     rf_tbl_free(t);
+    char line[512];
+    rf_kernel_profile_line(k, line, sizeof line);
+    printf("%s\n", line);
 }
 
 int rf_cmd_estimate(int argc, char **argv)

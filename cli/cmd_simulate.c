@@ -307,7 +307,7 @@ int rf_cmd_simulate(int argc, char **argv)
     const char *pol = st.sched_policy >= 0 && st.sched_policy < 3 ? policies[st.sched_policy] : "?";
     bool rs = d.kind == RF_DESIGN_STEALING && d.read_steal;
     bool ws = d.kind == RF_DESIGN_STEALING && d.write_steal;
-    char buf[64];
+    char buf[64], buf2[512];
     if (csv) {
         const char *head[] = {"gpu", "kernel", "design", "banks", "collectors", "scheduler",
                               "read_steal", "write_steal", "seed", "warmup", "ctas_per_sm"};
@@ -317,6 +317,7 @@ int rf_cmd_simulate(int argc, char **argv)
             rf_csvw_field(&w, head[i]);
         for (size_t i = 0; i < rf_sim_ncolumns; i++)
             rf_csvw_field(&w, rf_sim_columns[i].name);
+        rf_csvw_field(&w, "profile_defaults");
         rf_csvw_end(&w);
         rf_csvw_field(&w, gpu.name);
         rf_csvw_field(&w, k->name);
@@ -335,6 +336,7 @@ int rf_cmd_simulate(int argc, char **argv)
             print_value(rf_sim_columns[i].get(&st), buf, sizeof buf);
             rf_csvw_field(&w, buf);
         }
+        rf_csvw_int(&w, k->psrc.defaults);
         rf_csvw_end(&w);
         rf_csvw_flush(&w);
         rf_csvw_free(&w);
@@ -348,6 +350,8 @@ int rf_cmd_simulate(int argc, char **argv)
             print_value(rf_sim_columns[i].get(&st), buf, sizeof buf);
             printf("  %-22s %14s  %s\n", rf_sim_columns[i].name, buf, rf_sim_columns[i].unit);
         }
+        rf_kernel_profile_line(k, buf2, sizeof buf2);
+        printf("%s\n", buf2);
     }
     rf_kernel_destroy(k);
     return 0;

@@ -10,6 +10,13 @@
  *               probability P (a loop's back edge: P = trip / (trip + 1));
  *               overrides the profile's trip and taken for those branches
  *               in the sampler and the closed-form models
+ *     [params]  NAME = VALUE: integer kernel parameters (the PTX parameter's
+ *               name, its position as in nvcc's NAME_param_K, or its name
+ *               in the CUDA source K.cu next to K.ptx); --param
+ *               NAME=VALUE overrides.  With them, and with constants in the
+ *               code, counted PTX loops get their exact trip count and
+ *               branches on constants their outcome (tripcount.h); [branches]
+ *               still wins where it names a branch
  * A bare code file needs --grid and --block (there is no sensible default
  * for the launch, and occupancy depends on both).
  *
@@ -152,15 +159,45 @@ typedef struct spec_seen {
 } spec_seen;
 
 typedef struct spec {
+    rf_kparam par[RF_KERNEL_MAX_PARAMS];
+    int npar;
     char code[512];
     char entry[128];
     int code_line;
     bool have_grid, have_block, have_regs;
     spec_branch br[SPEC_MAX_BRANCHES];
     int nbr;
-    spec_seen seen[SPEC_MAX_BRANCHES + 16];   /* branches plus the fixed keys */
+    spec_seen seen[SPEC_MAX_BRANCHES + RF_KERNEL_MAX_PARAMS + 16];   /* branches, params,
+                                                                        the fixed keys */
     int nseen;
 } spec;
+
+/* Set kernel parameter name to the integer text val in par[0..*n)
+ * (replacing an earlier value of the same name). */
+static int add_param(rf_kparam *par, int *n, const char *name, const char *val,
+                     const char *file, int line, int col, rf_err *err)
+{
+    long v;
+    if (!*name || strlen(name) >= sizeof par[0].name)
+        return rf_err_set(err, RF_ERANGE, file, line, col, "param",
+                          "parameter name '%s' empty or too long", name);
+    if (rf_parse_long(val, &v))
+        return rf_err_set(err, RF_ENUMBER, file, line, col, name,
+                          "'%s' is not an integer parameter value", val);
+    for (int i = 0; i < *n; i++)
+        if (strcmp(par[i].name, name) == 0) {
+            par[i].value = v;
+            return RF_OK;
+        }
+    if (*n >= RF_KERNEL_MAX_PARAMS)
+        return rf_err_set(err, RF_ELIMIT, file, line, col, name,
+                          "more than %d kernel parameters", RF_KERNEL_MAX_PARAMS);
+    snprintf(par[*n].name, sizeof par[0].name, "%s", name);
+    par[*n].value = v;
+    par[*n].line = line;
+    (*n)++;
+    return RF_OK;
+}
 
 static char *trim(char *s)
 {
@@ -176,7 +213,7 @@ static char *trim(char *s)
 static int read_spec_lines(const char *path, const char *text, spec *sp, rf_kernel *k,
                            char **bufp, size_t *capp, rf_err *err)
 {
-    enum { S_NONE, S_KERNEL, S_LAUNCH, S_PROFILE, S_BRANCHES } sec = S_NONE;
+    enum { S_NONE, S_KERNEL, S_LAUNCH, S_PROFILE, S_BRANCHES, S_PARAMS } sec = S_NONE;
     int line = 0;
     const char *s = text;
     while (*s) {
@@ -215,10 +252,12 @@ static int read_spec_lines(const char *path, const char *text, spec *sp, rf_kern
                 sec = S_PROFILE;
             else if (strcmp(name, "branches") == 0)
                 sec = S_BRANCHES;
+            else if (strcmp(name, "params") == 0)
+                sec = S_PARAMS;
             else
                 return rf_err_set(err, RF_EUNKNOWN, path, line, tc, NULL,
                                   "unknown section [%s] (kernel, launch, "
-                                  "profile, branches)", name);
+                                  "profile, branches, params)", name);
             continue;
         }
         char *eq = strchr(t, '=');
@@ -305,6 +344,9 @@ static int read_spec_lines(const char *path, const char *text, spec *sp, rf_kern
             b->line = line;
             break;
         }
+        case S_PARAMS:
+            rc = add_param(sp->par, &sp->npar, key, val, path, line, vc, err);
+            break;
         }
         if (rc)
             return rc;
@@ -332,7 +374,8 @@ static int read_spec(const char *path, const char *text, spec *sp,
 /* Attach the spec's branch probabilities to the conditional branches that
  * jump to the labelled blocks (labels and blocks survive register
  * allocation unchanged). */
-static int apply_branches(rf_kernel *k, const spec *sp, const char *path, rf_err *err)
+static int apply_branches(rf_kernel *k, const spec *sp, const char *path, bool *by_spec,
+                          rf_err *err)
 {
     rf_func *f = k->func;
     for (int i = 0; i < sp->nbr; i++) {
@@ -352,6 +395,7 @@ static int apply_branches(rf_kernel *k, const spec *sp, const char *path, rf_err
                 last->cls == RF_OC_BRANCH && last->guard >= 0) {
                 blk->has_taken = true;
                 blk->taken_p = b->p;
+                by_spec[j] = true;
                 n++;
             }
         }
@@ -360,6 +404,166 @@ static int apply_branches(rf_kernel *k, const spec *sp, const char *path, rf_err
                               "no conditional branch jumps to this label");
     }
     return RF_OK;
+}
+
+/* Give every kernel parameter its PTX name: the PTX name itself, its
+ * position ("1"), or its name in the CUDA source next to the PTX (K.cu for
+ * K.ptx, the __global__ function of the entry's name).  A name none of
+ * these knows is an error where it was given. */
+static int name_params(const rf_kernel *k, const char *code_path, const char *text,
+                       rf_kparam *par, int npar, const char *spec_path, rf_err *err)
+{
+    char (*pn)[128] = malloc(2 * RF_TRIP_MAX_PARAMS * sizeof *pn);
+    if (!pn)
+        return rf_err_set(err, RF_ENOMEM, code_path, 0, 0, NULL, "out of memory");
+    char (*cn)[128] = pn + RF_TRIP_MAX_PARAMS;
+    int np = rf_trip_ptx_params(text, k->source->name, pn, RF_TRIP_MAX_PARAMS), nc = -1;
+    size_t cl = strlen(code_path);
+    if (np >= 0 && cl > 4 && strcmp(code_path + cl - 4, ".ptx") == 0 && cl < 1024) {
+        char cu[1024];
+        snprintf(cu, sizeof cu, "%.*s.cu", (int)(cl - 4), code_path);
+        char *src = NULL;
+        rf_err ignore;
+        if (access(cu, R_OK) == 0 && kir_read_file(cu, &src, NULL, &ignore) == 0) {
+            char base[128];
+            rf_trip_base_name(k->source->name, base, sizeof base);
+            nc = rf_trip_cu_params(src, base, cn, RF_TRIP_MAX_PARAMS);
+        }
+        free(src);
+    }
+    int rc = RF_OK;
+    for (int i = 0; i < npar && np >= 0 && !rc; i++) {
+        rf_kparam *q = &par[i];
+        bool known = q->name[strspn(q->name, "0123456789")] == '\0' && atol(q->name) < np &&
+                     strlen(q->name) < 9;
+        for (int j = 0; j < np && !known; j++)
+            known = strcmp(pn[j], q->name) == 0;
+        for (int j = 0; j < nc && j < np && !known; j++)
+            if (strcmp(cn[j], q->name) == 0) {
+                snprintf(q->name, sizeof q->name, "%s", pn[j]);
+                known = true;
+            }
+        if (!known)
+            rc = rf_err_set(err, RF_EUNKNOWN, q->line ? spec_path : "command line", q->line, 0,
+                            q->name, "no parameter of %s is named so (PTX names %s..%s, "
+                            "positions 0..%d%s)", k->source->name, np ? pn[0] : "",
+                            np ? pn[np - 1] : "", np - 1,
+                            nc > 0 ? ", or their names in the .cu" : "");
+    }
+    free(pn);
+    return rc;
+}
+
+/* Branch probabilities from the code (tripcount.h, with the spec's
+ * [params] and --param), then the spec's [branches] over them; counts in
+ * k->psrc. */
+static int apply_profile(rf_kernel *k, const spec *sp, const rf_kernel_opts *opts,
+                         const char *code_path, const char *path, rf_err *err)
+{
+    rf_kparam par[RF_KERNEL_MAX_PARAMS];
+    int npar = sp->npar;
+    memcpy(par, sp->par, sizeof par);
+    /* Each given value is NAME=VALUE, or several joined by ';' (a batch
+     * cell). */
+    for (int i = 0; i < opts->nparams; i++) {
+        for (const char *a = opts->params[i]; *a;) {
+            size_t len = strcspn(a, ";");
+            const char *eq = memchr(a, '=', len);
+            char name[sizeof par[0].name], value[64];
+            if (!eq || eq == a || (size_t)(eq - a) >= sizeof name ||
+                len - (size_t)(eq - a) - 1 >= sizeof value)
+                return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, "param",
+                                  "'%.*s' is not NAME=VALUE", (int)len, a);
+            snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+            snprintf(value, sizeof value, "%.*s", (int)(len - (size_t)(eq - a) - 1), eq + 1);
+            int rc = add_param(par, &npar, name, value, "command line", 0, 0, err);
+            if (rc)
+                return rc;
+            a += len;
+            if (*a == ';')
+                a++;
+        }
+    }
+    rf_func *f = k->func;
+    int nb = f->nblocks;
+    uint8_t *code = calloc((size_t)nb + 1, 1);   /* 1 loop, 2 forward, from the code */
+    bool *by_spec = calloc((size_t)nb + 1, sizeof *by_spec);
+    if (!code || !by_spec) {
+        free(code);
+        free(by_spec);
+        return rf_err_set(err, RF_ENOMEM, path, 0, 0, NULL, "out of memory");
+    }
+    int rc = RF_OK;
+    if (!k->source->physical && k->source->nblocks == nb) {
+        char *text = NULL;
+        rf_trip *t = NULL;
+        int nt = 0;
+        rc = kir_read_file(code_path, &text, NULL, err);
+        if (!rc && npar)
+            rc = name_params(k, code_path, text, par, npar, path, err);
+        if (!rc)
+            rc = rf_trip_find(k->source, text, par, npar, &t, &nt, err);
+        for (int i = 0; i < nt; i++) {
+            rf_block *blk = &f->blocks[t[i].block];
+            blk->has_taken = true;
+            blk->taken_p = t[i].taken_p;
+            code[t[i].block] = t[i].loop ? 1 : 2;
+        }
+        free(t);
+        free(text);
+    }
+    if (!rc)
+        rc = apply_branches(k, sp, path, by_spec, err);
+    rf_profile_src *ps = &k->psrc;
+    memset(ps, 0, sizeof *ps);
+    for (int i = 0; i < sp->nseen; i++) {   /* only [profile] has these keys */
+        ps->l1_given |= strcmp(sp->seen[i].key, "l1_hit") == 0;
+        ps->l2_given |= strcmp(sp->seen[i].key, "l2_hit") == 0;
+    }
+    for (int b = 0; b < nb && !rc; b++) {
+        if (!rf_trip_is_cond(f, b))
+            continue;
+        bool loop = rf_trip_is_backedge(f, b);
+        ps->branches++;
+        ps->loops += loop;
+        if (by_spec[b]) {
+            ps->from_spec++;
+            ps->loops_spec += loop;
+        } else if (code[b]) {
+            ps->loops_code += code[b] == 1;
+            ps->fwd_code += code[b] == 2;
+        } else {
+            ps->defaults++;
+            ps->loops_default += loop;
+        }
+    }
+    free(code);
+    free(by_spec);
+    return rc;
+}
+
+void rf_kernel_profile_line(const rf_kernel *k, char *buf, size_t cap)
+{
+    const rf_profile_src *ps = &k->psrc;
+    int fwd = ps->branches - ps->loops, fwd_spec = ps->from_spec - ps->loops_spec;
+    char ls[48] = "", fs[48] = "";
+    if (ps->loops_spec)
+        snprintf(ls, sizeof ls, ", %d from [branches]", ps->loops_spec);
+    if (fwd_spec)
+        snprintf(fs, sizeof fs, ", %d from [branches]", fwd_spec);
+    snprintf(buf, cap,
+             "profile: trip counts exact for %d of %d loops (from code/params)%s, defaults for "
+             "the rest (trip %g); %d of %d forward branches decided by the code%s, taken "
+             "default %g for the rest",
+             ps->loops_code, ps->loops, ls, k->profile.trip, ps->fwd_code, fwd, fs,
+             k->profile.taken);
+    size_t n = strlen(buf);
+    if (!ps->l1_given && !ps->l2_given)
+        snprintf(buf + n, cap - n, "; l1_hit %g, l2_hit %g defaults", k->profile.l1_hit,
+                 k->profile.l2_hit);
+    else if (!ps->l1_given || !ps->l2_given)
+        snprintf(buf + n, cap - n, "; %s %g default", ps->l1_given ? "l2_hit" : "l1_hit",
+                 ps->l1_given ? k->profile.l2_hit : k->profile.l1_hit);
 }
 
 static bool has_suffix(const char *s, const char *suf)
@@ -544,7 +748,7 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
     rc = load_code(k, code_path, entry, k->spec_path, sp.code_line, err);
     if (rc)
         goto fail;
-    rc = apply_branches(k, &sp, path, err);
+    rc = apply_profile(k, &sp, opts, code_path, path, err);
     if (rc)
         goto fail;
     if (sp.have_regs) {

@@ -1,7 +1,8 @@
 /* kernel.h - a kernel as rfkit models it: code + launch + profile.
  *
  * Loaded from a kernel spec file (INI: [kernel] code/entry, [launch]
- * grid/block/smem/regs, [profile] trip/taken/l1_hit/l2_hit/...), or from a
+ * grid/block/smem/regs, [profile] trip/taken/l1_hit/l2_hit/..., [branches]
+ * LABEL = P, [params] NAME = VALUE), or from a
  * bare .ptx / SASS / .dot file with the launch given by rf_kernel_opts (grid
  * and block are required then) and the default profile.  Unknown sections
  * and keys are errors naming file:line.  The entry function is
@@ -14,11 +15,13 @@
 #define RF_KERNEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/error.h"
 #include "../common/param.h"
 #include "kir.h"
+#include "tripcount.h"
 
 typedef struct rf_launch {
     int grid[3];                 /* CTAs */
@@ -49,15 +52,35 @@ extern const size_t rf_profile_nparams;
 int rf_launch_parse_dim3(const char *text, bool grid, int out[3], const char *file, int line,
                          int col, const char *field, rf_err *err);
 
+/* Kernel parameters a spec's [params] section or --param may give. */
+#define RF_KERNEL_MAX_PARAMS 32
+
 /* Command-line overrides for loading; zero/NULL fields mean "not given". */
 typedef struct rf_kernel_opts {
     const char *entry;
+    const char *params[RF_KERNEL_MAX_PARAMS];   /* "NAME=VALUE" (--param), over [params] */
+    int nparams;
     const char *grid;            /* "X[,Y[,Z]]" */
     const char *block;
     const char *smem;
     const char *regs;
     bool no_ptxas;               /* do not run ptxas -v even when on PATH */
 } rf_kernel_opts;
+
+/* Where the entry's branch probabilities come from (rf_kernel_load):
+ * the code (counted loops and branches on constants, tripcount.h), the
+ * spec's [branches], or the profile's trip and taken for the rest. */
+typedef struct rf_profile_src {
+    int branches;                /* conditional branches */
+    int loops;                   /* of them, loop back edges */
+    int loops_code;              /* back edges with an exact trip count from the code */
+    int fwd_code;                /* forward branches decided by constants */
+    int from_spec;               /* branches the spec's [branches] gives */
+    int loops_spec;              /* of them, back edges */
+    int defaults;                /* branches on the profile's trip or taken */
+    int loops_default;           /* of them, back edges (on the profile's trip) */
+    bool l1_given, l2_given;     /* l1_hit / l2_hit set by the spec (else defaults) */
+} rf_profile_src;
 
 typedef struct rf_kernel {
     char name[128];              /* spec or code file base name */
@@ -68,6 +91,7 @@ typedef struct rf_kernel {
     bool func_owned;
     rf_launch launch;
     rf_profile profile;
+    rf_profile_src psrc;
     int regs_rfkit;              /* registers per thread from rfkit's allocation */
     int regs_ptxas;              /* from ptxas -v or the spec, -1 = unknown */
     int regs;                    /* the count used for occupancy */
@@ -79,6 +103,10 @@ typedef struct rf_kernel {
 int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
                    rf_kernel **out, rf_err *err);
 void rf_kernel_destroy(rf_kernel *k);
+
+/* "profile: trip counts exact for N of M loops (from code/params), ...":
+ * which parts of the kernel's profile are defaults, one line, no newline. */
+void rf_kernel_profile_line(const rf_kernel *k, char *buf, size_t cap);
 
 /* Threads per CTA and CTAs in the grid. */
 int rf_kernel_threads(const rf_kernel *k);

@@ -19,6 +19,8 @@ const rf_point_opt rf_point_opts[] = {
     {"regs", RF_PF_REGS, "N", "registers per thread (default: the spec's, ptxas -v, rfkit's)"},
     {"sms", RF_PF_SMS, "N",
      "SMs the grid is spread over (default: the GPU's; 1 = one SM, as simulate)"},
+    {"param", RF_PF_PARAM, "NAME=V",
+     "kernel parameter value for exact loop trip counts (repeatable; NAME=V;NAME=V in one batch cell)"},
     {"threads", RF_PF_BLOCK, "X[,Y,Z]", NULL},   /* aliases: help names the option */
     {"ctas", RF_PF_GRID, "X[,Y,Z]", NULL},
 };
@@ -75,6 +77,16 @@ int rf_point_set(rf_point *pt, const rf_point_opt *o, const char *text, rf_where
     case RF_PF_SMS:
         rc = rf_param_parse_at(&sms_param, pt, text, where, col, err);
         break;
+    case RF_PF_PARAM:
+        if (!strchr(text, '='))
+            rc = rf_err_set(err, RF_EUSAGE, where.file, where.line, col, o->name,
+                            "'%s' is not NAME=VALUE", text);
+        else if (pt->nparams >= RF_KERNEL_MAX_PARAMS)
+            rc = rf_err_set(err, RF_EUSAGE, where.file, where.line, col, o->name,
+                            "more than %d values", RF_KERNEL_MAX_PARAMS);
+        else
+            pt->params[pt->nparams++] = text;
+        break;
     default:
         break;
     }
@@ -91,6 +103,9 @@ void rf_point_kernel_opts(const rf_point *pt, rf_kernel_opts *ko)
     ko->block = pt->text[RF_PF_BLOCK];
     ko->smem = pt->text[RF_PF_SMEM];
     ko->regs = pt->text[RF_PF_REGS];
+    for (int i = 0; i < pt->nparams; i++)
+        ko->params[i] = pt->params[i];
+    ko->nparams = pt->nparams;
 }
 
 void rf_point_help(FILE *out, bool columns)

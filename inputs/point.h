@@ -9,8 +9,10 @@
  * rf_point_set parses a value the same way for both, so the two cannot
  * drift apart.  grid and block are X[,Y[,Z]] triples read by
  * rf_launch_parse_dim3, smem and regs by the launch parameter table
- * (rf_launch_params): exactly as a kernel spec's [launch] section.  Two
- * aliases are kept: threads (block) and ctas (grid).
+ * (rf_launch_params): exactly as a kernel spec's [launch] section.  param
+ * (kernel parameter values for exact trip counts, as --param and a spec's
+ * [params]) may repeat on the command line; a batch cell holds
+ * NAME=V;NAME=V.  Two aliases are kept: threads (block) and ctas (grid).
  */
 #ifndef RF_POINT_H
 #define RF_POINT_H
@@ -33,6 +35,7 @@ typedef enum rf_point_field {
     RF_PF_SMEM,     /* bytes of dynamic shared memory per CTA */
     RF_PF_REGS,     /* registers per thread (0 = ptxas -v or rfkit's) */
     RF_PF_SMS,      /* SMs the grid is spread over */
+    RF_PF_PARAM,    /* kernel parameter values, NAME=V[;NAME=V...] (repeatable) */
     RF_PF_COUNT
 } rf_point_field;
 
@@ -54,6 +57,8 @@ typedef struct rf_point {
     const char *text[RF_PF_COUNT];
     rf_launch launch;
     int sms;                 /* 0 = the GPU's SM count */
+    const char *params[RF_KERNEL_MAX_PARAMS];  /* each param given, in order */
+    int nparams;
 } rf_point;
 
 void rf_point_init(rf_point *pt);

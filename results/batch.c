@@ -240,6 +240,7 @@ typedef struct kern_entry {
     char *entry;         /* NULL = the spec's, else the first */
     unsigned given;      /* launch fields given: bit 1 << RF_PF_GRID, ... */
     rf_launch launch;    /* their values (the others 0) */
+    char *param;         /* the param cell, NULL = none */
     rf_kernel *k;
     int rc;
     char msg[RF_ERR_MSG_MAX];
@@ -329,7 +330,8 @@ static bool kern_match(const kern_entry *e, const rf_point *pt, unsigned given)
            (!(given & 1u << RF_PF_GRID) || !memcmp(a->grid, b->grid, sizeof a->grid)) &&
            (!(given & 1u << RF_PF_BLOCK) || !memcmp(a->block, b->block, sizeof a->block)) &&
            (!(given & 1u << RF_PF_SMEM) || a->smem == b->smem) &&
-           (!(given & 1u << RF_PF_REGS) || a->regs == b->regs);
+           (!(given & 1u << RF_PF_REGS) || a->regs == b->regs) &&
+           (e->param ? pt->nparams == 1 && !strcmp(e->param, pt->params[0]) : !pt->nparams);
 }
 
 static void kern_free(kern_entry *e)
@@ -338,6 +340,7 @@ static void kern_free(kern_entry *e)
         rf_kernel_destroy(e->k);
     free(e->path);
     free(e->entry);
+    free(e->param);
     free(e);
 }
 
@@ -388,7 +391,8 @@ static const kern_entry *get_kernel(cache *c, const rf_point *pt)
     const char *entry = pt->text[RF_PF_ENTRY];
     e->path = strdup(pt->text[RF_PF_KERNEL]);
     e->entry = entry ? strdup(entry) : NULL;
-    if (!e->path || (entry && !e->entry)) {
+    e->param = pt->nparams ? strdup(pt->params[0]) : NULL;
+    if (!e->path || (entry && !e->entry) || (pt->nparams && !e->param)) {
         e->rc = RF_ENOMEM;
         snprintf(e->msg, sizeof e->msg, "out of memory");
         return e;

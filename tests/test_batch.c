@@ -581,6 +581,9 @@ static const kv agree_points[][9] = {
     {{"gpu", "volta-hirf"}, {"kernel", KERNEL}, {"design", "hirf"}, {"index", "tea"}},
     {{"gpu", "volta-hirf"}, {"kernel", PTX}, {"grid", "32,32"}, {"block", "16,16"},
      {"design", "hirf"}},
+    /* a kernel parameter for exact trip counts (tests/fixtures/loops.ptx) */
+    {{"kernel", "tests/fixtures/loops.ptx"}, {"entry", "loopn"}, {"grid", "1024"},
+     {"block", "256"}, {"param", "n=100"}},
     /* aliases: one batch row each (a header may not name block and threads) */
     {{"kernel", PTX}, {"ctas", "1024"}, {"threads", "256"}, {"design", "stealing"}},
     {{"kernel", KERNEL}, {"threads", "128"}},

@@ -1,0 +1,315 @@
+/* test_tripcount.c - exact trip counts of counted PTX loops (tripcount.h)
+ * on tests/fixtures/loops.ptx, the --param / [params] plumbing, and the
+ * profile line and profile_defaults column of analyze and simulate.
+ *
+ * The expected block frequencies follow from the back edge's probability
+ * P = (N - 1) / N: the loop body runs 1 / (1 - P) = N times per entry. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "support/clirun.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analytic/dstcount.h"
+#include "../inputs/kernel.h"
+
+#define LOOPS "tests/fixtures/loops.ptx"
+
+static rf_kernel *load(const char *path, const char *entry, const char *p1, const char *p2)
+{
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    o.entry = entry;
+    o.grid = "4";
+    o.block = "64";
+    if (p1)
+        o.params[o.nparams++] = p1;
+    if (p2)
+        o.params[o.nparams++] = p2;
+    rf_kernel *k = NULL;
+    rf_err err = {0};
+    if (rf_kernel_load(path, &o, &k, &err))
+        fail_msg("%s", err.msg);
+    return k;
+}
+
+static int block_of(const rf_kernel *k, const char *label)
+{
+    for (int b = 0; b < k->func->nblocks; b++)
+        if (strcmp(k->func->blocks[b].label, label) == 0)
+            return b;
+    fail_msg("no block %s", label);
+    return -1;
+}
+
+/* Expected executions of block `label` per thread. */
+static double freq_of(const rf_kernel *k, const char *label)
+{
+    double freq[64];
+    rf_err err = {0};
+    assert_true(k->func->nblocks <= 64);
+    if (rf_dst_block_freq(k->func, k->profile.trip, k->profile.taken, NULL, freq, NULL, &err))
+        fail_msg("%s", err.msg);
+    return freq[block_of(k, label)];
+}
+
+/* for (i = 0; i < 16; i++): i = 1..16 after the add, continue while < 16:
+ * N = 1 + ceil((16 - 1) / 1) = 16, P = 15/16. */
+static void constant_bound(void **state)
+{
+    (void)state;
+    rf_kernel *k = load(LOOPS, "loop16", NULL, NULL);
+    const rf_block *b = &k->func->blocks[block_of(k, "$L__BB0_1")];
+    assert_true(b->has_taken);
+    assert_true(fabs(b->taken_p - 15.0 / 16.0) < 1e-12);
+    assert_true(fabs(freq_of(k, "$L__BB0_1") - 16.0) < 1e-9);
+    assert_int_equal(k->psrc.branches, 1);
+    assert_int_equal(k->psrc.loops, 1);
+    assert_int_equal(k->psrc.loops_code, 1);
+    assert_int_equal(k->psrc.defaults, 0);
+    rf_kernel_destroy(k);
+}
+
+/* for (i = 0; i < n; i++) with n = 100: N = 1 + ceil(99 / 1) = 100,
+ * P = 99/100; the guard "n < 1" (100 < 1) is false: taken 0.  Parameter
+ * named by position and by its PTX name alike. */
+static void parameter_bound(void **state)
+{
+    (void)state;
+    const char *names[] = {"1=100", "loopn_param_1=100", "n=100"};   /* n: from loops.cu */
+    for (int i = 0; i < 3; i++) {
+        rf_kernel *k = load(LOOPS, "loopn", names[i], NULL);
+        const rf_block *b = &k->func->blocks[block_of(k, "$L__BB1_2")];
+        assert_true(b->has_taken);
+        assert_true(fabs(b->taken_p - 0.99) < 1e-12);
+        assert_true(k->func->blocks[0].has_taken);
+        assert_true(k->func->blocks[0].taken_p == 0.0);
+        assert_true(fabs(freq_of(k, "$L__BB1_2") - 100.0) < 1e-9);
+        assert_int_equal(k->psrc.loops_code, 1);
+        assert_int_equal(k->psrc.fwd_code, 1);
+        assert_int_equal(k->psrc.defaults, 0);
+        rf_kernel_destroy(k);
+    }
+    /* Without a value both branches stay on the defaults: the body runs
+     * (1 - taken) * (trip + 1) = 0.5 * 17 = 8.5 times. */
+    rf_kernel *k = load(LOOPS, "loopn", NULL, NULL);
+    assert_false(k->func->blocks[block_of(k, "$L__BB1_2")].has_taken);
+    assert_int_equal(k->psrc.defaults, 2);
+    assert_int_equal(k->psrc.loops_default, 1);
+    assert_true(fabs(freq_of(k, "$L__BB1_2") - 8.5) < 1e-9);
+    rf_kernel_destroy(k);
+    /* n = 0: the guard is taken, the loop never entered. */
+    k = load(LOOPS, "loopn", "1=0", NULL);
+    assert_true(k->func->blocks[0].taken_p == 1.0);
+    assert_true(fabs(freq_of(k, "$L__BB1_2")) < 1e-12);
+    rf_kernel_destroy(k);
+}
+
+/* for (i = 0; i < tid; i++): the bound is %tid.x; nothing folds. */
+static void thread_bound_stays_default(void **state)
+{
+    (void)state;
+    rf_kernel *k = load(LOOPS, "looptid", NULL, NULL);
+    for (int b = 0; b < k->func->nblocks; b++)
+        assert_false(k->func->blocks[b].has_taken);
+    assert_int_equal(k->psrc.branches, 2);
+    assert_int_equal(k->psrc.loops, 1);
+    assert_int_equal(k->psrc.loops_code, 0);
+    assert_int_equal(k->psrc.defaults, 2);
+    rf_kernel_destroy(k);
+}
+
+/* Count-down by 4 from n & ~3, continue while != 0 (post-decrement):
+ * n = 100: 100 & -4 = 100, v1 = 96, N = 1 + (0 - 96) / -4 = 25.
+ * n = 102: 100 again.  n = 2: 0, v1 = -4 never reaches 0 going down:
+ * not counted. */
+static void count_down(void **state)
+{
+    (void)state;
+    rf_kernel *k = load(LOOPS, "down", "1=100", NULL);
+    assert_true(fabs(freq_of(k, "$L__BB3_1") - 25.0) < 1e-9);
+    assert_true(fabs(k->func->blocks[block_of(k, "$L__BB3_1")].taken_p - 24.0 / 25.0) < 1e-12);
+    rf_kernel_destroy(k);
+    k = load(LOOPS, "down", "1=102", NULL);
+    assert_true(fabs(freq_of(k, "$L__BB3_1") - 25.0) < 1e-9);
+    rf_kernel_destroy(k);
+    k = load(LOOPS, "down", "1=2", NULL);
+    assert_false(k->func->blocks[block_of(k, "$L__BB3_1")].has_taken);
+    assert_int_equal(k->psrc.defaults, 1);
+    rf_kernel_destroy(k);
+}
+
+/* pre: the setp reads i before the add: values 0..10 are compared,
+ * continue while <= 9: N = 1 + ceil((10 - 0) / 1) = 11.
+ * gt: i = 8, i -= 2, continue while > 0: v1 = 6, N = 1 + ceil(6 / 2) = 4. */
+static void compare_forms(void **state)
+{
+    (void)state;
+    rf_kernel *k = load(LOOPS, "pre", NULL, NULL);
+    assert_true(fabs(freq_of(k, "$L__BB4_1") - 11.0) < 1e-9);
+    rf_kernel_destroy(k);
+    k = load(LOOPS, "gt", NULL, NULL);
+    assert_true(fabs(freq_of(k, "$L__BB5_1") - 4.0) < 1e-9);
+    assert_true(fabs(k->func->blocks[block_of(k, "$L__BB5_1")].taken_p - 0.75) < 1e-12);
+    rf_kernel_destroy(k);
+}
+
+/* Parameter names from the PTX and from the CUDA source next to it. */
+static void param_names(void **state)
+{
+    (void)state;
+    char names[16][128], base[64];
+    const char *ptx = ".visible .entry _Z3addPfi(\n\t.param .u64 _Z3addPfi_param_0,\n"
+                      "\t.param .align 8 .b8 _Z3addPfi_param_1[16]\n)\n{\n}\n";
+    assert_int_equal(rf_trip_ptx_params(ptx, "_Z3addPfi", names, 16), 2);
+    assert_string_equal(names[1], "_Z3addPfi_param_1");
+    assert_int_equal(rf_trip_ptx_params(ptx, "_Z3add", names, 16), -1);
+    const char *cu = "static int add(int x);\n"
+                     "template <typename T, int N>\n__global__ void __launch_bounds__(256)\n"
+                     "add(const T *__restrict__ a, float b[4], std::pair<int, int> p, int n = 3)"
+                     "\n{\n}\n__global__ void none(void) {}\n";
+    assert_int_equal(rf_trip_cu_params(cu, "add", names, 16), 4);
+    assert_string_equal(names[0], "a");
+    assert_string_equal(names[1], "b");
+    assert_string_equal(names[2], "p");
+    assert_string_equal(names[3], "n");
+    assert_int_equal(rf_trip_cu_params(cu, "none", names, 16), 0);
+    assert_int_equal(rf_trip_cu_params(cu, "sub", names, 16), -1);
+    rf_trip_base_name("_Z7hotspotPKfS0_Pfiiiffffff", base, sizeof base);
+    assert_string_equal(base, "hotspot");
+    rf_trip_base_name("_ZN2ns6kernelEv", base, sizeof base);
+    assert_string_equal(base, "kernel");
+    rf_trip_base_name("hotspot", base, sizeof base);
+    assert_string_equal(base, "hotspot");
+    /* The bundled hotspot: steps is parameter 5 (hotspot.cu); with 4 the
+     * guard "steps < 1" is decided (its loop leaves by a break and stays
+     * on the profile's trip). */
+    rf_kernel *k = load("inputs/kernels/hotspot.spec", NULL, "steps=4", NULL);
+    assert_int_equal(k->psrc.fwd_code, 1);
+    assert_int_equal(k->psrc.loops_code, 0);
+    rf_kernel_destroy(k);
+}
+
+/* A loop to 16 with a break: the latch runs fewer than 16 times when the
+ * break leaves, so neither branch is decided. */
+static void break_stays_default(void **state)
+{
+    (void)state;
+    rf_kernel *k = load(LOOPS, "brk", NULL, NULL);
+    for (int b = 0; b < k->func->nblocks; b++)
+        assert_false(k->func->blocks[b].has_taken);
+    assert_int_equal(k->psrc.loops, 1);
+    assert_int_equal(k->psrc.loops_code, 0);
+    assert_int_equal(k->psrc.defaults, 2);
+    rf_kernel_destroy(k);
+}
+
+/* [params] in a spec, --param over it, [branches] over the code. */
+static void spec_params(void **state)
+{
+    (void)state;
+    rf_kernel *k = load("tests/fixtures/loops.spec", NULL, NULL, NULL);
+    assert_true(fabs(freq_of(k, "$L__BB1_2") - 100.0) < 1e-9);
+    rf_kernel_destroy(k);
+    k = load("tests/fixtures/loops.spec", NULL, "loopn_param_1=10", NULL);
+    assert_true(fabs(freq_of(k, "$L__BB1_2") - 10.0) < 1e-9);   /* P = 9/10 */
+    rf_kernel_destroy(k);
+    k = load("tests/fixtures/loops_branches.spec", NULL, NULL, NULL);
+    assert_true(k->func->blocks[block_of(k, "$L__BB1_2")].taken_p == 0.5);
+    assert_int_equal(k->psrc.from_spec, 1);
+    assert_int_equal(k->psrc.loops_spec, 1);
+    assert_int_equal(k->psrc.loops_code, 0);
+    assert_int_equal(k->psrc.fwd_code, 1);
+    char line[512];
+    rf_kernel_profile_line(k, line, sizeof line);
+    assert_string_equal(line, "profile: trip counts exact for 0 of 1 loops (from code/params), "
+                              "1 from [branches], defaults for the rest (trip 16); 1 of 1 "
+                              "forward branches decided by the code, taken default 0.5 for "
+                              "the rest; l1_hit 0.6, l2_hit 0.5 defaults");
+    rf_kernel_destroy(k);
+}
+
+static void bad_params(void **state)
+{
+    (void)state;
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    o.grid = "1";
+    o.block = "32";
+    o.params[o.nparams++] = "n";
+    rf_kernel *k = NULL;
+    rf_err err = {0};
+    assert_int_equal(rf_kernel_load(LOOPS, &o, &k, &err), RF_EUSAGE);
+    assert_null(k);
+    assert_non_null(strstr(err.msg, "'n' is not NAME=VALUE"));
+    o.params[0] = "n=1.5";
+    assert_int_equal(rf_kernel_load(LOOPS, &o, &k, &err), RF_ENUMBER);
+    assert_null(k);
+    /* A name no parameter has. */
+    o.params[0] = "m=3";
+    o.entry = "loopn";
+    assert_int_equal(rf_kernel_load(LOOPS, &o, &k, &err), RF_EUNKNOWN);
+    assert_null(k);
+    assert_string_equal(err.msg, "command line: m: no parameter of loopn is named so (PTX "
+                                 "names loopn_param_0..loopn_param_1, positions 0..1, or "
+                                 "their names in the .cu)");
+    clirun_expect_bad("analyze tests/fixtures/unknownparam.spec",
+                      "unknownparam.spec:8: steps: no parameter of loopn is named so");
+    clirun_expect_bad("analyze tests/fixtures/badparam.spec",
+                      "badparam.spec:8:5: 1: 'lots' is not an integer parameter value");
+    clirun_expect_bad("analyze " LOOPS " --param", "--param needs a value");
+}
+
+/* End to end: analyze's CSV column and simulate's profile line. */
+static void cli_profile(void **state)
+{
+    (void)state;
+    clirun a = clirun_run("analyze " LOOPS " --entry loopn --no-ptxas --csv");
+    assert_int_equal(a.status, 0);
+    assert_true(clirun_csv_get(a.out, "profile_defaults", 1) == 2);
+    free(a.out);
+    a = clirun_run("analyze " LOOPS " --entry loopn --no-ptxas --param 1=100 --csv");
+    assert_int_equal(a.status, 0);
+    assert_true(clirun_csv_get(a.out, "profile_defaults", 1) == 0);
+    free(a.out);
+    a = clirun_run("simulate --gpu fermi-gtx480 --kernel " LOOPS " --entry loop16 --grid 4 "
+                   "--block 64 --design baseline --cycles 5000");
+    assert_int_equal(a.status, 0);
+    assert_non_null(strstr(a.out, "profile: trip counts exact for 1 of 1 loops (from "
+                                  "code/params), defaults for the rest (trip 16)"));
+    free(a.out);
+    a = clirun_run("simulate --gpu fermi-gtx480 --kernel " LOOPS " --entry looptid --grid 4 "
+                   "--block 64 --design baseline --cycles 5000 --csv");
+    assert_int_equal(a.status, 0);
+    assert_true(clirun_csv_get(a.out, "profile_defaults", 1) == 2);
+    free(a.out);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    if (clirun_init(argv[0]))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(constant_bound),
+        cmocka_unit_test(parameter_bound),
+        cmocka_unit_test(thread_bound_stays_default),
+        cmocka_unit_test(count_down),
+        cmocka_unit_test(compare_forms),
+        cmocka_unit_test(break_stays_default),
+        cmocka_unit_test(param_names),
+        cmocka_unit_test(spec_params),
+        cmocka_unit_test(bad_params),
+        cmocka_unit_test(cli_profile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
