@@ -4,7 +4,8 @@
  * with probability trip / (trip + 1) (so the back edge is taken `trip` times
  * on average, as the sampler walks it), any other conditional branch with the
  * profile's `taken`, an unconditional one always.  Expected executions f per warp solve
- *     f = e_entry + P^T f        ((I - P^T) f = e_entry, Gaussian elimination)
+ *     f = e_entry + P^T f        ((I - P^T) f = e_entry, solved over the loop
+ *                                 nest: rf_kchar_flow below)
  * Every per-instruction figure below is a mean over the instruction stream
  * weighted by f.  The instructions per warp of a whole kernel
  * (rf_kchar_compute) are instead counted along the paths the sampler's
@@ -76,11 +77,6 @@
 
 #include "../common/draw.h"
 
-#include <gsl/gsl_linalg.h>
-#include <gsl/gsl_matrix.h>
-#include <gsl/gsl_permutation.h>
-#include <gsl/gsl_vector.h>
-
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -121,54 +117,374 @@ static double taken_prob(const rf_func *f, int b, const rf_profile *prof)
     return prof->taken;
 }
 
+/* The frequency solve.  Gaussian elimination of (I - P^T) f = e_entry in
+ * the order of the CFG's loop nest, over the edges of non-zero probability
+ * from the blocks the entry reaches (the others run 0 times):
+ * - strongly connected components (Tarjan) in topological order: a block
+ *   outside any cycle gets its inflow, and passes f x p down each edge;
+ *   a block whose only cycle is its own back edge gets inflow / leave,
+ *   leave = the probability of its other edges plus that of stopping there;
+ * - a larger component C: its header h is the block of C a depth-first walk
+ *   from the entry reaches first (a natural loop's header).  C without h is
+ *   solved the same way (recursively) twice over, as one solve with two
+ *   right-hand sides: X for C's inflow from outside and y for one departure
+ *   from h.  Then esc, the probability of leaving C per visit to h, is h's
+ *   edges out of C plus sum_u y_u x (u's edges out of C, or stopping at u),
+ *   f_h = (inflow_h + sum_u X_u p(u -> h)) / esc, and f_u = X_u + y_u f_h.
+ *   esc is a sum of positive terms rather than 1 - (return probability), so
+ *   a long loop's frequency keeps its precision.
+ * Each nesting level adds one right-hand side: the work is
+ * O(blocks x depth^2), the memory O(blocks x depth).  Exact up to rounding
+ * for any CFG, reducible or not; an irreducible component simply nests one
+ * level deeper.  esc <= RF_KCHAR_ESC_MIN (1e-12) is a loop that never
+ * exits (unbounded frequencies). */
+#define RF_KCHAR_ESC_MIN 1e-12
+/* Cycles nested deeper than this (each level a component without its
+ * header) are refused: no compiled loop nest comes near it. */
+#define RF_KCHAR_FLOW_MAX_DEPTH 64
+
+typedef struct flow {
+    const rf_func *f;
+    const double *prob;      /* [2b + s] */
+    int n;
+    double *gone;            /* [n] probability of stopping at the block */
+    int *pre;                /* [n] depth-first preorder from the entry */
+    int *sub;                /* [n] recursion depth whose problem holds it, -1 none */
+    double *col[RF_KCHAR_FLOW_MAX_DEPTH + 1]; /* [depth][n] right-hand sides / solutions */
+    int *idx, *low, *stk, *cstk, *cedge;     /* [n] Tarjan's state */
+    bool *onstk;
+    rf_err *err;
+} flow;
+
+/* Edge s of block u carries flow. */
+static bool flow_edge(const flow *w, int u, int s)
+{
+    return s < w->f->blocks[u].nsucc && w->prob[2 * u + s] > 0;
+}
+
+/* Strongly connected components of the blocks with sub == d (the list S):
+ * writes them into comp[] in topological order, starts in cstart[]
+ * (ncomp + 1 entries).  Iterative Tarjan (no recursion on the CFG's depth). */
+static int flow_scc(flow *w, const int *S, int ns, int d, int *comp, int *cstart)
+{
+    int counter = 0, sp = 0, ncomp = 0, filled = ns;
+    for (int i = 0; i < ns; i++)
+        w->idx[S[i]] = -1;
+    for (int i = 0; i < ns; i++) {
+        if (w->idx[S[i]] >= 0)
+            continue;
+        int depth = 0;
+        w->cstk[depth] = S[i];
+        w->cedge[depth] = 0;
+        w->idx[S[i]] = w->low[S[i]] = counter++;
+        w->stk[sp++] = S[i];
+        w->onstk[S[i]] = true;
+        while (depth >= 0) {
+            int v = w->cstk[depth];
+            int s = w->cedge[depth]++;
+            if (s < 2) {
+                if (!flow_edge(w, v, s))
+                    continue;
+                int x = w->f->blocks[v].succ[s];
+                if (w->sub[x] != d)
+                    continue;
+                if (w->idx[x] < 0) {
+                    depth++;
+                    w->cstk[depth] = x;
+                    w->cedge[depth] = 0;
+                    w->idx[x] = w->low[x] = counter++;
+                    w->stk[sp++] = x;
+                    w->onstk[x] = true;
+                } else if (w->onstk[x] && w->idx[x] < w->low[v]) {
+                    w->low[v] = w->idx[x];
+                }
+                continue;
+            }
+            /* v is finished: close its component, return to its parent. */
+            if (w->low[v] == w->idx[v]) {
+                /* Tarjan closes components in reverse topological order:
+                 * fill comp[] from the back. */
+                int x, top = filled;
+                do {
+                    x = w->stk[--sp];
+                    w->onstk[x] = false;
+                    comp[--filled] = x;
+                } while (x != v);
+                cstart[ncomp++] = top;   /* end of this component, for now */
+            }
+            depth--;
+            if (depth >= 0) {
+                int p = w->cstk[depth];
+                if (w->low[v] < w->low[p])
+                    w->low[p] = w->low[v];
+            }
+        }
+    }
+    /* cstart[] holds each component's end, last-closed first after the
+     * reversal below; turn it into starts in topological order. */
+    for (int i = 0; i < ncomp / 2; i++) {
+        int t = cstart[i];
+        cstart[i] = cstart[ncomp - 1 - i];
+        cstart[ncomp - 1 - i] = t;
+    }
+    /* Ends in topological order are cstart[0..ncomp-1]; starts follow. */
+    for (int i = ncomp; i > 0; i--)
+        cstart[i] = cstart[i - 1];
+    cstart[0] = 0;
+    return ncomp;
+}
+
+static int flow_solve(flow *w, const int *S, int ns, int d)
+{
+    const rf_func *f = w->f;
+    int *comp = malloc(sizeof *comp * (size_t)ns);
+    int *cstart = malloc(sizeof *cstart * (size_t)(ns + 1));
+    if (!comp || !cstart) {
+        free(comp);
+        free(cstart);
+        return rf_err_set(w->err, RF_ENOMEM, f->name, 0, 0, NULL, "block frequencies: out of memory");
+    }
+    int ncomp = flow_scc(w, S, ns, d, comp, cstart);
+    int rc = RF_OK;
+    for (int k = 0; k < ncomp && rc == RF_OK; k++) {
+        const int *C = comp + cstart[k];
+        int nc = cstart[k + 1] - cstart[k];
+        if (nc == 1) {
+            /* One block; its own back edge is its only cycle. */
+            int v = C[0];
+            double leave = w->gone[v];
+            bool self = false;
+            for (int s = 0; s < 2; s++) {
+                if (!flow_edge(w, v, s))
+                    continue;
+                if (f->blocks[v].succ[s] == v)
+                    self = true;
+                else
+                    leave += w->prob[2 * v + s];
+            }
+            if (self) {
+                if (leave <= RF_KCHAR_ESC_MIN) {
+                    rc = RF_EUNSUPPORTED;
+                    break;
+                }
+                for (int c = 0; c <= d; c++)
+                    w->col[c][v] /= leave;
+            }
+        } else {
+            if (d + 1 > RF_KCHAR_FLOW_MAX_DEPTH) {
+                rc = rf_err_set(w->err, RF_ELIMIT, f->name, 0, 0, NULL,
+                                "cycles nested deeper than %d levels", RF_KCHAR_FLOW_MAX_DEPTH);
+                break;
+            }
+            if (!w->col[d + 1] && !(w->col[d + 1] = malloc(sizeof(double) * (size_t)w->n))) {
+                rc = rf_err_set(w->err, RF_ENOMEM, f->name, 0, 0, NULL,
+                                "block frequencies: out of memory");
+                break;
+            }
+            int h = C[0];
+            for (int i = 1; i < nc; i++)
+                if (w->pre[C[i]] < w->pre[h])
+                    h = C[i];
+            int *rest = malloc(sizeof *rest * (size_t)nc);
+            if (!rest) {
+                rc = rf_err_set(w->err, RF_ENOMEM, f->name, 0, 0, NULL,
+                                "block frequencies: out of memory");
+                break;
+            }
+            int nr = 0;
+            double *y = w->col[d + 1];
+            for (int i = 0; i < nc; i++)
+                if (C[i] != h) {
+                    rest[nr++] = C[i];
+                    w->sub[C[i]] = d + 1;
+                    y[C[i]] = 0;
+                }
+            for (int s = 0; s < 2; s++)
+                if (flow_edge(w, h, s) && w->sub[f->blocks[h].succ[s]] == d + 1)
+                    y[f->blocks[h].succ[s]] += w->prob[2 * h + s];
+            rc = flow_solve(w, rest, nr, d + 1);
+            if (rc == RF_OK) {
+                /* Leaving C per visit to h, and the flow back into h. */
+                double esc = w->gone[h];
+                for (int s = 0; s < 2; s++)
+                    if (flow_edge(w, h, s)) {
+                        int x = f->blocks[h].succ[s];
+                        if (x != h && w->sub[x] != d + 1)
+                            esc += w->prob[2 * h + s];
+                    }
+                double back[RF_KCHAR_FLOW_MAX_DEPTH + 1] = {0};
+                for (int i = 0; i < nr; i++) {
+                    int u = rest[i];
+                    double out = w->gone[u];
+                    for (int s = 0; s < 2; s++) {
+                        if (!flow_edge(w, u, s))
+                            continue;
+                        int x = f->blocks[u].succ[s];
+                        double p = w->prob[2 * u + s];
+                        if (x == h) {
+                            for (int c = 0; c <= d; c++)
+                                back[c] += w->col[c][u] * p;
+                        } else if (w->sub[x] != d + 1) {
+                            out += p;
+                        }
+                    }
+                    esc += y[u] * out;
+                }
+                if (esc <= RF_KCHAR_ESC_MIN) {
+                    rc = RF_EUNSUPPORTED;
+                } else {
+                    for (int c = 0; c <= d; c++)
+                        w->col[c][h] = (w->col[c][h] + back[c]) / esc;
+                    for (int i = 0; i < nr; i++)
+                        for (int c = 0; c <= d; c++)
+                            w->col[c][rest[i]] += y[rest[i]] * w->col[c][h];
+                }
+            }
+            for (int i = 0; i < nr; i++)
+                w->sub[rest[i]] = d;
+            free(rest);
+        }
+        if (rc != RF_OK)
+            break;
+        /* Pass C's flow on to the later components of this problem. */
+        for (int i = 0; i < nc; i++)
+            w->sub[C[i]] = -2;
+        for (int i = 0; i < nc; i++) {
+            int u = C[i];
+            for (int s = 0; s < 2; s++) {
+                if (!flow_edge(w, u, s))
+                    continue;
+                int x = f->blocks[u].succ[s];
+                if (w->sub[x] != d)
+                    continue;
+                for (int c = 0; c <= d; c++)
+                    w->col[c][x] += w->prob[2 * u + s] * w->col[c][u];
+            }
+        }
+        for (int i = 0; i < nc; i++)
+            w->sub[C[i]] = d;
+    }
+    free(comp);
+    free(cstart);
+    if (rc == RF_EUNSUPPORTED)
+        rc = rf_err_set(w->err, RF_EUNSUPPORTED, f->name, 0, 0, "trip",
+                        "block frequencies are unbounded (a loop never exits)");
+    return rc;
+}
+
+int rf_kchar_flow(const rf_func *f, const double *prob, double *freq, rf_err *err)
+{
+    int n = f->nblocks;
+    if (n <= 0)
+        return rf_err_set(err, RF_EPARSE, f->name, 0, 0, NULL, "function has no blocks");
+    if (n > RF_KIR_MAX_BLOCKS)
+        return rf_kir_block_limit(f, NULL, err);
+    flow w;
+    memset(&w, 0, sizeof w);
+    w.f = f;
+    w.prob = prob;
+    w.n = n;
+    w.err = err;
+    size_t nn = (size_t)n;
+    w.gone = malloc(sizeof *w.gone * nn);
+    w.pre = malloc(sizeof *w.pre * nn);
+    w.sub = malloc(sizeof *w.sub * nn);
+    w.col[0] = freq;
+    w.idx = malloc(sizeof *w.idx * nn);
+    w.low = malloc(sizeof *w.low * nn);
+    w.stk = malloc(sizeof *w.stk * nn);
+    w.cstk = malloc(sizeof *w.cstk * nn);
+    w.cedge = malloc(sizeof *w.cedge * nn);
+    w.onstk = calloc(nn, sizeof *w.onstk);
+    int *S = malloc(sizeof *S * nn);
+    int rc = RF_OK;
+    if (!w.gone || !w.pre || !w.sub || !w.idx || !w.low || !w.stk || !w.cstk || !w.cedge
+        || !w.onstk || !S) {
+        rc = rf_err_set(err, RF_ENOMEM, f->name, 0, 0, NULL, "block frequencies: out of memory");
+        goto out;
+    }
+    for (int b = 0; b < n; b++) {
+        double stay = 0;
+        for (int s = 0; s < f->blocks[b].nsucc && s < 2; s++)
+            stay += prob[2 * b + s] > 0 ? prob[2 * b + s] : 0;
+        /* A block whose edges carry all its flow loses none (sums within
+         * rounding of 1 count as 1). */
+        w.gone[b] = stay > 1.0 - 1e-15 ? 0.0 : 1.0 - stay;
+        w.pre[b] = -1;
+        w.sub[b] = -1;
+        freq[b] = 0;
+    }
+    /* Depth-first preorder from the entry along flow edges: the blocks the
+     * entry reaches, in S, and the order that picks loop headers. */
+    int ns = 0, sp = 0;
+    w.cstk[sp] = 0;
+    w.cedge[sp++] = 0;
+    w.pre[0] = ns;
+    S[ns++] = 0;
+    while (sp) {
+        int v = w.cstk[sp - 1];
+        int s = w.cedge[sp - 1]++;
+        if (s >= 2) {
+            sp--;
+            continue;
+        }
+        if (!flow_edge(&w, v, s))
+            continue;
+        int x = f->blocks[v].succ[s];
+        if (x < 0 || x >= n || w.pre[x] >= 0)
+            continue;
+        w.pre[x] = ns;
+        S[ns++] = x;
+        w.cstk[sp] = x;
+        w.cedge[sp++] = 0;
+    }
+    for (int i = 0; i < ns; i++)
+        w.sub[S[i]] = 0;
+    freq[0] = 1.0;
+    rc = flow_solve(&w, S, ns, 0);
+    if (rc == RF_OK)
+        for (int b = 0; b < n; b++)
+            if (!(freq[b] >= 0))
+                freq[b] = 0;
+out:
+    for (int d = 1; d <= RF_KCHAR_FLOW_MAX_DEPTH; d++)
+        free(w.col[d]);
+    free(w.gone);
+    free(w.pre);
+    free(w.sub);
+    free(w.idx);
+    free(w.low);
+    free(w.stk);
+    free(w.cstk);
+    free(w.cedge);
+    free(w.onstk);
+    free(S);
+    return rc;
+}
+
 int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
                         rf_err *err)
 {
     int n = f->nblocks;
     if (n <= 0)
         return rf_err_set(err, RF_EPARSE, f->name, 0, 0, NULL, "function has no blocks");
-    double *a = calloc((size_t)n * n, sizeof *a);
-    if (!a)
+    if (n > RF_KIR_MAX_BLOCKS)
+        return rf_kir_block_limit(f, NULL, err);
+    double *prob = calloc((size_t)n * 2, sizeof *prob);
+    if (!prob)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "block frequencies: out of memory");
-    /* a = I - P^T, row j: f_j - sum_i P(i->j) f_i = [j == 0]. */
-    for (int j = 0; j < n; j++)
-        a[(size_t)j * n + j] = 1.0;
-    for (int i = 0; i < n; i++) {
-        const rf_block *blk = &f->blocks[i];
+    for (int b = 0; b < n; b++) {
+        const rf_block *blk = &f->blocks[b];
         if (blk->nsucc == 1) {
-            a[(size_t)blk->succ[0] * n + i] -= 1.0;
+            prob[2 * b] = 1.0;
         } else if (blk->nsucc == 2) {
-            double pt = taken_prob(f, i, prof);
-            a[(size_t)blk->succ[1] * n + i] -= pt;
-            a[(size_t)blk->succ[0] * n + i] -= 1.0 - pt;
+            double pt = taken_prob(f, b, prof);
+            prob[2 * b + 1] = pt;
+            prob[2 * b] = 1.0 - pt;
         }
     }
-    /* Solve a f = e0 with GSL's LU decomposition (partial pivoting). */
-    int rc = RF_OK;
-    gsl_matrix_view A = gsl_matrix_view_array(a, (size_t)n, (size_t)n);
-    gsl_vector_view x = gsl_vector_view_array(freq, (size_t)n);
-    gsl_vector *rhs = gsl_vector_calloc((size_t)n);
-    gsl_permutation *perm = gsl_permutation_alloc((size_t)n);
-    if (!rhs || !perm) {
-        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "block frequencies: out of memory");
-    } else {
-        int sign;
-        gsl_vector_set(rhs, 0, 1.0);
-        gsl_linalg_LU_decomp(&A.matrix, perm, &sign);
-        for (int c = 0; c < n && rc == RF_OK; c++)
-            if (fabs(gsl_matrix_get(&A.matrix, (size_t)c, (size_t)c)) < 1e-12)
-                rc = rf_err_set(err, RF_EUNSUPPORTED, f->name, 0, 0, "trip",
-                                "block frequencies are unbounded (a loop never exits)");
-        if (rc == RF_OK) {
-            gsl_linalg_LU_solve(&A.matrix, perm, rhs, &x.vector);
-            for (int r = 0; r < n; r++)
-                if (!(freq[r] >= 0))
-                    freq[r] = 0;
-        }
-    }
-    gsl_vector_free(rhs);
-    gsl_permutation_free(perm);
-    free(a);
+    int rc = rf_kchar_flow(f, prob, freq, err);
+    free(prob);
     return rc;
 }
 
