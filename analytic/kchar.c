@@ -639,8 +639,113 @@ static bool *cta_uniform_loops(const rf_func *f)
  * 7, 129 / 35 / 7.3). */
 #define TURN_SLACK 1.0
 
+/* The walk's program: each instruction's operands and latency rule
+ * decoded once per CTA set, so that a warp's step reads one small record.
+ * The walk below is that of the model above, step for step. */
+enum { WK_FIXED, WK_LOAD, WK_ATOMIC, WK_STORE_MEM };
+enum { WE_NONE, WE_BARRIER, WE_EXIT };
+
+typedef struct walk_inst {
+    double lat;                  /* cycles, WK_FIXED and WK_STORE_MEM */
+    uint8_t kind;                /* WK_* */
+    uint8_t end;                 /* WE_*: ends a phase or the warp */
+    uint8_t nreg;                /* operands waited on: uses, defs, guard */
+    uint8_t ndef;                /* registers written (none for stores) */
+    uint16_t reg[RF_MAX_USES + RF_MAX_DEFS + 1];
+    uint16_t def[RF_MAX_DEFS];
+} walk_inst;
+
+typedef struct walk_block {
+    int first, ninsts;
+    int nsucc, succ[2];
+    int mode;                    /* 0 unconditional, 1 per-warp draw, 2 per-CTA draw */
+    double pt;                   /* probability of succ[1] */
+} walk_block;
+
+typedef struct walk_prog {
+    walk_inst *in;
+    walk_block *blk;
+} walk_prog;
+
+static void walk_prog_free(walk_prog *w)
+{
+    free(w->in);
+    free(w->blk);
+}
+
+static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                          walk_prog *w)
+{
+    w->in = malloc(sizeof *w->in * (size_t)(f->ninsts > 0 ? f->ninsts : 1));
+    w->blk = malloc(sizeof *w->blk * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
+    bool *uniform = cta_uniform_loops(f);
+    if (!w->in || !w->blk || !uniform) {
+        free(uniform);
+        walk_prog_free(w);
+        return RF_ENOMEM;
+    }
+    for (int k = 0; k < f->ninsts; k++) {
+        const rf_inst *in = &f->insts[k];
+        walk_inst *x = &w->in[k];
+        x->nreg = 0;
+        for (int u = 0; u < in->nuses + in->ndefs + (in->guard >= 0); u++) {
+            int r = u < in->nuses ? in->uses[u]
+                  : u < in->nuses + in->ndefs ? in->defs[u - in->nuses] : in->guard;
+            if (r >= 0 && r < NREG)
+                x->reg[x->nreg++] = (uint16_t)r;
+        }
+        bool store = in->cls == RF_OC_ST_GLOBAL || in->cls == RF_OC_ST_LOCAL
+                  || in->cls == RF_OC_ST_SHARED;
+        x->ndef = 0;
+        for (int d = 0; d < in->ndefs && !store; d++)
+            if (in->defs[d] < NREG)
+                x->def[x->ndef++] = in->defs[d];
+        switch (in->cls) {
+        case RF_OC_LD_GLOBAL:
+        case RF_OC_LD_LOCAL:
+            x->kind = WK_LOAD;
+            x->lat = 0;
+            break;
+        case RF_OC_ATOMIC:
+            x->kind = WK_ATOMIC;
+            x->lat = 0;
+            break;
+        case RF_OC_ST_GLOBAL:
+        case RF_OC_ST_LOCAL:
+            x->kind = WK_STORE_MEM;
+            x->lat = 1.0;
+            break;
+        default:
+            x->kind = WK_FIXED;
+            x->lat = class_latency(gpu, prof, in->cls, 0);
+            break;
+        }
+        x->end = in->cls == RF_OC_BARRIER ? WE_BARRIER : in->cls == RF_OC_EXIT ? WE_EXIT : WE_NONE;
+    }
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *blk = &f->blocks[b];
+        walk_block *x = &w->blk[b];
+        x->first = blk->first;
+        x->ninsts = blk->ninsts;
+        x->nsucc = blk->nsucc;
+        x->succ[0] = blk->succ[0];
+        x->succ[1] = blk->succ[1];
+        x->mode = 0;
+        x->pt = 0;
+        if (blk->nsucc == 2) {
+            const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
+            x->mode = last && last->guard < 0 ? 0 : uniform[b] ? 2 : 1;
+            x->pt = taken_prob(f, b, prof);
+        }
+    }
+    free(uniform);
+    return RF_OK;
+}
+
+/* One warp alone along a random path; adds its instructions and cycles per
+ * phase to I[] and T[], its stalls to *sm / *sd; returns the drain. */
 static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                        const bool *uniform, uint64_t seed, uint64_t cta, uint64_t gid,
+                        const walk_prog *w, uint64_t seed, uint64_t cta, uint64_t gid,
                         double *ready, bool *from_mem, float *I, float *T, double *sm,
                         double *sd, double *nev, int *nph)
 {
@@ -650,77 +755,61 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
         from_mem[r] = false;
     }
     double l1 = gpu->l1_latency, l2 = gpu->l2_latency, ld = gpu->dram_latency;
+    double h1 = prof->l1_hit, h2 = prof->l2_hit;
     double t = 0, last_retire = 0, t_phase = 0;
+    double s_mem = 0, s_dep = 0, events = 0;
     long cnt = 0;
     int b = 0, ph = 0;
     bool ended = false;
     while (!ended && b >= 0 && b < f->nblocks && cnt < RF_KCHAR_MC_MAX_INSTS) {
-        const rf_block *blk = &f->blocks[b];
-        for (int i = 0; i < blk->ninsts; i++) {
-            const rf_inst *in = &f->insts[blk->first + i];
+        const walk_block *blk = &w->blk[b];
+        const walk_inst *in = &w->in[blk->first];
+        for (int i = 0; i < blk->ninsts; i++, in++) {
             double start = t;
             bool mem = false;
-            for (int u = 0; u < in->nuses + in->ndefs + (in->guard >= 0); u++) {
-                int r = u < in->nuses ? in->uses[u]
-                      : u < in->nuses + in->ndefs ? in->defs[u - in->nuses] : in->guard;
-                if (r >= 0 && r < NREG && ready[r] > start) {
+            for (int u = 0; u < in->nreg; u++) {
+                int r = in->reg[u];
+                if (ready[r] > start) {
                     start = ready[r];
                     mem = from_mem[r];
                 }
             }
             if (mem)
-                *sm += start - t;
+                s_mem += start - t;
             else
-                *sd += start - t;
+                s_dep += start - t;
             if (start - t > TURN_SLACK)
-                *nev += 1.0;
-            double lat;
+                events += 1.0;
+            double lat = in->lat;
             bool lmem = false;
-            switch (in->cls) {
-            case RF_OC_LD_GLOBAL:
-            case RF_OC_LD_LOCAL: {
+            if (in->kind == WK_LOAD) {
                 lmem = true;
                 uint64_t m = nmem++;
-                lat = draw(seed, gid, m, RF_DRAW_L1) < prof->l1_hit ? l1
-                    : draw(seed, gid, m, RF_DRAW_L2) < prof->l2_hit ? l2 : ld;
-                break;
-            }
-            case RF_OC_ATOMIC: {
+                lat = draw(seed, gid, m, RF_DRAW_L1) < h1 ? l1
+                    : draw(seed, gid, m, RF_DRAW_L2) < h2 ? l2 : ld;
+            } else if (in->kind == WK_ATOMIC) {
                 lmem = true;
                 uint64_t m = nmem++;
-                lat = l2 + (draw(seed, gid, m, RF_DRAW_L2) < prof->l2_hit ? 0 : ld);
-                break;
-            }
-            case RF_OC_ST_GLOBAL:
-            case RF_OC_ST_LOCAL:
+                lat = l2 + (draw(seed, gid, m, RF_DRAW_L2) < h2 ? 0 : ld);
+            } else if (in->kind == WK_STORE_MEM) {
                 nmem++;
-                lat = 1.0;
-                break;
-            default:
-                lat = class_latency(gpu, prof, in->cls, 0);
-                break;
             }
             double done = start + 2.0 + lat;
-            bool store = in->cls == RF_OC_ST_GLOBAL || in->cls == RF_OC_ST_LOCAL
-                      || in->cls == RF_OC_ST_SHARED;
-            for (int d = 0; d < in->ndefs && !store; d++) {
-                int r = in->defs[d];
-                if (r < NREG) {
-                    ready[r] = done;
-                    from_mem[r] = lmem;
-                }
+            for (int d = 0; d < in->ndef; d++) {
+                ready[in->def[d]] = done;
+                from_mem[in->def[d]] = lmem;
             }
-            if (in->cls != RF_OC_BARRIER && in->cls != RF_OC_EXIT && done > last_retire)
+            if (in->end == WE_NONE && done > last_retire)
                 last_retire = done;
             t = start + 1.0;
             I[ph] += 1.0f;
             cnt++;
-            if (in->cls == RF_OC_BARRIER && ph + 1 < MC_MAXPH) {
+            if (in->end == WE_BARRIER && ph + 1 < MC_MAXPH) {
                 T[ph] += (float)(t - t_phase);
                 t_phase = t;
                 ph++;
             }
-            if (in->cls == RF_OC_EXIT) {
+            if (in->end == WE_EXIT) {
                 ended = true;
                 break;
             }
@@ -730,17 +819,19 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
         if (blk->nsucc == 1) {
             b = blk->succ[0];
         } else {
-            const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
             double u;
-            if (last && last->guard < 0)
+            if (blk->mode == 0)
                 u = -1.0;             /* unconditional: no draw */
-            else if (uniform && uniform[b])
+            else if (blk->mode == 2)
                 u = draw(seed, cta, nloop++, RF_DRAW_LOOP);
             else
                 u = draw(seed, gid, nbr++, RF_DRAW_BRANCH);
-            b = u < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
+            b = u < blk->pt ? blk->succ[1] : blk->succ[0];
         }
     }
+    *sm += s_mem;
+    *sd += s_dep;
+    *nev += events;
     T[ph] += (float)(t - t_phase);
     if (ph + 1 > *nph)
         *nph = ph + 1;
@@ -758,14 +849,16 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     rf_ctaset *cs = calloc(1, sizeof *cs);
     double *ready = malloc(sizeof *ready * NREG);
     bool *from_mem = malloc(sizeof *from_mem * NREG);
-    bool *uniform = cta_uniform_loops(f);
+    walk_prog prog;
+    int prc = walk_prog_make(gpu, f, prof, &prog);
     if (cs) {
         cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
         cs->insts = calloc((size_t)nctas * wpc * MC_MAXPH, sizeof *cs->insts);
         cs->time = calloc((size_t)nctas * wpc * MC_MAXPH, sizeof *cs->time);
     }
-    if (!cs || !ready || !from_mem || !uniform || !cs->nph || !cs->insts || !cs->time) {
-        free(uniform);
+    if (prc || !cs || !ready || !from_mem || !cs->nph || !cs->insts || !cs->time) {
+        if (prc == RF_OK)
+            walk_prog_free(&prog);
         free(ready);
         free(from_mem);
         rf_kchar_ctaset_free(cs);
@@ -784,7 +877,7 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
         for (int w = 0; w < wpc; w++) {
             uint64_t cta = (uint64_t)(first_cta + c);
             uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
-            double d = walk_warp(gpu, f, prof, uniform, seed, cta, gid, ready, from_mem,
+            double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem,
                                  I + (size_t)w * MC_MAXPH, T + (size_t)w * MC_MAXPH, &sm, &sd,
                                  &nev, &nph);
             cta_drain = d > cta_drain ? d : cta_drain;
@@ -810,7 +903,7 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     }
     free(ready);
     free(from_mem);
-    free(uniform);
+    walk_prog_free(&prog);
     cs->active_frac = crit > 0 ? work / crit : 1.0;
     cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
     cs->live_frac = crit > 0 ? live / crit : 1.0;
