@@ -757,7 +757,6 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     double l1 = gpu->l1_latency, l2 = gpu->l2_latency, ld = gpu->dram_latency;
     double h1 = prof->l1_hit, h2 = prof->l2_hit;
     double t = 0, last_retire = 0, t_phase = 0;
-    double s_mem = 0, s_dep = 0, events = 0;
     long cnt = 0;
     int b = 0, ph = 0;
     bool ended = false;
@@ -775,11 +774,11 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 }
             }
             if (mem)
-                s_mem += start - t;
+                *sm += start - t;
             else
-                s_dep += start - t;
+                *sd += start - t;
             if (start - t > TURN_SLACK)
-                events += 1.0;
+                *nev += 1.0;
             double lat = in->lat;
             bool lmem = false;
             if (in->kind == WK_LOAD) {
@@ -829,9 +828,6 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             b = u < blk->pt ? blk->succ[1] : blk->succ[0];
         }
     }
-    *sm += s_mem;
-    *sd += s_dep;
-    *nev += events;
     T[ph] += (float)(t - t_phase);
     if (ph + 1 > *nph)
         *nph = ph + 1;

@@ -139,6 +139,26 @@ static void settle(sim *s, int slot)
     }
 }
 
+/* Whether settle(s, slot) can change anything: not for a slot without a
+ * CTA, one draining (its warps emptied, the caller launches at free_at), or
+ * one with an issuing warp and none at the end of its phase.  The run
+ * settles only the others, so an event costs the slots it touches. */
+static bool settle_needed(const sim *s, int slot)
+{
+    if (s->cta[slot] < 0 || s->free_at[slot] >= 0)
+        return false;
+    bool issue = false;
+    for (int w = 0; w < s->wpc; w++) {
+        int i = slot * s->wpc + w;
+        if (s->st[i] == W_ISSUE) {
+            if (s->rem[i] <= 1e-7)
+                return true;
+            issue = true;
+        }
+    }
+    return !issue;
+}
+
 /* Functional warming: every issuing warp retires one instruction per unit
  * of time, untimed; CTAs that finish are replaced at once; until the run's
  * CTA `until` has started. */
@@ -165,7 +185,8 @@ static void warm(sim *s, int n, long until)
         }
         idle = dt > 0 ? 0 : idle + 1;
         for (int k = 0; k < n; k++)
-            settle(s, k);
+            if (settle_needed(s, k))
+                settle(s, k);
     }
     s->drain = drain;
 }
@@ -316,7 +337,8 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
                 s.free_at[k] = -1;
                 launch(&s, k);
             }
-            settle(&s, k);
+            if (settle_needed(&s, k))
+                settle(&s, k);
         }
     }
     double len = window ? t1 - t0 : t;
