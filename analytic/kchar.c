@@ -82,7 +82,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The characterisation's CTA sample (rf_kchar_func): CTAs 0, 1, ... of
+ * the default seed, at least RF_KCHAR_MC_MIN_CTAS, then RF_KCHAR_MC_STEP
+ * more at a time until the relative standard errors (over CTAs) of
+ * active_frac and cpi_lone are at most RF_KCHAR_MC_REL_SE, at most
+ * RF_KCHAR_MC_CTAS: a kernel whose CTAs differ walks them all, one whose
+ * CTAs are alike (or whose warps are long enough to average within a CTA)
+ * stops early. */
 #define RF_KCHAR_MC_CTAS 128
+#define RF_KCHAR_MC_MIN_CTAS 8
+#define RF_KCHAR_MC_STEP 8
+#define RF_KCHAR_MC_REL_SE 0.005
 #define RF_KCHAR_MC_SEED 1
 #define RF_KCHAR_MC_MAX_INSTS 2000000L
 
@@ -834,8 +844,28 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     return last_retire > t ? last_retire - t : 0.0;
 }
 
-int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
-                    long first_cta, int nctas, uint64_t seed, rf_ctaset **out, rf_err *err)
+/* Relative standard error of the ratio estimate X / Y from n CTAs' (x, y),
+ * given the sums of x, y, x^2, x y and y^2 (the delta method:
+ * var = n / (n - 1) sum (x - R y)^2 / Y^2). */
+static double ratio_rel_se(int n, double X, double Y, double xx, double xy, double yy)
+{
+    if (n < 2 || !(X > 0) || !(Y > 0))
+        return 0.0;
+    double R = X / Y;
+    double ss = xx - 2.0 * R * xy + R * R * yy;
+    if (ss < 0)
+        ss = 0;
+    return sqrt((double)n / (n - 1) * ss) / Y / R;
+}
+
+/* The CTA walk of rf_kchar_ctaset.  With rel_se > 0 it stops early, after
+ * RF_KCHAR_MC_MIN_CTAS CTAs or any later multiple of RF_KCHAR_MC_STEP,
+ * once the relative standard errors over CTAs of active_frac (work over
+ * critical time) and of cpi_lone (lone cycles over instructions) are both
+ * at most rel_se; cs->nctas is then the CTAs walked. */
+static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
+                       long first_cta, int nctas, uint64_t seed, double rel_se,
+                       rf_ctaset **out, rf_err *err)
 {
     *out = NULL;
     if (wpc < 1)
@@ -865,7 +895,9 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     cs->maxph = MC_MAXPH;
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
+    double mom[2][3] = {{0}};   /* per-CTA moments: active_frac, cpi_lone */
     for (int c = 0; c < nctas; c++) {
+        double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
         float *I = cs->insts + (size_t)c * wpc * MC_MAXPH;
         float *T = cs->time + (size_t)c * wpc * MC_MAXPH;
         int nph = 1;
@@ -896,7 +928,24 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
              * warp) and through its own work in the last. */
             live += ph < nph - 1 ? mx : sum / wpc;
         }
+        if (rel_se > 0) {
+            double x[2] = {work - work0, tt - tt0}, y[2] = {crit - crit0, ti - ti0};
+            for (int q = 0; q < 2; q++) {
+                mom[q][0] += x[q] * x[q];
+                mom[q][1] += x[q] * y[q];
+                mom[q][2] += y[q] * y[q];
+            }
+            int n = c + 1;
+            if (n < nctas && n >= RF_KCHAR_MC_MIN_CTAS
+                && (n - RF_KCHAR_MC_MIN_CTAS) % RF_KCHAR_MC_STEP == 0
+                && ratio_rel_se(n, work, crit, mom[0][0], mom[0][1], mom[0][2]) <= rel_se
+                && ratio_rel_se(n, tt, ti, mom[1][0], mom[1][1], mom[1][2]) <= rel_se) {
+                nctas = n;
+                break;
+            }
+        }
     }
+    cs->nctas = nctas;
     free(ready);
     free(from_mem);
     walk_prog_free(&prog);
@@ -911,6 +960,12 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     cs->drain = drain / nctas;
     *out = cs;
     return RF_OK;
+}
+
+int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
+                    long first_cta, int nctas, uint64_t seed, rf_ctaset **out, rf_err *err)
+{
+    return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, seed, 0.0, out, err);
 }
 
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
@@ -1035,8 +1090,8 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
     out->warps_per_cta = (threads_per_cta + ws_ - 1) / ws_;
     rf_ctaset *cs;
-    rc = rf_kchar_ctaset(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, RF_KCHAR_MC_SEED,
-                         &cs, err);
+    rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, RF_KCHAR_MC_SEED,
+                     RF_KCHAR_MC_REL_SE, &cs, err);
     if (rc)
         return rc;
     out->stall_mem = cs->s_mem;
@@ -1059,12 +1114,29 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
  * Counts blocks only (cheap); at most RF_KCHAR_GRID_MAX CTAs. */
 #define RF_KCHAR_GRID_MAX 65536
 
-static int grid_insts_per_warp(const rf_func *f, const rf_profile *prof, int wpc, long ctas,
-                               double *out)
+static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                               int wpc, long ctas, double *out)
 {
-    bool *uniform = cta_uniform_loops(f);
-    if (!uniform)
+    /* Per block: the walk's branch rule, and the instructions a warp
+     * retires there (through the first exit, which ends it). */
+    walk_prog prog;
+    int *count = malloc(sizeof *count * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
+    bool *ends = malloc(sizeof *ends * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
+    if (!count || !ends || walk_prog_make(gpu, f, prof, &prog) != RF_OK) {
+        free(count);
+        free(ends);
         return RF_ENOMEM;
+    }
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *blk = &f->blocks[b];
+        count[b] = blk->ninsts;
+        ends[b] = false;
+        for (int i = 0; i < blk->ninsts && !ends[b]; i++)
+            if (f->insts[blk->first + i].cls == RF_OC_EXIT) {
+                count[b] = i + 1;
+                ends[b] = true;
+            }
+    }
     if (ctas > RF_KCHAR_GRID_MAX)
         ctas = RF_KCHAR_GRID_MAX;
     double total = 0;
@@ -1075,31 +1147,28 @@ static int grid_insts_per_warp(const rf_func *f, const rf_profile *prof, int wpc
             long n = 0;
             int b = 0;
             while (b >= 0 && b < f->nblocks && n < RF_KCHAR_MC_MAX_INSTS) {
-                const rf_block *blk = &f->blocks[b];
-                bool ended = false;
-                for (int i = 0; i < blk->ninsts && !ended; i++) {
-                    n++;
-                    ended = f->insts[blk->first + i].cls == RF_OC_EXIT;
-                }
-                if (ended || blk->nsucc == 0)
+                const walk_block *blk = &prog.blk[b];
+                n += count[b];
+                if (ends[b] || blk->nsucc == 0)
                     break;
                 if (blk->nsucc == 1) {
                     b = blk->succ[0];
                     continue;
                 }
-                const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
                 double u;
-                if (last && last->guard < 0)
+                if (blk->mode == 0)
                     u = -1.0;
-                else if (uniform[b])
+                else if (blk->mode == 2)
                     u = draw(RF_KCHAR_MC_SEED, (uint64_t)c, nloop++, RF_DRAW_LOOP);
                 else
                     u = draw(RF_KCHAR_MC_SEED, gid, nbr++, RF_DRAW_BRANCH);
-                b = u < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
+                b = u < blk->pt ? blk->succ[1] : blk->succ[0];
             }
             total += (double)n;
         }
-    free(uniform);
+    walk_prog_free(&prog);
+    free(count);
+    free(ends);
     *out = ctas > 0 ? total / ((double)ctas * wpc) : 0.0;
     return RF_OK;
 }
@@ -1110,7 +1179,7 @@ int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, 
         return rf_err_set(err, RF_EUNSUPPORTED, k->name, 0, 0, NULL, "kernel has no entry function");
     int rc = rf_kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), out, err);
     double ipw;
-    if (rc == 0 && grid_insts_per_warp(k->func, &k->profile, out->warps_per_cta,
+    if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
                                        rf_kernel_ctas(k), &ipw) == RF_OK && ipw > 0)
         out->insts_per_warp = ipw;
     /* Per-register writes for register-cache collisions (rccollide.c); a
