@@ -868,6 +868,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
                        rf_ctaset **out, rf_err *err)
 {
     *out = NULL;
+    if (f->nblocks > RF_KIR_MAX_BLOCKS)
+        return rf_kir_block_limit(f, NULL, err);
     if (wpc < 1)
         wpc = 1;
     if (nctas < 1)
