@@ -45,7 +45,7 @@
  *    parameters above do not set.
  * 5. Level: the whole grid run through the population model at the default
  *    design and the fitted parameters (averaged over draws of the CTAs'
- *    paths until the mean's standard error is 0.25%), over the wave
+ *    paths until the mean's standard error is 0.5%), over the wave
  *    formula's IPC there; estimates multiply by it (calibrate/extrapolate.c).
  */
 #include "calibrate.h"
@@ -204,7 +204,7 @@
  * Deterministic: the same seeds in the same order. */
 #define LEVEL_SEEDS 16
 #define LEVEL_MIN_SEEDS 4
-#define LEVEL_REL_SE 0.0025
+#define LEVEL_REL_SE 0.005
 
 int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
                         const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
