@@ -78,6 +78,7 @@ typedef struct former {
     int niv, ivcap;
     int *queue;
     int qhead, qtail, qcap;
+    int *bpstart, *bpred; /* predecessor blocks of each block, ascending, once each */
 } former;
 
 static void inst_regs(const rf_inst *in, rf_regset *s)
@@ -191,14 +192,11 @@ static int for_preds(const former *F, int x, pred_fn fn, void *ctx)
         return 1;
     }
     int count = 0;
-    for (int b = 0; b < F->f->nblocks; b++)
-        for (int s = 0; s < F->f->blocks[b].nsucc; s++)
-            if (F->f->blocks[b].succ[s] == n->block) {
-                count++;
-                if (!fn(F, last_piece(F, b), x, ctx))
-                    return count;
-                break;
-            }
+    for (int k = F->bpstart[n->block]; k < F->bpstart[n->block + 1]; k++) {
+        count++;
+        if (!fn(F, last_piece(F, F->bpred[k]), x, ctx))
+            return count;
+    }
     return count;
 }
 
@@ -330,13 +328,50 @@ fail:
     return -1;
 }
 
-/* Interval graph edges between distinct intervals: adj[a * n + b] = 1. */
-static unsigned char *interval_edges(const former *F)
+/* Interval graph edges between distinct intervals, as lists: the
+ * predecessors of interval b at pred[pstart[b] .. pstart[b + 1]) and the
+ * successors of a at succ[sstart[a] .. sstart[a + 1]), each ascending and
+ * once. */
+typedef struct iv_graph {
+    int *pstart, *pred;
+    int *sstart, *succ;
+} iv_graph;
+
+static void iv_graph_free(iv_graph *g)
 {
-    int n = F->niv;
-    unsigned char *adj = calloc((size_t)n * (size_t)n, 1);
-    if (!adj)
-        return NULL;
+    free(g->pstart), free(g->pred), free(g->sstart), free(g->succ);
+    memset(g, 0, sizeof *g);
+}
+
+static int cmp_edge(const void *x, const void *y)
+{
+    const int *a = x, *b = y;
+    return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* CSR of the pairs e[2k], e[2k + 1] (sorted, distinct) keyed by the first. */
+static int csr_of(const int *e, int ne, int n, int **start, int **list)
+{
+    *start = calloc((size_t)n + 1, sizeof **start);
+    *list = malloc((size_t)(ne > 0 ? ne : 1) * sizeof **list);
+    if (!*start || !*list)
+        return -1;
+    for (int k = 0; k < ne; k++)
+        (*start)[e[2 * k] + 1]++;
+    for (int i = 0; i < n; i++)
+        (*start)[i + 1] += (*start)[i];
+    for (int k = 0; k < ne; k++)
+        (*list)[k] = e[2 * k + 1];
+    return 0;
+}
+
+static int interval_edges(const former *F, iv_graph *g)
+{
+    int n = F->niv, ne = 0;
+    memset(g, 0, sizeof *g);
+    int *e = malloc((size_t)(4 * F->nnodes + 2) * sizeof *e);
+    if (!e)
+        return -1;
     for (int x = 0; x < F->nnodes; x++) {
         const node *nx = &F->nodes[x];
         int succ[2], ns = 0;
@@ -349,25 +384,54 @@ static unsigned char *interval_edges(const former *F)
         }
         for (int s = 0; s < ns; s++) {
             int a = nx->iv, b = F->nodes[succ[s]].iv;
-            if (a != b)
-                adj[(size_t)a * n + b] = 1;
+            if (a != b) {
+                e[2 * ne] = a;
+                e[2 * ne + 1] = b;
+                ne++;
+            }
         }
     }
-    return adj;
+    /* Successor lists: sort by (a, b), drop repeats. */
+    qsort(e, (size_t)ne, 2 * sizeof *e, cmp_edge);
+    int m = 0;
+    for (int k = 0; k < ne; k++)
+        if (m == 0 || e[2 * k] != e[2 * (m - 1)] || e[2 * k + 1] != e[2 * (m - 1) + 1]) {
+            e[2 * m] = e[2 * k];
+            e[2 * m + 1] = e[2 * k + 1];
+            m++;
+        }
+    int rc = csr_of(e, m, n, &g->sstart, &g->succ);
+    /* Predecessor lists: the same edges by (b, a). */
+    for (int k = 0; rc == 0 && k < m; k++) {
+        int t = e[2 * k];
+        e[2 * k] = e[2 * k + 1];
+        e[2 * k + 1] = t;
+    }
+    if (rc == 0) {
+        qsort(e, (size_t)m, 2 * sizeof *e, cmp_edge);
+        rc = csr_of(e, m, n, &g->pstart, &g->pred);
+    }
+    free(e);
+    if (rc)
+        iv_graph_free(g);
+    return rc;
 }
 
 /* One round of Algorithm 2; returns the number of merges, -1 on error. */
 static int pass2_round(former *F)
 {
     int n = F->niv;
-    unsigned char *adj = interval_edges(F);
+    iv_graph g;
+    if (interval_edges(F, &g))
+        return -1;
     int *next = malloc((size_t)n * sizeof *next);
     int *queue = malloc((size_t)n * sizeof *queue);
     rf_regset *set = malloc((size_t)n * sizeof *set);
     int *header = malloc((size_t)n * sizeof *header);
     bool *call = malloc((size_t)n * sizeof *call);
-    if (!adj || !next || !queue || !set || !header || !call) {
-        free(adj), free(next), free(queue), free(set), free(header), free(call);
+    if (!next || !queue || !set || !header || !call) {
+        iv_graph_free(&g);
+        free(next), free(queue), free(set), free(header), free(call);
         return -1;
     }
     for (int i = 0; i < n; i++)
@@ -389,11 +453,10 @@ static int pass2_round(former *F)
                     if (next[h] >= 0 || F->has_call[h] || F->nodes[F->header[h]].barrier)
                         continue;
                     bool ok = true, any = false;
-                    for (int p = 0; p < n && ok; p++)
-                        if (p != h && adj[(size_t)p * n + h]) {
-                            any = true;
-                            ok = next[p] == ii;
-                        }
+                    for (int k = g.pstart[h]; k < g.pstart[h + 1] && ok; k++) {
+                        any = true;
+                        ok = next[g.pred[k]] == ii;
+                    }
                     rf_regset u = set[ii];
                     rf_regset_union(&u, &F->set[h]);
                     if (!ok || !any || rf_regset_count(&u) > F->o->regs)
@@ -406,14 +469,16 @@ static int pass2_round(former *F)
             for (int j = 0; j < n; j++) {
                 if (next[j] != ii)
                     continue;
-                for (int s = 0; s < n; s++)
-                    if (adj[(size_t)j * n + s] && next[s] < 0) {
-                        next[s] = nn;
-                        set[nn] = F->set[s];
-                        header[nn] = F->header[s];
-                        call[nn++] = F->has_call[s];
-                        queue[qt++] = s;
-                    }
+                for (int k = g.sstart[j]; k < g.sstart[j + 1]; k++) {
+                    int s = g.succ[k];
+                    if (next[s] >= 0)
+                        continue;
+                    next[s] = nn;
+                    set[nn] = F->set[s];
+                    header[nn] = F->header[s];
+                    call[nn++] = F->has_call[s];
+                    queue[qt++] = s;
+                }
             }
         }
         int k = 0;
@@ -436,7 +501,8 @@ static int pass2_round(former *F)
         memcpy(F->has_call, call, (size_t)nn * sizeof *call);
         F->niv = nn;
     }
-    free(adj), free(next), free(queue), free(set), free(header), free(call);
+    iv_graph_free(&g);
+    free(next), free(queue), free(set), free(header), free(call);
     return merged;
 }
 
@@ -463,6 +529,8 @@ static void former_free(former *F)
     free(F->header);
     free(F->has_call);
     free(F->queue);
+    free(F->bpstart);
+    free(F->bpred);
 }
 
 /* Build the result, numbering intervals by the layout position of their
@@ -478,7 +546,7 @@ static int collect(former *F, rf_intervals *out)
     out->block_in = malloc((size_t)f->nblocks * sizeof *out->block_in);
     out->block_out = malloc((size_t)f->nblocks * sizeof *out->block_out);
     out->splits = calloc((size_t)f->nblocks, sizeof *out->splits);
-    unsigned char *adj = NULL;
+    iv_graph g = {0};
     if (!order || !rank || !out->iv || !out->of_inst || !out->block_in || !out->block_out || !out->splits)
         goto fail;
     out->n = n;
@@ -521,28 +589,24 @@ static int collect(former *F, rf_intervals *out)
     }
     /* Predecessors from the interval graph (ids already renumbered). */
     F->niv = n;
-    adj = interval_edges(F);
-    if (!adj)
+    if (interval_edges(F, &g))
         goto fail;
     for (int b = 0; b < n; b++) {
         rf_interval *v = &out->iv[b];
         v->nregs = rf_regset_count(&v->regs);
-        for (int a = 0; a < n; a++)
-            v->npreds += adj[(size_t)a * n + b];
+        v->npreds = g.pstart[b + 1] - g.pstart[b];
         v->preds = malloc((size_t)(v->npreds ? v->npreds : 1) * sizeof *v->preds);
         if (!v->preds)
             goto fail;
-        int k = 0;
-        for (int a = 0; a < n; a++)
-            if (adj[(size_t)a * n + b])
-                v->preds[k++] = a;
+        for (int k = 0; k < v->npreds; k++)
+            v->preds[k] = g.pred[g.pstart[b] + k];
     }
-    free(adj);
+    iv_graph_free(&g);
     free(order);
     free(rank);
     return 0;
 fail:
-    free(adj);
+    iv_graph_free(&g);
     free(order);
     free(rank);
     return -1;
@@ -575,6 +639,26 @@ int rf_iv_form(const rf_func *f, const rf_iv_opts *o, rf_intervals *out, rf_err 
     F.queue = malloc((size_t)F.qcap * sizeof *F.queue);
     if (!F.nodes || !F.first_node || !F.cut_out || !F.set || !F.header || !F.has_call || !F.queue)
         goto nomem;
+    /* Predecessor blocks, ascending, each once (for_preds). */
+    F.bpstart = calloc((size_t)f->nblocks + 1, sizeof *F.bpstart);
+    F.bpred = malloc((size_t)(2 * f->nblocks + 1) * sizeof *F.bpred);
+    if (!F.bpstart || !F.bpred)
+        goto nomem;
+    for (int b = 0; b < f->nblocks; b++)
+        for (int k = 0; k < f->blocks[b].nsucc; k++)
+            if (k == 0 || f->blocks[b].succ[1] != f->blocks[b].succ[0])
+                F.bpstart[f->blocks[b].succ[k] + 1]++;
+    for (int b = 0; b < f->nblocks; b++)
+        F.bpstart[b + 1] += F.bpstart[b];
+    for (int b = 0; b < f->nblocks; b++)
+        for (int k = 0; k < f->blocks[b].nsucc; k++)
+            if (k == 0 || f->blocks[b].succ[1] != f->blocks[b].succ[0]) {
+                int t = f->blocks[b].succ[k];
+                F.bpred[F.bpstart[t]++] = b;
+            }
+    for (int b = f->nblocks; b > 0; b--)
+        F.bpstart[b] = F.bpstart[b - 1];
+    F.bpstart[0] = 0;
     bool strand = o->kind == RF_IV_STRAND;
     /* Pieces: one per block, cut around calls (and, for strands, after
      * long-latency operations). */
