@@ -63,6 +63,8 @@ typedef struct node {
     int iv;               /* interval, -1 = unassigned */
     bool barrier;         /* never joins an existing interval */
     bool call;            /* a call instruction piece */
+    int cand;             /* interval whose candidate list holds it, -1 */
+    int swept;            /* sweep whose heap holds it, -1 */
 } node;
 
 typedef struct former {
@@ -79,6 +81,10 @@ typedef struct former {
     int *queue;
     int qhead, qtail, qcap;
     int *bpstart, *bpred; /* predecessor blocks of each block, ascending, once each */
+    int *cand, ncand, candcap;   /* pass 1: the growing interval's candidates */
+    int *heap, nheap, heapcap;   /* pass 1: the sweep's pieces still ahead */
+    int *memb, nmemb, membcap;   /* pass 1: the growing interval's pieces */
+    int sweep;                   /* pass 1: sweeps so far */
 } former;
 
 static void inst_regs(const rf_inst *in, rf_regset *s)
@@ -115,6 +121,8 @@ static int new_node(former *F, int block, int start, int end)
     n->iv = -1;
     n->barrier = false;
     n->call = false;
+    n->cand = -1;
+    n->swept = -1;
     return F->nnodes++;
 }
 
@@ -257,12 +265,139 @@ static int layout(const former *F, int *order)
     return k;
 }
 
+/* Layout order of pieces: by block, then by instruction range (a block's
+ * pieces are contiguous; an empty piece, left by a cut at a piece's first
+ * instruction, comes before the piece that starts there). */
+static bool before(const former *F, int x, int y)
+{
+    const node *a = &F->nodes[x], *b = &F->nodes[y];
+    if (a->block != b->block)
+        return a->block < b->block;
+    if (a->start != b->start)
+        return a->start < b->start;
+    return a->end < b->end;
+}
+
+static int grow(int **v, int *cap, int need)
+{
+    if (need <= *cap)
+        return 0;
+    int c = *cap > 0 ? *cap : 16;
+    while (c < need)
+        c *= 2;
+    int *n = realloc(*v, (size_t)c * sizeof *n);
+    if (!n)
+        return -1;
+    *v = n;
+    *cap = c;
+    return 0;
+}
+
+static int heap_push(former *F, int x)
+{
+    if (grow(&F->heap, &F->heapcap, F->nheap + 1))
+        return -1;
+    int k = F->nheap++;
+    while (k > 0 && before(F, x, F->heap[(k - 1) / 2])) {
+        F->heap[k] = F->heap[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    F->heap[k] = x;
+    return 0;
+}
+
+static int heap_pop(former *F)
+{
+    int top = F->heap[0], x = F->heap[--F->nheap], k = 0;
+    for (;;) {
+        int c = 2 * k + 1;
+        if (c >= F->nheap)
+            break;
+        if (c + 1 < F->nheap && before(F, F->heap[c + 1], F->heap[c]))
+            c++;
+        if (!before(F, F->heap[c], x))
+            break;
+        F->heap[k] = F->heap[c];
+        k = c;
+    }
+    if (F->nheap > 0)
+        F->heap[k] = x;
+    return top;
+}
+
+/* Successor pieces of x: the next piece of its block, else the first
+ * pieces of the block's successors. */
+static int piece_succ(const former *F, int x, int succ[2])
+{
+    const node *nx = &F->nodes[x];
+    if (nx->next >= 0) {
+        succ[0] = nx->next;
+        return 1;
+    }
+    const rf_block *bb = &F->f->blocks[nx->block];
+    for (int s = 0; s < bb->nsucc; s++)
+        succ[s] = F->first_node[bb->succ[s]];
+    return bb->nsucc;
+}
+
+/* x joined interval i: it is a member, and its unassigned successors are
+ * candidates (every piece that can join i follows a member); those after
+ * `at` in the layout are still ahead in the current sweep. */
+static int joined(former *F, int x, int i, int at)
+{
+    if (grow(&F->memb, &F->membcap, F->nmemb + 1))
+        return -1;
+    F->memb[F->nmemb++] = x;
+    int succ[2], ns = piece_succ(F, x, succ);
+    for (int s = 0; s < ns; s++) {
+        int y = succ[s];
+        node *ny = &F->nodes[y];
+        if (ny->iv >= 0)
+            continue;
+        if (ny->cand != i) {
+            if (grow(&F->cand, &F->candcap, F->ncand + 1))
+                return -1;
+            ny->cand = i;
+            F->cand[F->ncand++] = y;
+        }
+        if (at >= 0 && ny->swept != F->sweep && before(F, at, y)) {
+            ny->swept = F->sweep;
+            if (heap_push(F, y))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Sort piece indices into layout order (bottom-up merge sort). */
+static void sort_layout(const former *F, int *v, int n, int *tmp)
+{
+    for (int w = 1; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int a = lo, b = mid, k = lo;
+            while (a < mid && b < hi)
+                tmp[k++] = before(F, v[b], v[a]) ? v[b++] : v[a++];
+            while (a < mid)
+                tmp[k++] = v[a++];
+            while (b < hi)
+                tmp[k++] = v[b++];
+        }
+        memcpy(v, tmp, (size_t)n * sizeof *v);
+    }
+}
+
+/* Pass 1 (Algorithm 1): from the queue's headers, grow each interval by
+ * sweeps over the pieces in layout order, a piece joining when all its
+ * predecessors are in the interval and its first instruction's registers
+ * fit, until a sweep adds none.  Only candidates (unassigned successors of
+ * members) can join, so a sweep visits them, in layout order, with those a
+ * join reveals further on visited in the same sweep, as a sweep over every
+ * piece would. */
 static int pass1(former *F)
 {
-    const rf_func *f = F->f;
-    /* Every piece but a block's first starts at a distinct instruction,
-     * so there are at most nblocks + ninsts pieces (< cap). */
     int *order = malloc((size_t)F->cap * sizeof *order);
+    int *tmp = NULL;
     if (!order)
         return -1;
     int entry = F->first_node[0];
@@ -272,14 +407,24 @@ static int pass1(former *F)
         while (F->qhead < F->qtail) {
             int x = F->queue[F->qhead++];
             int i = F->nodes[x].iv;
-            if (traverse(F, x, i) < 0)
+            F->ncand = F->nmemb = 0;
+            if (traverse(F, x, i) < 0 || joined(F, x, i, -1) < 0)
                 goto fail;
             bool changed = !F->has_call[i];
             while (changed) {
                 changed = false;
-                int n = layout(F, order);
-                for (int k = 0; k < n; k++) {
-                    int h = order[k];
+                F->sweep++;
+                F->nheap = 0;
+                for (int c = 0; c < F->ncand; c++) {
+                    int h = F->cand[c];
+                    if (F->nodes[h].iv < 0 && F->nodes[h].swept != F->sweep) {
+                        F->nodes[h].swept = F->sweep;
+                        if (heap_push(F, h))
+                            goto fail;
+                    }
+                }
+                while (F->nheap > 0) {
+                    int h = heap_pop(F);
                     node *hn = &F->nodes[h];
                     if (hn->iv >= 0 || hn->barrier || hn->call || h == entry)
                         continue;
@@ -287,32 +432,30 @@ static int pass1(former *F)
                     if (!for_preds(F, h, pred_in_iv, &c) || !c.ok || !fits_first(F, h, i))
                         continue;
                     hn->iv = i;
-                    if (traverse(F, h, i) < 0)
+                    if (traverse(F, h, i) < 0 || joined(F, h, i, h) < 0)
                         goto fail;
                     changed = true;
                 }
             }
-            /* Successors of the finished interval start new intervals. */
-            int n = layout(F, order);
-            for (int k = 0; k < n; k++) {
-                int y = order[k];
-                if (F->nodes[y].iv != i)
-                    continue;
-                int succ[2], ns = 0;
-                if (F->nodes[y].next >= 0) {
-                    succ[ns++] = F->nodes[y].next;
-                } else {
-                    const rf_block *bb = &f->blocks[F->nodes[y].block];
-                    for (int s = 0; s < bb->nsucc; s++)
-                        succ[ns++] = F->first_node[bb->succ[s]];
-                }
+            /* Successors of the finished interval start new intervals, in
+             * the layout order of its pieces. */
+            int *t = realloc(tmp, (size_t)(F->nmemb > 0 ? F->nmemb : 1) * sizeof *t);
+            if (!t)
+                goto fail;
+            tmp = t;
+            sort_layout(F, F->memb, F->nmemb, tmp);
+            for (int k = 0; k < F->nmemb; k++) {
+                int y = F->memb[k];
+                int succ[2], ns = piece_succ(F, y, succ);
                 for (int s = 0; s < ns; s++)
                     if (F->nodes[succ[s]].iv < 0 &&
                         (new_interval(F, succ[s]) < 0 || push(F, succ[s]) < 0))
                         goto fail;
             }
         }
-        /* Blocks not reached from the entry start intervals of their own. */
+        /* Blocks not reached from the entry start intervals of their own.
+         * Every piece but a block's first starts at a distinct instruction,
+         * so there are at most nblocks + ninsts pieces (< cap). */
         int n = layout(F, order), k = 0;
         while (k < n && F->nodes[order[k]].iv >= 0)
             k++;
@@ -322,9 +465,11 @@ static int pass1(former *F)
             goto fail;
     }
     free(order);
+    free(tmp);
     return 0;
 fail:
     free(order);
+    free(tmp);
     return -1;
 }
 
@@ -531,6 +676,9 @@ static void former_free(former *F)
     free(F->queue);
     free(F->bpstart);
     free(F->bpred);
+    free(F->cand);
+    free(F->heap);
+    free(F->memb);
 }
 
 /* Build the result, numbering intervals by the layout position of their
