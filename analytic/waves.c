@@ -222,9 +222,9 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
         for (int it = 0; it < 50; it++) {
             double f = -ipc, df = 0;
             for (int x = 0; x < na; x++) {
-                double p = s->ipt[order[x]], q = 1.0 + p * (c - 1.0);
-                f += p / q;
-                df -= p * p / (q * q);
+                double p = s->ipt[order[x]], r = p / (1.0 + p * (c - 1.0));
+                f += r;
+                df -= r * r;
             }
             if (!(df < 0))
                 break;
