@@ -32,7 +32,8 @@
  * collide when equal mod B, whatever the warp; the reads then take
  * max_b(count on b) cycles: intra[B] = mean of (that max - 1).
  *
- * Lone-warp stalls.  The warps of RF_KCHAR_MC_CTAS CTAs each follow a random path
+ * Lone-warp stalls.  The warps of a sample of CTAs (8 to RF_KCHAR_MC_CTAS,
+ * until the ratios below are known to 0.5%) each follow a random path
  * (the same branch rules; a loop whose body holds a barrier runs the same
  * trip count in every warp of a CTA) alone, issuing in order one instruction per cycle:
  * an instruction starts when its source, destination and guard registers
@@ -49,7 +50,7 @@
  * Active fraction.  A CTA holds its warp slots until its slowest warp ends,
  * and at each barrier every warp waits for the slowest one, so with random
  * trip counts many resident warps have nothing to issue.  A Monte Carlo walk
- * of RF_KCHAR_MC_CTAS CTAs (counter-based draws, fixed seed: deterministic) with the
+ * of the sampled CTAs (counter-based draws, fixed seed: deterministic) with the
  * same branch rules (the walk above) gives each warp's lone time per
  * barrier phase, T_w,p:
  *   active_frac = E[sum_p mean_w T_w,p] / E[sum_p max_w T_w,p]
