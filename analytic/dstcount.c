@@ -12,7 +12,8 @@
  * of their block per thread, f(B), from the absorbing Markov chain of the
  * CFG under the profile:
  *     f = e_entry + P^T f,   i.e.  (I - P^T) f = e_entry,
- * solved by LU decomposition (GSL).  Edge probabilities: a conditional
+ * solved over the loop nest by rf_kchar_flow (analytic/kchar.c), the one
+ * solver of the two frequency rules.  Edge probabilities: a conditional
  * branch of block B whose two successors lie on different sides of B's
  * innermost natural loop leaves the loop with probability 1 / (trip + 1)
  * (trip = times a back edge is taken per entry, the spec's meaning, so a
@@ -65,153 +66,281 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_linalg.h>
-#include <gsl/gsl_matrix.h>
-#include <gsl/gsl_permutation.h>
-#include <gsl/gsl_vector.h>
-
+#include "kchar.h"
 #include "liveness.h"
 
-#define MAX_FREQ_BLOCKS 4096
-
-/* Natural loops: loop_of[b] = innermost loop header containing b (or -1),
- * size of each header's loop body. */
+/* Natural loops: header_of[b] = innermost loop (its header block) holding
+ * b, or -1; parent[h] = the loop enclosing header h's loop, -1.  Natural
+ * loops with different headers are disjoint or nested, so the loop nest is
+ * a forest and "b in the loop of h" is a walk up from header_of[b]. */
 typedef struct loops {
     int nb;
     int nloops;
     int *header_of;     /* innermost loop (its header block) of each block, -1 */
+    int *parent;        /* per header: header of the enclosing loop, -1 */
     int *body_size;     /* per header: blocks in its loop, 0 = not a header */
-    unsigned char *in;  /* nb x nb: in[h * nb + b] = b in loop of header h */
     unsigned char *reach; /* reachable from the entry */
 } loops;
 
 static void loops_free(loops *L)
 {
     free(L->header_of);
+    free(L->parent);
     free(L->body_size);
-    free(L->in);
     free(L->reach);
 }
 
+static bool loops_in(const loops *L, int h, int b)
+{
+    for (int x = L->header_of[b]; x >= 0; x = L->parent[x])
+        if (x == h)
+            return true;
+    return false;
+}
+
+typedef struct loop_rank {
+    int size;           /* body size */
+    int i;              /* index into the header list */
+} loop_rank;
+
+/* Larger bodies first; ties (disjoint loops) in header-list order. */
+static int cmp_body_desc(const void *a, const void *b)
+{
+    const loop_rank *x = a, *y = b;
+    return x->size != y->size ? (x->size < y->size) - (x->size > y->size)
+                              : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Dominators by the iterative algorithm of Cooper, Harvey and Kennedy ("A
+ * simple, fast dominance algorithm", 2001) over the reverse postorder, then
+ * h dom u by the dominator tree's DFS intervals; back edges u -> h with h
+ * dominating u; each header's loop is what reaches its latches backwards
+ * without passing h.  O(blocks x loop depth) time and memory. */
 static int loops_find(const rf_func *f, loops *L)
 {
     int nb = f->nblocks;
     memset(L, 0, sizeof *L);
     L->nb = nb;
-    size_t words = ((size_t)nb + 63) / 64;
-    uint64_t *dom = calloc((size_t)nb * words, sizeof *dom);
-    unsigned char *reach = calloc((size_t)nb, 1);
-    int *stack = malloc((size_t)nb * sizeof *stack);
-    int *npred = calloc((size_t)nb, sizeof *npred);
-    L->header_of = malloc((size_t)nb * sizeof *L->header_of);
-    L->body_size = calloc((size_t)nb, sizeof *L->body_size);
-    L->in = calloc((size_t)nb * (size_t)nb, 1);
-    if (!dom || !reach || !stack || !npred || !L->header_of || !L->body_size || !L->in) {
-        free(dom), free(reach), free(stack), free(npred);
-        loops_free(L);
-        return RF_ENOMEM;
+    size_t n = (size_t)nb;
+    unsigned char *reach = calloc(n, 1);
+    int *stack = malloc(n * sizeof *stack);
+    int *edge = malloc(n * sizeof *edge);
+    int *rpo = malloc(n * sizeof *rpo);        /* reverse postorder number, -1 */
+    int *order = malloc(n * sizeof *order);    /* blocks by rpo */
+    int *idom = malloc(n * sizeof *idom);
+    int *pstart = calloc(n + 1, sizeof *pstart);
+    int *plist = malloc((2 * n + 1) * sizeof *plist);
+    int *npred = calloc(n, sizeof *npred);
+    int *tin = malloc(n * sizeof *tin), *tout = malloc(n * sizeof *tout);
+    int *kstart = calloc(n + 1, sizeof *kstart), *kids = malloc(n * sizeof *kids);
+    int *mark = malloc(n * sizeof *mark);
+    int *heads = malloc(n * sizeof *heads);
+    L->header_of = malloc(n * sizeof *L->header_of);
+    L->parent = malloc(n * sizeof *L->parent);
+    L->body_size = calloc(n, sizeof *L->body_size);
+    int *body = NULL, *bstart = NULL;
+    int rc = RF_OK;
+    if (!reach || !stack || !edge || !rpo || !order || !idom || !pstart || !plist || !npred
+        || !tin || !tout || !kstart || !kids || !mark || !heads || !L->header_of || !L->parent
+        || !L->body_size) {
+        rc = RF_ENOMEM;
+        goto out;
     }
-    /* Reachability from the entry. */
-    int sp = 0;
-    stack[sp++] = 0;
+    /* Reachability and postorder from the entry (iterative DFS). */
+    int sp = 0, post = 0;
+    stack[sp] = 0;
+    edge[sp++] = 0;
     reach[0] = 1;
     while (sp) {
-        int b = stack[--sp];
-        for (int s = 0; s < f->blocks[b].nsucc; s++) {
+        int b = stack[sp - 1];
+        int s = edge[sp - 1]++;
+        if (s < f->blocks[b].nsucc) {
             int t = f->blocks[b].succ[s];
             if (!reach[t]) {
                 reach[t] = 1;
-                stack[sp++] = t;
+                stack[sp] = t;
+                edge[sp++] = 0;
             }
+            continue;
         }
+        order[post++] = b;
+        sp--;
     }
+    int nr = post;
+    for (int b = 0; b < nb; b++)
+        rpo[b] = -1;
+    for (int i = 0; i < nr / 2; i++) {
+        int t = order[i];
+        order[i] = order[nr - 1 - i];
+        order[nr - 1 - i] = t;
+    }
+    for (int i = 0; i < nr; i++)
+        rpo[order[i]] = i;
     /* Predecessor lists (reachable edges only). */
-    int *pstart = calloc((size_t)nb + 1, sizeof *pstart);
-    int *plist = malloc((size_t)(2 * nb + 1) * sizeof *plist);
-    if (!pstart || !plist) {
-        free(pstart), free(plist), free(dom), free(reach), free(stack), free(npred);
-        loops_free(L);
-        return RF_ENOMEM;
-    }
     for (int b = 0; b < nb; b++)
         if (reach[b])
             for (int s = 0; s < f->blocks[b].nsucc; s++)
                 npred[f->blocks[b].succ[s]]++;
     for (int b = 0; b < nb; b++)
         pstart[b + 1] = pstart[b] + npred[b];
-    memset(npred, 0, (size_t)nb * sizeof *npred);
+    memset(npred, 0, n * sizeof *npred);
     for (int b = 0; b < nb; b++)
         if (reach[b])
             for (int s = 0; s < f->blocks[b].nsucc; s++) {
                 int t = f->blocks[b].succ[s];
                 plist[pstart[t] + npred[t]++] = b;
             }
-    /* Dominator sets: dom(entry) = {entry}, dom(b) = {b} + meet of preds. */
+    /* Immediate dominators. */
     for (int b = 0; b < nb; b++)
-        for (size_t k = 0; k < words; k++)
-            dom[(size_t)b * words + k] = b == 0 ? 0 : ~(uint64_t)0;
-    dom[0] = 1;
+        idom[b] = -1;
+    idom[0] = 0;
     bool changed = true;
     while (changed) {
         changed = false;
-        for (int b = 1; b < nb; b++) {
-            if (!reach[b])
-                continue;
-            uint64_t *d = &dom[(size_t)b * words];
-            for (size_t k = 0; k < words; k++) {
-                uint64_t m = ~(uint64_t)0;
-                for (int p = pstart[b]; p < pstart[b + 1]; p++)
-                    m &= dom[(size_t)plist[p] * words + k];
-                if ((size_t)b / 64 == k)
-                    m |= (uint64_t)1 << (b % 64);
-                if (m != d[k]) {
-                    d[k] = m;
-                    changed = true;
+        for (int i = 1; i < nr; i++) {
+            int b = order[i], nd = -1;
+            for (int p = pstart[b]; p < pstart[b + 1]; p++) {
+                int q = plist[p];
+                if (idom[q] < 0)
+                    continue;
+                if (nd < 0) {
+                    nd = q;
+                    continue;
                 }
+                int x = q, y = nd;
+                while (x != y) {
+                    while (rpo[x] > rpo[y])
+                        x = idom[x];
+                    while (rpo[y] > rpo[x])
+                        y = idom[y];
+                }
+                nd = x;
+            }
+            if (nd >= 0 && idom[b] != nd) {
+                idom[b] = nd;
+                changed = true;
             }
         }
     }
-    /* Back edges u -> h (h dominates u) and their natural loops. */
+    /* Dominator tree intervals: h dom u iff tin[h] <= tin[u] && tout[u] <= tout[h]. */
+    for (int b = 1; b < nb; b++)
+        if (reach[b] && idom[b] >= 0)
+            kstart[idom[b] + 1]++;
+    for (int b = 0; b < nb; b++)
+        kstart[b + 1] += kstart[b];
+    memset(npred, 0, n * sizeof *npred);
+    for (int b = 1; b < nb; b++)
+        if (reach[b] && idom[b] >= 0)
+            kids[kstart[idom[b]] + npred[idom[b]]++] = b;
+    int clock = 0;
+    sp = 0;
+    stack[sp] = 0;
+    edge[sp++] = kstart[0];
+    tin[0] = clock++;
+    while (sp) {
+        int b = stack[sp - 1];
+        if (edge[sp - 1] < kstart[b + 1]) {
+            int c = kids[edge[sp - 1]++];
+            tin[c] = clock++;
+            stack[sp] = c;
+            edge[sp++] = kstart[c];
+            continue;
+        }
+        tout[b] = clock++;
+        sp--;
+    }
+    /* Loop bodies, header by header: collect each header's latches first. */
+    int nh = 0;
+    for (int b = 0; b < nb; b++)
+        mark[b] = -1;
     for (int u = 0; u < nb; u++) {
         if (!reach[u])
             continue;
         for (int s = 0; s < f->blocks[u].nsucc; s++) {
             int h = f->blocks[u].succ[s];
-            if (!((dom[(size_t)u * words + (size_t)h / 64] >> (h % 64)) & 1u))
-                continue;
-            unsigned char *body = &L->in[(size_t)h * nb];
-            if (!L->body_size[h]) {
-                L->nloops++;
-                body[h] = 1;
+            if (tin[h] <= tin[u] && tout[u] <= tout[h] && !L->body_size[h]) {
                 L->body_size[h] = 1;
+                heads[nh++] = h;
             }
+        }
+    }
+    L->nloops = nh;
+    /* Body sizes first (a backward walk per header), then the members. */
+    size_t total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            bstart = malloc(((size_t)nh + 1) * sizeof *bstart);
+            body = malloc((total > 0 ? total : 1) * sizeof *body);
+            if (!bstart || !body) {
+                rc = RF_ENOMEM;
+                goto out;
+            }
+            bstart[0] = 0;
+        }
+        total = 0;
+        for (int i = 0; i < nh; i++) {
+            int h = heads[i], size = 1;
+            mark[h] = pass * nb + h;
+            if (pass == 1)
+                body[total] = h;
             sp = 0;
-            if (!body[u]) {
-                body[u] = 1;
-                L->body_size[h]++;
-                stack[sp++] = u;
+            for (int p = pstart[h]; p < pstart[h + 1]; p++) {
+                int u = plist[p];
+                if (tin[h] <= tin[u] && tout[u] <= tout[h] && mark[u] != pass * nb + h) {
+                    mark[u] = pass * nb + h;
+                    stack[sp++] = u;
+                }
             }
             while (sp) {
                 int x = stack[--sp];
+                if (pass == 1)
+                    body[total + (size_t)size] = x;
+                size++;
                 for (int p = pstart[x]; p < pstart[x + 1]; p++) {
                     int y = plist[p];
-                    if (!body[y]) {
-                        body[y] = 1;
-                        L->body_size[h]++;
+                    if (mark[y] != pass * nb + h) {
+                        mark[y] = pass * nb + h;
                         stack[sp++] = y;
                     }
                 }
             }
+            L->body_size[h] = size;
+            total += (size_t)size;
+            if (pass == 1)
+                bstart[i + 1] = (int)total;
         }
     }
+    /* Outer loops first, so each block ends with its innermost header and
+     * each header, before its own loop is laid, sees the enclosing one. */
+    loop_rank *byh = malloc(((size_t)nh > 0 ? (size_t)nh : 1) * sizeof *byh);
+    if (!byh) {
+        rc = RF_ENOMEM;
+        goto out;
+    }
+    for (int i = 0; i < nh; i++)
+        byh[i] = (loop_rank){L->body_size[heads[i]], i};
+    qsort(byh, (size_t)nh, sizeof *byh, cmp_body_desc);
     for (int b = 0; b < nb; b++) {
         L->header_of[b] = -1;
-        for (int h = 0; h < nb; h++)
-            if (L->body_size[h] && L->in[(size_t)h * nb + b] &&
-                (L->header_of[b] < 0 || L->body_size[h] < L->body_size[L->header_of[b]]))
-                L->header_of[b] = h;
+        L->parent[b] = -1;
     }
-    free(pstart), free(plist), free(dom), free(stack), free(npred);
+    for (int k = 0; k < nh; k++) {
+        int i = byh[k].i, h = heads[i];
+        L->parent[h] = L->header_of[h];
+        for (int j = bstart[i]; j < bstart[i + 1]; j++)
+            L->header_of[body[j]] = h;
+    }
+    free(byh);
+out:
+    free(stack), free(edge), free(rpo), free(order), free(idom), free(pstart), free(plist);
+    free(npred), free(tin), free(tout), free(kstart), free(kids), free(mark), free(heads);
+    free(body), free(bstart);
+    if (rc) {
+        free(reach);
+        loops_free(L);
+        memset(L, 0, sizeof *L);
+        return rc;
+    }
     L->reach = reach;
     return 0;
 }
@@ -223,9 +352,8 @@ int rf_dst_loop_depth(const rf_func *f, int *depth)
         return 0;
     for (int b = 0; b < f->nblocks; b++) {
         depth[b] = 0;
-        for (int h = 0; h < f->nblocks; h++)
-            if (L.body_size[h] && L.in[(size_t)h * f->nblocks + b])
-                depth[b]++;
+        for (int x = L.header_of[b]; x >= 0; x = L.parent[x])
+            depth[b]++;
     }
     int n = L.nloops;
     loops_free(&L);
@@ -243,28 +371,22 @@ int rf_dst_block_freq(const rf_func *f, double trip, double taken,
     if (!(taken >= 0 && taken <= 1))
         return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "taken", "%g is not a probability", taken);
     int nb = f->nblocks;
-    if (nb > MAX_FREQ_BLOCKS)
-        return rf_err_set(err, RF_ELIMIT, NULL, 0, 0, f->name,
-                          "%d blocks exceed the %d the frequency solver takes", nb, MAX_FREQ_BLOCKS);
+    if (nb > RF_KIR_MAX_BLOCKS)
+        return rf_kir_block_limit(f, NULL, err);
     loops L;
     if (loops_find(f, &L))
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory for loops");
 
     double *prob = calloc((size_t)nb * 2, sizeof *prob);
-    gsl_matrix *A = gsl_matrix_calloc((size_t)nb, (size_t)nb);
-    gsl_vector *rhs = gsl_vector_calloc((size_t)nb);
-    gsl_vector *x = gsl_vector_alloc((size_t)nb);
-    gsl_permutation *perm = gsl_permutation_alloc((size_t)nb);
-    if (!prob || !A || !rhs || !x || !perm) {
+    if (!prob) {
         rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory for frequencies");
         goto out;
     }
-    /* A = I - P^T: A[v][u] -= p(u -> v). */
     double p_exit = 1.0 / (trip + 1.0);
     for (int u = 0; u < nb; u++) {
-        gsl_matrix_set(A, (size_t)u, (size_t)u, 1.0);
         const rf_block *bb = &f->blocks[u];
-        /* Unreachable code (e.g. the trap loop after EXIT in SASS) runs 0 times. */
+        /* Unreachable code (e.g. the trap loop after EXIT in SASS) runs 0
+         * times; an absorbing block passes nothing on. */
         if ((absorb && absorb[u]) || !L.reach[u])
             continue;
         double p[2] = {1.0, 0.0};
@@ -273,8 +395,8 @@ int rf_dst_block_freq(const rf_func *f, double trip, double taken,
             p[1] = bb->taken_p;
         } else if (bb->nsucc == 2 && bb->succ[0] != bb->succ[1]) {
             int h = L.header_of[u];
-            bool in0 = h >= 0 && L.in[(size_t)h * nb + bb->succ[0]];
-            bool in1 = h >= 0 && L.in[(size_t)h * nb + bb->succ[1]];
+            bool in0 = h >= 0 && loops_in(&L, h, bb->succ[0]);
+            bool in1 = h >= 0 && loops_in(&L, h, bb->succ[1]);
             if (h >= 0 && in0 != in1) {
                 p[0] = in0 ? 1 - p_exit : p_exit;
                 p[1] = in1 ? 1 - p_exit : p_exit;
@@ -286,30 +408,22 @@ int rf_dst_block_freq(const rf_func *f, double trip, double taken,
             p[0] = 0.5;
             p[1] = 0.5;
         }
-        for (int s = 0; s < bb->nsucc; s++) {
-            size_t v = (size_t)bb->succ[s];
+        for (int s = 0; s < bb->nsucc; s++)
             prob[2 * u + s] = p[s];
-            gsl_matrix_set(A, v, (size_t)u, gsl_matrix_get(A, v, (size_t)u) - p[s]);
-        }
     }
-    gsl_vector_set(rhs, 0, 1.0);
-    int sign;
-    gsl_linalg_LU_decomp(A, perm, &sign);
-    for (int k = 0; k < nb; k++)
-        if (fabs(gsl_matrix_get(A, (size_t)k, (size_t)k)) < 1e-12) {
-            rc = rf_err_set(err, RF_EUNSUPPORTED, NULL, 0, 0, f->name,
-                            "a loop has no way out, so block frequencies are unbounded");
-            goto out;
-        }
-    gsl_linalg_LU_solve(A, perm, rhs, x);
+    rc = rf_kchar_flow(f, prob, freq, err);
+    if (rc == RF_EUNSUPPORTED)
+        rc = rf_err_set(err, RF_EUNSUPPORTED, NULL, 0, 0, f->name,
+                        "a loop has no way out, so block frequencies are unbounded");
+    if (rc)
+        goto out;
     for (int b = 0; b < nb; b++) {
-        double v = gsl_vector_get(x, (size_t)b);
-        if (!isfinite(v)) {
+        if (!isfinite(freq[b])) {
             rc = rf_err_set(err, RF_EUNSUPPORTED, NULL, 0, 0, f->name,
                             "block frequencies are unbounded");
             goto out;
         }
-        freq[b] = v < 1e-12 ? 0 : v;
+        freq[b] = freq[b] < 1e-12 ? 0 : freq[b];
     }
     if (edge_freq)
         for (int b = 0; b < nb; b++)
@@ -317,10 +431,6 @@ int rf_dst_block_freq(const rf_func *f, double trip, double taken,
                 edge_freq[2 * b + s] = freq[b] * prob[2 * b + s];
 out:
     free(prob);
-    gsl_matrix_free(A);
-    gsl_vector_free(rhs);
-    gsl_vector_free(x);
-    gsl_permutation_free(perm);
     loops_free(&L);
     return rc;
 }

@@ -63,6 +63,8 @@ typedef struct node {
     int iv;               /* interval, -1 = unassigned */
     bool barrier;         /* never joins an existing interval */
     bool call;            /* a call instruction piece */
+    int cand;             /* interval whose candidate list holds it, -1 */
+    int swept;            /* sweep whose heap holds it, -1 */
 } node;
 
 typedef struct former {
@@ -78,6 +80,11 @@ typedef struct former {
     int niv, ivcap;
     int *queue;
     int qhead, qtail, qcap;
+    int *bpstart, *bpred; /* predecessor blocks of each block, ascending, once each */
+    int *cand, ncand, candcap;   /* pass 1: the growing interval's candidates */
+    int *heap, nheap, heapcap;   /* pass 1: the sweep's pieces still ahead */
+    int *memb, nmemb, membcap;   /* pass 1: the growing interval's pieces */
+    int sweep;                   /* pass 1: sweeps so far */
 } former;
 
 static void inst_regs(const rf_inst *in, rf_regset *s)
@@ -114,6 +121,8 @@ static int new_node(former *F, int block, int start, int end)
     n->iv = -1;
     n->barrier = false;
     n->call = false;
+    n->cand = -1;
+    n->swept = -1;
     return F->nnodes++;
 }
 
@@ -191,14 +200,11 @@ static int for_preds(const former *F, int x, pred_fn fn, void *ctx)
         return 1;
     }
     int count = 0;
-    for (int b = 0; b < F->f->nblocks; b++)
-        for (int s = 0; s < F->f->blocks[b].nsucc; s++)
-            if (F->f->blocks[b].succ[s] == n->block) {
-                count++;
-                if (!fn(F, last_piece(F, b), x, ctx))
-                    return count;
-                break;
-            }
+    for (int k = F->bpstart[n->block]; k < F->bpstart[n->block + 1]; k++) {
+        count++;
+        if (!fn(F, last_piece(F, F->bpred[k]), x, ctx))
+            return count;
+    }
     return count;
 }
 
@@ -259,12 +265,139 @@ static int layout(const former *F, int *order)
     return k;
 }
 
+/* Layout order of pieces: by block, then by instruction range (a block's
+ * pieces are contiguous; an empty piece, left by a cut at a piece's first
+ * instruction, comes before the piece that starts there). */
+static bool before(const former *F, int x, int y)
+{
+    const node *a = &F->nodes[x], *b = &F->nodes[y];
+    if (a->block != b->block)
+        return a->block < b->block;
+    if (a->start != b->start)
+        return a->start < b->start;
+    return a->end < b->end;
+}
+
+static int grow(int **v, int *cap, int need)
+{
+    if (need <= *cap)
+        return 0;
+    int c = *cap > 0 ? *cap : 16;
+    while (c < need)
+        c *= 2;
+    int *n = realloc(*v, (size_t)c * sizeof *n);
+    if (!n)
+        return -1;
+    *v = n;
+    *cap = c;
+    return 0;
+}
+
+static int heap_push(former *F, int x)
+{
+    if (grow(&F->heap, &F->heapcap, F->nheap + 1))
+        return -1;
+    int k = F->nheap++;
+    while (k > 0 && before(F, x, F->heap[(k - 1) / 2])) {
+        F->heap[k] = F->heap[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    F->heap[k] = x;
+    return 0;
+}
+
+static int heap_pop(former *F)
+{
+    int top = F->heap[0], x = F->heap[--F->nheap], k = 0;
+    for (;;) {
+        int c = 2 * k + 1;
+        if (c >= F->nheap)
+            break;
+        if (c + 1 < F->nheap && before(F, F->heap[c + 1], F->heap[c]))
+            c++;
+        if (!before(F, F->heap[c], x))
+            break;
+        F->heap[k] = F->heap[c];
+        k = c;
+    }
+    if (F->nheap > 0)
+        F->heap[k] = x;
+    return top;
+}
+
+/* Successor pieces of x: the next piece of its block, else the first
+ * pieces of the block's successors. */
+static int piece_succ(const former *F, int x, int succ[2])
+{
+    const node *nx = &F->nodes[x];
+    if (nx->next >= 0) {
+        succ[0] = nx->next;
+        return 1;
+    }
+    const rf_block *bb = &F->f->blocks[nx->block];
+    for (int s = 0; s < bb->nsucc; s++)
+        succ[s] = F->first_node[bb->succ[s]];
+    return bb->nsucc;
+}
+
+/* x joined interval i: it is a member, and its unassigned successors are
+ * candidates (every piece that can join i follows a member); those after
+ * `at` in the layout are still ahead in the current sweep. */
+static int joined(former *F, int x, int i, int at)
+{
+    if (grow(&F->memb, &F->membcap, F->nmemb + 1))
+        return -1;
+    F->memb[F->nmemb++] = x;
+    int succ[2], ns = piece_succ(F, x, succ);
+    for (int s = 0; s < ns; s++) {
+        int y = succ[s];
+        node *ny = &F->nodes[y];
+        if (ny->iv >= 0)
+            continue;
+        if (ny->cand != i) {
+            if (grow(&F->cand, &F->candcap, F->ncand + 1))
+                return -1;
+            ny->cand = i;
+            F->cand[F->ncand++] = y;
+        }
+        if (at >= 0 && ny->swept != F->sweep && before(F, at, y)) {
+            ny->swept = F->sweep;
+            if (heap_push(F, y))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Sort piece indices into layout order (bottom-up merge sort). */
+static void sort_layout(const former *F, int *v, int n, int *tmp)
+{
+    for (int w = 1; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int a = lo, b = mid, k = lo;
+            while (a < mid && b < hi)
+                tmp[k++] = before(F, v[b], v[a]) ? v[b++] : v[a++];
+            while (a < mid)
+                tmp[k++] = v[a++];
+            while (b < hi)
+                tmp[k++] = v[b++];
+        }
+        memcpy(v, tmp, (size_t)n * sizeof *v);
+    }
+}
+
+/* Pass 1 (Algorithm 1): from the queue's headers, grow each interval by
+ * sweeps over the pieces in layout order, a piece joining when all its
+ * predecessors are in the interval and its first instruction's registers
+ * fit, until a sweep adds none.  Only candidates (unassigned successors of
+ * members) can join, so a sweep visits them, in layout order, with those a
+ * join reveals further on visited in the same sweep, as a sweep over every
+ * piece would. */
 static int pass1(former *F)
 {
-    const rf_func *f = F->f;
-    /* Every piece but a block's first starts at a distinct instruction,
-     * so there are at most nblocks + ninsts pieces (< cap). */
     int *order = malloc((size_t)F->cap * sizeof *order);
+    int *tmp = NULL;
     if (!order)
         return -1;
     int entry = F->first_node[0];
@@ -274,14 +407,24 @@ static int pass1(former *F)
         while (F->qhead < F->qtail) {
             int x = F->queue[F->qhead++];
             int i = F->nodes[x].iv;
-            if (traverse(F, x, i) < 0)
+            F->ncand = F->nmemb = 0;
+            if (traverse(F, x, i) < 0 || joined(F, x, i, -1) < 0)
                 goto fail;
             bool changed = !F->has_call[i];
             while (changed) {
                 changed = false;
-                int n = layout(F, order);
-                for (int k = 0; k < n; k++) {
-                    int h = order[k];
+                F->sweep++;
+                F->nheap = 0;
+                for (int c = 0; c < F->ncand; c++) {
+                    int h = F->cand[c];
+                    if (F->nodes[h].iv < 0 && F->nodes[h].swept != F->sweep) {
+                        F->nodes[h].swept = F->sweep;
+                        if (heap_push(F, h))
+                            goto fail;
+                    }
+                }
+                while (F->nheap > 0) {
+                    int h = heap_pop(F);
                     node *hn = &F->nodes[h];
                     if (hn->iv >= 0 || hn->barrier || hn->call || h == entry)
                         continue;
@@ -289,32 +432,30 @@ static int pass1(former *F)
                     if (!for_preds(F, h, pred_in_iv, &c) || !c.ok || !fits_first(F, h, i))
                         continue;
                     hn->iv = i;
-                    if (traverse(F, h, i) < 0)
+                    if (traverse(F, h, i) < 0 || joined(F, h, i, h) < 0)
                         goto fail;
                     changed = true;
                 }
             }
-            /* Successors of the finished interval start new intervals. */
-            int n = layout(F, order);
-            for (int k = 0; k < n; k++) {
-                int y = order[k];
-                if (F->nodes[y].iv != i)
-                    continue;
-                int succ[2], ns = 0;
-                if (F->nodes[y].next >= 0) {
-                    succ[ns++] = F->nodes[y].next;
-                } else {
-                    const rf_block *bb = &f->blocks[F->nodes[y].block];
-                    for (int s = 0; s < bb->nsucc; s++)
-                        succ[ns++] = F->first_node[bb->succ[s]];
-                }
+            /* Successors of the finished interval start new intervals, in
+             * the layout order of its pieces. */
+            int *t = realloc(tmp, (size_t)(F->nmemb > 0 ? F->nmemb : 1) * sizeof *t);
+            if (!t)
+                goto fail;
+            tmp = t;
+            sort_layout(F, F->memb, F->nmemb, tmp);
+            for (int k = 0; k < F->nmemb; k++) {
+                int y = F->memb[k];
+                int succ[2], ns = piece_succ(F, y, succ);
                 for (int s = 0; s < ns; s++)
                     if (F->nodes[succ[s]].iv < 0 &&
                         (new_interval(F, succ[s]) < 0 || push(F, succ[s]) < 0))
                         goto fail;
             }
         }
-        /* Blocks not reached from the entry start intervals of their own. */
+        /* Blocks not reached from the entry start intervals of their own.
+         * Every piece but a block's first starts at a distinct instruction,
+         * so there are at most nblocks + ninsts pieces (< cap). */
         int n = layout(F, order), k = 0;
         while (k < n && F->nodes[order[k]].iv >= 0)
             k++;
@@ -324,19 +465,58 @@ static int pass1(former *F)
             goto fail;
     }
     free(order);
+    free(tmp);
     return 0;
 fail:
     free(order);
+    free(tmp);
     return -1;
 }
 
-/* Interval graph edges between distinct intervals: adj[a * n + b] = 1. */
-static unsigned char *interval_edges(const former *F)
+/* Interval graph edges between distinct intervals, as lists: the
+ * predecessors of interval b at pred[pstart[b] .. pstart[b + 1]) and the
+ * successors of a at succ[sstart[a] .. sstart[a + 1]), each ascending and
+ * once. */
+typedef struct iv_graph {
+    int *pstart, *pred;
+    int *sstart, *succ;
+} iv_graph;
+
+static void iv_graph_free(iv_graph *g)
 {
-    int n = F->niv;
-    unsigned char *adj = calloc((size_t)n * (size_t)n, 1);
-    if (!adj)
-        return NULL;
+    free(g->pstart), free(g->pred), free(g->sstart), free(g->succ);
+    memset(g, 0, sizeof *g);
+}
+
+static int cmp_edge(const void *x, const void *y)
+{
+    const int *a = x, *b = y;
+    return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* CSR of the pairs e[2k], e[2k + 1] (sorted, distinct) keyed by the first. */
+static int csr_of(const int *e, int ne, int n, int **start, int **list)
+{
+    *start = calloc((size_t)n + 1, sizeof **start);
+    *list = malloc((size_t)(ne > 0 ? ne : 1) * sizeof **list);
+    if (!*start || !*list)
+        return -1;
+    for (int k = 0; k < ne; k++)
+        (*start)[e[2 * k] + 1]++;
+    for (int i = 0; i < n; i++)
+        (*start)[i + 1] += (*start)[i];
+    for (int k = 0; k < ne; k++)
+        (*list)[k] = e[2 * k + 1];
+    return 0;
+}
+
+static int interval_edges(const former *F, iv_graph *g)
+{
+    int n = F->niv, ne = 0;
+    memset(g, 0, sizeof *g);
+    int *e = malloc((size_t)(4 * F->nnodes + 2) * sizeof *e);
+    if (!e)
+        return -1;
     for (int x = 0; x < F->nnodes; x++) {
         const node *nx = &F->nodes[x];
         int succ[2], ns = 0;
@@ -349,25 +529,54 @@ static unsigned char *interval_edges(const former *F)
         }
         for (int s = 0; s < ns; s++) {
             int a = nx->iv, b = F->nodes[succ[s]].iv;
-            if (a != b)
-                adj[(size_t)a * n + b] = 1;
+            if (a != b) {
+                e[2 * ne] = a;
+                e[2 * ne + 1] = b;
+                ne++;
+            }
         }
     }
-    return adj;
+    /* Successor lists: sort by (a, b), drop repeats. */
+    qsort(e, (size_t)ne, 2 * sizeof *e, cmp_edge);
+    int m = 0;
+    for (int k = 0; k < ne; k++)
+        if (m == 0 || e[2 * k] != e[2 * (m - 1)] || e[2 * k + 1] != e[2 * (m - 1) + 1]) {
+            e[2 * m] = e[2 * k];
+            e[2 * m + 1] = e[2 * k + 1];
+            m++;
+        }
+    int rc = csr_of(e, m, n, &g->sstart, &g->succ);
+    /* Predecessor lists: the same edges by (b, a). */
+    for (int k = 0; rc == 0 && k < m; k++) {
+        int t = e[2 * k];
+        e[2 * k] = e[2 * k + 1];
+        e[2 * k + 1] = t;
+    }
+    if (rc == 0) {
+        qsort(e, (size_t)m, 2 * sizeof *e, cmp_edge);
+        rc = csr_of(e, m, n, &g->pstart, &g->pred);
+    }
+    free(e);
+    if (rc)
+        iv_graph_free(g);
+    return rc;
 }
 
 /* One round of Algorithm 2; returns the number of merges, -1 on error. */
 static int pass2_round(former *F)
 {
     int n = F->niv;
-    unsigned char *adj = interval_edges(F);
+    iv_graph g;
+    if (interval_edges(F, &g))
+        return -1;
     int *next = malloc((size_t)n * sizeof *next);
     int *queue = malloc((size_t)n * sizeof *queue);
     rf_regset *set = malloc((size_t)n * sizeof *set);
     int *header = malloc((size_t)n * sizeof *header);
     bool *call = malloc((size_t)n * sizeof *call);
-    if (!adj || !next || !queue || !set || !header || !call) {
-        free(adj), free(next), free(queue), free(set), free(header), free(call);
+    if (!next || !queue || !set || !header || !call) {
+        iv_graph_free(&g);
+        free(next), free(queue), free(set), free(header), free(call);
         return -1;
     }
     for (int i = 0; i < n; i++)
@@ -389,11 +598,10 @@ static int pass2_round(former *F)
                     if (next[h] >= 0 || F->has_call[h] || F->nodes[F->header[h]].barrier)
                         continue;
                     bool ok = true, any = false;
-                    for (int p = 0; p < n && ok; p++)
-                        if (p != h && adj[(size_t)p * n + h]) {
-                            any = true;
-                            ok = next[p] == ii;
-                        }
+                    for (int k = g.pstart[h]; k < g.pstart[h + 1] && ok; k++) {
+                        any = true;
+                        ok = next[g.pred[k]] == ii;
+                    }
                     rf_regset u = set[ii];
                     rf_regset_union(&u, &F->set[h]);
                     if (!ok || !any || rf_regset_count(&u) > F->o->regs)
@@ -406,14 +614,16 @@ static int pass2_round(former *F)
             for (int j = 0; j < n; j++) {
                 if (next[j] != ii)
                     continue;
-                for (int s = 0; s < n; s++)
-                    if (adj[(size_t)j * n + s] && next[s] < 0) {
-                        next[s] = nn;
-                        set[nn] = F->set[s];
-                        header[nn] = F->header[s];
-                        call[nn++] = F->has_call[s];
-                        queue[qt++] = s;
-                    }
+                for (int k = g.sstart[j]; k < g.sstart[j + 1]; k++) {
+                    int s = g.succ[k];
+                    if (next[s] >= 0)
+                        continue;
+                    next[s] = nn;
+                    set[nn] = F->set[s];
+                    header[nn] = F->header[s];
+                    call[nn++] = F->has_call[s];
+                    queue[qt++] = s;
+                }
             }
         }
         int k = 0;
@@ -436,7 +646,8 @@ static int pass2_round(former *F)
         memcpy(F->has_call, call, (size_t)nn * sizeof *call);
         F->niv = nn;
     }
-    free(adj), free(next), free(queue), free(set), free(header), free(call);
+    iv_graph_free(&g);
+    free(next), free(queue), free(set), free(header), free(call);
     return merged;
 }
 
@@ -463,6 +674,11 @@ static void former_free(former *F)
     free(F->header);
     free(F->has_call);
     free(F->queue);
+    free(F->bpstart);
+    free(F->bpred);
+    free(F->cand);
+    free(F->heap);
+    free(F->memb);
 }
 
 /* Build the result, numbering intervals by the layout position of their
@@ -478,7 +694,7 @@ static int collect(former *F, rf_intervals *out)
     out->block_in = malloc((size_t)f->nblocks * sizeof *out->block_in);
     out->block_out = malloc((size_t)f->nblocks * sizeof *out->block_out);
     out->splits = calloc((size_t)f->nblocks, sizeof *out->splits);
-    unsigned char *adj = NULL;
+    iv_graph g = {0};
     if (!order || !rank || !out->iv || !out->of_inst || !out->block_in || !out->block_out || !out->splits)
         goto fail;
     out->n = n;
@@ -521,28 +737,24 @@ static int collect(former *F, rf_intervals *out)
     }
     /* Predecessors from the interval graph (ids already renumbered). */
     F->niv = n;
-    adj = interval_edges(F);
-    if (!adj)
+    if (interval_edges(F, &g))
         goto fail;
     for (int b = 0; b < n; b++) {
         rf_interval *v = &out->iv[b];
         v->nregs = rf_regset_count(&v->regs);
-        for (int a = 0; a < n; a++)
-            v->npreds += adj[(size_t)a * n + b];
+        v->npreds = g.pstart[b + 1] - g.pstart[b];
         v->preds = malloc((size_t)(v->npreds ? v->npreds : 1) * sizeof *v->preds);
         if (!v->preds)
             goto fail;
-        int k = 0;
-        for (int a = 0; a < n; a++)
-            if (adj[(size_t)a * n + b])
-                v->preds[k++] = a;
+        for (int k = 0; k < v->npreds; k++)
+            v->preds[k] = g.pred[g.pstart[b] + k];
     }
-    free(adj);
+    iv_graph_free(&g);
     free(order);
     free(rank);
     return 0;
 fail:
-    free(adj);
+    iv_graph_free(&g);
     free(order);
     free(rank);
     return -1;
@@ -575,6 +787,26 @@ int rf_iv_form(const rf_func *f, const rf_iv_opts *o, rf_intervals *out, rf_err 
     F.queue = malloc((size_t)F.qcap * sizeof *F.queue);
     if (!F.nodes || !F.first_node || !F.cut_out || !F.set || !F.header || !F.has_call || !F.queue)
         goto nomem;
+    /* Predecessor blocks, ascending, each once (for_preds). */
+    F.bpstart = calloc((size_t)f->nblocks + 1, sizeof *F.bpstart);
+    F.bpred = malloc((size_t)(2 * f->nblocks + 1) * sizeof *F.bpred);
+    if (!F.bpstart || !F.bpred)
+        goto nomem;
+    for (int b = 0; b < f->nblocks; b++)
+        for (int k = 0; k < f->blocks[b].nsucc; k++)
+            if (k == 0 || f->blocks[b].succ[1] != f->blocks[b].succ[0])
+                F.bpstart[f->blocks[b].succ[k] + 1]++;
+    for (int b = 0; b < f->nblocks; b++)
+        F.bpstart[b + 1] += F.bpstart[b];
+    for (int b = 0; b < f->nblocks; b++)
+        for (int k = 0; k < f->blocks[b].nsucc; k++)
+            if (k == 0 || f->blocks[b].succ[1] != f->blocks[b].succ[0]) {
+                int t = f->blocks[b].succ[k];
+                F.bpred[F.bpstart[t]++] = b;
+            }
+    for (int b = f->nblocks; b > 0; b--)
+        F.bpstart[b] = F.bpstart[b - 1];
+    F.bpstart[0] = 0;
     bool strand = o->kind == RF_IV_STRAND;
     /* Pieces: one per block, cut around calls (and, for strands, after
      * long-latency operations). */

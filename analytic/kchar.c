@@ -4,7 +4,8 @@
  * with probability trip / (trip + 1) (so the back edge is taken `trip` times
  * on average, as the sampler walks it), any other conditional branch with the
  * profile's `taken`, an unconditional one always.  Expected executions f per warp solve
- *     f = e_entry + P^T f        ((I - P^T) f = e_entry, Gaussian elimination)
+ *     f = e_entry + P^T f        ((I - P^T) f = e_entry, solved over the loop
+ *                                 nest: rf_kchar_flow below)
  * Every per-instruction figure below is a mean over the instruction stream
  * weighted by f.  The instructions per warp of a whole kernel
  * (rf_kchar_compute) are instead counted along the paths the sampler's
@@ -31,7 +32,8 @@
  * collide when equal mod B, whatever the warp; the reads then take
  * max_b(count on b) cycles: intra[B] = mean of (that max - 1).
  *
- * Lone-warp stalls.  The warps of RF_KCHAR_MC_CTAS CTAs each follow a random path
+ * Lone-warp stalls.  The warps of a sample of CTAs (8 to RF_KCHAR_MC_CTAS,
+ * until the ratios below are known to 0.5%) each follow a random path
  * (the same branch rules; a loop whose body holds a barrier runs the same
  * trip count in every warp of a CTA) alone, issuing in order one instruction per cycle:
  * an instruction starts when its source, destination and guard registers
@@ -48,7 +50,7 @@
  * Active fraction.  A CTA holds its warp slots until its slowest warp ends,
  * and at each barrier every warp waits for the slowest one, so with random
  * trip counts many resident warps have nothing to issue.  A Monte Carlo walk
- * of RF_KCHAR_MC_CTAS CTAs (counter-based draws, fixed seed: deterministic) with the
+ * of the sampled CTAs (counter-based draws, fixed seed: deterministic) with the
  * same branch rules (the walk above) gives each warp's lone time per
  * barrier phase, T_w,p:
  *   active_frac = E[sum_p mean_w T_w,p] / E[sum_p max_w T_w,p]
@@ -76,17 +78,22 @@
 
 #include "../common/draw.h"
 
-#include <gsl/gsl_linalg.h>
-#include <gsl/gsl_matrix.h>
-#include <gsl/gsl_permutation.h>
-#include <gsl/gsl_vector.h>
-
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The characterisation's CTA sample (rf_kchar_func): CTAs 0, 1, ... of
+ * the default seed, at least RF_KCHAR_MC_MIN_CTAS, then RF_KCHAR_MC_STEP
+ * more at a time until the relative standard errors (over CTAs) of
+ * active_frac and cpi_lone are at most RF_KCHAR_MC_REL_SE, at most
+ * RF_KCHAR_MC_CTAS: a kernel whose CTAs differ walks them all, one whose
+ * CTAs are alike (or whose warps are long enough to average within a CTA)
+ * stops early. */
 #define RF_KCHAR_MC_CTAS 128
+#define RF_KCHAR_MC_MIN_CTAS 8
+#define RF_KCHAR_MC_STEP 8
+#define RF_KCHAR_MC_REL_SE 0.005
 #define RF_KCHAR_MC_SEED 1
 #define RF_KCHAR_MC_MAX_INSTS 2000000L
 
@@ -121,54 +128,374 @@ static double taken_prob(const rf_func *f, int b, const rf_profile *prof)
     return prof->taken;
 }
 
+/* The frequency solve.  Gaussian elimination of (I - P^T) f = e_entry in
+ * the order of the CFG's loop nest, over the edges of non-zero probability
+ * from the blocks the entry reaches (the others run 0 times):
+ * - strongly connected components (Tarjan) in topological order: a block
+ *   outside any cycle gets its inflow, and passes f x p down each edge;
+ *   a block whose only cycle is its own back edge gets inflow / leave,
+ *   leave = the probability of its other edges plus that of stopping there;
+ * - a larger component C: its header h is the block of C a depth-first walk
+ *   from the entry reaches first (a natural loop's header).  C without h is
+ *   solved the same way (recursively) twice over, as one solve with two
+ *   right-hand sides: X for C's inflow from outside and y for one departure
+ *   from h.  Then esc, the probability of leaving C per visit to h, is h's
+ *   edges out of C plus sum_u y_u x (u's edges out of C, or stopping at u),
+ *   f_h = (inflow_h + sum_u X_u p(u -> h)) / esc, and f_u = X_u + y_u f_h.
+ *   esc is a sum of positive terms rather than 1 - (return probability), so
+ *   a long loop's frequency keeps its precision.
+ * Each nesting level adds one right-hand side: the work is
+ * O(blocks x depth^2), the memory O(blocks x depth).  Exact up to rounding
+ * for any CFG, reducible or not; an irreducible component simply nests one
+ * level deeper.  esc <= RF_KCHAR_ESC_MIN (1e-12) is a loop that never
+ * exits (unbounded frequencies). */
+#define RF_KCHAR_ESC_MIN 1e-12
+/* Cycles nested deeper than this (each level a component without its
+ * header) are refused: no compiled loop nest comes near it. */
+#define RF_KCHAR_FLOW_MAX_DEPTH 64
+
+typedef struct flow {
+    const rf_func *f;
+    const double *prob;      /* [2b + s] */
+    int n;
+    double *gone;            /* [n] probability of stopping at the block */
+    int *pre;                /* [n] depth-first preorder from the entry */
+    int *sub;                /* [n] recursion depth whose problem holds it, -1 none */
+    double *col[RF_KCHAR_FLOW_MAX_DEPTH + 1]; /* [depth][n] right-hand sides / solutions */
+    int *idx, *low, *stk, *cstk, *cedge;     /* [n] Tarjan's state */
+    bool *onstk;
+    rf_err *err;
+} flow;
+
+/* Edge s of block u carries flow. */
+static bool flow_edge(const flow *w, int u, int s)
+{
+    return s < w->f->blocks[u].nsucc && w->prob[2 * u + s] > 0;
+}
+
+/* Strongly connected components of the blocks with sub == d (the list S):
+ * writes them into comp[] in topological order, starts in cstart[]
+ * (ncomp + 1 entries).  Iterative Tarjan (no recursion on the CFG's depth). */
+static int flow_scc(flow *w, const int *S, int ns, int d, int *comp, int *cstart)
+{
+    int counter = 0, sp = 0, ncomp = 0, filled = ns;
+    for (int i = 0; i < ns; i++)
+        w->idx[S[i]] = -1;
+    for (int i = 0; i < ns; i++) {
+        if (w->idx[S[i]] >= 0)
+            continue;
+        int depth = 0;
+        w->cstk[depth] = S[i];
+        w->cedge[depth] = 0;
+        w->idx[S[i]] = w->low[S[i]] = counter++;
+        w->stk[sp++] = S[i];
+        w->onstk[S[i]] = true;
+        while (depth >= 0) {
+            int v = w->cstk[depth];
+            int s = w->cedge[depth]++;
+            if (s < 2) {
+                if (!flow_edge(w, v, s))
+                    continue;
+                int x = w->f->blocks[v].succ[s];
+                if (w->sub[x] != d)
+                    continue;
+                if (w->idx[x] < 0) {
+                    depth++;
+                    w->cstk[depth] = x;
+                    w->cedge[depth] = 0;
+                    w->idx[x] = w->low[x] = counter++;
+                    w->stk[sp++] = x;
+                    w->onstk[x] = true;
+                } else if (w->onstk[x] && w->idx[x] < w->low[v]) {
+                    w->low[v] = w->idx[x];
+                }
+                continue;
+            }
+            /* v is finished: close its component, return to its parent. */
+            if (w->low[v] == w->idx[v]) {
+                /* Tarjan closes components in reverse topological order:
+                 * fill comp[] from the back. */
+                int x, top = filled;
+                do {
+                    x = w->stk[--sp];
+                    w->onstk[x] = false;
+                    comp[--filled] = x;
+                } while (x != v);
+                cstart[ncomp++] = top;   /* end of this component, for now */
+            }
+            depth--;
+            if (depth >= 0) {
+                int p = w->cstk[depth];
+                if (w->low[v] < w->low[p])
+                    w->low[p] = w->low[v];
+            }
+        }
+    }
+    /* cstart[] holds each component's end, last-closed first after the
+     * reversal below; turn it into starts in topological order. */
+    for (int i = 0; i < ncomp / 2; i++) {
+        int t = cstart[i];
+        cstart[i] = cstart[ncomp - 1 - i];
+        cstart[ncomp - 1 - i] = t;
+    }
+    /* Ends in topological order are cstart[0..ncomp-1]; starts follow. */
+    for (int i = ncomp; i > 0; i--)
+        cstart[i] = cstart[i - 1];
+    cstart[0] = 0;
+    return ncomp;
+}
+
+static int flow_solve(flow *w, const int *S, int ns, int d)
+{
+    const rf_func *f = w->f;
+    int *comp = malloc(sizeof *comp * (size_t)ns);
+    int *cstart = malloc(sizeof *cstart * (size_t)(ns + 1));
+    if (!comp || !cstart) {
+        free(comp);
+        free(cstart);
+        return rf_err_set(w->err, RF_ENOMEM, f->name, 0, 0, NULL, "block frequencies: out of memory");
+    }
+    int ncomp = flow_scc(w, S, ns, d, comp, cstart);
+    int rc = RF_OK;
+    for (int k = 0; k < ncomp && rc == RF_OK; k++) {
+        const int *C = comp + cstart[k];
+        int nc = cstart[k + 1] - cstart[k];
+        if (nc == 1) {
+            /* One block; its own back edge is its only cycle. */
+            int v = C[0];
+            double leave = w->gone[v];
+            bool self = false;
+            for (int s = 0; s < 2; s++) {
+                if (!flow_edge(w, v, s))
+                    continue;
+                if (f->blocks[v].succ[s] == v)
+                    self = true;
+                else
+                    leave += w->prob[2 * v + s];
+            }
+            if (self) {
+                if (leave <= RF_KCHAR_ESC_MIN) {
+                    rc = RF_EUNSUPPORTED;
+                    break;
+                }
+                for (int c = 0; c <= d; c++)
+                    w->col[c][v] /= leave;
+            }
+        } else {
+            if (d + 1 > RF_KCHAR_FLOW_MAX_DEPTH) {
+                rc = rf_err_set(w->err, RF_ELIMIT, f->name, 0, 0, NULL,
+                                "cycles nested deeper than %d levels", RF_KCHAR_FLOW_MAX_DEPTH);
+                break;
+            }
+            if (!w->col[d + 1] && !(w->col[d + 1] = malloc(sizeof(double) * (size_t)w->n))) {
+                rc = rf_err_set(w->err, RF_ENOMEM, f->name, 0, 0, NULL,
+                                "block frequencies: out of memory");
+                break;
+            }
+            int h = C[0];
+            for (int i = 1; i < nc; i++)
+                if (w->pre[C[i]] < w->pre[h])
+                    h = C[i];
+            int *rest = malloc(sizeof *rest * (size_t)nc);
+            if (!rest) {
+                rc = rf_err_set(w->err, RF_ENOMEM, f->name, 0, 0, NULL,
+                                "block frequencies: out of memory");
+                break;
+            }
+            int nr = 0;
+            double *y = w->col[d + 1];
+            for (int i = 0; i < nc; i++)
+                if (C[i] != h) {
+                    rest[nr++] = C[i];
+                    w->sub[C[i]] = d + 1;
+                    y[C[i]] = 0;
+                }
+            for (int s = 0; s < 2; s++)
+                if (flow_edge(w, h, s) && w->sub[f->blocks[h].succ[s]] == d + 1)
+                    y[f->blocks[h].succ[s]] += w->prob[2 * h + s];
+            rc = flow_solve(w, rest, nr, d + 1);
+            if (rc == RF_OK) {
+                /* Leaving C per visit to h, and the flow back into h. */
+                double esc = w->gone[h];
+                for (int s = 0; s < 2; s++)
+                    if (flow_edge(w, h, s)) {
+                        int x = f->blocks[h].succ[s];
+                        if (x != h && w->sub[x] != d + 1)
+                            esc += w->prob[2 * h + s];
+                    }
+                double back[RF_KCHAR_FLOW_MAX_DEPTH + 1] = {0};
+                for (int i = 0; i < nr; i++) {
+                    int u = rest[i];
+                    double out = w->gone[u];
+                    for (int s = 0; s < 2; s++) {
+                        if (!flow_edge(w, u, s))
+                            continue;
+                        int x = f->blocks[u].succ[s];
+                        double p = w->prob[2 * u + s];
+                        if (x == h) {
+                            for (int c = 0; c <= d; c++)
+                                back[c] += w->col[c][u] * p;
+                        } else if (w->sub[x] != d + 1) {
+                            out += p;
+                        }
+                    }
+                    esc += y[u] * out;
+                }
+                if (esc <= RF_KCHAR_ESC_MIN) {
+                    rc = RF_EUNSUPPORTED;
+                } else {
+                    for (int c = 0; c <= d; c++)
+                        w->col[c][h] = (w->col[c][h] + back[c]) / esc;
+                    for (int i = 0; i < nr; i++)
+                        for (int c = 0; c <= d; c++)
+                            w->col[c][rest[i]] += y[rest[i]] * w->col[c][h];
+                }
+            }
+            for (int i = 0; i < nr; i++)
+                w->sub[rest[i]] = d;
+            free(rest);
+        }
+        if (rc != RF_OK)
+            break;
+        /* Pass C's flow on to the later components of this problem. */
+        for (int i = 0; i < nc; i++)
+            w->sub[C[i]] = -2;
+        for (int i = 0; i < nc; i++) {
+            int u = C[i];
+            for (int s = 0; s < 2; s++) {
+                if (!flow_edge(w, u, s))
+                    continue;
+                int x = f->blocks[u].succ[s];
+                if (w->sub[x] != d)
+                    continue;
+                for (int c = 0; c <= d; c++)
+                    w->col[c][x] += w->prob[2 * u + s] * w->col[c][u];
+            }
+        }
+        for (int i = 0; i < nc; i++)
+            w->sub[C[i]] = d;
+    }
+    free(comp);
+    free(cstart);
+    if (rc == RF_EUNSUPPORTED)
+        rc = rf_err_set(w->err, RF_EUNSUPPORTED, f->name, 0, 0, "trip",
+                        "block frequencies are unbounded (a loop never exits)");
+    return rc;
+}
+
+int rf_kchar_flow(const rf_func *f, const double *prob, double *freq, rf_err *err)
+{
+    int n = f->nblocks;
+    if (n <= 0)
+        return rf_err_set(err, RF_EPARSE, f->name, 0, 0, NULL, "function has no blocks");
+    if (n > RF_KIR_MAX_BLOCKS)
+        return rf_kir_block_limit(f, NULL, err);
+    flow w;
+    memset(&w, 0, sizeof w);
+    w.f = f;
+    w.prob = prob;
+    w.n = n;
+    w.err = err;
+    size_t nn = (size_t)n;
+    w.gone = malloc(sizeof *w.gone * nn);
+    w.pre = malloc(sizeof *w.pre * nn);
+    w.sub = malloc(sizeof *w.sub * nn);
+    w.col[0] = freq;
+    w.idx = malloc(sizeof *w.idx * nn);
+    w.low = malloc(sizeof *w.low * nn);
+    w.stk = malloc(sizeof *w.stk * nn);
+    w.cstk = malloc(sizeof *w.cstk * nn);
+    w.cedge = malloc(sizeof *w.cedge * nn);
+    w.onstk = calloc(nn, sizeof *w.onstk);
+    int *S = malloc(sizeof *S * nn);
+    int rc = RF_OK;
+    if (!w.gone || !w.pre || !w.sub || !w.idx || !w.low || !w.stk || !w.cstk || !w.cedge
+        || !w.onstk || !S) {
+        rc = rf_err_set(err, RF_ENOMEM, f->name, 0, 0, NULL, "block frequencies: out of memory");
+        goto out;
+    }
+    for (int b = 0; b < n; b++) {
+        double stay = 0;
+        for (int s = 0; s < f->blocks[b].nsucc && s < 2; s++)
+            stay += prob[2 * b + s] > 0 ? prob[2 * b + s] : 0;
+        /* A block whose edges carry all its flow loses none (sums within
+         * rounding of 1 count as 1). */
+        w.gone[b] = stay > 1.0 - 1e-15 ? 0.0 : 1.0 - stay;
+        w.pre[b] = -1;
+        w.sub[b] = -1;
+        freq[b] = 0;
+    }
+    /* Depth-first preorder from the entry along flow edges: the blocks the
+     * entry reaches, in S, and the order that picks loop headers. */
+    int ns = 0, sp = 0;
+    w.cstk[sp] = 0;
+    w.cedge[sp++] = 0;
+    w.pre[0] = ns;
+    S[ns++] = 0;
+    while (sp) {
+        int v = w.cstk[sp - 1];
+        int s = w.cedge[sp - 1]++;
+        if (s >= 2) {
+            sp--;
+            continue;
+        }
+        if (!flow_edge(&w, v, s))
+            continue;
+        int x = f->blocks[v].succ[s];
+        if (x < 0 || x >= n || w.pre[x] >= 0)
+            continue;
+        w.pre[x] = ns;
+        S[ns++] = x;
+        w.cstk[sp] = x;
+        w.cedge[sp++] = 0;
+    }
+    for (int i = 0; i < ns; i++)
+        w.sub[S[i]] = 0;
+    freq[0] = 1.0;
+    rc = flow_solve(&w, S, ns, 0);
+    if (rc == RF_OK)
+        for (int b = 0; b < n; b++)
+            if (!(freq[b] >= 0))
+                freq[b] = 0;
+out:
+    for (int d = 1; d <= RF_KCHAR_FLOW_MAX_DEPTH; d++)
+        free(w.col[d]);
+    free(w.gone);
+    free(w.pre);
+    free(w.sub);
+    free(w.idx);
+    free(w.low);
+    free(w.stk);
+    free(w.cstk);
+    free(w.cedge);
+    free(w.onstk);
+    free(S);
+    return rc;
+}
+
 int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
                         rf_err *err)
 {
     int n = f->nblocks;
     if (n <= 0)
         return rf_err_set(err, RF_EPARSE, f->name, 0, 0, NULL, "function has no blocks");
-    double *a = calloc((size_t)n * n, sizeof *a);
-    if (!a)
+    if (n > RF_KIR_MAX_BLOCKS)
+        return rf_kir_block_limit(f, NULL, err);
+    double *prob = calloc((size_t)n * 2, sizeof *prob);
+    if (!prob)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "block frequencies: out of memory");
-    /* a = I - P^T, row j: f_j - sum_i P(i->j) f_i = [j == 0]. */
-    for (int j = 0; j < n; j++)
-        a[(size_t)j * n + j] = 1.0;
-    for (int i = 0; i < n; i++) {
-        const rf_block *blk = &f->blocks[i];
+    for (int b = 0; b < n; b++) {
+        const rf_block *blk = &f->blocks[b];
         if (blk->nsucc == 1) {
-            a[(size_t)blk->succ[0] * n + i] -= 1.0;
+            prob[2 * b] = 1.0;
         } else if (blk->nsucc == 2) {
-            double pt = taken_prob(f, i, prof);
-            a[(size_t)blk->succ[1] * n + i] -= pt;
-            a[(size_t)blk->succ[0] * n + i] -= 1.0 - pt;
+            double pt = taken_prob(f, b, prof);
+            prob[2 * b + 1] = pt;
+            prob[2 * b] = 1.0 - pt;
         }
     }
-    /* Solve a f = e0 with GSL's LU decomposition (partial pivoting). */
-    int rc = RF_OK;
-    gsl_matrix_view A = gsl_matrix_view_array(a, (size_t)n, (size_t)n);
-    gsl_vector_view x = gsl_vector_view_array(freq, (size_t)n);
-    gsl_vector *rhs = gsl_vector_calloc((size_t)n);
-    gsl_permutation *perm = gsl_permutation_alloc((size_t)n);
-    if (!rhs || !perm) {
-        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "block frequencies: out of memory");
-    } else {
-        int sign;
-        gsl_vector_set(rhs, 0, 1.0);
-        gsl_linalg_LU_decomp(&A.matrix, perm, &sign);
-        for (int c = 0; c < n && rc == RF_OK; c++)
-            if (fabs(gsl_matrix_get(&A.matrix, (size_t)c, (size_t)c)) < 1e-12)
-                rc = rf_err_set(err, RF_EUNSUPPORTED, f->name, 0, 0, "trip",
-                                "block frequencies are unbounded (a loop never exits)");
-        if (rc == RF_OK) {
-            gsl_linalg_LU_solve(&A.matrix, perm, rhs, &x.vector);
-            for (int r = 0; r < n; r++)
-                if (!(freq[r] >= 0))
-                    freq[r] = 0;
-        }
-    }
-    gsl_vector_free(rhs);
-    gsl_permutation_free(perm);
-    free(a);
+    int rc = rf_kchar_flow(f, prob, freq, err);
+    free(prob);
     return rc;
 }
 
@@ -323,8 +650,113 @@ static bool *cta_uniform_loops(const rf_func *f)
  * 7, 129 / 35 / 7.3). */
 #define TURN_SLACK 1.0
 
+/* The walk's program: each instruction's operands and latency rule
+ * decoded once per CTA set, so that a warp's step reads one small record.
+ * The walk below is that of the model above, step for step. */
+enum { WK_FIXED, WK_LOAD, WK_ATOMIC, WK_STORE_MEM };
+enum { WE_NONE, WE_BARRIER, WE_EXIT };
+
+typedef struct walk_inst {
+    double lat;                  /* cycles, WK_FIXED and WK_STORE_MEM */
+    uint8_t kind;                /* WK_* */
+    uint8_t end;                 /* WE_*: ends a phase or the warp */
+    uint8_t nreg;                /* operands waited on: uses, defs, guard */
+    uint8_t ndef;                /* registers written (none for stores) */
+    uint16_t reg[RF_MAX_USES + RF_MAX_DEFS + 1];
+    uint16_t def[RF_MAX_DEFS];
+} walk_inst;
+
+typedef struct walk_block {
+    int first, ninsts;
+    int nsucc, succ[2];
+    int mode;                    /* 0 unconditional, 1 per-warp draw, 2 per-CTA draw */
+    double pt;                   /* probability of succ[1] */
+} walk_block;
+
+typedef struct walk_prog {
+    walk_inst *in;
+    walk_block *blk;
+} walk_prog;
+
+static void walk_prog_free(walk_prog *w)
+{
+    free(w->in);
+    free(w->blk);
+}
+
+static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                          walk_prog *w)
+{
+    w->in = malloc(sizeof *w->in * (size_t)(f->ninsts > 0 ? f->ninsts : 1));
+    w->blk = malloc(sizeof *w->blk * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
+    bool *uniform = cta_uniform_loops(f);
+    if (!w->in || !w->blk || !uniform) {
+        free(uniform);
+        walk_prog_free(w);
+        return RF_ENOMEM;
+    }
+    for (int k = 0; k < f->ninsts; k++) {
+        const rf_inst *in = &f->insts[k];
+        walk_inst *x = &w->in[k];
+        x->nreg = 0;
+        for (int u = 0; u < in->nuses + in->ndefs + (in->guard >= 0); u++) {
+            int r = u < in->nuses ? in->uses[u]
+                  : u < in->nuses + in->ndefs ? in->defs[u - in->nuses] : in->guard;
+            if (r >= 0 && r < NREG)
+                x->reg[x->nreg++] = (uint16_t)r;
+        }
+        bool store = in->cls == RF_OC_ST_GLOBAL || in->cls == RF_OC_ST_LOCAL
+                  || in->cls == RF_OC_ST_SHARED;
+        x->ndef = 0;
+        for (int d = 0; d < in->ndefs && !store; d++)
+            if (in->defs[d] < NREG)
+                x->def[x->ndef++] = in->defs[d];
+        switch (in->cls) {
+        case RF_OC_LD_GLOBAL:
+        case RF_OC_LD_LOCAL:
+            x->kind = WK_LOAD;
+            x->lat = 0;
+            break;
+        case RF_OC_ATOMIC:
+            x->kind = WK_ATOMIC;
+            x->lat = 0;
+            break;
+        case RF_OC_ST_GLOBAL:
+        case RF_OC_ST_LOCAL:
+            x->kind = WK_STORE_MEM;
+            x->lat = 1.0;
+            break;
+        default:
+            x->kind = WK_FIXED;
+            x->lat = class_latency(gpu, prof, in->cls, 0);
+            break;
+        }
+        x->end = in->cls == RF_OC_BARRIER ? WE_BARRIER : in->cls == RF_OC_EXIT ? WE_EXIT : WE_NONE;
+    }
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *blk = &f->blocks[b];
+        walk_block *x = &w->blk[b];
+        x->first = blk->first;
+        x->ninsts = blk->ninsts;
+        x->nsucc = blk->nsucc;
+        x->succ[0] = blk->succ[0];
+        x->succ[1] = blk->succ[1];
+        x->mode = 0;
+        x->pt = 0;
+        if (blk->nsucc == 2) {
+            const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
+            x->mode = last && last->guard < 0 ? 0 : uniform[b] ? 2 : 1;
+            x->pt = taken_prob(f, b, prof);
+        }
+    }
+    free(uniform);
+    return RF_OK;
+}
+
+/* One warp alone along a random path; adds its instructions and cycles per
+ * phase to I[] and T[], its stalls to *sm / *sd; returns the drain. */
 static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                        const bool *uniform, uint64_t seed, uint64_t cta, uint64_t gid,
+                        const walk_prog *w, uint64_t seed, uint64_t cta, uint64_t gid,
                         double *ready, bool *from_mem, float *I, float *T, double *sm,
                         double *sd, double *nev, int *nph)
 {
@@ -334,20 +766,20 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
         from_mem[r] = false;
     }
     double l1 = gpu->l1_latency, l2 = gpu->l2_latency, ld = gpu->dram_latency;
+    double h1 = prof->l1_hit, h2 = prof->l2_hit;
     double t = 0, last_retire = 0, t_phase = 0;
     long cnt = 0;
     int b = 0, ph = 0;
     bool ended = false;
     while (!ended && b >= 0 && b < f->nblocks && cnt < RF_KCHAR_MC_MAX_INSTS) {
-        const rf_block *blk = &f->blocks[b];
-        for (int i = 0; i < blk->ninsts; i++) {
-            const rf_inst *in = &f->insts[blk->first + i];
+        const walk_block *blk = &w->blk[b];
+        const walk_inst *in = &w->in[blk->first];
+        for (int i = 0; i < blk->ninsts; i++, in++) {
             double start = t;
             bool mem = false;
-            for (int u = 0; u < in->nuses + in->ndefs + (in->guard >= 0); u++) {
-                int r = u < in->nuses ? in->uses[u]
-                      : u < in->nuses + in->ndefs ? in->defs[u - in->nuses] : in->guard;
-                if (r >= 0 && r < NREG && ready[r] > start) {
+            for (int u = 0; u < in->nreg; u++) {
+                int r = in->reg[u];
+                if (ready[r] > start) {
                     start = ready[r];
                     mem = from_mem[r];
                 }
@@ -358,53 +790,36 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 *sd += start - t;
             if (start - t > TURN_SLACK)
                 *nev += 1.0;
-            double lat;
+            double lat = in->lat;
             bool lmem = false;
-            switch (in->cls) {
-            case RF_OC_LD_GLOBAL:
-            case RF_OC_LD_LOCAL: {
+            if (in->kind == WK_LOAD) {
                 lmem = true;
                 uint64_t m = nmem++;
-                lat = draw(seed, gid, m, RF_DRAW_L1) < prof->l1_hit ? l1
-                    : draw(seed, gid, m, RF_DRAW_L2) < prof->l2_hit ? l2 : ld;
-                break;
-            }
-            case RF_OC_ATOMIC: {
+                lat = draw(seed, gid, m, RF_DRAW_L1) < h1 ? l1
+                    : draw(seed, gid, m, RF_DRAW_L2) < h2 ? l2 : ld;
+            } else if (in->kind == WK_ATOMIC) {
                 lmem = true;
                 uint64_t m = nmem++;
-                lat = l2 + (draw(seed, gid, m, RF_DRAW_L2) < prof->l2_hit ? 0 : ld);
-                break;
-            }
-            case RF_OC_ST_GLOBAL:
-            case RF_OC_ST_LOCAL:
+                lat = l2 + (draw(seed, gid, m, RF_DRAW_L2) < h2 ? 0 : ld);
+            } else if (in->kind == WK_STORE_MEM) {
                 nmem++;
-                lat = 1.0;
-                break;
-            default:
-                lat = class_latency(gpu, prof, in->cls, 0);
-                break;
             }
             double done = start + 2.0 + lat;
-            bool store = in->cls == RF_OC_ST_GLOBAL || in->cls == RF_OC_ST_LOCAL
-                      || in->cls == RF_OC_ST_SHARED;
-            for (int d = 0; d < in->ndefs && !store; d++) {
-                int r = in->defs[d];
-                if (r < NREG) {
-                    ready[r] = done;
-                    from_mem[r] = lmem;
-                }
+            for (int d = 0; d < in->ndef; d++) {
+                ready[in->def[d]] = done;
+                from_mem[in->def[d]] = lmem;
             }
-            if (in->cls != RF_OC_BARRIER && in->cls != RF_OC_EXIT && done > last_retire)
+            if (in->end == WE_NONE && done > last_retire)
                 last_retire = done;
             t = start + 1.0;
             I[ph] += 1.0f;
             cnt++;
-            if (in->cls == RF_OC_BARRIER && ph + 1 < MC_MAXPH) {
+            if (in->end == WE_BARRIER && ph + 1 < MC_MAXPH) {
                 T[ph] += (float)(t - t_phase);
                 t_phase = t;
                 ph++;
             }
-            if (in->cls == RF_OC_EXIT) {
+            if (in->end == WE_EXIT) {
                 ended = true;
                 break;
             }
@@ -414,15 +829,14 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
         if (blk->nsucc == 1) {
             b = blk->succ[0];
         } else {
-            const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
             double u;
-            if (last && last->guard < 0)
+            if (blk->mode == 0)
                 u = -1.0;             /* unconditional: no draw */
-            else if (uniform && uniform[b])
+            else if (blk->mode == 2)
                 u = draw(seed, cta, nloop++, RF_DRAW_LOOP);
             else
                 u = draw(seed, gid, nbr++, RF_DRAW_BRANCH);
-            b = u < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
+            b = u < blk->pt ? blk->succ[1] : blk->succ[0];
         }
     }
     T[ph] += (float)(t - t_phase);
@@ -431,10 +845,32 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     return last_retire > t ? last_retire - t : 0.0;
 }
 
-int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
-                    long first_cta, int nctas, uint64_t seed, rf_ctaset **out, rf_err *err)
+/* Relative standard error of the ratio estimate X / Y from n CTAs' (x, y),
+ * given the sums of x, y, x^2, x y and y^2 (the delta method:
+ * var = n / (n - 1) sum (x - R y)^2 / Y^2). */
+static double ratio_rel_se(int n, double X, double Y, double xx, double xy, double yy)
+{
+    if (n < 2 || !(X > 0) || !(Y > 0))
+        return 0.0;
+    double R = X / Y;
+    double ss = xx - 2.0 * R * xy + R * R * yy;
+    if (ss < 0)
+        ss = 0;
+    return sqrt((double)n / (n - 1) * ss) / Y / R;
+}
+
+/* The CTA walk of rf_kchar_ctaset.  With rel_se > 0 it stops early, after
+ * RF_KCHAR_MC_MIN_CTAS CTAs or any later multiple of RF_KCHAR_MC_STEP,
+ * once the relative standard errors over CTAs of active_frac (work over
+ * critical time) and of cpi_lone (lone cycles over instructions) are both
+ * at most rel_se; cs->nctas is then the CTAs walked. */
+static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
+                       long first_cta, int nctas, uint64_t seed, double rel_se,
+                       rf_ctaset **out, rf_err *err)
 {
     *out = NULL;
+    if (f->nblocks > RF_KIR_MAX_BLOCKS)
+        return rf_kir_block_limit(f, NULL, err);
     if (wpc < 1)
         wpc = 1;
     if (nctas < 1)
@@ -442,14 +878,16 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     rf_ctaset *cs = calloc(1, sizeof *cs);
     double *ready = malloc(sizeof *ready * NREG);
     bool *from_mem = malloc(sizeof *from_mem * NREG);
-    bool *uniform = cta_uniform_loops(f);
+    walk_prog prog;
+    int prc = walk_prog_make(gpu, f, prof, &prog);
     if (cs) {
         cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
         cs->insts = calloc((size_t)nctas * wpc * MC_MAXPH, sizeof *cs->insts);
         cs->time = calloc((size_t)nctas * wpc * MC_MAXPH, sizeof *cs->time);
     }
-    if (!cs || !ready || !from_mem || !uniform || !cs->nph || !cs->insts || !cs->time) {
-        free(uniform);
+    if (prc || !cs || !ready || !from_mem || !cs->nph || !cs->insts || !cs->time) {
+        if (prc == RF_OK)
+            walk_prog_free(&prog);
         free(ready);
         free(from_mem);
         rf_kchar_ctaset_free(cs);
@@ -460,7 +898,9 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     cs->maxph = MC_MAXPH;
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
+    double mom[2][3] = {{0}};   /* per-CTA moments: active_frac, cpi_lone */
     for (int c = 0; c < nctas; c++) {
+        double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
         float *I = cs->insts + (size_t)c * wpc * MC_MAXPH;
         float *T = cs->time + (size_t)c * wpc * MC_MAXPH;
         int nph = 1;
@@ -468,7 +908,7 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
         for (int w = 0; w < wpc; w++) {
             uint64_t cta = (uint64_t)(first_cta + c);
             uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
-            double d = walk_warp(gpu, f, prof, uniform, seed, cta, gid, ready, from_mem,
+            double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem,
                                  I + (size_t)w * MC_MAXPH, T + (size_t)w * MC_MAXPH, &sm, &sd,
                                  &nev, &nph);
             cta_drain = d > cta_drain ? d : cta_drain;
@@ -491,10 +931,27 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
              * warp) and through its own work in the last. */
             live += ph < nph - 1 ? mx : sum / wpc;
         }
+        if (rel_se > 0) {
+            double x[2] = {work - work0, tt - tt0}, y[2] = {crit - crit0, ti - ti0};
+            for (int q = 0; q < 2; q++) {
+                mom[q][0] += x[q] * x[q];
+                mom[q][1] += x[q] * y[q];
+                mom[q][2] += y[q] * y[q];
+            }
+            int n = c + 1;
+            if (n < nctas && n >= RF_KCHAR_MC_MIN_CTAS
+                && (n - RF_KCHAR_MC_MIN_CTAS) % RF_KCHAR_MC_STEP == 0
+                && ratio_rel_se(n, work, crit, mom[0][0], mom[0][1], mom[0][2]) <= rel_se
+                && ratio_rel_se(n, tt, ti, mom[1][0], mom[1][1], mom[1][2]) <= rel_se) {
+                nctas = n;
+                break;
+            }
+        }
     }
+    cs->nctas = nctas;
     free(ready);
     free(from_mem);
-    free(uniform);
+    walk_prog_free(&prog);
     cs->active_frac = crit > 0 ? work / crit : 1.0;
     cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
     cs->live_frac = crit > 0 ? live / crit : 1.0;
@@ -506,6 +963,12 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     cs->drain = drain / nctas;
     *out = cs;
     return RF_OK;
+}
+
+int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
+                    long first_cta, int nctas, uint64_t seed, rf_ctaset **out, rf_err *err)
+{
+    return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, seed, 0.0, out, err);
 }
 
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
@@ -630,8 +1093,8 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
     out->warps_per_cta = (threads_per_cta + ws_ - 1) / ws_;
     rf_ctaset *cs;
-    rc = rf_kchar_ctaset(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, RF_KCHAR_MC_SEED,
-                         &cs, err);
+    rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, RF_KCHAR_MC_SEED,
+                     RF_KCHAR_MC_REL_SE, &cs, err);
     if (rc)
         return rc;
     out->stall_mem = cs->s_mem;
@@ -654,12 +1117,29 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
  * Counts blocks only (cheap); at most RF_KCHAR_GRID_MAX CTAs. */
 #define RF_KCHAR_GRID_MAX 65536
 
-static int grid_insts_per_warp(const rf_func *f, const rf_profile *prof, int wpc, long ctas,
-                               double *out)
+static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                               int wpc, long ctas, double *out)
 {
-    bool *uniform = cta_uniform_loops(f);
-    if (!uniform)
+    /* Per block: the walk's branch rule, and the instructions a warp
+     * retires there (through the first exit, which ends it). */
+    walk_prog prog;
+    int *count = malloc(sizeof *count * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
+    bool *ends = malloc(sizeof *ends * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
+    if (!count || !ends || walk_prog_make(gpu, f, prof, &prog) != RF_OK) {
+        free(count);
+        free(ends);
         return RF_ENOMEM;
+    }
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *blk = &f->blocks[b];
+        count[b] = blk->ninsts;
+        ends[b] = false;
+        for (int i = 0; i < blk->ninsts && !ends[b]; i++)
+            if (f->insts[blk->first + i].cls == RF_OC_EXIT) {
+                count[b] = i + 1;
+                ends[b] = true;
+            }
+    }
     if (ctas > RF_KCHAR_GRID_MAX)
         ctas = RF_KCHAR_GRID_MAX;
     double total = 0;
@@ -670,31 +1150,28 @@ static int grid_insts_per_warp(const rf_func *f, const rf_profile *prof, int wpc
             long n = 0;
             int b = 0;
             while (b >= 0 && b < f->nblocks && n < RF_KCHAR_MC_MAX_INSTS) {
-                const rf_block *blk = &f->blocks[b];
-                bool ended = false;
-                for (int i = 0; i < blk->ninsts && !ended; i++) {
-                    n++;
-                    ended = f->insts[blk->first + i].cls == RF_OC_EXIT;
-                }
-                if (ended || blk->nsucc == 0)
+                const walk_block *blk = &prog.blk[b];
+                n += count[b];
+                if (ends[b] || blk->nsucc == 0)
                     break;
                 if (blk->nsucc == 1) {
                     b = blk->succ[0];
                     continue;
                 }
-                const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
                 double u;
-                if (last && last->guard < 0)
+                if (blk->mode == 0)
                     u = -1.0;
-                else if (uniform[b])
+                else if (blk->mode == 2)
                     u = draw(RF_KCHAR_MC_SEED, (uint64_t)c, nloop++, RF_DRAW_LOOP);
                 else
                     u = draw(RF_KCHAR_MC_SEED, gid, nbr++, RF_DRAW_BRANCH);
-                b = u < taken_prob(f, b, prof) ? blk->succ[1] : blk->succ[0];
+                b = u < blk->pt ? blk->succ[1] : blk->succ[0];
             }
             total += (double)n;
         }
-    free(uniform);
+    walk_prog_free(&prog);
+    free(count);
+    free(ends);
     *out = ctas > 0 ? total / ((double)ctas * wpc) : 0.0;
     return RF_OK;
 }
@@ -705,7 +1182,7 @@ int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, 
         return rf_err_set(err, RF_EUNSUPPORTED, k->name, 0, 0, NULL, "kernel has no entry function");
     int rc = rf_kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), out, err);
     double ipw;
-    if (rc == 0 && grid_insts_per_warp(k->func, &k->profile, out->warps_per_cta,
+    if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
                                        rf_kernel_ctas(k), &ipw) == RF_OK && ipw > 0)
         out->insts_per_warp = ipw;
     /* Per-register writes for register-cache collisions (rccollide.c); a

@@ -11,8 +11,19 @@
 #include "../inputs/kernel.h"
 #include "ipc.h"
 
+/* Expected executions of each block when f runs once (entry block = 1)
+ * for edge probabilities prob[2b + s] of block b's successor s (s <
+ * nsucc; what a block's edges leave of 1 stops there: an exit or an
+ * absorbing block).  Blocks the entry does not reach run 0 times.  An
+ * exact structural solve (Gaussian elimination along the loop nest), linear
+ * in the blocks for a fixed nesting depth.  freq has f->nblocks entries.
+ * RF_EUNSUPPORTED for a loop that never exits, RF_ELIMIT beyond
+ * RF_KIR_MAX_BLOCKS blocks. */
+int rf_kchar_flow(const rf_func *f, const double *prob, double *freq, rf_err *err);
+
 /* Expected executions of each block per warp (entry block = 1), from the
- * profile's branch probabilities.  freq has f->nblocks entries. */
+ * profile's branch probabilities (rf_kchar_flow).  freq has f->nblocks
+ * entries. */
 int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
                         rf_err *err);
 

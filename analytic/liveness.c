@@ -121,6 +121,8 @@ int rf_live_check(const rf_func *f, rf_err *err)
                           "register analyses need physical registers (allocate the function first)");
     if (f->nblocks < 1 || f->ninsts < 0)
         return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, f->name, "function has no blocks");
+    if (f->nblocks > RF_KIR_MAX_BLOCKS)
+        return rf_kir_block_limit(f, NULL, err);
     int next = 0;
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *bb = &f->blocks[b];

@@ -58,6 +58,8 @@ typedef struct sim {
     long *age;            /* per slot: launch order of its CTA */
     double drain;
     double now;
+    int *by_age;          /* slots by their CTA's launch order, oldest first */
+    int nslots;
 } sim;
 
 /* Load warp w of slot's CTA at its current phase: remaining lone time and
@@ -82,6 +84,13 @@ static void launch(sim *s, int slot)
     }
     long c = (s->first + s->launched) % s->cs->nctas;
     s->age[slot] = s->launched;
+    /* The youngest CTA: its slot moves to the end of by_age. */
+    int k = 0;
+    while (s->by_age[k] != slot)
+        k++;
+    for (; k + 1 < s->nslots; k++)
+        s->by_age[k] = s->by_age[k + 1];
+    s->by_age[s->nslots - 1] = slot;
     s->launched++;
     s->cta[slot] = (int)c;
     for (int w = 0; w < wpc; w++) {
@@ -139,6 +148,26 @@ static void settle(sim *s, int slot)
     }
 }
 
+/* Whether settle(s, slot) can change anything: not for a slot without a
+ * CTA, one draining (its warps emptied, the caller launches at free_at), or
+ * one with an issuing warp and none at the end of its phase.  The run
+ * settles only the others, so an event costs the slots it touches. */
+static bool settle_needed(const sim *s, int slot)
+{
+    if (s->cta[slot] < 0 || s->free_at[slot] >= 0)
+        return false;
+    bool issue = false;
+    for (int w = 0; w < s->wpc; w++) {
+        int i = slot * s->wpc + w;
+        if (s->st[i] == W_ISSUE) {
+            if (s->rem[i] <= 1e-7)
+                return true;
+            issue = true;
+        }
+    }
+    return !issue;
+}
+
 /* Functional warming: every issuing warp retires one instruction per unit
  * of time, untimed; CTAs that finish are replaced at once; until the run's
  * CTA `until` has started. */
@@ -165,7 +194,8 @@ static void warm(sim *s, int n, long until)
         }
         idle = dt > 0 ? 0 : idle + 1;
         for (int k = 0; k < n; k++)
-            settle(s, k);
+            if (settle_needed(s, k))
+                settle(s, k);
     }
     s->drain = drain;
 }
@@ -192,9 +222,9 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
         for (int it = 0; it < 50; it++) {
             double f = -ipc, df = 0;
             for (int x = 0; x < na; x++) {
-                double p = s->ipt[order[x]], q = 1.0 + p * (c - 1.0);
-                f += p / q;
-                df -= p * p / (q * q);
+                double p = s->ipt[order[x]], r = p / (1.0 + p * (c - 1.0));
+                f += r;
+                df -= r * r;
             }
             if (!(df < 0))
                 break;
@@ -221,14 +251,17 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
              calloc((size_t)nw, sizeof(int)),
              calloc((size_t)nw, sizeof(int)), calloc((size_t)n, sizeof(int)), 0, run->ctas,
              run->first_cta, 0, calloc((size_t)n, sizeof(double)), calloc((size_t)n, sizeof(long)),
-             drain, 0};
+             drain, 0, malloc((size_t)n * sizeof(int)), n};
     double *v = calloc((size_t)nw, sizeof *v);
     int *order = calloc((size_t)nw, sizeof *order);
-    if (!s.rem || !s.ipt || !s.ph || !s.st || !s.cta || !s.free_at || !s.age || !v || !order) {
+    if (!s.rem || !s.ipt || !s.ph || !s.st || !s.cta || !s.free_at || !s.age || !v || !order
+        || !s.by_age) {
         free(s.rem), free(s.ipt), free(s.ph), free(s.st), free(s.cta), free(s.free_at);
-        free(s.age), free(v), free(order);
+        free(s.age), free(v), free(order), free(s.by_age);
         return RF_ENOMEM;
     }
+    for (int k = 0; k < n; k++)
+        s.by_age[k] = k;
     for (int k = 0; k < n; k++) {
         s.free_at[k] = -1;
         launch(&s, k);
@@ -267,15 +300,14 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
         for (int x = 0; x < na; x++)
             v[order[x]] *= 1.0 - lam;
         if (lam > 0) {
-            for (int x = 1; x < na; x++) {   /* insertion sort by age */
-                int y = order[x], j = x - 1;
-                long ky = s.age[y / wpc] * wpc + y % wpc;
-                while (j >= 0 && s.age[order[j] / wpc] * wpc + order[j] % wpc > ky) {
-                    order[j + 1] = order[j];
-                    j--;
+            /* The issuing warps oldest CTA first, by warp within a CTA. */
+            na = 0;
+            for (int k = 0; k < n; k++)
+                for (int w = 0; w < wpc; w++) {
+                    int i = s.by_age[k] * wpc + w;
+                    if (s.st[i] == W_ISSUE)
+                        order[na++] = i;
                 }
-                order[j + 1] = y;
-            }
             double left = ipc;
             for (int x = 0; x < na; x++) {
                 int i = order[x];
@@ -316,7 +348,8 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
                 s.free_at[k] = -1;
                 launch(&s, k);
             }
-            settle(&s, k);
+            if (settle_needed(&s, k))
+                settle(&s, k);
         }
     }
     double len = window ? t1 - t0 : t;
@@ -325,6 +358,6 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
     out->ipc = len > 0 ? insts / len : 0;
     out->mean_active = len > 0 ? active_time / len : 0;
     free(s.rem), free(s.ipt), free(s.ph), free(s.st), free(s.cta), free(s.free_at);
-    free(s.age), free(v), free(order);
+    free(s.age), free(v), free(order), free(s.by_age);
     return 0;
 }

@@ -44,9 +44,9 @@
  *    every window's model IPC and the level below: the mid-run level the
  *    parameters above do not set.
  * 5. Level: the whole grid run through the population model at the default
- *    design and the fitted parameters (averaged over LEVEL_SEEDS draws of
- *    the CTAs' paths), over the wave formula's IPC there; estimates
- *    multiply by it (calibrate/extrapolate.c).
+ *    design and the fitted parameters (averaged over draws of the CTAs'
+ *    paths until the mean's standard error is 0.5%), over the wave
+ *    formula's IPC there; estimates multiply by it (calibrate/extrapolate.c).
  */
 #include "calibrate.h"
 
@@ -196,9 +196,15 @@
  * 10.20% -> 2.44% / 9.55% (mean / worst, averaged; 4 seeds 9.90%, 8
  * 9.75%), and against the full run of seed 1 alone too (window seeds 1-10:
  * 10.63% -> 9.91%); bench_accuracy (fermi-gtx480) 1.80% / 7.47% -> 1.88% /
- * 7.49% over calibration seeds 1-6.  Sixteen whole-grid walks cost 0.2-0.3 s
- * of a calibration. */
+ * 7.49% over calibration seeds 1-6.
+ * Seeds are added until the standard error of their mean (sample standard
+ * deviation / sqrt(seeds)) is at most LEVEL_REL_SE of it, from
+ * LEVEL_MIN_SEEDS up to LEVEL_SEEDS: a kernel whose paths hardly depend on
+ * the draws stops at four, one with data-dependent paths runs all sixteen.
+ * Deterministic: the same seeds in the same order. */
 #define LEVEL_SEEDS 16
+#define LEVEL_MIN_SEEDS 4
+#define LEVEL_REL_SE 0.005
 
 int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
                         const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
@@ -321,14 +327,14 @@ static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident,
 /* level = whole-grid IPC of the population model / that of the wave
  * formula, default design, calibrated parameters (single SM, as the
  * sampler's full run), the population model's IPC averaged over the CTA
- * paths and cache outcomes of LEVEL_SEEDS sampler seeds. */
+ * paths and cache outcomes of LEVEL_MIN_SEEDS to LEVEL_SEEDS sampler seeds. */
 static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
                               rf_calib *out, double rate, uint64_t seed, rf_err *err)
 {
     long total = rf_kernel_ctas(k);
     int n = total > LEVEL_MAX_CTAS ? LEVEL_MAX_CTAS : (int)total;
-    double fluid = 0;
-    int rc = RF_OK;
+    double ones[LEVEL_SEEDS], fluid = 0;
+    int used = 0, rc = RF_OK;
     rf_design d;
     rf_design_init(&d);
     for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
@@ -339,7 +345,19 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
         if (!rc)
             rc = rf_calib_window_ipc(gpu, &d, k, kuse, cs, &out->params, 0, 0, 0, 0, &one, err);
         rf_kchar_ctaset_free(cs);
-        fluid += one / LEVEL_SEEDS;
+        if (rc)
+            break;
+        ones[used++] = one;
+        fluid = 0;
+        for (int i = 0; i < used; i++)
+            fluid += ones[i] / used;
+        if (used >= LEVEL_MIN_SEEDS) {
+            double ss = 0;
+            for (int i = 0; i < used; i++)
+                ss += (ones[i] - fluid) * (ones[i] - fluid);
+            if (sqrt(ss / (used - 1) / used) <= LEVEL_REL_SE * fluid)
+                break;
+        }
     }
     if (rc)
         return rc;

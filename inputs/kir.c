@@ -501,6 +501,19 @@ static int detect_kind(const char *text)
     return RF_CODE_SASS;
 }
 
+int rf_kir_block_limit(const rf_func *f, const char *path, rf_err *err)
+{
+    int line = 0;
+    if (f->nblocks > RF_KIR_MAX_BLOCKS) {
+        const rf_block *b = &f->blocks[RF_KIR_MAX_BLOCKS];
+        if (b->ninsts > 0 && b->first >= 0 && b->first < f->ninsts)
+            line = (int)f->insts[b->first].line;
+    }
+    return rf_err_set(err, RF_ELIMIT, path, path ? line : 0, 0, NULL,
+                      "function %s has %d basic blocks, more than rfkit's limit of %d",
+                      f->name, f->nblocks, RF_KIR_MAX_BLOCKS);
+}
+
 int rf_module_load(const char *path, rf_module **out, rf_err *err)
 {
     char *text = NULL;
@@ -522,5 +535,11 @@ int rf_module_load(const char *path, rf_module **out, rf_err *err)
     if (rc == RF_OK)
         (*out)->digest = rf_digest(RF_DIGEST_INIT, text, strlen(text));
     free(text);
+    for (int i = 0; rc == RF_OK && i < (*out)->nfuncs; i++)
+        if ((*out)->funcs[i].nblocks > RF_KIR_MAX_BLOCKS) {
+            rc = rf_kir_block_limit(&(*out)->funcs[i], path, err);
+            rf_module_destroy(*out);
+            *out = NULL;
+        }
     return rc;
 }

@@ -154,4 +154,18 @@ int rf_dot_parse(const char *path, const char *text, rf_module **out, rf_err *er
 int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err);
 void rf_func_destroy(rf_func *f);
 
+/* Basic blocks per function that the readers and every analysis accept
+ * (block frequencies, loops, liveness, register-intervals, allocation,
+ * the CTA walks).  Each of them is linear in the blocks or nearly so
+ * (times the loop depth, or the registers over 64 bits), so a function at
+ * the limit takes seconds, not hours, and tens of megabytes.
+ * rf_module_load refuses a file with a larger function, naming the file. */
+#define RF_KIR_MAX_BLOCKS 65536
+
+/* The RF_ELIMIT error for f over RF_KIR_MAX_BLOCKS: "path:line: f: N
+ * blocks exceed ..." (line of the first block past the limit when known;
+ * path NULL names the function alone, as an analysis that is handed a
+ * function sees it). */
+int rf_kir_block_limit(const rf_func *f, const char *path, rf_err *err);
+
 #endif /* RF_KIR_H */

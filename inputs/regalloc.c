@@ -923,6 +923,8 @@ int kir_regalloc(const rf_func *virt, rf_func **out, int *call_live,
     *out = NULL;
     if (call_live)
         *call_live = 0;
+    if (virt->nblocks > RF_KIR_MAX_BLOCKS)
+        return rf_kir_block_limit(virt, NULL, err);
     if (virt->physical) {
         int rc = copy_physical(virt, out);
         return rc ? rf_err_set(err, rc, NULL, 0, 0, virt->name, "out of memory")

@@ -1,14 +1,20 @@
 /* test_kchar.c - kernel characteristics (analytic/kchar.c): class runs and
- * the instructions the scheduler repeats across warps, values counted by
- * hand in the comments. */
+ * the instructions the scheduler repeats across warps, block frequencies
+ * on large and irreducible CFGs, the block limit; values counted by hand
+ * in the comments. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
+#include "../analytic/dstcount.h"
 #include "../analytic/kchar.h"
+#include "../analytic/liveness.h"
 #include "support/kirbuild.h"
 
 /* One block, run once per warp:
@@ -158,12 +164,218 @@ static void turn_length(void **state)
     kb_free(f);
 }
 
+
+/* A 10,000-block CFG: entry B0, 1999 units of five blocks, three straight
+ * blocks and the exit.  Unit u:
+ *   H  @p0 bra -> L      forward branch: taken 0.25 (to L), else T
+ *   T  alu               falls into L
+ *   L  alu               outer loop header
+ *   I  alu; @p1 bra -> I inner loop: back edge taken 3/4 (trip 3)
+ *   E  @p1 bra -> L      outer latch: back edge taken 3/4, else next unit
+ * Per entry of a unit (both rules: the back edges leave their loops):
+ *   f(H) = 1, f(T) = 0.75, f(L) = 1 / (1 - 3/4) = 4,
+ *   f(I) = f(L) x 4 = 16, f(E) = f(L) = 4, and E passes 4 x 1/4 = 1 on,
+ * so every unit is entered once; B0, the tail and the exit run once.
+ * Instructions per warp: 1999 x (1 + 0.75 + 4 + 16 x 2 + 4) + 1 + 3 + 1
+ *   = 1999 x 41.75 + 5 = 83463.25. */
+#define BIG_UNITS 1999
+
+static rf_func *big_cfg(void)
+{
+    kb_builder b;
+    kb_begin(&b, "big");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r0 = r0");
+    int prev = B0;
+    for (int u = 0; u < BIG_UNITS; u++) {
+        int H = kb_block(&b, "H");
+        kb_i(&b, "@p0 bra");
+        int T = kb_block(&b, "T");
+        kb_i(&b, "alu r2 = r2");
+        int L = kb_block(&b, "L");
+        kb_i(&b, "alu r3 = r3");
+        int I = kb_block(&b, "I");
+        kb_i(&b, "alu r1 = r1");
+        kb_i(&b, "@p1 bra");
+        int E = kb_block(&b, "E");
+        kb_i(&b, "@p1 bra");
+        kb_succ(&b, prev, H, -1);
+        kb_succ(&b, H, T, L);
+        kb_succ(&b, T, L, -1);
+        kb_succ(&b, L, I, -1);
+        kb_succ(&b, I, E, I);
+        prev = E;
+    }
+    int tail = prev;
+    for (int z = 0; z < 3; z++) {
+        int Z = kb_block(&b, "Z");
+        kb_i(&b, "alu r4 = r4");
+        if (tail == prev)
+            kb_succ(&b, prev, Z, prev - 2);   /* E: next, back to its L */
+        else
+            kb_succ(&b, tail, Z, -1);
+        tail = Z;
+    }
+    int X = kb_block(&b, "X");
+    kb_i(&b, "exit");
+    kb_succ(&b, tail, X, -1);
+    kb_succ(&b, X, -1, -1);
+    /* Each E but the last falls into the next unit's H. */
+    for (int u = 0; u + 1 < BIG_UNITS; u++) {
+        int E = 1 + 5 * u + 4;
+        kb_succ(&b, E, E + 1, E - 2);
+    }
+    return kb_finish(&b);
+}
+
+static void big_cfg_frequencies(void **state)
+{
+    (void)state;
+    rf_func *f = big_cfg();
+    assert_non_null(f);
+    assert_int_equal(f->nblocks, 10000);
+    double *fk = malloc(sizeof *fk * 10000), *fd = malloc(sizeof *fd * 10000);
+    assert_non_null(fk);
+    assert_non_null(fd);
+    rf_err err = {0};
+    rf_profile prof = {3, 0.25, 1, 1, 0};
+    assert_int_equal(rf_kchar_block_freq(f, &prof, fk, &err), 0);
+    assert_int_equal(rf_dst_block_freq(f, 3, 0.25, NULL, fd, NULL, &err), 0);
+    const double unit[5] = {1, 0.75, 4, 16, 4};
+    for (int b = 0; b < 10000; b++) {
+        double want = b >= 1 && b < 1 + 5 * BIG_UNITS ? unit[(b - 1) % 5] : 1.0;
+        assert_near(fk[b], want, 1e-12 * want);
+        assert_near(fd[b], want, 1e-12 * want);
+    }
+    /* The characterisation runs on it too: instructions per warp from the
+     * frequencies. */
+    rf_gpu gpu;
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_ipc_kernel k;
+    assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
+    assert_near(k.insts_per_warp, 83463.25, 1e-12 * 83463.25);
+    free(fk);
+    free(fd);
+    kb_free(f);
+}
+
+/* An irreducible cycle: B0 enters both A and B.
+ *   B0 @p0 bra -> B   taken 0.5, else A
+ *   A  @p0 bra -> B   forward: taken 0.5, else X
+ *   B  @p1 bra -> A   back edge (A before B): taken 3/4 (trip 3), else X
+ *   X  exit
+ *   f(A) = 0.5 + 0.75 f(B), f(B) = 0.5 + 0.5 f(A)
+ *   => 0.625 f(A) = 0.875: f(A) = 1.4, f(B) = 1.2,
+ *   f(X) = 0.5 x 1.4 + 0.25 x 1.2 = 1.
+ * With the back edge always taken (the spec's branch probability 1) the
+ * cycle never ends: refused. */
+static void irreducible_and_unbounded(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "irreducible");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "@p0 bra");
+    int A = kb_block(&b, "A");
+    kb_i(&b, "@p0 bra");
+    int B = kb_block(&b, "B");
+    kb_i(&b, "@p1 bra");
+    int X = kb_block(&b, "X");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, A, B);
+    kb_succ(&b, A, X, B);
+    kb_succ(&b, B, X, A);
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_profile prof = {3, 0.5, 1, 1, 0};
+    double fq[4];
+    rf_err err = {0};
+    assert_int_equal(rf_kchar_block_freq(f, &prof, fq, &err), 0);
+    assert_near(fq[0], 1.0, 1e-12);
+    assert_near(fq[1], 1.4, 1e-12);
+    assert_near(fq[2], 1.2, 1e-12);
+    assert_near(fq[3], 1.0, 1e-12);
+    f->blocks[B].has_taken = true;
+    f->blocks[B].taken_p = 1.0;
+    f->blocks[A].has_taken = true;
+    f->blocks[A].taken_p = 1.0;
+    assert_int_equal(rf_kchar_block_freq(f, &prof, fq, &err), RF_EUNSUPPORTED);
+    assert_non_null(strstr(err.msg, "unbounded"));
+    kb_free(f);
+}
+
+/* One block past RF_KIR_MAX_BLOCKS: every analysis refuses the function by
+ * name, and loading a file with such a function names the file and the
+ * line of the first block past the limit. */
+static void block_limit(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "huge");
+    for (int i = 0; i <= RF_KIR_MAX_BLOCKS; i++) {
+        int x = kb_block(&b, "B");
+        kb_i(&b, i == RF_KIR_MAX_BLOCKS ? "exit" : "alu r0 = r0");
+        if (i > 0)
+            kb_succ(&b, x - 1, x, -1);
+    }
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    char want[128];
+    snprintf(want, sizeof want, "function huge has %d basic blocks, more than rfkit's limit of %d",
+             RF_KIR_MAX_BLOCKS + 1, RF_KIR_MAX_BLOCKS);
+    double *fq = malloc(sizeof *fq * (size_t)f->nblocks);
+    assert_non_null(fq);
+    rf_err err = {0};
+    rf_profile prof = {3, 0.5, 1, 1, 0};
+    assert_int_equal(rf_kchar_block_freq(f, &prof, fq, &err), RF_ELIMIT);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(rf_dst_block_freq(f, 3, 0.5, NULL, fq, NULL, &err), RF_ELIMIT);
+    assert_string_equal(err.msg, want);
+    rf_live l;
+    assert_int_equal(rf_live_compute(f, &l, &err), RF_ELIMIT);
+    assert_string_equal(err.msg, want);
+    rf_gpu gpu;
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_ctaset *cs = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 1, 1, &cs, &err), RF_ELIMIT);
+    assert_null(cs);
+    assert_string_equal(err.msg, want);
+    free(fq);
+    kb_free(f);
+
+    /* A PTX file: lines 1-7 are the header and the first instruction
+     * (block 0), then label i on line 8 + 2i and its instruction on
+     * 9 + 2i opens block i + 1.  Block RF_KIR_MAX_BLOCKS (label
+     * RF_KIR_MAX_BLOCKS - 1) is the first past the limit. */
+    char path[] = "/tmp/rfkit-test-kchar-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    assert_non_null(fp);
+    fprintf(fp, ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry lim()\n{\n"
+                "\t.reg .b32 \t%%r<4>;\n\tmov.u32 \t%%r1, 0;\n");
+    for (int i = 0; i < RF_KIR_MAX_BLOCKS; i++)
+        fprintf(fp, "$L%d:\n\tadd.s32 \t%%r1, %%r1, 1;\n", i);
+    fprintf(fp, "\tret;\n}\n");
+    assert_int_equal(fclose(fp), 0);
+    rf_module *m = NULL;
+    assert_int_equal(rf_module_load(path, &m, &err), RF_ELIMIT);
+    assert_null(m);
+    snprintf(want, sizeof want, "%s:%d: function lim has %d basic blocks, more than rfkit's limit of %d",
+             path, 9 + 2 * (RF_KIR_MAX_BLOCKS - 1), RF_KIR_MAX_BLOCKS + 1, RF_KIR_MAX_BLOCKS);
+    assert_string_equal(err.msg, want);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(runs_and_repeats),
         cmocka_unit_test(live_fraction),
         cmocka_unit_test(turn_length),
+        cmocka_unit_test(big_cfg_frequencies),
+        cmocka_unit_test(irreducible_and_unbounded),
+        cmocka_unit_test(block_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

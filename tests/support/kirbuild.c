@@ -36,6 +36,8 @@ void kb_begin(kb_builder *b, const char *name)
     b->f = calloc(1, sizeof *b->f);
     b->f->insts = calloc(KB_MAX_INSTS, sizeof *b->f->insts);
     b->f->blocks = calloc(KB_MAX_BLOCKS, sizeof *b->f->blocks);
+    b->icap = KB_MAX_INSTS;
+    b->bcap = KB_MAX_BLOCKS;
     snprintf(b->f->name, sizeof b->f->name, "%s", name);
     b->f->is_entry = true;
     b->f->physical = true;
@@ -44,9 +46,15 @@ void kb_begin(kb_builder *b, const char *name)
 int kb_block(kb_builder *b, const char *label)
 {
     rf_func *f = b->f;
-    if (f->nblocks >= KB_MAX_BLOCKS) {
-        bad_fixture(b, "too many blocks", label);
-        return -1;
+    if (f->nblocks >= b->bcap) {
+        rf_block *nb = realloc(f->blocks, sizeof *nb * (size_t)b->bcap * 2);
+        if (!nb) {
+            bad_fixture(b, "out of memory for blocks", label);
+            return -1;
+        }
+        memset(nb + b->bcap, 0, sizeof *nb * (size_t)b->bcap);
+        f->blocks = nb;
+        b->bcap *= 2;
     }
     rf_block *bb = &f->blocks[f->nblocks];
     bb->first = f->ninsts;
@@ -71,9 +79,18 @@ static int operand(const char *tok)
 int kb_i(kb_builder *b, const char *text)
 {
     rf_func *f = b->f;
-    if (!f->nblocks || f->ninsts >= KB_MAX_INSTS) {
-        bad_fixture(b, "instruction outside a block or too many", text);
+    if (!f->nblocks) {
+        bad_fixture(b, "instruction outside a block", text);
         return -1;
+    }
+    if (f->ninsts >= b->icap) {
+        rf_inst *ni = realloc(f->insts, sizeof *ni * (size_t)b->icap * 2);
+        if (!ni) {
+            bad_fixture(b, "out of memory for instructions", text);
+            return -1;
+        }
+        f->insts = ni;
+        b->icap *= 2;
     }
     rf_inst *in = &f->insts[f->ninsts];
     memset(in, 0, sizeof *in);

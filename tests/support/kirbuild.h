@@ -23,11 +23,13 @@
 
 #include "../../inputs/kir.h"
 
+/* Initial capacities; the arrays grow as blocks and instructions are added. */
 #define KB_MAX_INSTS 512
 #define KB_MAX_BLOCKS 64
 
 typedef struct kb_builder {
     rf_func *f;
+    int icap, bcap;      /* allocated instructions and blocks */
     int nregs;           /* explicit register count, 0 = from operands */
     int bad;             /* a construction error was reported */
 } kb_builder;
