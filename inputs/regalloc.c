@@ -46,6 +46,7 @@
 #include "kir.h"
 #include "kir_internal.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,12 @@
 #define NPRED 7         /* P0..P6; P7 is PT */
 #define RESERVED_SP 1   /* R1 holds the stack pointer in every ABI kernel */
 #define SPILL_BASE 246  /* when spilling: R246..R254 are reload scratch */
+/* ptxas interleaves independent chains when it schedules, so a register it
+ * frees is not handed out again for a few issue slots: a value defined by
+ * an instruction interferes with every value read by the next ISSUE_STRETCH
+ * instructions of its block.  8 minimises the error against ptxas -v at
+ * sm_75 on the measured kernels (tests/bench_regalloc.c). */
+#define ISSUE_STRETCH 8
 
 typedef uint64_t word_t;
 #define WBITS 64
@@ -247,6 +254,24 @@ static int interference(ra *r)
                         v &= v - 1;
                         int x = w * WBITS + bit;
                         int rc = x != d && x != dmsrc ? add_edge(r, d, x) : 0;
+                        if (rc) {
+                            free(live);
+                            return rc;
+                        }
+                    }
+                }
+                for (int j = i + 1, seen = 0; j < bl->first + bl->ninsts &&
+                                              seen < ISSUE_STRETCH; j++) {
+                    const rf_inst *nx = &f->insts[j];
+                    if (nx->cls == RF_OC_NOP)
+                        continue;
+                    seen++;
+                    for (int u = 0; u < nx->nuses; u++) {
+                        int x = r->dense[nx->uses[u]];
+                        if (x == d || f->regs[nx->uses[u]].words == 0 ||
+                            f->regs[in->defs[k]].words == 0)
+                            continue;
+                        int rc = add_edge(r, d, x);
                         if (rc) {
                             free(live);
                             return rc;
@@ -867,15 +892,239 @@ static bool shares(const uint16_t *a, int na, const uint16_t *b, int nb)
     return false;
 }
 
-/* Shared-memory latency (tens of cycles) is covered by this many
- * independent instructions; global loads move as far as they can. */
-#define SHARED_WINDOW 32
+/* ---- global loads first: list scheduling of each block ----
+ *
+ * ptxas covers global-memory latency by issuing every global load of a
+ * block, together with the address arithmetic it needs, ahead of the
+ * block's other work.  Model: a dependence graph of the block (register
+ * read-after-write, write-after-read and write-after-write, guards as reads;
+ * loads after the last fence, i.e. global store, atomic, barrier or call,
+ * and non-global loads also after shared and local stores; fences after
+ * every earlier load and fence), the global loads and their backward
+ * read-after-write slices as the high-priority class, then a list schedule
+ * that takes the earliest ready high-priority instruction, else the
+ * earliest ready other one.  The block's branch or exit stays last. */
+typedef struct dag {
+    int *from, *to;
+    bool *raw;
+    int n, cap;
+} dag;
 
-/* Latency scheduling as ptxas does it: every load of a block moves up
- * ahead of the independent instructions before it, so loads issue early and
- * their results stay live longer.  A load does not pass an instruction that
- * defines its address or guard, reads or writes its destination, or orders
- * memory (store, atomic, barrier, call, branch). */
+static int dag_add(dag *g, int a, int b, bool raw)
+{
+    if (a < 0 || a == b)
+        return RF_OK;
+    if (g->n == g->cap) {
+        int cap = g->cap ? 2 * g->cap : 256;
+        int *f = realloc(g->from, (size_t)cap * sizeof *f);
+        if (f)
+            g->from = f;
+        int *t = realloc(g->to, (size_t)cap * sizeof *t);
+        if (t)
+            g->to = t;
+        bool *w = realloc(g->raw, (size_t)cap * sizeof *w);
+        if (w)
+            g->raw = w;
+        if (!f || !t || !w)
+            return RF_ENOMEM;
+        g->cap = cap;
+    }
+    g->from[g->n] = a;
+    g->to[g->n] = b;
+    g->raw[g->n++] = raw;
+    return RF_OK;
+}
+
+static bool is_fence(int cls)
+{
+    return cls == RF_OC_ST_GLOBAL || cls == RF_OC_ATOMIC ||
+           cls == RF_OC_BARRIER || cls == RF_OC_CALL ||
+           cls == RF_OC_BRANCH || cls == RF_OC_EXIT;
+}
+
+/* Dependences of the n instructions at in[0..n) into g. */
+static int block_deps(const rf_inst *in, int n, int nregs, dag *g, int *last_def,
+                      int *rd_head, int *rd_next, int *rd_inst)
+{
+    int nrd = 0, fence = -1, fence_sl = -1, nloads = 0;
+    int *loads = malloc((size_t)(n ? n : 1) * sizeof *loads);
+    if (!loads)
+        return RF_ENOMEM;
+    int rc = RF_OK;
+    for (int i = 0; i < n && !rc; i++) {
+        const rf_inst *q = &in[i];
+        int rs[RF_MAX_USES + 1], nr = 0;
+        for (int k = 0; k < q->nuses; k++)
+            rs[nr++] = q->uses[k];
+        if (q->guard >= 0)
+            rs[nr++] = q->guard;
+        for (int k = 0; k < nr && !rc; k++)      /* read after write */
+            rc = dag_add(g, last_def[rs[k]], i, true);
+        for (int k = 0; k < q->ndefs && !rc; k++) {
+            int r = q->defs[k];
+            rc = dag_add(g, last_def[r], i, false);   /* write after write */
+            for (int e = rd_head[r]; e >= 0 && !rc; e = rd_next[e])
+                rc = dag_add(g, rd_inst[e], i, false); /* write after read */
+        }
+        if (is_load(q->cls)) {
+            rc = rc ? rc : dag_add(g, fence, i, false);
+            if (q->cls != RF_OC_LD_GLOBAL && !rc)
+                rc = dag_add(g, fence_sl, i, false);
+            loads[nloads++] = i;
+        } else if (is_fence(q->cls) || q->cls == RF_OC_ST_SHARED ||
+                   q->cls == RF_OC_ST_LOCAL) {
+            rc = rc ? rc : dag_add(g, fence, i, false);
+            rc = rc ? rc : dag_add(g, fence_sl, i, false);
+            for (int k = 0; k < nloads && !rc; k++)
+                rc = dag_add(g, loads[k], i, false);
+            if (is_fence(q->cls)) {
+                fence = i;
+                nloads = 0;
+            } else {
+                fence_sl = i;
+            }
+        }
+        for (int k = 0; k < q->ndefs; k++) {
+            last_def[q->defs[k]] = i;
+            rd_head[q->defs[k]] = -1;
+        }
+        for (int k = 0; k < nr; k++) {
+            rd_inst[nrd] = i;
+            rd_next[nrd] = rd_head[rs[k]];
+            rd_head[rs[k]] = nrd++;
+        }
+    }
+    /* Leave the per-register tables clean for the next block. */
+    for (int i = 0; i < n; i++) {
+        const rf_inst *q = &in[i];
+        for (int k = 0; k < q->ndefs; k++)
+            last_def[q->defs[k]] = rd_head[q->defs[k]] = -1;
+        for (int k = 0; k < q->nuses; k++)
+            rd_head[q->uses[k]] = -1;
+        if (q->guard >= 0)
+            rd_head[q->guard] = -1;
+    }
+    (void)nregs;
+    free(loads);
+    return rc;
+}
+
+static int schedule_global(rf_func *f)
+{
+    int nr = f->nregs ? f->nregs : 1, maxn = 0;
+    for (int b = 0; b < f->nblocks; b++)
+        if (f->blocks[b].ninsts > maxn)
+            maxn = f->blocks[b].ninsts;
+    int *last_def = malloc((size_t)nr * sizeof *last_def);
+    int *rd_head = malloc((size_t)nr * sizeof *rd_head);
+    size_t m = (size_t)(maxn ? maxn : 1);
+    int *rd_next = malloc(m * (RF_MAX_USES + 1) * sizeof *rd_next);
+    int *rd_inst = malloc(m * (RF_MAX_USES + 1) * sizeof *rd_inst);
+    int *indeg = malloc(m * sizeof *indeg), *order = malloc(m * sizeof *order);
+    int *sstart = malloc((m + 1) * sizeof *sstart), *succ = NULL;
+    bool *hot = malloc(m * sizeof *hot), *done = malloc(m * sizeof *done);
+    rf_inst *copy = malloc(m * sizeof *copy);
+    dag g = {0};
+    int rc = RF_ENOMEM;
+    if (!last_def || !rd_head || !rd_next || !rd_inst || !indeg || !order ||
+        !sstart || !hot || !done || !copy)
+        goto out;
+    for (int i = 0; i < nr; i++)
+        last_def[i] = rd_head[i] = -1;
+    for (int b = 0; b < f->nblocks; b++) {
+        rf_inst *in = &f->insts[f->blocks[b].first];
+        int n = f->blocks[b].ninsts;
+        if (n > 0 && (in[n - 1].cls == RF_OC_BRANCH || in[n - 1].cls == RF_OC_EXIT))
+            n--;                       /* the terminator stays last */
+        if (n < 2)
+            continue;
+        g.n = 0;
+        rc = block_deps(in, n, nr, &g, last_def, rd_head, rd_next, rd_inst);
+        if (rc)
+            goto out;
+        /* Global loads and what they read, transitively. */
+        for (int i = 0; i < n; i++)
+            hot[i] = in[i].cls == RF_OC_LD_GLOBAL;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int e = g.n - 1; e >= 0; e--)
+                if (g.raw[e] && hot[g.to[e]] && !hot[g.from[e]]) {
+                    hot[g.from[e]] = true;
+                    changed = true;
+                }
+        }
+        int *s2 = realloc(succ, (size_t)(g.n ? g.n : 1) * sizeof *succ);
+        if (!s2) {
+            rc = RF_ENOMEM;
+            goto out;
+        }
+        succ = s2;
+        for (int i = 0; i <= n; i++)
+            sstart[i] = 0;
+        for (int i = 0; i < n; i++)
+            indeg[i] = 0;
+        for (int e = 0; e < g.n; e++) {
+            sstart[g.from[e] + 1]++;
+            indeg[g.to[e]]++;
+        }
+        for (int i = 0; i < n; i++)
+            sstart[i + 1] += sstart[i];
+        for (int i = 0; i < n; i++)
+            order[i] = sstart[i];           /* fill cursor */
+        for (int e = 0; e < g.n; e++)
+            succ[order[g.from[e]]++] = g.to[e];
+        for (int i = 0; i < n; i++)
+            done[i] = false;
+        for (int k = 0; k < n; k++) {
+            int pick = -1;
+            for (int i = 0; i < n && pick < 0; i++)
+                if (!done[i] && indeg[i] == 0 && hot[i])
+                    pick = i;
+            for (int i = 0; i < n && pick < 0; i++)
+                if (!done[i] && indeg[i] == 0)
+                    pick = i;
+            assert(pick >= 0);
+            done[pick] = true;
+            order[k] = pick;
+            for (int e = sstart[pick]; e < sstart[pick + 1]; e++)
+                indeg[succ[e]]--;
+        }
+        for (int k = 0; k < n; k++)
+            copy[k] = in[order[k]];
+        memcpy(in, copy, (size_t)n * sizeof *in);
+    }
+    rc = RF_OK;
+out:
+    free(last_def);
+    free(rd_head);
+    free(rd_next);
+    free(rd_inst);
+    free(indeg);
+    free(order);
+    free(sstart);
+    free(succ);
+    free(hot);
+    free(done);
+    free(copy);
+    free(g.from);
+    free(g.to);
+    free(g.raw);
+    return rc;
+}
+
+/* Shared-memory latency (tens of cycles) is covered by this many
+ * independent instructions: a shared load moves up past at most
+ * SHARED_WINDOW instructions (folded NOPs not counted) from where it was,
+ * so an unrolled loop of shared loads keeps about that many in flight
+ * instead of all of them. */
+#define SHARED_WINDOW 16
+
+/* Latency scheduling of shared loads: each moves up ahead of the
+ * independent instructions before it, within SHARED_WINDOW, so it issues
+ * early and its result stays live longer.  It does not pass another load,
+ * an instruction that defines its address or guard, reads or writes its
+ * destination, or orders memory (store, atomic, barrier, call, branch).
+ * Global loads were placed by schedule_global. */
 static void schedule_loads(rf_func *f)
 {
     for (int b = 0; b < f->nblocks; b++) {
@@ -883,14 +1132,10 @@ static void schedule_loads(rf_func *f)
         int lo = bl->first, hi = bl->first + bl->ninsts;
         for (int i = lo; i < hi; i++) {
             rf_inst ld = f->insts[i];
-            if ((ld.cls != RF_OC_LD_GLOBAL && ld.cls != RF_OC_LD_SHARED) ||
-                ld.ndefs == 0)
+            if (ld.cls != RF_OC_LD_SHARED || ld.ndefs == 0)
                 continue;
-            int p = i;
-            int lim = ld.cls == RF_OC_LD_SHARED && i - SHARED_WINDOW > lo
-                          ? i - SHARED_WINDOW
-                          : lo;
-            while (p > lim) {
+            int p = i, crossed = 0;
+            while (p > lo && crossed < SHARED_WINDOW) {
                 const rf_inst *q = &f->insts[p - 1];
                 if (blocks_load(q->cls, ld.cls) || is_load(q->cls) ||
                     shares(q->defs, q->ndefs, ld.uses, ld.nuses) ||
@@ -901,6 +1146,7 @@ static void schedule_loads(rf_func *f)
                     (q->guard >= 0 && shares(ld.defs, ld.ndefs,
                                              (const uint16_t[]){(uint16_t)q->guard}, 1)))
                     break;
+                crossed += q->cls != RF_OC_NOP;
                 p--;
             }
             if (p < i) {
@@ -969,6 +1215,12 @@ int kir_regalloc(const rf_func *virt, rf_func **out, int *call_live,
             ti->cls = RF_OC_NOP;
         if (ti->cls == RF_OC_NOP)
             ti->flags &= (uint8_t)~(RF_IF_MOVE | RF_IF_CONST);
+    }
+    if (schedule_global(&tmp)) {
+        free(tmp.insts);
+        free(fold);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, virt->name,
+                          "out of memory");
     }
     schedule_loads(&tmp);
     int rc = allocate(&tmp, out, call_live, err);
