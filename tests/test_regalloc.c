@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../inputs/kir.h"
+#include "../inputs/regalloc.h"
+#include "support/clirun.h"
 
 static rf_func *alloc_first(const char *path, rf_module **m)
 {
@@ -251,14 +254,131 @@ static void test_spilling(void **state)
     rf_module_destroy(m);
 }
 
-int main(void)
+/* tests/fixtures/regalloc/over63.ptx under Fermi's 63 registers, by hand.
+ * %rd1 and %rd2 (parameters) fold; %rd3 and %rd4 (their cvta copies) are
+ * addresses and stay.  Schedule: cvta %rd3 and the 70 loads go first (the
+ * loads and their slice), then the NOPs, cvta %rd4 and the 70 stores
+ * (fences, after every load): positions 0 cvta rd3, 1..70 loads of f0..f69,
+ * 73 cvta rd4, 74..143 stores of f69..f0, 144 ret.
+ * Without a cap: the f's are a 70-clique, rd3 interferes with f0..f68 and
+ * rd4 with all f's: rd3 R2:R3, f0 R0, f1..f68 R4..R71, f69 R2 (rd3 is dead),
+ * rd4 R72:R73 -> 74 registers.
+ * Cap 63: reload scratch = the most words one instruction touches (a store
+ * reads rd4 and one f: 3), at least 4 -> R59..R62; colouring below R59.
+ * Spill priority = (defs + reads) / instructions live across:
+ *   rd3, rd4: 71 / 70;  f_i: 2 / (142 - 2i)  (live after i+1 .. 142-i).
+ * Order rd3, rd4, f69, f68, ..., f0.  rd3 R2:R3; rd4 R2:R3 (rd3 is dead
+ * before rd4 is born); f69 R0 (it meets rd4, not rd3); f68..f14 R4..R58
+ * (f_k in R(72 - k)); f13..f0 find no register: 14 spilled words, each
+ * stored once after its load and reloaded once before its store:
+ * 145 + 28 instructions, 14 * 4 = 56 bytes of local memory, 63 registers. */
+static void test_cap_spills(void **state)
 {
+    (void)state;
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_module_load("tests/fixtures/regalloc/over63.ptx", &m, &err))
+        fail_msg("%s", err.msg);
+    const rf_func *v = rf_module_func(m, NULL);
+    rf_func *p;
+    if (rf_regalloc(v, &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->nregs, 74);
+    assert_int_equal(p->spill_words, 0);
+    rf_func_destroy(p);
+    if (rf_regalloc_cap(v, 63, &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(v->ninsts, 145);
+    assert_int_equal(p->nregs, 63);
+    assert_int_equal(p->spill_words, 14);
+    assert_int_equal(p->local_bytes, 56);
+    assert_int_equal(p->ninsts, 145 + 28);
+    int lds = 0, sts = 0;
+    for (int i = 0; i < p->ninsts; i++) {
+        const rf_inst *in = &p->insts[i];
+        lds += in->cls == RF_OC_LD_LOCAL;
+        sts += in->cls == RF_OC_ST_LOCAL;
+        for (int k = 0; k < in->ndefs; k++)
+            assert_in_range(in->defs[k], 0, 62);
+        for (int k = 0; k < in->nuses; k++)
+            assert_in_range(in->uses[k], 0, 62);
+    }
+    assert_int_equal(lds, 14);
+    assert_int_equal(sts, 14);
+    rf_func_destroy(p);
+    /* 7 registers leave 3, fewer than 4, beside 4 reload scratch registers. */
+    assert_int_equal(rf_regalloc_cap(v, 7, &p, &err), RF_ERANGE);
+    assert_null(p);
+    assert_non_null(strstr(err.msg, "max_regs_per_thread"));
+    rf_module_destroy(m);
+}
+
+/* The kernel on fermi-gtx480 (63 per thread) is fitted with the spills
+ * above; on v100 (255) it is left alone. */
+static void test_kernel_fit(void **state)
+{
+    (void)state;
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k;
+    rf_err err = {0};
+    rf_gpu fermi, volta;
+    if (rf_kernel_load("tests/fixtures/regalloc/over63.spec", &o, &k, &err) ||
+        rf_gpu_preset("fermi-gtx480", &fermi, &err) || rf_gpu_preset("v100", &volta, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(k->regs, 74);
+    assert_int_equal(rf_kernel_fit_regs(k, &volta, &err), 0);
+    assert_int_equal(k->regs, 74);
+    assert_int_equal(k->func->spill_words, 0);
+    assert_int_equal(rf_kernel_fit_regs(k, &fermi, &err), 0);
+    assert_int_equal(k->regs, 63);
+    assert_int_equal(k->func->nregs, 63);
+    assert_int_equal(k->func->spill_words, 14);
+    rf_kernel_destroy(k);
+}
+
+/* End to end: simulate and estimate on fermi-gtx480 run the kernel with its
+ * spills (refused before) and report them. */
+static void test_cli_spilled_regs(void **state)
+{
+    (void)state;
+    clirun a = clirun_run("simulate --gpu fermi-gtx480 --kernel "
+                          "tests/fixtures/regalloc/over63.spec --cycles 5000 --csv");
+    assert_int_equal(a.status, 0);
+    assert_true(clirun_csv_get(a.out, "spilled_regs", 1) == 14);
+    assert_true(clirun_csv_get(a.out, "cycles", 1) == 5000);
+    free(a.out);
+    a = clirun_run("simulate --gpu fermi-gtx480 --kernel "
+                   "tests/fixtures/regalloc/over63.spec --cycles 5000");
+    assert_int_equal(a.status, 0);
+    assert_non_null(strstr(a.out, "registers capped at 63 (the GPU's limit): 14 spilled"));
+    free(a.out);
+    a = clirun_run("estimate --gpu fermi-gtx480 --kernel "
+                   "tests/fixtures/regalloc/over63.spec --csv");
+    assert_int_equal(a.status, 0);
+    assert_true(clirun_csv_get(a.out, "spilled_regs", 1) == 14);
+    free(a.out);
+    a = clirun_run("estimate --gpu v100 --kernel tests/fixtures/small.spec --csv");
+    assert_int_equal(a.status, 0);
+    assert_true(clirun_csv_get(a.out, "spilled_regs", 1) == 0);
+    free(a.out);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    if (clirun_init(argv[0]))
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_count),
         cmocka_unit_test(test_pairs_and_ranges),
         cmocka_unit_test(test_bundled_vs_ptxas),
         cmocka_unit_test(test_predicate_overflow),
         cmocka_unit_test(test_spilling),
+        cmocka_unit_test(test_cap_spills),
+        cmocka_unit_test(test_kernel_fit),
+        cmocka_unit_test(test_cli_spilled_regs),
     };
     return cmocka_run_group_tests_name("regalloc", tests, NULL, NULL);
 }
