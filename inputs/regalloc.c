@@ -98,6 +98,7 @@ typedef struct ra {
     int call_live;     /* most general-register words live across a call */
     int cap;           /* registers allowed per thread (R0..cap-1) */
     int scratch_lo;    /* when spilling: reload scratch is scratch_lo..cap-1 */
+    int stretch;       /* issue-slot stretch (instructions) */
 } ra;
 
 static void ra_free(ra *r)
@@ -284,7 +285,7 @@ static int interference(ra *r)
                     }
                 }
                 for (int j = i + 1, seen = 0; j < bl->first + bl->ninsts &&
-                                              seen < ISSUE_STRETCH; j++) {
+                                              seen < r->stretch; j++) {
                     const rf_inst *nx = &f->insts[j];
                     if (nx->cls == RF_OC_NOP)
                         continue;
@@ -741,13 +742,14 @@ static int scratch_words(const rf_func *f, int cap)
     return most > 9 ? 9 : most;
 }
 
-static int allocate(const rf_func *virt, int cap, rf_func **out, int *call_live,
-                    rf_err *err)
+static int allocate(const rf_func *virt, int cap, int stretch, rf_func **out,
+                    int *call_live, rf_err *err)
 {
     ra r;
     memset(&r, 0, sizeof r);
     r.f = virt;
     r.cap = cap;
+    r.stretch = stretch;
     r.scratch_lo = cap - scratch_words(virt, cap);
     int rc = RF_ENOMEM;
     r.dense = malloc((size_t)(virt->nregs ? virt->nregs : 1) * sizeof *r.dense);
@@ -935,17 +937,38 @@ static bool is_load(int cls)
            cls == RF_OC_LD_CONST || cls == RF_OC_LD_LOCAL;
 }
 
-/* Instructions a load may not pass: stores that may alias it (a global
- * load is not ordered after shared or local stores, other state spaces; a
- * shared load is ordered after every store, generic ones included),
- * atomics, barriers, calls and control transfers. */
+/* Memory order.  Loads and stores of different state spaces (global,
+ * shared, local) never alias; constant and parameter loads alias no store.
+ * Atomics, barriers, calls and control transfers order everything. */
+static int space_of(int cls)
+{
+    switch (cls) {
+    case RF_OC_LD_GLOBAL: case RF_OC_ST_GLOBAL: return 0;
+    case RF_OC_LD_SHARED: case RF_OC_ST_SHARED: return 1;
+    case RF_OC_LD_LOCAL: case RF_OC_ST_LOCAL: return 2;
+    default: return -1;
+    }
+}
+
+static bool is_store(int cls)
+{
+    return cls == RF_OC_ST_GLOBAL || cls == RF_OC_ST_SHARED ||
+           cls == RF_OC_ST_LOCAL;
+}
+
+static bool is_fence(int cls)
+{
+    return cls == RF_OC_ATOMIC || cls == RF_OC_BARRIER || cls == RF_OC_CALL ||
+           cls == RF_OC_BRANCH || cls == RF_OC_EXIT;
+}
+
+/* Instructions a load may not pass: a store to its state space, or a
+ * fence. */
 static bool blocks_load(int q, int ld)
 {
-    if (q == RF_OC_ST_GLOBAL || q == RF_OC_ATOMIC || q == RF_OC_BARRIER ||
-        q == RF_OC_CALL || q == RF_OC_BRANCH || q == RF_OC_EXIT)
+    if (is_fence(q))
         return true;
-    return ld != RF_OC_LD_GLOBAL &&
-           (q == RF_OC_ST_SHARED || q == RF_OC_ST_LOCAL);
+    return is_store(q) && space_of(q) == space_of(ld);
 }
 
 static bool shares(const uint16_t *a, int na, const uint16_t *b, int nb)
@@ -1000,18 +1023,13 @@ static int dag_add(dag *g, int a, int b, bool raw)
     return RF_OK;
 }
 
-static bool is_fence(int cls)
-{
-    return cls == RF_OC_ST_GLOBAL || cls == RF_OC_ATOMIC ||
-           cls == RF_OC_BARRIER || cls == RF_OC_CALL ||
-           cls == RF_OC_BRANCH || cls == RF_OC_EXIT;
-}
 
 /* Dependences of the n instructions at in[0..n) into g. */
 static int block_deps(const rf_inst *in, int n, int nregs, dag *g, int *last_def,
                       int *rd_head, int *rd_next, int *rd_inst)
 {
-    int nrd = 0, fence = -1, fence_sl = -1, nloads = 0;
+    int nrd = 0, fence = -1, last_store = -1, nloads = 0;
+    int last_st[3] = {-1, -1, -1};
     int *loads = malloc((size_t)(n ? n : 1) * sizeof *loads);
     if (!loads)
         return RF_ENOMEM;
@@ -1031,22 +1049,23 @@ static int block_deps(const rf_inst *in, int n, int nregs, dag *g, int *last_def
             for (int e = rd_head[r]; e >= 0 && !rc; e = rd_next[e])
                 rc = dag_add(g, rd_inst[e], i, false); /* write after read */
         }
+        int sp = space_of(q->cls);
         if (is_load(q->cls)) {
             rc = rc ? rc : dag_add(g, fence, i, false);
-            if (q->cls != RF_OC_LD_GLOBAL && !rc)
-                rc = dag_add(g, fence_sl, i, false);
+            if (sp >= 0 && !rc)
+                rc = dag_add(g, last_st[sp], i, false);
             loads[nloads++] = i;
-        } else if (is_fence(q->cls) || q->cls == RF_OC_ST_SHARED ||
-                   q->cls == RF_OC_ST_LOCAL) {
+        } else if (is_store(q->cls) || is_fence(q->cls)) {
             rc = rc ? rc : dag_add(g, fence, i, false);
-            rc = rc ? rc : dag_add(g, fence_sl, i, false);
+            rc = rc ? rc : dag_add(g, last_store, i, false);
             for (int k = 0; k < nloads && !rc; k++)
-                rc = dag_add(g, loads[k], i, false);
+                if (sp < 0 || space_of(in[loads[k]].cls) == sp)
+                    rc = dag_add(g, loads[k], i, false);
             if (is_fence(q->cls)) {
                 fence = i;
                 nloads = 0;
             } else {
-                fence_sl = i;
+                last_st[sp] = last_store = i;
             }
         }
         for (int k = 0; k < q->ndefs; k++) {
@@ -1190,7 +1209,7 @@ out:
  * an instruction that defines its address or guard, reads or writes its
  * destination, or orders memory (store, atomic, barrier, call, branch).
  * Global loads were placed by schedule_global. */
-static void schedule_loads(rf_func *f)
+static void schedule_loads(rf_func *f, int window)
 {
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *bl = &f->blocks[b];
@@ -1200,7 +1219,7 @@ static void schedule_loads(rf_func *f)
             if (ld.cls != RF_OC_LD_SHARED || ld.ndefs == 0)
                 continue;
             int p = i, crossed = 0;
-            while (p > lo && crossed < SHARED_WINDOW) {
+            while (p > lo && crossed < window) {
                 const rf_inst *q = &f->insts[p - 1];
                 if (blocks_load(q->cls, ld.cls) || is_load(q->cls) ||
                     shares(q->defs, q->ndefs, ld.uses, ld.nuses) ||
@@ -1223,22 +1242,36 @@ static void schedule_loads(rf_func *f)
     }
 }
 
-static int regalloc_capped(const rf_func *virt, int cap, rf_func **out,
-                           int *call_live, rf_err *err);
+typedef struct style {
+    bool global;       /* global loads and their slices first */
+    int window;        /* shared-load window, 0 = shared loads stay */
+    int stretch;       /* issue-slot stretch */
+} style;
+
+static const style styles[] = {
+    {true, 16, 8}, {true, 12, 8}, {true, 8, 8}, {true, 4, 8}, {true, 0, 8},
+    {false, 16, 8}, {false, 12, 8}, {false, 8, 8}, {false, 4, 8}, {false, 0, 8},
+    {false, 0, 6}, {false, 0, 4}, {false, 0, 2}, {false, 0, 0},
+};
+#define NSTYLES (int)(sizeof styles / sizeof styles[0])
+
+static int regalloc_capped(const rf_func *virt, int cap, int budget,
+                           rf_func **out, int *call_live, rf_err *err);
 
 int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err)
 {
-    return regalloc_capped(virt, NSLOTS, out, NULL, err);
+    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, out, NULL, err);
 }
 
 int kir_regalloc(const rf_func *virt, rf_func **out, int *call_live,
                  rf_err *err)
 {
-    return regalloc_capped(virt, NSLOTS, out, call_live, err);
+    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, out, call_live,
+                           err);
 }
 
-int rf_regalloc_cap(const rf_func *virt, int max_regs, rf_func **out,
-                    rf_err *err)
+int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget,
+                    rf_func **out, rf_err *err)
 {
     *out = NULL;
     int cap = max_regs > NSLOTS ? NSLOTS : max_regs;
@@ -1247,11 +1280,11 @@ int rf_regalloc_cap(const rf_func *virt, int max_regs, rf_func **out,
                           "%d registers per thread leave no room to allocate %s "
                           "with spill reloads (%d scratch registers)",
                           max_regs, virt->name, scratch_words(virt, cap));
-    return regalloc_capped(virt, cap, out, NULL, err);
+    return regalloc_capped(virt, cap, budget, out, NULL, err);
 }
 
-static int regalloc_capped(const rf_func *virt, int cap, rf_func **out,
-                           int *call_live, rf_err *err)
+static int regalloc_capped(const rf_func *virt, int cap, int budget,
+                           rf_func **out, int *call_live, rf_err *err)
 {
     *out = NULL;
     if (call_live)
@@ -1303,17 +1336,57 @@ static int regalloc_capped(const rf_func *virt, int cap, rf_func **out,
         if (ti->cls == RF_OC_NOP)
             ti->flags &= (uint8_t)~(RF_IF_MOVE | RF_IF_CONST);
     }
-    if (schedule_global(&tmp)) {
+    rf_inst *orig = malloc((size_t)(virt->ninsts ? virt->ninsts : 1) * sizeof *orig);
+    if (!orig) {
         free(tmp.insts);
         free(fold);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, virt->name,
                           "out of memory");
     }
-    schedule_loads(&tmp);
-    int rc = allocate(&tmp, cap, out, call_live, err);
+    memcpy(orig, tmp.insts, (size_t)virt->ninsts * sizeof *orig);
+    rf_func *best = NULL;
+    int rc = RF_OK, best_live = 0;
+    for (int level = 0; level < NSTYLES; level++) {
+        const style *st = &styles[level];
+        memcpy(tmp.insts, orig, (size_t)virt->ninsts * sizeof *orig);
+        if (st->global && schedule_global(&tmp)) {
+            rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, virt->name, "out of memory");
+            break;
+        }
+        if (st->window > 0)
+            schedule_loads(&tmp, st->window);
+        rf_func *cand = NULL;
+        int live = 0;
+        rc = allocate(&tmp, cap, st->stretch, &cand, &live, err);
+        if (rc)
+            break;
+        /* Fewest spills; then the first (most latency-tolerant) schedule
+         * within the budget; when none is, the fewest registers. */
+        bool take = !best || cand->spill_words < best->spill_words;
+        if (best && cand->spill_words == best->spill_words)
+            take = best->nregs > budget ? cand->nregs < best->nregs
+                                        : false;
+        if (take) {
+            rf_func_destroy(best);
+            best = cand;
+            best_live = live;
+        } else {
+            rf_func_destroy(cand);
+        }
+        if (best->spill_words == 0 && best->nregs <= budget)
+            break;
+    }
+    free(orig);
     free(tmp.insts);
     free(fold);
-    return rc;
+    if (rc) {
+        rf_func_destroy(best);
+        return rc;
+    }
+    *out = best;
+    if (call_live)
+        *call_live = best_live;
+    return RF_OK;
 }
 
 int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err)
@@ -1322,7 +1395,7 @@ int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err)
     if (k->regs <= cap || k->source->physical)
         return RF_OK;
     rf_func *phys;
-    int rc = rf_regalloc_cap(k->source, cap, &phys, err);
+    int rc = rf_regalloc_cap(k->source, cap, rf_regalloc_budget(gpu), &phys, err);
     if (rc)
         return rc;
     if (k->func_owned)
@@ -1332,4 +1405,11 @@ int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err)
     k->regs_rfkit = phys->nregs;
     k->regs = cap;
     return RF_OK;
+}
+
+int rf_regalloc_budget(const rf_gpu *gpu)
+{
+    int t = gpu->max_threads_per_sm > 0 ? gpu->max_threads_per_sm : 1;
+    int b = gpu->regs_per_sm / t;
+    return b < 1 ? 1 : b;
 }

@@ -22,4 +22,8 @@
  * compiler), is left as it is.  0 or a negative rf_err code. */
 int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err);
 
+/* The register budget of a GPU for the allocator (RF_REGALLOC_BUDGET in
+ * kir.h): registers per SM / most threads per SM. */
+int rf_regalloc_budget(const rf_gpu *gpu);
+
 #endif /* RF_REGALLOC_H */

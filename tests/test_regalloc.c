@@ -286,7 +286,7 @@ static void test_cap_spills(void **state)
     assert_int_equal(p->nregs, 74);
     assert_int_equal(p->spill_words, 0);
     rf_func_destroy(p);
-    if (rf_regalloc_cap(v, 63, &p, &err))
+    if (rf_regalloc_cap(v, 63, RF_REGALLOC_BUDGET, &p, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(v->ninsts, 145);
     assert_int_equal(p->nregs, 63);
@@ -307,7 +307,7 @@ static void test_cap_spills(void **state)
     assert_int_equal(sts, 14);
     rf_func_destroy(p);
     /* 7 registers leave 3, fewer than 4, beside 4 reload scratch registers. */
-    assert_int_equal(rf_regalloc_cap(v, 7, &p, &err), RF_ERANGE);
+    assert_int_equal(rf_regalloc_cap(v, 7, RF_REGALLOC_BUDGET, &p, &err), RF_ERANGE);
     assert_null(p);
     assert_non_null(strstr(err.msg, "max_regs_per_thread"));
     rf_module_destroy(m);
