@@ -45,18 +45,23 @@
  *
  * Inputs: a virtual rf_func from the PTX reader.  Output: a physical copy,
  * operands rewritten; nregs = highest general register + 1, npreds =
- * highest predicate + 1.  No rematerialisation beyond folding; division
- * and square-root slow paths ptxas calls are not modelled.  Against ptxas
- * -v on 53 kernels (tests/bench_regalloc.c) at sm_75: 66% within 15%, 92%
- * within 25%, median error 0, worst -47%; later targets use fewer
- * registers on the same PTX (sm_80: 51% within 15%).  RF_ELIMIT only when
- * the interference graph itself is too large.
+ * highest predicate + 1.  An IEEE f32 division (ptxas expands it into a
+ * Newton sequence with a slow-path call) holds 7 temporaries besides its
+ * result; other expansions (f64 division, integer division) cannot be told
+ * from plain arithmetic in the IR and are not modelled; no
+ * rematerialisation beyond folding.  Registers are budgeted per target
+ * (RF_REGALLOC_BUDGET in kir.h): above the budget the load scheduling backs
+ * off step by step.  Against ptxas -v on 53 kernels
+ * (tests/bench_regalloc.c): within 15% on 68% (sm_75), 60% (sm_80), 68%
+ * (sm_90); within 25% on 89%, 87%, 91%.  RF_ELIMIT only when the
+ * interference graph itself is too large.
  */
 #include "kir.h"
 #include "kir_internal.h"
 #include "regalloc.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +104,8 @@ typedef struct ra {
     int cap;           /* registers allowed per thread (R0..cap-1) */
     int scratch_lo;    /* when spilling: reload scratch is scratch_lo..cap-1 */
     int stretch;       /* issue-slot stretch (instructions) */
+    int pseudo_base;   /* virtual registers from here on are expansion
+                          temporaries: coloured, never emitted */
 } ra;
 
 static void ra_free(ra *r)
@@ -271,6 +278,14 @@ static int interference(ra *r)
             int dmsrc = msrc >= 0 ? r->dense[msrc] : -1;
             for (int k = 0; k < in->ndefs; k++) {
                 int d = r->dense[in->defs[k]];
+                /* An expansion temporary overlaps the operands too. */
+                for (int u = 0; u < in->nuses && in->defs[k] >= r->pseudo_base; u++) {
+                    int rc = f->regs[in->uses[u]].words ? add_edge(r, d, r->dense[in->uses[u]]) : 0;
+                    if (rc) {
+                        free(live);
+                        return rc;
+                    }
+                }
                 for (int w = 0; w < nw; w++) {
                     word_t v = live[w];
                     while (v) {
@@ -567,7 +582,7 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
             stop = vi->opcode;
         for (int k = 0; k < vi->ndefs + vi->nuses; k++) {
             int x = k < vi->ndefs ? vi->defs[k] : vi->uses[k - vi->ndefs];
-            extra += r->spill[r->dense[x]];
+            extra += x < r->pseudo_base && r->spill[r->dense[x]];
         }
         if (vi->guard >= 0)
             extra += r->spill[r->dense[vi->guard]];
@@ -591,7 +606,7 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
         memcpy(f->blocks, v->blocks, (size_t)v->nblocks * sizeof *f->blocks);
     long bytes = 0;
     for (int d = 0; d < r->nv; d++) {
-        if (!r->spill[d])
+        if (!r->spill[d] || r->vreg[d] >= r->pseudo_base)
             continue;
         int w = gpr_words(r, d);
         bytes = (bytes + 4 * w - 1) / (4 * w) * (4 * w);
@@ -633,7 +648,8 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
             }
             for (int k = 0; k < vi->ndefs; k++) {
                 int d = r->dense[vi->defs[k]];
-                if (r->spill[d] && slot_of(defs, nd, d) < 0)
+                if (vi->defs[k] < r->pseudo_base && r->spill[d] &&
+                    slot_of(defs, nd, d) < 0)
                     defs[nd++] = (slot){d, scratch_take(&dmask, gpr_words(r, d), r->scratch_lo, r->cap)};
             }
             rf_inst *in = &f->insts[pos++];
@@ -642,6 +658,8 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
             for (int k = 0; k < vi->ndefs + vi->nuses; k++) {
                 bool isdef = k < vi->ndefs;
                 int x = isdef ? vi->defs[k] : vi->uses[k - vi->ndefs];
+                if (x >= r->pseudo_base)
+                    continue;           /* expansion temporary */
                 int d = r->dense[x], base, w;
                 if (is_pred(r, d)) {
                     base = RF_PRED_BASE + r->color[d];
@@ -742,12 +760,13 @@ static int scratch_words(const rf_func *f, int cap)
     return most > 9 ? 9 : most;
 }
 
-static int allocate(const rf_func *virt, int cap, int stretch, rf_func **out,
-                    int *call_live, rf_err *err)
+static int allocate(const rf_func *virt, int pseudo_base, int cap, int stretch,
+                    rf_func **out, int *call_live, rf_err *err)
 {
     ra r;
     memset(&r, 0, sizeof r);
     r.f = virt;
+    r.pseudo_base = pseudo_base;
     r.cap = cap;
     r.stretch = stretch;
     r.scratch_lo = cap - scratch_words(virt, cap);
@@ -1106,6 +1125,7 @@ static int schedule_global(rf_func *f)
     int *rd_inst = malloc(m * (RF_MAX_USES + 1) * sizeof *rd_inst);
     int *indeg = malloc(m * sizeof *indeg), *order = malloc(m * sizeof *order);
     int *sstart = malloc((m + 1) * sizeof *sstart), *succ = NULL;
+
     bool *hot = malloc(m * sizeof *hot), *done = malloc(m * sizeof *done);
     rf_inst *copy = malloc(m * sizeof *copy);
     dag g = {0};
@@ -1143,6 +1163,7 @@ static int schedule_global(rf_func *f)
             goto out;
         }
         succ = s2;
+
         for (int i = 0; i <= n; i++)
             sstart[i] = 0;
         for (int i = 0; i < n; i++)
@@ -1190,6 +1211,7 @@ out:
     free(hot);
     free(done);
     free(copy);
+
     free(g.from);
     free(g.to);
     free(g.raw);
@@ -1240,6 +1262,20 @@ static void schedule_loads(rf_func *f, int window)
             }
         }
     }
+}
+
+/* Registers an f32 division's expansion holds beside its result (see
+ * regalloc_capped): on sm_75 a kernel computing y[i] = x[i] / y[i] takes 15
+ * registers against 10 for x[i] * y[i], div2 (two divisions, three values
+ * live across) 22 against 16; 7 (all the definitions an instruction has
+ * room for besides its result) fitted best on the measured kernels. */
+#define DIV_TEMPS (RF_MAX_DEFS - 1)
+
+static bool is_f32_div(const rf_inst *in, const rf_func *v)
+{
+    return in->cls == RF_OC_SFU && in->nuses == 2 && in->ndefs == 1 &&
+           v->regs[in->defs[0]].words == 1 && v->regs[in->uses[0]].words == 1 &&
+           v->regs[in->uses[1]].words == 1;
 }
 
 typedef struct style {
@@ -1336,13 +1372,42 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
         if (ti->cls == RF_OC_NOP)
             ti->flags &= (uint8_t)~(RF_IF_MOVE | RF_IF_CONST);
     }
+    /* Expansion temporaries: ptxas expands an IEEE f32 division (an SFU
+     * instruction with two register operands: div.rn, div.full) into a
+     * Newton sequence with a slow-path call, which holds DIV_TEMPS more
+     * registers while it runs.  Each gets a virtual register of its own,
+     * defined by the division (so it meets every value live across it and
+     * its operands) and never emitted. */
+    int ntemp = 0;
+    for (int i = 0; i < virt->ninsts; i++)
+        ntemp += is_f32_div(&virt->insts[i], virt) ? DIV_TEMPS : 0;
+    rf_vreg *regs = malloc((size_t)(virt->nregs + ntemp ? virt->nregs + ntemp : 1) *
+                           sizeof *regs);
     rf_inst *orig = malloc((size_t)(virt->ninsts ? virt->ninsts : 1) * sizeof *orig);
-    if (!orig) {
+    if (!orig || !regs) {
+        free(orig);
+        free(regs);
         free(tmp.insts);
         free(fold);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, virt->name,
                           "out of memory");
     }
+    if (virt->nregs)
+        memcpy(regs, virt->regs, (size_t)virt->nregs * sizeof *regs);
+    for (int i = 0, t = virt->nregs; i < virt->ninsts; i++) {
+        if (!is_f32_div(&virt->insts[i], virt))
+            continue;
+        rf_inst *ti = &tmp.insts[i];
+        for (int k = 0; k < DIV_TEMPS; k++, t++) {
+            memset(&regs[t], 0, sizeof regs[t]);
+            snprintf(regs[t].name, sizeof regs[t].name, "%%tmp%d", t);
+            regs[t].words = 1;
+            if (ti->ndefs < RF_MAX_DEFS)
+                ti->defs[ti->ndefs++] = (uint16_t)t;
+        }
+    }
+    tmp.regs = regs;
+    tmp.nregs = virt->nregs + ntemp;
     memcpy(orig, tmp.insts, (size_t)virt->ninsts * sizeof *orig);
     rf_func *best = NULL;
     int rc = RF_OK, best_live = 0;
@@ -1357,7 +1422,7 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
             schedule_loads(&tmp, st->window);
         rf_func *cand = NULL;
         int live = 0;
-        rc = allocate(&tmp, cap, st->stretch, &cand, &live, err);
+        rc = allocate(&tmp, virt->nregs, cap, st->stretch, &cand, &live, err);
         if (rc)
             break;
         /* Fewest spills; then the first (most latency-tolerant) schedule
@@ -1377,6 +1442,7 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
             break;
     }
     free(orig);
+    free(regs);
     free(tmp.insts);
     free(fold);
     if (rc) {
