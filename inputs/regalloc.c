@@ -1284,6 +1284,9 @@ typedef struct style {
     int stretch;       /* issue-slot stretch */
 } style;
 
+/* The ladder tried against the register budget, most latency-tolerant
+ * first: global loads first with shared windows 16 down to 0 (stretch 8),
+ * the same in program order, then smaller stretches down to none. */
 static const style styles[] = {
     {true, 16, 8}, {true, 12, 8}, {true, 8, 8}, {true, 4, 8}, {true, 0, 8},
     {false, 16, 8}, {false, 12, 8}, {false, 8, 8}, {false, 4, 8}, {false, 0, 8},
