@@ -254,6 +254,64 @@ static void test_spilling(void **state)
     rf_module_destroy(m);
 }
 
+/* An IEEE f32 division holds 7 temporaries besides its result (ptxas's
+ * Newton sequence and slow-path call), by hand: %rd1 folds, %rd2 R2:R3.
+ * Order after scheduling: cvta, ld f1, ld f2, (NOP), div, st, ret.  f1 and
+ * f2 meet f3 through the stretch (f3 is read within 8 instructions of their
+ * loads); the temporaries meet the division's operands f1 f2, its result
+ * f3 and rd2 (live across).  So f1 f2 f3 t0..t6 are a 10-clique beside
+ * rd2: f1 R0, f2 R4, f3 R5, t0..t6 R6..R12 -> 13 registers (ptxas -v at
+ * sm_75 also says 13; without the temporaries it would be 6).  The
+ * temporaries are not in the code: the division defines R5 only. */
+static void test_division_temporaries(void **state)
+{
+    (void)state;
+    const char *text =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry d(.param .u64 p)\n{\n"
+        "\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<3>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tld.global.f32 %f1, [%rd2];\n"
+        "\tld.global.f32 %f2, [%rd2+4];\n"
+        "\tdiv.rn.f32 %f3, %f1, %f2;\n"
+        "\tst.global.f32 [%rd2+8], %f3;\n"
+        "\tret;\n}\n";
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_ptx_parse("d.ptx", text, &m, &err))
+        fail_msg("%s", err.msg);
+    rf_func *p;
+    if (rf_regalloc(&m->funcs[0], &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->nregs, 13);
+    const rf_inst *div = &p->insts[4];
+    assert_int_equal(div->cls, RF_OC_SFU);
+    assert_int_equal(div->ndefs, 1);
+    assert_int_equal(div->defs[0], 5);
+    assert_int_equal(div->nuses, 2);
+    assert_int_equal(div->uses[0], 0);
+    assert_int_equal(div->uses[1], 4);
+    assert_int_equal(p->insts[1].cls, RF_OC_LD_GLOBAL);   /* loads first */
+    assert_int_equal(p->insts[3].cls, RF_OC_NOP);         /* ld.param */
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+}
+
+/* Register budgets: registers per SM / threads per SM. */
+static void test_budget(void **state)
+{
+    (void)state;
+    rf_gpu g;
+    rf_err err = {0};
+    if (rf_gpu_preset("fermi-gtx480", &g, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(rf_regalloc_budget(&g), 32768 / 1536);   /* 21 */
+    if (rf_gpu_preset("a100", &g, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(rf_regalloc_budget(&g), 65536 / 2048);   /* 32 */
+}
+
 /* tests/fixtures/regalloc/over63.ptx under Fermi's 63 registers, by hand.
  * %rd1 and %rd2 (parameters) fold; %rd3 and %rd4 (their cvta copies) are
  * addresses and stay.  Schedule: cvta %rd3 and the 70 loads go first (the
@@ -376,6 +434,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bundled_vs_ptxas),
         cmocka_unit_test(test_predicate_overflow),
         cmocka_unit_test(test_spilling),
+        cmocka_unit_test(test_division_temporaries),
+        cmocka_unit_test(test_budget),
         cmocka_unit_test(test_cap_spills),
         cmocka_unit_test(test_kernel_fit),
         cmocka_unit_test(test_cli_spilled_regs),
