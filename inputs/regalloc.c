@@ -1428,12 +1428,16 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
         rc = allocate(&tmp, virt->nregs, cap, st->stretch, &cand, &live, err);
         if (rc)
             break;
-        /* Fewest spills; then the first (most latency-tolerant) schedule
-         * within the budget; when none is, the fewest registers. */
+        /* Fewest spills; then, when the most latency-tolerant schedule
+         * does not fit the budget, the one with the most registers within
+         * it (the ladder is not monotone), or else the fewest registers. */
         bool take = !best || cand->spill_words < best->spill_words;
-        if (best && cand->spill_words == best->spill_words)
-            take = best->nregs > budget ? cand->nregs < best->nregs
-                                        : false;
+        if (best && cand->spill_words == best->spill_words) {
+            if (best->nregs > budget)
+                take = cand->nregs < best->nregs;
+            else
+                take = cand->nregs <= budget && cand->nregs > best->nregs;
+        }
         if (take) {
             rf_func_destroy(best);
             best = cand;
@@ -1441,7 +1445,7 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
         } else {
             rf_func_destroy(cand);
         }
-        if (best->spill_words == 0 && best->nregs <= budget)
+        if (level == 0 && best->spill_words == 0 && best->nregs <= budget)
             break;
     }
     free(orig);
