@@ -1384,6 +1384,9 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
     int ntemp = 0;
     for (int i = 0; i < virt->ninsts; i++)
         ntemp += is_f32_div(&virt->insts[i], virt) ? DIV_TEMPS : 0;
+    bool temps = (long)virt->nregs + ntemp <= UINT16_MAX;  /* operands are 16-bit */
+    if (!temps)
+        ntemp = 0;
     rf_vreg *regs = malloc((size_t)(virt->nregs + ntemp ? virt->nregs + ntemp : 1) *
                            sizeof *regs);
     rf_inst *orig = malloc((size_t)(virt->ninsts ? virt->ninsts : 1) * sizeof *orig);
@@ -1398,7 +1401,7 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
     if (virt->nregs)
         memcpy(regs, virt->regs, (size_t)virt->nregs * sizeof *regs);
     for (int i = 0, t = virt->nregs; i < virt->ninsts; i++) {
-        if (!is_f32_div(&virt->insts[i], virt))
+        if (!temps || !is_f32_div(&virt->insts[i], virt))
             continue;
         rf_inst *ti = &tmp.insts[i];
         for (int k = 0; k < DIV_TEMPS; k++, t++) {
