@@ -13,7 +13,7 @@
  *    global loads and the address arithmetic they read (their backward
  *    slices) are issued first, in program order, by a list schedule over
  *    the block's register and memory dependences; then each shared load
- *    moves up past at most 16 independent instructions.  The physical
+ *    moves up past at most 14 independent instructions.  The physical
  *    function keeps that order (blocks are unchanged).
  * 3. Liveness of virtual registers over the CFG (backward data flow,
  *    live_in = use U (live_out - kill); a guarded definition does not kill)
@@ -1223,7 +1223,7 @@ out:
  * SHARED_WINDOW instructions (folded NOPs not counted) from where it was,
  * so an unrolled loop of shared loads keeps about that many in flight
  * instead of all of them. */
-#define SHARED_WINDOW 16
+#define SHARED_WINDOW 14
 
 /* Latency scheduling of shared loads: each moves up ahead of the
  * independent instructions before it, within SHARED_WINDOW, so it issues
@@ -1285,11 +1285,12 @@ typedef struct style {
 } style;
 
 /* The ladder tried against the register budget, most latency-tolerant
- * first: global loads first with shared windows 16 down to 0 (stretch 8),
+ * first: global loads first with shared windows 14 down to 0 (stretch 8),
  * the same in program order, then smaller stretches down to none. */
 static const style styles[] = {
-    {true, 16, 8}, {true, 12, 8}, {true, 8, 8}, {true, 4, 8}, {true, 0, 8},
-    {false, 16, 8}, {false, 12, 8}, {false, 8, 8}, {false, 4, 8}, {false, 0, 8},
+    {true, SHARED_WINDOW, ISSUE_STRETCH}, {true, 10, 8}, {true, 7, 8}, {true, 3, 8},
+    {true, 0, 8},
+    {false, 14, 8}, {false, 10, 8}, {false, 7, 8}, {false, 3, 8}, {false, 0, 8},
     {false, 0, 6}, {false, 0, 4}, {false, 0, 2}, {false, 0, 0},
 };
 #define NSTYLES (int)(sizeof styles / sizeof styles[0])
