@@ -52,9 +52,12 @@
  * rematerialisation beyond folding.  Registers are budgeted per target
  * (RF_REGALLOC_BUDGET in kir.h): above the budget the load scheduling backs
  * off step by step.  Against ptxas -v on 53 kernels
- * (tests/bench_regalloc.c): within 15% on 68% (sm_75), 60% (sm_80), 68%
- * (sm_90); within 25% on 89%, 87%, 91%.  RF_ELIMIT only when the
- * interference graph itself is too large.
+ * (tests/bench_regalloc.c): within 15% on 70% (sm_75), 62% (sm_80), 70%
+ * (sm_90); within 25% on 89%, 87%, 91%; the worst -47% (mm_naive: ptxas
+ * on sm_75 keeps about twice the loop's loads in flight, not modelled) and
+ * +40%.  Not modelled either: ptxas's if-conversion of small branches, and
+ * div.approx is taken for an IEEE division (the IR does not tell them
+ * apart).  RF_ELIMIT only when the interference graph itself is too large.
  */
 #include "kir.h"
 #include "kir_internal.h"
