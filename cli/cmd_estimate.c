@@ -11,6 +11,7 @@
 #include "../calibrate/record.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
+#include "../inputs/regalloc.h"
 #include "../results/csvout.h"
 #include "../results/table.h"
 #include "cli.h"
@@ -49,7 +50,8 @@ static void print_csv(const char *gpu, const rf_kernel *k, const rf_design *d,
     static const char *const cols[] = {"gpu", "kernel", "design", "ctas_per_sm", "warps_per_sm",
                                        "occupancy", "limiter", "ipc", "ipc_lo", "ipc_hi",
                                        "cycles", "cycles_lo", "cycles_hi", "energy_nj",
-                                       "area_mm2", "bound", "calibrated", "profile_defaults"};
+                                       "area_mm2", "bound", "calibrated", "profile_defaults",
+                                       "spilled_regs"};
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         rf_csvw_field(&w, cols[i]);
     rf_csvw_end(&w);
@@ -71,6 +73,7 @@ static void print_csv(const char *gpu, const rf_kernel *k, const rf_design *d,
     rf_csvw_field(&w, rf_ipc_bound_name(e->steady.bound));
     rf_csvw_int(&w, e->calibrated ? 1 : 0);
     rf_csvw_int(&w, k->psrc.defaults);
+    rf_csvw_int(&w, k->func->spill_words);
     rf_csvw_end(&w);
     rf_csvw_flush(&w);
     rf_csvw_free(&w);
@@ -102,6 +105,9 @@ static void print_human(const char *gpu, const rf_kernel *k, const rf_design *d,
     else
         rf_tbl_addf(t, "cycles\t%.0f", e->cycles);
     rf_tbl_addf(t, "CTAs on the busiest SM\t%ld", e->ctas_per_sm);
+    if (k->func->spill_words > 0)
+        rf_tbl_addf(t, "spilled registers\t%d (capped at the GPU's %d per thread; local "
+                       "memory)", k->func->spill_words, k->regs);
     rf_tbl_addf(t, "RF energy (nJ)\t%.6g  (dynamic %.6g, leakage %.6g)", e->energy_nj,
                   e->energy.dynamic_nj, e->energy.leakage_nj);
     rf_tbl_addf(t, "RF area per SM (mm^2)\t%.4f  (array %.4f, periphery %.4f, crossbar %.4f, "
@@ -170,6 +176,10 @@ int rf_cmd_estimate(int argc, char **argv)
     rf_kernel *k;
     if (rf_cli_load(gpu_name, kernel_path, &ko, &gpu, &k, &err))
         return rf_cli_fail(&err);
+    if (rf_kernel_fit_regs(k, &gpu, &err)) {   /* over the limit: spill */
+        rf_kernel_destroy(k);
+        return rf_cli_fail(&err);
+    }
     rf_ipc_kernel kc;
     int rc = rf_kchar_compute(&gpu, k, &kc, &err);
     if (rc) {

@@ -21,6 +21,7 @@
 #include "../analytic/design.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
+#include "../inputs/regalloc.h"
 #include "../sampler/sim.h"
 #include "../sampler/tolerable.h"
 #include "cli.h"
@@ -270,6 +271,10 @@ int rf_cmd_simulate(int argc, char **argv)
     rf_kernel *k;
     if (rf_cli_load(gpu_name, kernel_path, &kopts, &gpu, &k, &err))
         return rf_cli_fail(&err);
+    if (rf_kernel_fit_regs(k, &gpu, &err)) {   /* over the limit: spill */
+        rf_kernel_destroy(k);
+        return rf_cli_fail(&err);
+    }
     if (o.skip_ctas >= (uint64_t)rf_kernel_ctas(k)) {
         rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "skip_ctas",
                    "%llu CTAs skipped leave none of the grid's %ld to run",
@@ -318,6 +323,7 @@ int rf_cmd_simulate(int argc, char **argv)
         for (size_t i = 0; i < rf_sim_ncolumns; i++)
             rf_csvw_field(&w, rf_sim_columns[i].name);
         rf_csvw_field(&w, "profile_defaults");
+        rf_csvw_field(&w, "spilled_regs");
         rf_csvw_end(&w);
         rf_csvw_field(&w, gpu.name);
         rf_csvw_field(&w, k->name);
@@ -337,6 +343,7 @@ int rf_cmd_simulate(int argc, char **argv)
             rf_csvw_field(&w, buf);
         }
         rf_csvw_int(&w, k->psrc.defaults);
+        rf_csvw_int(&w, k->func->spill_words);
         rf_csvw_end(&w);
         rf_csvw_flush(&w);
         rf_csvw_free(&w);
@@ -346,6 +353,9 @@ int rf_cmd_simulate(int argc, char **argv)
                k->name, gpu.name, rf_design_name(d.kind), st.banks, st.collectors, pol,
                rs ? ", read stealing" : "", ws ? ", write stealing" : "", st.ctas_per_sm,
                (unsigned long long)o.seed);
+        if (k->func->spill_words > 0)
+            printf("  registers capped at %d (the GPU's limit): %d spilled to local memory\n",
+                   k->regs, k->func->spill_words);
         for (size_t i = 0; i < rf_sim_ncolumns; i++) {
             print_value(rf_sim_columns[i].get(&st), buf, sizeof buf);
             printf("  %-22s %14s  %s\n", rf_sim_columns[i].name, buf, rf_sim_columns[i].unit);

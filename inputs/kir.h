@@ -104,6 +104,8 @@ typedef struct rf_func {
     int local_bytes;             /* bytes of .local (stack / spills) */
     int nparams;                 /* kernel parameters */
     int unknown_ops;             /* instructions whose opcode was not known */
+    int spill_words;             /* physical from rf_regalloc: 32-bit words of
+                                    values kept in local memory (spilled) */
     int regs_reported;           /* registers the listing states (nvdisasm
                                     SHI_REGISTERS, i.e. ptxas's count), 0 = none */
 } rf_func;
@@ -152,6 +154,22 @@ int rf_dot_parse(const char *path, const char *text, rf_module **out, rf_err *er
  * may be reordered within a block (global loads early) and spill code
  * added.  *out is heap-allocated; free with rf_func_destroy. */
 int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err);
+/* Registers per thread within which ptxas schedules for latency alone: the
+ * count that keeps a full SM of threads resident on the target (registers
+ * per SM / threads per SM: 64 on sm_75, 32 on sm_70, sm_80 and sm_90).
+ * Above it the allocator backs its load scheduling off step by step until
+ * the count fits (or takes the fewest registers).  rf_regalloc uses 64, the
+ * target nvcc writes by default for the bundled kernels (sm_75). */
+#define RF_REGALLOC_BUDGET 64
+
+/* The same under a per-thread register limit (nvcc's -maxrregcount, or the
+ * GPU's max_regs_per_thread) and a budget as above: registers
+ * R0..max_regs-1 only; values that do not fit are spilled to local memory
+ * (out->spill_words > 0, out->nregs = max_regs), chosen as those live
+ * longest for the fewest reads and writes.  RF_ERANGE when max_regs leaves
+ * no room for the reload scratch. */
+int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget,
+                    rf_func **out, rf_err *err);
 void rf_func_destroy(rf_func *f);
 
 /* Basic blocks per function that the readers and every analysis accept

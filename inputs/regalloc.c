@@ -9,16 +9,20 @@
  *    pointer parameter), unless a memory instruction reads it (addresses
  *    and store data are registers) or it would be the second constant
  *    operand of one instruction.  Fully folded instructions become NOPs.
- * 2. Scheduling: each global load moves up its block past independent
- *    instructions (not past global stores, atomics, barriers, calls, other
- *    loads or its own dependences), and each shared load up to 32 places,
- *    as ptxas issues loads early to cover their latency; the
- *    physical function keeps that order (blocks are unchanged).
+ * 2. Scheduling, as ptxas does to cover memory latency: in each block the
+ *    global loads and the address arithmetic they read (their backward
+ *    slices) are issued first, in program order, by a list schedule over
+ *    the block's register and memory dependences; then each shared load
+ *    moves up past at most 14 independent instructions.  The physical
+ *    function keeps that order (blocks are unchanged).
  * 3. Liveness of virtual registers over the CFG (backward data flow,
  *    live_in = use U (live_out - kill); a guarded definition does not kill)
  *    and an interference graph: a definition interferes with every register
  *    live after it except the source of a plain move (Chaitin), the
- *    registers one instruction defines interfere with each other.
+ *    registers one instruction defines interfere with each other, and a
+ *    definition interferes with the values read by the next 8 instructions
+ *    of its block (ptxas interleaves independent chains, so a freed
+ *    register is not handed out again at once).
  * 4. Colouring greedily in order of first definition (the order a linear
  *    scan visits intervals), lowest free slot first, preferring a move
  *    partner's colour.  A value of w words (2 for 64-bit, 4 for 128-bit)
@@ -28,24 +32,39 @@
  *    once the overflow lives in general registers (P2R/R2P style) and P6 is
  *    kept as the scratch for guards read from them.
  *
- * 5. Spilling, when the values do not fit R0..R254: colouring is redone
- *    below R246, values that find no slot live in local memory (a slot each,
- *    added to local_bytes) and get a local load into a scratch register
- *    (R246..R254) before each instruction reading them and a local store
- *    after each one writing them; nregs is then 255.
+ * 5. Spilling, when the values do not fit the cap (R0..R254, or a GPU's
+ *    per-thread limit with rf_regalloc_cap): colouring is redone below the
+ *    reload scratch (R246..R254 under the full file; under a lower cap the
+ *    most words one instruction touches, 4 to 9, at the top) in priority
+ *    order, (definitions + reads) / instructions live across, highest
+ *    first (Chow and Hennessy); values that find no slot live in local
+ *    memory (a slot each, added to local_bytes and spill_words) and get a
+ *    local load into a scratch register before each instruction reading
+ *    them and a local store after each one writing them; nregs is then the
+ *    cap.
  *
  * Inputs: a virtual rf_func from the PTX reader.  Output: a physical copy,
  * operands rewritten; nregs = highest general register + 1, npreds =
- * highest predicate + 1.  No rematerialisation beyond folding, and the
- * scheduling is not pressure-aware (ptxas also sinks loads to avoid
- * spills, so a spilled allocation overstates its pressure).  RF_ELIMIT only
- * when the interference graph itself is too large.  On the bundled kernels
- * ptxas -v reports 0.9x to 1.5x of this count (it also unrolls, vectorises
- * and schedules for latency more aggressively).
+ * highest predicate + 1.  An IEEE f32 division (ptxas expands it into a
+ * Newton sequence with a slow-path call) holds 7 temporaries besides its
+ * result; other expansions (f64 division, integer division) cannot be told
+ * from plain arithmetic in the IR and are not modelled; no
+ * rematerialisation beyond folding.  Registers are budgeted per target
+ * (RF_REGALLOC_BUDGET in kir.h): above the budget the load scheduling backs
+ * off step by step.  Against ptxas -v on 53 kernels
+ * (tests/bench_regalloc.c): within 15% on 70% (sm_75), 62% (sm_80), 70%
+ * (sm_90); within 25% on 89%, 87%, 91%; the worst -47% (mm_naive: ptxas
+ * on sm_75 keeps about twice the loop's loads in flight, not modelled) and
+ * +40%.  Not modelled either: ptxas's if-conversion of small branches, and
+ * div.approx is taken for an IEEE division (the IR does not tell them
+ * apart).  RF_ELIMIT only when the interference graph itself is too large.
  */
 #include "kir.h"
 #include "kir_internal.h"
+#include "regalloc.h"
 
+#include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +72,12 @@
 #define NPRED 7         /* P0..P6; P7 is PT */
 #define RESERVED_SP 1   /* R1 holds the stack pointer in every ABI kernel */
 #define SPILL_BASE 246  /* when spilling: R246..R254 are reload scratch */
+/* ptxas interleaves independent chains when it schedules, so a register it
+ * frees is not handed out again for a few issue slots: a value defined by
+ * an instruction interferes with every value read by the next ISSUE_STRETCH
+ * instructions of its block.  8 minimises the error against ptxas -v at
+ * sm_75 on the measured kernels (tests/bench_regalloc.c). */
+#define ISSUE_STRETCH 8
 
 typedef uint64_t word_t;
 #define WBITS 64
@@ -76,7 +101,14 @@ typedef struct ra {
     int *color;        /* dense -> first slot / predicate, -1 none */
     bool *in_gpr;      /* dense predicate overflowed to a GPR */
     bool *spill;       /* dense value kept in local memory */
+    int *span;         /* dense -> instructions it is live across */
+    int *occ;          /* dense -> definitions and reads of it */
     int call_live;     /* most general-register words live across a call */
+    int cap;           /* registers allowed per thread (R0..cap-1) */
+    int scratch_lo;    /* when spilling: reload scratch is scratch_lo..cap-1 */
+    int stretch;       /* issue-slot stretch (instructions) */
+    int pseudo_base;   /* virtual registers from here on are expansion
+                          temporaries: coloured, never emitted */
 } ra;
 
 static void ra_free(ra *r)
@@ -95,6 +127,8 @@ static void ra_free(ra *r)
     free(r->color);
     free(r->in_gpr);
     free(r->spill);
+    free(r->span);
+    free(r->occ);
 }
 
 static void bset(word_t *s, int i) { s[i / WBITS] |= (word_t)1 << (i % WBITS); }
@@ -236,10 +270,25 @@ static int interference(ra *r)
                 if (words > r->call_live)
                     r->call_live = words;
             }
+            for (int w = 0; w < nw; w++)
+                for (word_t v = live[w]; v; v &= v - 1)
+                    r->span[w * WBITS + __builtin_ctzll(v)]++;
+            for (int k = 0; k < in->ndefs; k++)
+                r->occ[r->dense[in->defs[k]]]++;
+            for (int k = 0; k < in->nuses; k++)
+                r->occ[r->dense[in->uses[k]]]++;
             int msrc = move_source(f, in);
             int dmsrc = msrc >= 0 ? r->dense[msrc] : -1;
             for (int k = 0; k < in->ndefs; k++) {
                 int d = r->dense[in->defs[k]];
+                /* An expansion temporary overlaps the operands too. */
+                for (int u = 0; u < in->nuses && in->defs[k] >= r->pseudo_base; u++) {
+                    int rc = f->regs[in->uses[u]].words ? add_edge(r, d, r->dense[in->uses[u]]) : 0;
+                    if (rc) {
+                        free(live);
+                        return rc;
+                    }
+                }
                 for (int w = 0; w < nw; w++) {
                     word_t v = live[w];
                     while (v) {
@@ -247,6 +296,24 @@ static int interference(ra *r)
                         v &= v - 1;
                         int x = w * WBITS + bit;
                         int rc = x != d && x != dmsrc ? add_edge(r, d, x) : 0;
+                        if (rc) {
+                            free(live);
+                            return rc;
+                        }
+                    }
+                }
+                for (int j = i + 1, seen = 0; j < bl->first + bl->ninsts &&
+                                              seen < r->stretch; j++) {
+                    const rf_inst *nx = &f->insts[j];
+                    if (nx->cls == RF_OC_NOP)
+                        continue;
+                    seen++;
+                    for (int u = 0; u < nx->nuses; u++) {
+                        int x = r->dense[nx->uses[u]];
+                        if (x == d || f->regs[nx->uses[u]].words == 0 ||
+                            f->regs[in->defs[k]].words == 0)
+                            continue;
+                        int rc = add_edge(r, d, x);
                         if (rc) {
                             free(live);
                             return rc;
@@ -337,7 +404,7 @@ static bool key_before(int a, int b, const void *ctx)
 /* Colour the predicates with npred colours; those that do not fit move to
  * the general file.  Then colour the general file.  Returns the number of
  * general slots used, or RF_ELIMIT. */
-static int colour(ra *r, const int *order, int npred, int limit)
+static int colour(ra *r, const int *order, int npred, int limit, bool may_spill)
 {
     bool busy[NSLOTS + 8];
     bool spilled = false;
@@ -403,7 +470,7 @@ static int colour(ra *r, const int *order, int npred, int limit)
                 if (ok)
                     c = s;
             }
-            if (c < 0 && limit >= NSLOTS)
+            if (c < 0 && !may_spill)
                 return RF_ELIMIT;
             if (c < 0) {          /* spill: lives in local memory */
                 r->spill[d] = true;
@@ -421,7 +488,7 @@ static int colour(ra *r, const int *order, int npred, int limit)
         if (!is_pred(r, d) && r->color[d] >= 0 &&
             r->color[d] + gpr_words(r, d) > used)
             used = r->color[d] + gpr_words(r, d);
-    return spilled ? NSLOTS : used;
+    return spilled ? r->cap : used;
 }
 
 static int copy_physical(const rf_func *src, rf_func **out)
@@ -467,15 +534,15 @@ static void put_words(uint16_t *list, uint8_t *n, int cap, uint8_t *flags,
 /* A reload register run of w words in R246..R254 not yet taken (mask bit
  * k = R246+k); when the scratch is exhausted the first aligned run is
  * shared (an estimate, never a crash). */
-static int scratch_take(unsigned *mask, int w)
+static int scratch_take(unsigned *mask, int w, int lo, int hi)
 {
     int first = -1;
-    for (int base = SPILL_BASE; base + w <= NSLOTS; base++) {
+    for (int base = lo; base + w <= hi; base++) {
         if (w > 1 && base % w)
             continue;
         if (first < 0)
             first = base;
-        unsigned bits = ((1u << w) - 1) << (base - SPILL_BASE);
+        unsigned bits = ((1u << w) - 1) << (base - lo);
         if (!(*mask & bits)) {
             *mask |= bits;
             return base;
@@ -518,7 +585,7 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
             stop = vi->opcode;
         for (int k = 0; k < vi->ndefs + vi->nuses; k++) {
             int x = k < vi->ndefs ? vi->defs[k] : vi->uses[k - vi->ndefs];
-            extra += r->spill[r->dense[x]];
+            extra += x < r->pseudo_base && r->spill[r->dense[x]];
         }
         if (vi->guard >= 0)
             extra += r->spill[r->dense[vi->guard]];
@@ -542,13 +609,14 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
         memcpy(f->blocks, v->blocks, (size_t)v->nblocks * sizeof *f->blocks);
     long bytes = 0;
     for (int d = 0; d < r->nv; d++) {
-        if (!r->spill[d])
+        if (!r->spill[d] || r->vreg[d] >= r->pseudo_base)
             continue;
         int w = gpr_words(r, d);
         bytes = (bytes + 4 * w - 1) / (4 * w) * (4 * w);
         offset[d] = (int)bytes;
         bytes += 4 * w;
     }
+    f->spill_words = (int)(bytes / 4);
     long lb = (long)f->local_bytes + bytes;
     f->local_bytes = lb > (1L << 30) ? (1 << 30) : (int)lb;
     int pos = 0, maxpred = -1;
@@ -568,7 +636,7 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
                 int d = r->dense[x];
                 if (!r->spill[d] || slot_of(uses, nu, d) >= 0)
                     continue;
-                int w = gpr_words(r, d), base = scratch_take(&umask, w);
+                int w = gpr_words(r, d), base = scratch_take(&umask, w, r->scratch_lo, r->cap);
                 uses[nu++] = (slot){d, base};
                 rf_inst *ld = &f->insts[pos++];
                 memset(ld, 0, sizeof *ld);
@@ -583,8 +651,9 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
             }
             for (int k = 0; k < vi->ndefs; k++) {
                 int d = r->dense[vi->defs[k]];
-                if (r->spill[d] && slot_of(defs, nd, d) < 0)
-                    defs[nd++] = (slot){d, scratch_take(&dmask, gpr_words(r, d))};
+                if (vi->defs[k] < r->pseudo_base && r->spill[d] &&
+                    slot_of(defs, nd, d) < 0)
+                    defs[nd++] = (slot){d, scratch_take(&dmask, gpr_words(r, d), r->scratch_lo, r->cap)};
             }
             rf_inst *in = &f->insts[pos++];
             *in = *vi;
@@ -592,6 +661,8 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
             for (int k = 0; k < vi->ndefs + vi->nuses; k++) {
                 bool isdef = k < vi->ndefs;
                 int x = isdef ? vi->defs[k] : vi->uses[k - vi->ndefs];
+                if (x >= r->pseudo_base)
+                    continue;           /* expansion temporary */
                 int d = r->dense[x], base, w;
                 if (is_pred(r, d)) {
                     base = RF_PRED_BASE + r->color[d];
@@ -657,12 +728,51 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
     return RF_OK;
 }
 
-static int allocate(const rf_func *virt, rf_func **out, int *call_live,
-                    rf_err *err)
+/* Spill priority (Chow and Hennessy's priority colouring): values read and
+ * written often for the length of their live range go first; the ones
+ * left without a register are those live longest for the fewest uses. */
+static bool spill_before(int a, int b, const void *ctx)
+{
+    const ra *r = ctx;
+    long ka = (long)r->occ[a] * (r->span[b] ? r->span[b] : 1);
+    long kb = (long)r->occ[b] * (r->span[a] ? r->span[a] : 1);
+    if (ka != kb)
+        return ka > kb;
+    return r->firstdef[a] != r->firstdef[b] ? r->firstdef[a] < r->firstdef[b]
+                                            : a < b;
+}
+
+/* Reload scratch for a spilling allocation under cap registers: R246..R254
+ * under the full file; under a lower cap as many words as one instruction
+ * reads or writes, at least 4 (one 128-bit value) and at most 9. */
+static int scratch_words(const rf_func *f, int cap)
+{
+    if (cap >= NSLOTS)
+        return NSLOTS - SPILL_BASE;
+    int most = 4;
+    for (int i = 0; i < f->ninsts; i++) {
+        const rf_inst *in = &f->insts[i];
+        int rd = 0, wr = 0;
+        for (int k = 0; k < in->nuses; k++)
+            rd += f->regs[in->uses[k]].words;
+        for (int k = 0; k < in->ndefs; k++)
+            wr += f->regs[in->defs[k]].words;
+        most = rd > most ? rd : most;
+        most = wr > most ? wr : most;
+    }
+    return most > 9 ? 9 : most;
+}
+
+static int allocate(const rf_func *virt, int pseudo_base, int cap, int stretch,
+                    rf_func **out, int *call_live, rf_err *err)
 {
     ra r;
     memset(&r, 0, sizeof r);
     r.f = virt;
+    r.pseudo_base = pseudo_base;
+    r.cap = cap;
+    r.stretch = stretch;
+    r.scratch_lo = cap - scratch_words(virt, cap);
     int rc = RF_ENOMEM;
     r.dense = malloc((size_t)(virt->nregs ? virt->nregs : 1) * sizeof *r.dense);
     if (!r.dense)
@@ -704,7 +814,9 @@ static int allocate(const rf_func *virt, rf_func **out, int *call_live,
     r.color = malloc((size_t)(r.nv ? r.nv : 1) * sizeof *r.color);
     r.in_gpr = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.in_gpr);
     r.spill = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.spill);
-    if (!r.mate || !r.color || !r.in_gpr || !r.spill)
+    r.span = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.span);
+    r.occ = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.occ);
+    if (!r.mate || !r.color || !r.in_gpr || !r.spill || !r.span || !r.occ)
         goto fail;
     for (int d = 0; d < r.nv; d++)
         r.mate[d] = -1;
@@ -725,21 +837,23 @@ static int allocate(const rf_func *virt, rf_func **out, int *call_live,
     for (int d = 0; d < r.nv; d++)
         order[d] = d;
     kir_sort_idx(order, r.nv, key_before, r.firstdef);
-    int used = colour(&r, order, NPRED, NSLOTS);
+    int used = colour(&r, order, NPRED, cap, false);
     bool pspill = false;
     for (int d = 0; d < r.nv && used >= 0; d++)
         pspill = pspill || r.in_gpr[d];
     if (used >= 0 && pspill)     /* keep P6 as the scratch for guards */
-        used = colour(&r, order, NPRED - 1, NSLOTS);
+        used = colour(&r, order, NPRED - 1, cap, false);
     if (used == RF_ELIMIT) {
-        /* More than the file holds: spill what does not fit below the
-         * reload scratch registers, as ptxas does to local memory. */
-        used = colour(&r, order, NPRED, SPILL_BASE);
+        /* More than the cap holds: colour in spill-priority order below the
+         * reload scratch registers; what does not fit lives in local
+         * memory, as ptxas does. */
+        kir_sort_idx(order, r.nv, spill_before, &r);
+        used = colour(&r, order, NPRED, r.scratch_lo, true);
         pspill = false;
         for (int d = 0; d < r.nv; d++)
             pspill = pspill || r.in_gpr[d];
         if (pspill)
-            used = colour(&r, order, NPRED - 1, SPILL_BASE);
+            used = colour(&r, order, NPRED - 1, r.scratch_lo, true);
     }
     free(order);
     rf_func *f;
@@ -845,17 +959,38 @@ static bool is_load(int cls)
            cls == RF_OC_LD_CONST || cls == RF_OC_LD_LOCAL;
 }
 
-/* Instructions a load may not pass: stores that may alias it (a global
- * load is not ordered after shared or local stores, other state spaces; a
- * shared load is ordered after every store, generic ones included),
- * atomics, barriers, calls and control transfers. */
+/* Memory order.  Loads and stores of different state spaces (global,
+ * shared, local) never alias; constant and parameter loads alias no store.
+ * Atomics, barriers, calls and control transfers order everything. */
+static int space_of(int cls)
+{
+    switch (cls) {
+    case RF_OC_LD_GLOBAL: case RF_OC_ST_GLOBAL: return 0;
+    case RF_OC_LD_SHARED: case RF_OC_ST_SHARED: return 1;
+    case RF_OC_LD_LOCAL: case RF_OC_ST_LOCAL: return 2;
+    default: return -1;
+    }
+}
+
+static bool is_store(int cls)
+{
+    return cls == RF_OC_ST_GLOBAL || cls == RF_OC_ST_SHARED ||
+           cls == RF_OC_ST_LOCAL;
+}
+
+static bool is_fence(int cls)
+{
+    return cls == RF_OC_ATOMIC || cls == RF_OC_BARRIER || cls == RF_OC_CALL ||
+           cls == RF_OC_BRANCH || cls == RF_OC_EXIT;
+}
+
+/* Instructions a load may not pass: a store to its state space, or a
+ * fence. */
 static bool blocks_load(int q, int ld)
 {
-    if (q == RF_OC_ST_GLOBAL || q == RF_OC_ATOMIC || q == RF_OC_BARRIER ||
-        q == RF_OC_CALL || q == RF_OC_BRANCH || q == RF_OC_EXIT)
+    if (is_fence(q))
         return true;
-    return ld != RF_OC_LD_GLOBAL &&
-           (q == RF_OC_ST_SHARED || q == RF_OC_ST_LOCAL);
+    return is_store(q) && space_of(q) == space_of(ld);
 }
 
 static bool shares(const uint16_t *a, int na, const uint16_t *b, int nb)
@@ -867,30 +1002,249 @@ static bool shares(const uint16_t *a, int na, const uint16_t *b, int nb)
     return false;
 }
 
-/* Shared-memory latency (tens of cycles) is covered by this many
- * independent instructions; global loads move as far as they can. */
-#define SHARED_WINDOW 32
+/* ---- global loads first: list scheduling of each block ----
+ *
+ * ptxas covers global-memory latency by issuing every global load of a
+ * block, together with the address arithmetic it needs, ahead of the
+ * block's other work.  Model: a dependence graph of the block (register
+ * read-after-write, write-after-read and write-after-write, guards as reads;
+ * loads after the last fence, i.e. global store, atomic, barrier or call,
+ * and non-global loads also after shared and local stores; fences after
+ * every earlier load and fence), the global loads and their backward
+ * read-after-write slices as the high-priority class, then a list schedule
+ * that takes the earliest ready high-priority instruction, else the
+ * earliest ready other one.  The block's branch or exit stays last. */
+typedef struct dag {
+    int *from, *to;
+    bool *raw;
+    int n, cap;
+} dag;
 
-/* Latency scheduling as ptxas does it: every load of a block moves up
- * ahead of the independent instructions before it, so loads issue early and
- * their results stay live longer.  A load does not pass an instruction that
- * defines its address or guard, reads or writes its destination, or orders
- * memory (store, atomic, barrier, call, branch). */
-static void schedule_loads(rf_func *f)
+static int dag_add(dag *g, int a, int b, bool raw)
+{
+    if (a < 0 || a == b)
+        return RF_OK;
+    if (g->n == g->cap) {
+        int cap = g->cap ? 2 * g->cap : 256;
+        int *f = realloc(g->from, (size_t)cap * sizeof *f);
+        if (f)
+            g->from = f;
+        int *t = realloc(g->to, (size_t)cap * sizeof *t);
+        if (t)
+            g->to = t;
+        bool *w = realloc(g->raw, (size_t)cap * sizeof *w);
+        if (w)
+            g->raw = w;
+        if (!f || !t || !w)
+            return RF_ENOMEM;
+        g->cap = cap;
+    }
+    g->from[g->n] = a;
+    g->to[g->n] = b;
+    g->raw[g->n++] = raw;
+    return RF_OK;
+}
+
+
+/* Dependences of the n instructions at in[0..n) into g. */
+static int block_deps(const rf_inst *in, int n, int nregs, dag *g, int *last_def,
+                      int *rd_head, int *rd_next, int *rd_inst)
+{
+    int nrd = 0, fence = -1, last_store = -1, nloads = 0;
+    int last_st[3] = {-1, -1, -1};
+    int *loads = malloc((size_t)(n ? n : 1) * sizeof *loads);
+    if (!loads)
+        return RF_ENOMEM;
+    int rc = RF_OK;
+    for (int i = 0; i < n && !rc; i++) {
+        const rf_inst *q = &in[i];
+        int rs[RF_MAX_USES + 1], nr = 0;
+        for (int k = 0; k < q->nuses; k++)
+            rs[nr++] = q->uses[k];
+        if (q->guard >= 0)
+            rs[nr++] = q->guard;
+        for (int k = 0; k < nr && !rc; k++)      /* read after write */
+            rc = dag_add(g, last_def[rs[k]], i, true);
+        for (int k = 0; k < q->ndefs && !rc; k++) {
+            int r = q->defs[k];
+            rc = dag_add(g, last_def[r], i, false);   /* write after write */
+            for (int e = rd_head[r]; e >= 0 && !rc; e = rd_next[e])
+                rc = dag_add(g, rd_inst[e], i, false); /* write after read */
+        }
+        int sp = space_of(q->cls);
+        if (is_load(q->cls)) {
+            rc = rc ? rc : dag_add(g, fence, i, false);
+            if (sp >= 0 && !rc)
+                rc = dag_add(g, last_st[sp], i, false);
+            loads[nloads++] = i;
+        } else if (is_store(q->cls) || is_fence(q->cls)) {
+            rc = rc ? rc : dag_add(g, fence, i, false);
+            rc = rc ? rc : dag_add(g, last_store, i, false);
+            for (int k = 0; k < nloads && !rc; k++)
+                if (sp < 0 || space_of(in[loads[k]].cls) == sp)
+                    rc = dag_add(g, loads[k], i, false);
+            if (is_fence(q->cls)) {
+                fence = i;
+                nloads = 0;
+            } else {
+                last_st[sp] = last_store = i;
+            }
+        }
+        for (int k = 0; k < q->ndefs; k++) {
+            last_def[q->defs[k]] = i;
+            rd_head[q->defs[k]] = -1;
+        }
+        for (int k = 0; k < nr; k++) {
+            rd_inst[nrd] = i;
+            rd_next[nrd] = rd_head[rs[k]];
+            rd_head[rs[k]] = nrd++;
+        }
+    }
+    /* Leave the per-register tables clean for the next block. */
+    for (int i = 0; i < n; i++) {
+        const rf_inst *q = &in[i];
+        for (int k = 0; k < q->ndefs; k++)
+            last_def[q->defs[k]] = rd_head[q->defs[k]] = -1;
+        for (int k = 0; k < q->nuses; k++)
+            rd_head[q->uses[k]] = -1;
+        if (q->guard >= 0)
+            rd_head[q->guard] = -1;
+    }
+    (void)nregs;
+    free(loads);
+    return rc;
+}
+
+static int schedule_global(rf_func *f)
+{
+    int nr = f->nregs ? f->nregs : 1, maxn = 0;
+    for (int b = 0; b < f->nblocks; b++)
+        if (f->blocks[b].ninsts > maxn)
+            maxn = f->blocks[b].ninsts;
+    int *last_def = malloc((size_t)nr * sizeof *last_def);
+    int *rd_head = malloc((size_t)nr * sizeof *rd_head);
+    size_t m = (size_t)(maxn ? maxn : 1);
+    int *rd_next = malloc(m * (RF_MAX_USES + 1) * sizeof *rd_next);
+    int *rd_inst = malloc(m * (RF_MAX_USES + 1) * sizeof *rd_inst);
+    int *indeg = malloc(m * sizeof *indeg), *order = malloc(m * sizeof *order);
+    int *sstart = malloc((m + 1) * sizeof *sstart), *succ = NULL;
+
+    bool *hot = malloc(m * sizeof *hot), *done = malloc(m * sizeof *done);
+    rf_inst *copy = malloc(m * sizeof *copy);
+    dag g = {0};
+    int rc = RF_ENOMEM;
+    if (!last_def || !rd_head || !rd_next || !rd_inst || !indeg || !order ||
+        !sstart || !hot || !done || !copy)
+        goto out;
+    for (int i = 0; i < nr; i++)
+        last_def[i] = rd_head[i] = -1;
+    for (int b = 0; b < f->nblocks; b++) {
+        rf_inst *in = &f->insts[f->blocks[b].first];
+        int n = f->blocks[b].ninsts;
+        if (n > 0 && (in[n - 1].cls == RF_OC_BRANCH || in[n - 1].cls == RF_OC_EXIT))
+            n--;                       /* the terminator stays last */
+        if (n < 2)
+            continue;
+        g.n = 0;
+        rc = block_deps(in, n, nr, &g, last_def, rd_head, rd_next, rd_inst);
+        if (rc)
+            goto out;
+        /* Global loads and what they read, transitively. */
+        for (int i = 0; i < n; i++)
+            hot[i] = in[i].cls == RF_OC_LD_GLOBAL;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int e = g.n - 1; e >= 0; e--)
+                if (g.raw[e] && hot[g.to[e]] && !hot[g.from[e]]) {
+                    hot[g.from[e]] = true;
+                    changed = true;
+                }
+        }
+        int *s2 = realloc(succ, (size_t)(g.n ? g.n : 1) * sizeof *succ);
+        if (!s2) {
+            rc = RF_ENOMEM;
+            goto out;
+        }
+        succ = s2;
+
+        for (int i = 0; i <= n; i++)
+            sstart[i] = 0;
+        for (int i = 0; i < n; i++)
+            indeg[i] = 0;
+        for (int e = 0; e < g.n; e++) {
+            sstart[g.from[e] + 1]++;
+            indeg[g.to[e]]++;
+        }
+        for (int i = 0; i < n; i++)
+            sstart[i + 1] += sstart[i];
+        for (int i = 0; i < n; i++)
+            order[i] = sstart[i];           /* fill cursor */
+        for (int e = 0; e < g.n; e++)
+            succ[order[g.from[e]]++] = g.to[e];
+        for (int i = 0; i < n; i++)
+            done[i] = false;
+        for (int k = 0; k < n; k++) {
+            int pick = -1;
+            for (int i = 0; i < n && pick < 0; i++)
+                if (!done[i] && indeg[i] == 0 && hot[i])
+                    pick = i;
+            for (int i = 0; i < n && pick < 0; i++)
+                if (!done[i] && indeg[i] == 0)
+                    pick = i;
+            assert(pick >= 0);
+            done[pick] = true;
+            order[k] = pick;
+            for (int e = sstart[pick]; e < sstart[pick + 1]; e++)
+                indeg[succ[e]]--;
+        }
+        for (int k = 0; k < n; k++)
+            copy[k] = in[order[k]];
+        memcpy(in, copy, (size_t)n * sizeof *in);
+    }
+    rc = RF_OK;
+out:
+    free(last_def);
+    free(rd_head);
+    free(rd_next);
+    free(rd_inst);
+    free(indeg);
+    free(order);
+    free(sstart);
+    free(succ);
+    free(hot);
+    free(done);
+    free(copy);
+
+    free(g.from);
+    free(g.to);
+    free(g.raw);
+    return rc;
+}
+
+/* Shared-memory latency (tens of cycles) is covered by this many
+ * independent instructions: a shared load moves up past at most
+ * SHARED_WINDOW instructions (folded NOPs not counted) from where it was,
+ * so an unrolled loop of shared loads keeps about that many in flight
+ * instead of all of them. */
+#define SHARED_WINDOW 14
+
+/* Latency scheduling of shared loads: each moves up ahead of the
+ * independent instructions before it, within SHARED_WINDOW, so it issues
+ * early and its result stays live longer.  It does not pass another load,
+ * an instruction that defines its address or guard, reads or writes its
+ * destination, or orders memory (store, atomic, barrier, call, branch).
+ * Global loads were placed by schedule_global. */
+static void schedule_loads(rf_func *f, int window)
 {
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *bl = &f->blocks[b];
         int lo = bl->first, hi = bl->first + bl->ninsts;
         for (int i = lo; i < hi; i++) {
             rf_inst ld = f->insts[i];
-            if ((ld.cls != RF_OC_LD_GLOBAL && ld.cls != RF_OC_LD_SHARED) ||
-                ld.ndefs == 0)
+            if (ld.cls != RF_OC_LD_SHARED || ld.ndefs == 0)
                 continue;
-            int p = i;
-            int lim = ld.cls == RF_OC_LD_SHARED && i - SHARED_WINDOW > lo
-                          ? i - SHARED_WINDOW
-                          : lo;
-            while (p > lim) {
+            int p = i, crossed = 0;
+            while (p > lo && crossed < window) {
                 const rf_inst *q = &f->insts[p - 1];
                 if (blocks_load(q->cls, ld.cls) || is_load(q->cls) ||
                     shares(q->defs, q->ndefs, ld.uses, ld.nuses) ||
@@ -901,6 +1255,7 @@ static void schedule_loads(rf_func *f)
                     (q->guard >= 0 && shares(ld.defs, ld.ndefs,
                                              (const uint16_t[]){(uint16_t)q->guard}, 1)))
                     break;
+                crossed += q->cls != RF_OC_NOP;
                 p--;
             }
             if (p < i) {
@@ -912,13 +1267,67 @@ static void schedule_loads(rf_func *f)
     }
 }
 
+/* Registers an f32 division's expansion holds beside its result (see
+ * regalloc_capped): on sm_75 a kernel computing y[i] = x[i] / y[i] takes 15
+ * registers against 10 for x[i] * y[i], div2 (two divisions, three values
+ * live across) 22 against 16; 7 (all the definitions an instruction has
+ * room for besides its result) fitted best on the measured kernels. */
+#define DIV_TEMPS (RF_MAX_DEFS - 1)
+
+static bool is_f32_div(const rf_inst *in, const rf_func *v)
+{
+    return in->cls == RF_OC_SFU && in->nuses == 2 && in->ndefs == 1 &&
+           v->regs[in->defs[0]].words == 1 && v->regs[in->uses[0]].words == 1 &&
+           v->regs[in->uses[1]].words == 1;
+}
+
+typedef struct style {
+    bool global;       /* global loads and their slices first */
+    int window;        /* shared-load window, 0 = shared loads stay */
+    int stretch;       /* issue-slot stretch */
+} style;
+
+/* The ladder tried against the register budget, most latency-tolerant
+ * first: global loads first with shared windows 14 down to 0 (stretch 8),
+ * the same in program order, then smaller stretches down to none. */
+static const style styles[] = {
+    {true, SHARED_WINDOW, ISSUE_STRETCH}, {true, 10, 8}, {true, 7, 8}, {true, 3, 8},
+    {true, 0, 8},
+    {false, 14, 8}, {false, 10, 8}, {false, 7, 8}, {false, 3, 8}, {false, 0, 8},
+    {false, 0, 6}, {false, 0, 4}, {false, 0, 2}, {false, 0, 0},
+};
+#define NSTYLES (int)(sizeof styles / sizeof styles[0])
+
+static int regalloc_capped(const rf_func *virt, int cap, int budget,
+                           rf_func **out, int *call_live, rf_err *err);
+
 int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err)
 {
-    return kir_regalloc(virt, out, NULL, err);
+    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, out, NULL, err);
 }
 
 int kir_regalloc(const rf_func *virt, rf_func **out, int *call_live,
                  rf_err *err)
+{
+    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, out, call_live,
+                           err);
+}
+
+int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget,
+                    rf_func **out, rf_err *err)
+{
+    *out = NULL;
+    int cap = max_regs > NSLOTS ? NSLOTS : max_regs;
+    if (!virt->physical && cap - scratch_words(virt, cap) < 4)
+        return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "max_regs_per_thread",
+                          "%d registers per thread leave no room to allocate %s "
+                          "with spill reloads (%d scratch registers)",
+                          max_regs, virt->name, scratch_words(virt, cap));
+    return regalloc_capped(virt, cap, budget, out, NULL, err);
+}
+
+static int regalloc_capped(const rf_func *virt, int cap, int budget,
+                           rf_func **out, int *call_live, rf_err *err)
 {
     *out = NULL;
     if (call_live)
@@ -972,9 +1381,117 @@ int kir_regalloc(const rf_func *virt, rf_func **out, int *call_live,
         if (ti->cls == RF_OC_NOP)
             ti->flags &= (uint8_t)~(RF_IF_MOVE | RF_IF_CONST);
     }
-    schedule_loads(&tmp);
-    int rc = allocate(&tmp, out, call_live, err);
+    /* Expansion temporaries: ptxas expands an IEEE f32 division (an SFU
+     * instruction with two register operands: div.rn, div.full) into a
+     * Newton sequence with a slow-path call, which holds DIV_TEMPS more
+     * registers while it runs.  Each gets a virtual register of its own,
+     * defined by the division (so it meets every value live across it and
+     * its operands) and never emitted. */
+    int ntemp = 0;
+    for (int i = 0; i < virt->ninsts; i++)
+        ntemp += is_f32_div(&virt->insts[i], virt) ? DIV_TEMPS : 0;
+    bool temps = (long)virt->nregs + ntemp <= UINT16_MAX;  /* operands are 16-bit */
+    if (!temps)
+        ntemp = 0;
+    rf_vreg *regs = malloc((size_t)(virt->nregs + ntemp ? virt->nregs + ntemp : 1) *
+                           sizeof *regs);
+    rf_inst *orig = malloc((size_t)(virt->ninsts ? virt->ninsts : 1) * sizeof *orig);
+    if (!orig || !regs) {
+        free(orig);
+        free(regs);
+        free(tmp.insts);
+        free(fold);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, virt->name,
+                          "out of memory");
+    }
+    if (virt->nregs)
+        memcpy(regs, virt->regs, (size_t)virt->nregs * sizeof *regs);
+    for (int i = 0, t = virt->nregs; i < virt->ninsts; i++) {
+        if (!temps || !is_f32_div(&virt->insts[i], virt))
+            continue;
+        rf_inst *ti = &tmp.insts[i];
+        for (int k = 0; k < DIV_TEMPS; k++, t++) {
+            memset(&regs[t], 0, sizeof regs[t]);
+            snprintf(regs[t].name, sizeof regs[t].name, "%%tmp%d", t);
+            regs[t].words = 1;
+            if (ti->ndefs < RF_MAX_DEFS)
+                ti->defs[ti->ndefs++] = (uint16_t)t;
+        }
+    }
+    tmp.regs = regs;
+    tmp.nregs = virt->nregs + ntemp;
+    memcpy(orig, tmp.insts, (size_t)virt->ninsts * sizeof *orig);
+    rf_func *best = NULL;
+    int rc = RF_OK, best_live = 0;
+    for (int level = 0; level < NSTYLES; level++) {
+        const style *st = &styles[level];
+        memcpy(tmp.insts, orig, (size_t)virt->ninsts * sizeof *orig);
+        if (st->global && schedule_global(&tmp)) {
+            rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, virt->name, "out of memory");
+            break;
+        }
+        if (st->window > 0)
+            schedule_loads(&tmp, st->window);
+        rf_func *cand = NULL;
+        int live = 0;
+        rc = allocate(&tmp, virt->nregs, cap, st->stretch, &cand, &live, err);
+        if (rc)
+            break;
+        /* Fewest spills; then, when the most latency-tolerant schedule
+         * does not fit the budget, the one with the most registers within
+         * it (the ladder is not monotone), or else the fewest registers. */
+        bool take = !best || cand->spill_words < best->spill_words;
+        if (best && cand->spill_words == best->spill_words) {
+            if (best->nregs > budget)
+                take = cand->nregs < best->nregs;
+            else
+                take = cand->nregs <= budget && cand->nregs > best->nregs;
+        }
+        if (take) {
+            rf_func_destroy(best);
+            best = cand;
+            best_live = live;
+        } else {
+            rf_func_destroy(cand);
+        }
+        if (level == 0 && best->spill_words == 0 && best->nregs <= budget)
+            break;
+    }
+    free(orig);
+    free(regs);
     free(tmp.insts);
     free(fold);
-    return rc;
+    if (rc) {
+        rf_func_destroy(best);
+        return rc;
+    }
+    *out = best;
+    if (call_live)
+        *call_live = best_live;
+    return RF_OK;
+}
+
+int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err)
+{
+    int cap = gpu->max_regs_per_thread;
+    if (k->regs <= cap || k->source->physical)
+        return RF_OK;
+    rf_func *phys;
+    int rc = rf_regalloc_cap(k->source, cap, rf_regalloc_budget(gpu), &phys, err);
+    if (rc)
+        return rc;
+    if (k->func_owned)
+        rf_func_destroy(k->func);
+    k->func = phys;
+    k->func_owned = true;
+    k->regs_rfkit = phys->nregs;
+    k->regs = cap;
+    return RF_OK;
+}
+
+int rf_regalloc_budget(const rf_gpu *gpu)
+{
+    int t = gpu->max_threads_per_sm > 0 ? gpu->max_threads_per_sm : 1;
+    int b = gpu->regs_per_sm / t;
+    return b < 1 ? 1 : b;
 }

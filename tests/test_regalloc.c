@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../inputs/kir.h"
+#include "../inputs/regalloc.h"
+#include "support/clirun.h"
 
 static rf_func *alloc_first(const char *path, rf_module **m)
 {
@@ -31,16 +34,21 @@ static rf_func *alloc_first(const char *path, rf_module **m)
  * pointer.  Live sets after each instruction of the rest:
  *   2 r2 | 3 r2 p1 | 6 rd3 | 7 rd4 | 8 rd4 f5 | 9 rd4 f5 f1 f2
  *   10 rd4 f5 f3 | 11 rd4 f5 f3 | 12 rd4 f5 f3 p2 | 14 -
+ * Issue-slot stretch (ISSUE_STRETCH = 8): a value defined at i also
+ * interferes with the values read by the next 8 instructions of its block.
+ * The only new pairs: 9 defines f1 and f2, 11 reads f3 -> f1-f3, f2-f3.
+ * No global load changes place (block 2 starts with its load).
  * Colouring in order of first definition, lowest free aligned slot that is
  * not R1: r2 R0, rd3 R2:R3, rd4 R2:R3 (rd3 dies where rd4 is born), f5 R0,
- * f1 R4, f2 R5, f3 R4; p1 and p2 never overlap: both P0.
- * => R0..R5 = 6 registers, 1 predicate. */
+ * f1 R4, f2 R5, f3 R6 (R4 and R5 are busy in the window); p1 and p2 never
+ * overlap: both P0.
+ * => R0, R2..R6 = 7 registers, 1 predicate. */
 static void test_small_count(void **state)
 {
     (void)state;
     rf_module *m;
     rf_func *p = alloc_first("tests/fixtures/small.ptx", &m);
-    assert_int_equal(p->nregs, 6);
+    assert_int_equal(p->nregs, 7);
     assert_int_equal(p->npreds, 1);
     assert_int_equal(p->ninsts, 17);
     assert_int_equal(p->nblocks, 5);
@@ -54,13 +62,13 @@ static void test_small_count(void **state)
     assert_int_equal(ld->nuses, 2);
     assert_int_equal(ld->uses[0], 2);
     assert_int_equal(ld->uses[1], 3);
-    /* 14: st.global.v2.f32 [%rd4], {%f5, %f3} -> R2, R3, R0, R4 */
+    /* 14: st.global.v2.f32 [%rd4], {%f5, %f3} -> R2, R3, R0, R6 */
     const rf_inst *st = &p->insts[14];
     assert_int_equal(st->nuses, 4);
     assert_int_equal(st->uses[0], 2);
     assert_int_equal(st->uses[1], 3);
     assert_int_equal(st->uses[2], 0);
-    assert_int_equal(st->uses[3], 4);
+    assert_int_equal(st->uses[3], 6);
     /* 3: setp reads %r2 (R0) against the folded parameter */
     assert_int_equal(p->insts[3].nuses, 1);
     assert_int_equal(p->insts[3].uses[0], 0);
@@ -246,14 +254,191 @@ static void test_spilling(void **state)
     rf_module_destroy(m);
 }
 
-int main(void)
+/* An IEEE f32 division holds 7 temporaries besides its result (ptxas's
+ * Newton sequence and slow-path call), by hand: %rd1 folds, %rd2 R2:R3.
+ * Order after scheduling: cvta, ld f1, ld f2, (NOP), div, st, ret.  f1 and
+ * f2 meet f3 through the stretch (f3 is read within 8 instructions of their
+ * loads); the temporaries meet the division's operands f1 f2, its result
+ * f3 and rd2 (live across).  So f1 f2 f3 t0..t6 are a 10-clique beside
+ * rd2: f1 R0, f2 R4, f3 R5, t0..t6 R6..R12 -> 13 registers (ptxas -v at
+ * sm_75 also says 13; without the temporaries it would be 6).  The
+ * temporaries are not in the code: the division defines R5 only. */
+static void test_division_temporaries(void **state)
 {
+    (void)state;
+    const char *text =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry d(.param .u64 p)\n{\n"
+        "\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<3>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tld.global.f32 %f1, [%rd2];\n"
+        "\tld.global.f32 %f2, [%rd2+4];\n"
+        "\tdiv.rn.f32 %f3, %f1, %f2;\n"
+        "\tst.global.f32 [%rd2+8], %f3;\n"
+        "\tret;\n}\n";
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_ptx_parse("d.ptx", text, &m, &err))
+        fail_msg("%s", err.msg);
+    rf_func *p;
+    if (rf_regalloc(&m->funcs[0], &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->nregs, 13);
+    const rf_inst *div = &p->insts[4];
+    assert_int_equal(div->cls, RF_OC_SFU);
+    assert_int_equal(div->ndefs, 1);
+    assert_int_equal(div->defs[0], 5);
+    assert_int_equal(div->nuses, 2);
+    assert_int_equal(div->uses[0], 0);
+    assert_int_equal(div->uses[1], 4);
+    assert_int_equal(p->insts[1].cls, RF_OC_LD_GLOBAL);   /* loads first */
+    assert_int_equal(p->insts[3].cls, RF_OC_NOP);         /* ld.param */
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+}
+
+/* Register budgets: registers per SM / threads per SM. */
+static void test_budget(void **state)
+{
+    (void)state;
+    rf_gpu g;
+    rf_err err = {0};
+    if (rf_gpu_preset("fermi-gtx480", &g, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(rf_regalloc_budget(&g), 32768 / 1536);   /* 21 */
+    if (rf_gpu_preset("a100", &g, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(rf_regalloc_budget(&g), 65536 / 2048);   /* 32 */
+}
+
+/* tests/fixtures/regalloc/over63.ptx under Fermi's 63 registers, by hand.
+ * %rd1 and %rd2 (parameters) fold; %rd3 and %rd4 (their cvta copies) are
+ * addresses and stay.  Schedule: cvta %rd3 and the 70 loads go first (the
+ * loads and their slice), then the NOPs, cvta %rd4 and the 70 stores
+ * (fences, after every load): positions 0 cvta rd3, 1..70 loads of f0..f69,
+ * 73 cvta rd4, 74..143 stores of f69..f0, 144 ret.
+ * Without a cap: the f's are a 70-clique, rd3 interferes with f0..f68 and
+ * rd4 with all f's: rd3 R2:R3, f0 R0, f1..f68 R4..R71, f69 R2 (rd3 is dead),
+ * rd4 R72:R73 -> 74 registers.
+ * Cap 63: reload scratch = the most words one instruction touches (a store
+ * reads rd4 and one f: 3), at least 4 -> R59..R62; colouring below R59.
+ * Spill priority = (defs + reads) / instructions live across:
+ *   rd3, rd4: 71 / 70;  f_i: 2 / (142 - 2i)  (live after i+1 .. 142-i).
+ * Order rd3, rd4, f69, f68, ..., f0.  rd3 R2:R3; rd4 R2:R3 (rd3 is dead
+ * before rd4 is born); f69 R0 (it meets rd4, not rd3); f68..f14 R4..R58
+ * (f_k in R(72 - k)); f13..f0 find no register: 14 spilled words, each
+ * stored once after its load and reloaded once before its store:
+ * 145 + 28 instructions, 14 * 4 = 56 bytes of local memory, 63 registers. */
+static void test_cap_spills(void **state)
+{
+    (void)state;
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_module_load("tests/fixtures/regalloc/over63.ptx", &m, &err))
+        fail_msg("%s", err.msg);
+    const rf_func *v = rf_module_func(m, NULL);
+    rf_func *p;
+    if (rf_regalloc(v, &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->nregs, 74);
+    assert_int_equal(p->spill_words, 0);
+    rf_func_destroy(p);
+    if (rf_regalloc_cap(v, 63, RF_REGALLOC_BUDGET, &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(v->ninsts, 145);
+    assert_int_equal(p->nregs, 63);
+    assert_int_equal(p->spill_words, 14);
+    assert_int_equal(p->local_bytes, 56);
+    assert_int_equal(p->ninsts, 145 + 28);
+    int lds = 0, sts = 0;
+    for (int i = 0; i < p->ninsts; i++) {
+        const rf_inst *in = &p->insts[i];
+        lds += in->cls == RF_OC_LD_LOCAL;
+        sts += in->cls == RF_OC_ST_LOCAL;
+        for (int k = 0; k < in->ndefs; k++)
+            assert_in_range(in->defs[k], 0, 62);
+        for (int k = 0; k < in->nuses; k++)
+            assert_in_range(in->uses[k], 0, 62);
+    }
+    assert_int_equal(lds, 14);
+    assert_int_equal(sts, 14);
+    rf_func_destroy(p);
+    /* 7 registers leave 3, fewer than 4, beside 4 reload scratch registers. */
+    assert_int_equal(rf_regalloc_cap(v, 7, RF_REGALLOC_BUDGET, &p, &err), RF_ERANGE);
+    assert_null(p);
+    assert_non_null(strstr(err.msg, "max_regs_per_thread"));
+    rf_module_destroy(m);
+}
+
+/* The kernel on fermi-gtx480 (63 per thread) is fitted with the spills
+ * above; on v100 (255) it is left alone. */
+static void test_kernel_fit(void **state)
+{
+    (void)state;
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k;
+    rf_err err = {0};
+    rf_gpu fermi, volta;
+    if (rf_kernel_load("tests/fixtures/regalloc/over63.spec", &o, &k, &err) ||
+        rf_gpu_preset("fermi-gtx480", &fermi, &err) || rf_gpu_preset("v100", &volta, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(k->regs, 74);
+    assert_int_equal(rf_kernel_fit_regs(k, &volta, &err), 0);
+    assert_int_equal(k->regs, 74);
+    assert_int_equal(k->func->spill_words, 0);
+    assert_int_equal(rf_kernel_fit_regs(k, &fermi, &err), 0);
+    assert_int_equal(k->regs, 63);
+    assert_int_equal(k->func->nregs, 63);
+    assert_int_equal(k->func->spill_words, 14);
+    rf_kernel_destroy(k);
+}
+
+/* End to end: simulate and estimate on fermi-gtx480 run the kernel with its
+ * spills (refused before) and report them. */
+static void test_cli_spilled_regs(void **state)
+{
+    (void)state;
+    clirun a = clirun_run("simulate --gpu fermi-gtx480 --kernel "
+                          "tests/fixtures/regalloc/over63.spec --cycles 5000 --csv");
+    assert_int_equal(a.status, 0);
+    assert_true(clirun_csv_get(a.out, "spilled_regs", 1) == 14);
+    assert_true(clirun_csv_get(a.out, "cycles", 1) == 5000);
+    free(a.out);
+    a = clirun_run("simulate --gpu fermi-gtx480 --kernel "
+                   "tests/fixtures/regalloc/over63.spec --cycles 5000");
+    assert_int_equal(a.status, 0);
+    assert_non_null(strstr(a.out, "registers capped at 63 (the GPU's limit): 14 spilled"));
+    free(a.out);
+    a = clirun_run("estimate --gpu fermi-gtx480 --kernel "
+                   "tests/fixtures/regalloc/over63.spec --csv");
+    assert_int_equal(a.status, 0);
+    assert_true(clirun_csv_get(a.out, "spilled_regs", 1) == 14);
+    free(a.out);
+    a = clirun_run("estimate --gpu v100 --kernel tests/fixtures/small.spec --csv");
+    assert_int_equal(a.status, 0);
+    assert_true(clirun_csv_get(a.out, "spilled_regs", 1) == 0);
+    free(a.out);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    if (clirun_init(argv[0]))
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_count),
         cmocka_unit_test(test_pairs_and_ranges),
         cmocka_unit_test(test_bundled_vs_ptxas),
         cmocka_unit_test(test_predicate_overflow),
         cmocka_unit_test(test_spilling),
+        cmocka_unit_test(test_division_temporaries),
+        cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_cap_spills),
+        cmocka_unit_test(test_kernel_fit),
+        cmocka_unit_test(test_cli_spilled_regs),
     };
     return cmocka_run_group_tests_name("regalloc", tests, NULL, NULL);
 }

@@ -1,0 +1,29 @@
+/* regalloc.h - a kernel's register allocation fitted to a GPU's
+ * per-thread register limit.
+ *
+ * The allocator itself (rf_regalloc, rf_regalloc_cap) is declared in
+ * kir.h with the IR it works on; this header ties it to a loaded kernel
+ * and a GPU.
+ */
+#ifndef RF_REGALLOC_H
+#define RF_REGALLOC_H
+
+#include "../common/error.h"
+#include "gpu.h"
+#include "kernel.h"
+
+/* When a PTX kernel needs more registers per thread than the GPU allows
+ * (k->regs > gpu->max_regs_per_thread: rfkit's count, the spec's or
+ * ptxas's for another target), do what nvcc does when it compiles for that
+ * GPU: allocate again capped at the limit, with the excess spilled to local
+ * memory (k->func gets the spill loads and stores, k->func->spill_words
+ * says how many words), and use the limit as the kernel's register count.
+ * A kernel within the limit, or given as SASS (registers fixed by its
+ * compiler), is left as it is.  0 or a negative rf_err code. */
+int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err);
+
+/* The register budget of a GPU for the allocator (RF_REGALLOC_BUDGET in
+ * kir.h): registers per SM / most threads per SM. */
+int rf_regalloc_budget(const rf_gpu *gpu);
+
+#endif /* RF_REGALLOC_H */
