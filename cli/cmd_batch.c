@@ -67,10 +67,8 @@ int rf_cmd_batch(int argc, char **argv)
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     if (jobs < 1)
         jobs = 1;
-    if (jobs_s && (rf_parse_long(jobs_s, &jobs) || jobs < 1 || jobs > 1024)) {
-        rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "jobs", "expected 1..1024, got '%s'", jobs_s);
+    if (jobs_s && rf_parse_long_in(jobs_s, 1, 1024, RF_CLI_WHERE, 0, "jobs", &jobs, &err))
         return rf_cli_fail(&err);
-    }
 
     FILE *in = stdin;
     if (strcmp(in_path, "-") != 0 && rf_file_open(in_path, &in, &err)) {

@@ -164,14 +164,12 @@ int rf_cmd_estimate(int argc, char **argv)
                    "required (rfkit estimate --help)");
         return rf_cli_fail(&err);
     }
-    if (design && rf_design_set_kind(&d, design, &err))
+    if (design && rf_cli_design_kind(&d, design, &err))
         return rf_cli_fail(&err);
     rf_design_steal_flags(&d, steal[0], steal[1]);
     long sms = 0;
-    if (sms_s && (rf_parse_long(sms_s, &sms) || sms < 1 || sms > 65536)) {
-        rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "sms", "expected 1..65536, got '%s'", sms_s);
+    if (sms_s && rf_parse_long_in(sms_s, 1, 65536, RF_CLI_WHERE, 0, "sms", &sms, &err))
         return rf_cli_fail(&err);
-    }
 
     rf_gpu gpu;
     rf_kernel *k;
@@ -181,6 +179,7 @@ int rf_cmd_estimate(int argc, char **argv)
     int rc = rf_kchar_compute(&gpu, k, &kc, &err);
     if (rc) {
         rf_kernel_destroy(k);
+        rf_cli_place_kernel(&err, &ko, kernel_path);
         return rf_cli_fail(&err);
     }
 
@@ -213,6 +212,7 @@ int rf_cmd_estimate(int argc, char **argv)
     rc = rf_extrap_estimate(&gpu, &d, &kc, &shape, use, &e, &err);
     if (rc) {
         rf_kernel_destroy(k);
+        rf_cli_place_kernel(&err, &ko, kernel_path);
         return rf_cli_fail(&err);
     }
     if (csv)

@@ -132,8 +132,8 @@ typedef struct chunk {
     size_t *rstart;      /* first field of each row; rstart[nrows] = nf */
     unsigned char *rplain; /* per row: no field needs quotes or holds a NUL */
     size_t nrows, rcap;
+    long *rline;         /* per row: the physical input line where it starts */
     unsigned char row_bad; /* the row being parsed has such a field */
-    long first_line;     /* input line of the first row */
     rf_csvw out;
     long errors;
     int state;           /* slot state (threaded mode) */
@@ -181,7 +181,7 @@ static int chunk_push_field(chunk *c, const char *s, size_t n)
     return RF_OK;
 }
 
-static int chunk_end_row(chunk *c, size_t first_field)
+static int chunk_end_row(chunk *c, size_t first_field, long line)
 {
     if (c->nrows + 2 > c->rcap) {
         size_t cap = c->rcap ? 2 * c->rcap : 256;
@@ -193,8 +193,13 @@ static int chunk_end_row(chunk *c, size_t first_field)
         if (!pl)
             return RF_ENOMEM;
         c->rplain = pl;
+        long *rl = realloc(c->rline, cap * sizeof *rl);
+        if (!rl)
+            return RF_ENOMEM;
+        c->rline = rl;
         c->rcap = cap;
     }
+    c->rline[c->nrows] = line;
     c->rplain[c->nrows] = !c->row_bad;
     c->row_bad = 0;
     c->rstart[c->nrows++] = first_field;
@@ -217,6 +222,7 @@ static void chunk_free(chunk *c)
     free(c->fstart);
     free(c->rstart);
     free(c->rplain);
+    free(c->rline);
     rf_csvw_free(&c->out);
 }
 
@@ -332,6 +338,7 @@ static char_entry *get_char(cache *c, const gpu_entry *g, const kern_entry *k)
     rf_err err;
     rf_err_clear(&err);
     e->rc = rf_kchar_compute(&g->gpu, k->k, &e->kc, &err);
+    rf_err_place(&err, k->path, 0, 0);   /* the passes name a function, not its file */
     snprintf(e->msg, sizeof e->msg, "%s", err.msg);
     return e;
 }
@@ -389,12 +396,8 @@ typedef struct job {
 static int int_cell(const char *s, const char *path, long line, int col, const char *name,
                     long lo, long hi, long *out, rf_err *err)
 {
-    if (rf_parse_long(s, out))
-        return rf_err_set(err, RF_ENUMBER, path, (int)line, col, name, "not an integer: '%s'", s);
-    if (*out < lo || *out > hi)
-        return rf_err_set(err, RF_ERANGE, path, (int)line, col, name, "%ld outside [%ld, %ld]",
-                          *out, lo, hi);
-    return RF_OK;
+    rf_where where = {path, (int)line};
+    return rf_parse_long_in(s, lo, hi, where, col, name, out, err);
 }
 
 /* Grid cell: a CTA count or "X,Y,Z" (rf_launch_parse_dim3's limits keep
@@ -484,9 +487,11 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
     long v;
     const char *s;
     if ((s = CELL(COL_REGS))) {
-        if (int_cell(s, jb->path, line, lay->idx[COL_REGS] + 1, "regs", 1, 255, &v, err))
+        /* 0 is the kernel's own count, as an empty cell (rf_launch_params). */
+        if (int_cell(s, jb->path, line, lay->idx[COL_REGS] + 1, "regs", 0, 255, &v, err))
             return err->code;
-        shape.regs = (int)v;
+        if (v > 0)
+            shape.regs = (int)v;
     }
     if ((s = CELL(COL_THREADS))) {
         if (int_cell(s, jb->path, line, lay->idx[COL_THREADS] + 1, "threads", 1, 4096, &v, err))
@@ -508,7 +513,8 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
         /* No kernel: occupancy and area of the shape given. */
         if (shape.regs <= 0 || shape.threads <= 0)
             return rf_err_set(err, RF_EUSAGE, jb->path, (int)line, 0, "kernel",
-                              "give a kernel, or regs and threads");
+                              "give a kernel, or regs (1..255; 0 is a kernel's own count) "
+                              "and threads");
         memset(est, 0, sizeof *est);
         rf_occ_input in = {shape.regs, shape.threads, shape.smem};
         int rc = rf_occ_compute(&g->gpu, &d, &in, &est->occ, err);
@@ -557,6 +563,32 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
     return RF_OK;
 }
 
+/* A model's error (occupancy, area, the estimate) names a field but no
+ * place: the row's line, and the column the value came from, which is the
+ * field's own cell when the row fills it, else the kernel's for a launch
+ * value the kernel gave. */
+static void place_row_error(const job *jb, char **f, int nf, long line, rf_err *err)
+{
+    const layout *lay = jb->lay;
+    int col = 0;
+    for (int i = 0; i < lay->ncols && i < nf && !col; i++) {
+        const column *c = &lay->cols[i];
+        const char *name = c->role == COL_PARAM ? c->param->name
+                         : c->role == COL_CTAS  ? lay->ctas_name : fixed_names[c->role];
+        bool same = rf_err_field_is(err, name) ||
+                    (c->role == COL_CTAS && (rf_err_field_is(err, "grid") ||
+                                             rf_err_field_is(err, "ctas")));
+        if (same && f[i][0])
+            col = i + 1;
+    }
+    if (!col && lay->idx[COL_KERNEL] >= 0 && lay->idx[COL_KERNEL] < nf &&
+        f[lay->idx[COL_KERNEL]][0] &&
+        (rf_err_field_is(err, "regs") || rf_err_field_is(err, "threads") ||
+         rf_err_field_is(err, "smem") || rf_err_field_is(err, "grid")))
+        col = lay->idx[COL_KERNEL] + 1;
+    rf_err_place(err, jb->path, (int)line, col);
+}
+
 static void one_line(char *msg)
 {
     for (char *p = msg; *p; p++)
@@ -573,13 +605,15 @@ static void process_chunk(cache *cc, const job *jb, chunk *c)
         int shown = nf < 512 ? nf : 512;
         for (int i = 0; i < shown; i++)
             f[i] = c->text + c->fstart[a + (size_t)i];
-        long line = c->first_line + (long)r;
+        long line = c->rline[r];
         rf_err err;
         rf_err_clear(&err);
         rf_estimate est;
         bool have_ipc = false;
         int rc = nf > 512 ? rf_err_set(&err, RF_ELIMIT, jb->path, (int)line, 0, NULL, "too many fields")
                           : eval_row(cc, jb, f, nf, line, &est, &have_ipc, &err);
+        if (rc && nf <= 512)
+            place_row_error(jb, f, nf, line, &err);
         /* Input columns, padded or cut to the header's count.  A row of
          * the header's width whose fields need no quotes is its field
          * text as parsed, each field's NUL turned into a comma. */
@@ -639,7 +673,9 @@ typedef struct pipe {
     char **hdr;          /* header names while reading the header row */
     int nhdr, hcap;
     size_t row_first;    /* first field of the row being parsed */
-    long line;           /* input line of the next row */
+    long line;           /* physical input line being read (1 = first) */
+    long row_line;       /* physical line where the row being parsed starts */
+    bool row_open;       /* a row has started and not yet ended */
     size_t chunk_rows;
     int jobs;
     chunk *cur;          /* the chunk being filled */
@@ -684,7 +720,6 @@ static void dispatch(pipe_t *p)
         process_chunk(&p->single_cache, &p->jb, c);
         write_chunk(p, c);
         chunk_reset(c);
-        c->first_line = p->line;
         return;
     }
     pthread_mutex_lock(&p->mu);
@@ -697,7 +732,6 @@ static void dispatch(pipe_t *p)
     pthread_mutex_unlock(&p->mu);
     p->cur = n;
     chunk_reset(n);
-    n->first_line = p->line;
 }
 
 static void on_field(void *s, size_t len, void *data)
@@ -734,6 +768,7 @@ static void on_row(int term, void *data)
 {
     pipe_t *p = data;
     (void)term;
+    p->row_open = false;
     if (p->rc)
         return;
     if (!p->header_done) {
@@ -751,17 +786,14 @@ static void on_row(int term, void *data)
         if (rf_csvw_flush(&w))
             p->io_failed = 1;
         rf_csvw_free(&w);
-        p->line = 2;
-        filling(p)->first_line = 2;
         p->row_first = 0;
         return;
     }
     chunk *c = filling(p);
-    if (chunk_end_row(c, p->row_first)) {
+    if (chunk_end_row(c, p->row_first, p->row_line)) {
         p->rc = rf_err_set(p->err, RF_ENOMEM, p->jb.path, (int)p->line, 0, NULL, "out of memory");
         return;
     }
-    p->line++;
     if (c->nrows >= p->chunk_rows) {
         dispatch(p);
         p->row_first = 0;
@@ -829,6 +861,37 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
+/* Physical lines.  Messages name the line where a row starts, counted in
+ * newlines of the input, which differs from the row count after a quoted
+ * field holding a newline (or a blank line).  libcsv reports rows, not
+ * positions, so the input is fed to it a line at a time: a row starts on
+ * the line, among those read while no row is open, that holds its first
+ * byte other than a space, tab or line end (libcsv skips those between
+ * rows).  A row after a bare carriage return on the same line is counted
+ * from the line that opened the one before it.  Returns 0, or -1 when
+ * libcsv stopped (csv_error says why). */
+static int feed(struct csv_parser *cp, pipe_t *p, const char *s, size_t n)
+{
+    while (n > 0 && !p->rc) {
+        const char *nl = memchr(s, '\n', n);
+        size_t len = nl ? (size_t)(nl - s) + 1 : n;
+        if (!p->row_open)
+            for (size_t i = 0; i < len; i++)
+                if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n') {
+                    p->row_open = true;
+                    p->row_line = p->line;
+                    break;
+                }
+        if (csv_parse(cp, s, len, on_field, on_row, p) != len)
+            return -1;
+        if (nl)
+            p->line++;
+        s += len;
+        n -= len;
+    }
+    return 0;
+}
+
 int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *opts,
                  rf_batch_stats *stats, rf_err *err)
 {
@@ -841,6 +904,7 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
         return rf_err_set(err, RF_ENOMEM, in_name, 0, 0, NULL, "out of memory");
     p->jb.path = in_name;
     p->jb.lay = &p->lay;
+    p->line = 1;
     p->jb.calib = opts ? opts->calib : NULL;
     rf_design_init(&p->jb.dflt);
     p->out = out;
@@ -888,8 +952,7 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
             if (first)
                 skip = rf_file_bom(buf, got);   /* a UTF-8 byte-order mark */
             first = false;
-            if (csv_parse(&cp, buf + skip, got - skip, on_field, on_row, p) != got - skip &&
-                !p->rc)
+            if (feed(&cp, p, buf + skip, got - skip) && !p->rc)
                 p->rc = rf_err_set(err, RF_EPARSE, in_name, (int)p->line, 0, NULL, "%s",
                                    csv_strerror(csv_error(&cp)));
             skip = 0;
@@ -900,7 +963,7 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
          * the input would otherwise take every line after its quote. */
         csv_set_opts(&cp, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI);
         if (!p->rc && csv_fini(&cp, on_field, on_row, p) != 0 && !p->rc)
-            p->rc = rf_err_set(err, RF_EPARSE, in_name, (int)p->line, 0, NULL,
+            p->rc = rf_err_set(err, RF_EPARSE, in_name, (int)p->row_line, 0, NULL,
                                "a quoted field is not closed by the end of the input");
         csv_free(&cp);
         if (!p->rc && !p->header_done)
