@@ -18,11 +18,13 @@ static void usage(FILE *out)
             "usage: rfkit batch IN.csv [-o OUT.csv] [--jobs N] [--calib FILE]\n\n"
             "Estimate each row of IN.csv (a header, then one design point per row).  Columns\n"
             "are named like the estimate options: gpu (required), kernel, design, calib,\n"
-            "regs, threads, smem, ctas (or grid), and any design parameter (banks,\n"
-            "collectors, read_steal, ...); empty cells take the defaults (a row giving\n"
-            "read_steal = 1 alone has read stealing only, as estimate's read-steal flag).\n"
+            "regs (0 or empty: the kernel's own count), threads, smem, ctas (or grid),\n"
+            "and any design parameter (banks, collectors, read_steal, ...); empty cells\n"
+            "take the defaults (a row giving read_steal = 1 alone has read stealing only,\n"
+            "as estimate's read-steal flag).\n"
             "The output has each input row's columns, then\n  %s\n"
-            "one row per input row in input order; a bad row gets its message in `error`.\n"
+            "one row per input row in input order; a bad row gets its message in `error`\n"
+            "(IN.csv:LINE:COLUMN, LINE the physical line where the row starts).\n"
             "IN.csv may be - for standard input; without -o the output goes to standard\n"
             "output.  --jobs N estimates with N threads (default: all cores).\n",
             RF_BATCH_RESULT_COLUMNS);
