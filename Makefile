@@ -115,7 +115,7 @@ $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz_%.c $(FUZZ_OBJ)
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz_%.c tests/fuzz_msg.h $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 
 fuzz-build: $(FUZZ_OBJ) $(FUZZ_BIN)
