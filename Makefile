@@ -51,7 +51,7 @@ SUPPORT_OBJ = $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
 LIBRARY = $(BUILD)/librfkit.a
 RFKIT   = $(BUILD)/rfkit
 
-.PHONY: all test bench clean install deps run fuzz kernels check-san
+.PHONY: all test bench clean install deps run fuzz fuzz-ci fuzz-build kernels check-san
 
 all: $(RFKIT)
 
@@ -94,17 +94,45 @@ check-san:
 bench: deps $(RFKIT) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; ./$$b || exit 1; done
 
-# libFuzzer over the parsers and spec reader (clang).
-FUZZ_BUILD = build-fuzz
+# libFuzzer over the readers (tests/fuzz_*.c), built by clang with ASan and
+# UBSan, every finding fatal (-fno-sanitize-recover=all: clang's UBSan sees
+# some undefined behaviour gcc's does not).  The library is compiled once into
+# $(FUZZ_BUILD)/obj with -fsanitize=fuzzer-no-link; each target links it.
+#   make fuzz       each target FUZZ_SECONDS (default 60) over its seeds
+#   make fuzz-ci    the seeds alone as regression inputs, then FUZZ_SECONDS
+#                   (default 20) each; skipped with a note without clang
+# Seeds live in tests/fuzz-seeds/<target>/; new inputs go to
+# $(FUZZ_BUILD)/corpus-<target>.  tests/fuzz.sh prints one line per target,
+# "fuzz_x: N execs in S s, 0 findings", and fails on any finding.
+FUZZ_BUILD  = build-fuzz
+FUZZ_CC     = clang
+FUZZ_SAN    = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = $(STD) -g -O1 $(FUZZ_SAN) $(PAPI_CFLAGS)
+FUZZ_OBJ    = $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
+FUZZ_BIN    = $(FUZZ_SRC:tests/%.c=$(FUZZ_BUILD)/%)
+
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz_%.c tests/fuzz_msg.h $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+fuzz-build: $(FUZZ_OBJ) $(FUZZ_BIN)
+
 fuzz:
-	@command -v clang >/dev/null || { echo "fuzz: clang not found"; exit 1; }
-	@mkdir -p $(FUZZ_BUILD)
-	@for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
-	  clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -o $(FUZZ_BUILD)/$$n $$f $(LIB_SRC) $(LDLIBS) || exit 1; \
-	  mkdir -p $(FUZZ_BUILD)/corpus-$$n; \
-	  echo "== $$n"; ./$(FUZZ_BUILD)/$$n -max_total_time=$${FUZZ_SECONDS:-60} \
-	    $(FUZZ_BUILD)/corpus-$$n tests/fuzz-seeds/$$n 2>&1 | tail -n 3 || exit 1; done
+	@command -v $(FUZZ_CC) >/dev/null || { echo "fuzz: $(FUZZ_CC) not found"; exit 1; }
+	@$(MAKE) --no-print-directory fuzz-build
+	@sh tests/fuzz.sh $(FUZZ_BUILD) $${FUZZ_SECONDS:-60} $(FUZZ_BIN)
+
+fuzz-ci:
+	@if ! command -v $(FUZZ_CC) >/dev/null; then \
+	  echo "fuzz-ci: $(FUZZ_CC) not found, fuzzing skipped"; \
+	else \
+	  $(MAKE) --no-print-directory fuzz-build && \
+	  sh tests/fuzz.sh --seeds $(FUZZ_BUILD) 0 $(FUZZ_BIN) && \
+	  sh tests/fuzz.sh $(FUZZ_BUILD) $${FUZZ_SECONDS:-20} $(FUZZ_BIN); \
+	fi
 
 install: $(RFKIT) $(LIBRARY)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
@@ -116,4 +144,4 @@ clean:
 
 -include inputs/kernels/kernels.mk
 -include inputs/validation/validation.mk
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SUPPORT_OBJ:.o=.d) $(TEST_BIN:=.d) $(BENCH_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SUPPORT_OBJ:.o=.d) $(TEST_BIN:=.d) $(BENCH_BIN:=.d)

@@ -60,8 +60,8 @@
 #define FINEREG_MAX_WARPS 512
 
 const rf_param rf_occ_input_params[] = {
-    {"regs", RF_PT_INT, offsetof(rf_occ_input, regs), 1, 65536, 0, NULL, "registers",
-     "registers per thread"},
+    {"regs", RF_PT_INT, offsetof(rf_occ_input, regs), 0, 65536, 0, NULL, "registers",
+     "registers per thread (0 = a kernel's own count, which needs a kernel)"},
     {"threads", RF_PT_INT, offsetof(rf_occ_input, threads), 1, 65536, 0, NULL, "threads",
      "threads per CTA"},
     {"smem", RF_PT_INT, offsetof(rf_occ_input, smem), 0, 1000000000, 0, NULL, "bytes",

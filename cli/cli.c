@@ -1,6 +1,7 @@
 /* cli.c - option helpers shared by the subcommands. */
 #include "cli.h"
 
+#include <stddef.h>
 #include <string.h>
 
 int rf_cli_fail(const rf_err *err)
@@ -193,7 +194,41 @@ int rf_cli_load_gpu(const char *name, rf_gpu *gpu, rf_err *err)
     int rc = rf_gpu_load(name, gpu, stderr, err);
     if (rc == RF_EIO)
         err->code = rc = RF_EUSAGE;
+    if (rc)
+        rf_err_place(err, "command line", 0, 0);   /* a preset name, not a file */
     return rc;
+}
+
+int rf_cli_design_kind(rf_design *d, const char *name, rf_err *err)
+{
+    int rc = rf_design_set_kind(d, name, err);
+    if (rc)
+        rf_err_place(err, "command line", 0, 0);
+    return rc;
+}
+
+int rf_cli_place_kernel(rf_err *err, const rf_kernel_opts *ko, const char *kernel_path)
+{
+    static const struct {
+        const char *field;
+        size_t opt;     /* offset of the option in rf_kernel_opts */
+    } launch[] = {{"regs", offsetof(rf_kernel_opts, regs)},
+                  {"threads", offsetof(rf_kernel_opts, block)},
+                  {"block", offsetof(rf_kernel_opts, block)},
+                  {"smem", offsetof(rf_kernel_opts, smem)},
+                  {"grid", offsetof(rf_kernel_opts, grid)}};
+    switch (err->code) {   /* bad input; a failed run (I/O, watchdog, fit) is not */
+    case RF_ELIMIT: case RF_ERANGE: case RF_ENUMBER: case RF_EPARSE: case RF_EUNKNOWN:
+    case RF_EUNSUPPORTED: case RF_EUSAGE: case RF_ENOMEM:
+        break;
+    default:
+        return err->code;
+    }
+    for (size_t i = 0; ko && i < sizeof launch / sizeof launch[0]; i++)
+        if (rf_err_field_is(err, launch[i].field) &&
+            *(const char *const *)((const char *)ko + launch[i].opt))
+            return rf_err_place(err, "command line", 0, 0);
+    return rf_err_place(err, kernel_path, 0, 0);
 }
 
 int rf_cli_load(const char *gpu_name, const char *kernel_path, const rf_kernel_opts *ko,

@@ -64,7 +64,7 @@ int rf_cli_param_opt(int argc, char **argv, int *i, rf_kernel_opts *ko, rf_err *
     "  --grid X[,Y,Z]   CTAs in the grid (overrides the spec; needed for bare code)\n"      \
     "  --block X[,Y,Z]  threads per CTA (overrides the spec; needed for bare code)\n"       \
     "  --smem B         dynamic shared memory per CTA in bytes (overrides the spec)\n"      \
-    "  --regs N         registers per thread (default: the spec's, ptxas -v, rfkit's)\n"      \
+    "  --regs N         registers per thread (default or 0: the spec's, ptxas -v, rfkit's)\n"      \
     "  --param NAME=V   integer kernel parameter (PTX name or position; repeatable):\n"      \
     "                   counted loops bounded by it get their exact trip count\n"
 
@@ -94,13 +94,26 @@ int rf_cli_unknown(const char *cmd, const char *arg, rf_err *err);
 
 /* Load the GPU (preset or file) and the kernel named on the command line.
  * A file that cannot be read is bad input like any other (RF_EUSAGE, exit
- * 2).  On failure *k is NULL and nothing stays allocated. */
+ * 2); an unknown preset name is placed on the command line.  On failure *k
+ * is NULL and nothing stays allocated. */
 int rf_cli_load(const char *gpu_name, const char *kernel_path, const rf_kernel_opts *ko,
                 rf_gpu *gpu, rf_kernel **k, rf_err *err);
 
 /* The GPU alone and the kernel alone, with the same rule. */
 int rf_cli_load_gpu(const char *name, rf_gpu *gpu, rf_err *err);
 int rf_cli_load_kernel(const char *path, const rf_kernel_opts *ko, rf_kernel **k, rf_err *err);
+
+/* --design NAME: rf_design_set_kind, an unknown name placed on the
+ * command line. */
+int rf_cli_design_kind(rf_design *d, const char *name, rf_err *err);
+
+/* Where an error of a kernel's estimate or run comes from.  The models and
+ * passes know no file: a launch value (regs, threads, smem, grid) comes
+ * from its option when one was given (ko), else from the kernel file, as
+ * does everything about the code (a block limit, a pass refusing the
+ * function, memory a large kernel exhausts).  A failed run (I/O, watchdog,
+ * fit) is not placed.  Places err (rf_err_place) and returns its code. */
+int rf_cli_place_kernel(rf_err *err, const rf_kernel_opts *ko, const char *kernel_path);
 
 /* Compare option names treating '-' and '_' alike. */
 bool rf_cli_name_eq(const char *a, const char *b);

@@ -144,7 +144,7 @@ static int analysis_load(const char *path, const analyze_opts *o, analysis *a, r
     return 0;
 fail:
     analysis_free(a);
-    return rc;
+    return rf_cli_place_kernel(err, &ko, path);
 }
 
 static const char *opname(const analysis *a, const rf_inst *in)
@@ -750,8 +750,11 @@ static int run_summary(char **paths, int npaths, const analyze_opts *o, rf_err *
     int rc = 0;
     char *prof = NULL;           /* each kernel's profile line */
     size_t plen = 0;
-    for (int p = 0; p < npaths && !rc; p++)
+    for (int p = 0; p < npaths && !rc; p++) {
         rc = summary_rows(t, paths[p], o, &prof, &plen, err);
+        if (rc)
+            rf_cli_place_kernel(err, &o->kopts, paths[p]);
+    }
     if (!rc) {
         emit(t, o->csv);
         if (!o->csv)
@@ -780,11 +783,9 @@ static int int_option(int argc, char **argv, int *i, const char *name, long lo, 
     if (m <= 0)
         return m;
     long x;
-    if (rf_parse_long(v, &x))
-        return rf_err_set(err, RF_ENUMBER, "command line", 0, 0, name, "'%s' is not an integer", v);
-    if (x < lo || x > hi)
-        return rf_err_set(err, RF_ERANGE, "command line", 0, 0, name, "%ld is not in %ld..%ld",
-                          x, lo, hi);
+    int rc = rf_parse_long_in(v, lo, hi, RF_CLI_WHERE, 0, name, &x, err);
+    if (rc)
+        return rc;
     *out = (int)x;
     return 1;
 }
@@ -844,9 +845,8 @@ int rf_cmd_analyze(int argc, char **argv)
             rc = m < 0 ? m : 0;
         } else if ((m = rf_cli_value(argc, argv, &i, "sharing", &v, &err)) != 0) {
             rc = m < 0 ? m : 0;
-            if (!rc && (rf_parse_double(v, &o.sharing) || !(o.sharing >= 0 && o.sharing <= 1)))
-                rc = rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "sharing",
-                                "'%s' is not a fraction in 0..1", v);
+            if (!rc)
+                rc = rf_parse_double_in(v, 0, 1, RF_CLI_WHERE, 0, "sharing", &o.sharing, &err);
         } else if (argv[i][0] == '-' && argv[i][1]) {
             rc = rf_cli_unknown("analyze", argv[i], &err);
         } else if (!argv[i][0]) {
@@ -882,6 +882,8 @@ int rf_cmd_analyze(int argc, char **argv)
             case P_REORDER: rc = pass_reorder(&a, &o, &err); break;
             default: rc = pass_deadreg(&a, &o, &err); break;
             }
+            if (rc)
+                rf_cli_place_kernel(&err, &o.kopts, paths[0]);
             analysis_free(&a);
         }
     }

@@ -19,7 +19,8 @@ static void usage(FILE *out)
             "usage: rfkit batch IN.csv [-o OUT.csv] [--jobs N] [--calib FILE]\n\n"
             "Estimate each row of IN.csv (a header, then one design point per row).  The\n"
             "columns are the options of rfkit estimate, with the same names and values\n"
-            "(grid and block as X[,Y,Z], quoted in CSV when they hold commas):\n");
+            "(grid and block as X[,Y,Z], quoted in CSV when they hold commas; regs 0 or\n"
+            "empty: the kernel's own count):\n");
     rf_point_help(out, true);
     fprintf(out,
             "  and every design parameter (banks, collectors, read_steal, ...; rfkit\n"
@@ -29,7 +30,8 @@ static void usage(FILE *out)
             "read_steal = 1 alone has read stealing only, as estimate's read-steal flag).\n"
             "Rows naming the same kernel, entry and launch share one characterisation.\n"
             "The output has each input row's columns, then\n  %s\n"
-            "one row per input row in input order; a bad row gets its message in `error`.\n"
+            "one row per input row in input order; a bad row gets its message in `error`\n"
+            "(IN.csv:LINE:COLUMN, LINE the physical line where the row starts).\n"
             "IN.csv may be - for standard input; without -o the output goes to standard\n"
             "output.  --jobs N estimates with N threads (default: all cores); --calib FILE\n"
             "is the calibration record of rows with an empty calib cell.\n",
@@ -75,10 +77,8 @@ int rf_cmd_batch(int argc, char **argv)
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     if (jobs < 1)
         jobs = 1;
-    if (jobs_s && (rf_parse_long(jobs_s, &jobs) || jobs < 1 || jobs > 1024)) {
-        rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "jobs", "expected 1..1024, got '%s'", jobs_s);
+    if (jobs_s && rf_parse_long_in(jobs_s, 1, 1024, RF_CLI_WHERE, 0, "jobs", &jobs, &err))
         return rf_cli_fail(&err);
-    }
 
     FILE *in = stdin;
     if (strcmp(in_path, "-") != 0 && rf_file_open(in_path, &in, &err)) {

@@ -1,6 +1,7 @@
 /* cmd_calibrate.c - rfkit calibrate: run the sampling plan on the sampler,
  * fit the IPC model's free parameters, print the fit and write the
  * calibration record (atomically) for rfkit estimate and rfkit batch. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,9 +59,9 @@ static void usage(FILE *out)
 static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err)
 {
     long x;
-    if (rf_parse_long(v, &x) || x < 0)
-        return rf_err_set(err, RF_ENUMBER, "command line", 0, 0, name,
-                          "expected a non-negative integer, got '%s'", v);
+    int rc = rf_parse_long_in(v, 0, LONG_MAX, RF_CLI_WHERE, 0, name, &x, err);
+    if (rc)
+        return rc;
     *out = (uint64_t)x;
     return RF_OK;
 }
@@ -159,12 +160,13 @@ int rf_cmd_calibrate(int argc, char **argv)
     if (seed_s && parse_u64("seed", seed_s, &co.seed, &err))
         return rf_cli_fail(&err);
     long seeds = PF_SEEDS;
-    if (seeds_s && (!design_s || rf_parse_long(seeds_s, &seeds) || seeds < 1 || seeds > 64)) {
-        rf_err_set(&err, design_s ? RF_ERANGE : RF_EUSAGE, "command line", 0, 0, "seeds",
-                   design_s ? "expected 1..64, got '%s'"
-                            : "goes with --design rfc|ltrf (got '%s' without it)", seeds_s);
+    if (seeds_s && !design_s) {
+        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "seeds",
+                   "goes with --design rfc|ltrf (got '%s' without it)", seeds_s);
         return rf_cli_fail(&err);
     }
+    if (seeds_s && rf_parse_long_in(seeds_s, 1, 64, RF_CLI_WHERE, 0, "seeds", &seeds, &err))
+        return rf_cli_fail(&err);
     if (design_s && strcmp(design_s, "rfc") && strcmp(design_s, "ltrf")) {
         rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "design",
                    "calibrate takes --design rfc or ltrf (got '%s')", design_s);
@@ -184,10 +186,14 @@ int rf_cmd_calibrate(int argc, char **argv)
         rc = calibrate_pf(&gpu, gpu_name, k, &kc, co.seed, (int)seeds, out_path, &err);
         rf_kernel_destroy(k);
         free(rep);
+        if (rc)
+            rf_cli_place_kernel(&err, &ko, kernel_path);
         return rc ? rf_cli_fail(&err) : 0;
     }
     if (!rc)
         rc = rf_calib_run(&gpu, gpu_name, k, &kc, &co, &cal, rep, &err);
+    if (rc)
+        rf_cli_place_kernel(&err, &ko, kernel_path);
     if (!rc)
         rc = rf_record_save(out_path, &cal, &err);
     if (rc) {

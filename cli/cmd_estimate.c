@@ -166,7 +166,7 @@ int rf_cmd_estimate(int argc, char **argv)
                    "required (rfkit estimate --help)");
         return rf_cli_fail(&err);
     }
-    if (design && rf_design_set_kind(&d, design, &err))
+    if (design && rf_cli_design_kind(&d, design, &err))
         return rf_cli_fail(&err);
     rf_design_steal_flags(&d, steal[0], steal[1]);
     rf_kernel_opts ko;
@@ -184,6 +184,7 @@ int rf_cmd_estimate(int argc, char **argv)
     int rc = rf_kchar_compute(&gpu, k, &kc, &err);
     if (rc) {
         rf_kernel_destroy(k);
+        rf_cli_place_kernel(&err, &ko, kernel_path);
         return rf_cli_fail(&err);
     }
 
@@ -218,6 +219,7 @@ int rf_cmd_estimate(int argc, char **argv)
     rc = rf_extrap_estimate(&gpu, &d, &kc, &shape, use, &e, &err);
     if (rc) {
         rf_kernel_destroy(k);
+        rf_cli_place_kernel(&err, &ko, kernel_path);
         return rf_cli_fail(&err);
     }
     if (csv)

@@ -16,7 +16,9 @@ static void usage(FILE *out)
             "usage: rfkit occupancy --gpu G --regs N --threads N [--smem BYTES]\n"
             "                       [--design D ...] [design parameters] [--csv] [--dump]\n\n"
             "  --gpu G          preset (rfkit gpus), GPU file or gpgpusim.config\n"
-            "  --regs N         registers per thread\n"
+            "  --regs N         registers per thread (0, everywhere the count ptxas -v\n"
+            "                   gives or else rfkit's own allocation, needs a kernel:\n"
+            "                   use rfkit estimate, or a batch row with a kernel)\n"
             "  --threads N      threads per CTA\n"
             "  --smem BYTES     shared memory per CTA (default 0)\n"
             "  --design D       a design below, or 'all'; may repeat (default baseline)\n"
@@ -255,7 +257,7 @@ int rf_cmd_occupancy(int argc, char **argv)
 {
     const char *gpu_name = NULL;
     bool csv = false, dump = false;
-    rf_occ_input in = {0, 0, 0};
+    rf_occ_input in = {-1, 0, 0};   /* regs -1: not given (0 is a value) */
     rf_design tmpl;
     rf_design_init(&tmpl);
     int steal[2] = {-1, -1};
@@ -288,7 +290,7 @@ int rf_cmd_occupancy(int argc, char **argv)
                 continue;
             }
             rf_design probe = tmpl;
-            if (rf_design_set_kind(&probe, v, &err))
+            if (rf_cli_design_kind(&probe, v, &err))
                 return rf_cli_fail(&err);
             bool dup = false;
             for (int k = 0; k < nk; k++)
@@ -325,8 +327,15 @@ int rf_cmd_occupancy(int argc, char **argv)
         rf_param_dump(stdout, rf_design_params, rf_design_nparams, &tmpl, "# ");
         return 0;
     }
-    /* Both are at least 1 when given (their table minimum). */
-    if (in.regs == 0 || in.threads == 0) {
+    /* threads is at least 1 when given (its table minimum); regs 0 is the
+     * kernel's own count (rf_launch_params), and there is no kernel here. */
+    if (in.regs == 0) {
+        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "regs",
+                   "0 means a kernel's own register count, and occupancy takes no kernel "
+                   "(give 1..%d, or use rfkit estimate --kernel)", g.max_regs_per_thread);
+        return rf_cli_fail(&err);
+    }
+    if (in.regs < 0 || in.threads == 0) {
         rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL,
                    "rfkit occupancy needs --regs N and --threads N (see rfkit occupancy --help)");
         return rf_cli_fail(&err);
@@ -339,8 +348,10 @@ int rf_cmd_occupancy(int argc, char **argv)
     for (int k = 0; k < nk; k++) {
         ds[k] = tmpl;
         ds[k].kind = kinds[k];
-        if (rf_occ_compute(&g, &ds[k], &in, &os[k], &err))
+        if (rf_occ_compute(&g, &ds[k], &in, &os[k], &err)) {
+            rf_err_place(&err, "command line", 0, 0);   /* every input is an option */
             return rf_cli_fail(&err);
+        }
     }
     int rc = csv ? print_csv(&g, ds, nk, &in, os) : print_readable(gpu_name, &g, ds, nk, &in, os);
     if (rc) {

@@ -13,6 +13,7 @@
  * prints the maximum tolerable latency (sampler/tolerable.c).  Default run length: --full (every CTA of the grid).  A progress line
  * goes to stderr when it is a terminal.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,9 +79,9 @@ static void usage(FILE *out)
 static int parse_u64(const char *opt, const char *text, uint64_t *out, rf_err *err)
 {
     long v;
-    if (rf_parse_long(text, &v) < 0 || v < 0)
-        return rf_err_set(err, RF_ENUMBER, "command line", 0, 0, opt,
-                          "'%s' is not a non-negative integer", text);
+    int rc = rf_parse_long_in(text, 0, LONG_MAX, RF_CLI_WHERE, 0, opt, &v, err);
+    if (rc)
+        return rc;
     *out = (uint64_t)v;
     return 0;
 }
@@ -105,10 +106,8 @@ static int tol_option(int argc, char **argv, int *i, rf_tol_opts *to, rf_err *er
             continue;
         if (rc < 0)
             return rc;
-        if (rf_parse_double(v, fields[n]) < 0)
-            return rf_err_set(err, RF_ENUMBER, "command line", 0, 0, names[n],
-                              "'%s' is not a number", v);
-        return 1;
+        rc = rf_parse_double_in(v, -HUGE_VAL, HUGE_VAL, RF_CLI_WHERE, 0, names[n], fields[n], err);
+        return rc ? rc : 1;
     }
     return 0;
 }
@@ -262,7 +261,7 @@ int rf_cmd_simulate(int argc, char **argv)
         rc = rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "cycles",
                         "--cycles and --full exclude each other");
     if (rc == 0)
-        rc = rf_design_set_kind(&d, design_name, &err);
+        rc = rf_cli_design_kind(&d, design_name, &err);
     if (rc < 0)
         return rf_cli_fail(&err);
     rf_design_steal_flags(&d, steal[0], steal[1]);
@@ -294,6 +293,8 @@ int rf_cmd_simulate(int argc, char **argv)
     if (tolerable) {
         rc = run_tolerable(&gpu, &d, k, &o, &to, csv, &err);
         rf_kernel_destroy(k);
+        if (rc < 0)
+            rf_cli_place_kernel(&err, &kopts, kernel_path);
         return rc < 0 ? rf_cli_fail(&err) : 0;
     }
 
@@ -305,6 +306,7 @@ int rf_cmd_simulate(int argc, char **argv)
                         (unsigned long long)o.warmup);
     if (rc < 0) {
         rf_kernel_destroy(k);
+        rf_cli_place_kernel(&err, &kopts, kernel_path);
         return rf_cli_fail(&err);
     }
 

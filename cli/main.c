@@ -67,6 +67,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return finish(commands[i].fn(argc - 1, argv + 1));
-    fprintf(stderr, "rfkit: unknown command '%s' (see rfkit --help)\n", argv[1]);
-    return 2;
+    rf_err err;
+    rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL,
+               "unknown command '%s' (see rfkit --help)", argv[1]);
+    return rf_cli_fail(&err);
 }

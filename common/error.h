@@ -44,6 +44,8 @@ enum {
 #define RF_ERR_MSG_MAX 512
 typedef struct rf_err {
     int code;                   /* RF_OK or a negative RF_E* code */
+    int placed;                 /* the message names a file (or "command line") */
+    char field[32];             /* the field named, "" when none (cut to fit) */
     char msg[RF_ERR_MSG_MAX];   /* "file:line:col: field: text" */
 } rf_err;
 
@@ -52,7 +54,15 @@ const char *rf_strerror(int code);
 const char *rf_errname(int code);
 
 /* Fill err (may be NULL) and return code.  file may be NULL, line/col 0
- * when unknown, field NULL when no field applies. */
+ * when unknown, field NULL when no field applies.
+ *
+ * Messages quote input (names, values, whole lines), and input may hold any
+ * byte.  The finished message is escaped here, once for every message: a
+ * control byte (below 0x20, 0x7f, the C1 controls U+0080..U+009F) or a byte
+ * that is not part of valid UTF-8 becomes \xNN, so a message is always one
+ * printable line.  Backslashes are kept, which makes escaping idempotent: a
+ * message quoted into another message is not escaped twice.  A message cut
+ * at RF_ERR_MSG_MAX is cut between escapes and characters, never inside. */
 int rf_err_set(rf_err *err, int code, const char *file, int line, int col,
                const char *field, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -62,5 +72,21 @@ int rf_err_set(rf_err *err, int code, const char *file, int line, int col,
 
 /* Reset to RF_OK with an empty message. */
 void rf_err_clear(rf_err *err);
+
+/* Say where, when the message does not yet: a library function that knows
+ * no file (a model checking its input, a pass refusing a function) leaves
+ * the place to its caller, which knows where the value came from.  When err
+ * holds an error whose message names no file, put "file:line:col: " (parts
+ * 0 or NULL left out) in front of it; a message that names one is kept.
+ * Returns err->code (RF_OK when err is NULL). */
+int rf_err_place(rf_err *err, const char *file, int line, int col);
+
+/* Is err's field `name`? */
+int rf_err_field_is(const rf_err *err, const char *name);
+
+/* Copy src into dst (cap bytes, NUL-terminated) with the escaping of
+ * rf_err_set; returns the length written.  For messages that do not go
+ * through an rf_err. */
+size_t rf_err_escape(char *dst, size_t cap, const char *src);
 
 #endif /* RF_ERROR_H */

@@ -84,6 +84,34 @@ int rf_parse_double(const char *text, double *out)
     return RF_OK;
 }
 
+int rf_parse_long_in(const char *text, long lo, long hi, rf_where where, int col,
+                     const char *name, long *out, rf_err *err)
+{
+    long v;
+    if (rf_parse_long(text, &v))
+        return rf_err_set(err, RF_ENUMBER, where.file, where.line, col, name,
+                          "'%s' is not a whole number", text ? text : "");
+    if (v < lo || v > hi)
+        return rf_err_set(err, RF_ERANGE, where.file, where.line, col, name,
+                          "%ld is outside [%ld, %ld]", v, lo, hi);
+    *out = v;
+    return RF_OK;
+}
+
+int rf_parse_double_in(const char *text, double lo, double hi, rf_where where, int col,
+                       const char *name, double *out, rf_err *err)
+{
+    double v;
+    if (rf_parse_double(text, &v))
+        return rf_err_set(err, RF_ENUMBER, where.file, where.line, col, name,
+                          "'%s' is not a number", text ? text : "");
+    if (!(v >= lo && v <= hi))
+        return rf_err_set(err, RF_ERANGE, where.file, where.line, col, name,
+                          "%g is outside [%g, %g]", v, lo, hi);
+    *out = v;
+    return RF_OK;
+}
+
 void rf_param_defaults(const rf_param *tab, size_t n, void *obj)
 {
     for (size_t i = 0; i < n; i++) {
@@ -157,25 +185,17 @@ int rf_param_parse_at(const rf_param *p, void *obj, const char *text,
     switch (p->type) {
     case RF_PT_INT: {
         long v;
-        if (rf_parse_long(t, &v))
-            return rf_err_set(err, RF_ENUMBER, where.file, where.line, col,
-                              p->name, "'%s' is not a whole number", t);
-        if ((double)v < p->min || (double)v > p->max)
-            return rf_err_set(err, RF_ERANGE, where.file, where.line, col,
-                              p->name, "%ld is outside [%g, %g]", v, p->min,
-                              p->max);
+        int rc = rf_parse_long_in(t, (long)p->min, (long)p->max, where, col, p->name, &v, err);
+        if (rc)
+            return rc;
         *(int *)field(obj, p) = (int)v;
         return RF_OK;
     }
     case RF_PT_DOUBLE: {
         double v;
-        if (rf_parse_double(t, &v))
-            return rf_err_set(err, RF_ENUMBER, where.file, where.line, col,
-                              p->name, "'%s' is not a number", t);
-        if (v < p->min || v > p->max)
-            return rf_err_set(err, RF_ERANGE, where.file, where.line, col,
-                              p->name, "%g is outside [%g, %g]", v, p->min,
-                              p->max);
+        int rc = rf_parse_double_in(t, p->min, p->max, where, col, p->name, &v, err);
+        if (rc)
+            return rc;
         *(double *)field(obj, p) = v;
         return RF_OK;
     }

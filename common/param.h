@@ -83,4 +83,15 @@ void rf_param_dump(FILE *out, const rf_param *tab, size_t n, const void *obj,
 int rf_parse_long(const char *text, long *out);     /* 0 or RF_ENUMBER */
 int rf_parse_double(const char *text, double *out); /* 0 or RF_ENUMBER */
 
+/* The same with a range check and one wording for a bad number wherever it
+ * is (a file's key, a CSV column, a command-line option):
+ *     "WHERE: name: 'x' is not a whole number"  (RF_ENUMBER)
+ *     "WHERE: name: 'x' is not a number"        (RF_ENUMBER)
+ *     "WHERE: name: 300 is outside [0, 255]"    (RF_ERANGE)
+ * col is the value's column on its line (0 = unknown). */
+int rf_parse_long_in(const char *text, long lo, long hi, rf_where where, int col,
+                     const char *name, long *out, rf_err *err);
+int rf_parse_double_in(const char *text, double lo, double hi, rf_where where, int col,
+                       const char *name, double *out, rf_err *err);
+
 #endif /* RF_PARAM_H */

@@ -156,12 +156,27 @@ rf_module *kir_module_new(const char *path, int kind)
     return m;
 }
 
+/* Room for one more element in an array of n whose capacity is implicit:
+ * the least power of two >= n, so an array that only grows by appending
+ * is reallocated log n times, not n times (quadratic where realloc
+ * copies).  Returns the new capacity to give realloc, or 0 when the array
+ * has room already. */
+static size_t pow2_grow(int n)
+{
+    if (n > 0 && (n & (n - 1)) != 0)
+        return 0;
+    return n ? 2 * (size_t)n : 1;
+}
+
 rf_func *kir_module_add_func(rf_module *m)
 {
-    rf_func *nf = realloc(m->funcs, (size_t)(m->nfuncs + 1) * sizeof *nf);
-    if (!nf)
-        return NULL;
-    m->funcs = nf;
+    size_t cap = pow2_grow(m->nfuncs);
+    if (cap) {
+        rf_func *nf = realloc(m->funcs, cap * sizeof *nf);
+        if (!nf)
+            return NULL;
+        m->funcs = nf;
+    }
     rf_func *f = &m->funcs[m->nfuncs++];
     memset(f, 0, sizeof *f);
     return f;
@@ -176,10 +191,14 @@ int kir_opname(rf_module *m, kir_map *map, const char *name, size_t len)
         return v;
     if (m->nopnames >= KIR_MAX_OPNAMES)
         return m->nopnames - 1;
-    char(*p)[32] = realloc(m->opnames, (size_t)(m->nopnames + 1) * sizeof *p);
-    if (!p)
-        return -1;
-    m->opnames = p;
+    size_t cap = pow2_grow(m->nopnames);
+    char(*p)[32] = m->opnames;
+    if (cap) {
+        p = realloc(m->opnames, cap * sizeof *p);
+        if (!p)
+            return -1;
+        m->opnames = p;
+    }
     memcpy(p[m->nopnames], name, len);
     p[m->nopnames][len] = '\0';
     if (kir_map_put(map, name, len, m->nopnames))
@@ -488,7 +507,10 @@ int kir_read_file(const char *path, char **text, size_t *len, rf_err *err)
 
 /* Kind of a code file by content: a Graphviz graph, PTX (module
  * directives), else a SASS listing. */
-static int detect_kind(const char *text)
+/* The reader by content; text with none of the PTX or DOT marks is read as
+ * SASS, unless the file's name says PTX (an empty or header-less .ptx is
+ * reported as the PTX it claims to be, not as SASS without instructions). */
+static int detect_kind(const char *path, const char *text)
 {
     const char *p = text;
     while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
@@ -497,6 +519,9 @@ static int detect_kind(const char *text)
         return RF_CODE_DOT;
     if (strstr(text, ".version") || strstr(text, ".entry") ||
         strstr(text, ".func") || strstr(text, ".target"))
+        return RF_CODE_PTX;
+    size_t n = path ? strlen(path) : 0;
+    if (n >= 4 && strcmp(path + n - 4, ".ptx") == 0)
         return RF_CODE_PTX;
     return RF_CODE_SASS;
 }
@@ -521,7 +546,7 @@ int rf_module_load(const char *path, rf_module **out, rf_err *err)
     int rc = kir_read_file(path, &text, NULL, err);
     if (rc)
         return rc;
-    switch (detect_kind(text)) {
+    switch (detect_kind(path, text)) {
     case RF_CODE_DOT:
         rc = rf_dot_parse(path, text, out, err);
         break;

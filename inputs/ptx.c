@@ -50,7 +50,7 @@ typedef struct ptx {
     kir_map modsym;      /* module-scope variable -> index into modsz */
     int *modsz;          /* bytes of each module variable */
     unsigned char *modshared; /* 1 when that variable is .shared */
-    int nmod, capmod;
+    int nmod, capmod, capmodsh;
     int *call_tok;       /* callee name token per module call edge */
     int capcalls, capcalltok;
 } ptx;
@@ -339,7 +339,7 @@ typedef struct fstate {
     kir_map shused;      /* module .shared variables already counted */
     /* per instruction: its branch target label (token index) or -1 */
     int *tgt_tok, *tgt2_tok;
-    int captgt;
+    int captgt, captgt2;
     int *bt_first;       /* .branchtargets: first/second label token */
     int nbt, capbt;
     /* Labels are scoped by { } blocks (inlined asm repeats its labels). */
@@ -1025,16 +1025,14 @@ static int parse_inst(ptx *p, fstate *fs)
     rf_inst *in = kir_add_inst(f, &fs->capinst);
     if (!in)
         return nomem(p);
+    /* Per-instruction arrays grow geometrically (kir_grow): a parser that
+     * reallocates on every instruction is quadratic where realloc copies
+     * (AddressSanitizer's always does). */
     if (kir_grow((void **)&fs->tgt_tok, &fs->captgt, f->ninsts - 1,
-                 sizeof *fs->tgt_tok))
+                 sizeof *fs->tgt_tok) ||
+        kir_grow((void **)&fs->tgt2_tok, &fs->captgt2, f->ninsts - 1,
+                 sizeof *fs->tgt2_tok))
         return nomem(p);
-    {
-        /* keep tgt2_tok the same capacity as tgt_tok */
-        int *t2 = realloc(fs->tgt2_tok, (size_t)fs->captgt * sizeof *t2);
-        if (!t2)
-            return nomem(p);
-        fs->tgt2_tok = t2;
-    }
     fs->tgt_tok[f->ninsts - 1] = -1;
     fs->tgt2_tok[f->ninsts - 1] = -1;
     if (kir_grow((void **)&fs->inst_scope, &fs->capiscope, f->ninsts - 1,
@@ -1329,12 +1327,10 @@ static int parse_body(ptx *p, fstate *fs)
         if (!in)
             return nomem(p);
         if (kir_grow((void **)&fs->tgt_tok, &fs->captgt, f->ninsts - 1,
-                     sizeof *fs->tgt_tok))
+                     sizeof *fs->tgt_tok) ||
+            kir_grow((void **)&fs->tgt2_tok, &fs->captgt2, f->ninsts - 1,
+                     sizeof *fs->tgt2_tok))
             return nomem(p);
-        int *t2 = realloc(fs->tgt2_tok, (size_t)fs->captgt * sizeof *t2);
-        if (!t2)
-            return nomem(p);
-        fs->tgt2_tok = t2;
         fs->tgt_tok[f->ninsts - 1] = fs->tgt2_tok[f->ninsts - 1] = -1;
         in->cls = RF_OC_EXIT;
         in->line = (uint32_t)endtok->line;
@@ -1480,13 +1476,9 @@ static int parse_function(ptx *p, bool is_entry)
 
 static int add_modvar(ptx *p, int nt, long bytes, bool shared)
 {
-    if (kir_grow((void **)&p->modsz, &p->capmod, p->nmod, sizeof *p->modsz))
+    if (kir_grow((void **)&p->modsz, &p->capmod, p->nmod, sizeof *p->modsz) ||
+        kir_grow((void **)&p->modshared, &p->capmodsh, p->nmod, sizeof *p->modshared))
         return nomem(p);
-    int cap = p->capmod;
-    unsigned char *sh = realloc(p->modshared, (size_t)cap);
-    if (!sh)
-        return nomem(p);
-    p->modshared = sh;
     p->modsz[p->nmod] = bytes > (1L << 30) ? (1 << 30) : (int)bytes;
     p->modshared[p->nmod] = shared;
     const tok *n = &p->t[nt];
@@ -1602,8 +1594,9 @@ int rf_ptx_parse(const char *path, const char *text, rf_module **out,
     if (!rc)
         rc = parse_module(&p);
     if (!rc && p.m->nfuncs == 0)
-        rc = rf_err_set(err, RF_EPARSE, p.path, 0, 0, NULL,
-                        "no .entry or .func with a body");
+        rc = rf_err_set(err, RF_EPARSE, p.path, 0, 0, NULL, "%s",
+                        p.nt <= 1 ? "empty PTX: no .entry or .func with a body, no instructions"
+                                  : "no .entry or .func with a body: no instructions in the PTX");
     for (int c = 0; !rc && c < p.m->ncalls; c++) {
         const tok *t = &p.t[p.call_tok[c]];
         for (int f = 0; f < p.m->nfuncs; f++)

@@ -123,8 +123,8 @@ typedef struct chunk {
     size_t *rstart;      /* first field of each row; rstart[nrows] = nf */
     unsigned char *rplain; /* per row: no field needs quotes or holds a NUL */
     size_t nrows, rcap;
+    long *rline;         /* per row: the physical input line where it starts */
     unsigned char row_bad; /* the row being parsed has such a field */
-    long first_line;     /* input line of the first row */
     rf_csvw out;
     long errors;
     int state;           /* slot state (threaded mode) */
@@ -177,7 +177,7 @@ static int chunk_push_field(chunk *c, const char *s, size_t n)
     return RF_OK;
 }
 
-static int chunk_end_row(chunk *c, size_t first_field)
+static int chunk_end_row(chunk *c, size_t first_field, long line)
 {
     if (c->nrows + 2 > c->rcap) {
         size_t cap = c->rcap ? 2 * c->rcap : 256;
@@ -189,8 +189,13 @@ static int chunk_end_row(chunk *c, size_t first_field)
         if (!pl)
             return RF_ENOMEM;
         c->rplain = pl;
+        long *rl = realloc(c->rline, cap * sizeof *rl);
+        if (!rl)
+            return RF_ENOMEM;
+        c->rline = rl;
         c->rcap = cap;
     }
+    c->rline[c->nrows] = line;
     c->rplain[c->nrows] = !c->row_bad;
     c->row_bad = 0;
     c->rstart[c->nrows++] = first_field;
@@ -213,6 +218,7 @@ static void chunk_free(chunk *c)
     free(c->fstart);
     free(c->rstart);
     free(c->rplain);
+    free(c->rline);
     rf_csvw_free(&c->out);
 }
 
@@ -426,6 +432,7 @@ static char_entry *get_char(cache *c, const gpu_entry *g, const kern_entry *k)
     rf_err err;
     rf_err_clear(&err);
     e->rc = rf_kchar_compute(&g->gpu, k->k, &e->kc, &err);
+    rf_err_place(&err, k->path, 0, 0);   /* the passes name a function, not its file */
     snprintf(e->msg, sizeof e->msg, "%s", err.msg);
     return e;
 }
@@ -584,7 +591,7 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
         shape.smem = l->smem;
         if (shape.regs <= 0 || shape.threads <= 0)
             return rf_err_set(err, RF_EUSAGE, jb->path, (int)line, 0, "kernel",
-                              "give a kernel, or regs and block");
+                              "give a kernel, or regs (1..255; 0 is a kernel's own count) and block");
         memset(est, 0, sizeof *est);
         rf_occ_input in = {shape.regs, shape.threads, shape.smem};
         int rc = rf_occ_compute(&g->gpu, &d, &in, &est->occ, err);
@@ -631,6 +638,34 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
     return RF_OK;
 }
 
+/* A model's error (occupancy, area, the estimate) names a field but no
+ * place: the row's line, and the column the value came from, which is the
+ * field's own cell when the row fills it, else the kernel's for a launch
+ * value the kernel gave. */
+static void place_row_error(const job *jb, char **f, int nf, long line, rf_err *err)
+{
+    const layout *lay = jb->lay;
+    int col = 0;
+    for (int i = 0; i < lay->ncols && i < nf && !col; i++) {
+        const column *c = &lay->cols[i];
+        const char *name = c->opt ? c->opt->name : c->param->name;
+        int pf = c->opt ? (int)c->opt->field : -1;
+        bool same = rf_err_field_is(err, name) ||
+                    (pf == RF_PF_GRID && (rf_err_field_is(err, "grid") ||
+                                          rf_err_field_is(err, "ctas"))) ||
+                    (pf == RF_PF_BLOCK && (rf_err_field_is(err, "block") ||
+                                           rf_err_field_is(err, "threads")));
+        if (same && f[i][0])
+            col = i + 1;
+    }
+    int kc = lay->idx[RF_PF_KERNEL];
+    if (!col && kc >= 0 && kc < nf && f[kc][0] &&
+        (rf_err_field_is(err, "regs") || rf_err_field_is(err, "threads") ||
+         rf_err_field_is(err, "smem") || rf_err_field_is(err, "grid")))
+        col = kc + 1;
+    rf_err_place(err, jb->path, (int)line, col);
+}
+
 static void one_line(char *msg)
 {
     for (char *p = msg; *p; p++)
@@ -647,13 +682,15 @@ static void process_chunk(cache *cc, const job *jb, chunk *c)
         int shown = nf < 512 ? nf : 512;
         for (int i = 0; i < shown; i++)
             f[i] = c->text + c->fstart[a + (size_t)i];
-        long line = c->first_line + (long)r;
+        long line = c->rline[r];
         rf_err err;
         rf_err_clear(&err);
         rf_estimate est;
         bool have_ipc = false;
         int rc = nf > 512 ? rf_err_set(&err, RF_ELIMIT, jb->path, (int)line, 0, NULL, "too many fields")
                           : eval_row(cc, jb, f, nf, line, &est, &have_ipc, &err);
+        if (rc && nf <= 512)
+            place_row_error(jb, f, nf, line, &err);
         /* Input columns, padded or cut to the header's count.  A row of
          * the header's width whose fields need no quotes is its field
          * text as parsed, each field's NUL turned into a comma. */
@@ -713,7 +750,9 @@ typedef struct pipe {
     char **hdr;          /* header names while reading the header row */
     int nhdr, hcap;
     size_t row_first;    /* first field of the row being parsed */
-    long line;           /* input line of the next row */
+    long line;           /* physical input line being read (1 = first) */
+    long row_line;       /* physical line where the row being parsed starts */
+    bool row_open;       /* a row has started and not yet ended */
     size_t chunk_rows;
     int jobs;
     chunk *cur;          /* the chunk being filled */
@@ -759,7 +798,6 @@ static void dispatch(pipe_t *p)
         process_chunk(&p->single_cache, &p->jb, c);
         write_chunk(p, c);
         chunk_reset(c);
-        c->first_line = p->line;
         return;
     }
     pthread_mutex_lock(&p->mu);
@@ -772,7 +810,6 @@ static void dispatch(pipe_t *p)
     pthread_mutex_unlock(&p->mu);
     p->cur = n;
     chunk_reset(n);
-    n->first_line = p->line;
 }
 
 static void on_field(void *s, size_t len, void *data)
@@ -809,6 +846,7 @@ static void on_row(int term, void *data)
 {
     pipe_t *p = data;
     (void)term;
+    p->row_open = false;
     if (p->rc)
         return;
     if (!p->header_done) {
@@ -827,17 +865,14 @@ static void on_row(int term, void *data)
         if (rf_csvw_flush(&w))
             p->io_failed = errno ? errno : EIO;
         rf_csvw_free(&w);
-        p->line = 2;
-        filling(p)->first_line = 2;
         p->row_first = 0;
         return;
     }
     chunk *c = filling(p);
-    if (chunk_end_row(c, p->row_first)) {
+    if (chunk_end_row(c, p->row_first, p->row_line)) {
         p->rc = rf_err_set(p->err, RF_ENOMEM, p->jb.path, (int)p->line, 0, NULL, "out of memory");
         return;
     }
-    p->line++;
     if (c->nrows >= p->chunk_rows ||
         c->tlen + c->nf * sizeof *c->fstart >= RF_BATCH_CHUNK_BYTES) {
         dispatch(p);
@@ -906,6 +941,39 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
+/* Physical lines.  Messages name the line where a row starts, counted in
+ * newlines of the input, which differs from the row count after a quoted
+ * field holding a newline (or a blank line).  libcsv reports rows, not
+ * positions, so the input is fed to it a line at a time: a row starts on
+ * the line, among those read while no row is open, that holds its first
+ * byte other than a space, tab or line end (libcsv skips those between
+ * rows).  A row after a bare carriage return on the same line is counted
+ * from the line that opened the one before it.  Each line goes through
+ * rf_csv_feed (common/file.h: a record's length bounded).  Returns RF_OK,
+ * or rf_csv_feed's RF_EPARSE / RF_ELIMIT. */
+static int feed(rf_csvfeed *f, pipe_t *p, const char *s, size_t n)
+{
+    while (n > 0 && !p->rc) {
+        const char *nl = memchr(s, '\n', n);
+        size_t len = nl ? (size_t)(nl - s) + 1 : n;
+        if (!p->row_open)
+            for (size_t i = 0; i < len; i++)
+                if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n') {
+                    p->row_open = true;
+                    p->row_line = p->line;
+                    break;
+                }
+        int rc = rf_csv_feed(f, s, len);
+        if (rc)
+            return rc;
+        if (nl)
+            p->line++;
+        s += len;
+        n -= len;
+    }
+    return 0;
+}
+
 int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *opts,
                  rf_batch_stats *stats, rf_err *err)
 {
@@ -918,6 +986,7 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
         return rf_err_set(err, RF_ENOMEM, in_name, 0, 0, NULL, "out of memory");
     p->jb.path = in_name;
     p->jb.lay = &p->lay;
+    p->line = 1;
     p->jb.calib = opts ? opts->calib : NULL;
     rf_design_init(&p->jb.dflt);
     p->out = out;
@@ -964,19 +1033,19 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
         char buf[1 << 16];
         size_t got, skip = 0;
         bool first = true;
-        rf_csvfeed feed;
-        rf_csv_feed_init(&feed, &cp, on_field, on_row, p);
+        rf_csvfeed cf;
+        rf_csv_feed_init(&cf, &cp, on_field, on_row, p);
         while (!p->rc && (got = fread(buf, 1, sizeof buf, in)) > 0) {
             if (first)
                 skip = rf_file_bom(buf, got);   /* a UTF-8 byte-order mark */
             first = false;
-            int frc = rf_csv_feed(&feed, buf + skip, got - skip);
+            int frc = feed(&cf, p, buf + skip, got - skip);
             if (frc == RF_EPARSE && !p->rc)
                 p->rc = rf_err_set(err, RF_EPARSE, in_name, (int)p->line, 0, NULL, "%s",
                                    csv_strerror(csv_error(&cp)));
             else if (frc == RF_ELIMIT && !p->rc)
-                p->rc = rf_err_set(err, RF_ELIMIT, in_name, p->header_done ? (int)p->line : 1,
-                                   0, NULL, "a record longer than %zu bytes", RF_LINE_MAX);
+                p->rc = rf_err_set(err, RF_ELIMIT, in_name, (int)p->row_line, 0, NULL,
+                                   "a record longer than %zu bytes", RF_LINE_MAX);
             skip = 0;
         }
         if (!p->rc && ferror(in))
@@ -985,7 +1054,7 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
          * the input would otherwise take every line after its quote. */
         csv_set_opts(&cp, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI);
         if (!p->rc && csv_fini(&cp, on_field, on_row, p) != 0 && !p->rc)
-            p->rc = rf_err_set(err, RF_EPARSE, in_name, (int)p->line, 0, NULL,
+            p->rc = rf_err_set(err, RF_EPARSE, in_name, (int)p->row_line, 0, NULL,
                                "a quoted field is not closed by the end of the input");
         csv_free(&cp);
         if (!p->rc && !p->header_done)

@@ -64,6 +64,11 @@ static const unsigned char needs_quote[256] = {[','] = 1, ['"'] = 1, ['\n'] = 1,
 void rf_csvw_fieldn(rf_csvw *w, const char *s, size_t n)
 {
     sep(w);
+    /* An empty field is the separator alone: the buffer may not exist yet
+     * (a row whose first field is empty), and a null pointer plus 0 is
+     * undefined behaviour. */
+    if (n == 0)
+        return;
     /* Copy while looking for bytes that need quoting (one pass, no branch
      * per byte); a field that needs quotes is rewritten by libcsv. */
     if (reserve(w, n) != 0)
@@ -91,8 +96,10 @@ size_t rf_csvw_raw(rf_csvw *w, const char *s, size_t n, int fields)
     if (reserve(w, n) != 0)
         return (size_t)-1;
     size_t at = w->len;
-    memcpy(w->buf + at, s, n);
-    w->len += n;
+    if (n > 0) {   /* the buffer may not exist yet when n is 0 */
+        memcpy(w->buf + at, s, n);
+        w->len += n;
+    }
     return at;
 }
 

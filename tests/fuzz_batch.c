@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "../results/batch.h"
+#include "fuzz_msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,8 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rf_batch_opts o = {1, 3, NULL, NULL};   /* small chunks: chunk edges too */
         rf_batch_stats st;
         rf_err err = {0};
-        if (rf_batch_run(in, "fuzz.csv", out, &o, &st, &err) == 0 && st.errors > st.rows)
+        int rc = rf_batch_run(in, "fuzz.csv", out, &o, &st, &err);
+        if (rc == 0 && st.errors > st.rows)
             abort();
+        fuzz_check_msg(rc, &err);
     }
     if (in)
         fclose(in);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../inputs/gpu.h"
+#include "fuzz_msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,8 +24,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fclose(f);
     rf_gpu g;
     rf_err err = {0};
-    if (rf_gpu_load(path, &g, NULL, &err) == 0 && (g.sms < 1 || g.regs_per_sm < 1))
+    int rc = rf_gpu_load(path, &g, NULL, &err);
+    if (rc == 0 && (g.sms < 1 || g.regs_per_sm < 1))
         abort();   /* a loaded GPU must have passed rf_gpu_check */
+    fuzz_check_msg(rc, &err);
     unlink(path);
     return 0;
 }

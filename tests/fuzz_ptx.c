@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../inputs/kir.h"
+#include "fuzz_msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -18,10 +19,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size] = '\0';
     rf_module *m = NULL;
     rf_err err = {0};
-    if (rf_ptx_parse("fuzz.ptx", text, &m, &err) == 0) {
+    int rc = rf_ptx_parse("fuzz.ptx", text, &m, &err);
+    fuzz_check_msg(rc, &err);
+    if (rc == 0) {
         for (int i = 0; i < m->nfuncs; i++) {
             rf_func *p = NULL;
-            if (rf_regalloc(&m->funcs[i], &p, &err) == 0)
+            rf_err_clear(&err);
+            int arc = rf_regalloc(&m->funcs[i], &p, &err);
+            fuzz_check_msg(arc, &err);
+            if (arc == 0)
                 rf_func_destroy(p);
         }
         rf_module_destroy(m);

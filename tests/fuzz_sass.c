@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../inputs/kir.h"
+#include "fuzz_msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,6 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rf_err err = {0};
     int rc = (data[0] & 1) ? rf_dot_parse("fuzz.dot", text, &m, &err)
                            : rf_sass_parse("fuzz.sass", text, &m, &err);
+    fuzz_check_msg(rc, &err);
     if (rc == 0)
         rf_module_destroy(m);
     free(text);

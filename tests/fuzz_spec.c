@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../inputs/kernel.h"
+#include "fuzz_msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -48,7 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.no_ptxas = true;
     rf_kernel *k = NULL;
     rf_err err = {0};
-    if (rf_kernel_load(spec, &o, &k, &err) == 0)
+    int rc = rf_kernel_load(spec, &o, &k, &err);
+    fuzz_check_msg(rc, &err);
+    if (rc == 0)
         rf_kernel_destroy(k);
     return 0;
 }

@@ -7,8 +7,10 @@
 #include <cmocka.h>
 
 #include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../inputs/kir.h"
 
@@ -369,6 +371,101 @@ static void test_old_nvcc(void **state)
     rf_module_destroy(m);
 }
 
+/* The reader's per-instruction, per-variable and per-function arrays grow
+ * geometrically; what matters here is that everything appended across many
+ * growth steps is still there and right: 20 .shared and 20 .global module
+ * variables (only the .shared ones count toward the entry's shared memory),
+ * 20 .func bodies, 3000 straight-line instructions, then a brx.idx whose two
+ * targets (kept in a second target array) are resolved at the end. */
+static void test_growth(void **state)
+{
+    (void)state;
+    enum { NVAR = 20, NFUNC = 20, NADD = 3000 };
+    size_t cap = 64 * 1024 + NADD * 32, n = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+#define PUT(...) (n += (size_t)snprintf(text + n, cap - n, __VA_ARGS__))
+    PUT(HEAD);
+    for (int i = 0; i < NVAR; i++)
+        PUT(".shared .align 4 .b8 s%d[16];\n.global .align 4 .b8 g%d[8];\n", i, i);
+    for (int i = 0; i < NFUNC; i++)
+        PUT(".func f%d()\n{\n\tret;\n}\n", i);
+    PUT(".entry k()\n{\n\t.reg .b32 %%r<4>;\n\t.reg .b64 %%rd<3>;\n");
+    for (int i = 0; i < NVAR; i++)
+        PUT("\tmov.u64 %%rd1, s%d;\n\tmov.u64 %%rd2, g%d;\n", i, i);
+    for (int i = 0; i < NFUNC; i++)
+        PUT("\tcall f%d, ();\n", i);
+    PUT("\tmov.u32 %%r1, %%tid.x;\n");
+    for (int i = 0; i < NADD; i++)
+        PUT("\tadd.s32 %%r1, %%r1, 1;\n");
+    PUT("\tts: .branchtargets $L_a, $L_b;\n\tand.b32 %%r2, %%r1, 1;\n\tbrx.idx %%r2, ts;\n"
+        "$L_a:\n\tadd.s32 %%r1, %%r1, 2;\n$L_b:\n\tret;\n}\n");
+#undef PUT
+    assert_true(n < cap);
+    rf_module *m = NULL;
+    rf_err err = {0};
+    if (rf_ptx_parse("grow.ptx", text, &m, &err))
+        fail_msg("%s", err.msg);
+    free(text);
+    assert_int_equal(m->nfuncs, NFUNC + 1);
+    for (int i = 0; i < NFUNC; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "f%d", i);
+        assert_string_equal(m->funcs[i].name, name);
+        assert_int_equal(m->funcs[i].ninsts, 1);
+    }
+    const rf_func *f = rf_module_func(m, "k");
+    assert_non_null(f);
+    /* 40 movs + 20 calls + 1 mov + 3000 adds + and + brx + add + ret */
+    assert_int_equal(f->ninsts, 2 * NVAR + NFUNC + 1 + NADD + 4);
+    /* 20 .shared variables of 16 bytes; the .global ones take none */
+    assert_int_equal(f->smem_static, NVAR * 16);
+    assert_int_equal(m->smem_module, NVAR * 16);
+    /* The brx block's successors are $L_a (the add) and $L_b (the ret). */
+    int brx = f->ninsts - 3, a = -1, b = -1, from = -1;
+    for (int i = 0; i < f->nblocks; i++) {
+        if (!strcmp(f->blocks[i].label, "$L_a"))
+            a = i;
+        if (!strcmp(f->blocks[i].label, "$L_b"))
+            b = i;
+        if (f->blocks[i].first <= brx)
+            from = i;
+    }
+    assert_true(a >= 0 && b >= 0 && from >= 0);
+    assert_int_equal(f->blocks[a].first, f->ninsts - 2);
+    assert_int_equal(f->blocks[b].first, f->ninsts - 1);
+    assert_int_equal(f->blocks[from].nsucc, 2);
+    assert_true((f->blocks[from].succ[0] == a && f->blocks[from].succ[1] == b) ||
+                (f->blocks[from].succ[0] == b && f->blocks[from].succ[1] == a));
+    rf_module_destroy(m);
+}
+
+/* An empty .ptx (or one of comments only) is read as the PTX it claims to
+ * be, not as SASS without instructions. */
+static void test_empty_ptx(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rfkit-test-ptxXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/e.ptx", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("// nothing here\n", fp);
+    fclose(fp);
+    rf_module *m = NULL;
+    rf_err err = {0};
+    assert_int_equal(rf_module_load(path, &m, &err), RF_EPARSE);
+    unlink(path);
+    rmdir(dir);
+    assert_null(m);
+    char want[128];
+    snprintf(want, sizeof want, "%s: empty PTX: no .entry or .func with a body, no instructions",
+             path);
+    assert_string_equal(err.msg, want);
+    expect_error(HEAD, "t.ptx: no .entry or .func with a body: no instructions in the PTX");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +476,8 @@ int main(void)
         cmocka_unit_test(test_old_style),
         cmocka_unit_test(test_scoped_labels),
         cmocka_unit_test(test_old_nvcc),
+        cmocka_unit_test(test_growth),
+        cmocka_unit_test(test_empty_ptx),
     };
     return cmocka_run_group_tests_name("ptx", tests, NULL, NULL);
 }
