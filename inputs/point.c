@@ -35,7 +35,7 @@ void rf_point_init(rf_point *pt)
     memset(pt, 0, sizeof *pt);
 }
 
-static bool name_eq(const char *a, const char *b)
+bool rf_point_name_eq(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++) {
         char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
@@ -48,7 +48,7 @@ static bool name_eq(const char *a, const char *b)
 const rf_point_opt *rf_point_find(const char *name)
 {
     for (size_t i = 0; i < rf_point_nopts; i++)
-        if (name_eq(name, rf_point_opts[i].name))
+        if (rf_point_name_eq(name, rf_point_opts[i].name))
             return &rf_point_opts[i];
     return NULL;
 }

@@ -63,6 +63,9 @@ typedef struct rf_point {
 
 void rf_point_init(rf_point *pt);
 
+/* Names equal with '-' and '_' alike (an option and its column). */
+bool rf_point_name_eq(const char *a, const char *b);
+
 /* The option named name ('-' and '_' alike), or NULL. */
 const rf_point_opt *rf_point_find(const char *name);
 

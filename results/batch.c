@@ -49,16 +49,6 @@ typedef struct layout {
     int idx[RF_PF_COUNT];    /* column of each point field, -1 = absent */
 } layout;
 
-static bool name_eq(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++) {
-        char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
-        if (x != y)
-            return false;
-    }
-    return *a == *b;
-}
-
 static const char *const result_cols[] = {
     "ctas_per_sm", "warps_per_sm", "occupancy", "ipc", "ipc_lo", "ipc_hi",
     "cycles", "energy_nj", "area_mm2", "calibrated", "error"};
@@ -89,7 +79,7 @@ static int make_layout(layout *lay, char **names, int n, const char *path, rf_er
         }
         const rf_param *p = NULL;
         for (size_t j = 0; j < rf_design_nparams && !p; j++)
-            if (name_eq(nm, rf_design_params[j].name))
+            if (rf_point_name_eq(nm, rf_design_params[j].name))
                 p = &rf_design_params[j];
         if (p) {
             for (int k = 0; k < i; k++)

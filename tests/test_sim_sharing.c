@@ -16,18 +16,6 @@
 #include "../sampler/sim_internal.h"
 #include "support/simfix.h"
 
-static rf_sim_stats run(simfix *fx)
-{
-    rf_sim_stats st;
-    rf_err err = {0};
-    int rc = rf_sim_run(&fx->gpu, &fx->design, &fx->kernel, &fx->opts, &st, &err);
-    if (rc != 0)
-        print_error("rf_sim_run: %s\n", err.msg);
-    assert_int_equal(rc, 0);
-    assert_int_equal(st.chk_issued, st.chk_retired);
-    return st;
-}
-
 /* One shared pair: 2 CTAs of one warp, 32 registers per thread.  R = 1536
  * registers per SM, R_tb = 32 x 32 = 1024: g = floor(1536 / 1024) = 1;
  * F = 0.5 (t = 0.5): Eq. 4 M = (1536 - 1 x 1024 x 0.5) / (0.5 x 1024) = 2,
@@ -36,14 +24,7 @@ static rf_sim_stats run(simfix *fx)
 static void pair_fixture(simfix *fx)
 {
     simfix_init(fx);
-    /* The occupancy rules the fixture GPU leaves out: whole warps of
-     * registers, rounded to 64; shared memory unused. */
-    fx->gpu.reg_alloc_unit = 64;
-    fx->gpu.warp_alloc_gran = 1;
-    fx->gpu.max_regs_per_cta = 65536;
-    fx->gpu.smem_per_sm = 49152;
-    fx->gpu.max_smem_per_cta = 49152;
-    fx->gpu.smem_alloc_unit = 128;
+    simfix_occupancy_rules(fx);
     fx->gpu.regs_per_sm = 1536;
     fx->kernel.launch.grid[0] = 2;
     fx->opts.ctas_per_sm = 2;
@@ -73,7 +54,7 @@ static void lock_handoff(void **state)
     simfix_add(&fx, RF_OC_ALU, (int[]){20, -1}, (int[]){0, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){20, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.ctas_per_sm, 2);
     assert_int_equal(st.lock_acquires, 2);
     assert_int_equal(st.lock_wait_cycles, 7);
@@ -85,7 +66,7 @@ static void lock_handoff(void **state)
      * then sources): r20 -> 0, r0 -> 1, r1 -> 2, all private: no lock, both
      * warps run side by side (I0 at 0, I1 at 6 written at 12): 13 cycles. */
     fx.design.unroll = true;
-    st = run(&fx);
+    st = simfix_run(&fx);
     assert_int_equal(st.lock_acquires, 0);
     assert_int_equal(st.lock_wait_cycles, 0);
     assert_int_equal(st.stall_lock, 0);
@@ -150,7 +131,7 @@ static void barrier_pair_finishes(void **state)
     simfix_add(&fx, RF_OC_BARRIER, NULL, NULL);
     simfix_add(&fx, RF_OC_ALU, (int[]){21, -1}, (int[]){20, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.ctas_done, 2);
     assert_int_equal(st.lock_acquires, 4);
     assert_true(st.lock_wait_cycles > 0);
@@ -169,7 +150,7 @@ static void unshared_cta_takes_no_lock(void **state)
     fx.opts.ctas_per_sm = 3;
     simfix_add(&fx, RF_OC_ALU, (int[]){20, -1}, (int[]){0, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.ctas_done, 3);
     assert_int_equal(st.lock_acquires, 2);   /* the pair's two warps; slot 0 needs none */
 }

@@ -11,30 +11,13 @@
 
 #include "support/simfix.h"
 
-static rf_sim_stats run(simfix *fx)
-{
-    rf_sim_stats st;
-    rf_err err = {0};
-    int rc = rf_sim_run(&fx->gpu, &fx->design, &fx->kernel, &fx->opts, &st, &err);
-    if (rc != 0)
-        print_error("rf_sim_run: %s\n", err.msg);
-    assert_int_equal(rc, 0);
-    assert_int_equal(st.chk_issued, st.chk_retired);
-    return st;
-}
-
 /* Two CTAs of one warp at 32 registers (1024 registers, 4 KB a CTA):
  * I0 r2 <- load [r0]; I1 r3 <- r2; EXIT.  Occupancy from the design
  * (opts.ctas_per_sm = 0). */
 static void fixture(simfix *fx, int kind)
 {
     simfix_init(fx);
-    fx->gpu.reg_alloc_unit = 64;
-    fx->gpu.warp_alloc_gran = 1;
-    fx->gpu.max_regs_per_cta = 65536;
-    fx->gpu.smem_per_sm = 49152;
-    fx->gpu.max_smem_per_cta = 49152;
-    fx->gpu.smem_alloc_unit = 128;
+    simfix_occupancy_rules(fx);
     fx->gpu.max_ctas_per_sm = 1;          /* the scheduling limit: one active CTA */
     fx->kernel.launch.grid[0] = 2;
     fx->kernel.profile.l1_hit = 0;
@@ -65,7 +48,7 @@ static void finereg_switch_cost(void **state)
     fixture(&fx, RF_DESIGN_FINEREG);
     fx.design.acrf_kb = 4;
     fx.design.pcrf_kb = 4;
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.ctas_done, 2);
     assert_int_equal(st.cta_switches, 2);
     assert_int_equal(st.switch_cycles, 51);
@@ -83,7 +66,7 @@ static void finereg_pcrf_full(void **state)
     fixture(&fx, RF_DESIGN_FINEREG);
     fx.design.acrf_kb = 4;
     fx.design.pcrf_kb = 0.1;
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.ctas_done, 2);
     assert_int_equal(st.cta_switches, 0);
     assert_true(st.pcrf_full_stalls > 100);    /* the loads' DRAM latency, twice */
@@ -106,7 +89,7 @@ static void regdram_switch_bytes(void **state)
     fixture(&fx, RF_DESIGN_REGDRAM);
     fx.gpu.regs_per_sm = 1024;
     fx.design.dram_ctas = 1;
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.ctas_done, 2);
     assert_int_equal(st.cta_switches, 3);
     assert_int_equal(st.switch_dram_bytes, 16384);
@@ -124,7 +107,7 @@ static void vt_switches(void **state)
     simfix fx;
     fixture(&fx, RF_DESIGN_VT);
     fx.gpu.regs_per_sm = 2048;
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.ctas_done, 2);
     assert_int_equal(st.cta_switches, 3);
     assert_int_equal(st.switch_cycles, 60);
@@ -154,12 +137,7 @@ static void regmutex_pool_stall(void **state)
     (void)state;
     simfix fx;
     simfix_init(&fx);
-    fx.gpu.reg_alloc_unit = 64;
-    fx.gpu.warp_alloc_gran = 1;
-    fx.gpu.max_regs_per_cta = 65536;
-    fx.gpu.smem_per_sm = 49152;
-    fx.gpu.max_smem_per_cta = 49152;
-    fx.gpu.smem_alloc_unit = 128;
+    simfix_occupancy_rules(&fx);
     fx.gpu.max_ctas_per_sm = 2;
     fx.kernel.launch.grid[0] = 2;
     fx.kernel.launch.block[0] = 64;
@@ -174,7 +152,7 @@ static void regmutex_pool_stall(void **state)
     simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){2, -1}, (int[]){1, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){2, 0, -1});
     simfix_finish(&fx);
-    rf_sim_stats st = run(&fx);
+    rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.ctas_done, 2);
     assert_int_equal(st.srp_acquires, 4);
     assert_int_equal(st.srp_stall_cycles, st.stall_lock);

@@ -63,6 +63,16 @@ void simfix_init(simfix *fx)
     strcpy(fx->func.name, "simfix");
 }
 
+void simfix_occupancy_rules(simfix *fx)
+{
+    fx->gpu.reg_alloc_unit = 64;
+    fx->gpu.warp_alloc_gran = 1;
+    fx->gpu.max_regs_per_cta = 65536;
+    fx->gpu.smem_per_sm = 49152;
+    fx->gpu.max_smem_per_cta = 49152;
+    fx->gpu.smem_alloc_unit = 128;
+}
+
 int simfix_add(simfix *fx, int cls, const int *defs, const int *uses)
 {
     rf_func *f = &fx->func;

@@ -27,6 +27,13 @@ typedef struct simfix {
  * one shared collector pool. */
 void simfix_init(simfix *fx);
 
+/* Fill in the occupancy rules the fixture GPU leaves out, for tests that
+ * let rf_occ_compute size the SM (opts.ctas_per_sm = 0, or a design whose
+ * residency it decides): whole warps of registers rounded to 64, 48 KB of
+ * shared memory per SM and per CTA in 128-byte units, 64 K registers per
+ * CTA. */
+void simfix_occupancy_rules(simfix *fx);
+
 /* Append an instruction: defs/uses are -1-terminated lists given inline,
  * e.g. simfix_add(fx, RF_OC_ALU, (int[]){2, -1}, (int[]){0, 4, -1}). */
 int simfix_add(simfix *fx, int cls, const int *defs, const int *uses);
