@@ -389,6 +389,18 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         rf_plan_warm(gpu, &rep->plan);
     const rf_plan *plan = &rep->plan;
     uint64_t seed = opts && opts->seed ? opts->seed : 1;
+    out->full_cycles = plan->full_cycles;
+    if (plan->n == 0) {
+        /* Too short a kernel for one sample within the budget: the record
+         * keeps the defaults and no samples, and estimates from it are
+         * uncalibrated (calibrate/extrapolate.c). */
+        if (opts && opts->progress)
+            fprintf(opts->progress,
+                    "calibrate: the kernel's estimated %.0f cycles leave no sample of at least "
+                    "1000 cycles within the budget: no samples, estimates stay uncalibrated\n",
+                    plan->full_cycles);
+        return RF_OK;
+    }
 
     /* Samples. */
     double y[RF_PLAN_MAX], window[RF_PLAN_MAX], conflict[RF_PLAN_MAX], wr[RF_PLAN_MAX];

@@ -274,7 +274,9 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     if (!(out->cycles > 0) || !isfinite(out->cycles))
         return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, NULL, "IPC model gave no finite cycles");
 
-    out->calibrated = cal != NULL;
+    /* A record without samples (a kernel too short to sample within the
+     * budget, calibrate/plan.c) holds the defaults: uncalibrated. */
+    out->calibrated = cal != NULL && (cal->samples > 0 || cal->nfit > 0);
     if (cal && cal->nfit > 0) {
         double g[RF_FIT_MAXP];
         for (int j = 0; j < cal->nfit; j++) {
