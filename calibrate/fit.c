@@ -32,6 +32,13 @@
  * start point (chi^2 3.67 -> 3.67 in 19 iterations); with 1e-3 it moved
  * (3.67 -> 2.67), and the derivatives' error is about 1e-3 of their size. */
 #define FD_STEP 1e-3
+/* Stopping: a step under XTOL of the parameters (in u), or a gradient or a
+ * chi^2 change under GTOL / FTOL.  The model's own solver tolerance is
+ * 1e-6 relative and the windows' noise several percent, so a tighter stop
+ * only buys iterations on solver noise. */
+#define XTOL 1e-4
+#define GTOL 1e-6
+#define FTOL 1e-6
 
 void rf_fit_gsl_quiet(void)
 {
@@ -142,7 +149,7 @@ int rf_fit_run(const rf_fit_problem *pb, rf_fit_result *out, rf_err *err)
 
     int info = 0;
     size_t max_iter = pb->max_iter ? pb->max_iter : 200;
-    st = gsl_multifit_nlinear_driver(max_iter, 1e-9, 1e-9, 1e-12, NULL, NULL, &info, w);
+    st = gsl_multifit_nlinear_driver(max_iter, XTOL, GTOL, FTOL, NULL, NULL, &info, w);
     if (c.rc) {
         rc = rf_err_set(err, c.rc, NULL, 0, 0, NULL, "fit: model evaluation failed");
         goto done;
