@@ -277,6 +277,13 @@ typedef struct fit_ctx {
                                   * position; with 2 or more theta[np + rate] is their
                                   * position factor */
     bool pair[RF_PLAN_MAX];
+    /* Last model value of each window and the parameters it depends on
+     * (those of other designs zeroed): a finite-difference step in a
+     * parameter the window's design does not use, or in the rate or the
+     * position factor (applied outside the window model), reuses it. */
+    bool memo_ok[RF_PLAN_MAX];
+    double memo_key[RF_PLAN_MAX][RF_FIT_MAXP];
+    double memo_v[RF_PLAN_MAX];
     rf_err *err;
 } fit_ctx;
 
@@ -285,6 +292,19 @@ static int window_of(const fit_ctx *c, size_t i, const rf_ipc_params *p, double 
     const rf_plan_point *pt = &c->plan->pt[i];
     return rf_calib_window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], p, pt->skip_ctas,
                                pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], v, c->err);
+}
+
+/* Whether the window model of design d reads the fitted parameter named:
+ * the stealing terms act only with read or write stealing on
+ * (analytic/conflict.h), the register-cache terms only for HI-RF
+ * (rf_calib_window_ipc). */
+static bool uses_param(const rf_design *d, const char *name)
+{
+    if (!strcmp(name, "steal_cand") || !strcmp(name, "dead_reg"))
+        return d->kind == RF_DESIGN_STEALING && (d->read_steal || d->write_steal);
+    if (!strncmp(name, "rc_", 3))
+        return d->kind == RF_DESIGN_HIRF;
+    return true;
 }
 
 static int model_fn(const double *theta, size_t i, double *v, void *data)
@@ -296,9 +316,21 @@ static int model_fn(const double *theta, size_t i, double *v, void *data)
         return RF_OK;
     }
     rf_ipc_params p = c->base;
-    for (int j = 0; j < c->np; j++)
+    double key[RF_FIT_MAXP];
+    for (int j = 0; j < c->np; j++) {
         rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &p, theta[j]);
-    int rc = window_of(c, i, &p, v);
+        key[j] = uses_param(&c->plan->pt[i].design, rf_ipc_mparams[c->idx[j]].name) ? theta[j]
+                                                                                    : 0.0;
+    }
+    int rc = RF_OK;
+    if (c->memo_ok[i] && !memcmp(key, c->memo_key[i], sizeof key[0] * (size_t)c->np)) {
+        *v = c->memo_v[i];
+    } else {
+        rc = window_of(c, i, &p, v);
+        c->memo_ok[i] = rc == RF_OK;
+        memcpy(c->memo_key[i], key, sizeof key[0] * (size_t)c->np);
+        c->memo_v[i] = *v;
+    }
     if (c->rate)
         *v *= theta[c->np];
     if (c->npair > 1 && c->pair[i])
