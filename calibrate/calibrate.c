@@ -200,13 +200,13 @@
  * Seeds are added until the standard error of their mean (sample standard
  * deviation / sqrt(seeds)) is at most LEVEL_REL_SE of it, from
  * LEVEL_MIN_SEEDS up to LEVEL_SEEDS: a kernel whose paths hardly depend on
- * the draws stops at four, one with data-dependent paths runs up to
+ * the draws stops at three, one with data-dependent paths runs up to
  * sixteen.  LEVEL_REL_SE = 1%: the windows set the level to their own
  * noise, s / sqrt(n) (several percent, calibrate/extrapolate.c), so a
  * finer mean of the draws buys no accuracy.
  * Deterministic: the same seeds in the same order. */
 #define LEVEL_SEEDS 16
-#define LEVEL_MIN_SEEDS 4
+#define LEVEL_MIN_SEEDS 3
 #define LEVEL_REL_SE 0.01
 
 int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
