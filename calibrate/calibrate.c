@@ -1,7 +1,9 @@
 /* calibrate.c - fit the IPC model to short sampler runs.
  *
  * 1. Plan (calibrate/plan.c): four design points, one window each, at four
- *    positions in the grid.
+ *    positions in the grid; fewer on a kernel too short for four within
+ *    the default budget, and none on one too short for a single window
+ *    (the record then keeps the defaults: estimates stay uncalibrated).
  * 2. Samples: rf_sim_run on one SM with the window's skip_ctas, warm-up and
  *    length; y_i = the window's IPC.  The baseline windows also give the
  *    measured register reads and writes per instruction, which replace the
@@ -45,7 +47,7 @@
  *    parameters above do not set.
  * 5. Level: the whole grid run through the population model at the default
  *    design and the fitted parameters (averaged over draws of the CTAs'
- *    paths until the mean's standard error is 0.5%), over the wave
+ *    paths until the mean's standard error is 1%), over the wave
  *    formula's IPC there; estimates multiply by it (calibrate/extrapolate.c).
  */
 #include "calibrate.h"
