@@ -184,6 +184,12 @@
  * runs 9.91% -> 9.03%); 0.1 and 0.05 measure the same (9.07%, 9.08%): the
  * windows barely inform them at that length. */
 #define PRIOR_RC_SHORT 0.25
+/* The fit stops at a step of FIT_XTOL in the logistic coordinate (a
+ * parameter moving by at most 1/4000 of its range, far inside its standard
+ * error from four windows) or a gradient or relative chi^2 change under
+ * FIT_GTOL. */
+#define FIT_XTOL 1e-3
+#define FIT_GTOL 1e-4
 #define RATE_LO 0.5
 #define RATE_HI 2.0
 #define LEVEL_MAX_CTAS 4096
@@ -691,7 +697,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     rf_fit_problem pb = {(size_t)(plan->n + c.np + nrate), (size_t)(c.np + nrate), y_all, sigma,
                          lo, hi, start, model_fn, &c, 0};
     if (!rc)
-        rc = rf_fit_run(&pb, &rep->fit, err);
+        rc = rf_fit_run_tol(&pb, FIT_XTOL, FIT_GTOL, &rep->fit, err);
     if (rc) {
         free_sets(&c);
         return rc;
