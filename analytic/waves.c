@@ -293,44 +293,34 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
         if (a > 0 && !(ipc > 0))
             break;
         /* Share IPC(a) among the issuing warps: equally, or oldest first
-         * with each warp at most at its lone speed. */
+         * with each warp at most at its lone speed.  The issuing warps are
+         * listed oldest CTA first, by warp within a CTA (the order the
+         * oldest-first share needs; the equal share has none). */
         int na = 0;
-        for (int i = 0; i < nw; i++)
-            if (s.st[i] == W_ISSUE)
-                order[na++] = i;
-        double lam = run->oldest_first < 0 ? 0 : run->oldest_first > 1 ? 1 : run->oldest_first;
-        if (run->stretch && a > 0 && run->stretch[a > nw ? nw : a]) {
-            issue_stretch(&s, order, na, ipc, v, &c_last);
-        } else {
-            double eq = a > 0 ? ipc * cs->cpi_lone / a : 0.0;
-            for (int x = 0; x < na; x++)
-                v[order[x]] = eq;
-        }
-        for (int x = 0; x < na; x++)
-            v[order[x]] *= 1.0 - lam;
-        if (lam > 0) {
-            /* The issuing warps oldest CTA first, by warp within a CTA. */
-            na = 0;
-            for (int k = 0; k < n; k++)
-                for (int w = 0; w < wpc; w++) {
-                    int i = s.by_age[k] * wpc + w;
-                    if (s.st[i] == W_ISSUE)
-                        order[na++] = i;
-                }
-            double left = ipc;
-            for (int x = 0; x < na; x++) {
-                int i = order[x];
-                double g = s.ipt[i] < left ? s.ipt[i] : left;
-                v[i] += lam * (s.ipt[i] > 0 ? g / s.ipt[i] : 1.0);
-                left -= g;
+        for (int k = 0; k < n; k++)
+            for (int w = 0; w < wpc; w++) {
+                int i = s.by_age[k] * wpc + w;
+                if (s.st[i] == W_ISSUE)
+                    order[na++] = i;
             }
-        }
-        double dt = -1, rate = 0;
+        double lam = run->oldest_first < 0 ? 0 : run->oldest_first > 1 ? 1 : run->oldest_first;
+        bool stretched = run->stretch && a > 0 && run->stretch[a > nw ? nw : a];
+        if (stretched)
+            issue_stretch(&s, order, na, ipc, v, &c_last);
+        double eq = a > 0 ? ipc * cs->cpi_lone / a : 0.0;
+        double dt = -1, rate = 0, left = ipc;
         for (int x = 0; x < na; x++) {
             int i = order[x];
-            if (v[i] > 0 && (dt < 0 || s.rem[i] / v[i] < dt))
-                dt = s.rem[i] / v[i];
-            rate += v[i] * s.ipt[i];
+            double vi = (stretched ? v[i] : eq) * (1.0 - lam);
+            if (lam > 0) {
+                double g = s.ipt[i] < left ? s.ipt[i] : left;
+                vi += lam * (s.ipt[i] > 0 ? g / s.ipt[i] : 1.0);
+                left -= g;
+            }
+            v[i] = vi;
+            if (vi > 0 && (dt < 0 || s.rem[i] / vi < dt))
+                dt = s.rem[i] / vi;
+            rate += vi * s.ipt[i];
         }
         if (next_free >= 0 && (dt < 0 || next_free - t < dt))
             dt = next_free - t > 0 ? next_free - t : 0;
