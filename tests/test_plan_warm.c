@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../analytic/kchar.h"
@@ -216,6 +217,20 @@ static void too_short_a_kernel_stays_uncalibrated(void **state)
     assert_float_equal(e.ipc, u.ipc, 1e-12);
     assert_float_equal(e.ipc_lo, 0.894162 * u.ipc, 1e-6 * u.ipc);
     assert_float_equal(e.ipc_hi, 1.105838 * u.ipc, 1e-6 * u.ipc);
+    /* Saved and read back, the record still holds no samples. */
+    char path[] = "/tmp/rfkit-test-nosampleXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rf_record_save(path, &cal, &err), RF_OK);
+    rf_calib back;
+    assert_int_equal(rf_record_load_kernel(path, "fermi-gtx480", f->k, &back, &err), RF_OK);
+    unlink(path);
+    assert_int_equal(back.samples, 0);
+    assert_int_equal(back.nfit, 0);
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &back, &e, &err), RF_OK);
+    assert_false(e.calibrated);
+    assert_float_equal(e.ipc, u.ipc, 1e-12);
 }
 
 /* Calibrated interval (calibrate/extrapolate.c) of a record with no fitted
