@@ -210,7 +210,8 @@ static void warm(sim *s, int n, long until)
  * (c = 1, every warp at its lone speed, when the warps ask less).  With
  * every warp at the kernel's mean ipt this is the equal share; where
  * phases differ it slows the issuing phases, not the waiting ones. */
-static void issue_stretch(const sim *s, const int *order, int na, double ipc, double *v)
+static void issue_stretch(const sim *s, const int *order, int na, double ipc, double *v,
+                          double *c_last)
 {
     double d = 0;
     for (int x = 0; x < na; x++)
@@ -218,7 +219,11 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
     double c = 1.0;
     if (d > ipc && ipc > 0) {
         /* f(c) = sum ipt / (1 + ipt (c - 1)) - ipc, decreasing and convex:
-         * Newton from c = 1 converges from below. */
+         * Newton converges from below, and from above its first step lands
+         * below the root.  It starts at the previous event's c (the
+         * population changes by one phase between events), a step below 1
+         * restarting from 1. */
+        c = *c_last > 1.0 ? *c_last : 1.0;
         for (int it = 0; it < 50; it++) {
             double f = -ipc, df = 0;
             for (int x = 0; x < na; x++) {
@@ -230,9 +235,12 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
                 break;
             double step = f / df;
             c -= step;
-            if (fabs(step) < 1e-9 * c)
+            if (c < 1.0)
+                c = 1.0;
+            else if (fabs(step) < 1e-9 * c)
                 break;
         }
+        *c_last = c;
     }
     for (int x = 0; x < na; x++) {
         double p = s->ipt[order[x]];
@@ -269,6 +277,7 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
     }
     if (run->warm_ctas > 0)
         warm(&s, n, run->warm_ctas);
+    double c_last = 1.0;     /* issue stretch of the previous event */
     bool window = run->t_end > 0;
     double t = 0, insts = 0, active_time = 0, t0 = run->t_start, t1 = run->t_end;
     for (;;) {
@@ -284,44 +293,34 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
         if (a > 0 && !(ipc > 0))
             break;
         /* Share IPC(a) among the issuing warps: equally, or oldest first
-         * with each warp at most at its lone speed. */
+         * with each warp at most at its lone speed.  The issuing warps are
+         * listed oldest CTA first, by warp within a CTA (the order the
+         * oldest-first share needs; the equal share has none). */
         int na = 0;
-        for (int i = 0; i < nw; i++)
-            if (s.st[i] == W_ISSUE)
-                order[na++] = i;
-        double lam = run->oldest_first < 0 ? 0 : run->oldest_first > 1 ? 1 : run->oldest_first;
-        if (run->stretch && a > 0 && run->stretch[a > nw ? nw : a]) {
-            issue_stretch(&s, order, na, ipc, v);
-        } else {
-            double eq = a > 0 ? ipc * cs->cpi_lone / a : 0.0;
-            for (int x = 0; x < na; x++)
-                v[order[x]] = eq;
-        }
-        for (int x = 0; x < na; x++)
-            v[order[x]] *= 1.0 - lam;
-        if (lam > 0) {
-            /* The issuing warps oldest CTA first, by warp within a CTA. */
-            na = 0;
-            for (int k = 0; k < n; k++)
-                for (int w = 0; w < wpc; w++) {
-                    int i = s.by_age[k] * wpc + w;
-                    if (s.st[i] == W_ISSUE)
-                        order[na++] = i;
-                }
-            double left = ipc;
-            for (int x = 0; x < na; x++) {
-                int i = order[x];
-                double g = s.ipt[i] < left ? s.ipt[i] : left;
-                v[i] += lam * (s.ipt[i] > 0 ? g / s.ipt[i] : 1.0);
-                left -= g;
+        for (int k = 0; k < n; k++)
+            for (int w = 0; w < wpc; w++) {
+                int i = s.by_age[k] * wpc + w;
+                if (s.st[i] == W_ISSUE)
+                    order[na++] = i;
             }
-        }
-        double dt = -1, rate = 0;
+        double lam = run->oldest_first < 0 ? 0 : run->oldest_first > 1 ? 1 : run->oldest_first;
+        bool stretched = run->stretch && a > 0 && run->stretch[a > nw ? nw : a];
+        if (stretched)
+            issue_stretch(&s, order, na, ipc, v, &c_last);
+        double eq = a > 0 ? ipc * cs->cpi_lone / a : 0.0;
+        double dt = -1, rate = 0, left = ipc;
         for (int x = 0; x < na; x++) {
             int i = order[x];
-            if (v[i] > 0 && (dt < 0 || s.rem[i] / v[i] < dt))
-                dt = s.rem[i] / v[i];
-            rate += v[i] * s.ipt[i];
+            double vi = (stretched ? v[i] : eq) * (1.0 - lam);
+            if (lam > 0) {
+                double g = s.ipt[i] < left ? s.ipt[i] : left;
+                vi += lam * (s.ipt[i] > 0 ? g / s.ipt[i] : 1.0);
+                left -= g;
+            }
+            v[i] = vi;
+            if (vi > 0 && (dt < 0 || s.rem[i] / vi < dt))
+                dt = s.rem[i] / vi;
+            rate += vi * s.ipt[i];
         }
         if (next_free >= 0 && (dt < 0 || next_free - t < dt))
             dt = next_free - t > 0 ? next_free - t : 0;

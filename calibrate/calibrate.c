@@ -1,7 +1,9 @@
 /* calibrate.c - fit the IPC model to short sampler runs.
  *
  * 1. Plan (calibrate/plan.c): four design points, one window each, at four
- *    positions in the grid.
+ *    positions in the grid; fewer on a kernel too short for four within
+ *    the default budget, and none on one too short for a single window
+ *    (the record then keeps the defaults: estimates stay uncalibrated).
  * 2. Samples: rf_sim_run on one SM with the window's skip_ctas, warm-up and
  *    length; y_i = the window's IPC.  The baseline windows also give the
  *    measured register reads and writes per instruction, which replace the
@@ -45,7 +47,7 @@
  *    parameters above do not set.
  * 5. Level: the whole grid run through the population model at the default
  *    design and the fitted parameters (averaged over draws of the CTAs'
- *    paths until the mean's standard error is 0.5%), over the wave
+ *    paths until the mean's standard error is 1%), over the wave
  *    formula's IPC there; estimates multiply by it (calibrate/extrapolate.c).
  */
 #include "calibrate.h"
@@ -182,6 +184,12 @@
  * runs 9.91% -> 9.03%); 0.1 and 0.05 measure the same (9.07%, 9.08%): the
  * windows barely inform them at that length. */
 #define PRIOR_RC_SHORT 0.25
+/* The fit stops at a step of FIT_XTOL in the logistic coordinate (a
+ * parameter moving by at most 1/4000 of its range, far inside its standard
+ * error from four windows) or a gradient or relative chi^2 change under
+ * FIT_GTOL. */
+#define FIT_XTOL 1e-3
+#define FIT_GTOL 1e-4
 #define RATE_LO 0.5
 #define RATE_HI 2.0
 #define LEVEL_MAX_CTAS 4096
@@ -200,11 +208,14 @@
  * Seeds are added until the standard error of their mean (sample standard
  * deviation / sqrt(seeds)) is at most LEVEL_REL_SE of it, from
  * LEVEL_MIN_SEEDS up to LEVEL_SEEDS: a kernel whose paths hardly depend on
- * the draws stops at four, one with data-dependent paths runs all sixteen.
+ * the draws stops at three, one with data-dependent paths runs up to
+ * sixteen.  LEVEL_REL_SE = 1%: the windows set the level to their own
+ * noise, s / sqrt(n) (several percent, calibrate/extrapolate.c), so a
+ * finer mean of the draws buys no accuracy.
  * Deterministic: the same seeds in the same order. */
 #define LEVEL_SEEDS 16
-#define LEVEL_MIN_SEEDS 4
-#define LEVEL_REL_SE 0.005
+#define LEVEL_MIN_SEEDS 3
+#define LEVEL_REL_SE 0.01
 
 int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
                         const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
@@ -274,6 +285,13 @@ typedef struct fit_ctx {
                                   * position; with 2 or more theta[np + rate] is their
                                   * position factor */
     bool pair[RF_PLAN_MAX];
+    /* Last model value of each window and the parameters it depends on
+     * (those of other designs zeroed): a finite-difference step in a
+     * parameter the window's design does not use, or in the rate or the
+     * position factor (applied outside the window model), reuses it. */
+    bool memo_ok[RF_PLAN_MAX];
+    double memo_key[RF_PLAN_MAX][RF_FIT_MAXP];
+    double memo_v[RF_PLAN_MAX];
     rf_err *err;
 } fit_ctx;
 
@@ -282,6 +300,19 @@ static int window_of(const fit_ctx *c, size_t i, const rf_ipc_params *p, double 
     const rf_plan_point *pt = &c->plan->pt[i];
     return rf_calib_window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], p, pt->skip_ctas,
                                pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], v, c->err);
+}
+
+/* Whether the window model of design d reads the fitted parameter named:
+ * the stealing terms act only with read or write stealing on
+ * (analytic/conflict.h), the register-cache terms only for HI-RF
+ * (rf_calib_window_ipc). */
+static bool uses_param(const rf_design *d, const char *name)
+{
+    if (!strcmp(name, "steal_cand") || !strcmp(name, "dead_reg"))
+        return d->kind == RF_DESIGN_STEALING && (d->read_steal || d->write_steal);
+    if (!strncmp(name, "rc_", 3))
+        return d->kind == RF_DESIGN_HIRF;
+    return true;
 }
 
 static int model_fn(const double *theta, size_t i, double *v, void *data)
@@ -293,9 +324,21 @@ static int model_fn(const double *theta, size_t i, double *v, void *data)
         return RF_OK;
     }
     rf_ipc_params p = c->base;
-    for (int j = 0; j < c->np; j++)
+    double key[RF_FIT_MAXP];
+    for (int j = 0; j < c->np; j++) {
         rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &p, theta[j]);
-    int rc = window_of(c, i, &p, v);
+        key[j] = uses_param(&c->plan->pt[i].design, rf_ipc_mparams[c->idx[j]].name) ? theta[j]
+                                                                                    : 0.0;
+    }
+    int rc = RF_OK;
+    if (c->memo_ok[i] && !memcmp(key, c->memo_key[i], sizeof key[0] * (size_t)c->np)) {
+        *v = c->memo_v[i];
+    } else {
+        rc = window_of(c, i, &p, v);
+        c->memo_ok[i] = rc == RF_OK;
+        memcpy(c->memo_key[i], key, sizeof key[0] * (size_t)c->np);
+        c->memo_v[i] = *v;
+    }
     if (c->rate)
         *v *= theta[c->np];
     if (c->npair > 1 && c->pair[i])
@@ -389,6 +432,18 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         rf_plan_warm(gpu, &rep->plan);
     const rf_plan *plan = &rep->plan;
     uint64_t seed = opts && opts->seed ? opts->seed : 1;
+    out->full_cycles = plan->full_cycles;
+    if (plan->n == 0) {
+        /* Too short a kernel for one sample within the budget: the record
+         * keeps the defaults and no samples, and estimates from it are
+         * uncalibrated (calibrate/extrapolate.c). */
+        if (opts && opts->progress)
+            fprintf(opts->progress,
+                    "calibrate: the kernel's estimated %.0f cycles leave no sample of at least "
+                    "1000 cycles within the budget: no samples, estimates stay uncalibrated\n",
+                    plan->full_cycles);
+        return RF_OK;
+    }
 
     /* Samples. */
     double y[RF_PLAN_MAX], window[RF_PLAN_MAX], conflict[RF_PLAN_MAX], wr[RF_PLAN_MAX];
@@ -642,7 +697,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     rf_fit_problem pb = {(size_t)(plan->n + c.np + nrate), (size_t)(c.np + nrate), y_all, sigma,
                          lo, hi, start, model_fn, &c, 0};
     if (!rc)
-        rc = rf_fit_run(&pb, &rep->fit, err);
+        rc = rf_fit_run_tol(&pb, FIT_XTOL, FIT_GTOL, &rep->fit, err);
     if (rc) {
         free_sets(&c);
         return rc;

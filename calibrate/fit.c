@@ -32,6 +32,12 @@
  * start point (chi^2 3.67 -> 3.67 in 19 iterations); with 1e-3 it moved
  * (3.67 -> 2.67), and the derivatives' error is about 1e-3 of their size. */
 #define FD_STEP 1e-3
+/* Stopping (rf_fit_run): a step under XTOL of the parameters (in u), or a
+ * gradient or a chi^2 change under GTOL.  The IPC model's own solver
+ * tolerance is 1e-6 relative, so a tighter stop only buys iterations on
+ * solver noise. */
+#define XTOL 1e-4
+#define GTOL 1e-6
 
 void rf_fit_gsl_quiet(void)
 {
@@ -93,6 +99,12 @@ static double sumsq(const gsl_vector *f)
 
 int rf_fit_run(const rf_fit_problem *pb, rf_fit_result *out, rf_err *err)
 {
+    return rf_fit_run_tol(pb, XTOL, GTOL, out, err);
+}
+
+int rf_fit_run_tol(const rf_fit_problem *pb, double xtol, double gtol, rf_fit_result *out,
+                   rf_err *err)
+{
     rf_fit_gsl_quiet();
     memset(out, 0, sizeof *out);
     if (pb->p < 1 || pb->p > RF_FIT_MAXP)
@@ -142,7 +154,7 @@ int rf_fit_run(const rf_fit_problem *pb, rf_fit_result *out, rf_err *err)
 
     int info = 0;
     size_t max_iter = pb->max_iter ? pb->max_iter : 200;
-    st = gsl_multifit_nlinear_driver(max_iter, 1e-9, 1e-9, 1e-12, NULL, NULL, &info, w);
+    st = gsl_multifit_nlinear_driver(max_iter, xtol, gtol, gtol, NULL, NULL, &info, w);
     if (c.rc) {
         rc = rf_err_set(err, c.rc, NULL, 0, 0, NULL, "fit: model evaluation failed");
         goto done;

@@ -44,4 +44,10 @@ void rf_fit_gsl_quiet(void);
 /* Fit; RF_EFIT (err says why) when GSL fails or the residuals are not finite. */
 int rf_fit_run(const rf_fit_problem *pb, rf_fit_result *out, rf_err *err);
 
+/* Same, stopping at a step under xtol (in the logistic coordinate of
+ * calibrate/fit.c) or a gradient or relative chi^2 change under gtol;
+ * rf_fit_run uses 1e-4 and 1e-6. */
+int rf_fit_run_tol(const rf_fit_problem *pb, double xtol, double gtol, rf_fit_result *out,
+                   rf_err *err);
+
 #endif /* RF_FIT_H */

@@ -25,7 +25,10 @@
  * skip_ctas is rounded to whole resident waves.
  * Cost: 4 (6) samples of budget / 4 (6) cycles, budget = 4.25% of the estimated full
  * single-SM run unless given (5% with room for the estimate's error), each
- * sample (warm-up and window) at least 1000 cycles.
+ * sample (warm-up and window) at least 1000 cycles.  Under the default
+ * budget a short kernel gets fewer samples (the first points of the
+ * table), or none below 1000 / 0.0425 = 23,530 estimated cycles; a given
+ * budget keeps every point at 1000 cycles at least.
  *
  * Functional warming (rf_plan_warm; the default, calibrate --cold turns it
  * off): after a cold start the CTAs
@@ -144,6 +147,17 @@ int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
      * least MIN_SAMPLE cycles.  (A minimum on the window alone put the
      * warm-up on top: kmeans on maxwell-gtx980, budget 3,974 cycles, cost
      * 5.9% of its full run.) */
+    /* A default budget is a ceiling: a kernel too short for npts samples
+     * of MIN_SAMPLE cycles within it gets as many as fit, in the table's
+     * order (the level's window first), and none when not even one fits
+     * (the estimates then stay uncalibrated).  A budget the caller gives
+     * keeps every point at MIN_SAMPLE at least. */
+    if (budget_cycles == 0) {
+        int fit = (int)(plan->budget / MIN_SAMPLE);
+        npts = fit < npts ? fit : npts;
+    }
+    if (npts <= 0)
+        return RF_OK;
     double per = plan->budget / npts;
     if (per < MIN_SAMPLE)
         per = MIN_SAMPLE;

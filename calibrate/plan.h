@@ -35,7 +35,9 @@ typedef struct rf_plan {
 } rf_plan;
 
 /* Build the plan for kernel k (characteristics kc) on gpu.  budget_cycles
- * 0 means 4.25% of the estimated full run (5% with room for its error).  Errors: the kernel does not fit. */
+ * 0 means 4.25% of the estimated full run (5% with room for its error), and
+ * a kernel too short for every point then gets fewer samples, or none
+ * (plan->n = 0).  Errors: the kernel does not fit. */
 int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                  uint64_t budget_cycles, rf_plan *plan, rf_err *err);
 

@@ -1,7 +1,9 @@
 /* test_plan_warm.c - functional warming of calibration windows: the
  * sampler's opt-in walk (rf_sim_opts.warm_ctas, sampler/dispatcher.c), the
  * plan's warmed points (rf_plan_warm, calibrate/plan.c) and a warmed
- * calibration (the default of rf_calib_opts, calibrate/calibrate.c). */
+ * calibration (the default of rf_calib_opts, calibrate/calibrate.c); the
+ * default budget's window count and sizes on short kernels, and the
+ * prediction interval's variance (calibrate/extrapolate.c). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../analytic/kchar.h"
 #include "../calibrate/calibrate.h"
+#include "../calibrate/extrapolate.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../sampler/sim.h"
@@ -137,6 +141,122 @@ static void warmed_calibration_fits(void **state)
     }
 }
 
+/* Default budget on short kernels (calibrate/plan.c): 4.25% of the
+ * estimated full run, as many samples of at least 1000 cycles as fit. */
+static void short_kernel_plan_fits_the_budget(void **state)
+{
+    const fix *f = *state;
+    rf_kernel *k;
+    rf_err err;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    ko.grid = "128";
+    assert_int_equal(rf_kernel_load("inputs/kernels/kmeans.spec", &ko, &k, &err), RF_OK);
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_compute(&f->gpu, k, &kc, &err), RF_OK);
+    rf_plan pl;
+    assert_int_equal(rf_plan_make(&f->gpu, k, &kc, 0, &pl, &err), RF_OK);
+    /* kmeans on 128 CTAs: the model puts the run at 27,960 cycles, so the
+     * budget is 0.0425 x 27,960 = 1,188 cycles: one sample (the level's
+     * baseline window), 1,188 cycles long.  Warm-up: one CTA lifetime,
+     * 27,960 x 8 resident / 128 CTAs = 1,748 cycles, capped at half the
+     * sample, 594; window 1,188 - 594 = 594.  Position: 30% of 128 CTAs =
+     * 38, rounded down to whole waves of 8: 32. */
+    assert_float_equal(pl.full_cycles, 27960, 30);
+    assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
+    assert_int_equal(pl.n, 1);
+    assert_int_equal(pl.resident, 8);
+    assert_int_equal(pl.pt[0].design.kind, RF_DESIGN_BASELINE);
+    assert_int_equal(pl.pt[0].design.banks, 16);
+    assert_int_equal((int)pl.pt[0].skip_ctas, 32);
+    uint64_t per = (uint64_t)pl.budget, warm = (uint64_t)(0.5 * pl.budget);
+    assert_int_equal(pl.pt[0].warmup, warm);
+    assert_int_equal(pl.pt[0].cycles, per - warm);
+    assert_true(pl.cost <= 0.0425 * pl.full_cycles);
+    /* Warmed: 4 turnovers of 8 slots (32 CTAs, all before the window), the
+     * timed warm-up one DRAM latency (330 cycles), the rest window. */
+    rf_plan_warm(&f->gpu, &pl);
+    assert_int_equal(pl.pt[0].warm_ctas, 32);
+    assert_int_equal(pl.pt[0].warmup, 330);
+    assert_int_equal(pl.pt[0].cycles, per - 330);
+    rf_kernel_destroy(k);
+}
+
+static void too_short_a_kernel_stays_uncalibrated(void **state)
+{
+    const fix *f = *state;
+    rf_plan pl;
+    rf_err err;
+    /* 64 CTAs: an estimated 14,700 cycles, a budget of 0.0425 x 14,700 =
+     * 626 cycles: not one 1000-cycle sample. */
+    assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 0, &pl, &err), RF_OK);
+    assert_true(pl.budget < 1000);
+    assert_int_equal(pl.n, 0);
+    assert_float_equal(pl.cost, 0, 0);
+    rf_calib cal;
+    rf_calib_report rep;
+    rf_calib_opts co = {0, 1, NULL, false};
+    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &cal, &rep, &err),
+                     RF_OK);
+    assert_int_equal(rep.n, 0);
+    assert_float_equal(rep.sim_cycles, 0, 0);
+    assert_int_equal(cal.samples, 0);
+    assert_int_equal(cal.nfit, 0);
+    assert_float_equal(cal.level, 1.0, 0);
+    /* The estimate from that record is the uncalibrated one, with the
+     * uncalibrated model's interval: IPC (1 +- 1.96 x 0.054) =
+     * IPC x [0.894162, 1.105838]. */
+    rf_design d;
+    rf_design_init(&d);
+    rf_shape sh = {f->k->regs, rf_kernel_threads(f->k), f->k->smem_static + f->k->launch.smem,
+                   rf_kernel_ctas(f->k), 1};
+    rf_estimate e, u;
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, NULL, &u, &err), RF_OK);
+    assert_false(e.calibrated);
+    assert_float_equal(e.ipc, u.ipc, 1e-12);
+    assert_float_equal(e.ipc_lo, 0.894162 * u.ipc, 1e-6 * u.ipc);
+    assert_float_equal(e.ipc_hi, 1.105838 * u.ipc, 1e-6 * u.ipc);
+    /* Saved and read back, the record still holds no samples. */
+    char path[] = "/tmp/rfkit-test-nosampleXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rf_record_save(path, &cal, &err), RF_OK);
+    rf_calib back;
+    assert_int_equal(rf_record_load_kernel(path, "fermi-gtx480", f->k, &back, &err), RF_OK);
+    unlink(path);
+    assert_int_equal(back.samples, 0);
+    assert_int_equal(back.nfit, 0);
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &back, &e, &err), RF_OK);
+    assert_false(e.calibrated);
+    assert_float_equal(e.ipc, u.ipc, 1e-12);
+}
+
+/* Calibrated interval (calibrate/extrapolate.c) of a record with no fitted
+ * parameters: v = 0.023^2 + s^2 / n = 0.000529 + 0.04^2 / 4 = 0.000929,
+ * half width 1.959964 x sqrt(0.000929) = 1.959964 x 0.0304795 = 0.0597387
+ * of the IPC. */
+static void interval_from_the_windows_noise(void **state)
+{
+    const fix *f = *state;
+    rf_calib cal;
+    rf_calib_init_kernel(&cal, "fermi-gtx480", f->k);
+    cal.samples = 4;
+    cal.rms_rel = 0.04;
+    rf_design d;
+    rf_design_init(&d);
+    rf_shape sh = {f->k->regs, rf_kernel_threads(f->k), f->k->smem_static + f->k->launch.smem,
+                   rf_kernel_ctas(f->k), 1};
+    rf_estimate e;
+    rf_err err;
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
+    assert_true(e.calibrated);
+    assert_float_equal(e.ipc_lo, (1 - 0.0597387) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_hi, (1 + 0.0597387) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.cycles_lo, e.insts / e.ipc_hi, 1e-9 * e.cycles);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +264,9 @@ int main(void)
         cmocka_unit_test(walk_starts_the_window_mid_run),
         cmocka_unit_test(plan_walks_four_turnovers),
         cmocka_unit_test(warmed_calibration_fits),
+        cmocka_unit_test(short_kernel_plan_fits_the_budget),
+        cmocka_unit_test(too_short_a_kernel_stays_uncalibrated),
+        cmocka_unit_test(interval_from_the_windows_noise),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
