@@ -1,8 +1,8 @@
 # rfkit Makefile
 #
 # Flags are composed as
-#   CFLAGS  = $(STD) $(WARN) $(OPT) $(DEBUG) $(SAN) $(DEPFLAGS) $(EXTRA) $(PAPI_CFLAGS)
-#   LDLIBS  = $(LIBS) $(PAPI_LIBS)
+#   CFLAGS  = $(STD) $(WARN) $(OPT) $(DEBUG) $(SAN) $(DEPFLAGS) $(EXTRA) $(PAPI_CFLAGS) $(MPI_CFLAGS)
+#   LDLIBS  = $(LIBS) $(PAPI_LIBS)        (the rfkit binary adds $(MPI_LIBS))
 # Override OPT (default -O2), DEBUG (default -g), CC, PREFIX, EXTRA on the command
 # line.  SANITIZE=address,undefined builds everything with those sanitizers in
 # build-san/ so a sanitized and a plain build can live side by side.
@@ -31,7 +31,21 @@ PAPI_CFLAGS = -DRF_HAVE_PAPI
 PAPI_LIBS   = -lpapi
 endif
 
-CFLAGS  = $(STD) $(WARN) $(OPT) $(DEBUG) $(SAN) $(DEPFLAGS) $(EXTRA) $(PAPI_CFLAGS)
+# MPI is optional: with mpicc on the PATH, rfkit batch and calibrate run over
+# the ranks of mpirun / srun (cli/mpi.c).  The compile and link flags are
+# those mpicc adds (Open MPI's --showme, else MPICH's -compile-info /
+# -link-info, less the compiler name); NO_MPI=1 builds without.
+ifeq ($(NO_MPI),)
+MPICC := $(shell command -v mpicc 2>/dev/null)
+endif
+ifneq ($(MPICC),)
+MPI_INC  := $(shell mpicc --showme:compile 2>/dev/null || mpicc -compile-info 2>/dev/null | cut -d' ' -f2-)
+MPI_LINK := $(shell mpicc --showme:link 2>/dev/null || mpicc -link-info 2>/dev/null | cut -d' ' -f2-)
+MPI_CFLAGS = -DRF_HAVE_MPI $(MPI_INC)
+MPI_LIBS   = $(MPI_LINK)
+endif
+
+CFLAGS  = $(STD) $(WARN) $(OPT) $(DEBUG) $(SAN) $(DEPFLAGS) $(EXTRA) $(PAPI_CFLAGS) $(MPI_CFLAGS)
 LDFLAGS = $(SAN)
 LDLIBS  = $(LIBS) $(PAPI_LIBS)
 
@@ -74,7 +88,7 @@ $(LIBRARY): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(RFKIT): $(CLI_OBJ) $(LIBRARY)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBRARY) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBRARY) $(LDLIBS) $(MPI_LIBS)
 
 $(BUILD)/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)
