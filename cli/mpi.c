@@ -356,12 +356,15 @@ int rf_mpi_batch(const rf_mpi *m, const char *in_path, const char *in_name,
     return rc;
 }
 
-int rf_mpi_gather_items(const rf_mpi *m, void *items, size_t item_size, int n, rf_err *err)
+int rf_mpi_gather_items(const rf_mpi *m, void *items, size_t item_size, int n, int ok,
+                        rf_err *err)
 {
     if (m->size <= 1)
-        return RF_OK;
-    if (item_size > INT_MAX)
-        return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, NULL, "an item too large to send");
+        return ok ? RF_OK : rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    int all = ok && item_size <= INT_MAX;
+    MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
     for (int i = 0; i < n; i++) {
         int owner = i % m->size;
         char *it = (char *)items + (size_t)i * item_size;
@@ -395,10 +398,12 @@ int rf_mpi_batch(const rf_mpi *m, const char *in_path, const char *in_name,
     return rf_err_set(err, RF_EINTERNAL, in_name, 0, 0, NULL, "rfkit was built without MPI");
 }
 
-int rf_mpi_gather_items(const rf_mpi *m, void *items, size_t item_size, int n, rf_err *err)
+int rf_mpi_gather_items(const rf_mpi *m, void *items, size_t item_size, int n, int ok,
+                        rf_err *err)
 {
-    (void)m, (void)items, (void)item_size, (void)n, (void)err;
-    return RF_OK;   /* one rank holds every item already */
+    (void)m, (void)items, (void)item_size, (void)n;
+    /* One rank holds every item already. */
+    return ok ? RF_OK : rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
 }
 
 #endif

@@ -51,7 +51,10 @@ int rf_mpi_batch(const rf_mpi *m, const char *in_path, const char *in_name,
 
 /* n items of item_size bytes, item i computed by rank i % size: rank 0
  * receives every item from the rank that computed it (others keep theirs).
- * 0, or RF_EINTERNAL when MPI failed. */
-int rf_mpi_gather_items(const rf_mpi *m, void *items, size_t item_size, int n, rf_err *err);
+ * Every rank calls it; ok = 0 on a rank that has no items to give (out of
+ * memory), and then nothing is sent.  0, RF_ENOMEM when a rank was not ok,
+ * or RF_EINTERNAL when MPI failed. */
+int rf_mpi_gather_items(const rf_mpi *m, void *items, size_t item_size, int n, int ok,
+                        rf_err *err);
 
 #endif /* RF_MPI_H */
