@@ -261,6 +261,7 @@ static int calibrate_many(const rf_mpi *m, const many_opts *mo, char **paths, in
     rf_progress_start(&pg, m->rank == 0 ? rf_progress_stream() : NULL,
                       m->size > 1 ? "calibrate (rank 0's kernels)" : "calibrate", "kernels",
                       mine);
+    pg.every = 0;   /* a kernel takes long: every one is shown */
     rf_progress_update(&pg, 0);
     int done = 0;
     for (int i = m->rank; items && i < n; i += m->size) {

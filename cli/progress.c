@@ -24,6 +24,7 @@ void rf_progress_start(rf_progress *p, FILE *f, const char *what, const char *un
     p->total = total;
     p->t0 = now_s();
     p->last = -1.0;
+    p->every = 0.2;
     p->shown = 0;
 }
 
@@ -45,7 +46,7 @@ void rf_progress_update(rf_progress *p, long done)
         return;
     double t = now_s();
     int final = p->total > 0 && done >= p->total;
-    if (!final && p->last >= 0 && t - p->last < 0.2)
+    if (!final && p->last >= 0 && t - p->last < p->every)
         return;
     p->last = t;
     double el = t - p->t0;

@@ -17,6 +17,7 @@ typedef struct rf_progress {
     long total;           /* units in all; <= 0 when unknown (no percentage, no ETA) */
     double t0;            /* seconds (monotonic clock) at the start */
     double last;          /* when the line was last drawn */
+    double every;         /* seconds between drawings at least (0.2; 0: every update) */
     int shown;            /* a line is on the terminal */
 } rf_progress;
 
@@ -25,7 +26,7 @@ FILE *rf_progress_stream(void);
 
 void rf_progress_start(rf_progress *p, FILE *f, const char *what, const char *unit, long total);
 
-/* done units so far; drawn at most five times a second, and at the end. */
+/* done units so far; drawn at most once per `every` seconds, and at the end. */
 void rf_progress_update(rf_progress *p, long done);
 
 /* End the line (a line break after the last drawing). */
