@@ -61,6 +61,8 @@ int rf_mpi_begin(rf_mpi *m, rf_err *err)
     }
 #else
     (void)err;
+    fprintf(stderr, "rfkit: note: built without MPI: every process the launcher started runs "
+                    "the whole command\n");
 #endif
     return RF_OK;
 }
