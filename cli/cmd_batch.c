@@ -43,8 +43,8 @@ static void usage(FILE *out)
             "output.  --jobs N estimates with N threads (default: all cores); --calib FILE\n"
             "is the calibration record of rows with an empty calib cell.\n\n"
             "Started by mpirun -np N or srun (rfkit built with MPI), the ranks take\n"
-            "contiguous blocks of rows and rank 0 writes the one output, the same bytes\n"
-            "as one process writes; --jobs then defaults to the cores over the ranks of\n"
+            "chunks of rows in turn and rank 0 writes the one output, the same bytes as\n"
+            "one process writes; --jobs then defaults to the cores over the ranks of\n"
             "each machine.  On a terminal a progress line with the rate and the time\n"
             "left goes to standard error.\n",
             RF_BATCH_RESULT_COLUMNS);

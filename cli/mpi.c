@@ -1,11 +1,11 @@
 /* mpi.c - batch and calibrate over MPI ranks (see mpi.h).
  *
- * batch: rank 0 holds the whole input and, one block at a time, the
- * outputs of the other ranks; a rank holds its block and its output.  The
- * split is by rows (contiguous blocks, sizes within one row), not by cost:
- * rows of one kernel cost alike, and a block of neighbouring rows keeps
- * the kernels a rank characterises few.  Line numbers in the error column
- * stay those of the whole file (rf_batch_drive.row_offset).
+ * batch: rank 0 holds the whole input and the outputs of its own chunks,
+ * and takes the other ranks' outputs one chunk at a time; a rank holds its
+ * chunks and their outputs.  Each chunk is a batch run of its own (the
+ * header and the chunk's rows), told where its rows sit in the file so
+ * that line numbers in the error column stay those of the whole file
+ * (rf_batch_drive.row_offset).
  *
  * Every rank takes part in every exchange whatever happened before it, so
  * that a failure on one rank (a bad header, an unwritable output) ends the

@@ -36,13 +36,14 @@ int rf_mpi_status(const rf_mpi *m, int status);
 
 /* rfkit batch over the job's ranks (size > 1).  Rank 0 reads the input
  * (in_path, or standard input for "-"; named in_name in messages), splits
- * its rows into one contiguous block per rank (results/shard.h) and sends
- * each rank its block; every rank estimates its block with rf_batch_run
- * (opts; loading only the kernels of its rows); rank 0 gathers the outputs
- * in rank order and writes them through one rf_outfile (out_path; NULL:
- * standard output), so that the output appears whole or not at all and is
- * byte for byte that of a one-process run.  Rank 0 draws its own block's
- * progress on `progress` (NULL: quiet).  On rank 0, *st counts every row;
+ * its rows into chunks of whole rows (results/shard.h) dealt round-robin to
+ * the ranks and sends each rank its chunks; every rank estimates each of
+ * its chunks with rf_batch_run (opts; loading only the kernels of its
+ * rows); rank 0 gathers the outputs in chunk order and writes them through
+ * one rf_outfile (out_path; NULL: standard output), so that the output
+ * appears whole or not at all and is byte for byte that of a one-process
+ * run.  Rank 0 draws the progress of its own rows on `progress` (NULL:
+ * quiet).  On rank 0, *st counts every row;
  * 0 or an rf_err code, err filled on rank 0 (other ranks return the same
  * code and leave the reporting to rank 0). */
 int rf_mpi_batch(const rf_mpi *m, const char *in_path, const char *in_name,
