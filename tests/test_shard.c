@@ -58,6 +58,20 @@ static void index_follows_libcsv_records(void **state)
     assert_int_equal(ix.nrows, 0);
     rf_shard_index_free(&ix);
 
+    /* A quoted field over a line without quotes (which the parser, not the
+     * quick rule for lines between records, must read), then a line of
+     * blanks.  By hand: "h1,h2\n" 6 bytes; row 1 from 6: '"' 'a' '\n'
+     * "mid,dle" (9-15) '\n' " z" '"' ",1" '\n' (22), ends at 23; 23-26
+     * "  \t\n" no record; "b,2\n" 27-30, ends at 31. */
+    const char *q = "h1,h2\n\"a\nmid,dle\n z\",1\n  \t\nb,2\n";
+    assert_int_equal(strlen(q), 31);
+    assert_int_equal(rf_shard_index_build(q, 31, -1, "in.csv", &ix, &err), 0);
+    assert_int_equal(ix.header_end, 6);
+    assert_int_equal(ix.nrows, 2);
+    assert_int_equal(ix.row_end[0], 23);
+    assert_int_equal(ix.row_end[1], 31);
+    rf_shard_index_free(&ix);
+
     /* Nothing but blank lines: no header. */
     assert_int_equal(rf_shard_index_build("\n\r\n  \n", 6, -1, "in.csv", &ix, &err), 0);
     assert_int_equal(ix.header_end, 0);
