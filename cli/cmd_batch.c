@@ -135,7 +135,8 @@ static int batch_main(const rf_mpi *m, int argc, char **argv)
     rf_batch_opts opts = {(int)jobs, 0, calib, stderr};
     rf_batch_stats st;
     const char *in_name = strcmp(in_path, "-") ? in_path : "stdin";
-    FILE *progress = rf_progress_stream();
+    /* No progress line between rows written to the same terminal. */
+    FILE *progress = out_path || !isatty(STDOUT_FILENO) ? rf_progress_stream() : NULL;
     int rc;
     if (m->size > 1) {
         rc = rf_mpi_batch(m, in_path, in_name, out_path, &opts, m->rank == 0 ? progress : NULL,
