@@ -75,6 +75,50 @@ static long count_rows(FILE *in)
 
 static int batch_main(const rf_mpi *m, int argc, char **argv);
 
+/* One process: stream the input through rf_batch_run into the output. */
+static int batch_local(const char *in_path, const char *in_name, const char *out_path,
+                       const rf_batch_opts *opts, FILE *progress, rf_batch_stats *st,
+                       rf_err *err)
+{
+    FILE *in = stdin;
+    if (strcmp(in_path, "-") != 0 && rf_file_open(in_path, &in, err)) {
+        err->code = RF_EUSAGE;   /* an unreadable input is bad input */
+        return err->code;
+    }
+    FILE *out = stdout;
+    rf_outfile of;
+    if (out_path) {
+        if (rf_outfile_open(&of, out_path, err)) {
+            if (in != stdin)
+                fclose(in);
+            return err->code;
+        }
+        out = of.fp;
+    }
+    rf_progress pg;
+    rf_progress_start(&pg, progress, "batch", "rows", progress ? count_rows(in) : -1);
+    rf_batch_drive drive = {0, progress ? on_rows : NULL, &pg};
+    int rc = rf_batch_run_drive(in, in_name, out, opts, &drive, st, err);
+    rf_progress_end(&pg);
+    if (in != stdin)
+        fclose(in);
+    if (rc == RF_EIO && out_path && ferror(of.fp)) {
+        char why[RF_ERR_MSG_MAX];   /* the output's failure, named by its file */
+        snprintf(why, sizeof why, "%s", err->msg);
+        rf_err_set(err, RF_EIO, out_path, 0, 0, NULL, "%s", why);
+    }
+    if (out_path) {
+        int crc = rf_outfile_close(&of, !rc, rc ? NULL : err);
+        if (!rc)
+            rc = crc;
+    } else if (fflush(stdout) != 0 && !rc) {
+        rc = rf_err_set(err, RF_EIO, NULL, 0, 0, NULL, "cannot write the output: %s",
+                        strerror(errno));
+    }
+    return rc;
+}
+
+
 int rf_cmd_batch(int argc, char **argv)
 {
     rf_err err;
@@ -144,48 +188,12 @@ static int batch_main(const rf_mpi *m, int argc, char **argv)
         if (rc)
             return fail(m, &err);
         if (m->rank != 0)
-            return st.errors ? 2 : 0;
-        goto done;
-    }
-
-    FILE *in = stdin;
-    if (strcmp(in_path, "-") != 0 && rf_file_open(in_path, &in, &err)) {
-        err.code = RF_EUSAGE;   /* an unreadable input is bad input */
-        return fail(m, &err);
-    }
-    FILE *out = stdout;
-    rf_outfile of;
-    if (out_path) {
-        if (rf_outfile_open(&of, out_path, &err)) {
-            if (in != stdin)
-                fclose(in);
+            return 0;   /* rank 0 reports; rf_mpi_status gives its status to all */
+    } else {
+        rc = batch_local(in_path, in_name, out_path, &opts, progress, &st, &err);
+        if (rc)
             return fail(m, &err);
-        }
-        out = of.fp;
     }
-    rf_progress pg;
-    rf_progress_start(&pg, progress, "batch", "rows", progress ? count_rows(in) : -1);
-    rf_batch_drive drive = {0, progress ? on_rows : NULL, &pg};
-    rc = rf_batch_run_drive(in, in_name, out, &opts, &drive, &st, &err);
-    rf_progress_end(&pg);
-    if (in != stdin)
-        fclose(in);
-    if (rc == RF_EIO && out_path && ferror(of.fp)) {
-        char why[RF_ERR_MSG_MAX];   /* the output's failure, named by its file */
-        snprintf(why, sizeof why, "%s", err.msg);
-        rf_err_set(&err, RF_EIO, out_path, 0, 0, NULL, "%s", why);
-    }
-    if (out_path) {
-        int crc = rf_outfile_close(&of, !rc, rc ? NULL : &err);
-        if (!rc)
-            rc = crc;
-    } else if (fflush(stdout) != 0 && !rc) {
-        rc = rf_err_set(&err, RF_EIO, NULL, 0, 0, NULL, "cannot write the output: %s",
-                        strerror(errno));
-    }
-    if (rc)
-        return fail(m, &err);
-done:
     /* Rows with bad values are still written (with their error column), and
      * the exit status says that some input was bad. */
     if (st.errors) {
