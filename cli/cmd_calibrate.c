@@ -412,9 +412,14 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         char **paths;
         int n;
         rf_gpu lgpu;
-        if (parse_list(list, &buf, &paths, &n, &err))
-            return fail(m, &err);
-        int rc = rf_cli_load_gpu(gpu_name, &lgpu, &err);
+        int rc = parse_list(list, &buf, &paths, &n, &err);
+        if (!rc)
+            rc = rf_cli_load_gpu(gpu_name, &lgpu, &err);
+        /* Every rank reads the list and the GPU: all go on, or none. */
+        if (!rf_mpi_agree(m, !rc) && !rc)
+            rc = rf_err_set(&err, RF_EUSAGE, list[0] == '@' ? list + 1 : "command line", 0, 0,
+                            NULL, "another rank could not read the kernel list or the GPU "
+                            "(do all ranks see the same files?)");
         if (!rc) {
             many_opts mo = {&lgpu, gpu_name, &ko, co, design_s != NULL, (int)seeds};
             rc = calibrate_many(m, &mo, paths, n, out_path, &err);

@@ -587,6 +587,18 @@ int rf_mpi_batch(const rf_mpi *m, const char *in_path, const char *in_name,
     return rc;
 }
 
+int rf_mpi_agree(const rf_mpi *m, int ok)
+{
+    if (m->size <= 1)
+        return ok;
+    MPI_Request rq;
+    if (MPI_Iallreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &rq) !=
+            MPI_SUCCESS ||
+        wait_req(&rq) != MPI_SUCCESS)
+        return 0;
+    return ok;
+}
+
 int rf_mpi_gather_items(const rf_mpi *m, void *items, size_t item_size, int n, int ok,
                         rf_err *err)
 {
@@ -630,6 +642,12 @@ int rf_mpi_batch(const rf_mpi *m, const char *in_path, const char *in_name,
 {
     (void)m, (void)in_path, (void)out_path, (void)opts, (void)progress, (void)st;
     return rf_err_set(err, RF_EINTERNAL, in_name, 0, 0, NULL, "rfkit was built without MPI");
+}
+
+int rf_mpi_agree(const rf_mpi *m, int ok)
+{
+    (void)m;
+    return ok;
 }
 
 int rf_mpi_gather_items(const rf_mpi *m, void *items, size_t item_size, int n, int ok,

@@ -50,6 +50,10 @@ int rf_mpi_batch(const rf_mpi *m, const char *in_path, const char *in_name,
                  const char *out_path, const rf_batch_opts *opts, FILE *progress,
                  rf_batch_stats *st, rf_err *err);
 
+/* Did every rank get ok (1) so far?  Every rank calls it: a rank that
+ * stopped alone would leave the others waiting for it. */
+int rf_mpi_agree(const rf_mpi *m, int ok);
+
 /* n items of item_size bytes, item i computed by rank i % size: rank 0
  * receives every item from the rank that computed it (others keep theirs).
  * Every rank calls it; ok = 0 on a rank that has no items to give (out of
