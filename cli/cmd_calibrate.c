@@ -303,10 +303,11 @@ static int calibrate_many(const rf_mpi *m, const many_opts *mo, char **paths, in
                                                     "of a full run", "rms residual", "dof"});
     for (int i = 0; t && i < n; i++) {
         const rf_calib *c = &cals[i];
-        rf_tbl_addf(t, "%s\t%d\t%.0f\t%.2f%%\t%.2f%%\t%d", c->kernel, c->samples,
-                    c->sample_cycles,
-                    c->full_cycles > 0 ? 100.0 * c->sample_cycles / c->full_cycles : 0.0,
-                    100.0 * c->rms_rel, c->dof);
+        char share[32] = "full runs";   /* --design: the samples are whole runs */
+        if (c->full_cycles > 0)
+            snprintf(share, sizeof share, "%.2f%%", 100.0 * c->sample_cycles / c->full_cycles);
+        rf_tbl_addf(t, "%s\t%d\t%.0f\t%s\t%.2f%%\t%d", c->kernel, c->samples, c->sample_cycles,
+                    share, 100.0 * c->rms_rel, c->dof);
     }
     if (t) {
         rf_tbl_print(t, stdout);
