@@ -3,6 +3,7 @@
 # Flags are composed as
 #   CFLAGS  = $(STD) $(WARN) $(OPT) $(DEBUG) $(SAN) $(DEPFLAGS) $(EXTRA) $(PAPI_CFLAGS)
 #   LDLIBS  = $(LIBS) $(PAPI_LIBS)
+# (cli/mpi.c and its test add $(MPI_CFLAGS), the rfkit binary $(MPI_LIBS)).
 # Override OPT (default -O2), DEBUG (default -g), CC, PREFIX, EXTRA on the command
 # line.  SANITIZE=address,undefined builds everything with those sanitizers in
 # build-san/ so a sanitized and a plain build can live side by side.
@@ -30,6 +31,27 @@ ifneq ($(wildcard /usr/include/papi.h),)
 PAPI_CFLAGS = -DRF_HAVE_PAPI
 PAPI_LIBS   = -lpapi
 endif
+
+# MPI is optional: with mpicc on the PATH, rfkit batch and calibrate run over
+# the ranks of mpirun / srun (cli/mpi.c).  The compile and link flags are
+# those mpicc adds (Open MPI's --showme, else MPICH's -compile-info /
+# -link-info, less the compiler name); NO_MPI=1 builds without.  Only
+# cli/mpi.c and tests/test_cli_mpi.c see them, and a stamp named after the
+# choice rebuilds both when it changes (MPI installed by `make deps`
+# after an earlier build).
+ifeq ($(NO_MPI),)
+MPICC := $(shell command -v mpicc 2>/dev/null)
+endif
+ifneq ($(MPICC),)
+MPI_INC  := $(shell mpicc --showme:compile 2>/dev/null || mpicc -compile-info 2>/dev/null | cut -d' ' -f2-)
+MPI_LINK := $(shell mpicc --showme:link 2>/dev/null || mpicc -link-info 2>/dev/null | cut -d' ' -f2-)
+MPI_CFLAGS = -DRF_HAVE_MPI $(MPI_INC)
+MPI_LIBS   = $(MPI_LINK)
+MPI_STATE  = on
+else
+MPI_STATE  = off
+endif
+MPI_STAMP = $(BUILD)/mpi-$(MPI_STATE).stamp
 
 CFLAGS  = $(STD) $(WARN) $(OPT) $(DEBUG) $(SAN) $(DEPFLAGS) $(EXTRA) $(PAPI_CFLAGS)
 LDFLAGS = $(SAN)
@@ -74,7 +96,15 @@ $(LIBRARY): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(RFKIT): $(CLI_OBJ) $(LIBRARY)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBRARY) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBRARY) $(LDLIBS) $(MPI_LIBS)
+
+$(MPI_STAMP):
+	@mkdir -p $(BUILD)
+	@rm -f $(BUILD)/mpi-*.stamp
+	@touch $@
+
+$(BUILD)/cli/mpi.o $(BUILD)/tests/test_cli_mpi: CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/cli/mpi.o $(BUILD)/tests/test_cli_mpi: $(MPI_STAMP)
 
 $(BUILD)/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)

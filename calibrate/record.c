@@ -378,7 +378,64 @@ static void put_num(rf_csvw *w, const rf_calib *c, const char *key, double v)
     put_row(w, c->gpu, c->kernel, key, buf);
 }
 
+/* Is c[i] replaced by a later record of the same pair (saved one by one,
+ * the later save would replace it)? */
+static bool superseded(const rf_calib *c, size_t n, size_t i)
+{
+    for (size_t j = i + 1; j < n; j++)
+        if (!strcmp(c[j].gpu, c[i].gpu) && !strcmp(c[j].kernel, c[i].kernel))
+            return true;
+    return false;
+}
+
+static bool among(const rf_calib *c, size_t n, const char *gpu, const char *kernel)
+{
+    for (size_t j = 0; j < n; j++)
+        if (!strcmp(c[j].gpu, gpu) && !strcmp(c[j].kernel, kernel))
+            return true;
+    return false;
+}
+
+static void put_record(rf_csvw *w, const rf_calib *c)
+{
+    char key[160];
+    for (size_t j = 0; j < rf_ipc_nmparams; j++) {
+        snprintf(key, sizeof key, "param:%s", rf_ipc_mparams[j].name);
+        put_num(w, c, key, rf_mparam_get(&rf_ipc_mparams[j], &c->params));
+    }
+    for (int j = 0; j < c->nfit; j++)
+        put_row(w, c->gpu, c->kernel, "fit", rf_ipc_mparams[c->fit_idx[j]].name);
+    for (int a = 0; a < c->nfit; a++)
+        for (int b = 0; b < c->nfit; b++) {
+            snprintf(key, sizeof key, "cov:%s:%s", rf_ipc_mparams[c->fit_idx[a]].name,
+                     rf_ipc_mparams[c->fit_idx[b]].name);
+            put_num(w, c, key, c->cov[a][b]);
+        }
+    put_num(w, c, "rms_rel", c->rms_rel);
+    put_num(w, c, "dof", c->dof);
+    put_num(w, c, "samples", c->samples);
+    put_num(w, c, "sample_cycles", c->sample_cycles);
+    put_num(w, c, "full_cycles", c->full_cycles);
+    put_num(w, c, "level", c->level);
+    if (c->has_meas) {
+        put_num(w, c, "meas_reads", c->meas_reads);
+        put_num(w, c, "meas_writes", c->meas_writes);
+    }
+    if (c->meas_live > 0)
+        put_num(w, c, "meas_live", c->meas_live);
+    if (c->digest) {
+        char hex[24];
+        snprintf(hex, sizeof hex, "%016" PRIx64, c->digest);
+        put_row(w, c->gpu, c->kernel, "digest", hex);
+    }
+}
+
 int rf_record_save(const char *path, const rf_calib *c, rf_err *err)
+{
+    return rf_record_save_n(path, c, 1, err);
+}
+
+int rf_record_save_n(const char *path, const rf_calib *c, size_t n, rf_err *err)
 {
     reader r;
     int rc = read_rows(path, &r, true, err);
@@ -393,40 +450,12 @@ int rf_record_save(const char *path, const rf_calib *c, rf_err *err)
     rf_csvw_init(&w, out.fp);
     put_row(&w, "gpu", "kernel", "key", "value");
     for (size_t i = 0; i < r.n; i++)
-        if (strcmp(r.rows[i].f[0], c->gpu) != 0 || strcmp(r.rows[i].f[1], c->kernel) != 0)
+        if (!among(c, n, r.rows[i].f[0], r.rows[i].f[1]))
             put_row(&w, r.rows[i].f[0], r.rows[i].f[1], r.rows[i].f[2], r.rows[i].f[3]);
     free_rows(&r);
-
-    char key[160];
-    for (size_t j = 0; j < rf_ipc_nmparams; j++) {
-        snprintf(key, sizeof key, "param:%s", rf_ipc_mparams[j].name);
-        put_num(&w, c, key, rf_mparam_get(&rf_ipc_mparams[j], &c->params));
-    }
-    for (int j = 0; j < c->nfit; j++)
-        put_row(&w, c->gpu, c->kernel, "fit", rf_ipc_mparams[c->fit_idx[j]].name);
-    for (int a = 0; a < c->nfit; a++)
-        for (int b = 0; b < c->nfit; b++) {
-            snprintf(key, sizeof key, "cov:%s:%s", rf_ipc_mparams[c->fit_idx[a]].name,
-                     rf_ipc_mparams[c->fit_idx[b]].name);
-            put_num(&w, c, key, c->cov[a][b]);
-        }
-    put_num(&w, c, "rms_rel", c->rms_rel);
-    put_num(&w, c, "dof", c->dof);
-    put_num(&w, c, "samples", c->samples);
-    put_num(&w, c, "sample_cycles", c->sample_cycles);
-    put_num(&w, c, "full_cycles", c->full_cycles);
-    put_num(&w, c, "level", c->level);
-    if (c->has_meas) {
-        put_num(&w, c, "meas_reads", c->meas_reads);
-        put_num(&w, c, "meas_writes", c->meas_writes);
-    }
-    if (c->meas_live > 0)
-        put_num(&w, c, "meas_live", c->meas_live);
-    if (c->digest) {
-        char hex[24];
-        snprintf(hex, sizeof hex, "%016" PRIx64, c->digest);
-        put_row(&w, c->gpu, c->kernel, "digest", hex);
-    }
+    for (size_t i = 0; i < n; i++)
+        if (!superseded(c, n, i))
+            put_record(&w, &c[i]);
     errno = 0;
     int ok = rf_csvw_flush(&w) == 0 && !ferror(out.fp);
     int e = errno ? errno : EIO;

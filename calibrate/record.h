@@ -62,6 +62,11 @@ void rf_calib_init_kernel(rf_calib *c, const char *gpu, const rf_kernel *k);
 /* Write c into the record file at path (created if absent). */
 int rf_record_save(const char *path, const rf_calib *c, rf_err *err);
 
+/* Write n records into the file in one rewrite: the file's rows of other
+ * pairs, then c[0..n) in order (of two records of one pair, the later),
+ * the same file as saving them one by one. */
+int rf_record_save_n(const char *path, const rf_calib *c, size_t n, rf_err *err);
+
 /* Read the calibration of (gpu, kernel); RF_EUNKNOWN when the file has none,
  * RF_EIO when the file cannot be read, RF_EPARSE / RF_ENUMBER on bad rows. */
 int rf_record_load(const char *path, const char *gpu, const char *kernel,

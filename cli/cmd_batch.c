@@ -1,17 +1,26 @@
 /* cmd_batch.c - rfkit batch: estimate every design point of a CSV file.
  * The output file appears complete or not at all: rows go to a temporary
  * file next to it, renamed over OUT when everything succeeded (a device or
- * FIFO given as OUT is written straight; see rf_outfile_open). */
+ * FIFO given as OUT is written straight; see rf_outfile_open).  SIGINT,
+ * SIGTERM or SIGHUP remove the temporary file, and the process dies of the
+ * signal (a shell reports 130 for SIGINT).
+ * Under an MPI launcher (mpirun -np N, srun) the rows are split over the
+ * ranks and rank 0 writes the one output (cli/mpi.h).  On a terminal a
+ * progress line shows the rows done, their rate and the time left. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common/file.h"
 #include "../common/param.h"
 #include "../results/batch.h"
+#include "../results/shard.h"
 #include "cli.h"
+#include "mpi.h"
+#include "progress.h"
 
 static void usage(FILE *out)
 {
@@ -34,87 +43,157 @@ static void usage(FILE *out)
             "(IN.csv:LINE:COLUMN, LINE the physical line where the row starts).\n"
             "IN.csv may be - for standard input; without -o the output goes to standard\n"
             "output.  --jobs N estimates with N threads (default: all cores); --calib FILE\n"
-            "is the calibration record of rows with an empty calib cell.\n",
+            "is the calibration record of rows with an empty calib cell.\n\n"
+            "Started by mpirun -np N or srun (rfkit built with MPI), the ranks take\n"
+            "chunks of rows in turn and rank 0 writes the one output, the same bytes as\n"
+            "one process writes; --jobs then defaults to the cores over the ranks of\n"
+            "each machine.  On a terminal a progress line with the rate and the time\n"
+            "left goes to standard error.\n",
             RF_BATCH_RESULT_COLUMNS);
 }
 
+/* Only rank 0 reports (every rank sees the same command line). */
+static int fail(const rf_mpi *m, const rf_err *err)
+{
+    return m->rank == 0 ? rf_cli_fail(err) : (err->code == RF_EUSAGE ? 2 : 1);
+}
+
+static void on_rows(long done, void *arg)
+{
+    rf_progress_update(arg, done);
+}
+
+/* Rows of a regular input file, for the progress line's total and ETA
+ * (-1: unknown, e.g. standard input). */
+static long count_rows(FILE *in)
+{
+    struct stat sb;
+    if (fstat(fileno(in), &sb) != 0 || !S_ISREG(sb.st_mode))
+        return -1;
+    long n = rf_shard_count_rows(in);
+    rewind(in);
+    return n;
+}
+
+static int batch_main(const rf_mpi *m, int argc, char **argv);
+
+/* One process: stream the input through rf_batch_run into the output. */
+static int batch_local(const char *in_path, const char *in_name, const char *out_path,
+                       const rf_batch_opts *opts, FILE *progress, rf_batch_stats *st,
+                       rf_err *err)
+{
+    FILE *in = stdin;
+    if (strcmp(in_path, "-") != 0 && rf_file_open(in_path, &in, err)) {
+        err->code = RF_EUSAGE;   /* an unreadable input is bad input */
+        return err->code;
+    }
+    FILE *out = stdout;
+    rf_outfile of;
+    if (out_path) {
+        if (rf_outfile_open(&of, out_path, err)) {
+            if (in != stdin)
+                fclose(in);
+            return err->code;
+        }
+        out = of.fp;
+    }
+    rf_progress pg;
+    rf_progress_start(&pg, progress, "batch", "rows", progress ? count_rows(in) : -1);
+    rf_batch_drive drive = {0, progress ? on_rows : NULL, &pg};
+    int rc = rf_batch_run_drive(in, in_name, out, opts, &drive, st, err);
+    rf_progress_end(&pg);
+    if (in != stdin)
+        fclose(in);
+    if (rc == RF_EIO && out_path && ferror(of.fp)) {
+        char why[RF_ERR_MSG_MAX];   /* the output's failure, named by its file */
+        snprintf(why, sizeof why, "%s", err->msg);
+        rf_err_set(err, RF_EIO, out_path, 0, 0, NULL, "%s", why);
+    }
+    if (out_path) {
+        int crc = rf_outfile_close(&of, !rc, rc ? NULL : err);
+        if (!rc)
+            rc = crc;
+    } else if (fflush(stdout) != 0 && !rc) {
+        rc = rf_err_set(err, RF_EIO, NULL, 0, 0, NULL, "cannot write the output: %s",
+                        strerror(errno));
+    }
+    return rc;
+}
+
+
 int rf_cmd_batch(int argc, char **argv)
+{
+    rf_err err;
+    rf_err_clear(&err);
+    rf_mpi m;
+    if (rf_mpi_begin(&m, &err))
+        return rf_cli_fail(&err);
+    int status = rf_mpi_status(&m, batch_main(&m, argc, argv));
+    rf_mpi_end(&m);
+    return status;
+}
+
+static int batch_main(const rf_mpi *m, int argc, char **argv)
 {
     rf_err err;
     rf_err_clear(&err);
     const char *in_path = NULL, *out_path = NULL, *jobs_s = NULL, *calib = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
+            if (m->rank == 0)
+                usage(stdout);
             return 0;
         }
         const rf_cli_opt opts[] = {{"output", &out_path}, {"jobs", &jobs_s}, {"calib", &calib}};
         int rc = rf_cli_values(argc, argv, &i, opts, sizeof opts / sizeof opts[0], &err);
         if (rc < 0)
-            return rf_cli_fail(&err);
+            return fail(m, &err);
         if (rc == 1)
             continue;
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
             rf_cli_unknown("batch", argv[i], &err);
-            return rf_cli_fail(&err);
+            return fail(m, &err);
         }
         if (!argv[i][0]) {
             rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL, "an empty IN.csv file name");
-            return rf_cli_fail(&err);
+            return fail(m, &err);
         }
         if (in_path) {
             rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL, "one input file only ('%s')",
                        argv[i]);
-            return rf_cli_fail(&err);
+            return fail(m, &err);
         }
         in_path = argv[i];
     }
     if (!in_path) {
         rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, NULL,
                    "no input file (rfkit batch IN.csv [-o OUT.csv])");
-        return rf_cli_fail(&err);
+        return fail(m, &err);
     }
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN) / m->local_size;
     if (jobs < 1)
         jobs = 1;
     if (jobs_s && rf_parse_long_in(jobs_s, 1, 1024, RF_CLI_WHERE, 0, "jobs", &jobs, &err))
-        return rf_cli_fail(&err);
+        return fail(m, &err);
 
-    FILE *in = stdin;
-    if (strcmp(in_path, "-") != 0 && rf_file_open(in_path, &in, &err)) {
-        err.code = RF_EUSAGE;   /* an unreadable input is bad input */
-        return rf_cli_fail(&err);
-    }
-    FILE *out = stdout;
-    rf_outfile of;
-    if (out_path) {
-        if (rf_outfile_open(&of, out_path, &err)) {
-            if (in != stdin)
-                fclose(in);
-            return rf_cli_fail(&err);
-        }
-        out = of.fp;
-    }
     rf_batch_opts opts = {(int)jobs, 0, calib, stderr};
     rf_batch_stats st;
-    int rc = rf_batch_run(in, strcmp(in_path, "-") ? in_path : "stdin", out, &opts, &st, &err);
-    if (in != stdin)
-        fclose(in);
-    if (rc == RF_EIO && out_path && ferror(of.fp)) {
-        char why[RF_ERR_MSG_MAX];   /* the output's failure, named by its file */
-        snprintf(why, sizeof why, "%s", err.msg);
-        rf_err_set(&err, RF_EIO, out_path, 0, 0, NULL, "%s", why);
+    const char *in_name = strcmp(in_path, "-") ? in_path : "stdin";
+    /* No progress line between rows written to the same terminal. */
+    FILE *progress = out_path || !isatty(STDOUT_FILENO) ? rf_progress_stream() : NULL;
+    int rc;
+    if (m->size > 1) {
+        rc = rf_mpi_batch(m, in_path, in_name, out_path, &opts, m->rank == 0 ? progress : NULL,
+                          &st, &err);
+        if (rc)
+            return fail(m, &err);
+        if (m->rank != 0)
+            return 0;   /* rank 0 reports; rf_mpi_status gives its status to all */
+    } else {
+        rc = batch_local(in_path, in_name, out_path, &opts, progress, &st, &err);
+        if (rc)
+            return fail(m, &err);
     }
-    if (out_path) {
-        int crc = rf_outfile_close(&of, !rc, rc ? NULL : &err);
-        if (!rc)
-            rc = crc;
-    } else if (fflush(stdout) != 0 && !rc) {
-        rc = rf_err_set(&err, RF_EIO, NULL, 0, 0, NULL, "cannot write the output: %s",
-                        strerror(errno));
-    }
-    if (rc)
-        return rf_cli_fail(&err);
     /* Rows with bad values are still written (with their error column), and
      * the exit status says that some input was bad. */
     if (st.errors) {

@@ -1,6 +1,13 @@
 /* cmd_calibrate.c - rfkit calibrate: run the sampling plan on the sampler,
  * fit the IPC model's free parameters, print the fit and write the
- * calibration record (atomically) for rfkit estimate and rfkit batch. */
+ * calibration record (atomically) for rfkit estimate and rfkit batch.
+ * --kernels LIST calibrates many kernels into one record file written once;
+ * under an MPI launcher the ranks take the kernels round-robin (kernel i on
+ * rank i mod N: calibrations differ in cost more than batch rows do) and
+ * rank 0 gathers the records (cli/mpi.h).  On a terminal a progress line
+ * counts the samples (one kernel) or the kernels (a list); piped, the
+ * command prints only its results.  SIGINT leaves the record file as it
+ * was: it is rewritten only at the end, through a temporary file. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,11 +18,14 @@
 #include "../calibrate/calibrate.h"
 #include "../calibrate/pffit.h"
 #include "../calibrate/record.h"
+#include "../common/file.h"
 #include "../common/param.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../results/table.h"
 #include "cli.h"
+#include "mpi.h"
+#include "progress.h"
 
 #define DEFAULT_CALIB "rfkit-calib.csv"
 
@@ -24,7 +34,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: rfkit calibrate --gpu G --kernel K [-o FILE] [--budget-cycles N] [--seed S]\n"
+            "usage: rfkit calibrate --gpu G (--kernel K | --kernels LIST) [-o FILE]\n"
+            "                       [--budget-cycles N] [--seed S]\n"
             "                       [--entry NAME] [--grid X,Y,Z] [--block X,Y,Z] [--smem B]\n"
             "                       [--regs N] [--quiet] [--cold] [--design rfc|ltrf [--seeds N]]\n\n"
             "Run short sampler windows at a few design points (warm-up, window, several\n"
@@ -33,12 +44,18 @@ static void usage(FILE *out)
             "and write the calibration record for this GPU and kernel into FILE (default\n"
             "%s; other GPU/kernel pairs in it are kept).\n\n"
             "options:\n"
+            "  --kernels LIST     calibrate every kernel of LIST (comma-separated kernel\n"
+            "                     files, or @FILE naming a file with one per line; blank\n"
+            "                     lines and lines starting with # are skipped) and write\n"
+            "                     their records into FILE once, with a table of the fits.\n"
+            "                     Under mpirun -np N or srun the ranks share the kernels\n"
+            "                     and rank 0 writes the same file one process would\n"
             "  --budget-cycles N  cycles the samples may cost, warm-ups included\n"
             "                     (default: 4.25%% of the estimated full run, so that the\n"
             "                     samples stay under 5%% of the real one)\n"
             "  -o FILE            the calibration record to write (also --output)\n"
             "  --seed S           sampler seed (default 1)\n"
-            "  --quiet            no per-sample progress lines\n"
+            "  --quiet            no per-sample progress lines (shown only on a terminal)\n"
             "  --cold             windows from a cold start.  By default each window\n"
             "                     starts after a few CTA turnovers walked untimed\n"
             "                     (functional warming), so that it sees the mid-run mix\n"
@@ -67,10 +84,10 @@ static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err
 }
 
 /* --design rfc|ltrf: seven full sampler points, each the mean of `seeds`
- * runs, and the register-cache fit. */
+ * runs, and the register-cache fit into *cal (obs: the points). */
 static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
-                        const rf_ipc_kernel *kc, uint64_t seed, int seeds,
-                        const char *out_path, rf_err *err)
+                        const rf_ipc_kernel *kc, uint64_t seed, int seeds, rf_pffit_obs *obs,
+                        rf_calib *cal, rf_err *err)
 {
     rf_design d;
     rf_design_init(&d);
@@ -78,16 +95,14 @@ static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel
     rf_sim_opts o;
     rf_sim_opts_init(&o);
     o.seed = seed;
-    rf_pffit_obs obs[RF_PFFIT_N];
-    rf_calib cal;
-    rf_calib_init_kernel(&cal, gpu_name, k);
+    rf_calib_init_kernel(cal, gpu_name, k);
     int rc = rf_pffit_sample_seeds(gpu, &d, k, &o, seeds, obs, err);
-    if (!rc)
-        rc = rf_pffit_fit(gpu, k, kc, obs, &cal, err);
-    if (!rc)
-        rc = rf_record_save(out_path, &cal, err);
-    if (rc)
-        return rc;
+    return rc ? rc : rf_pffit_fit(gpu, k, kc, obs, cal, err);
+}
+
+static void print_pf(const rf_kernel *k, const char *gpu_name, int seeds, const char *out_path,
+                     const rf_pffit_obs *obs, const rf_calib *cal)
+{
     printf("calibrate: kernel %s on %s, register-cache model, %d points x %d seeds of full "
            "runs, record %s\n\n", k->name, gpu_name, RF_PFFIT_N, seeds, out_path);
     rf_tbl *t = rf_tbl_new(3, (const char *const[]){"sample", "cycles", "IPC sampled"});
@@ -100,26 +115,242 @@ static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel
         rf_tbl_free(t);
     }
     printf("\n");
-    for (int j = 0; j < cal.nfit; j++) {
-        const rf_mparam *mp = &rf_ipc_mparams[cal.fit_idx[j]];
-        printf("  %-13s %.4g (default %.4g)\n", mp->name, rf_mparam_get(mp, &cal.params), mp->def);
+    for (int j = 0; j < cal->nfit; j++) {
+        const rf_mparam *mp = &rf_ipc_mparams[cal->fit_idx[j]];
+        printf("  %-13s %.4g (default %.4g)\n", mp->name, rf_mparam_get(mp, &cal->params), mp->def);
     }
-    printf("fit: rms residual %.2f%%, %d dof\n", 100.0 * cal.rms_rel, cal.dof);
-    return 0;
+    printf("fit: rms residual %.2f%%, %d dof\n", 100.0 * cal->rms_rel, cal->dof);
 }
+
+/* What every kernel of a list shares. */
+typedef struct many_opts {
+    const rf_gpu *gpu;
+    const char *gpu_name;
+    const rf_kernel_opts *ko;
+    rf_calib_opts co;          /* progress NULL: a list shows kernels, not samples */
+    bool pf;                   /* --design rfc|ltrf */
+    int seeds;
+} many_opts;
+
+/* One kernel of a list: its outcome travels between ranks as bytes. */
+typedef struct kernel_cal {
+    int rc;
+    rf_err err;
+    rf_calib cal;
+} kernel_cal;
+
+static void calibrate_item(const many_opts *mo, const char *path, kernel_cal *it)
+{
+    rf_kernel *k;
+    rf_ipc_kernel kc;
+    it->rc = rf_cli_load_kernel(path, mo->ko, &k, &it->err);
+    if (it->rc)
+        return;
+    rf_calib_report *rep = calloc(1, sizeof *rep);   /* large: not on the stack */
+    rf_pffit_obs obs[RF_PFFIT_N];
+    it->rc = rep ? rf_kchar_compute(mo->gpu, k, &kc, &it->err)
+                 : rf_err_set(&it->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (!it->rc && mo->pf)
+        it->rc = calibrate_pf(mo->gpu, mo->gpu_name, k, &kc, mo->co.seed, mo->seeds, obs,
+                              &it->cal, &it->err);
+    else if (!it->rc)
+        it->rc = rf_calib_run(mo->gpu, mo->gpu_name, k, &kc, &mo->co, &it->cal, rep, &it->err);
+    free(rep);
+    rf_kernel_destroy(k);
+}
+
+/* The kernel files of LIST: "a,b,c" or "@FILE" (one per line).  *paths
+ * points into *buf; 0 or RF_EUSAGE / RF_ENOMEM. */
+static int parse_list(const char *list, char **buf, char ***paths, int *n, rf_err *err)
+{
+    *buf = NULL;
+    *paths = NULL;
+    *n = 0;
+    char sep = ',';
+    if (list[0] == '@') {
+        FILE *fp;
+        if (rf_file_open(list + 1, &fp, err)) {
+            err->code = RF_EUSAGE;
+            return RF_EUSAGE;
+        }
+        size_t cap = 4096, len = 0, got;
+        char *b = malloc(cap + 1);
+        int nomem = b == NULL;
+        while (!nomem && (got = fread(b + len, 1, cap - len, fp)) > 0) {
+            len += got;
+            if (len == cap && len < RF_TEXT_MAX) {
+                char *nb = realloc(b, 2 * cap + 1);
+                nomem = nb == NULL;
+                if (nb) {
+                    b = nb;
+                    cap *= 2;
+                }
+            }
+        }
+        int bad = nomem || ferror(fp) || len >= RF_TEXT_MAX;
+        fclose(fp);
+        if (bad) {
+            free(b);
+            return rf_err_set(err, nomem ? RF_ENOMEM : RF_EUSAGE, list + 1, 0, 0, NULL,
+                              nomem ? "out of memory" : "cannot read the kernel list");
+        }
+        b[len] = '\0';
+        *buf = b;
+        sep = '\n';
+    } else {
+        *buf = strdup(list);
+        if (!*buf)
+            return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    }
+    size_t count = 1;
+    for (const char *c = *buf; *c; c++)
+        count += *c == sep;
+    *paths = calloc(count, sizeof **paths);
+    if (!*paths) {
+        free(*buf);
+        *buf = NULL;
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    }
+    int line = 0;
+    for (char *p = *buf; p;) {
+        char *next = strchr(p, sep);
+        if (next)
+            *next++ = '\0';
+        line++;
+        size_t l = strlen(p);
+        while (l && (p[l - 1] == '\r' || p[l - 1] == ' ' || p[l - 1] == '\t'))
+            p[--l] = '\0';
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (sep == '\n' && (!*p || *p == '#')) {
+            p = next;
+            continue;
+        }
+        if (!*p) {
+            free(*paths);
+            free(*buf);
+            *paths = NULL;
+            *buf = NULL;
+            return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, "kernels",
+                              "an empty kernel name in '%s'", list);
+        }
+        (*paths)[(*n)++] = p;
+        p = next;
+    }
+    if (*n == 0) {
+        free(*paths);
+        free(*buf);
+        *paths = NULL;
+        *buf = NULL;
+        return rf_err_set(err, RF_EUSAGE, list[0] == '@' ? list + 1 : "command line", 0, 0,
+                          list[0] == '@' ? NULL : "kernels", "no kernel files listed");
+    }
+    return RF_OK;
+}
+
+/* --kernels: calibrate each kernel (this rank's share under MPI), gather
+ * on rank 0, write the records once and print one line per kernel. */
+static int calibrate_many(const rf_mpi *m, const many_opts *mo, char **paths, int n,
+                          const char *out_path, rf_err *err)
+{
+    kernel_cal *items = calloc((size_t)n, sizeof *items);
+    int mine = 0;
+    for (int i = m->rank; i < n; i += m->size)
+        mine++;
+    int rc = items ? RF_OK : rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    rf_progress pg;
+    rf_progress_start(&pg, m->rank == 0 ? rf_progress_stream() : NULL,
+                      m->size > 1 ? "calibrate (rank 0's kernels)" : "calibrate", "kernels",
+                      mine);
+    pg.every = 0;   /* a kernel takes long: every one is shown */
+    rf_progress_update(&pg, 0);
+    int done = 0;
+    for (int i = m->rank; items && i < n; i += m->size) {
+        calibrate_item(mo, paths[i], &items[i]);
+        rf_progress_update(&pg, ++done);
+    }
+    rf_progress_end(&pg);
+    /* Every rank takes part in the exchange, also one that ran out of memory. */
+    int grc = rf_mpi_gather_items(m, items, sizeof *items, n, items != NULL, err);
+    if (!rc)
+        rc = grc;
+    if (rc || m->rank != 0) {
+        free(items);
+        return rc;
+    }
+    for (int i = 0; i < n; i++)
+        if (items[i].rc) {
+            *err = items[i].err;
+            rc = items[i].rc;
+            free(items);
+            return rc;
+        }
+    rf_calib *cals = malloc((size_t)n * sizeof *cals);
+    if (!cals) {
+        free(items);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    }
+    for (int i = 0; i < n; i++)
+        cals[i] = items[i].cal;
+    free(items);
+    rc = rf_record_save_n(out_path, cals, (size_t)n, err);
+    if (rc) {
+        free(cals);
+        return rc;
+    }
+    printf("calibrate: %d kernels on %s%s, records %s\n\n", n, mo->gpu_name,
+           mo->pf ? ", register-cache model" : "", out_path);
+    rf_tbl *t = rf_tbl_new(6, (const char *const[]){"kernel", "samples", "cycles sampled",
+                                                    "of a full run", "rms residual", "dof"});
+    for (int i = 0; t && i < n; i++) {
+        const rf_calib *c = &cals[i];
+        char share[32] = "full runs";   /* --design: the samples are whole runs */
+        if (c->full_cycles > 0)
+            snprintf(share, sizeof share, "%.2f%%", 100.0 * c->sample_cycles / c->full_cycles);
+        rf_tbl_addf(t, "%s\t%d\t%.0f\t%s\t%.2f%%\t%d", c->kernel, c->samples, c->sample_cycles,
+                    share, 100.0 * c->rms_rel, c->dof);
+    }
+    if (t) {
+        rf_tbl_print(t, stdout);
+        rf_tbl_free(t);
+    }
+    free(cals);
+    return RF_OK;
+}
+
+/* Only rank 0 reports (every rank sees the same command line). */
+static int fail(const rf_mpi *m, const rf_err *err)
+{
+    return m->rank == 0 ? rf_cli_fail(err) : (err->code == RF_EUSAGE ? 2 : 1);
+}
+
+static int calibrate_main(const rf_mpi *m, int argc, char **argv);
 
 int rf_cmd_calibrate(int argc, char **argv)
 {
     rf_err err;
     rf_err_clear(&err);
-    const char *gpu_name = NULL, *kernel_path = NULL, *out_path = DEFAULT_CALIB;
+    rf_mpi m;
+    if (rf_mpi_begin(&m, &err))
+        return rf_cli_fail(&err);
+    int status = rf_mpi_status(&m, calibrate_main(&m, argc, argv));
+    rf_mpi_end(&m);
+    return status;
+}
+
+static int calibrate_main(const rf_mpi *m, int argc, char **argv)
+{
+    rf_err err;
+    rf_err_clear(&err);
+    const char *gpu_name = NULL, *kernel_path = NULL, *out_path = DEFAULT_CALIB, *list = NULL;
     const char *budget_s = NULL, *seed_s = NULL, *seeds_s = NULL, *design_s = NULL;
     bool quiet = false, cold = false;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
+            if (m->rank == 0)
+                usage(stdout);
             return 0;
         }
         if (rf_cli_flag(argv, i, "quiet")) {
@@ -133,62 +364,97 @@ int rf_cmd_calibrate(int argc, char **argv)
         const rf_cli_opt opts[] = {{"gpu", &gpu_name},        {"kernel", &kernel_path},
                                    {"output", &out_path},     {"budget-cycles", &budget_s},
                                    {"seed", &seed_s},         {"seeds", &seeds_s},
-                                   {"design", &design_s}};
+                                   {"design", &design_s},     {"kernels", &list}};
         int rc = rf_cli_values(argc, argv, &i, opts, sizeof opts / sizeof opts[0], &err);
         if (rc == 0)
             rc = rf_cli_kernel_opt(argc, argv, &i, &ko, &err);
         if (rc < 0)
-            return rf_cli_fail(&err);
+            return fail(m, &err);
         if (rc == 1)
             continue;
         rf_cli_unknown("calibrate", argv[i], &err);
-        return rf_cli_fail(&err);
+        return fail(m, &err);
     }
-    if (!gpu_name || !kernel_path) {
+    if (!gpu_name || (!kernel_path && !list)) {
         rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, gpu_name ? "kernel" : "gpu",
                    "required (rfkit calibrate --help)");
-        return rf_cli_fail(&err);
+        return fail(m, &err);
     }
-    rf_calib_opts co = {0, 1, quiet ? NULL : stderr, cold};
+    if (kernel_path && list) {
+        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "kernels",
+                   "give --kernel K or --kernels LIST, not both");
+        return fail(m, &err);
+    }
+    /* The per-sample lines are progress: on a terminal only. */
+    rf_calib_opts co = {0, 1, quiet || list ? NULL : rf_progress_stream(), cold};
     if (budget_s && parse_u64("budget-cycles", budget_s, &co.budget_cycles, &err))
-        return rf_cli_fail(&err);
+        return fail(m, &err);
     if (budget_s && co.budget_cycles == 0) {   /* 0 would silently mean the default */
         rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "budget-cycles",
                    "a budget of 0 cycles (give N >= 1, or leave it out for the default)");
-        return rf_cli_fail(&err);
+        return fail(m, &err);
     }
     if (seed_s && parse_u64("seed", seed_s, &co.seed, &err))
-        return rf_cli_fail(&err);
+        return fail(m, &err);
     long seeds = PF_SEEDS;
     if (seeds_s && !design_s) {
         rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "seeds",
                    "goes with --design rfc|ltrf (got '%s' without it)", seeds_s);
-        return rf_cli_fail(&err);
+        return fail(m, &err);
     }
     if (seeds_s && rf_parse_long_in(seeds_s, 1, 64, RF_CLI_WHERE, 0, "seeds", &seeds, &err))
-        return rf_cli_fail(&err);
+        return fail(m, &err);
     if (design_s && strcmp(design_s, "rfc") && strcmp(design_s, "ltrf")) {
         rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "design",
                    "calibrate takes --design rfc or ltrf (got '%s')", design_s);
-        return rf_cli_fail(&err);
+        return fail(m, &err);
     }
+
+    if (list) {
+        char *buf;
+        char **paths;
+        int n;
+        rf_gpu lgpu;
+        int rc = parse_list(list, &buf, &paths, &n, &err);
+        if (!rc)
+            rc = rf_cli_load_gpu(gpu_name, &lgpu, &err);
+        /* Every rank reads the list and the GPU: all go on, or none. */
+        if (!rf_mpi_agree(m, !rc) && !rc)
+            rc = rf_err_set(&err, RF_EUSAGE, list[0] == '@' ? list + 1 : "command line", 0, 0,
+                            NULL, "another rank could not read the kernel list or the GPU "
+                            "(do all ranks see the same files?)");
+        if (!rc) {
+            many_opts mo = {&lgpu, gpu_name, &ko, co, design_s != NULL, (int)seeds};
+            rc = calibrate_many(m, &mo, paths, n, out_path, &err);
+        }
+        free(paths);
+        free(buf);
+        return rc ? fail(m, &err) : 0;
+    }
+    if (m->rank != 0)
+        return 0;   /* one kernel: rank 0 calibrates it alone */
 
     rf_gpu gpu;
     rf_kernel *k;
     if (rf_cli_load(gpu_name, kernel_path, &ko, &gpu, &k, &err))
-        return rf_cli_fail(&err);
+        return fail(m, &err);
     rf_ipc_kernel kc;
     rf_calib cal;
     rf_calib_report *rep = calloc(1, sizeof *rep);   /* large: not on the stack */
     int rc = rep ? rf_kchar_compute(&gpu, k, &kc, &err)
                  : rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
     if (!rc && design_s) {
-        rc = calibrate_pf(&gpu, gpu_name, k, &kc, co.seed, (int)seeds, out_path, &err);
+        rf_pffit_obs obs[RF_PFFIT_N];
+        rc = calibrate_pf(&gpu, gpu_name, k, &kc, co.seed, (int)seeds, obs, &cal, &err);
+        if (!rc)
+            rc = rf_record_save(out_path, &cal, &err);
+        if (!rc)
+            print_pf(k, gpu_name, (int)seeds, out_path, obs, &cal);
         rf_kernel_destroy(k);
         free(rep);
         if (rc)
             rf_cli_place_kernel(&err, &ko, kernel_path);
-        return rc ? rf_cli_fail(&err) : 0;
+        return rc ? fail(m, &err) : 0;
     }
     if (!rc)
         rc = rf_calib_run(&gpu, gpu_name, k, &kc, &co, &cal, rep, &err);
@@ -199,7 +465,7 @@ int rf_cmd_calibrate(int argc, char **argv)
     if (rc) {
         rf_kernel_destroy(k);
         free(rep);
-        return rf_cli_fail(&err);
+        return fail(m, &err);
     }
 
     printf("calibrate: kernel %s on %s, %d samples, record %s\n\n", k->name, gpu_name, rep->n,

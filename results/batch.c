@@ -760,6 +760,7 @@ typedef struct pipe {
     int io_failed;       /* errno of the first failed write, 0 */
     rf_batch_stats *stats;
     FILE *notes;
+    rf_batch_drive drive;
 } pipe_t;
 
 static chunk *filling(pipe_t *p)
@@ -776,6 +777,8 @@ static void write_chunk(pipe_t *p, chunk *c)
         p->io_failed = ENOMEM;
     p->stats->rows += (long)c->nrows;
     p->stats->errors += c->errors;
+    if (p->drive.progress)
+        p->drive.progress(p->stats->rows, p->drive.progress_arg);
 }
 
 /* Hand the filled chunk on and start a new one. */
@@ -855,6 +858,7 @@ static void on_row(int term, void *data)
         if (rf_csvw_flush(&w))
             p->io_failed = errno ? errno : EIO;
         rf_csvw_free(&w);
+        p->line += p->drive.line_offset;   /* a shard's rows keep the file's lines */
         p->row_first = 0;
         return;
     }
@@ -967,6 +971,12 @@ static int feed(rf_csvfeed *f, pipe_t *p, const char *s, size_t n)
 int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *opts,
                  rf_batch_stats *stats, rf_err *err)
 {
+    return rf_batch_run_drive(in, in_name, out, opts, NULL, stats, err);
+}
+
+int rf_batch_run_drive(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *opts,
+                       const rf_batch_drive *drive, rf_batch_stats *stats, rf_err *err)
+{
     rf_batch_stats dummy;
     if (!stats)
         stats = &dummy;
@@ -983,6 +993,8 @@ int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *
     p->err = err;
     p->stats = stats;
     p->notes = opts ? opts->notes : NULL;
+    if (drive)
+        p->drive = *drive;
     p->chunk_rows = opts && opts->chunk_rows ? opts->chunk_rows : 4096;
     p->jobs = opts && opts->jobs > 1 ? opts->jobs : 1;
     p->single_cache.notes = p->notes;

@@ -49,4 +49,19 @@ typedef struct rf_batch_stats {
 int rf_batch_run(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *opts,
                  rf_batch_stats *stats, rf_err *err);
 
+/* What a driver of rf_batch_run may add: the place of a shard in its file
+ * and a progress report. */
+typedef struct rf_batch_drive {
+    long line_offset;      /* physical lines between the header and the first row
+                            * read, when the input is a shard of a larger file
+                            * (results/shard.h): line numbers in messages are
+                            * those of the whole file */
+    void (*progress)(long rows_done, void *arg); /* after each chunk written, or NULL */
+    void *progress_arg;
+} rf_batch_drive;
+
+/* rf_batch_run with drive (NULL: none). */
+int rf_batch_run_drive(FILE *in, const char *in_name, FILE *out, const rf_batch_opts *opts,
+                       const rf_batch_drive *drive, rf_batch_stats *stats, rf_err *err);
+
 #endif /* RF_BATCH_H */
