@@ -38,7 +38,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#define RC_HIT 0.8
 #define RC_WRITEBACK 0.2
 
 long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms)
@@ -152,8 +151,9 @@ static void kernel_for(const rf_ipc_kernel *kc, bool need_rcw, rf_ipc_kernel *k)
  * analytic/prefetch.c) loads the cache's banks, so k->writes is scaled by
  * it; its bank queue takes ltrf_conflict on top of conflict_scale
  * (design_params, in rf_extrap_estimate). */
-int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
-                 rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
+static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                    rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m,
+                    rf_pf_kernel *pk_out, rf_pf_terms *t_out, rf_err *err)
 {
     if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
         return RF_OK;
@@ -188,7 +188,17 @@ int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     double resident = (double)occ->warps_per_sm * act;
     if (policy == RF_SCHED_TWO_LEVEL && r > 0 && resident > pool / r)
         k->active_frac = act * (pool / r) / resident;
+    if (pk_out)
+        *pk_out = pk;
+    if (t_out)
+        *t_out = t;
     return RF_OK;
+}
+
+int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                 rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
+{
+    return pf_apply(gpu, d, occ, k, p, m, NULL, NULL, err);
 }
 
 /* The parameters the IPC model sees for design d: LTRF's register-cache
@@ -255,7 +265,11 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
     k.warps_per_cta = (shape->threads + ws - 1) / ws;
     double writes_all = k.writes;
-    if ((rc = rf_extrap_pf(gpu, d, &out->occ, &k, &p, &m, err)) < 0)
+    rf_pf_kernel pk;
+    rf_pf_terms pt;
+    memset(&pk, 0, sizeof pk);
+    memset(&pt, 0, sizeof pt);
+    if ((rc = pf_apply(gpu, d, &out->occ, &k, &p, &m, &pk, &pt, err)) < 0)
         return rc;
     double late = writes_all - k.writes;    /* LTRF: results written to the main file */
     double reads0 = k.reads, writes0 = k.writes;
@@ -313,42 +327,46 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     out->area_mm2 = out->area.total_mm2;
 
     double grid_insts = (double)shape->ctas * k.warps_per_cta * k.insts_per_warp;
-    double stolen = out->steady.stolen_writes * k.writes;
-    double reads = grid_insts * (k.reads + stolen);
-    double writes = grid_insts * (k.writes + stolen);
-    rf_energy_counts cnt = {0};
-    cnt.xbar = grid_insts * k.reads;
+    rf_energy_events ev;
+    memset(&ev, 0, sizeof ev);
     if (d->kind == RF_DESIGN_HIRF) {
-        /* Reads hit the cache but for the misses; every result is written
-         * into the cache, the conflicting ones evict a pair to the NVM file. */
-        cnt.cache_reads = grid_insts * reads0 * (1.0 - out->rc.read_miss);
-        cnt.main_reads = grid_insts * reads0 * out->rc.read_miss;
-        cnt.xbar = cnt.main_reads;
-        cnt.cache_writes = grid_insts * writes0;
-        cnt.main_writes = grid_insts * writes0 * out->rc.conflict;
+        /* Reads hit the cache but for the misses, which alone cross the
+         * crossbar; every result is written into the cache, the conflicting
+         * ones evict a pair to the NVM file. */
+        ev.reads = grid_insts * reads0;
+        ev.cache_hits = ev.reads * (1.0 - out->rc.read_miss);
+        ev.xbar = ev.reads - ev.cache_hits;
+        ev.writes = grid_insts * writes0;
+        ev.writebacks = ev.writes * out->rc.conflict;
     } else if (org.cache_bits > 0) {
-        cnt.cache_reads = reads * RC_HIT;
-        cnt.cache_writes = writes;
-        cnt.main_reads = reads * (1.0 - RC_HIT);
-        cnt.main_writes = writes * RC_WRITEBACK + grid_insts * late;
+        /* RFC and LTRF (analytic/prefetch.c): every operand crosses from
+         * the cache's banks or the main file. */
+        ev.reads = grid_insts * k.reads;
+        ev.xbar = ev.reads;
+        ev.writes = grid_insts * writes_all;
+        ev.bypass_writes = grid_insts * late;
+        if (d->kind == RF_DESIGN_RFC) {
+            ev.cache_hits = ev.reads * pt.rfc_hit;
+            ev.miss_fills = ev.reads - ev.cache_hits;
+            ev.writebacks = ev.writes * RC_WRITEBACK;
+        } else {
+            double ii = pk.insts > 0 ? pk.insts : 1.0;
+            ev.cache_hits = ev.reads;
+            ev.fills = grid_insts * (pk.pf_regs + pk.act_regs) / ii;
+            ev.writebacks = ev.writes * RC_WRITEBACK;
+        }
     } else {
-        cnt.main_reads = reads;
-        cnt.main_writes = writes;
+        /* Bank stealing's parked writes cost a write and a read-back. */
+        double stolen = out->steady.stolen_writes * k.writes;
+        ev.reads = grid_insts * (k.reads + stolen);
+        ev.writes = grid_insts * (k.writes + stolen);
+        ev.xbar = grid_insts * k.reads;
     }
+    /* Leakage of min(SMs, CTAs) register files over the kernel's cycles. */
     long sms = shape->sms > 0 ? shape->sms : (gpu->sms > 0 ? gpu->sms : 1);
     long used = shape->ctas < sms ? shape->ctas : sms;
-    rf_energy_rates rates;
-    rf_energy_rates_of(&org, &rates);
-    rf_energy dyn;
-    cnt.cycles = 0;
-    rf_energy_compute(&rates, &cnt, gpu->clock_mhz, &dyn);
-    rf_energy_counts idle = {0};
-    idle.cycles = out->cycles;
-    rf_energy leak;
-    rf_energy_compute(&rates, &idle, gpu->clock_mhz, &leak);
-    out->energy.dynamic_nj = dyn.dynamic_nj;
-    out->energy.leakage_nj = leak.leakage_nj * used;
-    out->energy.total_nj = out->energy.dynamic_nj + out->energy.leakage_nj;
+    ev.cycles = out->cycles;
+    rf_energy_of_events(&org, &ev, gpu->clock_mhz, (double)used, &out->energy);
     out->energy_nj = out->energy.total_nj;
     return RF_OK;
 }
