@@ -200,15 +200,10 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
             pairs = x->ctas_per_sm / 2;
         x->unshared_ctas = x->ctas_per_sm - 2 * pairs;
     }
-    /* The organisation the energy stats price (analytic/area.c): its
-     * bookkeeping storage comes from the design's occupancy, which a forced
-     * ctas_per_sm skips computing; then it is computed here, and a design
-     * that does not fit leaves that storage uncosted. */
-    if (o->ctas_per_sm > 0 && d->kind != RF_DESIGN_SHARING) {
-        rf_err oerr;
-        if (rf_occ_compute(g, d, &in, &occ, &oerr) < 0)
-            occ.overhead_bits = 0;
-    }
+    /* The organisation the energy stats price (analytic/area.c).  Its
+     * bookkeeping storage (overhead_bits) comes from the design's
+     * occupancy, which a forced ctas_per_sm does not compute: such runs
+     * price the arrays only. */
     int arc = rf_area_org(g, d, &occ, &x->energy_org, err);
     if (arc < 0)
         return arc;
