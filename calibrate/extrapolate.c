@@ -18,18 +18,21 @@
  *        IPC +- t sqrt(g^T C g + (s IPC)^2)
  *    and cycles = instructions / IPC at the interval's ends.
  * 4. Area of the design's register file per SM (analytic/area.c).
- * 5. Energy (analytic/energy.c) of all SMs in use: bank reads and writes per
- *    instruction (plus one of each per stolen write), one crossbar transfer
- *    per read, leakage of min(SMs, CTAs) register files over the kernel's
- *    cycles.  Register-cache designs serve reads from the cache at hit rate
- *    h and write every result there, writing back a fraction e to the main
- *    file; h = 0.8 and e = 0.2 until a register-cache model supplies rates
- *    (assumption; seed 002 Fig. 7 reports write-backs of this order).
- *    HI-RF has its model (analytic/rccollide.c): h = 1 - read miss, e =
- *    conflict rate, and rf_rcc_apply adds the NVM write-back stall and the
- *    NVM bank time to the IPC model.  LTRF's results that land after the
- *    warp left their register's interval (analytic/prefetch.c, write race)
- *    are main-file writes, not cache writes.
+ * 5. Energy (analytic/energy.c, rf_energy_of_events: the events-to-accesses
+ *    mapping `simulate` uses too) of all SMs in use, from the events of the
+ *    grid: operand reads and results per instruction (plus a parking write
+ *    and a read-back per stolen write), one crossbar transfer per read,
+ *    leakage of min(SMs, CTAs) register files over the kernel's cycles.
+ *    HI-RF (analytic/rccollide.c): reads hit at 1 - read miss, only the
+ *    misses cross the crossbar, every result is a cache write and the
+ *    conflicting ones a write-back; rf_rcc_apply adds the NVM write-back
+ *    stall and the NVM bank time to the IPC model.
+ *    RFC (analytic/prefetch.c): reads hit at the reuse model's rfc_hit,
+ *    misses are allocated, results write back at rfc_wb.
+ *    LTRF: every operand is in the partition; PREFETCH and activation
+ *    refetches are fills, pool exits and dirty evictions at PREFETCHes are
+ *    write-backs, and the results that land after the warp left their
+ *    register's interval (write race) are main-file writes.
  */
 #include "extrapolate.h"
 
@@ -38,7 +41,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#define RC_WRITEBACK 0.2
 
 long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms)
 {
@@ -171,8 +173,12 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
         policy = RF_SCHED_TWO_LEVEL;        /* as the sampler: LTRF's active pool */
     double pool = policy == RF_SCHED_TWO_LEVEL ? rf_design_pool(d, gpu->schedulers)
                                                : occ->warps_per_sm;
+    /* RFC: the warps that share the cache are the pool's, at most the
+     * resident warps that issue (the kernel's active fraction). */
+    double act0 = k->active_frac > 0 ? k->active_frac : 1.0;
+    double sharing = fmin(pool, (double)occ->warps_per_sm * act0);
     rf_pf_terms t;
-    rf_pf_terms_of(gpu, d, &pk, pool, &p->pf, &t);
+    rf_pf_terms_of(gpu, d, &pk, d->kind == RF_DESIGN_RFC ? sharing : pool, &p->pf, &t);
     m->rf_latency = 1.0;
     k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */
     m->extra_stall += t.extra_stall;
@@ -348,12 +354,12 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
         if (d->kind == RF_DESIGN_RFC) {
             ev.cache_hits = ev.reads * pt.rfc_hit;
             ev.miss_fills = ev.reads - ev.cache_hits;
-            ev.writebacks = ev.writes * RC_WRITEBACK;
+            ev.writebacks = ev.writes * pt.rfc_wb;
         } else {
             double ii = pk.insts > 0 ? pk.insts : 1.0;
             ev.cache_hits = ev.reads;
             ev.fills = grid_insts * (pk.pf_regs + pk.act_regs) / ii;
-            ev.writebacks = ev.writes * RC_WRITEBACK;
+            ev.writebacks = grid_insts * (pk.act_wb + pk.pf_wb) / ii;
         }
     } else {
         /* Bank stealing's parked writes cost a write and a read-back. */
