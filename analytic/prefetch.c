@@ -164,8 +164,8 @@ const rf_mparam rf_pf_mparams[] = {
      "LTRF: multiplier on the per-operation part of PREFETCH and activation stalls"},
     {"pf_reg", offsetof(rf_pf_params, pf_reg), 0.0, 16.0, 1.0, true, "1",
      "LTRF: multiplier on the per-register part (crossbar slot, bank queues)"},
-    {"rfc_hit", offsetof(rf_pf_params, rfc_hit), 0.0, 1.0, 1.0, true, "1",
-     "multiplier on the RFC hit rate of the reuse model"},
+    {"rfc_hit", offsetof(rf_pf_params, rfc_hit), 0.0, 2.0, 1.0, true, "1",
+     "multiplier on the RFC hit rate of the reuse model (the product capped at 1)"},
     {"rfc_scale", offsetof(rf_pf_params, rfc_scale), 0.0, 8.0, 1.0, true, "1",
      "multiplier on RFC miss stalls"},
     {"ltrf_conflict", offsetof(rf_pf_params, ltrf_conflict), 0.05, 20.0, 1.0, true, "1",
@@ -621,7 +621,6 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                 add_ops(w, n, dep, &out->pf_ops, &out->pf_regs, out->pf_depth);
         }
         double ii = out->insts > 0 ? out->insts : 1.0;
-        reuse_walk(f, freq, edge, out);
         out->reads = reads / ii;
         out->mean_live = livesum / ii;
         double entries, insts;
@@ -634,6 +633,22 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
         rf_iv_free(&iv);
     if (have_live)
         rf_live_free(&live);
+    free(freq);
+    free(edge);
+    return rc;
+}
+
+int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_err *err)
+{
+    int nb = f->nblocks;
+    double *freq = malloc(sizeof *freq * (size_t)(nb > 0 ? nb : 1));
+    double *edge = malloc(sizeof *edge * (size_t)(2 * (nb > 0 ? nb : 1)));
+    int rc = freq && edge ? 0
+                          : rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "prefetch model: out of memory");
+    if (rc == 0)
+        rc = rf_dst_block_freq(f, prof->trip, prof->taken, NULL, freq, edge, err);
+    if (rc == 0)
+        reuse_walk(f, freq, edge, out);
     free(freq);
     free(edge);
     return rc;

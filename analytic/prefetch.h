@@ -54,7 +54,8 @@ typedef struct rf_pf_kernel {
     double reuse[RF_PF_REUSE + 1]; /* RFC: share of register reads whose register the
                              warp touched (read or wrote) with fewer than c other
                              distinct registers since (c: the index; an own-warp
-                             LRU stack distance below c), along sampled paths */
+                             LRU stack distance below c), along sampled paths;
+                             rf_pf_reuse fills it (RFC only) */
     double reuse_w[RF_PF_REUSE + 1]; /* ... the same for register writes */
 } rf_pf_kernel;
 
@@ -62,6 +63,10 @@ typedef struct rf_pf_kernel {
  * regs (LTRF+ figures when plus).  0 or a negative rf code. */
 int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool plus,
                        rf_pf_kernel *out, rf_err *err);
+
+/* RFC: fill out->reuse and out->reuse_w (the reuse profile of f's warp
+ * paths under prof; the rest of *out is kept).  0 or a negative rf code. */
+int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_err *err);
 
 /* Free parameters (calibrated; rf_pf_mparams lists them). */
 typedef struct rf_pf_params {

@@ -273,6 +273,8 @@ static void rfc_terms(void **state)
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
     simfix_finish(&fx);
     rf_pf_kernel pk = characterise(&fx, 16, false);
+    rf_err err = {0};
+    assert_int_equal(rf_pf_reuse(&fx.func, &fx.kernel.profile, &pk, &err), 0);
     rf_design d;
     rf_design_init(&d);
     d.kind = RF_DESIGN_RFC;
