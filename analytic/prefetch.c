@@ -114,7 +114,9 @@
  * LTRF write-backs (energy): at a pool exit the warp's partition (LTRF+:
  * its live registers) is written back, act_wb registers per thread; at a
  * PREFETCH the registers written in the interval left that the new one does
- * not hold, pf_wb (sampler/ltrf.c lt_pool, lt_gate).
+ * not hold, pf_wb (sampler/ltrf.c lt_pool, lt_gate), less those whose result
+ * lost the write race there (pf_wb_late: it went to the main file and left
+ * no dirty copy; a register is taken as written once per interval).
  *
  * Inputs: rf_pf_kernel (rf_pf_characterise), rf_design (rf_config,
  * latency_x, plus, interval_regs, rc_entries), rf_gpu (rf_banks, register
@@ -144,23 +146,38 @@
  * results whose register the next interval holds too (wr_safe) plus, per
  * latency class c and instructions left k, those landing before the k-th
  * issue, P(X <= k - 1), X ~ Poisson((2 + lat_c) / g). */
-static double cache_share(const rf_gpu *gpu, const rf_pf_kernel *pk)
+static double in_time(const rf_gpu *gpu, const double race[RF_PF_NLAT][RF_PF_RACE_K])
 {
-    if (!(pk->writes > 0))
-        return 1.0;
     const double lat[RF_PF_NLAT] = {gpu->alu_latency, gpu->sfu_latency, gpu->smem_latency};
-    double in = pk->wr_safe;
+    double in = 0.0;
     for (int c = 0; c < RF_PF_NLAT; c++) {
         /* Issues during the result's 2 + latency cycles: Poisson, mean mu. */
         double mu = (2.0 + (lat[c] > 0 ? lat[c] : 1.0)) / PF_RUN_GAP;
         double term = exp(-mu), cdf = 0.0;      /* cdf = P(X <= k - 1) */
         for (int k = 1; k < RF_PF_RACE_K; k++) {
             cdf += term;
-            in += pk->wr_race[c][k] * cdf;
+            in += race[c][k] * cdf;
             term *= mu / k;
         }
     }
-    return fmin(1.0, in / pk->writes);
+    return in;
+}
+
+static double cache_share(const rf_gpu *gpu, const rf_pf_kernel *pk)
+{
+    if (!(pk->writes > 0))
+        return 1.0;
+    return fmin(1.0, (pk->wr_safe + in_time(gpu, pk->wr_race)) / pk->writes);
+}
+
+/* Racing results at a PREFETCH (not a pool exit) that land late: per thread. */
+static double late_at_prefetch(const rf_gpu *gpu, const rf_pf_kernel *pk)
+{
+    double all = 0.0;
+    for (int c = 0; c < RF_PF_NLAT; c++)
+        for (int k = 0; k < RF_PF_RACE_K; k++)
+            all += pk->wr_race_pf[c][k];
+    return fmax(0.0, all - in_time(gpu, pk->wr_race_pf));
 }
 
 const rf_mparam rf_pf_mparams[] = {
@@ -555,8 +572,11 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                             if ((wr.w[q >> 6] >> (q & 63)) & 1) {
                                 if (nx && ((nx->w[q >> 6] >> (q & 63)) & 1))
                                     out->wr_safe += w;
-                                else
+                                else {
                                     out->wr_race[c][kk] += w;
+                                    if (nx)
+                                        out->wr_race_pf[c][kk] += w;
+                                }
                             }
                 }
                 out->insts += w;
@@ -687,6 +707,7 @@ void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *p
         out->stall_act = (act + pk->act_regs * reg) / ii;
         out->extra_stall = out->stall_pf + out->stall_act;
         out->cache_writes = cache_share(gpu, pk);
+        out->pf_wb_late = fmin(pk->pf_wb, late_at_prefetch(gpu, pk)) / ii;
         return;
     }
     int lines = d->rc_entries > 0 ? d->rc_entries : gpu->rc_entries;

@@ -47,6 +47,8 @@ typedef struct rf_pf_kernel {
     double wr_race[RF_PF_NLAT][RF_PF_RACE_K]; /* ... that must land before the warp
                              issues k more instructions (k: the index) to stay in
                              the partition, by result latency class */
+    double wr_race_pf[RF_PF_NLAT][RF_PF_RACE_K]; /* ... of which at a PREFETCH (the
+                             interval left, not the pool) */
     double act_wb;        /* registers written back at pool exits (the partition;
                              LTRF+: its live part) */
     double pf_wb;         /* registers written in an interval that leave the partition
@@ -94,6 +96,8 @@ typedef struct rf_pf_terms {
     double stall_rfc;     /* ... RFC misses */
     double extra_stall;   /* sum for the IPC model (rf_ipc_machine.extra_stall) */
     double extra_hold;    /* cycles a collector is held longer (RFC misses) */
+    double pf_wb_late;    /* LTRF: per instruction, PREFETCH dirty evictions replaced by
+                             a result that landed in the main file (pf_wb's late part) */
     double cache_writes;  /* LTRF: share of the results written into the cache's banks
                              (the rest go to the main file); 1 otherwise */
 } rf_pf_terms;

@@ -367,7 +367,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
             double ii = pk.insts > 0 ? pk.insts : 1.0;
             ev.cache_hits = ev.reads;
             ev.fills = grid_insts * (pk.pf_regs + pk.act_regs) / ii;
-            ev.writebacks = grid_insts * (pk.act_wb + pk.pf_wb) / ii;
+            ev.writebacks = grid_insts * ((pk.act_wb + pk.pf_wb) / ii - pt.pf_wb_late);
         }
     } else {
         /* Bank stealing's parked writes cost a write and a read-back. */

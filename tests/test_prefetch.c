@@ -103,8 +103,11 @@ static void split_interval(void **state)
 /* Dirty registers leaving at a PREFETCH: r1 = f(r0); r3 = f(r2); EXIT with
  * N = 2: interval 0 = I0 {r0 r1} (writes r1), interval 1 = I1 and EXIT
  * {r2 r3}.  The cut fetches r2 and r3 and evicts r0 and r1, of which r1 was
- * written in interval 0: one write-back (sampler/ltrf.c lt_gate's evict
- * set).  Fetches: 2 at the start, 2 at the cut.  No pool exit: act_wb 0. */
+ * written in interval 0: pf_wb 1 (sampler/ltrf.c lt_gate's evict set).
+ * Fetches: 2 at the start, 2 at the cut.  No pool exit: act_wb 0.  But
+ * r1's result races the cut with no instruction of its interval left
+ * (k = 0: never in time): it lands in the main file and leaves no dirty
+ * copy, so pf_wb_late = 1 per 3 instructions and no write-back remains. */
 static void dirty_evictions(void **state)
 {
     (void)state;
@@ -118,6 +121,16 @@ static void dirty_evictions(void **state)
     assert_float_equal(pk.pf_regs, 4, 1e-12);
     assert_float_equal(pk.pf_wb, 1, 1e-12);
     assert_float_equal(pk.act_wb, 0, 1e-12);
+    assert_float_equal(pk.wr_race_pf[0][0], 1, 1e-12);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_LTRF;
+    d.rf_config = 1;
+    rf_pf_params p;
+    rf_pf_params_default(&p);
+    rf_pf_terms t;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.pf_wb_late, 1.0 / 3.0, 1e-12);
 }
 
 /* r1 = load(r0); r2 = f(r1); EXIT: the load takes the warp out of the

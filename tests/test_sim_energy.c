@@ -92,11 +92,52 @@ static void rfc_energy(void **state)
                        1e-7);
 }
 
+/* LTRF with 2-register intervals on r1 = f(r0); r3 = f(r2); EXIT:
+ * interval 0 = {r0 r1}, interval 1 = {r2 r3} (test_prefetch.c
+ * dirty_evictions).  PREFETCHes fetch r0, r1 then r2, r3: 4 fills (main
+ * reads, cache writes).  r1's result lands after the cut (no instruction of
+ * interval 0 follows I0) and r3's after the warp exited (its partition is
+ * freed at the exit): both are main-file writes that bypass the cache, and
+ * the cut evicts nothing dirty.  Reads r0, r2 hit the partition.
+ *   events: reads 2, hits 2, fills 4, writes 2, bypass 2, write-backs 0;
+ *   cache reads 2, cache writes (2 - 2) + 4 = 4, main reads 4, main writes 2;
+ *   crossbar 2 (the hits, from the cache's banks).
+ *   main  = 4 x 207.872 + 2 x 195.584 = 1,222.656 pJ
+ *   cache = 2 x 207.872 + 4 x 195.584 = 1,198.080 pJ
+ *   xbar  = 2 x 36.2038672 = 72.4077 pJ */
+static void ltrf_energy(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.rc_line_bits = 1024;
+    fx.gpu.subcores = 1;
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){2, -1});
+    simfix_finish(&fx);
+    rf_design_init(&fx.design);
+    fx.design.kind = RF_DESIGN_LTRF;
+    fx.design.rf_config = 1;
+    fx.design.interval_regs = 2;
+    rf_sim_stats st = simfix_run(&fx);
+    assert_int_equal(st.prefetch_regs, 4);
+    assert_int_equal(st.rc_hits, 2);
+    assert_int_equal(st.rc_misses, 0);
+    assert_int_equal(st.writeback_regs, 0);
+    assert_int_equal(st.main_writes, 2);
+    assert_int_equal(st.bank_writes, 0);
+    assert_int_equal(st.xbar_transfers, 2);
+    assert_float_equal(st.rf_main_nj, 1.222656, 1e-9);
+    assert_float_equal(st.rf_cache_nj, 1.198080, 1e-9);
+    assert_float_equal(st.rf_xbar_nj, 0.0724077, 1e-7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(baseline_energy),
         cmocka_unit_test(rfc_energy),
+        cmocka_unit_test(ltrf_energy),
     };
     return cmocka_run_group_tests_name("sim_energy", tests, NULL, NULL);
 }
