@@ -414,7 +414,7 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
     memset(hist, 0, sizeof hist);
     memset(histw, 0, sizeof histw);
     double nreads = 0, nwrites = 0;
-    int entry = 0;
+    int entry = 0;                          /* the kernel IR's entry block */
     long left = PF_REUSE_INSTS;
     for (uint64_t walk = 0; walk < PF_REUSE_WALKS && left > 0; walk++) {
         int stack[RF_PF_REUSE], depth = 0;
@@ -427,30 +427,21 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                 uint8_t pr;
                 rf_inst_reads(&f->insts[i], &r, &pr);
                 rf_inst_writes(&f->insts[i], &w, &pr);
-                int pos[RF_PF_REUSE], nr = 0;
-                for (int q = 0; q < RF_PF_REUSE; q++)
-                    if ((r.w[q >> 6] >> (q & 63)) & 1) {
-                        int at = -1;
-                        for (int j = 0; j < depth; j++)
-                            if (stack[j] == q) {
-                                at = j;
-                                break;
-                            }
-                        if (at >= 0)
-                            hist[at] += 1;
-                        nreads += 1;
-                        pos[nr++] = q;
-                    }
-                for (int q = 0; q < RF_PF_REUSE; q++)
-                    if ((w.w[q >> 6] >> (q & 63)) & 1) {
-                        for (int j = 0; j < depth; j++)
-                            if (stack[j] == q) {
-                                histw[j] += 1;
-                                break;
-                            }
-                        nwrites += 1;
-                        pos[nr++] = q;
-                    }
+                int pos[2 * RF_PF_REUSE], nr = 0;
+                for (int pass = 0; pass < 2; pass++) {
+                    const rf_regset *set = pass ? &w : &r;
+                    for (int word = 0; word < 4; word++)
+                        for (uint64_t bits = set->w[word]; bits; bits &= bits - 1) {
+                            int q = word * 64 + __builtin_ctzll(bits);
+                            for (int j = 0; j < depth; j++)
+                                if (stack[j] == q) {
+                                    (pass ? histw : hist)[j] += 1;
+                                    break;
+                                }
+                            *(pass ? &nwrites : &nreads) += 1;
+                            pos[nr++] = q;
+                        }
+                }
                 for (int j = 0; j < nr; j++) {
                     /* Move pos[j] to the top of the stack. */
                     int at = depth;
