@@ -46,6 +46,19 @@
  * workload).  The register cache (HI-RF, RFC, LTRF) is SRAM at the Table 3
  * per-bit figures, its leakage per bit that of the SRAM bank; the design's
  * bookkeeping storage leaks the same per bit.
+ * Events to accesses (rf_energy_counts_of), shared by the closed form and
+ * the sampler.  Without a register cache every operand read is a main-file
+ * read and every write a main-file write.  With one:
+ *   cache reads  = hits
+ *   main reads   = (reads - hits) + fills     misses read the main file;
+ *                                             PREFETCH/refetch copy into the cache
+ *   cache writes = (writes - bypass) + fills + miss_fills
+ *   main writes  = writebacks + bypass
+ * Crossbar transfers are counted by the caller: operands that leave a bank
+ * for a collector (HI-RF's cache sits at the collectors, so its hits do not
+ * cross; RFC's and LTRF's cache is banked behind the crossbar, so they
+ * do).  The fill path between main file and cache is priced by the two
+ * arrays' access energies only.
  * Outputs in nJ for one SM; callers multiply by the SMs in use.
  */
 #include "energy.h"
@@ -94,14 +107,42 @@ void rf_energy_rates_of(const rf_rf_org *org, rf_energy_rates *out)
     out->leak_mw = leak + (org->cache_bits + org->overhead_bits) * sram_bit_mw;
 }
 
+void rf_energy_counts_of(bool cache, const rf_energy_events *ev, rf_energy_counts *out)
+{
+    out->xbar = ev->xbar;
+    out->cycles = ev->cycles;
+    if (!cache) {
+        out->main_reads = ev->reads;
+        out->main_writes = ev->writes;
+        out->cache_reads = out->cache_writes = 0;
+        return;
+    }
+    out->cache_reads = ev->cache_hits;
+    out->main_reads = ev->reads - ev->cache_hits + ev->fills;
+    out->cache_writes = ev->writes - ev->bypass_writes + ev->fills + ev->miss_fills;
+    out->main_writes = ev->writebacks + ev->bypass_writes;
+}
+
 void rf_energy_compute(const rf_energy_rates *r, const rf_energy_counts *c,
                        double clock_mhz, rf_energy *out)
 {
-    double pj = c->main_reads * r->read_pj + c->main_writes * r->write_pj
-              + c->xbar * r->xbar_pj + c->cache_reads * r->cache_read_pj
-              + c->cache_writes * r->cache_write_pj;
-    out->dynamic_nj = pj * 1e-3;
+    out->main_nj = (c->main_reads * r->read_pj + c->main_writes * r->write_pj) * 1e-3;
+    out->cache_nj = (c->cache_reads * r->cache_read_pj + c->cache_writes * r->cache_write_pj) * 1e-3;
+    out->xbar_nj = c->xbar * r->xbar_pj * 1e-3;
+    out->dynamic_nj = out->main_nj + out->cache_nj + out->xbar_nj;
     double seconds = clock_mhz > 0 ? c->cycles / (clock_mhz * 1e6) : 0.0;
     out->leakage_nj = r->leak_mw * 1e-3 * seconds * 1e9;
+    out->total_nj = out->dynamic_nj + out->leakage_nj;
+}
+
+void rf_energy_of_events(const rf_rf_org *org, const rf_energy_events *ev, double clock_mhz,
+                         double files, rf_energy *out)
+{
+    rf_energy_rates r;
+    rf_energy_rates_of(org, &r);
+    rf_energy_counts c;
+    rf_energy_counts_of(org->cache_bits > 0, ev, &c);
+    rf_energy_compute(&r, &c, clock_mhz, out);
+    out->leakage_nj *= files;
     out->total_nj = out->dynamic_nj + out->leakage_nj;
 }

@@ -85,11 +85,38 @@
  * wrong way with the interval size.
  *
  * RFC.  C = 16 KB of warp registers (gpu rc_entries x subcores, or design
- * rc_entries) shared by the W warps of the active pool, LRU:
- *   h = h0 min(1, C / (W l))          (l: live registers per warp)
- * with h0 free; an instruction reading r registers misses at least once with
- * probability 1 - h^r and then waits L - 1 more cycles than a bank read:
+ * rc_entries), fully associative LRU, allocated on read misses and writes,
+ * shared by the W warps that take turns in it: under the two-level
+ * scheduler the pool's warps and those that replace them while they wait on
+ * memory, W_pool / r (r: share of a warp's time not waiting on memory), at
+ * most the resident warps times the kernel's active fraction (calibrate/
+ * extrapolate.c; the `pool` argument of rf_pf_terms_of).  The sampler
+ * shows why the pool alone is not W: trsv's hit rate is 0.32 at pools of
+ * both 8 and 32 warps.  Warps interleaving evenly each hold C / W lines, so a
+ * read hits when its register was touched (read or written) by the same
+ * warp with fewer than C / W other distinct registers since: its own-warp
+ * LRU stack distance.  The profile of those distances, reuse[c] = share of
+ * reads at distance below c, comes from warp paths walked with the profile's
+ * branch probabilities (PF_REUSE_INSTS instructions, fixed seed); first
+ * touches never hit.  Then
+ *   h = h0 reuse[C / W]                (interpolated; h0 free, 1 by default)
+ * An instruction reading r registers misses at least once with probability
+ * 1 - h^r and then waits L - 1 more cycles than a bank read:
  *   s_rfc = k_rfc (1 - h^r) (L - 1)    on the warp's path and in the collector.
+ * Write-backs (energy): a result whose register is not cached starts a
+ * dirty line, written back once when evicted: rfc_wb = 1 - reuse_w[C / W]
+ * per result (reuse_w: the same profile over writes).
+ * The former h = 0.8 min(1, C / (W l)) (l: live registers per warp) counted
+ * the live registers of all pool warps; on maxwell-ltrf #6 it left RFC's
+ * uncalibrated IPC 15% low on average (sfu: h 0.32 against the sampler's
+ * 0.997 with 13 resident warps).
+ *
+ * LTRF write-backs (energy): at a pool exit the warp's partition (LTRF+:
+ * its live registers) is written back, act_wb registers per thread; at a
+ * PREFETCH the registers written in the interval left that the new one does
+ * not hold, pf_wb (sampler/ltrf.c lt_pool, lt_gate), less those whose result
+ * lost the write race there (pf_wb_late: it went to the main file and left
+ * no dirty copy; a register is taken as written once per interval).
  *
  * Inputs: rf_pf_kernel (rf_pf_characterise), rf_design (rf_config,
  * latency_x, plus, interval_regs, rc_entries), rf_gpu (rf_banks, register
@@ -102,12 +129,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/draw.h"
 #include "dstcount.h"
 #include "intervals.h"
 #include "liveness.h"
 
 #define PF_XBAR_DIV 4.0      /* fill crossbar: 1/4 of the baseline bandwidth */
 #define PF_XBAR_LAT 4.0      /* cycles across the narrow crossbar */
+#define PF_REUSE_INSTS 16384  /* instructions walked for the RFC reuse profile */
+#define PF_REUSE_WALKS 64     /* at most this many warp paths */
+#define PF_REUSE_SEED UINT64_C(0x72666372)
 #define PF_RUN_GAP 5.0       /* cycles per issue of a warp finishing its interval (write
                                 race; measured on sgemm, header) */
 
@@ -115,23 +146,38 @@
  * results whose register the next interval holds too (wr_safe) plus, per
  * latency class c and instructions left k, those landing before the k-th
  * issue, P(X <= k - 1), X ~ Poisson((2 + lat_c) / g). */
-static double cache_share(const rf_gpu *gpu, const rf_pf_kernel *pk)
+static double in_time(const rf_gpu *gpu, const double race[RF_PF_NLAT][RF_PF_RACE_K])
 {
-    if (!(pk->writes > 0))
-        return 1.0;
     const double lat[RF_PF_NLAT] = {gpu->alu_latency, gpu->sfu_latency, gpu->smem_latency};
-    double in = pk->wr_safe;
+    double in = 0.0;
     for (int c = 0; c < RF_PF_NLAT; c++) {
         /* Issues during the result's 2 + latency cycles: Poisson, mean mu. */
         double mu = (2.0 + (lat[c] > 0 ? lat[c] : 1.0)) / PF_RUN_GAP;
         double term = exp(-mu), cdf = 0.0;      /* cdf = P(X <= k - 1) */
         for (int k = 1; k < RF_PF_RACE_K; k++) {
             cdf += term;
-            in += pk->wr_race[c][k] * cdf;
+            in += race[c][k] * cdf;
             term *= mu / k;
         }
     }
-    return fmin(1.0, in / pk->writes);
+    return in;
+}
+
+static double cache_share(const rf_gpu *gpu, const rf_pf_kernel *pk)
+{
+    if (!(pk->writes > 0))
+        return 1.0;
+    return fmin(1.0, (pk->wr_safe + in_time(gpu, pk->wr_race)) / pk->writes);
+}
+
+/* Racing results at a PREFETCH (not a pool exit) that land late: per thread. */
+static double late_at_prefetch(const rf_gpu *gpu, const rf_pf_kernel *pk)
+{
+    double all = 0.0;
+    for (int c = 0; c < RF_PF_NLAT; c++)
+        for (int k = 0; k < RF_PF_RACE_K; k++)
+            all += pk->wr_race_pf[c][k];
+    return fmax(0.0, all - in_time(gpu, pk->wr_race_pf));
 }
 
 const rf_mparam rf_pf_mparams[] = {
@@ -139,8 +185,8 @@ const rf_mparam rf_pf_mparams[] = {
      "LTRF: multiplier on the per-operation part of PREFETCH and activation stalls"},
     {"pf_reg", offsetof(rf_pf_params, pf_reg), 0.0, 16.0, 1.0, true, "1",
      "LTRF: multiplier on the per-register part (crossbar slot, bank queues)"},
-    {"rfc_hit", offsetof(rf_pf_params, rfc_hit), 0.0, 1.0, 0.8, true, "1",
-     "RFC hit rate when the active warps' live registers fit the cache"},
+    {"rfc_hit", offsetof(rf_pf_params, rfc_hit), 0.0, 2.0, 1.0, true, "1",
+     "multiplier on the RFC hit rate of the reuse model (the product capped at 1)"},
     {"rfc_scale", offsetof(rf_pf_params, rfc_scale), 0.0, 8.0, 1.0, true, "1",
      "multiplier on RFC miss stalls"},
     {"ltrf_conflict", offsetof(rf_pf_params, ltrf_conflict), 0.05, 20.0, 1.0, true, "1",
@@ -171,6 +217,16 @@ static void fetched(const rf_regset *a, const rf_regset *b, const rf_regset *liv
                     most = load[r & (nb - 1)];
         depth[k] = most;
     }
+}
+
+/* Dirty registers leaving the partition when the warp goes from interval
+ * `from` to `to`: written in `from`, not in `to`'s set. */
+static int dirty_leaving(const rf_intervals *iv, const rf_regset *wset, int from, int to)
+{
+    int n = 0;
+    for (int i = 0; i < 4; i++)
+        n += __builtin_popcountll(iv->iv[from].regs.w[i] & wset[from].w[i] & ~iv->iv[to].regs.w[i]);
+    return n;
 }
 
 /* Add w operations of n registers with bank depths dep to the sums. */
@@ -344,6 +400,87 @@ static int pool_exits(const rf_func *f, uint8_t *exit_at, rf_err *err)
     return 0;
 }
 
+/* RFC reuse (header): warp paths drawn with the block edge probabilities
+ * edge / freq (the sampler's branch rules; fixed seed, deterministic), up to
+ * PF_REUSE_INSTS instructions in all; every register read records its
+ * register's position in the warp's own LRU stack of general registers
+ * (reads and writes both move a register to the top, reads before the
+ * instruction's writes).  out->reuse[c] = share of reads at a position
+ * below c; first touches never count as hits. */
+static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
+                       rf_pf_kernel *out)
+{
+    double hist[RF_PF_REUSE], histw[RF_PF_REUSE];
+    memset(hist, 0, sizeof hist);
+    memset(histw, 0, sizeof histw);
+    double nreads = 0, nwrites = 0;
+    int entry = 0;                          /* the kernel IR's entry block */
+    long left = PF_REUSE_INSTS;
+    for (uint64_t walk = 0; walk < PF_REUSE_WALKS && left > 0; walk++) {
+        int stack[RF_PF_REUSE], depth = 0;
+        uint64_t step = 0;
+        int b = entry;
+        while (b >= 0 && b < f->nblocks && left > 0) {
+            const rf_block *bb = &f->blocks[b];
+            for (int i = bb->first; i < bb->first + bb->ninsts && left > 0; i++, left--) {
+                rf_regset r, w;
+                uint8_t pr;
+                rf_inst_reads(&f->insts[i], &r, &pr);
+                rf_inst_writes(&f->insts[i], &w, &pr);
+                int pos[2 * RF_PF_REUSE], nr = 0;
+                for (int pass = 0; pass < 2; pass++) {
+                    const rf_regset *set = pass ? &w : &r;
+                    for (int word = 0; word < 4; word++)
+                        for (uint64_t bits = set->w[word]; bits; bits &= bits - 1) {
+                            int q = word * 64 + __builtin_ctzll(bits);
+                            for (int j = 0; j < depth; j++)
+                                if (stack[j] == q) {
+                                    (pass ? histw : hist)[j] += 1;
+                                    break;
+                                }
+                            *(pass ? &nwrites : &nreads) += 1;
+                            pos[nr++] = q;
+                        }
+                }
+                for (int j = 0; j < nr; j++) {
+                    /* Move pos[j] to the top of the stack. */
+                    int at = depth;
+                    for (int t = 0; t < depth; t++)
+                        if (stack[t] == pos[j]) {
+                            at = t;
+                            break;
+                        }
+                    if (at == depth && depth < RF_PF_REUSE)
+                        depth++;
+                    if (at >= RF_PF_REUSE)
+                        at = RF_PF_REUSE - 1;
+                    memmove(stack + 1, stack, (size_t)at * sizeof *stack);
+                    stack[0] = pos[j];
+                }
+            }
+            /* Next block: successor s with probability edge[2b + s] / freq[b]. */
+            int next = -1;
+            if (bb->nsucc > 0 && freq[b] > 0) {
+                double u = rf_draw_uniform(PF_REUSE_SEED, walk, step++, RF_DRAW_BRANCH) * freq[b];
+                for (int s = 0; s < bb->nsucc && next < 0; s++) {
+                    u -= edge[2 * b + s];
+                    if (u < 0 || s == bb->nsucc - 1)
+                        next = bb->succ[s];
+                }
+            }
+            b = next;
+        }
+    }
+    double cum = 0, cumw = 0;
+    out->reuse[0] = out->reuse_w[0] = 0;
+    for (int c = 1; c <= RF_PF_REUSE; c++) {
+        cum += hist[c - 1];
+        cumw += histw[c - 1];
+        out->reuse[c] = nreads > 0 ? cum / nreads : 1.0;
+        out->reuse_w[c] = nwrites > 0 ? cumw / nwrites : 1.0;
+    }
+}
+
 int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool plus,
                        rf_pf_kernel *out, rf_err *err)
 {
@@ -375,6 +512,22 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
         rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "prefetch model: out of memory");
     if (rc == 0)
         rc = pool_exits(f, exit_at, err);
+    rf_regset *wset = NULL;
+    if (rc == 0) {
+        /* Registers each interval writes (its dirty registers). */
+        wset = calloc((size_t)(iv.n > 0 ? iv.n : 1), sizeof *wset);
+        if (!wset)
+            rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "prefetch model: out of memory");
+        for (int i = 0; wset && i < f->ninsts; i++) {
+            int j = iv.of_inst[i];
+            rf_regset w;
+            uint8_t pr;
+            if (j < 0 || j >= iv.n)
+                continue;
+            rf_inst_writes(&f->insts[i], &w, &pr);
+            rf_regset_union(&wset[j], &w);
+        }
+    }
     if (rc == 0) {
         /* Flow into each block from blocks that end in its first interval. */
         for (int b = 0; b < nb; b++)
@@ -410,8 +563,11 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                             if ((wr.w[q >> 6] >> (q & 63)) & 1) {
                                 if (nx && ((nx->w[q >> 6] >> (q & 63)) & 1))
                                     out->wr_safe += w;
-                                else
+                                else {
                                     out->wr_race[c][kk] += w;
+                                    if (nx)
+                                        out->wr_race_pf[c][kk] += w;
+                                }
                             }
                 }
                 out->insts += w;
@@ -439,6 +595,7 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                     out->act += w;
                     int n, dep[RF_PF_NBANKS];
                     fetched(s, NULL, plus ? lv : NULL, &n, dep);
+                    out->act_wb += w * n;
                     if (n > 0 && same > 0)
                         add_ops(w * same, n, dep, &out->act_ops, &out->act_regs, out->act_depth);
                 }
@@ -454,6 +611,7 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                         dep);
                 if (n > 0)
                     add_ops(edge[2 * b + s], n, dep, &out->pf_ops, &out->pf_regs, out->pf_depth);
+                out->pf_wb += edge[2 * b + s] * dirty_leaving(&iv, wset, from, to);
             }
         }
         /* Intervals entered in the middle of a block (splits), and the start. */
@@ -471,6 +629,8 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                 int prev = iv.of_inst[v->entry_inst - 1];
                 fetched(&v->regs, prev >= 0 ? &iv.iv[prev].regs : NULL, lv, &n, dep);
                 w = freq[v->entry_block];
+                if (prev >= 0)
+                    out->pf_wb += w * dirty_leaving(&iv, wset, prev, j);
             }
             if (n > 0)
                 add_ops(w, n, dep, &out->pf_ops, &out->pf_regs, out->pf_depth);
@@ -481,12 +641,29 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
         double entries, insts;
         rf_iv_dynamic(f, &iv, freq, edge, &entries, &insts, &out->mean_len);
     }
+    free(wset);
     free(exit_at);
     free(same_in);
     if (have_iv)
         rf_iv_free(&iv);
     if (have_live)
         rf_live_free(&live);
+    free(freq);
+    free(edge);
+    return rc;
+}
+
+int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_err *err)
+{
+    int nb = f->nblocks;
+    double *freq = malloc(sizeof *freq * (size_t)(nb > 0 ? nb : 1));
+    double *edge = malloc(sizeof *edge * (size_t)(2 * (nb > 0 ? nb : 1)));
+    int rc = freq && edge ? 0
+                          : rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "prefetch model: out of memory");
+    if (rc == 0)
+        rc = rf_dst_block_freq(f, prof->trip, prof->taken, NULL, freq, edge, err);
+    if (rc == 0)
+        reuse_walk(f, freq, edge, out);
     free(freq);
     free(edge);
     return rc;
@@ -521,14 +698,25 @@ void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *p
         out->stall_act = (act + pk->act_regs * reg) / ii;
         out->extra_stall = out->stall_pf + out->stall_act;
         out->cache_writes = cache_share(gpu, pk);
+        out->pf_wb_late = fmin(pk->pf_wb, late_at_prefetch(gpu, pk)) / ii;
         return;
     }
     int lines = d->rc_entries > 0 ? d->rc_entries : gpu->rc_entries;
     double c = (double)lines * (gpu->subcores > 0 ? gpu->subcores : 1);
     if (c <= 0)
         c = 128;
-    double need = (pool > 1 ? pool : 1) * (pk->mean_live > 1 ? pk->mean_live : 1);
-    out->rfc_hit = p->rfc_hit * fmin(1.0, c / need);
+    /* Per-warp share of the cache, interpolated in the reuse profile. */
+    double cw = c / (pool > 1 ? pool : 1);
+    if (cw > RF_PF_REUSE)
+        cw = RF_PF_REUSE;
+    int lo = (int)floor(cw);
+    double fr = cw - lo;
+    double h = lo < RF_PF_REUSE ? pk->reuse[lo] * (1 - fr) + pk->reuse[lo + 1] * fr
+                                : pk->reuse[RF_PF_REUSE];
+    double hw = lo < RF_PF_REUSE ? pk->reuse_w[lo] * (1 - fr) + pk->reuse_w[lo + 1] * fr
+                                 : pk->reuse_w[RF_PF_REUSE];
+    out->rfc_hit = fmin(1.0, p->rfc_hit * h);
+    out->rfc_wb = 1.0 - hw;
     double miss_any = 1.0 - pow(out->rfc_hit, pk->reads > 0 ? pk->reads : 1.0);
     out->stall_rfc = p->rfc_scale * miss_any * (L > 1 ? L - 1 : 0);
     out->extra_stall = out->stall_rfc;

@@ -17,6 +17,7 @@
 #define RF_PF_NBANKS 10       /* main-file bank counts 2^0 .. 2^9 characterised */
 #define RF_PF_RACE_K 16       /* write races: instructions left in the interval, 0 .. K - 1 */
 #define RF_PF_NLAT 3          /* result latency classes: ALU, SFU, shared/constant */
+#define RF_PF_REUSE 256       /* LRU stack distances tracked (general registers) */
 
 /* What the code does, per thread, for one interval size N (static analysis
  * weighted by the profile's block and edge frequencies). */
@@ -46,6 +47,18 @@ typedef struct rf_pf_kernel {
     double wr_race[RF_PF_NLAT][RF_PF_RACE_K]; /* ... that must land before the warp
                              issues k more instructions (k: the index) to stay in
                              the partition, by result latency class */
+    double wr_race_pf[RF_PF_NLAT][RF_PF_RACE_K]; /* ... of which at a PREFETCH (the
+                             interval left, not the pool) */
+    double act_wb;        /* registers written back at pool exits (the partition;
+                             LTRF+: its live part) */
+    double pf_wb;         /* registers written in an interval that leave the partition
+                             at the next PREFETCH (dirty evictions) */
+    double reuse[RF_PF_REUSE + 1]; /* RFC: share of register reads whose register the
+                             warp touched (read or wrote) with fewer than c other
+                             distinct registers since (c: the index; an own-warp
+                             LRU stack distance below c), along sampled paths;
+                             rf_pf_reuse fills it (RFC only) */
+    double reuse_w[RF_PF_REUSE + 1]; /* ... the same for register writes */
 } rf_pf_kernel;
 
 /* Characterise physical function f under profile prof for interval size
@@ -53,11 +66,15 @@ typedef struct rf_pf_kernel {
 int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool plus,
                        rf_pf_kernel *out, rf_err *err);
 
+/* RFC: fill out->reuse and out->reuse_w (the reuse profile of f's warp
+ * paths under prof; the rest of *out is kept).  0 or a negative rf code. */
+int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_err *err);
+
 /* Free parameters (calibrated; rf_pf_mparams lists them). */
 typedef struct rf_pf_params {
     double pf_scale;      /* multiplier on the per-operation PREFETCH/activation time */
     double pf_reg;        /* multiplier on the per-register time (crossbar, bank queues) */
-    double rfc_hit;       /* RFC hit rate when the active warps' live registers fit */
+    double rfc_hit;       /* multiplier on the RFC hit rate of the reuse model */
     double rfc_scale;     /* multiplier on RFC miss stalls */
     double ltrf_conflict; /* LTRF: multiplier on the queueing waits at the register
                              cache's banks (on top of conflict_scale) */
@@ -74,9 +91,13 @@ typedef struct rf_pf_terms {
     double stall_pf;      /* cycles per instruction on a warp's path: PREFETCH */
     double stall_act;     /* ... activations */
     double rfc_hit;       /* RFC read hit rate */
+    double rfc_wb;        /* RFC write-backs per result: results whose register is not
+                             in the cache (a new dirty line, evicted dirty later) */
     double stall_rfc;     /* ... RFC misses */
     double extra_stall;   /* sum for the IPC model (rf_ipc_machine.extra_stall) */
     double extra_hold;    /* cycles a collector is held longer (RFC misses) */
+    double pf_wb_late;    /* LTRF: per instruction, PREFETCH dirty evictions replaced by
+                             a result that landed in the main file (pf_wb's late part) */
     double cache_writes;  /* LTRF: share of the results written into the cache's banks
                              (the rest go to the main file); 1 otherwise */
 } rf_pf_terms;

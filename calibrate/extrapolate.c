@@ -23,18 +23,21 @@
  *    an uncalibrated estimate with the uncalibrated model's interval,
  *    IPC (1 +- 1.96 SIGMA_UNC).
  * 4. Area of the design's register file per SM (analytic/area.c).
- * 5. Energy (analytic/energy.c) of all SMs in use: bank reads and writes per
- *    instruction (plus one of each per stolen write), one crossbar transfer
- *    per read, leakage of min(SMs, CTAs) register files over the kernel's
- *    cycles.  Register-cache designs serve reads from the cache at hit rate
- *    h and write every result there, writing back a fraction e to the main
- *    file; h = 0.8 and e = 0.2 until a register-cache model supplies rates
- *    (assumption; seed 002 Fig. 7 reports write-backs of this order).
- *    HI-RF has its model (analytic/rccollide.c): h = 1 - read miss, e =
- *    conflict rate, and rf_rcc_apply adds the NVM write-back stall and the
- *    NVM bank time to the IPC model.  LTRF's results that land after the
- *    warp left their register's interval (analytic/prefetch.c, write race)
- *    are main-file writes, not cache writes.
+ * 5. Energy (analytic/energy.c, rf_energy_of_events: the events-to-accesses
+ *    mapping `simulate` uses too) of all SMs in use, from the events of the
+ *    grid: operand reads and results per instruction (plus a parking write
+ *    and a read-back per stolen write), one crossbar transfer per read,
+ *    leakage of min(SMs, CTAs) register files over the kernel's cycles.
+ *    HI-RF (analytic/rccollide.c): reads hit at 1 - read miss, only the
+ *    misses cross the crossbar, every result is a cache write and the
+ *    conflicting ones a write-back; rf_rcc_apply adds the NVM write-back
+ *    stall and the NVM bank time to the IPC model.
+ *    RFC (analytic/prefetch.c): reads hit at the reuse model's rfc_hit,
+ *    misses are allocated, results write back at rfc_wb.
+ *    LTRF: every operand is in the partition; PREFETCH and activation
+ *    refetches are fills, pool exits and dirty evictions at PREFETCHes are
+ *    write-backs, and the results that land after the warp left their
+ *    register's interval (write race) are main-file writes.
  */
 #include "extrapolate.h"
 
@@ -43,8 +46,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#define RC_HIT 0.8
-#define RC_WRITEBACK 0.2
 /* Relative errors measured on the nine bundled kernels (tuning set of
  * tests/bench_validation.c, fermi-gtx480, 63 design points): SIGMA_UNC the
  * uncalibrated model's rms error (5.44%), SIGMA_CAL the calibrated one's
@@ -165,8 +166,9 @@ static void kernel_for(const rf_ipc_kernel *kc, bool need_rcw, rf_ipc_kernel *k)
  * analytic/prefetch.c) loads the cache's banks, so k->writes is scaled by
  * it; its bank queue takes ltrf_conflict on top of conflict_scale
  * (design_params, in rf_extrap_estimate). */
-int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
-                 rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
+static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                    rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m,
+                    rf_pf_kernel *pk_out, rf_pf_terms *t_out, rf_err *err)
 {
     if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
         return RF_OK;
@@ -177,6 +179,8 @@ int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     rf_pf_kernel pk;
     bool plus = d->kind == RF_DESIGN_LTRF && d->plus;
     int rc = rf_pf_characterise(k->func, k->prof, d->interval_regs, plus, &pk, err);
+    if (rc == 0 && d->kind == RF_DESIGN_RFC)
+        rc = rf_pf_reuse(k->func, k->prof, &pk, err);
     if (rc < 0)
         return rc;
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
@@ -184,8 +188,18 @@ int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
         policy = RF_SCHED_TWO_LEVEL;        /* as the sampler: LTRF's active pool */
     double pool = policy == RF_SCHED_TWO_LEVEL ? rf_design_pool(d, gpu->schedulers)
                                                : occ->warps_per_sm;
+    /* RFC: the warps whose registers share the cache are those that take
+     * turns in the pool: W_pool / r0 (r0: share of a warp's time not waiting
+     * on memory, before the cache's own stalls; all of them without a
+     * two-level pool), at most the resident warps that issue (the kernel's
+     * active fraction). */
+    double act0 = k->active_frac > 0 ? k->active_frac : 1.0;
+    double busy0 = 1.0 + p->lat_scale * k->stall_dep + m->extra_stall;
+    double r0 = busy0 / (busy0 + p->mem_scale * k->stall_mem);
+    double turns = policy == RF_SCHED_TWO_LEVEL && r0 > 0 ? pool / r0 : pool;
+    double sharing = fmin(turns, (double)occ->warps_per_sm * act0);
     rf_pf_terms t;
-    rf_pf_terms_of(gpu, d, &pk, pool, &p->pf, &t);
+    rf_pf_terms_of(gpu, d, &pk, d->kind == RF_DESIGN_RFC ? sharing : pool, &p->pf, &t);
     m->rf_latency = 1.0;
     k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */
     m->extra_stall += t.extra_stall;
@@ -201,7 +215,17 @@ int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     double resident = (double)occ->warps_per_sm * act;
     if (policy == RF_SCHED_TWO_LEVEL && r > 0 && resident > pool / r)
         k->active_frac = act * (pool / r) / resident;
+    if (pk_out)
+        *pk_out = pk;
+    if (t_out)
+        *t_out = t;
     return RF_OK;
+}
+
+int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                 rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
+{
+    return pf_apply(gpu, d, occ, k, p, m, NULL, NULL, err);
 }
 
 /* The parameters the IPC model sees for design d: LTRF's register-cache
@@ -268,7 +292,11 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
     k.warps_per_cta = (shape->threads + ws - 1) / ws;
     double writes_all = k.writes;
-    if ((rc = rf_extrap_pf(gpu, d, &out->occ, &k, &p, &m, err)) < 0)
+    rf_pf_kernel pk;
+    rf_pf_terms pt;
+    memset(&pk, 0, sizeof pk);
+    memset(&pt, 0, sizeof pt);
+    if ((rc = pf_apply(gpu, d, &out->occ, &k, &p, &m, &pk, &pt, err)) < 0)
         return rc;
     double late = writes_all - k.writes;    /* LTRF: results written to the main file */
     double reads0 = k.reads, writes0 = k.writes;
@@ -337,42 +365,46 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     out->area_mm2 = out->area.total_mm2;
 
     double grid_insts = (double)shape->ctas * k.warps_per_cta * k.insts_per_warp;
-    double stolen = out->steady.stolen_writes * k.writes;
-    double reads = grid_insts * (k.reads + stolen);
-    double writes = grid_insts * (k.writes + stolen);
-    rf_energy_counts cnt = {0};
-    cnt.xbar = grid_insts * k.reads;
+    rf_energy_events ev;
+    memset(&ev, 0, sizeof ev);
     if (d->kind == RF_DESIGN_HIRF) {
-        /* Reads hit the cache but for the misses; every result is written
-         * into the cache, the conflicting ones evict a pair to the NVM file. */
-        cnt.cache_reads = grid_insts * reads0 * (1.0 - out->rc.read_miss);
-        cnt.main_reads = grid_insts * reads0 * out->rc.read_miss;
-        cnt.xbar = cnt.main_reads;
-        cnt.cache_writes = grid_insts * writes0;
-        cnt.main_writes = grid_insts * writes0 * out->rc.conflict;
+        /* Reads hit the cache but for the misses, which alone cross the
+         * crossbar; every result is written into the cache, the conflicting
+         * ones evict a pair to the NVM file. */
+        ev.reads = grid_insts * reads0;
+        ev.cache_hits = ev.reads * (1.0 - out->rc.read_miss);
+        ev.xbar = ev.reads - ev.cache_hits;
+        ev.writes = grid_insts * writes0;
+        ev.writebacks = ev.writes * out->rc.conflict;
     } else if (org.cache_bits > 0) {
-        cnt.cache_reads = reads * RC_HIT;
-        cnt.cache_writes = writes;
-        cnt.main_reads = reads * (1.0 - RC_HIT);
-        cnt.main_writes = writes * RC_WRITEBACK + grid_insts * late;
+        /* RFC and LTRF (analytic/prefetch.c): every operand crosses from
+         * the cache's banks or the main file. */
+        ev.reads = grid_insts * k.reads;
+        ev.xbar = ev.reads;
+        ev.writes = grid_insts * writes_all;
+        ev.bypass_writes = grid_insts * late;
+        if (d->kind == RF_DESIGN_RFC) {
+            ev.cache_hits = ev.reads * pt.rfc_hit;
+            ev.miss_fills = ev.reads - ev.cache_hits;
+            ev.writebacks = ev.writes * pt.rfc_wb;
+        } else {
+            double ii = pk.insts > 0 ? pk.insts : 1.0;
+            ev.cache_hits = ev.reads;
+            ev.fills = grid_insts * (pk.pf_regs + pk.act_regs) / ii;
+            ev.writebacks = grid_insts * ((pk.act_wb + pk.pf_wb) / ii - pt.pf_wb_late);
+        }
     } else {
-        cnt.main_reads = reads;
-        cnt.main_writes = writes;
+        /* Bank stealing's parked writes cost a write and a read-back. */
+        double stolen = out->steady.stolen_writes * k.writes;
+        ev.reads = grid_insts * (k.reads + stolen);
+        ev.writes = grid_insts * (k.writes + stolen);
+        ev.xbar = grid_insts * k.reads;
     }
+    /* Leakage of min(SMs, CTAs) register files over the kernel's cycles. */
     long sms = shape->sms > 0 ? shape->sms : (gpu->sms > 0 ? gpu->sms : 1);
     long used = shape->ctas < sms ? shape->ctas : sms;
-    rf_energy_rates rates;
-    rf_energy_rates_of(&org, &rates);
-    rf_energy dyn;
-    cnt.cycles = 0;
-    rf_energy_compute(&rates, &cnt, gpu->clock_mhz, &dyn);
-    rf_energy_counts idle = {0};
-    idle.cycles = out->cycles;
-    rf_energy leak;
-    rf_energy_compute(&rates, &idle, gpu->clock_mhz, &leak);
-    out->energy.dynamic_nj = dyn.dynamic_nj;
-    out->energy.leakage_nj = leak.leakage_nj * used;
-    out->energy.total_nj = out->energy.dynamic_nj + out->energy.leakage_nj;
+    ev.cycles = out->cycles;
+    rf_energy_of_events(&org, &ev, gpu->clock_mhz, (double)used, &out->energy);
     out->energy_nj = out->energy.total_nj;
     return RF_OK;
 }

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analytic/energy.h"
 #include "../analytic/occupancy.h"
 #include "sim_internal.h"
 
@@ -70,7 +71,9 @@ void rf_sim_opts_init(rf_sim_opts *o)
     X(stall_lock, "sched-cycles") X(lock_acquires, "locks")                     \
     X(lock_wait_cycles, "warp-cycles") X(nonowner_mem_issue_prob, "probability") \
     X(cta_switches, "CTAs") X(switch_cycles, "cycles") X(switch_dram_bytes, "bytes") \
-    X(pcrf_full_stalls, "cycles") X(srp_stall_cycles, "sched-cycles") X(srp_acquires, "chunks")
+    X(pcrf_full_stalls, "cycles") X(srp_stall_cycles, "sched-cycles") X(srp_acquires, "chunks") \
+    X(rf_energy_nj, "nJ") X(rf_dynamic_nj, "nJ") X(rf_leakage_nj, "nJ")           \
+    X(rf_main_nj, "nJ") X(rf_cache_nj, "nJ") X(rf_xbar_nj, "nJ")
 SIM_COLS(COL_U)
 #define COL_ROW(name, unit) {#name, unit, get_##name},
 const rf_sim_column rf_sim_columns[] = {SIM_COLS(COL_ROW)};
@@ -197,7 +200,13 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
             pairs = x->ctas_per_sm / 2;
         x->unshared_ctas = x->ctas_per_sm - 2 * pairs;
     }
-    (void)in;
+    /* The organisation the energy stats price (analytic/area.c).  Its
+     * bookkeeping storage (overhead_bits) comes from the design's
+     * occupancy, which a forced ctas_per_sm does not compute: such runs
+     * price the arrays only. */
+    int arc = rf_area_org(g, d, &occ, &x->energy_org, err);
+    if (arc < 0)
+        return arc;
     if (x->ctas_per_sm < 1)
         return rf_err_set(err, RF_ELIMIT, NULL, 0, 0, "ctas_per_sm",
                           "no CTA of %s fits on one SM of %s", k->name, g->name);
@@ -293,6 +302,59 @@ static void counts_add(sim_counts *acc, const sim_counts *c, int sign)
         dst[i] += sign > 0 ? src[i] : (uint64_t)0 - src[i];
 }
 
+/* Register-file events of the window (analytic/energy.h), from the
+ * counters of the organisation that ran:
+ *   banked file (baseline, stealing and the other designs): every bank
+ *     read and write, stealing's parking writes and read-backs included,
+ *     is a main-file access;
+ *   HI-RF (regcache.c): reads are cache hits plus misses (NVM bank reads),
+ *     every result is a cache write, each NVM write a write-back; only the
+ *     misses cross the crossbar;
+ *   RFC and LTRF (ltrf.c): the cache's banks hold the hits (bank reads)
+ *     and the results written into the cache (bank writes); main-file
+ *     writes other than write-backs are results that bypassed the cache;
+ *     PREFETCH and activation refetches are fills, RFC's read misses are
+ *     allocated; a miss's operand crosses to the collector like a hit's. */
+static void energy_stats(const sim_ctx *x, const sim_counts *c, uint64_t cycles,
+                         rf_sim_stats *st)
+{
+    rf_energy_events ev;
+    memset(&ev, 0, sizeof ev);
+    ev.cycles = (double)cycles;
+    ev.xbar = (double)c->xbar;
+    switch (x->d->kind) {
+    case RF_DESIGN_HIRF:
+        ev.reads = (double)(c->rc_hits + c->rc_misses);
+        ev.cache_hits = (double)c->rc_hits;
+        ev.writes = (double)c->rc_writes;
+        ev.writebacks = (double)c->nvm_writes;
+        break;
+    case RF_DESIGN_RFC:
+    case RF_DESIGN_LTRF:
+        ev.reads = (double)(c->rc_hits + c->rc_misses);
+        ev.cache_hits = (double)c->rc_hits;
+        ev.fills = (double)(c->prefetch_regs + c->refetch_regs);
+        ev.miss_fills = x->d->kind == RF_DESIGN_RFC ? (double)c->rc_misses : 0.0;
+        ev.writebacks = (double)c->writeback_regs;
+        ev.bypass_writes = (double)(c->main_writes - c->writeback_regs);
+        ev.writes = (double)c->bank_writes + ev.bypass_writes;
+        ev.xbar += (double)c->rc_misses;
+        break;
+    default:
+        ev.reads = (double)c->bank_reads;
+        ev.writes = (double)c->bank_writes;
+        break;
+    }
+    rf_energy e;
+    rf_energy_of_events(&x->energy_org, &ev, x->gpu->clock_mhz, x->nsm, &e);
+    st->rf_energy_nj = e.total_nj;
+    st->rf_dynamic_nj = e.dynamic_nj;
+    st->rf_leakage_nj = e.leakage_nj;
+    st->rf_main_nj = e.main_nj;
+    st->rf_cache_nj = e.cache_nj;
+    st->rf_xbar_nj = e.xbar_nj;
+}
+
 static void fill_stats(const sim_ctx *x, const sim_counts *c, uint64_t cycles, rf_sim_stats *st)
 {
     memset(st, 0, sizeof *st);
@@ -362,6 +424,7 @@ static void fill_stats(const sim_ctx *x, const sim_counts *c, uint64_t cycles, r
     st->lock_wait_cycles = c->lock_wait;
     st->nonowner_mem_issue_prob =
         c->dyn_cycles > 0 ? (double)c->dyn_p_tenths / (10.0 * (double)c->dyn_cycles) : 0.0;
+    energy_stats(x, c, cycles, st);
     st->ctas_per_sm = x->ctas_per_sm;
     st->banks = x->nbanks;
     st->collectors = x->ncoll;

@@ -154,6 +154,17 @@ typedef struct rf_sim_stats {
     uint64_t dram_bytes;          /* bytes moved to/from DRAM */
     uint64_t skipped_cycles;      /* cycles jumped over while every warp waited (event skipping) */
 
+    /* Register-file energy of the window (analytic/energy.c, the model
+     * `estimate` prices with): the counters above mapped to structure
+     * accesses by rf_energy_counts_of, leakage of the simulated SMs'
+     * register files over the window's cycles.  nJ, all simulated SMs. */
+    double rf_energy_nj;          /* rf_dynamic_nj + rf_leakage_nj */
+    double rf_dynamic_nj;         /* rf_main_nj + rf_cache_nj + rf_xbar_nj */
+    double rf_leakage_nj;
+    double rf_main_nj;            /* main-file reads and writes (NVM for HI-RF) */
+    double rf_cache_nj;           /* register-cache reads and writes */
+    double rf_xbar_nj;            /* crossbar transfers */
+
     /* Whole-run invariant counters (not windowed), for tests. */
     uint64_t chk_issued;          /* warp instructions issued */
     uint64_t chk_retired;         /* warp instructions retired */

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../analytic/area.h"
 #include "../analytic/design.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
@@ -388,6 +389,7 @@ typedef struct sim_ctx {
     bool read_steal, write_steal;
     int bank_map;
     int xbar_ports;             /* operands a collector receives per cycle; -1 = any */
+    rf_rf_org energy_org;       /* register-file organisation priced by the energy stats */
     int write_hold;             /* cycles a routed write holds its bank and takes
                                    (NVM write latency of HI-RF); 1 = one cycle */
     int warps_per_cta, ctas_per_sm;

@@ -100,6 +100,39 @@ static void split_interval(void **state)
     assert_float_equal(pk.pf_regs, 1, 1e-12);
 }
 
+/* Dirty registers leaving at a PREFETCH: r1 = f(r0); r3 = f(r2); EXIT with
+ * N = 2: interval 0 = I0 {r0 r1} (writes r1), interval 1 = I1 and EXIT
+ * {r2 r3}.  The cut fetches r2 and r3 and evicts r0 and r1, of which r1 was
+ * written in interval 0: pf_wb 1 (sampler/ltrf.c lt_gate's evict set).
+ * Fetches: 2 at the start, 2 at the cut.  No pool exit: act_wb 0.  But
+ * r1's result races the cut with no instruction of its interval left
+ * (k = 0: never in time): it lands in the main file and leaves no dirty
+ * copy, so pf_wb_late = 1 per 3 instructions and no write-back remains. */
+static void dirty_evictions(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){2, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = characterise(&fx, 2, false);
+    assert_float_equal(pk.pf_ops, 2, 1e-12);
+    assert_float_equal(pk.pf_regs, 4, 1e-12);
+    assert_float_equal(pk.pf_wb, 1, 1e-12);
+    assert_float_equal(pk.act_wb, 0, 1e-12);
+    assert_float_equal(pk.wr_race_pf[0][0], 1, 1e-12);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_LTRF;
+    d.rf_config = 1;
+    rf_pf_params p;
+    rf_pf_params_default(&p);
+    rf_pf_terms t;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.pf_wb_late, 1.0 / 3.0, 1e-12);
+}
+
 /* r1 = load(r0); r2 = f(r1); EXIT: the load takes the warp out of the
  * active pool once; its re-entry refetches the working set {r0 r1 r2}
  * (LTRF+: r1, the only register live after the load).
@@ -126,8 +159,13 @@ static void activation(void **state)
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
     assert_float_equal(t.stall_act, 7.0 / 3.0, 1e-12);
     assert_float_equal(t.extra_stall, 14.0 / 3.0, 1e-12);
+    /* Leaving the pool writes the partition back: {r0 r1 r2}, 3 registers
+     * (LTRF+: the live r1). */
+    assert_float_equal(pk.act_wb, 3, 1e-12);
+    assert_float_equal(pk.pf_wb, 0, 1e-12);
     pk = characterise(&fx, 16, true);
     assert_float_equal(pk.act_regs, 1, 1e-12);
+    assert_float_equal(pk.act_wb, 1, 1e-12);
     /* Two registers per interval: the load ends interval {r0 r1} and
      * r2 = f(r1) starts {r1 r2}; the warp resumes at that entry, whose
      * PREFETCH brings the registers: one activation, none refetched. */
@@ -218,16 +256,25 @@ static void grouped_exits(void **state)
     pk = characterise(&fx, 16, false);
     assert_float_equal(pk.act, 1, 1e-12);
     assert_float_equal(pk.act_regs, 3, 1e-12);
+    /* Leaving the pool writes the partition back: {r0 r1 r2}, 3 registers
+     * (LTRF+: the live r1). */
+    assert_float_equal(pk.act_wb, 3, 1e-12);
+    assert_float_equal(pk.pf_wb, 0, 1e-12);
     pk = characterise(&fx, 16, true);
     assert_float_equal(pk.act_regs, 1, 1e-12);
+    assert_float_equal(pk.act_wb, 1, 1e-12);
 }
 
-/* RFC of 16 lines, 2/3 reads and 2/3 live registers per instruction (live
- * counted as at least 1 per warp), latency 3:
- *   pool 8:  h = 0.8 min(1, 16 / 8) = 0.8, 1 - 0.8^(2/3) = 0.138226,
- *            stall = 0.138226 x (3 - 1) = 0.276452 on the path and in the
- *            collector;
- *   pool 32: h = 0.8 x 16 / 32 = 0.4, 1 - 0.4^(2/3) = 0.457116, x 2 = 0.914233. */
+/* RFC of 16 lines, latency 3, on r1 = f(r0); r2 = f(r1); EXIT (2/3 reads
+ * per instruction).  Reuse profile (one path, every walk alike): r0 is a
+ * first touch (never a hit); r1 is read at LRU position 0 (r1 written just
+ * before): reuse[0] = 0, reuse[c] = 1/2 for c >= 1; both writes are first
+ * touches: reuse_w[c] = 0, so every result starts a dirty line (rfc_wb 1).
+ *   pool 8:  per-warp share 16 / 8 = 2 lines, h = reuse[2] = 0.5;
+ *            1 - 0.5^(2/3) = 0.3700395, stall = x (3 - 1) = 0.740079 on the
+ *            path and in the collector;
+ *   pool 32: share 0.5, h = (reuse[0] + reuse[1]) / 2 = 0.25;
+ *            1 - 0.25^(2/3) = 0.6031497, x 2 = 1.206299. */
 static void rfc_terms(void **state)
 {
     (void)state;
@@ -239,6 +286,8 @@ static void rfc_terms(void **state)
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
     simfix_finish(&fx);
     rf_pf_kernel pk = characterise(&fx, 16, false);
+    rf_err err = {0};
+    assert_int_equal(rf_pf_reuse(&fx.func, &fx.kernel.profile, &pk, &err), 0);
     rf_design d;
     rf_design_init(&d);
     d.kind = RF_DESIGN_RFC;
@@ -247,13 +296,18 @@ static void rfc_terms(void **state)
     rf_pf_params p;
     rf_pf_params_default(&p);
     rf_pf_terms t;
+    assert_float_equal(pk.reuse[0], 0.0, 1e-12);
+    assert_float_equal(pk.reuse[1], 0.5, 1e-12);
+    assert_float_equal(pk.reuse[RF_PF_REUSE], 0.5, 1e-12);
+    assert_float_equal(pk.reuse_w[RF_PF_REUSE], 0.0, 1e-12);
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
-    assert_float_equal(t.rfc_hit, 0.8, 1e-12);
-    assert_float_equal(t.stall_rfc, 0.276452, 1e-6);
+    assert_float_equal(t.rfc_hit, 0.5, 1e-12);
+    assert_float_equal(t.rfc_wb, 1.0, 1e-12);
+    assert_float_equal(t.stall_rfc, 0.740079, 1e-6);
     assert_float_equal(t.extra_hold, t.stall_rfc, 1e-12);
     rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
-    assert_float_equal(t.rfc_hit, 0.4, 1e-12);
-    assert_float_equal(t.stall_rfc, 0.914233, 1e-6);
+    assert_float_equal(t.rfc_hit, 0.25, 1e-12);
+    assert_float_equal(t.stall_rfc, 1.206299, 1e-6);
     /* At 1x a miss costs what a bank read costs. */
     d.latency_x = 1;
     rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
@@ -377,6 +431,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(straight_line),
         cmocka_unit_test(split_interval),
+        cmocka_unit_test(dirty_evictions),
         cmocka_unit_test(activation),
         cmocka_unit_test(bank_depth),
         cmocka_unit_test(grouped_exits),

@@ -81,6 +81,8 @@ static void *runner(void *arg)
         }
         p->ipc = st.ipc;
         p->cycles = st.cycles;
+        if (p->stats)
+            *p->stats = st;
     }
 }
 

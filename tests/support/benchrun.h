@@ -9,6 +9,7 @@
 #include "../../analytic/design.h"
 #include "../../inputs/gpu.h"
 #include "../../inputs/kernel.h"
+#include "../../sampler/sim.h"
 
 /* One full run: the whole grid on one SM (rf_sim_opts.sms = 1, seed 1), as
  * `rfkit simulate --full` and `estimate --sms 1` describe it. */
@@ -21,6 +22,7 @@ typedef struct benchrun_point {
     uint64_t cycles;
     double cpu_s;           /* thread CPU time of the run, seconds */
     int rc;                 /* rf_sim_run's return code */
+    rf_sim_stats *stats;    /* when set, the run's stats are copied here */
 } benchrun_point;
 
 /* Names (without ".spec") of the *.spec files in dir, sorted, at most max;
