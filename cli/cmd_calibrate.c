@@ -22,6 +22,7 @@
 #include "../common/param.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
+#include "../inputs/regalloc.h"
 #include "../results/table.h"
 #include "cli.h"
 #include "mpi.h"
@@ -148,8 +149,11 @@ static void calibrate_item(const many_opts *mo, const char *path, kernel_cal *it
         return;
     rf_calib_report *rep = calloc(1, sizeof *rep);   /* large: not on the stack */
     rf_pffit_obs obs[RF_PFFIT_N];
-    it->rc = rep ? rf_kchar_compute(mo->gpu, k, &kc, &it->err)
-                 : rf_err_set(&it->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    /* Over the GPU's register limit: spilled as estimate and simulate do. */
+    it->rc = !rep ? rf_err_set(&it->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
+                  : rf_kernel_fit_regs(k, mo->gpu, &it->err);
+    if (!it->rc)
+        it->rc = rf_kchar_compute(mo->gpu, k, &kc, &it->err);
     if (!it->rc && mo->pf)
         it->rc = calibrate_pf(mo->gpu, mo->gpu_name, k, &kc, mo->co.seed, mo->seeds, obs,
                               &it->cal, &it->err);
@@ -441,8 +445,11 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     rf_ipc_kernel kc;
     rf_calib cal;
     rf_calib_report *rep = calloc(1, sizeof *rep);   /* large: not on the stack */
-    int rc = rep ? rf_kchar_compute(&gpu, k, &kc, &err)
-                 : rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    /* Over the GPU's register limit: spilled as estimate and simulate do. */
+    int rc = !rep ? rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
+                  : rf_kernel_fit_regs(k, &gpu, &err);
+    if (!rc)
+        rc = rf_kchar_compute(&gpu, k, &kc, &err);
     if (!rc && design_s) {
         rf_pffit_obs obs[RF_PFFIT_N];
         rc = calibrate_pf(&gpu, gpu_name, k, &kc, co.seed, (int)seeds, obs, &cal, &err);

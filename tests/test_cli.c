@@ -135,6 +135,36 @@ static void records_are_not_misapplied(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* A kernel over the GPU's register limit (tests/fixtures/regalloc/
+ * over63.ptx: 74 registers uncapped, 14 spilled at fermi-gtx480's 63) is
+ * calibrated as estimate models it: spilled, and filed under regs=63, so
+ * estimate finds the record (calibrated=1, spilled_regs=14). */
+static void calibrate_spills_over_the_limit(void **state)
+{
+    (void)state;
+    char rec[] = "/tmp/rfkit-test-spillXXXXXX";
+    int fd = mkstemp(rec);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(rec);
+    char args[512];
+    snprintf(args, sizeof args,
+             "calibrate --gpu fermi-gtx480 --kernel tests/fixtures/regalloc/over63.ptx --grid 120 "
+             "--block 256 --quiet -o %s", rec);
+    clirun r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    free(r.out);
+    snprintf(args, sizeof args,
+             "estimate --gpu fermi-gtx480 --kernel tests/fixtures/regalloc/over63.ptx --grid 120 "
+             "--block 256 --calib %s --csv", rec);
+    r = clirun_run(args);
+    unlink(rec);
+    assert_int_equal(r.status, 0);
+    assert_true(clirun_csv_get(r.out, "calibrated", 1) == 1);
+    assert_true(clirun_csv_get(r.out, "spilled_regs", 1) == 14);
+    free(r.out);
+}
+
 /* Every --option a command's --help names is one it accepts: given alone
  * it may be refused for a missing value or argument, never as unknown.
  * (simulate did not take the --grid and --block a bare code file needs.) */
@@ -264,6 +294,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(estimate_point_options),
         cmocka_unit_test(unwritable_output_fails),
         cmocka_unit_test(records_are_not_misapplied),
+        cmocka_unit_test(calibrate_spills_over_the_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
