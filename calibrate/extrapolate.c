@@ -49,8 +49,9 @@
 /* Relative errors measured on the nine bundled kernels (tuning set of
  * tests/bench_validation.c, fermi-gtx480, 63 design points): SIGMA_UNC the
  * uncalibrated model's rms error (5.44%), SIGMA_CAL the calibrated one's
- * (2.31%; window noise included, so the interval counts that twice over:
- * deliberately, the set it was measured on being the nine). */
+ * (2.31%).  SIGMA_CAL already holds the windows' noise, which the interval
+ * adds again: a conservative floor for kernels unlike the nine it comes
+ * from. */
 #define SIGMA_UNC 0.054
 #define SIGMA_CAL 0.023
 #define Z95 1.959963984540054
