@@ -77,6 +77,8 @@ int rf_repro_seed001(rf_repro *r, const rf_repro_opts *o, rf_err *err);   /* ban
 int rf_repro_seed002(rf_repro *r, const rf_repro_opts *o, rf_err *err);   /* HI-RF + CAC */
 int rf_repro_seed003(rf_repro *r, const rf_repro_opts *o, rf_err *err);   /* Register Sharing */
 int rf_repro_seed004(rf_repro *r, const rf_repro_opts *o, rf_err *err);   /* LTRF */
+/* The storage overhead of every design against its paper's figure. */
+int rf_repro_overheads(rf_repro *r, const rf_repro_opts *o, rf_err *err);
 
 /* Write DIR/report.md: a header naming the rfkit version, options and run
  * time, the claims table (seed, claim, published, rfkit, verdict, reason),
