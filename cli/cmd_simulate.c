@@ -10,14 +10,17 @@
  * Design parameters are the rf_design_params table (any of them may be
  * given); --design stealing without --read-steal/--write-steal turns both
  * on.  --tolerable sweeps the main-RF latency multiplier (latency_x) and
- * prints the maximum tolerable latency (sampler/tolerable.c).  Default run length: --full (every CTA of the grid).  A progress line
- * goes to stderr when it is a terminal.
+ * prints the maximum tolerable latency (sampler/tolerable.c).  Default run
+ * length: --full (every CTA of the grid).  When stderr is a terminal a
+ * progress line (cli/progress.h) counts the CTAs done of the grid's, or
+ * the cycles of the warm-up and window with --cycles, with the rate and the
+ * time left; piped, the command prints its results only.  SIGINT ends a
+ * run with exit status 130 (cli/main.c).
  */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../analytic/design.h"
 #include "../inputs/gpu.h"
@@ -25,8 +28,9 @@
 #include "../inputs/regalloc.h"
 #include "../sampler/sim.h"
 #include "../sampler/tolerable.h"
-#include "cli.h"
 #include "../results/csvout.h"
+#include "cli.h"
+#include "progress.h"
 
 static void usage(FILE *out)
 {
@@ -72,6 +76,10 @@ static void usage(FILE *out)
             "                   largest with at most --loss (0.05) IPC loss against the\n"
             "                   design at 1x (tolerable_x) and against a banked file of\n"
             "                   the same capacity at 1x (tolerable_x_ref; seed 004 Sec. 6.3)\n\n"
+            "When standard error is a terminal, a progress line shows the CTAs done of\n"
+            "the grid's (the cycles of warm-up and window with --cycles), their rate and\n"
+            "the time left; piped, only the results are printed.  Interrupted (SIGINT,\n"
+            "SIGTERM), rfkit exits with status 130 (143) and prints nothing.\n\n"
             "design parameters:\n");
     rf_param_help(out, rf_design_params, rf_design_nparams);
 }
@@ -141,6 +149,19 @@ static int run_tolerable(const rf_gpu *gpu, const rf_design *d, const rf_kernel 
     printf("  tolerable_x_ref  %s%.2f  (against the banked reference)\n",
            t.capped_ref ? ">= " : "", t.tol_ref);
     return 0;
+}
+
+/* The progress line of one run (cli/progress.h). */
+typedef struct sim_line {
+    rf_progress pg;
+    bool window;      /* counts cycles (--cycles), else CTAs */
+} sim_line;
+
+static void on_progress(uint64_t cycle, long ctas_done, long ctas_total, void *arg)
+{
+    (void)ctas_total;
+    sim_line *l = arg;
+    rf_progress_update(&l->pg, l->window ? (long)cycle : ctas_done);
 }
 
 int rf_cmd_simulate(int argc, char **argv)
@@ -288,9 +309,7 @@ int rf_cmd_simulate(int argc, char **argv)
         rf_kernel_destroy(k);
         return rf_cli_fail(&err);
     }
-    o.progress = isatty(STDERR_FILENO) ? stderr : NULL;
-
-    if (tolerable) {
+    if (tolerable) {   /* many short runs: no progress line */
         rc = run_tolerable(&gpu, &d, k, &o, &to, csv, &err);
         rf_kernel_destroy(k);
         if (rc < 0)
@@ -298,8 +317,22 @@ int rf_cmd_simulate(int argc, char **argv)
         return rc < 0 ? rf_cli_fail(&err) : 0;
     }
 
+    /* On a terminal, the progress line: CTAs of the grid done, or cycles of
+     * the warm-up and window with --cycles. */
+    sim_line line = {.window = o.cycles > 0};
+    FILE *tty = rf_progress_stream();
+    if (line.window)
+        rf_progress_start(&line.pg, tty, "simulate", "cycles", (long)(o.warmup + o.cycles));
+    else
+        rf_progress_start(&line.pg, tty, "simulate", "CTAs",
+                          rf_kernel_ctas(k) - (long)o.skip_ctas);
+    if (tty) {
+        o.progress = on_progress;
+        o.progress_arg = &line;
+    }
     rf_sim_stats st;
     rc = rf_sim_run(&gpu, &d, k, &o, &st, &err);
+    rf_progress_end(&line.pg);
     if (rc == 0 && o.warmup > 0 && st.cycles == 0)   /* an all-zero row is no result */
         rc = rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "warmup",
                         "the grid finished within the %llu-cycle warm-up: nothing was measured",

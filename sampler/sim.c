@@ -438,15 +438,12 @@ static void total_counts(const sim_ctx *x, sim_counts *out)
         counts_add(out, &x->sm[i].c, 1);
 }
 
-static void progress(const sim_ctx *x, FILE *f, uint64_t retired)
+static void report_progress(const sim_ctx *x, uint64_t now)
 {
     long done = 0;
     for (int i = 0; i < x->nsm; i++)
         done += (long)x->sm[i].c.ctas_done;
-    fprintf(f, "\rsimulate: cycle %llu, %llu warp insts, %ld/%ld CTAs",
-            (unsigned long long)x->now, (unsigned long long)retired, done,
-            x->ctas_total - (long)x->o->skip_ctas);
-    fflush(f);
+    x->o->progress(now, done, x->ctas_total - (long)x->o->skip_ctas, x->o->progress_arg);
 }
 
 int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
@@ -492,11 +489,11 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
     uint64_t start = opts->warmup;
     uint64_t end = opts->cycles > 0 ? opts->warmup + opts->cycles : UINT64_MAX;
     uint64_t watchdog = opts->watchdog > 0 ? opts->watchdog : UINT64_MAX / 4;
-    uint64_t last_retire = 0, retired = 0;
-    uint64_t next_progress = 1u << 20;
+    uint64_t last_retire = 0;
+    uint64_t next_progress = 0;
     sim_counts snap;
     memset(&snap, 0, sizeof snap);
-    bool snapped = start == 0, finished = false, printed = false;
+    bool snapped = start == 0, finished = false;
     uint64_t now = 0;
 
     while (rc == 0) {
@@ -528,10 +525,8 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
             if (sm->oom)
                 rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory in the sampler");
         }
-        if (ret_after != ret_before) {
+        if (ret_after != ret_before)
             last_retire = now;
-            retired += ret_after - ret_before;
-        }
         bool busy = x.next_cta < x.ctas_total;
         for (int i = 0; i < x.nsm && !busy; i++)
             busy = x.sm[i].ctas_used > 0;
@@ -552,9 +547,8 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
             break;
         }
         if (opts->progress && now >= next_progress) {
-            progress(&x, opts->progress, retired);
-            printed = true;
-            next_progress = now + (1u << 20);
+            report_progress(&x, now);
+            next_progress = now + RF_SIM_PROGRESS_CYCLES;
         }
         if (idle && !opts->no_skip) {
             /* Jump to the next completion event. */
@@ -587,10 +581,8 @@ int rf_sim_run(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
         }
         now++;
     }
-    if (printed && opts->progress) {
-        progress(&x, opts->progress, retired);
-        fputc('\n', opts->progress);
-    }
+    if (rc == 0 && opts->progress)
+        report_progress(&x, now);
     if (rc == 0) {
         sim_counts tot;
         total_counts(&x, &tot);

@@ -33,6 +33,9 @@
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 
+/* Simulated cycles between two progress reports at most (rf_sim_opts). */
+#define RF_SIM_PROGRESS_CYCLES ((uint64_t)1 << 16)
+
 /* Register-to-bank mapping of the banked register file. */
 typedef enum rf_bank_map {
     RF_BANK_MAP_SWIZZLE = 0,  /* bank = (reg + warp) mod banks (GPGPU-Sim style) */
@@ -45,7 +48,15 @@ typedef struct rf_sim_opts {
     uint64_t cycles;          /* window length in cycles; 0 = run the whole grid */
     uint64_t skip_ctas;       /* start the run as if this many CTAs had completed */
     uint64_t watchdog;        /* cycles without a retired instruction => RF_EWATCHDOG */
-    FILE *progress;           /* progress line target, or NULL */
+    /* Progress report, or NULL: called when the run starts (cycle 0), then
+     * at the first cycle stepped past every RF_SIM_PROGRESS_CYCLES more
+     * simulated cycles (idle stretches are jumped over), and once
+     * when the grid or the window has ended (not after an error).  cycle
+     * is the simulated cycle, ctas_done the CTAs completed so far of
+     * ctas_total, the grid's CTAs less skip_ctas.  The sampler prints
+     * nothing itself; the caller draws (cli/progress.h). */
+    void (*progress)(uint64_t cycle, long ctas_done, long ctas_total, void *arg);
+    void *progress_arg;
     int sms;                  /* SMs simulated side by side sharing DRAM bandwidth (>= 1) */
     int bank_map;             /* rf_bank_map */
     int ctas_per_sm;          /* resident CTAs per SM; 0 = from rf_occ_compute */

@@ -1,9 +1,8 @@
-/* test_cli_progress.c - long runs of rfkit batch and calibrate: on a
- * terminal a progress line with the rate and the time left goes to stderr;
- * piped, the commands print their results only; SIGINT stops them without
- * leaving an output file or a temporary file, the process dying of the
- * signal (the status a shell reports as 130), and leaves an existing
- * calibration record as it was. */
+/* test_cli_progress.c - long runs of rfkit batch, calibrate and simulate:
+ * on a terminal a progress line with the rate and the time left goes to
+ * stderr; piped, the commands print their results only; SIGINT stops them
+ * with exit status 130 (SIGTERM 143) without leaving an output file or a
+ * temporary file, and leaves an existing calibration record as it was. */
 #define _XOPEN_SOURCE 700   /* posix_openpt, grantpt, unlockpt, ptsname */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -104,10 +103,20 @@ static void piped_runs_are_quiet(void **state)
     assert_null(strstr(r.out, "calibrate: sample"));
     assert_null(strchr(r.out, '\r'));
     free(r.out);
+
+    /* simulate --full: its results, and no progress line on the pipe. */
+    r = clirun_run("simulate --gpu fermi-gtx480 --kernel inputs/kernels/reduce.spec --full");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "simulate reduce on fermi-gtx480"));
+    assert_null(strstr(r.out, "simulate: "));
+    assert_null(strstr(r.out, "CTAs/s"));
+    assert_null(strchr(r.out, '\r'));
+    free(r.out);
 }
 
-/* Run rfkit with its stderr on a pseudo-terminal; what it drew there. */
-static char *run_on_terminal(char *const args[])
+/* Start rfkit with its stderr on a pseudo-terminal: its pid, and in *master
+ * the terminal's other side, where what it draws is read. */
+static pid_t start_on_terminal(char *const args[], int *master)
 {
     int m = posix_openpt(O_RDWR | O_NOCTTY);
     assert_true(m >= 0);
@@ -117,19 +126,39 @@ static char *run_on_terminal(char *const args[])
     assert_true(s >= 0);
     pid_t pid = start(args, s);
     close(s);
+    *master = m;
+    return pid;
+}
+
+/* Read the terminal m into a growing buffer until `until` appears in it
+ * (NULL: until the child has closed the terminal, EIO on Linux). */
+static char *read_terminal(int m, const char *until)
+{
     size_t len = 0, cap = 1 << 14;
     char *buf = malloc(cap);
     assert_non_null(buf);
+    buf[0] = '\0';
     ssize_t got;
-    /* Read until the child has closed the terminal (EIO on Linux). */
     while ((got = read(m, buf + len, cap - len - 1)) > 0 || (got < 0 && errno == EINTR)) {
         if (got > 0)
             len += (size_t)got;
+        buf[len] = '\0';
+        if (until && strstr(buf, until))
+            break;
         if (len + 1 == cap)
             buf = realloc(buf, cap *= 2);
         assert_non_null(buf);
     }
     buf[len] = '\0';
+    return buf;
+}
+
+/* Run rfkit with its stderr on a pseudo-terminal; what it drew there. */
+static char *run_on_terminal(char *const args[])
+{
+    int m;
+    pid_t pid = start_on_terminal(args, &m);
+    char *buf = read_terminal(m, NULL);
     close(m);
     int st;
     assert_int_equal(waitpid(pid, &st, 0), pid);
@@ -162,6 +191,25 @@ static void terminal_shows_rate_and_eta(void **state)
     assert_non_null(strstr(t, " kernels/s, ETA "));
     assert_non_null(strstr(t, "\rcalibrate: 2/2 kernels (100%), "));
     free(t);
+
+    /* simulate --full: CTAs of the grid (reduce.spec: grid 512, so 512
+     * CTAs), drawn at the start and at the end. */
+    char *sargs[] = {(char *)clirun_binary(), "simulate", "--gpu", "fermi-gtx480", "--kernel",
+                     "inputs/kernels/reduce.spec", "--full", NULL};
+    t = run_on_terminal(sargs);
+    assert_non_null(strstr(t, "\rsimulate: 0/512 CTAs (0%), "));
+    assert_non_null(strstr(t, "\rsimulate: 512/512 CTAs (100%), "));
+    assert_non_null(strstr(t, " CTAs/s, took "));
+    free(t);
+
+    /* simulate --cycles: the cycles of warm-up and window (1000 + 3000). */
+    char *wargs[] = {(char *)clirun_binary(), "simulate", "--gpu", "fermi-gtx480", "--kernel",
+                     "inputs/kernels/hotspot.spec", "--warmup", "1000", "--cycles", "3000", NULL};
+    t = run_on_terminal(wargs);
+    assert_non_null(strstr(t, "\rsimulate: 0/4000 cycles (0%), "));
+    assert_non_null(strstr(t, "\rsimulate: 4000/4000 cycles (100%), "));
+    assert_non_null(strstr(t, " cycles/s, took "));
+    free(t);
 }
 
 /* SIGINT once pid's output temporary exists (or after at most 20 s). */
@@ -185,9 +233,63 @@ static void sigint_leaves_no_batch_output(void **state)
     write_input(in, 100000);   /* seconds of work on one thread */
     char *args[] = {(char *)clirun_binary(), "batch", in, "-o", out, "--jobs", "1", NULL};
     int st = interrupt(start(args, -1), 100);
-    assert_true(WIFSIGNALED(st));
-    assert_int_equal(WTERMSIG(st), SIGINT);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 130);
     assert_false(exists(out));
+    assert_false(has_temporary());
+}
+
+/* Send sig to a run drawing on a terminal once `drawn` is on it; its wait
+ * status. */
+static int interrupt_on_terminal(char *const args[], const char *drawn, int sig)
+{
+    int m;
+    pid_t pid = start_on_terminal(args, &m);
+    char *t = read_terminal(m, drawn);
+    assert_non_null(strstr(t, drawn));
+    free(t);
+    kill(pid, sig);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    close(m);
+    return st;
+}
+
+/* simulate --full of a 256x256 grid of hotspot (65536 CTAs, about a minute)
+ * stopped once it has drawn its first progress line: 130 for SIGINT, 143
+ * for SIGTERM. */
+static void interrupted_simulate_exits_130(void **state)
+{
+    (void)state;
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (int i = 0; i < 2; i++) {
+        char *args[] = {(char *)clirun_binary(), "simulate", "--gpu", "fermi-gtx480", "--kernel",
+                        "inputs/kernels/hotspot.spec", "--grid", "256,256", "--full", NULL};
+        int st = interrupt_on_terminal(args, "\rsimulate: 0/65536 CTAs (0%)", sigs[i]);
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 128 + sigs[i]);
+    }
+}
+
+/* calibrate -o NEW stopped while it samples (a budget of 40 million cycles
+ * is seconds of sampling; the signal comes 300 ms after the start): exit
+ * 130, no record file, no temporary. */
+static void interrupted_calibrate_writes_nothing(void **state)
+{
+    (void)state;
+    char calib[128];
+    snprintf(calib, sizeof calib, "%s/new-calib.csv", dir);
+    char *args[] = {(char *)clirun_binary(), "calibrate", "--gpu", "fermi-gtx480", "--kernel",
+                    "inputs/kernels/hotspot.spec", "--budget-cycles", "40000000", "-o", calib,
+                    NULL};
+    pid_t pid = start(args, -1);
+    sleep_ms(300);
+    kill(pid, SIGINT);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 130);
+    assert_false(exists(calib));
     assert_false(has_temporary());
 }
 
@@ -210,8 +312,8 @@ static void sigint_keeps_the_calibration_record(void **state)
     kill(pid, SIGINT);
     int st;
     assert_int_equal(waitpid(pid, &st, 0), pid);
-    assert_true(WIFSIGNALED(st));
-    assert_int_equal(WTERMSIG(st), SIGINT);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 130);
     char buf[64] = "";
     fp = fopen(calib, "r");
     assert_non_null(fp);
@@ -237,6 +339,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(terminal_shows_rate_and_eta),
         cmocka_unit_test(sigint_leaves_no_batch_output),
         cmocka_unit_test(sigint_keeps_the_calibration_record),
+        cmocka_unit_test(interrupted_simulate_exits_130),
+        cmocka_unit_test(interrupted_calibrate_writes_nothing),
     };
     int rc = cmocka_run_group_tests_name("cli_progress", tests, NULL, NULL);
     char cmd[128];
