@@ -2,8 +2,8 @@
  * The output file appears complete or not at all: rows go to a temporary
  * file next to it, renamed over OUT when everything succeeded (a device or
  * FIFO given as OUT is written straight; see rf_outfile_open).  SIGINT,
- * SIGTERM or SIGHUP remove the temporary file, and the process dies of the
- * signal (a shell reports 130 for SIGINT).
+ * SIGTERM or SIGHUP remove the temporary file, and rfkit exits with 128 +
+ * the signal's number (130 for SIGINT; cli/main.c).
  * Under an MPI launcher (mpirun -np N, srun) the rows are split over the
  * ranks and rank 0 writes the one output (cli/mpi.h).  On a terminal a
  * progress line shows the rows done, their rate and the time left. */
@@ -48,7 +48,8 @@ static void usage(FILE *out)
             "chunks of rows in turn and rank 0 writes the one output, the same bytes as\n"
             "one process writes; --jobs then defaults to the cores over the ranks of\n"
             "each machine.  On a terminal a progress line with the rate and the time\n"
-            "left goes to standard error.\n",
+            "left goes to standard error.  Interrupted (SIGINT, SIGTERM), rfkit leaves\n"
+            "no output file and exits with status 130 (143).\n",
             RF_BATCH_RESULT_COLUMNS);
 }
 

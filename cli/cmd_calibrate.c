@@ -7,7 +7,8 @@
  * rank 0 gathers the records (cli/mpi.h).  On a terminal a progress line
  * counts the samples (one kernel) or the kernels (a list); piped, the
  * command prints only its results.  SIGINT leaves the record file as it
- * was: it is rewritten only at the end, through a temporary file. */
+ * was: it is rewritten only at the end, through a temporary file (and
+ * rfkit exits with 130; cli/main.c). */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -43,7 +44,9 @@ static void usage(FILE *out)
             "places of the kernel), fit the IPC model's free parameters with GSL, print the\n"
             "parameters, the residuals and the cycles the samples cost against a full run,\n"
             "and write the calibration record for this GPU and kernel into FILE (default\n"
-            "%s; other GPU/kernel pairs in it are kept).\n\n"
+            "%s; other GPU/kernel pairs in it are kept).\n"
+            "FILE is rewritten at the end only: interrupted (SIGINT, SIGTERM), rfkit\n"
+            "leaves it as it was and exits with status 130 (143).\n\n"
             "options:\n"
             "  --kernels LIST     calibrate every kernel of LIST (comma-separated kernel\n"
             "                     files, or @FILE naming a file with one per line; blank\n"

@@ -6,6 +6,7 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "../common/file.h"
 #include "cli.h"
 
 #define RFKIT_VERSION "0.1.0"
@@ -52,6 +53,10 @@ int main(int argc, char **argv)
 {
     /* GSL's default handler aborts; every GSL status is checked instead. */
     gsl_set_error_handler_off();
+    /* An interrupted command (SIGINT, SIGTERM, SIGHUP) removes its
+     * temporary output files and exits with 128 + the signal's number:
+     * 130 for Ctrl-C, 143 for kill. */
+    rf_file_exit_on_signal();
     if (argc < 2) {
         usage(stderr);
         return 2;

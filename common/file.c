@@ -114,9 +114,10 @@ int rf_csv_feed(rf_csvfeed *f, const char *s, size_t n)
  * The one process-level registry in rfkit (everything else is passed
  * explicitly): the names of the temporary output files that exist now, so
  * that a handler for SIGINT, SIGTERM and SIGHUP can remove them.  The handler
- * only reads slots marked ready, calls unlink (async-signal-safe) and
- * re-raises the signal with its default action, so the process dies of it
- * (a shell reports 130 or 143) as it would have without the handler.
+ * only reads slots marked ready, calls unlink (async-signal-safe) and then
+ * either re-raises the signal with its default action, so the process dies
+ * of it as it would have without the handler, or, once a program has asked
+ * for it (rf_file_exit_on_signal), calls _exit(128 + signal number).
  * Slots are claimed and released with lock-free atomics; the owning thread
  * blocks the signals while it creates, renames or removes its file and
  * updates its slot, so a signal sees either the file registered or gone. */
@@ -126,6 +127,7 @@ enum { SLOT_FREE, SLOT_BUSY, SLOT_READY };
 static char tmp_names[TMP_SLOTS][PATH_MAX];
 static atomic_int tmp_state[TMP_SLOTS];
 static atomic_int handlers_installed;
+static atomic_int exit_status_on_signal;   /* rf_file_exit_on_signal was called */
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define NSIGNALS ((int)(sizeof cleanup_signals / sizeof cleanup_signals[0]))
 
@@ -134,6 +136,8 @@ static void cleanup_on_signal(int sig)
     for (int i = 0; i < TMP_SLOTS; i++)
         if (atomic_load(&tmp_state[i]) == SLOT_READY)
             unlink(tmp_names[i]);
+    if (atomic_load(&exit_status_on_signal))
+        _exit(128 + sig);
     /* SA_RESETHAND restored the default action; the signal is blocked in
      * the handler and is delivered when it returns. */
     raise(sig);
@@ -160,6 +164,12 @@ static void install_handlers(void)
             old.sa_handler == SIG_DFL)
             sigaction(cleanup_signals[i], &sa, NULL);
     }
+}
+
+void rf_file_exit_on_signal(void)
+{
+    atomic_store(&exit_status_on_signal, 1);
+    install_handlers();
 }
 
 static void block_signals(sigset_t *old)

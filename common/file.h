@@ -46,7 +46,8 @@ int rf_file_open(const char *path, FILE **fp, rf_err *err);
  *     above, and the link stays a link;
  *   - a directory or a block device is refused.
  * While a temporary file exists, SIGINT, SIGTERM and SIGHUP remove it before
- * the process dies of the signal (a process that ignores them keeps doing so). */
+ * the process dies of the signal (a process that ignores them keeps doing
+ * so), or exits with 128 + the signal's number after rf_file_exit_on_signal. */
 typedef struct rf_outfile {
     FILE *fp;          /* write here */
     char *tmp;         /* the temporary file's name; NULL when writing straight */
@@ -64,6 +65,15 @@ int rf_outfile_open(rf_outfile *o, const char *path, rf_err *err);
  * system's reason ("cannot write: No space left on device").  A write that
  * failed earlier (ferror) fails here too.  Frees o's memory in every case. */
 int rf_outfile_close(rf_outfile *o, int keep, rf_err *err);
+
+/* For a program's main, before any work: from now on SIGINT, SIGTERM and
+ * SIGHUP (those whose action is still the default: a run under nohup keeps
+ * ignoring SIGHUP) remove the temporary output files that exist and end the
+ * process with _exit(128 + the signal's number): status 130 for SIGINT,
+ * 143 for SIGTERM, 129 for SIGHUP, with no output file left half written
+ * and nothing more printed.  Without this call a process dies of the
+ * signal itself after the clean-up (the default for library users). */
+void rf_file_exit_on_signal(void);
 
 /* 3 when the n bytes at s start with a UTF-8 byte-order mark, else 0. */
 size_t rf_file_bom(const char *s, size_t n);
