@@ -32,7 +32,11 @@ typedef struct rf_repro_opts {
     int full;              /* 1: full sampler runs for every figure */
     int jobs;              /* worker threads for independent runs (>= 1) */
     uint64_t seed;         /* the sampler's seed */
-    FILE *progress;        /* a terminal for progress lines, or NULL */
+    FILE *progress;        /* a terminal for the line naming each seed, or NULL */
+    /* Called (under a lock) as rf_repro_map's runs finish: done of total;
+     * NULL for none.  The command draws its progress line from it. */
+    void (*runs_done)(void *arg, long done, long total);
+    void *runs_arg;
     const char *kernels;   /* folder of the bundled kernels ("inputs/kernels") */
 } rf_repro_opts;
 
@@ -91,8 +95,8 @@ void rf_repro_kernel_path(const rf_repro_opts *o, const char *name, char *buf, s
  * lines go to o->progress. */
 int rf_repro_run(rf_repro *r, const rf_repro_opts *o, const char *which, rf_err *err);
 
-/* The ids rf_repro_run knows, for --help: "000, 001, ..." */
-const char *rf_repro_ids(void);
+/* The ids rf_repro_run knows, for --help and messages: "000, 001, ..." */
+void rf_repro_ids(char *buf, size_t cap);
 
 /* Counts of the claims added so far. */
 void rf_repro_counts(const rf_repro *r, int *claims, int *reproduced);
