@@ -232,7 +232,9 @@ static void run_block(const char *text, size_t n, long loff, const char *in_name
     if (!in || !o) {
         d->rc = rf_err_set(&d->err, RF_ENOMEM, in_name, 0, 0, NULL, "out of memory");
     } else {
-        rf_batch_drive dr = {loff, cp && cp->pg && cp->pg->f ? on_rows : NULL, cp};
+        rf_batch_drive dr = {.line_offset = loff,
+                             .progress = cp && cp->pg && cp->pg->f ? on_rows : NULL,
+                             .progress_arg = cp};
         rf_batch_stats st;
         d->rc = rf_batch_run_drive(in, in_name, o, opts, &dr, &st, &d->err);
         d->rows = st.rows;

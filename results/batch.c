@@ -845,6 +845,9 @@ static void on_row(int term, void *data)
     if (!p->header_done) {
         p->header_done = true;
         p->rc = make_layout(&p->lay, p->hdr, p->nhdr, p->jb.path, p->err);
+        if (!p->rc && p->drive.header)
+            p->rc = p->drive.header((const char *const *)p->hdr, p->nhdr, p->drive.header_arg,
+                                    p->err);
         if (p->rc)
             return;
         rf_csvw w;

@@ -58,6 +58,12 @@ typedef struct rf_batch_drive {
                             * those of the whole file */
     void (*progress)(long rows_done, void *arg); /* after each chunk written, or NULL */
     void *progress_arg;
+    /* Called once the header is read and accepted, with its column names,
+     * before the output's header is written and before any row runs; a
+     * negative return (err filled) stops the run with that code.  NULL:
+     * none.  (rfkit batch --plot checks its column names here.) */
+    int (*header)(const char *const *names, int n, void *arg, rf_err *err);
+    void *header_arg;
 } rf_batch_drive;
 
 /* rf_batch_run with drive (NULL: none). */

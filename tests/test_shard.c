@@ -120,7 +120,7 @@ static char *run_batch(const char *t, size_t n, long line_offset, int jobs, size
     assert_non_null(in);
     assert_non_null(o);
     rf_batch_opts opts = {jobs, 2, NULL, NULL};   /* chunks of 2 rows: chunk edges too */
-    rf_batch_drive drive = {line_offset, NULL, NULL};
+    rf_batch_drive drive = {.line_offset = line_offset};
     rf_batch_stats st;
     rf_err err;
     rf_err_clear(&err);
