@@ -1,7 +1,8 @@
 /* test_cli_mpi.c - rfkit batch and calibrate over MPI ranks (cli/mpi.c):
  * `mpirun -np 2` writes the same bytes as one process, for a batch whose
  * rows name several kernels and include bad rows (their error column names
- * the line in the whole file), and for calibrate --kernels.  Skipped, with
+ * the line in the whole file), for calibrate --kernels, and for the chart
+ * data of batch --plot (rank 0 draws).  Skipped, with
  * a message, where rfkit is built without MPI or mpirun is not installed. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -162,6 +163,58 @@ static void calibrate_kernels_two_ranks_same_bytes(void **state)
     free(b);
 }
 
+/* batch --plot under two ranks: rank 0 draws from the output it wrote,
+ * the same chart data and script as one process; a column not in the
+ * output stops every rank before any row runs. */
+static void plot_two_ranks_same_chart(void **state)
+{
+    (void)state;
+    if (!have_mpi()) {
+        skip();
+        return;
+    }
+    char in[128], cmd[1024], a[128], b[128];
+    snprintf(in, sizeof in, "%s/plot-in.csv", dir);
+    FILE *fp = fopen(in, "w");
+    assert_non_null(fp);
+    static const char *const kernels[] = {"hotspot", "bfs"};
+    static const char *const designs[] = {"baseline", "stealing"};
+    fprintf(fp, "gpu,kernel,design,banks\n");
+    for (int i = 0; i < 32; i++)
+        fprintf(fp, "fermi-gtx480,inputs/kernels/%s.spec,%s,%d\n", kernels[i / 16],
+                designs[i / 4 % 2], 4 << (i % 4));
+    fclose(fp);
+    snprintf(cmd, sizeof cmd, "%s batch %s -o %s/p1.csv --plot energy_nj,ipc,design --jobs 1 "
+             "2>/dev/null", clirun_binary(), in, dir);
+    assert_int_equal(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s -np 2 %s batch %s -o %s/p2.csv --plot energy_nj,ipc,design "
+             "--jobs 1 >/dev/null 2>&1", mpirun, clirun_binary(), in, dir);
+    assert_int_equal(sh(cmd), 0);
+    snprintf(a, sizeof a, "%s/p1.dat", dir);
+    snprintf(b, sizeof b, "%s/p2.dat", dir);
+    assert_same_file(a, b);
+    /* The scripts differ only in the file names they hold: p1 against p2. */
+    size_t n1, n2;
+    snprintf(a, sizeof a, "%s/p1.gp", dir);
+    snprintf(b, sizeof b, "%s/p2.gp", dir);
+    char *ga = slurp(a, &n1), *gb = slurp(b, &n2);
+    assert_non_null(ga);
+    assert_non_null(gb);
+    assert_int_equal(n1, n2);
+    for (size_t i = 0; i + 1 < n1; i++)
+        if (ga[i] == 'p' && ga[i + 1] == '1' && gb[i] == 'p' && gb[i + 1] == '2')
+            ga[i + 1] = '2';
+    assert_memory_equal(ga, gb, n1);
+    free(ga);
+    free(gb);
+
+    snprintf(cmd, sizeof cmd, "%s -np 2 %s batch %s -o %s/p3.csv --plot energy_nj,ipcq "
+             "--jobs 1 >/dev/null 2>&1", mpirun, clirun_binary(), in, dir);
+    assert_int_equal(sh(cmd), 2);
+    snprintf(a, sizeof a, "%s/p3.csv", dir);
+    assert_null(fopen(a, "r"));
+}
+
 static void find_mpirun(void)
 {
     if (sh("command -v mpirun >/dev/null 2>&1") != 0)
@@ -192,6 +245,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(batch_two_ranks_same_bytes),
         cmocka_unit_test(calibrate_kernels_two_ranks_same_bytes),
+        cmocka_unit_test(plot_two_ranks_same_chart),
     };
     int rc = cmocka_run_group_tests_name("cli_mpi", tests, NULL, NULL);
     char cmd[128];
