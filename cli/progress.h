@@ -1,8 +1,10 @@
-/* progress.h - the progress line of long commands (batch, calibrate): on a
- * terminal, one line on stderr rewritten in place,
+/* progress.h - the progress line of long commands (batch, calibrate,
+ * reproduce, simulate): on a terminal, one line on stderr rewritten in
+ * place,
  *     "batch: 12288/200000 rows (6%), 5321 rows/s, ETA 35s"
- * (simulate's style, with a rate and an estimated time left: the rate is
- * that of the whole run so far, the ETA the rows left at that rate).
+ *     "simulate: 812/4096 CTAs (19%), 1377 CTAs/s, ETA 2s"
+ * with a rate and an estimated time left: the rate is that of the whole
+ * run so far, the ETA the units left at that rate.
  * Piped or redirected, commands stay quiet: rf_progress_stream gives NULL
  * and every call below does nothing. */
 #ifndef RF_PROGRESS_H
