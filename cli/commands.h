@@ -11,4 +11,5 @@
     X(estimate,  rf_cmd_estimate,  "occupancy, IPC, cycles, energy and area of a kernel under a design") \
     X(calibrate, rf_cmd_calibrate, "fit the estimate models to short samples of the cycle-level model") \
     X(batch,     rf_cmd_batch,     "estimate every design point of a CSV file") \
-    X(profile,   rf_cmd_profile,   "a kernel spec from Nsight Compute CSV exports (launch, caches, branches)")
+    X(profile,   rf_cmd_profile,   "a kernel spec from Nsight Compute CSV exports (launch, caches, branches)") \
+    X(reproduce, rf_cmd_reproduce, "re-run the papers' claims on the bundled kernels: report with plots")

@@ -19,6 +19,7 @@
 #ifndef RF_REPRO_H
 #define RF_REPRO_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -31,7 +32,11 @@ typedef struct rf_repro_opts {
     int full;              /* 1: full sampler runs for every figure */
     int jobs;              /* worker threads for independent runs (>= 1) */
     uint64_t seed;         /* the sampler's seed */
-    FILE *progress;        /* a terminal for progress lines, or NULL */
+    FILE *progress;        /* a terminal for the line naming each seed, or NULL */
+    /* Called (under a lock) as rf_repro_map's runs finish: done of total;
+     * NULL for none.  The command draws its progress line from it. */
+    void (*runs_done)(void *arg, long done, long total);
+    void *runs_arg;
     const char *kernels;   /* folder of the bundled kernels ("inputs/kernels") */
 } rf_repro_opts;
 
@@ -80,9 +85,26 @@ int rf_repro_seed004(rf_repro *r, const rf_repro_opts *o, rf_err *err);   /* LTR
 /* The storage overhead of every design against its paper's figure. */
 int rf_repro_overheads(rf_repro *r, const rf_repro_opts *o, rf_err *err);
 
-/* Write DIR/report.md: a header naming the rfkit version, options and run
- * time, the claims table (seed, claim, published, rfkit, verdict, reason),
- * then each seed's section in order. */
-int rf_repro_write(const rf_repro *r, const rf_repro_opts *o, double seconds, rf_err *err);
+/* The nine bundled kernels' names in a fixed order ("bfs", "hotspot", ...,
+ * NULL-terminated), and the spec path of one: "<o->kernels>/<name>.spec". */
+extern const char *const rf_repro_bundled[];
+void rf_repro_kernel_path(const rf_repro_opts *o, const char *name, char *buf, size_t cap);
+
+/* Run the experiments of `which` ("all", a seed id "003", or a comma list
+ * of ids; "overheads" names the overheads section) in seed order.  Progress
+ * lines go to o->progress. */
+int rf_repro_run(rf_repro *r, const rf_repro_opts *o, const char *which, rf_err *err);
+
+/* The ids rf_repro_run knows, for --help and messages: "000, 001, ..." */
+void rf_repro_ids(char *buf, size_t cap);
+
+/* Counts of the claims added so far. */
+void rf_repro_counts(const rf_repro *r, int *claims, int *reproduced);
+
+/* Write DIR/report.md atomically: a header naming the options, the claims
+ * table (seed, claim, published, rfkit, verdict, reason), then each seed's
+ * section in order.  The report holds no timings, so the same inputs and
+ * seed give the same bytes. */
+int rf_repro_write(const rf_repro *r, const rf_repro_opts *o, rf_err *err);
 
 #endif /* RF_REPRO_H */

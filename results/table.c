@@ -197,3 +197,32 @@ void rf_tbl_csv(const rf_tbl *t, FILE *out)
     rf_csvw_flush(&w);
     rf_csvw_free(&w);
 }
+
+/* A markdown cell: '|' escaped, line breaks as spaces. */
+static void md_cell(const char *s, FILE *out)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", out);
+        else if (*s == '\n' || *s == '\r')
+            fputc(' ', out);
+        else
+            fputc(*s, out);
+    }
+}
+
+void rf_tbl_markdown(const rf_tbl *t, FILE *out)
+{
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (int c = 0; c < t->ncols; c++) {
+            fputs(c ? " | " : "| ", out);
+            md_cell(t->cells[r * (size_t)t->ncols + (size_t)c], out);
+        }
+        fputs(" |\n", out);
+        if (r == 0) {
+            for (int c = 0; c < t->ncols; c++)
+                fputs(c ? "|---" : "|---", out);
+            fputs("|\n", out);
+        }
+    }
+}

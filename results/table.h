@@ -40,5 +40,7 @@ int rf_tbl_set(rf_tbl *t, int col, const char *fmt, ...)
 
 void rf_tbl_print(const rf_tbl *t, FILE *out);
 void rf_tbl_csv(const rf_tbl *t, FILE *out);
+/* A markdown table: the header, a rule, the rows ('|' in a cell escaped). */
+void rf_tbl_markdown(const rf_tbl *t, FILE *out);
 
 #endif /* RF_TABLE_H */
