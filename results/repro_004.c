@@ -37,6 +37,7 @@
 #include "../analytic/occupancy.h"
 #include "../calibrate/calibrate.h"
 #include "../calibrate/extrapolate.h"
+#include "../calibrate/pffit.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../inputs/regalloc.h"
@@ -53,6 +54,8 @@
 #define NCFG 7       /* Table 2 configurations */
 #define NSWEEP 4     /* Fig. 13 pools */
 #define NSCOL 3      /* Fig. 13 designs: BL, LTRF #6, LTRF #7 */
+#define MAX_THREADS 98304  /* grids are cut to this many threads (as
+                              bench_ltrf_calib): full runs stay short */
 
 /* Sampler windows: each figure the mean of WIN_SEEDS runs (seeds
  * opts->seed, +1, ...): a 40000-cycle window's IPC moves with the seed by
@@ -78,7 +81,8 @@ typedef struct kslot {
     char name[64];
     rf_kernel *k;
     rf_ipc_kernel kc;
-    rf_calib cal;
+    rf_calib cal;                 /* rf_calib_run: BL and Ideal */
+    rf_calib pf[NPOOL];           /* rf_pffit: RFC, LTRF, LTRF+ at each pool */
     int warps_bl, warps_8x;       /* resident warps per SM: BL, 8x capacity */
 } kslot;
 
@@ -98,7 +102,7 @@ typedef struct run004 {
     struct task { int kind, a, b, k; } *task;
 } run004;
 
-enum { T_EST, T_FIG9, T_CFG, T_TOL, T_SWEEP };
+enum { T_EST, T_FIG9, T_CFG, T_TOL, T_SWEEP, T_CAL, T_PF };
 
 /* Fig. 9 column c at design active_warps aw. */
 static void col_design(int c, int aw, rf_design *d)
@@ -168,13 +172,18 @@ static int sim_ipc(const run004 *x, const rf_gpu *g, const rf_design *d, const r
     return 0;
 }
 
+/* The calibrated estimate of design d (pool index p) for kernel s: the
+ * whole (cut) grid on one SM, as the sampler's full run, so that estimates
+ * and full runs compare.  RFC and LTRF take their own calibration
+ * (calibrate/pffit.c), BL and Ideal the sampling plan's. */
 static int est_ipc(const run004 *x, const kslot *s, const rf_gpu *g, const rf_design *d,
-                   double *ipc, rf_err *err)
+                   int p, double *ipc, rf_err *err)
 {
     rf_shape sh = {s->k->regs, rf_kernel_threads(s->k), s->k->smem_static + s->k->launch.smem,
-                   rf_kernel_ctas(s->k), 0};
+                   rf_kernel_ctas(s->k), 1};
     rf_estimate e;
-    int rc = rf_extrap_estimate(g, d, &s->kc, &sh, &s->cal, &e, err);
+    bool pf = d->kind == RF_DESIGN_RFC || d->kind == RF_DESIGN_LTRF;
+    int rc = rf_extrap_estimate(g, d, &s->kc, &sh, pf ? &s->pf[p] : &s->cal, &e, err);
     if (rc < 0)
         return rc;
     *ipc = e.ipc;
@@ -198,6 +207,11 @@ static int load_one(int i, void *ctx, rf_err *err)
     if (rc < 0)
         return rc;
     snprintf(s->name, sizeof s->name, "%s", rf_repro_bundled[i]);
+    long cap = MAX_THREADS / (rf_kernel_threads(s->k) > 0 ? rf_kernel_threads(s->k) : 1);
+    if (rf_kernel_ctas(s->k) > cap) {          /* a shorter grid, the same code */
+        s->k->launch.grid[0] = (int)cap;
+        s->k->launch.grid[1] = s->k->launch.grid[2] = 1;
+    }
     rf_occ_input in = {s->k->regs, rf_kernel_threads(s->k), s->k->smem_static + s->k->launch.smem};
     rf_occ occ;
     rf_design d;
@@ -209,14 +223,34 @@ static int load_one(int i, void *ctx, rf_err *err)
     if ((rc = rf_occ_compute(&x->gpu, &d, &in, &occ, err)) < 0)
         return rc;
     s->warps_8x = occ.warps_per_sm;
-    if (x->o->full)
-        return 0;
-    rf_calib_opts co = {0, x->o->seed, NULL, false};
-    rf_calib_report *rep = malloc(sizeof *rep);
-    if (!rep)
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-    rc = rf_calib_run(&x->gpu, x->gpu.name, s->k, &s->kc, &co, &s->cal, rep, err);
-    free(rep);
+    return 0;
+}
+
+/* Calibrations of kernel k: the sampling plan (BL, Ideal), or at pool p
+ * RFC/LTRF's seven full runs and fit (calibrate/pffit.c). */
+static int calibrate_one(const run004 *x, kslot *s, int kind, int p, rf_err *err)
+{
+    if (kind == T_CAL) {
+        rf_calib_opts co = {0, x->o->seed, NULL, false};
+        rf_calib_report *rep = malloc(sizeof *rep);
+        if (!rep)
+            return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+        int rc = rf_calib_run(&x->gpu, x->gpu.name, s->k, &s->kc, &co, &s->cal, rep, err);
+        free(rep);
+        return rc;
+    }
+    rf_design tmpl;
+    rf_design_init(&tmpl);
+    tmpl.kind = RF_DESIGN_LTRF;
+    tmpl.active_warps = pools[p];
+    rf_sim_opts so;
+    rf_sim_opts_init(&so);
+    so.seed = x->o->seed;
+    rf_pffit_obs obs[RF_PFFIT_N];
+    int rc = rf_pffit_sample(&x->gpu, &tmpl, s->k, &so, obs, err);
+    rf_calib_init(&s->pf[p], x->gpu.name, s->k->name);
+    if (rc == 0)
+        rc = rf_pffit_fit(&x->gpu, s->k, &s->kc, obs, &s->pf[p], err);
     return rc;
 }
 
@@ -228,18 +262,21 @@ static int run_task(int i, void *ctx, rf_err *err)
     const kslot *s = &x->ks[t->k];
     rf_design d;
     switch (t->kind) {
+    case T_CAL:
+    case T_PF:    /* a = pool */
+        return calibrate_one(x, &x->ks[t->k], t->kind, t->a, err);
     case T_EST:   /* every estimate of kernel k: Fig. 9 and Table 2 */
         for (int p = 0; p < NPOOL; p++)
             for (int c = 0; c < NCOL; c++) {
                 col_design(c, pools[p], &d);
-                int rc = est_ipc(x, s, gpu_for(x, c), &d, &x->fig9[p][t->k][c], err);
+                int rc = est_ipc(x, s, gpu_for(x, c), &d, p, &x->fig9[p][t->k][c], err);
                 if (rc < 0)
                     return rc;
             }
         for (int cfg = 1; cfg <= NCFG; cfg++)
             for (int m = 0; m < NTOL; m++) {
                 cfg_design(cfg, m, &d);
-                int rc = est_ipc(x, s, &x->gpu, &d, &x->cfg[cfg - 1][m][t->k], err);
+                int rc = est_ipc(x, s, &x->gpu, &d, 0, &x->cfg[cfg - 1][m][t->k], err);
                 if (rc < 0)
                     return rc;
             }
@@ -606,9 +643,19 @@ int rf_repro_seed004(rf_repro *r, const rf_repro_opts *o, rf_err *err)
         x->nk++;
     rc = rf_repro_map(o, x->nk, load_one, x, err);
 
-    int cap = x->nk * (1 + NPOOL * NCOL + NCFG * NTOL + NPOOL * NTOL + NSWEEP * NSCOL);
+    int cap = x->nk * (2 + NPOOL + NPOOL * NCOL + NCFG * NTOL + NPOOL * NTOL + NSWEEP * NSCOL);
     if (rc == 0 && !(x->task = calloc((size_t)cap, sizeof *x->task)))
         rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (rc == 0 && !o->full) {
+        /* Calibrations first: the estimates need them. */
+        for (int k = 0; k < x->nk; k++) {
+            for (int p = 0; p < NPOOL; p++)
+                add_task(x, T_PF, p, 0, k);
+            add_task(x, T_CAL, 0, 0, k);
+        }
+        rc = rf_repro_map(o, x->ntask, run_task, x, err);
+        x->ntask = 0;
+    }
     if (rc == 0) {
         /* The longest runs first: the sweeps, then single runs. */
         for (int k = 0; k < x->nk; k++)
