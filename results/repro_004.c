@@ -9,9 +9,11 @@
  *     16 KB added to the main file (seed 004 Section 5, point (1)).  Each
  *     design at the seed's active pool (the preset's 8 warps per SM) and at
  *     rfkit's preferred pool (8 per scheduler, design active_warps -1),
- *     side by side.  Calibrated estimates by default (each kernel
- *     calibrated on the preset, then estimated); sampler full runs with
- *     --full.
+ *     side by side.  Calibrated estimates by default: BL and Ideal from
+ *     the sampling plan's calibration (rf_calib_run), RFC, LTRF and LTRF+
+ *     from their own, seven full runs per kernel and pool
+ *     (calibrate/pffit.c); every estimate is of the whole grid on one SM,
+ *     as a full run.  Sampler full runs with --full.
  *  2. Table 2: the main file of configurations #1..#7 (capacity, latency,
  *     area, power verbatim) and the geomean IPC / BL rfkit's models give
  *     RFC, LTRF and LTRF+ on each, at the seed's pool.
@@ -25,7 +27,9 @@
  *     warps per SM (sampler, as 3), geomean normalised to BL at 8, with
  *     BL's issue slots lost to short-latency dependencies at each pool:
  *     the measured reason when the pool of 8 is not enough.
- * Every figure is a pure function of the bundled inputs and opts->seed.
+ * Grids are cut to 98304 threads (as bench_ltrf_calib) so that full runs
+ * stay short.  Every figure is a pure function of the bundled inputs and
+ * opts->seed.
  */
 #include <math.h>
 #include <stdio.h>
