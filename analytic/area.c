@@ -121,7 +121,7 @@ int rf_area_org(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
          * 004's 8 warps x 16 registers). */
         org->cache_bits = d->kind == RF_DESIGN_RFC || d->rc_entries > 0
                               ? rc_bits
-                              : (double)rf_design_pool(d, gpu->schedulers)
+                              : (double)rf_design_pool(d, gpu)
                                     * d->interval_regs
                                     * gpu->rc_line_bits;
         if (d->kind == RF_DESIGN_RFC)     /* as HI-RF: data counted once */

@@ -5,10 +5,12 @@
  * (seed 003 Section 7.1, t = 0.1), a PCRF of half the register file and 55.3%
  * live registers (seed 000 Sections VI.A and III.B), read and write stealing
  * on (seed 001), a 3+3-bit concatenated register-cache index with CAC
- * assignment (seed 002 Section 2.4), LTRF on configuration #6 with 8 active
- * warps and 16-register intervals (seed 004 Sections 5 and Table 3).
+ * assignment (seed 002 Section 2.4), LTRF on configuration #6 with the GPU's
+ * active pool (maxwell-ltrf: 8 warps) and 16-register intervals (seed 004
+ * Sections 5 and Table 3).
  */
 #include "design.h"
+#include "../inputs/gpu.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -56,8 +58,11 @@ const rf_param rf_design_params[] = {
     DI(rc_entries, 0, 65536, 0, "lines", "hirf/rfc: register-cache lines per sub-core (0 = the GPU's)"),
     DE(assign, assign_choices, 1, "hirf: register assignment policy"),
     DI(rf_config, 1, 7, 6, NULL, "ltrf/rfc: main register file technology #1..#7 (seed 004 Table 2)"),
-    DI(active_warps, 0, 1024, 0, "warps",
-       "two-level scheduler (ltrf): active-warp pool per SM (0 = 8 per warp scheduler)"),
+    DI(active_warps, -1, 1024, 0, "warps",
+       "two-level scheduler (ltrf): active-warp pool per SM; 0 = the GPU's "
+       "active_warps_per_sm (maxwell-ltrf: the seed's 8, seed 004 Table 3); -1 = rfkit's "
+       "preferred 8 per warp scheduler (32 on 4 schedulers: the pool no longer limits "
+       "latency hiding)"),
     DI(interval_regs, 1, 256, 16, "registers", "ltrf: registers per register-interval"),
     DB(plus, 0, "ltrf: LTRF+, move only live registers"),
     DD(latency_x, 0, 64, 0, "x", "ltrf/rfc: main register file latency multiplier (0 = rf_config's)"),
@@ -116,11 +121,13 @@ static const rf_rf_tech rf_techs[] = {
  * with the latency of #1 (seed 004 Section 5, "Ideal"). */
 static const rf_rf_tech ideal_tech = {0, "HP SRAM (ideal)", 8, 1, "ideal", 8, 8, 8, 1, 1, 1};
 
-int rf_design_pool(const rf_design *d, int schedulers)
+int rf_design_pool(const rf_design *d, const rf_gpu *gpu)
 {
     if (d->active_warps > 0)
         return d->active_warps;
-    return RF_POOL_PER_SCHED * (schedulers > 0 ? schedulers : 1);
+    if (d->active_warps != RF_POOL_PREFERRED && gpu->active_warps_per_sm > 0)
+        return gpu->active_warps_per_sm;
+    return RF_POOL_PER_SCHED * (gpu->schedulers > 0 ? gpu->schedulers : 1);
 }
 
 const rf_rf_tech *rf_design_rf_tech(int config)

@@ -71,8 +71,9 @@ typedef struct rf_design {
 
     /* RFC, LTRF, ideal (seed 004). */
     int rf_config;       /* main-RF technology #1..#7 of seed 004 Table 2 */
-    int active_warps;    /* two-level active pool per SM, 0 = RF_POOL_PER_SCHED per
-                          * scheduler (rf_design_pool) */
+    int active_warps;    /* two-level active pool per SM; 0 = the GPU's
+                          * active_warps_per_sm, RF_POOL_PREFERRED = rfkit's
+                          * RF_POOL_PER_SCHED per scheduler (rf_design_pool) */
     int interval_regs;   /* registers per register-interval */
     bool plus;           /* LTRF+: only live registers are moved */
     double latency_x;    /* main-RF latency multiplier over configuration #1;
@@ -109,16 +110,23 @@ typedef struct rf_rf_tech {
     double capacity_x, area_x, power_x, cap_per_area_x, cap_per_power_x, latency_x;
 } rf_rf_tech;
 
-/* Row `config` (1..7) of seed 004 Table 2; NULL when out of range. */
 /* Warps in the two-level scheduler's active pool per SM: the design's
- * active_warps, else RF_POOL_PER_SCHED per warp scheduler.  Seed 004 (Table
- * 3) holds 8 per SM; on a 4-scheduler SM that is 2 per scheduler, and the
- * pool then limits the warps that hide short-latency dependences (BL on
+ * active_warps when above 0; RF_POOL_PER_SCHED per warp scheduler for
+ * RF_POOL_PREFERRED; else the GPU's active_warps_per_sm, and
+ * RF_POOL_PER_SCHED per scheduler when the GPU sets none.
+ * Two values matter.  The seed's: 8 per SM (seed 004 Table 3, preset
+ * maxwell-ltrf); on a 4-scheduler SM that is 2 per scheduler, and the pool
+ * then limits the warps that hide short-latency dependences (BL on
  * maxwell-ltrf loses 23-42% against GTO on hotspot, libor, kmeans), which
  * the seed's design rests on not happening (Section 3.2: the pool "does not
- * limit TLP"); 8 per scheduler keeps that premise (within 1% of GTO/LRR). */
+ * limit TLP").  rfkit's preferred: 8 per scheduler, which keeps that premise
+ * (within 1% of GTO/LRR); ask for it with active_warps = -1. */
 #define RF_POOL_PER_SCHED 8
-int rf_design_pool(const rf_design *d, int schedulers);
+#define RF_POOL_PREFERRED (-1)
+struct rf_gpu;
+int rf_design_pool(const rf_design *d, const struct rf_gpu *gpu);
+
+/* Row `config` (1..7) of seed 004 Table 2; NULL when out of range. */
 
 const rf_rf_tech *rf_design_rf_tech(int config);
 

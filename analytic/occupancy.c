@@ -365,7 +365,7 @@ int rf_occ_compute(const rf_gpu *gpu, const rf_design *d, const rf_occ_input *in
     o->ctas_per_sm = ctas;
     o->warps_per_sm = ctas * w;
     o->active_warps = o->active_ctas * w;
-    int pool = rf_design_pool(d, gpu->schedulers);
+    int pool = rf_design_pool(d, gpu);
     if (d->kind == RF_DESIGN_LTRF && o->active_warps > pool)
         o->active_warps = pool;
     o->occupancy = (double)o->warps_per_sm / gpu->max_warps_per_sm;

@@ -132,7 +132,7 @@ void rf_overhead_compute(const rf_gpu *gpu, const rf_design *d, rf_overhead *o)
     case RF_DESIGN_LTRF:
         add(o, "warp control blocks",
             (double)W * (R * (rf_overhead_ceil_log2(d->interval_regs) + 1) +
-                         rf_overhead_ceil_log2(rf_design_pool(d, gpu->schedulers)) + 2 * R));
+                         rf_overhead_ceil_log2(rf_design_pool(d, gpu)) + 2 * R));
         break;
     default:
         break;

@@ -112,7 +112,7 @@ void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
      * schedulers as the sampler does (sampler/sim.c). */
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
     if (policy == RF_SCHED_TWO_LEVEL) {
-        int aw = rf_design_pool(d, m->schedulers);
+        int aw = rf_design_pool(d, gpu);
         m->pool = (double)m->schedulers * ((aw + m->schedulers - 1) / m->schedulers);
     }
 }
@@ -187,7 +187,7 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
     if (d->kind == RF_DESIGN_LTRF && d->scheduler == 0)
         policy = RF_SCHED_TWO_LEVEL;        /* as the sampler: LTRF's active pool */
-    double pool = policy == RF_SCHED_TWO_LEVEL ? rf_design_pool(d, gpu->schedulers)
+    double pool = policy == RF_SCHED_TWO_LEVEL ? rf_design_pool(d, gpu)
                                                : occ->warps_per_sm;
     /* RFC: the warps whose registers share the cache are those that take
      * turns in the pool: W_pool / r0 (r0: share of a warp's time not waiting

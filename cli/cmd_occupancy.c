@@ -100,7 +100,7 @@ static void details(char *buf, size_t cap, const rf_gpu *g, const rf_design *d,
                  "#%d %s: %gx capacity (%d regs), %gx latency, %gx area, %gx power; "
                  "%d-warp active pool",
                  d->rf_config, tech ? tech->cell : "?", o->rf_capacity_x, o->rf_regs,
-                 o->rf_latency_x, o->rf_area_x, o->rf_power_x, rf_design_pool(d, g->schedulers));
+                 o->rf_latency_x, o->rf_area_x, o->rf_power_x, rf_design_pool(d, g));
         break;
     case RF_DESIGN_RFC:
         tech = rf_design_rf_tech(d->rf_config);

@@ -63,6 +63,8 @@ const rf_param rf_gpu_params[] = {
     GI(schedulers, 1, 64, 2, NULL, "warp schedulers per SM"),
     GI(issue_width, 1, 8, 1, "instructions", "instructions per scheduler per cycle"),
     GE(sched_policy, sched_names, 1, "warp scheduling policy"),
+    GI(active_warps_per_sm, 0, 2048, 0, "warps",
+       "two-level scheduler: active-warp pool per SM (0 = 8 per warp scheduler)"),
     GI(alu_lanes, 1, 4096, 32, "threads/cycle", "ALU throughput per SM"),
     GI(sfu_lanes, 1, 4096, 4, "threads/cycle", "SFU throughput per SM"),
     GI(ldst_lanes, 1, 4096, 16, "threads/cycle", "load/store throughput per SM"),
@@ -170,6 +172,7 @@ static const preset presets[] = {
       .rf_banks = 16,                   /* seed 004 Table 2: 1x = 16 banks */
       .collectors = 16,                 /* seed 004 Figure 5 */
       .schedulers = 4, .issue_width = 1, .sched_policy = RF_SCHED_TWO_LEVEL,
+      .active_warps_per_sm = 8,         /* seed 004 Table 3: 8 active warps per SM */
       .alu_lanes = 128, .sfu_lanes = 32, .ldst_lanes = 32,
       .alu_latency = 6, .sfu_latency = 13, .smem_latency = 28,
       .l1_latency = 82, .l2_latency = 200, .dram_latency = 350, /* approximate */
@@ -341,6 +344,10 @@ int rf_gpu_check_at(const rf_gpu *gpu, const int *lines, rf_err *err)
         return bad(err, gpu, lines, "max_regs_per_thread",
                    "one warp at %d registers per thread does not fit %d registers",
                    gpu->max_regs_per_thread, gpu->regs_per_sm);
+    if (gpu->active_warps_per_sm > gpu->max_warps_per_sm)
+        return bad(err, gpu, lines, "active_warps_per_sm",
+                   "an active pool of %d warps exceeds the %d warps per SM",
+                   gpu->active_warps_per_sm, gpu->max_warps_per_sm);
     if (gpu->max_warps_per_sm % gpu->warp_alloc_gran)
         return bad(err, gpu, lines, "warp_alloc_gran",
                    "%d does not divide max_warps_per_sm (%d)", gpu->warp_alloc_gran,

@@ -65,6 +65,9 @@ typedef struct rf_gpu {
     int schedulers;                /* warp schedulers per SM */
     int issue_width;               /* instructions per scheduler per cycle */
     int sched_policy;              /* rf_sched_policy */
+    int active_warps_per_sm;       /* warps; the two-level scheduler's active pool
+                                    * per SM (0 = rfkit's default, RF_POOL_PER_SCHED
+                                    * per scheduler; analytic/design.h rf_design_pool) */
     int alu_lanes;                 /* ALU throughput: threads per cycle per SM */
     int sfu_lanes;                 /* SFU throughput: threads per cycle per SM */
     int ldst_lanes;                /* LD/ST throughput: threads per cycle */

@@ -9,8 +9,9 @@
  *
  * gpgpusim.config: "-option value" lines ('#' comments).  The options rfkit
  * models are read (SM count, registers, pipeline threads:warp size, CTAs,
- * shared memory, register banks, operand collectors, schedulers and policy,
- * issue width, core clock); the allocation rules are GPGPU-Sim's (see gpu.c).
+ * shared memory, register banks, operand collectors, schedulers and policy
+ * with two_level_active's active warps per scheduler, issue width, core
+ * clock); the allocation rules are GPGPU-Sim's (see gpu.c).
  * Every other option is listed once on the notes stream as ignored.
  *
  * A file is a gpgpusim.config when its first setting line starts with '-'.
@@ -199,6 +200,8 @@ typedef struct sim_opts {
     bool regs_per_block, smem_per_block, any_collector;
     long collectors;
     int cluster_line, core_line, collector_line;
+    long tl_active;             /* two_level_active:N: N per scheduler, -1 = not given */
+    int tl_line;
 } sim_opts;
 
 /* The list of ignored options, each once. */
@@ -342,8 +345,25 @@ static int sim_option(reader *r, const char *opt, char *value, rf_gpu *gpu,
             policy = RF_SCHED_LRR;
         else if (strcmp(value, "gto") == 0)
             policy = RF_SCHED_GTO;
-        else if (strncmp(value, "two_level_active", 16) == 0)
+        else if (strncmp(value, "two_level_active", 16) == 0) {
+            /* GPGPU-Sim shader.cc: "two_level_active:N:inner:outer", N active
+             * warps per scheduler. */
             policy = RF_SCHED_TWO_LEVEL;
+            if (value[16] == ':') {
+                char *n = value + 17, *end = strchr(n, ':');
+                if (end)
+                    *end = '\0';
+                long a;
+                if ((rc = opt_long(r, opt, n, &a, err)))
+                    return rc;
+                if (a < 1 || a > 2048)
+                    return rf_err_set(err, RF_ERANGE, r->path, r->line, 0, opt,
+                                      "two_level_active: %ld active warps per scheduler, "
+                                      "expected 1 to 2048", a);
+                so->tl_active = a;
+                so->tl_line = r->line;
+            }
+        }
         if (policy < 0) {
             if (notes)
                 fprintf(notes, "rfkit: note: %s:%d: scheduler '%s' is not modelled, using %s\n",
@@ -363,7 +383,7 @@ static int load_sim(reader *r, char *first, rf_gpu *gpu, int *lines, FILE *notes
     rf_param_defaults(rf_gpu_params, rf_gpu_nparams, gpu);
     set_name(gpu, r->path);
     gpu->cc = 0;
-    sim_opts so = {.clusters = -1, .cores = -1};
+    sim_opts so = {.clusters = -1, .cores = -1, .tl_active = -1};
     namelist ignored = {0};
     int rc = RF_OK;
     for (char *s = first; s; s = next_line(r)) {
@@ -402,6 +422,9 @@ static int load_sim(reader *r, char *first, rf_gpu *gpu, int *lines, FILE *notes
         }
         if (so.any_collector)
             set_field(gpu, lines, "collectors", so.collectors, so.collector_line);
+        if (so.tl_active > 0)   /* per scheduler in GPGPU-Sim, per SM in rfkit */
+            set_field(gpu, lines, "active_warps_per_sm", so.tl_active * gpu->schedulers,
+                      so.tl_line);
         if (!so.regs_per_block)
             gpu->max_regs_per_cta = gpu->regs_per_sm;
         if (!so.smem_per_block)

@@ -145,7 +145,7 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     /* Two-level active pool per scheduler: opts (per scheduler), else the
      * design's pool per SM shared among the schedulers (rf_design_pool). */
     x->tl_active = o->active_warps > 0 ? o->active_warps
-                                       : ceil_div(rf_design_pool(d, x->nsched), x->nsched);
+                                       : ceil_div(rf_design_pool(d, g), x->nsched);
 
     int ws = g->warp_size > 0 ? g->warp_size : 32;
     int threads = (int)prod3(k->launch.block);

@@ -4,9 +4,10 @@
  * the register cache's 16 KB: 69632 registers per SM), Ideal
  * (8x capacity at 1x latency), and RFC, LTRF, LTRF+ on main register files
  * #6 (TFET, 5.3x latency) and #7 (DWM, 6.3x), normalised to BL; geometric
- * mean over the kernels.  Once with Table 3's active pool of 8 warps per SM
- * and once with 8 per scheduler (32 per SM, 16 registers per warp each: a
- * 64 KB register cache; rfkit's default pool, analytic/design.h).  RFC#6=C:
+ * mean over the kernels.  Once with the preset's active pool (seed 004
+ * Table 3: 8 warps per SM, design active_warps 0) and once with rfkit's
+ * preferred pool, 8 per scheduler (active_warps -1: 32 per SM, 16
+ * registers per warp each, a 64 KB register cache; analytic/design.h).  RFC#6=C:
  * RFC on #6 with LTRF's cache capacity (16 registers per pool warp; the
  * other RFC columns keep the issue's 16 KB).
  * Table 2 (seed 004 Fig. 11): maximum tolerable main-RF latency (5% IPC
@@ -51,9 +52,10 @@
 
 static const char *const col_names[NCOL] = {"BL", "Ideal", "RFC#6", "LTRF#6", "LTRF+#6",
                                             "RFC#7", "LTRF#7", "LTRF+#7", "RFC#6=C"};
-static const int pools[NPOOL] = {8, 32};
-static const char *const pool_names[NPOOL] = {"seed 004 Table 3; 2 per scheduler",
-                                              "rfkit's default, 8 per scheduler"};
+/* Design active_warps: the preset's pool, rfkit's preferred pool. */
+static const int pools[NPOOL] = {0, RF_POOL_PREFERRED};
+static const char *const pool_names[NPOOL] = {"the preset's, seed 004 Table 3; 2 per scheduler",
+                                              "rfkit's preferred, 8 per scheduler"};
 static const int sweep_pools[NSWEEP] = {4, 8, 16, 32};
 /* Table 3 designs: BL, Ideal, LTRF #6, LTRF+ #6, LTRF #7 (columns of Table 1). */
 static const int sweep_cols[NSCOL] = {0, 1, 3, 4, 6};
@@ -81,7 +83,7 @@ typedef struct queue {
     const rf_gpu *gpu;
 } queue;
 
-static void col_design(int c, int pool, rf_design *d)
+static void col_design(const rf_gpu *gpu, int c, int pool, rf_design *d)
 {
     rf_design_init(d);
     d->active_warps = pool;
@@ -91,8 +93,17 @@ static void col_design(int c, int pool, rf_design *d)
     d->kind = kinds[c];
     d->rf_config = c < 5 || c == 8 ? 6 : 7;
     if (c == 8)       /* RFC with LTRF's cache capacity: 16 registers per pool warp */
-        d->rc_entries = pool * 16;
+        d->rc_entries = rf_design_pool(d, gpu) * 16;
     d->plus = c == 4 || c == 7;
+}
+
+/* Warps per SM in pool p's active pool on gpu. */
+static int pool_size(const rf_gpu *gpu, int p)
+{
+    rf_design d;
+    rf_design_init(&d);
+    d.active_warps = pools[p];
+    return rf_design_pool(&d, gpu);
 }
 
 /* Mean IPC of `seeds` runs (seeds o->seed, o->seed + 1, ...); sb (when not
@@ -154,7 +165,7 @@ static void run_job(const rf_gpu *gpu, job *j)
     for (int p = 0; p < NSWEEP && j->rc == 0; p++)
         for (int c = 0; c < NSCOL && j->rc == 0; c++) {
             rf_design d;
-            col_design(sweep_cols[c], sweep_pools[p], &d);
+            col_design(gpu, sweep_cols[c], sweep_pools[p], &d);
             j->rc = mean_run(c == 0 ? &bl : gpu, &d, k, &o, j->seeds, &j->sweep[p][c],
                              c == 0 ? &j->sb_share[p] : NULL, &err);
         }
@@ -163,7 +174,7 @@ static void run_job(const rf_gpu *gpu, job *j)
         for (int c = 0; c < NCOL && j->rc == 0; c++) {
             int sp = -1, sc = -1;
             for (int q = 0; q < NSWEEP; q++)
-                if (sweep_pools[q] == pools[p])
+                if (sweep_pools[q] == pool_size(gpu, p))
                     sp = q;
             for (int q = 0; q < NSCOL; q++)
                 if (sweep_cols[q] == c)
@@ -173,7 +184,7 @@ static void run_job(const rf_gpu *gpu, job *j)
                 continue;
             }
             rf_design d;
-            col_design(c, pools[p], &d);
+            col_design(gpu, c, pools[p], &d);
             j->rc = mean_run(c == 0 ? &bl : gpu, &d, k, &o, j->seeds, &j->ipc[p][c], NULL, &err);
         }
     rf_tol_opts to;
@@ -184,7 +195,7 @@ static void run_job(const rf_gpu *gpu, job *j)
     for (int p = 0; p < NPOOL; p++)
         for (int t = 0; t < NTOL && j->rc == 0; t++) {
             rf_design d;
-            col_design(2 + t, pools[p], &d);
+            col_design(gpu, 2 + t, pools[p], &d);
             j->rc = rf_sim_tolerable(gpu, &d, k, &o, &to, &j->tol[p][t], &err);
         }
     if (j->rc < 0)
@@ -302,7 +313,7 @@ int main(int argc, char **argv)
     for (int p = 0; p < NPOOL; p++) {
         printf("\nTable 1%c: IPC normalised to BL (seed 004 Fig. 9), maxwell-ltrf, active pool "
                "%d warps per SM (%s), windows of %llu cycles, mean of %d seeds\n", 'a' + p,
-               pools[p], pool_names[p], (unsigned long long)cycles, seeds);
+               pool_size(&gpu, p), pool_names[p], (unsigned long long)cycles, seeds);
         printf("%-10s %7s", "kernel", "BL ipc");
         for (int c = 1; c < NCOL; c++)
             printf(" %8s", col_names[c]);
@@ -337,7 +348,7 @@ int main(int argc, char **argv)
     for (int p = 0; p < NPOOL; p++) {
         printf("\nTable 2%c: maximum tolerable main-RF latency, x configuration #1 (seed 004 "
                "Fig. 11), 5%% IPC loss, configuration #6 capacity, pool %d warps per SM\n",
-               'a' + p, pools[p]);
+               'a' + p, pool_size(&gpu, p));
         printf("%-10s %9s %9s %9s   %9s %9s %9s\n", "kernel", "RFC", "LTRF", "LTRF+", "RFC ref",
                "LTRF ref", "LTRF+ ref");
         double sum[2][NTOL] = {{0}};

@@ -177,10 +177,11 @@ static void area_nvm_and_cache(void **state)
 
 /* Register-cache storage of seed 004's designs on maxwell-ltrf (warp
  * registers of 32 x 32 = 1024 bits): LTRF partitions interval_regs = 16
- * registers per pool warp: default pool 8 per scheduler x 4 = 32 warps,
- * 32 x 16 x 1024 = 524288 bits (64 KB); Table 3's pool of 8: 8 x 16 x 1024
- * = 131072 (16 KB); 24-register intervals at 8: 196608.  RFC keeps the
- * GPU's 128 lines x 1024 = 131072 whatever the pool. */
+ * registers per pool warp: the preset's pool (seed 004 Table 3) of 8:
+ * 8 x 16 x 1024 = 131072 bits (16 KB); rfkit's preferred pool (active_warps
+ * -1), 8 per scheduler x 4 = 32 warps: 32 x 16 x 1024 = 524288 (64 KB);
+ * 24-register intervals at 8: 196608.  RFC keeps the GPU's 128 lines x 1024
+ * = 131072 whatever the pool. */
 static void area_ltrf_cache(void **state)
 {
     (void)state;
@@ -192,15 +193,16 @@ static void area_ltrf_cache(void **state)
     d.kind = RF_DESIGN_LTRF;
     rf_rf_org o;
     assert_int_equal(rf_area_org(&g, &d, NULL, &o, &err), 0);
+    assert_float_equal(o.cache_bits, 131072, 0);
+    d.active_warps = RF_POOL_PREFERRED;
+    assert_int_equal(rf_area_org(&g, &d, NULL, &o, &err), 0);
     assert_float_equal(o.cache_bits, 524288, 0);
     d.active_warps = 8;
-    assert_int_equal(rf_area_org(&g, &d, NULL, &o, &err), 0);
-    assert_float_equal(o.cache_bits, 131072, 0);
     d.interval_regs = 24;
     assert_int_equal(rf_area_org(&g, &d, NULL, &o, &err), 0);
     assert_float_equal(o.cache_bits, 196608, 0);
     d.kind = RF_DESIGN_RFC;
-    d.active_warps = 0;
+    d.active_warps = RF_POOL_PREFERRED;
     assert_int_equal(rf_area_org(&g, &d, NULL, &o, &err), 0);
     assert_float_equal(o.cache_bits, 131072, 0);
 }

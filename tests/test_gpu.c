@@ -19,7 +19,8 @@
 
 /* Every preset loads, passes its own checks and fills every field: only the
  * fields listed may be zero (cc of simulator presets, the reservation before
- * cc 8.0, and enum index 0). */
+ * cc 8.0, the active pool of GPUs without a seed's two-level pool, and enum
+ * index 0). */
 static void test_presets_complete(void **state)
 {
     (void)state;
@@ -37,7 +38,8 @@ static void test_presets_complete(void **state)
             const rf_param *p = &rf_gpu_params[k];
             if (p->type == RF_PT_STRING || p->type == RF_PT_ENUM)
                 continue;
-            if (!strcmp(p->name, "cc") || !strcmp(p->name, "smem_reserved_per_cta"))
+            if (!strcmp(p->name, "cc") || !strcmp(p->name, "smem_reserved_per_cta") ||
+                !strcmp(p->name, "active_warps_per_sm"))
                 continue;
             if (rf_param_value(p, &g) <= 0)
                 fail_msg("%s: %s is not set", g.name, p->name);
@@ -311,6 +313,43 @@ static void test_gpgpusim_errors(void **state)
     free(notes);
 }
 
+/* The two-level scheduler's active pool: maxwell-ltrf carries seed 004
+ * Table 3's 8 warps per SM; a GPU file sets it by key; a gpgpusim.config
+ * gives it per scheduler in two_level_active:N (GPGPU-Sim shader.cc), here
+ * 2 per scheduler x 4 schedulers (set on a later line) = 8 per SM; a pool
+ * larger than the SM's warps is refused at the key's line. */
+static void test_active_pool(void **state)
+{
+    (void)state;
+    char path[64];
+    rf_gpu g;
+    rf_err err;
+    assert_int_equal(rf_gpu_preset("maxwell-ltrf", &g, &err), RF_OK);
+    assert_int_equal(g.active_warps_per_sm, 8);
+    assert_int_equal(rf_gpu_preset("maxwell-gtx980", &g, &err), RF_OK);
+    assert_int_equal(g.active_warps_per_sm, 0);
+    write_temp(path, sizeof path, "preset = maxwell-ltrf\nactive_warps_per_sm = 32\n");
+    int rc = rf_gpu_load(path, &g, NULL, &err);
+    unlink(path);
+    assert_int_equal(rc, RF_OK);
+    assert_int_equal(g.active_warps_per_sm, 32);
+    write_temp(path, sizeof path,
+               "-gpgpu_scheduler two_level_active:2:0:1\n-gpgpu_shader_core_pipeline 2048:32\n"
+               "-gpgpu_num_sched_per_core 4\n");
+    rc = rf_gpu_load(path, &g, NULL, &err);
+    unlink(path);
+    if (rc)
+        fail_msg("%s", err.msg);
+    assert_int_equal(g.sched_policy, RF_SCHED_TWO_LEVEL);
+    assert_int_equal(g.active_warps_per_sm, 8);
+    expect_file_error("preset = maxwell-ltrf\nactive_warps_per_sm = 65\n", RF_ERANGE, 2, 0,
+                      "active_warps_per_sm: an active pool of 65 warps exceeds the 64");
+    expect_file_error("-gpgpu_scheduler two_level_active:0:0:1\n", RF_ERANGE, 1, 0,
+                      "-gpgpu_scheduler: two_level_active: 0 active warps per scheduler");
+    expect_file_error("-gpgpu_scheduler two_level_active:x:0:1\n", RF_ENUMBER, 1, 0,
+                      "-gpgpu_scheduler: 'x' is not a whole number");
+}
+
 /* A GPU file saved with a UTF-8 byte-order mark and CRLF line ends reads
  * like the plain one (both formats); the mark counts only at the start, and
  * a directory is refused with its name. */
@@ -372,7 +411,7 @@ int main(void)
         cmocka_unit_test(test_presets_complete), cmocka_unit_test(test_preset_figures),
         cmocka_unit_test(test_unknown_preset),   cmocka_unit_test(test_ini_override),
         cmocka_unit_test(test_ini_errors),       cmocka_unit_test(test_gpgpusim_config),
-        cmocka_unit_test(test_gpgpusim_errors),  cmocka_unit_test(test_check),
+        cmocka_unit_test(test_gpgpusim_errors),  cmocka_unit_test(test_active_pool),  cmocka_unit_test(test_check),
         cmocka_unit_test(test_bom_crlf_and_directory),
     };
     return cmocka_run_group_tests_name("gpu", tests, NULL, NULL);

@@ -318,8 +318,8 @@ static void test_vt_family(void **state)
 /* LTRF and ideal on maxwell-ltrf, 64 regs x 256 threads: baseline 65536 /
  * (8 x 2048) = 4 CTAs.  Configuration #6 has 8x capacity, 524288 registers
  * = 32 CTAs by registers, so the 8 CTAs of 2048 threads bind; of their 64
- * warps the active pool holds 8 per scheduler x 4 = 32 (8 with seed 004
- * Table 3's pool of 8 per SM). */
+ * warps the active pool holds maxwell-ltrf's 8 (seed 004 Table 3), or 8
+ * per scheduler x 4 = 32 with rfkit's preferred pool (active_warps -1). */
 static void test_ltrf(void **state)
 {
     (void)state;
@@ -332,10 +332,10 @@ static void test_ltrf(void **state)
     assert_int_equal(o.lim_regs, 32);
     assert_int_equal(o.ctas_per_sm, 8);
     assert_int_equal(o.limiter, RF_LIMIT_THREADS);
-    assert_int_equal(o.active_warps, 32);
-    d.active_warps = 8;
-    o = occ("maxwell-ltrf", &d, 64, 256, 0);
     assert_int_equal(o.active_warps, 8);
+    d.active_warps = RF_POOL_PREFERRED;
+    o = occ("maxwell-ltrf", &d, 64, 256, 0);
+    assert_int_equal(o.active_warps, 32);
     d.active_warps = 0;
     assert_true(o.rf_capacity_x == 8 && o.rf_latency_x == 5.3);
     assert_true(o.rf_area_x == 8 && o.rf_power_x == 1.05);
@@ -402,17 +402,19 @@ static void test_overheads(void **state)
     /* 46796.8 bits = 5.71 KB: the seed's "about 5.02 KB" undercounts its
      * own tag figure (see analytic/overhead.c). */
     assert_true(ov.bits / 8192 > 5.0 && ov.bits / 8192 < 5.8);
-    /* LTRF, seed 004 Section 4.3 with its pool of 8 warps per SM:
-     * 64 x (256*5 + 3 + 256 + 256) = 114880; rfkit's default pool on
-     * maxwell-ltrf, 8 per scheduler = 32: 64 x (256*5 + 5 + 512) = 115008. */
+    /* LTRF, seed 004 Section 4.3 with maxwell-ltrf's pool of 8 warps per
+     * SM (the preset's, active_warps 0): 64 x (256*5 + 3 + 256 + 256) =
+     * 114880; rfkit's preferred pool, 8 per scheduler = 32 (active_warps
+     * -1): 64 x (256*5 + 5 + 512) = 115008. */
     g = preset("maxwell-ltrf");
     d.kind = RF_DESIGN_LTRF;
-    d.active_warps = 8;
-    rf_overhead_compute(&g, &d, &ov);
-    assert_true(ov.bits == 114880);
     d.active_warps = 0;
     rf_overhead_compute(&g, &d, &ov);
+    assert_true(ov.bits == 114880);
+    d.active_warps = RF_POOL_PREFERRED;
+    rf_overhead_compute(&g, &d, &ov);
     assert_true(ov.bits == 115008);
+    d.active_warps = 0;
     /* Bank stealing, seed 001 IV.C: 19 bits per bank, 152 for 8 banks. */
     d.kind = RF_DESIGN_STEALING;
     d.banks = 8;
@@ -458,12 +460,22 @@ static void test_design_table(void **state)
     assert_int_equal(d.kind, RF_DESIGN_BASELINE);
     assert_true(d.sharing == 0.9 && d.live_frac == 0.553);
     assert_int_equal(d.rf_config, 6);
-    /* Active pool: 8 per warp scheduler unless set (rf_design_pool). */
+    /* Active pool (rf_design_pool): the design's when set; else the GPU's
+     * active_warps_per_sm (maxwell-ltrf: seed 004 Table 3's 8); else, and
+     * for active_warps = -1, 8 per warp scheduler (4 x 8 = 32, 2 x 8 = 16). */
     assert_int_equal(d.active_warps, 0);
-    assert_int_equal(rf_design_pool(&d, 4), 32);
-    assert_int_equal(rf_design_pool(&d, 2), 16);
-    d.active_warps = 8;
-    assert_int_equal(rf_design_pool(&d, 4), 8);
+    rf_gpu g4 = preset("maxwell-gtx980"), g2 = preset("fermi-gtx480");
+    rf_gpu lt = preset("maxwell-ltrf");
+    assert_int_equal(g4.active_warps_per_sm, 0);
+    assert_int_equal(rf_design_pool(&d, &g4), 32);
+    assert_int_equal(rf_design_pool(&d, &g2), 16);
+    assert_int_equal(rf_design_pool(&d, &lt), 8);
+    d.active_warps = RF_POOL_PREFERRED;
+    assert_int_equal(rf_design_pool(&d, &lt), 32);
+    assert_int_equal(rf_design_pool(&d, &g2), 16);
+    d.active_warps = 12;
+    assert_int_equal(rf_design_pool(&d, &lt), 12);
+    assert_int_equal(rf_design_pool(&d, &g4), 12);
     d.active_warps = 0;
     for (int k = 0; k < RF_DESIGN_COUNT; k++) {
         assert_int_equal(rf_design_set_kind(&d, rf_design_names[k], &err), RF_OK);
