@@ -57,8 +57,11 @@ enum {
     RF_IF_LOOPBACK = 1u << 3,  /* branch to an earlier-or-same block */
     RF_IF_TRUNC = 1u << 4,     /* more operands than RF_MAX_DEFS/USES; first kept */
     RF_IF_MOVE = 1u << 5,      /* plain register-to-register copy */
-    RF_IF_CONST = 1u << 6      /* defines a constant compilers fold into operands
+    RF_IF_CONST = 1u << 6,     /* defines a constant compilers fold into operands
                                   (kernel parameter, constant bank, immediate) */
+    RF_IF_APPROX = 1u << 7     /* approximate division (div.approx, div.full):
+                                  a reciprocal and a multiply, no Newton
+                                  sequence or slow-path call */
 };
 
 typedef struct rf_inst {
