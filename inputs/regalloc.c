@@ -1002,18 +1002,30 @@ static bool shares(const uint16_t *a, int na, const uint16_t *b, int nb)
     return false;
 }
 
-/* ---- global loads first: list scheduling of each block ----
+/* ---- critical-path list scheduling of each block ----
  *
- * ptxas covers global-memory latency by issuing every global load of a
- * block, together with the address arithmetic it needs, ahead of the
- * block's other work.  Model: a dependence graph of the block (register
- * read-after-write, write-after-read and write-after-write, guards as reads;
- * loads after the last fence, i.e. global store, atomic, barrier or call,
- * and non-global loads also after shared and local stores; fences after
- * every earlier load and fence), the global loads and their backward
- * read-after-write slices as the high-priority class, then a list schedule
- * that takes the earliest ready high-priority instruction, else the
- * earliest ready other one.  The block's branch or exit stays last. */
+ * ptxas schedules a block as a list scheduler does: among the instructions
+ * whose operands are ready it issues the one with the longest
+ * latency-weighted path to the end of the block first.  Global loads (the
+ * longest latency) and the address arithmetic they read therefore go ahead
+ * of the block's other work, address arithmetic of later stores and
+ * shared loads moves up past a barrier (only memory operations are
+ * ordered by it), and stores, which nothing reads, go last.  Model: a
+ * dependence graph of the block (register read-after-write,
+ * write-after-read and write-after-write, guards as reads; loads after the
+ * last fence, i.e. global store, atomic, barrier or call, and non-global
+ * loads also after shared and local stores; fences after every earlier
+ * load and fence), each instruction's height (the longest path to the
+ * block's end, a read-after-write edge weighted by the producer's
+ * latency_of, an ordering edge by one cycle), then a list schedule taking
+ * the ready instruction of greatest height, the earliest on ties.  The
+ * block's branch or exit stays last.  Evidence (ptxas -v, sm_75): on
+ * inputs/validation/transpose.ptx without its global loads, writing the
+ * four transposed values through four addresses takes 20 registers and
+ * through one address 14: ptxas computes the store addresses before the
+ * stores and keeps them live together, which program order (each address
+ * dead at its store) does not; nbody takes 37 (program order with global
+ * loads first: 29, this schedule 37) and stencil3d_z 42 (52, now 42). */
 typedef struct dag {
     int *from, *to;
     bool *raw;
@@ -1115,7 +1127,29 @@ static int block_deps(const rf_inst *in, int n, int nregs, dag *g, int *last_def
     return rc;
 }
 
-static int schedule_global(rf_func *f)
+/* Issue-to-use latencies (cycles) the block scheduler weighs paths with:
+ * global and local loads and atomics go to memory (hundreds of cycles on
+ * Turing and later: any value from 100 up orders the measured kernels the
+ * same); SFU results take about 20, fp64 and wide multiplies about 8,
+ * fixed-latency ALU results 4.  Shared loads count as ALU here: their
+ * latency is covered by the SHARED_WINDOW move of schedule_loads. */
+#define LAT_GLOBAL 400
+#define LAT_SFU 20
+#define LAT_ALU64 8
+#define LAT_ALU 4
+
+static int latency_of(int cls)
+{
+    switch (cls) {
+    case RF_OC_LD_GLOBAL: case RF_OC_LD_LOCAL: case RF_OC_ATOMIC: return LAT_GLOBAL;
+    case RF_OC_SFU: return LAT_SFU;
+    case RF_OC_ALU64: return LAT_ALU64;
+    case RF_OC_ALU: case RF_OC_LD_SHARED: case RF_OC_LD_CONST: return LAT_ALU;
+    default: return 1;
+    }
+}
+
+static int schedule_block(rf_func *f)
 {
     int nr = f->nregs ? f->nregs : 1, maxn = 0;
     for (int b = 0; b < f->nblocks; b++)
@@ -1128,13 +1162,15 @@ static int schedule_global(rf_func *f)
     int *rd_inst = malloc(m * (RF_MAX_USES + 1) * sizeof *rd_inst);
     int *indeg = malloc(m * sizeof *indeg), *order = malloc(m * sizeof *order);
     int *sstart = malloc((m + 1) * sizeof *sstart), *succ = NULL;
+    bool *eraw = NULL;
 
-    bool *hot = malloc(m * sizeof *hot), *done = malloc(m * sizeof *done);
+    bool *done = malloc(m * sizeof *done);
+    int *height = malloc(m * sizeof *height);
     rf_inst *copy = malloc(m * sizeof *copy);
     dag g = {0};
     int rc = RF_ENOMEM;
     if (!last_def || !rd_head || !rd_next || !rd_inst || !indeg || !order ||
-        !sstart || !hot || !done || !copy)
+        !sstart || !done || !copy || !height)
         goto out;
     for (int i = 0; i < nr; i++)
         last_def[i] = rd_head[i] = -1;
@@ -1149,23 +1185,16 @@ static int schedule_global(rf_func *f)
         rc = block_deps(in, n, nr, &g, last_def, rd_head, rd_next, rd_inst);
         if (rc)
             goto out;
-        /* Global loads and what they read, transitively. */
-        for (int i = 0; i < n; i++)
-            hot[i] = in[i].cls == RF_OC_LD_GLOBAL;
-        for (bool changed = true; changed;) {
-            changed = false;
-            for (int e = g.n - 1; e >= 0; e--)
-                if (g.raw[e] && hot[g.to[e]] && !hot[g.from[e]]) {
-                    hot[g.from[e]] = true;
-                    changed = true;
-                }
-        }
         int *s2 = realloc(succ, (size_t)(g.n ? g.n : 1) * sizeof *succ);
-        if (!s2) {
+        if (s2)
+            succ = s2;
+        bool *r2 = realloc(eraw, (size_t)(g.n ? g.n : 1) * sizeof *eraw);
+        if (r2)
+            eraw = r2;
+        if (!s2 || !r2) {
             rc = RF_ENOMEM;
             goto out;
         }
-        succ = s2;
 
         for (int i = 0; i <= n; i++)
             sstart[i] = 0;
@@ -1179,17 +1208,34 @@ static int schedule_global(rf_func *f)
             sstart[i + 1] += sstart[i];
         for (int i = 0; i < n; i++)
             order[i] = sstart[i];           /* fill cursor */
-        for (int e = 0; e < g.n; e++)
+        for (int e = 0; e < g.n; e++) {
+            eraw[order[g.from[e]]] = g.raw[e];
             succ[order[g.from[e]]++] = g.to[e];
+        }
         for (int i = 0; i < n; i++)
             done[i] = false;
+        /* Height: the longest latency-weighted path from an instruction
+         * to the end of the block (a read-after-write edge costs the
+         * producer's latency, an ordering edge one cycle); edges run
+         * forward, so one reverse sweep settles it. */
+        for (int i = n - 1; i >= 0; i--) {
+            height[i] = latency_of(in[i].cls);
+            for (int e = sstart[i]; e < sstart[i + 1]; e++) {
+                int h = (eraw[e] ? latency_of(in[i].cls) : 1) + height[succ[e]];
+                if (h > height[i])
+                    height[i] = h;
+            }
+        }
         for (int k = 0; k < n; k++) {
             int pick = -1;
+            /* Folded instructions emit no code: they keep their place. */
             for (int i = 0; i < n && pick < 0; i++)
-                if (!done[i] && indeg[i] == 0 && hot[i])
+                if (!done[i] && indeg[i] == 0 && in[i].cls == RF_OC_NOP)
                     pick = i;
-            for (int i = 0; i < n && pick < 0; i++)
-                if (!done[i] && indeg[i] == 0)
+            bool nop = pick >= 0;
+            for (int i = 0; i < n && !nop; i++)
+                if (!done[i] && indeg[i] == 0 &&
+                    (pick < 0 || height[i] > height[pick]))
                     pick = i;
             assert(pick >= 0);
             done[pick] = true;
@@ -1211,9 +1257,10 @@ out:
     free(order);
     free(sstart);
     free(succ);
-    free(hot);
+    free(eraw);
     free(done);
     free(copy);
+    free(height);
 
     free(g.from);
     free(g.to);
@@ -1233,7 +1280,7 @@ out:
  * early and its result stays live longer.  It does not pass another load,
  * an instruction that defines its address or guard, reads or writes its
  * destination, or orders memory (store, atomic, barrier, call, branch).
- * Global loads were placed by schedule_global. */
+ * Global loads were placed by schedule_block. */
 static void schedule_loads(rf_func *f, int window)
 {
     for (int b = 0; b < f->nblocks; b++) {
@@ -1276,19 +1323,21 @@ static void schedule_loads(rf_func *f, int window)
 
 static bool is_f32_div(const rf_inst *in, const rf_func *v)
 {
-    return in->cls == RF_OC_SFU && in->nuses == 2 && in->ndefs == 1 &&
+    return in->cls == RF_OC_SFU && !(in->flags & RF_IF_APPROX) &&
+           in->nuses == 2 && in->ndefs == 1 &&
            v->regs[in->defs[0]].words == 1 && v->regs[in->uses[0]].words == 1 &&
            v->regs[in->uses[1]].words == 1;
 }
 
 typedef struct style {
-    bool global;       /* global loads and their slices first */
+    bool global;       /* critical-path block schedule, else program order */
     int window;        /* shared-load window, 0 = shared loads stay */
     int stretch;       /* issue-slot stretch */
 } style;
 
 /* The ladder tried against the register budget, most latency-tolerant
- * first: global loads first with shared windows 14 down to 0 (stretch 8),
+ * first: the critical-path block schedule with shared windows 14 down to 0
+ * (stretch 8),
  * the same in program order, then smaller stretches down to none. */
 static const style styles[] = {
     {true, SHARED_WINDOW, ISSUE_STRETCH}, {true, 10, 8}, {true, 7, 8}, {true, 3, 8},
@@ -1426,7 +1475,7 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
     for (int level = 0; level < NSTYLES; level++) {
         const style *st = &styles[level];
         memcpy(tmp.insts, orig, (size_t)virt->ninsts * sizeof *orig);
-        if (st->global && schedule_global(&tmp)) {
+        if (st->global && schedule_block(&tmp)) {
             rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, virt->name, "out of memory");
             break;
         }
