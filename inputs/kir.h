@@ -59,9 +59,8 @@ enum {
     RF_IF_MOVE = 1u << 5,      /* plain register-to-register copy */
     RF_IF_CONST = 1u << 6,     /* defines a constant compilers fold into operands
                                   (kernel parameter, constant bank, immediate) */
-    RF_IF_APPROX = 1u << 7     /* approximate division (div.approx, div.full):
-                                  a reciprocal and a multiply, no Newton
-                                  sequence or slow-path call */
+    RF_IF_APPROX = 1u << 7     /* approximate math (.approx, div.full): no
+                                  Newton sequence or slow-path call */
 };
 
 typedef struct rf_inst {

@@ -1055,8 +1055,8 @@ static int parse_inst(ptx *p, fstate *fs)
     }
     if (has_mod(opt->s, opt->len, ".uni"))
         in->flags |= RF_IF_UNIFORM;
-    if (blen == 3 && memcmp(opt->s, "div", 3) == 0 &&
-        (has_mod(opt->s, opt->len, ".approx") || has_mod(opt->s, opt->len, ".full")))
+    if (has_mod(opt->s, opt->len, ".approx") ||
+        (blen == 3 && memcmp(opt->s, "div", 3) == 0 && has_mod(opt->s, opt->len, ".full")))
         in->flags |= RF_IF_APPROX;
 
     bool is_call = in->cls == RF_OC_CALL;

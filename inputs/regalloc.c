@@ -9,12 +9,13 @@
  *    pointer parameter), unless a memory instruction reads it (addresses
  *    and store data are registers) or it would be the second constant
  *    operand of one instruction.  Fully folded instructions become NOPs.
- * 2. Scheduling, as ptxas does to cover memory latency: in each block the
- *    global loads and the address arithmetic they read (their backward
- *    slices) are issued first, in program order, by a list schedule over
- *    the block's register and memory dependences; then each shared load
- *    moves up past at most 14 independent instructions.  The physical
- *    function keeps that order (blocks are unchanged).
+ * 2. Scheduling, as ptxas does to cover latency: each block is list
+ *    scheduled over its register and memory dependences, the ready
+ *    instruction with the longest latency-weighted path to the block's end
+ *    first (so global loads and the address arithmetic they read go first
+ *    and stores last); then each shared load moves up past at most 14
+ *    independent instructions.  The physical function keeps that order
+ *    (blocks are unchanged).
  * 3. Liveness of virtual registers over the CFG (backward data flow,
  *    live_in = use U (live_out - kill); a guarded definition does not kill)
  *    and an interference graph: a definition interferes with every register
@@ -45,19 +46,22 @@
  *
  * Inputs: a virtual rf_func from the PTX reader.  Output: a physical copy,
  * operands rewritten; nregs = highest general register + 1, npreds =
- * highest predicate + 1.  An IEEE f32 division (ptxas expands it into a
- * Newton sequence with a slow-path call) holds 7 temporaries besides its
- * result; other expansions (f64 division, integer division) cannot be told
- * from plain arithmetic in the IR and are not modelled; no
- * rematerialisation beyond folding.  Registers are budgeted per target
- * (RF_REGALLOC_BUDGET in kir.h): above the budget the load scheduling backs
- * off step by step.  Against ptxas -v on 53 kernels
- * (tests/bench_regalloc.c): within 15% on 70% (sm_75), 62% (sm_80), 70%
- * (sm_90); within 25% on 89%, 87%, 91%; the worst -47% (mm_naive: ptxas
- * on sm_75 keeps about twice the loop's loads in flight, not modelled) and
- * +40%.  Not modelled either: ptxas's if-conversion of small branches, and
- * div.approx is taken for an IEEE division (the IR does not tell them
- * apart).  RF_ELIMIT only when the interference graph itself is too large.
+ * highest predicate + 1.  An IEEE f32 division, reciprocal or square root
+ * calls a slow-path subroutine: the kernel needs its registers, and values
+ * live across the call sit above them (slow_path_regs).  Other expansions
+ * (f64 division, integer division) cannot be told from plain arithmetic in
+ * the IR and are not modelled; no rematerialisation beyond folding and
+ * reloading constants after a slow-path call.  Registers are budgeted per
+ * target (RF_REGALLOC_BUDGET in kir.h): above the budget the load
+ * scheduling backs off step by step.  Against ptxas -v on 53 kernels
+ * (tests/bench_regalloc.c): within 15% on 79% (sm_75), 70% (sm_80), 68%
+ * (sm_90); within 25% on 94%, 92%, 92%; the worst -47% (mm_naive: ptxas
+ * unrolls its 4-way unrolled loop 4 times more at sm_75, which takes it
+ * from 26 registers, as with .pragma "nounroll" and as rfkit counts, to
+ * 49; not modelled) and +40% (many_live at sm_80 and sm_90).  Not
+ * modelled either: ptxas's own loop unrolling, its if-conversion of small
+ * branches.  RF_ELIMIT only when the interference graph itself is too
+ * large.
  */
 #include "kir.h"
 #include "kir_internal.h"
@@ -107,8 +111,10 @@ typedef struct ra {
     int cap;           /* registers allowed per thread (R0..cap-1) */
     int scratch_lo;    /* when spilling: reload scratch is scratch_lo..cap-1 */
     int stretch;       /* issue-slot stretch (instructions) */
-    int pseudo_base;   /* virtual registers from here on are expansion
-                          temporaries: coloured, never emitted */
+    int *floor;        /* dense -> lowest slot it may take: above the
+                          registers of a slow-path call it lives across */
+    int min_used;      /* registers the slow-path subroutines need */
+    bool *remat;       /* dense -> a constant ptxas reloads after a call */
 } ra;
 
 static void ra_free(ra *r)
@@ -129,6 +135,8 @@ static void ra_free(ra *r)
     free(r->spill);
     free(r->span);
     free(r->occ);
+    free(r->floor);
+    free(r->remat);
 }
 
 static void bset(word_t *s, int i) { s[i / WBITS] |= (word_t)1 << (i % WBITS); }
@@ -243,6 +251,70 @@ static int liveness(ra *r)
     return RF_OK;
 }
 
+/* Slow-path subroutines.  ptxas compiles an IEEE f32 division, reciprocal
+ * or square root (div.rn, rcp.rn, sqrt.rn: an SFU instruction without
+ * RF_IF_APPROX on 32-bit registers) into a Newton sequence with a call to
+ * a subroutine, compiled with the kernel, for the operands the sequence
+ * cannot handle.  The call clobbers the subroutine's registers R0..R(n-1),
+ * so every value live across the instruction is kept above them, and the
+ * kernel needs at least n registers.  ptxas -v at sm_75 on
+ * y[i] = x[i] / x[i+1] with k more loaded values live across the division
+ * (k = 0, 1, 2, 4, 8): 15, 16, 17, 19, 23 registers, i.e. 13 + the address
+ * pair + k (8 + k with div.approx); with rcp.rn (k = 0, 2, 8): 15, 17, 23
+ * = 13 + 2 + k; with sqrt.rn: 12, 14, 20 = 10 + 2 + k.  A one-operand
+ * rcp.rn and sqrt.rn are not told apart in the IR: both take sqrt's 10
+ * (rcp's 13 is underestimated).  A division by an immediate has one
+ * register operand and counts as one-operand. */
+#define SLOWPATH_BINARY 13
+#define SLOWPATH_UNARY 10
+
+static int slow_path_regs(const rf_inst *in, const rf_func *f)
+{
+    if (in->cls != RF_OC_SFU || (in->flags & RF_IF_APPROX) || in->ndefs != 1 ||
+        in->nuses < 1 || in->nuses > 2 || f->regs[in->defs[0]].words != 1)
+        return 0;
+    for (int k = 0; k < in->nuses; k++)
+        if (f->regs[in->uses[k]].words != 1)
+            return 0;
+    return in->nuses == 2 ? SLOWPATH_BINARY : SLOWPATH_UNARY;
+}
+
+/* Constants kept in a register (a kernel parameter or a copy of one that
+ * a memory instruction reads as its address) are not kept across a
+ * slow-path call: ptxas loads them again from the constant bank after it.
+ * ptxas -v at sm_75: y = p[0] / p[1] stored to p[2], p a parameter, takes
+ * 13 registers (the subroutine's alone); with p + tid.x, which is not a
+ * constant, 15.  remat[] marks registers defined once, unguarded, by a
+ * constant (RF_IF_CONST) or by a copy of a constant or of a folded one (a
+ * copy left with no register operand). */
+static void find_remat(ra *r)
+{
+    const rf_func *f = r->f;
+    int *ndef = calloc((size_t)(r->nv ? r->nv : 1), sizeof *ndef);
+    if (!ndef)
+        return;           /* none marked: the floors stay conservative */
+    for (int i = 0; i < f->ninsts; i++)
+        for (int k = 0; k < f->insts[i].ndefs; k++)
+            ndef[r->dense[f->insts[i].defs[k]]]++;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < f->ninsts; i++) {
+            const rf_inst *in = &f->insts[i];
+            if (in->ndefs != 1 || in->guard >= 0)
+                continue;
+            int d = r->dense[in->defs[0]];
+            bool c = (in->flags & RF_IF_CONST) && in->nuses == 0;
+            if (in->flags & RF_IF_MOVE)
+                c = in->nuses == 0 || (in->nuses == 1 && r->remat[r->dense[in->uses[0]]]);
+            if (c && ndef[d] == 1 && !r->remat[d]) {
+                r->remat[d] = true;
+                changed = true;
+            }
+        }
+    }
+    free(ndef);
+}
+
 static int interference(ra *r)
 {
     const rf_func *f = r->f;
@@ -279,16 +351,20 @@ static int interference(ra *r)
                 r->occ[r->dense[in->uses[k]]]++;
             int msrc = move_source(f, in);
             int dmsrc = msrc >= 0 ? r->dense[msrc] : -1;
+            int slow = slow_path_regs(in, f);
+            if (slow > r->min_used)
+                r->min_used = slow;
+            for (int w = 0; w < nw && slow > 0; w++)     /* live across it */
+                for (word_t v = live[w]; v; v &= v - 1) {
+                    int x = w * WBITS + __builtin_ctzll(v);
+                    bool def = false;
+                    for (int k = 0; k < in->ndefs; k++)
+                        def = def || r->dense[in->defs[k]] == x;
+                    if (!def && !r->remat[x] && r->floor[x] < slow)
+                        r->floor[x] = slow;
+                }
             for (int k = 0; k < in->ndefs; k++) {
                 int d = r->dense[in->defs[k]];
-                /* An expansion temporary overlaps the operands too. */
-                for (int u = 0; u < in->nuses && in->defs[k] >= r->pseudo_base; u++) {
-                    int rc = f->regs[in->uses[u]].words ? add_edge(r, d, r->dense[in->uses[u]]) : 0;
-                    if (rc) {
-                        free(live);
-                        return rc;
-                    }
-                }
                 for (int w = 0; w < nw; w++) {
                     word_t v = live[w];
                     while (v) {
@@ -452,8 +528,9 @@ static int colour(ra *r, const int *order, int npred, int limit, bool may_spill)
             }
             int w = gpr_words(r, d), c = -1;
             int mt = r->mate[d];
+            int lo = (r->floor[d] + w - 1) / w * w;
             if (mt >= 0 && r->color[mt] >= 0 && !is_pred(r, mt) &&
-                gpr_words(r, mt) == w) {
+                gpr_words(r, mt) == w && r->color[mt] >= lo) {
                 int s = r->color[mt];
                 bool ok = !(s <= RESERVED_SP && RESERVED_SP < s + w);
                 for (int k = 0; k < w; k++)
@@ -463,7 +540,7 @@ static int colour(ra *r, const int *order, int npred, int limit, bool may_spill)
             }
             if (c >= 0 && c + w > limit)
                 c = -1;
-            for (int s = 0; c < 0 && s + w <= limit; s += w) {
+            for (int s = lo; c < 0 && s + w <= limit; s += w) {
                 bool ok = !(s <= RESERVED_SP && RESERVED_SP < s + w);
                 for (int k = 0; k < w; k++)
                     ok = ok && !busy[s + k];
@@ -488,6 +565,8 @@ static int colour(ra *r, const int *order, int npred, int limit, bool may_spill)
         if (!is_pred(r, d) && r->color[d] >= 0 &&
             r->color[d] + gpr_words(r, d) > used)
             used = r->color[d] + gpr_words(r, d);
+    if (used > 0 && used < r->min_used)
+        used = r->min_used;
     return spilled ? r->cap : used;
 }
 
@@ -585,7 +664,7 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
             stop = vi->opcode;
         for (int k = 0; k < vi->ndefs + vi->nuses; k++) {
             int x = k < vi->ndefs ? vi->defs[k] : vi->uses[k - vi->ndefs];
-            extra += x < r->pseudo_base && r->spill[r->dense[x]];
+            extra += r->spill[r->dense[x]];
         }
         if (vi->guard >= 0)
             extra += r->spill[r->dense[vi->guard]];
@@ -609,7 +688,7 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
         memcpy(f->blocks, v->blocks, (size_t)v->nblocks * sizeof *f->blocks);
     long bytes = 0;
     for (int d = 0; d < r->nv; d++) {
-        if (!r->spill[d] || r->vreg[d] >= r->pseudo_base)
+        if (!r->spill[d])
             continue;
         int w = gpr_words(r, d);
         bytes = (bytes + 4 * w - 1) / (4 * w) * (4 * w);
@@ -651,8 +730,7 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
             }
             for (int k = 0; k < vi->ndefs; k++) {
                 int d = r->dense[vi->defs[k]];
-                if (vi->defs[k] < r->pseudo_base && r->spill[d] &&
-                    slot_of(defs, nd, d) < 0)
+                if (r->spill[d] && slot_of(defs, nd, d) < 0)
                     defs[nd++] = (slot){d, scratch_take(&dmask, gpr_words(r, d), r->scratch_lo, r->cap)};
             }
             rf_inst *in = &f->insts[pos++];
@@ -661,8 +739,6 @@ static int emit_physical(const ra *r, const rf_func *virt, int used,
             for (int k = 0; k < vi->ndefs + vi->nuses; k++) {
                 bool isdef = k < vi->ndefs;
                 int x = isdef ? vi->defs[k] : vi->uses[k - vi->ndefs];
-                if (x >= r->pseudo_base)
-                    continue;           /* expansion temporary */
                 int d = r->dense[x], base, w;
                 if (is_pred(r, d)) {
                     base = RF_PRED_BASE + r->color[d];
@@ -763,13 +839,12 @@ static int scratch_words(const rf_func *f, int cap)
     return most > 9 ? 9 : most;
 }
 
-static int allocate(const rf_func *virt, int pseudo_base, int cap, int stretch,
+static int allocate(const rf_func *virt, int cap, int stretch,
                     rf_func **out, int *call_live, rf_err *err)
 {
     ra r;
     memset(&r, 0, sizeof r);
     r.f = virt;
-    r.pseudo_base = pseudo_base;
     r.cap = cap;
     r.stretch = stretch;
     r.scratch_lo = cap - scratch_words(virt, cap);
@@ -816,8 +891,12 @@ static int allocate(const rf_func *virt, int pseudo_base, int cap, int stretch,
     r.spill = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.spill);
     r.span = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.span);
     r.occ = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.occ);
-    if (!r.mate || !r.color || !r.in_gpr || !r.spill || !r.span || !r.occ)
+    r.floor = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.floor);
+    r.remat = calloc((size_t)(r.nv ? r.nv : 1), sizeof *r.remat);
+    if (!r.mate || !r.color || !r.in_gpr || !r.spill || !r.span || !r.occ ||
+        !r.floor || !r.remat)
         goto fail;
+    find_remat(&r);
     for (int d = 0; d < r.nv; d++)
         r.mate[d] = -1;
     if (liveness(&r))
@@ -1314,21 +1393,6 @@ static void schedule_loads(rf_func *f, int window)
     }
 }
 
-/* Registers an f32 division's expansion holds beside its result (see
- * regalloc_capped): on sm_75 a kernel computing y[i] = x[i] / y[i] takes 15
- * registers against 10 for x[i] * y[i], div2 (two divisions, three values
- * live across) 22 against 16; 7 (all the definitions an instruction has
- * room for besides its result) fitted best on the measured kernels. */
-#define DIV_TEMPS (RF_MAX_DEFS - 1)
-
-static bool is_f32_div(const rf_inst *in, const rf_func *v)
-{
-    return in->cls == RF_OC_SFU && !(in->flags & RF_IF_APPROX) &&
-           in->nuses == 2 && in->ndefs == 1 &&
-           v->regs[in->defs[0]].words == 1 && v->regs[in->uses[0]].words == 1 &&
-           v->regs[in->uses[1]].words == 1;
-}
-
 typedef struct style {
     bool global;       /* critical-path block schedule, else program order */
     int window;        /* shared-load window, 0 = shared loads stay */
@@ -1430,45 +1494,13 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
         if (ti->cls == RF_OC_NOP)
             ti->flags &= (uint8_t)~(RF_IF_MOVE | RF_IF_CONST);
     }
-    /* Expansion temporaries: ptxas expands an IEEE f32 division (an SFU
-     * instruction with two register operands: div.rn, div.full) into a
-     * Newton sequence with a slow-path call, which holds DIV_TEMPS more
-     * registers while it runs.  Each gets a virtual register of its own,
-     * defined by the division (so it meets every value live across it and
-     * its operands) and never emitted. */
-    int ntemp = 0;
-    for (int i = 0; i < virt->ninsts; i++)
-        ntemp += is_f32_div(&virt->insts[i], virt) ? DIV_TEMPS : 0;
-    bool temps = (long)virt->nregs + ntemp <= UINT16_MAX;  /* operands are 16-bit */
-    if (!temps)
-        ntemp = 0;
-    rf_vreg *regs = malloc((size_t)(virt->nregs + ntemp ? virt->nregs + ntemp : 1) *
-                           sizeof *regs);
     rf_inst *orig = malloc((size_t)(virt->ninsts ? virt->ninsts : 1) * sizeof *orig);
-    if (!orig || !regs) {
-        free(orig);
-        free(regs);
+    if (!orig) {
         free(tmp.insts);
         free(fold);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, virt->name,
                           "out of memory");
     }
-    if (virt->nregs)
-        memcpy(regs, virt->regs, (size_t)virt->nregs * sizeof *regs);
-    for (int i = 0, t = virt->nregs; i < virt->ninsts; i++) {
-        if (!temps || !is_f32_div(&virt->insts[i], virt))
-            continue;
-        rf_inst *ti = &tmp.insts[i];
-        for (int k = 0; k < DIV_TEMPS; k++, t++) {
-            memset(&regs[t], 0, sizeof regs[t]);
-            snprintf(regs[t].name, sizeof regs[t].name, "%%tmp%d", t);
-            regs[t].words = 1;
-            if (ti->ndefs < RF_MAX_DEFS)
-                ti->defs[ti->ndefs++] = (uint16_t)t;
-        }
-    }
-    tmp.regs = regs;
-    tmp.nregs = virt->nregs + ntemp;
     memcpy(orig, tmp.insts, (size_t)virt->ninsts * sizeof *orig);
     rf_func *best = NULL;
     int rc = RF_OK, best_live = 0;
@@ -1483,7 +1515,7 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
             schedule_loads(&tmp, st->window);
         rf_func *cand = NULL;
         int live = 0;
-        rc = allocate(&tmp, virt->nregs, cap, st->stretch, &cand, &live, err);
+        rc = allocate(&tmp, cap, st->stretch, &cand, &live, err);
         if (rc)
             break;
         /* Fewest spills; then, when the most latency-tolerant schedule
@@ -1507,7 +1539,6 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
             break;
     }
     free(orig);
-    free(regs);
     free(tmp.insts);
     free(fold);
     if (rc) {

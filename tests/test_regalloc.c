@@ -257,18 +257,33 @@ static void test_spilling(void **state)
     rf_module_destroy(m);
 }
 
-/* An IEEE f32 division holds 7 temporaries besides its result (ptxas's
- * Newton sequence and slow-path call), by hand: %rd1 folds, %rd2 R2:R3.
- * Order after scheduling (the folded ld.param keeps its place, then by
- * height: cvta 4+400+20+1, ld f1 and ld f2 400+20+1, div 20+1, st 1):
- * (NOP), cvta, ld f1, ld f2, div, st, ret.  f1 and
- * f2 meet f3 through the stretch (f3 is read within 8 instructions of their
- * loads); the temporaries meet the division's operands f1 f2, its result
- * f3 and rd2 (live across).  So f1 f2 f3 t0..t6 are a 10-clique beside
- * rd2: f1 R0, f2 R4, f3 R5, t0..t6 R6..R12 -> 13 registers (ptxas -v at
- * sm_75 also says 13; without the temporaries it would be 6).  The
- * temporaries are not in the code: the division defines R5 only. */
-static void test_division_temporaries(void **state)
+static rf_func *alloc_text(const char *text, rf_module **m)
+{
+    rf_err err = {0};
+    if (rf_ptx_parse("d.ptx", text, m, &err))
+        fail_msg("%s", err.msg);
+    rf_func *p;
+    if (rf_regalloc(&(*m)->funcs[0], &p, &err))
+        fail_msg("%s", err.msg);
+    return p;
+}
+
+/* An IEEE f32 division calls a slow-path subroutine that clobbers R0..R12,
+ * so the kernel needs 13 registers and whatever is live across the division
+ * (other than constants, reloaded after the call) sits above R12.  By hand:
+ * %rd1 folds; order after scheduling (the folded ld.param keeps its place,
+ * then by height: cvta 4+400+20+1, ld f1 and ld f2 400+20+1, div 20+1,
+ * st 1): (NOP), cvta, ld f1, ld f2, div, st, ret.  %rd2 is a copy of a
+ * parameter: no floor.  Colouring: rd2 R2:R3, f1 R0, f2 R4, f3 R5 (f1 and
+ * f2 meet f3 through the stretch) = 6 registers, raised to the
+ * subroutine's 13 (ptxas -v at sm_75 also says 13).
+ * The second kernel adds tid.x to the address (rd2 is defined twice: no
+ * constant) and a third load read after the division: rd2 and f10 are
+ * live across it.  Order: (NOP), mov r1, mul.wide rd3, cvta rd2, add rd2,
+ * ld f1, ld f2, ld f10, div, add, st.  Colouring in order of first
+ * definition: r1 R0, rd3 R2:R3, rd2 from R13 on, aligned: R14:R15, f1 R4,
+ * f2 R5, f10 R13, f3 R6 -> 16 registers (ptxas -v at sm_75: 16). */
+static void test_division_slow_path(void **state)
 {
     (void)state;
     const char *text =
@@ -283,12 +298,7 @@ static void test_division_temporaries(void **state)
         "\tst.global.f32 [%rd2+8], %f3;\n"
         "\tret;\n}\n";
     rf_module *m;
-    rf_err err = {0};
-    if (rf_ptx_parse("d.ptx", text, &m, &err))
-        fail_msg("%s", err.msg);
-    rf_func *p;
-    if (rf_regalloc(&m->funcs[0], &p, &err))
-        fail_msg("%s", err.msg);
+    rf_func *p = alloc_text(text, &m);
     assert_int_equal(p->nregs, 13);
     const rf_inst *div = &p->insts[4];
     assert_int_equal(div->cls, RF_OC_SFU);
@@ -300,6 +310,48 @@ static void test_division_temporaries(void **state)
     assert_int_equal(p->insts[0].cls, RF_OC_NOP);         /* ld.param */
     assert_int_equal(p->insts[2].cls, RF_OC_LD_GLOBAL);   /* loads next */
     assert_int_equal(p->insts[3].cls, RF_OC_LD_GLOBAL);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+
+    const char *live =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry d(.param .u64 p)\n{\n"
+        "\t.reg .f32 %f<12>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %r<2>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tmov.u32 %r1, %tid.x;\n"
+        "\tmul.wide.u32 %rd3, %r1, 4;\n"
+        "\tadd.s64 %rd2, %rd2, %rd3;\n"
+        "\tld.global.f32 %f1, [%rd2];\n"
+        "\tld.global.f32 %f2, [%rd2+4];\n"
+        "\tld.global.f32 %f10, [%rd2+8];\n"
+        "\tdiv.rn.f32 %f3, %f1, %f2;\n"
+        "\tadd.f32 %f3, %f3, %f10;\n"
+        "\tst.global.f32 [%rd2], %f3;\n"
+        "\tret;\n}\n";
+    p = alloc_text(live, &m);
+    assert_int_equal(p->nregs, 16);
+    div = &p->insts[8];
+    assert_int_equal(div->cls, RF_OC_SFU);
+    assert_int_equal(div->defs[0], 6);
+    const rf_inst *add = &p->insts[9];
+    assert_int_equal(add->nuses, 2);
+    assert_int_equal(add->uses[1], 13);                    /* f10 */
+    const rf_inst *st = &p->insts[10];
+    assert_int_equal(st->cls, RF_OC_ST_GLOBAL);
+    assert_int_equal(st->uses[0], 14);                     /* rd2 */
+    assert_int_equal(st->uses[1], 15);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+
+    /* div.approx: no slow path, the first kernel's own 6 registers. */
+    char approx[512];
+    const char *rn = strstr(text, "div.rn.f32");
+    assert_non_null(rn);
+    snprintf(approx, sizeof approx, "%.*sdiv.approx.f32%s", (int)(rn - text), text,
+             rn + strlen("div.rn.f32"));
+    p = alloc_text(approx, &m);
+    assert_int_equal(p->nregs, 6);
     rf_func_destroy(p);
     rf_module_destroy(m);
 }
@@ -440,7 +492,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bundled_vs_ptxas),
         cmocka_unit_test(test_predicate_overflow),
         cmocka_unit_test(test_spilling),
-        cmocka_unit_test(test_division_temporaries),
+        cmocka_unit_test(test_division_slow_path),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_cap_spills),
         cmocka_unit_test(test_kernel_fit),
