@@ -1105,8 +1105,11 @@ static int parse_inst(ptx *p, fstate *fs)
           has_mod(opt->s, opt->len, ".to"))))
         in->flags |= RF_IF_MOVE;
     /* Constants ptxas reads straight from the constant bank or encodes as
-     * immediates: kernel parameters, constant-address loads, immediates
-     * and launch-size special registers. */
+     * immediates: kernel parameters, constant-address loads, immediates,
+     * launch-size special registers and the address of a variable (an
+     * immediate or relocation: ptxas -v at sm_75 counts the same registers
+     * for inputs/validation/stencil1d.ptx and transpose.ptx with their
+     * shared arrays' addresses written as 0). */
     if (in->ndefs == 1 && in->nuses == 0 && guard < 0 && nops == 2) {
         if (in->cls == RF_OC_LD_CONST && ops[1].k == OP_MEM)
             in->flags |= RF_IF_CONST;
@@ -1119,6 +1122,8 @@ static int parse_inst(ptx *p, fstate *fs)
                                  (v->len >= 7 && memcmp(v->s, "%nctaid", 7) == 0))))
                 in->flags |= RF_IF_CONST;
         }
+        if (blen == 3 && memcmp(opt->s, "mov", 3) == 0 && ops[1].k == OP_SYM)
+            in->flags |= RF_IF_CONST;
     }
     /* Branch targets: the label operand of bra; brx.idx names a table. */
     if (oi && oi->cls == RF_OC_BRANCH) {
