@@ -83,6 +83,7 @@ typedef struct rf_block {
     char label[64];              /* label or generated name */
     bool has_taken;              /* the kernel spec's [branches] gives ... */
     double taken_p;              /* ... the probability succ[1] is taken */
+    bool nounroll;               /* PTX .pragma "nounroll" in the block */
 } rf_block;
 
 /* Virtual register (PTX). */

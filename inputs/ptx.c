@@ -347,6 +347,8 @@ typedef struct fstate {
     int nscopes, capscopes, scope;
     int *inst_scope;     /* scope of each instruction */
     int capiscope;
+    int *nounroll;       /* .pragma "nounroll": index of the next instruction */
+    int nnounroll, capnounroll;
 } fstate;
 
 static void fstate_free(fstate *fs)
@@ -361,6 +363,7 @@ static void fstate_free(fstate *fs)
     free(fs->bt_first);
     free(fs->scope_parent);
     free(fs->inst_scope);
+    free(fs->nounroll);
 }
 
 /* Map key of a label in a scope: the name itself in the body's scope, else
@@ -1273,6 +1276,14 @@ static int parse_body(ptx *p, fstate *fs)
             } else if (is_w(t, ".pragma") || is_w(t, ".maxnreg") ||
                        is_w(t, ".maxntid") || is_w(t, ".reqntid") ||
                        is_w(t, ".minnctapersm")) {
+                const tok *a = p->i + 1 < p->nt ? &p->t[p->i + 1] : NULL;
+                if (is_w(t, ".pragma") && a && a->k == T_STR && a->len == 10 &&
+                    memcmp(a->s, "\"nounroll\"", 10) == 0) {
+                    if (kir_grow((void **)&fs->nounroll, &fs->capnounroll,
+                                 fs->nnounroll, sizeof *fs->nounroll))
+                        return nomem(p);
+                    fs->nounroll[fs->nnounroll++] = f->ninsts;
+                }
                 rc = skip_stmt(p);
             } else if (is_w(t, ".shared") || is_w(t, ".local") ||
                        is_w(t, ".const") || is_w(t, ".global") ||
@@ -1385,6 +1396,12 @@ static int parse_body(ptx *p, fstate *fs)
     free(ctl);
     if (rc)
         return nomem(p);
+    /* A pragma marks the block holding the instruction after it. */
+    for (int k = 0; k < fs->nnounroll; k++)
+        for (int b = 0; b < f->nblocks; b++)
+            if (fs->nounroll[k] >= f->blocks[b].first &&
+                fs->nounroll[k] < f->blocks[b].first + f->blocks[b].ninsts)
+                f->blocks[b].nounroll = true;
     return RF_OK;
 }
 
