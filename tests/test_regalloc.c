@@ -356,6 +356,168 @@ static void test_division_slow_path(void **state)
     rf_module_destroy(m);
 }
 
+
+/* ptxas unrolls a small counted loop 4 times unless .pragma "nounroll"
+ * forbids it; the count is then that of the body written out 4 times with
+ * fresh names in all but the last copy (the second kernel below, which
+ * carries the pragma so it is not unrolled again), while the physical code
+ * keeps the PTX's loop.  ptxas -v at sm_75: 10, 6 (with the pragma) and 10.
+ * With the pragma, by hand: %rd1 folds; %r1 and %rd2 are redefined in the
+ * loop, so they take registers: r1 R0 (R1 is the stack pointer), rd2
+ * R2:R3, f1 R4, f2 R5; in the loop at most r1, rd2, f1 and f2 are live:
+ * 6 registers. */
+static void test_unroll(void **state)
+{
+    (void)state;
+    const char *loop =
+        ".version 7.0\n"
+        ".target sm_75\n"
+        ".address_size 64\n"
+        ".visible .entry u(.param .u64 p, .param .u32 n)\n"
+        "{\n"
+        "\t.reg .pred %p<9>;\n"
+        "\t.reg .f32 %f<9>;\n"
+        "\t.reg .b32 %r<9>;\n"
+        "\t.reg .b64 %rd<9>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tld.param.u32 %r1, [n];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tmov.f32 %f1, 0f00000000;\n"
+        "$L:\n"
+        "\tld.global.f32 %f2, [%rd2];\n"
+        "\tadd.f32 %f1, %f1, %f2;\n"
+        "\tadd.s64 %rd2, %rd2, 4;\n"
+        "\tadd.s32 %r1, %r1, -1;\n"
+        "\tsetp.ne.s32 %p1, %r1, 0;\n"
+        "\t@%p1 bra $L;\n"
+        "\tst.global.f32 [%rd2], %f1;\n"
+        "\tret;\n"
+        "}\n";
+    const char *written =
+        ".version 7.0\n"
+        ".target sm_75\n"
+        ".address_size 64\n"
+        ".visible .entry u(.param .u64 p, .param .u32 n)\n"
+        "{\n"
+        "\t.reg .pred %p<9>;\n"
+        "\t.reg .f32 %f<9>;\n"
+        "\t.reg .b32 %r<9>;\n"
+        "\t.reg .b64 %rd<9>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tld.param.u32 %r1, [n];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tmov.f32 %f1, 0f00000000;\n"
+        "$L:\n"
+        "\t.pragma \"nounroll\";\n"
+        "\tld.global.f32 \t%f3, [%rd2];\n"
+        "\tadd.f32 \t%f4, %f1, %f3;\n"
+        "\tadd.s64 \t%rd3, %rd2, 4;\n"
+        "\tadd.s32 \t%r2, %r1, -1;\n"
+        "\tsetp.ne.s32 \t%p2, %r2, 0;\n"
+        "\tld.global.f32 \t%f5, [%rd3];\n"
+        "\tadd.f32 \t%f6, %f4, %f5;\n"
+        "\tadd.s64 \t%rd4, %rd3, 4;\n"
+        "\tadd.s32 \t%r3, %r2, -1;\n"
+        "\tsetp.ne.s32 \t%p3, %r3, 0;\n"
+        "\tld.global.f32 \t%f7, [%rd4];\n"
+        "\tadd.f32 \t%f8, %f6, %f7;\n"
+        "\tadd.s64 \t%rd5, %rd4, 4;\n"
+        "\tadd.s32 \t%r4, %r3, -1;\n"
+        "\tsetp.ne.s32 \t%p4, %r4, 0;\n"
+        "\tld.global.f32 \t%f2, [%rd5];\n"
+        "\tadd.f32 \t%f1, %f8, %f2;\n"
+        "\tadd.s64 \t%rd2, %rd5, 4;\n"
+        "\tadd.s32 \t%r1, %r4, -1;\n"
+        "\tsetp.ne.s32 \t%p1, %r1, 0;\n"
+        "\t@%p1 bra $L;\n"
+        "\tst.global.f32 [%rd2], %f1;\n"
+        "\tret;\n"
+        "}\n";
+    char pragma[1024];
+    const char *lab = strstr(loop, "$L:\n");
+    assert_non_null(lab);
+    snprintf(pragma, sizeof pragma, "%.*s\t.pragma \"nounroll\";\n%s",
+             (int)(lab + 4 - loop), loop, lab + 4);
+    rf_module *m;
+    rf_func *p = alloc_text(pragma, &m);
+    assert_true(m->funcs[0].blocks[1].nounroll);
+    assert_false(m->funcs[0].blocks[0].nounroll);
+    assert_int_equal(p->nregs, 6);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+
+    p = alloc_text(written, &m);
+    int unrolled = p->nregs;
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+    assert_true(unrolled > 6);
+
+    p = alloc_text(loop, &m);
+    assert_false(m->funcs[0].blocks[1].nounroll);
+    assert_int_equal(p->nregs, unrolled);
+    assert_int_equal(p->ninsts, m->funcs[0].ninsts);
+    assert_int_equal(p->blocks[1].ninsts, 6);      /* the loop as written */
+    rf_func_destroy(p);
+
+    /* Under a budget of 8 the unrolled loop's first schedule (its count
+     * above, more than 8) does not fit, a later rung does (program order
+     * needs no more than the loop as written, 6): the count is the budget,
+     * 8, though the code's registers stay below R6. */
+    rf_err err = {0};
+    if (rf_regalloc_cap(&m->funcs[0], 255, 8, &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->nregs, 8);
+    for (int i = 0; i < p->ninsts; i++)
+        for (int k = 0; k < p->insts[i].ndefs; k++)
+            if (p->insts[i].defs[k] < RF_PRED_BASE)
+                assert_in_range(p->insts[i].defs[k], 0, 5);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+}
+
+/* An atomic whose old value is never read is a reduction (RED): no
+ * destination register.  By hand: %rd1 folds, %rd2 (read as an address)
+ * R2:R3; the atomic's old value %r1 is unread, so the kernel holds only
+ * R0 (unused), R1 (stack pointer) and R2:R3 = 4 registers.  Reading the old
+ * value back (stored after the atomic) gives it a register: R0, still 4. */
+static void test_atomic_reduction(void **state)
+{
+    (void)state;
+    const char *red =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry a(.param .u64 p)\n{\n"
+        "\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tatom.global.add.u32 %r1, [%rd2], 1;\n"
+        "\tret;\n}\n";
+    rf_module *m;
+    rf_func *p = alloc_text(red, &m);
+    assert_int_equal(p->insts[2].cls, RF_OC_ATOMIC);
+    assert_int_equal(p->insts[2].ndefs, 0);
+    assert_int_equal(p->insts[2].nuses, 2);
+    assert_int_equal(p->nregs, 4);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+
+    const char *used =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry a(.param .u64 p)\n{\n"
+        "\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tatom.global.add.u32 %r1, [%rd2], 1;\n"
+        "\tst.global.u32 [%rd2+4], %r1;\n"
+        "\tret;\n}\n";
+    p = alloc_text(used, &m);
+    assert_int_equal(p->insts[2].cls, RF_OC_ATOMIC);
+    assert_int_equal(p->insts[2].ndefs, 1);
+    assert_int_equal(p->insts[2].defs[0], 0);
+    assert_int_equal(p->nregs, 4);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+}
+
 /* Register budgets: registers per SM / threads per SM. */
 static void test_budget(void **state)
 {
@@ -493,6 +655,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_predicate_overflow),
         cmocka_unit_test(test_spilling),
         cmocka_unit_test(test_division_slow_path),
+        cmocka_unit_test(test_unroll),
+        cmocka_unit_test(test_atomic_reduction),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_cap_spills),
         cmocka_unit_test(test_kernel_fit),
