@@ -53,15 +53,17 @@
  * the IR and are not modelled; no rematerialisation beyond folding and
  * reloading constants after a slow-path call.  Registers are budgeted per
  * target (RF_REGALLOC_BUDGET in kir.h): above the budget the load
- * scheduling backs off step by step.  Against ptxas -v on 53 kernels
- * (tests/bench_regalloc.c): within 15% on 79% (sm_75), 70% (sm_80), 68%
- * (sm_90); within 25% on 94%, 92%, 92%; the worst -47% (mm_naive: ptxas
- * unrolls its 4-way unrolled loop 4 times more at sm_75, which takes it
- * from 26 registers, as with .pragma "nounroll" and as rfkit counts, to
- * 49; not modelled) and +40% (many_live at sm_80 and sm_90).  Not
- * modelled either: ptxas's own loop unrolling, its if-conversion of small
- * branches.  RF_ELIMIT only when the interference graph itself is too
- * large.
+ * scheduling backs off step by step, ending with an order that frees
+ * registers first; a kernel whose first schedule exceeds the budget counts
+ * the budget; small counted loops count as ptxas unrolls them
+ * (unroll_copy).  Against ptxas -v on 53 kernels (tests/bench_regalloc.c):
+ * within 15% on 81% (sm_75), 79% (sm_80), 74% (sm_90); within 25% on 96%,
+ * 96%, 92%; mean |error| 9.0%, 9.5%, 10.0%; the worst -31% (jacobi9 at
+ * sm_75) and +29% (stencil1d: ptxas hoists fewer of its shared loads than
+ * SHARED_WINDOW lets).  Not modelled: ptxas's if-conversion of small
+ * branches, rematerialisation beyond constants, ptxas's other loop
+ * transformations.  RF_ELIMIT only when the interference graph itself is
+ * too large.
  */
 #include "kir.h"
 #include "kir_internal.h"
