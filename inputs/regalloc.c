@@ -1089,9 +1089,9 @@ static bool shares(const uint16_t *a, int na, const uint16_t *b, int nb)
  * whose operands are ready it issues the one with the longest
  * latency-weighted path to the end of the block first.  Global loads (the
  * longest latency) and the address arithmetic they read therefore go ahead
- * of the block's other work, address arithmetic of later stores and
- * shared loads moves up past a barrier (only memory operations are
- * ordered by it), and stores, which nothing reads, go last.  Model: a
+ * of the block's other work, the address arithmetic of later loads and
+ * stores moves up past a barrier (only memory operations are ordered by
+ * it), and stores, which nothing reads, go last.  Model: a
  * dependence graph of the block (register read-after-write,
  * write-after-read and write-after-write, guards as reads; loads after the
  * last fence, i.e. global store, atomic, barrier or call, and non-global
@@ -1099,14 +1099,16 @@ static bool shares(const uint16_t *a, int na, const uint16_t *b, int nb)
  * load and fence), each instruction's height (the longest path to the
  * block's end, a read-after-write edge weighted by the producer's
  * latency_of, an ordering edge by one cycle), then a list schedule taking
- * the ready instruction of greatest height, the earliest on ties.  The
- * block's branch or exit stays last.  Evidence (ptxas -v, sm_75): on
+ * the ready instruction of greatest height, the earliest on ties (in the
+ * ladder's pressure order: the one freeing the most register words,
+ * freed_words, then the greatest height).  The block's branch or exit
+ * stays last.  Evidence (ptxas -v, sm_75): on
  * inputs/validation/transpose.ptx without its global loads, writing the
  * four transposed values through four addresses takes 20 registers and
  * through one address 14: ptxas computes the store addresses before the
  * stores and keeps them live together, which program order (each address
- * dead at its store) does not; nbody takes 37 (program order with global
- * loads first: 29, this schedule 37) and stencil3d_z 42 (52, now 42). */
+ * dead at its store) does not; nbody takes 37 (global loads first in
+ * program order: 29, this schedule 36) and stencil3d_z 42 (52, now 42). */
 typedef struct dag {
     int *from, *to;
     bool *raw;
