@@ -57,8 +57,10 @@ enum {
     RF_IF_LOOPBACK = 1u << 3,  /* branch to an earlier-or-same block */
     RF_IF_TRUNC = 1u << 4,     /* more operands than RF_MAX_DEFS/USES; first kept */
     RF_IF_MOVE = 1u << 5,      /* plain register-to-register copy */
-    RF_IF_CONST = 1u << 6      /* defines a constant compilers fold into operands
+    RF_IF_CONST = 1u << 6,     /* defines a constant compilers fold into operands
                                   (kernel parameter, constant bank, immediate) */
+    RF_IF_APPROX = 1u << 7     /* approximate math (.approx, div.full): no
+                                  Newton sequence or slow-path call */
 };
 
 typedef struct rf_inst {
@@ -81,6 +83,7 @@ typedef struct rf_block {
     char label[64];              /* label or generated name */
     bool has_taken;              /* the kernel spec's [branches] gives ... */
     double taken_p;              /* ... the probability succ[1] is taken */
+    bool nounroll;               /* PTX .pragma "nounroll" in the block */
 } rf_block;
 
 /* Virtual register (PTX). */

@@ -347,6 +347,8 @@ typedef struct fstate {
     int nscopes, capscopes, scope;
     int *inst_scope;     /* scope of each instruction */
     int capiscope;
+    int *nounroll;       /* .pragma "nounroll": index of the next instruction */
+    int nnounroll, capnounroll;
 } fstate;
 
 static void fstate_free(fstate *fs)
@@ -361,6 +363,7 @@ static void fstate_free(fstate *fs)
     free(fs->bt_first);
     free(fs->scope_parent);
     free(fs->inst_scope);
+    free(fs->nounroll);
 }
 
 /* Map key of a label in a scope: the name itself in the body's scope, else
@@ -1055,6 +1058,9 @@ static int parse_inst(ptx *p, fstate *fs)
     }
     if (has_mod(opt->s, opt->len, ".uni"))
         in->flags |= RF_IF_UNIFORM;
+    if (has_mod(opt->s, opt->len, ".approx") ||
+        (blen == 3 && memcmp(opt->s, "div", 3) == 0 && has_mod(opt->s, opt->len, ".full")))
+        in->flags |= RF_IF_APPROX;
 
     bool is_call = in->cls == RF_OC_CALL;
     if (is_call) {
@@ -1102,8 +1108,11 @@ static int parse_inst(ptx *p, fstate *fs)
           has_mod(opt->s, opt->len, ".to"))))
         in->flags |= RF_IF_MOVE;
     /* Constants ptxas reads straight from the constant bank or encodes as
-     * immediates: kernel parameters, constant-address loads, immediates
-     * and launch-size special registers. */
+     * immediates: kernel parameters, constant-address loads, immediates,
+     * launch-size special registers and the address of a variable (an
+     * immediate or relocation: ptxas -v at sm_75 counts the same registers
+     * for inputs/validation/stencil1d.ptx and transpose.ptx with their
+     * shared arrays' addresses written as 0). */
     if (in->ndefs == 1 && in->nuses == 0 && guard < 0 && nops == 2) {
         if (in->cls == RF_OC_LD_CONST && ops[1].k == OP_MEM)
             in->flags |= RF_IF_CONST;
@@ -1116,6 +1125,8 @@ static int parse_inst(ptx *p, fstate *fs)
                                  (v->len >= 7 && memcmp(v->s, "%nctaid", 7) == 0))))
                 in->flags |= RF_IF_CONST;
         }
+        if (blen == 3 && memcmp(opt->s, "mov", 3) == 0 && ops[1].k == OP_SYM)
+            in->flags |= RF_IF_CONST;
     }
     /* Branch targets: the label operand of bra; brx.idx names a table. */
     if (oi && oi->cls == RF_OC_BRANCH) {
@@ -1265,6 +1276,14 @@ static int parse_body(ptx *p, fstate *fs)
             } else if (is_w(t, ".pragma") || is_w(t, ".maxnreg") ||
                        is_w(t, ".maxntid") || is_w(t, ".reqntid") ||
                        is_w(t, ".minnctapersm")) {
+                const tok *a = p->i + 1 < p->nt ? &p->t[p->i + 1] : NULL;
+                if (is_w(t, ".pragma") && a && a->k == T_STR && a->len == 10 &&
+                    memcmp(a->s, "\"nounroll\"", 10) == 0) {
+                    if (kir_grow((void **)&fs->nounroll, &fs->capnounroll,
+                                 fs->nnounroll, sizeof *fs->nounroll))
+                        return nomem(p);
+                    fs->nounroll[fs->nnounroll++] = f->ninsts;
+                }
                 rc = skip_stmt(p);
             } else if (is_w(t, ".shared") || is_w(t, ".local") ||
                        is_w(t, ".const") || is_w(t, ".global") ||
@@ -1377,6 +1396,12 @@ static int parse_body(ptx *p, fstate *fs)
     free(ctl);
     if (rc)
         return nomem(p);
+    /* A pragma marks the block holding the instruction after it. */
+    for (int k = 0; k < fs->nnounroll; k++)
+        for (int b = 0; b < f->nblocks; b++)
+            if (fs->nounroll[k] >= f->blocks[b].first &&
+                fs->nounroll[k] < f->blocks[b].first + f->blocks[b].ninsts)
+                f->blocks[b].nounroll = true;
     return RF_OK;
 }
 

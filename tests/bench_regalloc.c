@@ -10,7 +10,8 @@
  * in kir.h), plus what called functions need on top of the entry's own
  * (regs_rfkit less the entry's own count).  Signed error = rfkit / ptxas - 1.
  * Per arch it prints the share of kernels within +-15% and +-25%, the
- * median signed error and the worst kernel; with -v one line per kernel.
+ * median signed error, the mean absolute error and the worst kernel; with
+ * -v one line per kernel.
  * Files of the table that are missing (the validation set on a branch
  * without it) are skipped and counted; RF_REGALLOC_ALT=DIR looks for a
  * missing file's base name in DIR instead.
@@ -125,14 +126,16 @@ int main(int argc, char **argv)
             printf("\n");
         }
     printf("regalloc vs ptxas: %d kernels (%d in the table not found)\n", n, missing);
-    printf("%-6s %9s %9s %9s  %s\n", "arch", "in15%", "in25%", "median", "worst");
+    printf("%-6s %9s %9s %9s %9s  %s\n", "arch", "in15%", "in25%", "median", "mean|e|",
+           "worst");
     for (int a = 0; a < NARCH && n > 0; a++) {
-        double err[MAXK], worst = 0;
+        double err[MAXK], worst = 0, sum = 0;
         int in15 = 0, in25 = 0, wi = 0;
         for (int i = 0; i < n; i++) {
             err[i] = rows[i].rfkit[a] / (double)rows[i].ptxas[a] - 1;
             in15 += fabs(err[i]) <= 0.15 + 1e-9;
             in25 += fabs(err[i]) <= 0.25 + 1e-9;
+            sum += fabs(err[i]);
             if (fabs(err[i]) > fabs(worst)) {
                 worst = err[i];
                 wi = i;
@@ -140,8 +143,9 @@ int main(int argc, char **argv)
         }
         qsort(err, (size_t)n, sizeof *err, cmp_double);
         double med = n % 2 ? err[n / 2] : 0.5 * (err[n / 2 - 1] + err[n / 2]);
-        printf("%-6s %8.0f%% %8.0f%% %+8.0f%%  %+.0f%% %s (%d vs %d)\n", arch_name[a],
-               100.0 * in15 / n, 100.0 * in25 / n, 100.0 * med, 100.0 * worst,
+        printf("%-6s %8.0f%% %8.0f%% %+8.0f%% %8.1f%%  %+.0f%% %s (%d vs %d)\n",
+               arch_name[a], 100.0 * in15 / n, 100.0 * in25 / n, 100.0 * med,
+               100.0 * sum / n, 100.0 * worst,
                rows[wi].entry, rows[wi].rfkit[a], rows[wi].ptxas[a]);
     }
     return 0;

@@ -192,7 +192,9 @@ static void test_predicate_overflow(void **state)
 
 /* 300 loaded values live at once do not fit 255 registers: the overflow is
  * spilled to local memory with reloads into R246..R254 before each use and
- * stores after each definition. */
+ * stores after each definition.  The loads end their block (a branch to
+ * the next label), so all 300 are live at its end whatever the block
+ * schedule. */
 static void test_spilling(void **state)
 {
     (void)state;
@@ -208,6 +210,7 @@ static void test_spilling(void **state)
     for (int i = 0; i < N; i++)
         n += snprintf(text + n, cap - (size_t)n,
                       "\tld.global.f32 %%f%d, [%%rd2+%d];\n", i, 4 * i);
+    n += snprintf(text + n, cap - (size_t)n, "\tbra.uni $L1;\n$L1:\n");
     n += snprintf(text + n, cap - (size_t)n, "\tmov.f32 %%f%d, 0f00000000;\n", N);
     for (int i = 0; i < N; i++)
         n += snprintf(text + n, cap - (size_t)n,
@@ -254,16 +257,33 @@ static void test_spilling(void **state)
     rf_module_destroy(m);
 }
 
-/* An IEEE f32 division holds 7 temporaries besides its result (ptxas's
- * Newton sequence and slow-path call), by hand: %rd1 folds, %rd2 R2:R3.
- * Order after scheduling: cvta, ld f1, ld f2, (NOP), div, st, ret.  f1 and
- * f2 meet f3 through the stretch (f3 is read within 8 instructions of their
- * loads); the temporaries meet the division's operands f1 f2, its result
- * f3 and rd2 (live across).  So f1 f2 f3 t0..t6 are a 10-clique beside
- * rd2: f1 R0, f2 R4, f3 R5, t0..t6 R6..R12 -> 13 registers (ptxas -v at
- * sm_75 also says 13; without the temporaries it would be 6).  The
- * temporaries are not in the code: the division defines R5 only. */
-static void test_division_temporaries(void **state)
+static rf_func *alloc_text(const char *text, rf_module **m)
+{
+    rf_err err = {0};
+    if (rf_ptx_parse("d.ptx", text, m, &err))
+        fail_msg("%s", err.msg);
+    rf_func *p;
+    if (rf_regalloc(&(*m)->funcs[0], &p, &err))
+        fail_msg("%s", err.msg);
+    return p;
+}
+
+/* An IEEE f32 division calls a slow-path subroutine that clobbers R0..R12,
+ * so the kernel needs 13 registers and whatever is live across the division
+ * (other than constants, reloaded after the call) sits above R12.  By hand:
+ * %rd1 folds; order after scheduling (the folded ld.param keeps its place,
+ * then by height: cvta 4+400+20+1, ld f1 and ld f2 400+20+1, div 20+1,
+ * st 1): (NOP), cvta, ld f1, ld f2, div, st, ret.  %rd2 is a copy of a
+ * parameter: no floor.  Colouring: rd2 R2:R3, f1 R0, f2 R4, f3 R5 (f1 and
+ * f2 meet f3 through the stretch) = 6 registers, raised to the
+ * subroutine's 13 (ptxas -v at sm_75 also says 13).
+ * The second kernel adds tid.x to the address (rd2 is defined twice: no
+ * constant) and a third load read after the division: rd2 and f10 are
+ * live across it.  Order: (NOP), mov r1, mul.wide rd3, cvta rd2, add rd2,
+ * ld f1, ld f2, ld f10, div, add, st.  Colouring in order of first
+ * definition: r1 R0, rd3 R2:R3, rd2 from R13 on, aligned: R14:R15, f1 R4,
+ * f2 R5, f10 R13, f3 R6 -> 16 registers (ptxas -v at sm_75: 16). */
+static void test_division_slow_path(void **state)
 {
     (void)state;
     const char *text =
@@ -278,12 +298,7 @@ static void test_division_temporaries(void **state)
         "\tst.global.f32 [%rd2+8], %f3;\n"
         "\tret;\n}\n";
     rf_module *m;
-    rf_err err = {0};
-    if (rf_ptx_parse("d.ptx", text, &m, &err))
-        fail_msg("%s", err.msg);
-    rf_func *p;
-    if (rf_regalloc(&m->funcs[0], &p, &err))
-        fail_msg("%s", err.msg);
+    rf_func *p = alloc_text(text, &m);
     assert_int_equal(p->nregs, 13);
     const rf_inst *div = &p->insts[4];
     assert_int_equal(div->cls, RF_OC_SFU);
@@ -292,8 +307,213 @@ static void test_division_temporaries(void **state)
     assert_int_equal(div->nuses, 2);
     assert_int_equal(div->uses[0], 0);
     assert_int_equal(div->uses[1], 4);
-    assert_int_equal(p->insts[1].cls, RF_OC_LD_GLOBAL);   /* loads first */
-    assert_int_equal(p->insts[3].cls, RF_OC_NOP);         /* ld.param */
+    assert_int_equal(p->insts[0].cls, RF_OC_NOP);         /* ld.param */
+    assert_int_equal(p->insts[2].cls, RF_OC_LD_GLOBAL);   /* loads next */
+    assert_int_equal(p->insts[3].cls, RF_OC_LD_GLOBAL);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+
+    const char *live =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry d(.param .u64 p)\n{\n"
+        "\t.reg .f32 %f<12>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %r<2>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tmov.u32 %r1, %tid.x;\n"
+        "\tmul.wide.u32 %rd3, %r1, 4;\n"
+        "\tadd.s64 %rd2, %rd2, %rd3;\n"
+        "\tld.global.f32 %f1, [%rd2];\n"
+        "\tld.global.f32 %f2, [%rd2+4];\n"
+        "\tld.global.f32 %f10, [%rd2+8];\n"
+        "\tdiv.rn.f32 %f3, %f1, %f2;\n"
+        "\tadd.f32 %f3, %f3, %f10;\n"
+        "\tst.global.f32 [%rd2], %f3;\n"
+        "\tret;\n}\n";
+    p = alloc_text(live, &m);
+    assert_int_equal(p->nregs, 16);
+    div = &p->insts[8];
+    assert_int_equal(div->cls, RF_OC_SFU);
+    assert_int_equal(div->defs[0], 6);
+    const rf_inst *add = &p->insts[9];
+    assert_int_equal(add->nuses, 2);
+    assert_int_equal(add->uses[1], 13);                    /* f10 */
+    const rf_inst *st = &p->insts[10];
+    assert_int_equal(st->cls, RF_OC_ST_GLOBAL);
+    assert_int_equal(st->uses[0], 14);                     /* rd2 */
+    assert_int_equal(st->uses[1], 15);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+
+    /* div.approx: no slow path, the first kernel's own 6 registers. */
+    char approx[512];
+    const char *rn = strstr(text, "div.rn.f32");
+    assert_non_null(rn);
+    snprintf(approx, sizeof approx, "%.*sdiv.approx.f32%s", (int)(rn - text), text,
+             rn + strlen("div.rn.f32"));
+    p = alloc_text(approx, &m);
+    assert_int_equal(p->nregs, 6);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+}
+
+
+/* ptxas unrolls a small counted loop 4 times unless .pragma "nounroll"
+ * forbids it; the count is then that of the body written out 4 times with
+ * fresh names in all but the last copy (the second kernel below, which
+ * carries the pragma so it is not unrolled again), while the physical code
+ * keeps the PTX's loop.  ptxas -v at sm_75: 10, 6 (with the pragma) and 10.
+ * With the pragma, by hand: %rd1 folds; %r1 and %rd2 are redefined in the
+ * loop, so they take registers: r1 R0 (R1 is the stack pointer), rd2
+ * R2:R3, f1 R4, f2 R5; in the loop at most r1, rd2, f1 and f2 are live:
+ * 6 registers. */
+static void test_unroll(void **state)
+{
+    (void)state;
+    const char *loop =
+        ".version 7.0\n"
+        ".target sm_75\n"
+        ".address_size 64\n"
+        ".visible .entry u(.param .u64 p, .param .u32 n)\n"
+        "{\n"
+        "\t.reg .pred %p<9>;\n"
+        "\t.reg .f32 %f<9>;\n"
+        "\t.reg .b32 %r<9>;\n"
+        "\t.reg .b64 %rd<9>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tld.param.u32 %r1, [n];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tmov.f32 %f1, 0f00000000;\n"
+        "$L:\n"
+        "\tld.global.f32 %f2, [%rd2];\n"
+        "\tadd.f32 %f1, %f1, %f2;\n"
+        "\tadd.s64 %rd2, %rd2, 4;\n"
+        "\tadd.s32 %r1, %r1, -1;\n"
+        "\tsetp.ne.s32 %p1, %r1, 0;\n"
+        "\t@%p1 bra $L;\n"
+        "\tst.global.f32 [%rd2], %f1;\n"
+        "\tret;\n"
+        "}\n";
+    const char *written =
+        ".version 7.0\n"
+        ".target sm_75\n"
+        ".address_size 64\n"
+        ".visible .entry u(.param .u64 p, .param .u32 n)\n"
+        "{\n"
+        "\t.reg .pred %p<9>;\n"
+        "\t.reg .f32 %f<9>;\n"
+        "\t.reg .b32 %r<9>;\n"
+        "\t.reg .b64 %rd<9>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tld.param.u32 %r1, [n];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tmov.f32 %f1, 0f00000000;\n"
+        "$L:\n"
+        "\t.pragma \"nounroll\";\n"
+        "\tld.global.f32 \t%f3, [%rd2];\n"
+        "\tadd.f32 \t%f4, %f1, %f3;\n"
+        "\tadd.s64 \t%rd3, %rd2, 4;\n"
+        "\tadd.s32 \t%r2, %r1, -1;\n"
+        "\tsetp.ne.s32 \t%p2, %r2, 0;\n"
+        "\tld.global.f32 \t%f5, [%rd3];\n"
+        "\tadd.f32 \t%f6, %f4, %f5;\n"
+        "\tadd.s64 \t%rd4, %rd3, 4;\n"
+        "\tadd.s32 \t%r3, %r2, -1;\n"
+        "\tsetp.ne.s32 \t%p3, %r3, 0;\n"
+        "\tld.global.f32 \t%f7, [%rd4];\n"
+        "\tadd.f32 \t%f8, %f6, %f7;\n"
+        "\tadd.s64 \t%rd5, %rd4, 4;\n"
+        "\tadd.s32 \t%r4, %r3, -1;\n"
+        "\tsetp.ne.s32 \t%p4, %r4, 0;\n"
+        "\tld.global.f32 \t%f2, [%rd5];\n"
+        "\tadd.f32 \t%f1, %f8, %f2;\n"
+        "\tadd.s64 \t%rd2, %rd5, 4;\n"
+        "\tadd.s32 \t%r1, %r4, -1;\n"
+        "\tsetp.ne.s32 \t%p1, %r1, 0;\n"
+        "\t@%p1 bra $L;\n"
+        "\tst.global.f32 [%rd2], %f1;\n"
+        "\tret;\n"
+        "}\n";
+    char pragma[1024];
+    const char *lab = strstr(loop, "$L:\n");
+    assert_non_null(lab);
+    snprintf(pragma, sizeof pragma, "%.*s\t.pragma \"nounroll\";\n%s",
+             (int)(lab + 4 - loop), loop, lab + 4);
+    rf_module *m;
+    rf_func *p = alloc_text(pragma, &m);
+    assert_true(m->funcs[0].blocks[1].nounroll);
+    assert_false(m->funcs[0].blocks[0].nounroll);
+    assert_int_equal(p->nregs, 6);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+
+    p = alloc_text(written, &m);
+    int unrolled = p->nregs;
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+    assert_true(unrolled > 6);
+
+    p = alloc_text(loop, &m);
+    assert_false(m->funcs[0].blocks[1].nounroll);
+    assert_int_equal(p->nregs, unrolled);
+    assert_int_equal(p->ninsts, m->funcs[0].ninsts);
+    assert_int_equal(p->blocks[1].ninsts, 6);      /* the loop as written */
+    rf_func_destroy(p);
+
+    /* Under a budget of 8 the unrolled loop's first schedule (its count
+     * above, more than 8) does not fit, a later rung does (program order
+     * needs no more than the loop as written, 6): the count is the budget,
+     * 8, though the code's registers stay below R6. */
+    rf_err err = {0};
+    if (rf_regalloc_cap(&m->funcs[0], 255, 8, &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->nregs, 8);
+    for (int i = 0; i < p->ninsts; i++)
+        for (int k = 0; k < p->insts[i].ndefs; k++)
+            if (p->insts[i].defs[k] < RF_PRED_BASE)
+                assert_in_range(p->insts[i].defs[k], 0, 5);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+}
+
+/* An atomic whose old value is never read is a reduction (RED): no
+ * destination register.  By hand: %rd1 folds, %rd2 (read as an address)
+ * R2:R3; the atomic's old value %r1 is unread, so the kernel holds only
+ * R0 (unused), R1 (stack pointer) and R2:R3 = 4 registers.  Reading the old
+ * value back (stored after the atomic) gives it a register: R0, still 4. */
+static void test_atomic_reduction(void **state)
+{
+    (void)state;
+    const char *red =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry a(.param .u64 p)\n{\n"
+        "\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tatom.global.add.u32 %r1, [%rd2], 1;\n"
+        "\tret;\n}\n";
+    rf_module *m;
+    rf_func *p = alloc_text(red, &m);
+    assert_int_equal(p->insts[2].cls, RF_OC_ATOMIC);
+    assert_int_equal(p->insts[2].ndefs, 0);
+    assert_int_equal(p->insts[2].nuses, 2);
+    assert_int_equal(p->nregs, 4);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+
+    const char *used =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry a(.param .u64 p)\n{\n"
+        "\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tatom.global.add.u32 %r1, [%rd2], 1;\n"
+        "\tst.global.u32 [%rd2+4], %r1;\n"
+        "\tret;\n}\n";
+    p = alloc_text(used, &m);
+    assert_int_equal(p->insts[2].cls, RF_OC_ATOMIC);
+    assert_int_equal(p->insts[2].ndefs, 1);
+    assert_int_equal(p->insts[2].defs[0], 0);
+    assert_int_equal(p->nregs, 4);
     rf_func_destroy(p);
     rf_module_destroy(m);
 }
@@ -434,7 +654,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bundled_vs_ptxas),
         cmocka_unit_test(test_predicate_overflow),
         cmocka_unit_test(test_spilling),
-        cmocka_unit_test(test_division_temporaries),
+        cmocka_unit_test(test_division_slow_path),
+        cmocka_unit_test(test_unroll),
+        cmocka_unit_test(test_atomic_reduction),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_cap_spills),
         cmocka_unit_test(test_kernel_fit),
