@@ -172,7 +172,7 @@ const rf_mparam rf_ipc_mparams[] = {
     {"steal_boost", offsetof(rf_ipc_params, conflict.steal_boost), 0.0, 4.0, 1.0, false, "1",
      "extra read stealing when write stealing is on, as a share of steal_cand"},
     /* CTA switching (analytic/switching.c). */
-    {"sw_sync", offsetof(rf_ipc_params, sw.sync), 0.0, 1.0, 0.5, false, "1",
+    {"sw_sync", offsetof(rf_ipc_params, sw.sync), 0.0, 1.0, 0.75, false, "1",
      "CTA switching: how far a CTA's warps wait on memory together (1 all at once, "
      "0 independently)"},
     {"sw_cost", offsetof(rf_ipc_params, sw.cost_scale), 0.1, 10.0, 1.0, false, "1",

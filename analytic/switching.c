@@ -259,6 +259,56 @@ static double pending_used(const rf_sw_slot_in *si, const rf_sw_slot *sl)
     return cyc > 0 ? f * si->active * si->episode / cyc : 0.0;
 }
 
+/* Reg+DRAM (header): the DRAM share of the switches, by bisection on
+ * p_dram = 1 - P_rf / used(c(p_dram)) (used falls as the cost grows), and
+ * the thrash test; fills st and si (its cost). */
+static void regdram(const rf_sw_input *in, const rf_sw_params *p, double cost, rf_sw_slot_in *si,
+                    rf_sw_state *st)
+{
+    int w = in->warps_per_cta > 0 ? in->warps_per_cta : 1;
+    int ws = in->warp_size > 0 ? in->warp_size : 32;
+    double a = in->active;
+    st->ctx_bytes = (double)w * in->regs * ws * 4.0;
+    double move = in->dram_bw > 0 ? 2.0 * st->ctx_bytes / in->dram_bw : 0.0;
+    double xfer = in->dram_latency + move;
+    double prf = in->rf_ctas - a > 0 ? in->rf_ctas - a : 0.0;
+    double lo = 0.0, hi = 1.0;
+    for (int it = 0; it < 40; it++) {
+        double mid = 0.5 * (lo + hi);
+        si->cost = (cost + mid * xfer) * p->cost_scale;
+        rf_sw_slot_eval(si, &st->slot);
+        double used = pending_used(si, &st->slot);
+        double want = used > prf ? 1.0 - prf / used : 0.0;
+        if (want > mid)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    st->p_dram = 0.5 * (lo + hi);
+    si->cost = (cost + st->p_dram * xfer) * p->cost_scale;
+    rf_sw_slot_eval(si, &st->slot);
+    double ep = st->episode > 0 ? st->stall_frac * in->cpi_lone / st->episode : 0.0;
+    st->dram_per_inst = ep * st->slot.switched * st->p_dram * 2.0 * st->ctx_bytes / w;
+    /* Thrash: a DRAM switch queues the kernel's loads behind A x 2 B_ctx /
+     * BW cycles of transfers; when the active CTAs reach their next memory
+     * wait sooner (T_gap = (cpi_lone - m S_mem) / n_mem lone cycles), they
+     * all stall behind it and take DRAM CTAs in turn, so the queue never
+     * drains: every memory wait of a CTA becomes a DRAM switch, and the
+     * transfers bound the IPC through the DRAM cap. */
+    double gap = in->mem_waits > 0 ? (in->cpi_lone - in->mem_stall) / in->mem_waits : INFINITY;
+    bool trigger = st->p_dram > 0 || (a > prf && st->stall_frac > 0);
+    if (trigger && in->rf_ctas < in->resident && a * move > gap) {
+        st->thrash = true;
+        st->p_dram = 1.0;
+        st->slot.switched = 1.0;
+        st->slot.ctas_eff = a;
+        st->stall_frac = 1.0;
+        st->episode = in->mem_waits > 0 ? 1.0 / in->mem_waits : 0.0;  /* per instruction */
+        si->cost = (cost + in->dram_latency + a * move) * p->cost_scale;
+        st->dram_per_inst = in->mem_waits * 2.0 * st->ctx_bytes / w;
+    }
+}
+
 void rf_sw_apply(const rf_sw_input *in, const rf_sw_params *p, rf_sw_state *st)
 {
     memset(st, 0, sizeof *st);
@@ -293,24 +343,11 @@ void rf_sw_apply(const rf_sw_input *in, const rf_sw_params *p, rf_sw_state *st)
     st->pending = pend;
     rf_sw_slot_in si = {a, pend, st->stall_frac, st->episode, cost * p->cost_scale};
     rf_sw_slot_eval(&si, &st->slot);
-    if (in->kind == RF_DESIGN_REGDRAM) {
-        /* Pending CTAs in the register file go first; the rest of the
-         * parked ones are in DRAM, and their switches move both contexts. */
-        int ws = in->warp_size > 0 ? in->warp_size : 32;
-        st->ctx_bytes = (double)w * in->regs * ws * 4.0;
-        double xfer = in->dram_latency + (in->dram_bw > 0 ? 2.0 * st->ctx_bytes / in->dram_bw : 0.0);
-        double prf = in->rf_ctas - a > 0 ? in->rf_ctas - a : 0.0;
-        for (int it = 0; it < 8; it++) {
-            double used = pending_used(&si, &st->slot);
-            st->p_dram = used > prf ? 1.0 - prf / used : 0.0;
-            si.cost = (cost + st->p_dram * xfer) * p->cost_scale;
-            rf_sw_slot_eval(&si, &st->slot);
-        }
-        double ep = st->episode > 0 ? st->stall_frac * in->cpi_lone / st->episode : 0.0;
-        st->dram_per_inst = ep * st->slot.switched * st->p_dram * 2.0 * st->ctx_bytes / w;
-    }
+    if (in->kind == RF_DESIGN_REGDRAM)
+        regdram(in, p, cost, &si, st);
     st->cost = si.cost;
     st->ctas_eff = st->slot.ctas_eff < st->resident ? st->slot.ctas_eff : st->resident;
+    st->parked = st->thrash ? pend : pending_used(&si, &st->slot);
     if (in->kind == RF_DESIGN_REGMUTEX && in->code.region > 0) {
         /* Every resident warp holds or asks for chunks; those not waiting
          * for one bound the warps that issue.  The time a warp holds one:
@@ -370,7 +407,8 @@ void rf_sw_count(const rf_sw_input *in, const rf_sw_state *st, long ctas, double
     double a = in->active < res ? in->active : res;
     if (st->pending > 0) {
         double lone = in->insts_per_warp * in->cpi_lone;
-        double episodes = st->episode > 0 ? st->stall_frac * lone / st->episode : 0.0;
+        double episodes = st->thrash ? in->insts_per_warp * in->mem_waits
+                        : st->episode > 0 ? st->stall_frac * lone / st->episode : 0.0;
         double moved = ctas * episodes * st->slot.switched;
         /* VT family: every CTA launched beyond the active places starts
          * pending and is switched in once (FineReg launches into the ACRF). */
@@ -382,10 +420,12 @@ void rf_sw_count(const rf_sw_input *in, const rf_sw_state *st, long ctas, double
         if (in->kind == RF_DESIGN_FINEREG)
             out->pcrf_full_stalls = cycles * (1.0 - st->slot.switched)
                                   * (1.0 - pow(1.0 - st->stall_frac, in->active));
-        double busy = a > 0 ? out->switch_cycles / (cycles * a) : 0.0;
-        a *= busy < 1 ? 1.0 - busy : 0.0;
     }
     out->active_ctas_mean = a;
+    /* FineReg holds the CTAs parked in the PCRF beside the active ones;
+     * the VT family holds every resident CTA. */
+    if (in->kind == RF_DESIGN_FINEREG && a + st->parked < res)
+        out->resident_ctas_mean = a + st->parked;
     if (in->kind == RF_DESIGN_REGMUTEX) {
         out->srp_acquires = (double)ctas * w * in->code.acquires;
         out->srp_stall_cycles = cycles * schedulers * idle * st->pool.p_empty;

@@ -37,6 +37,17 @@ typedef struct rf_sw_params {
     double cost_scale;  /* multiplier on a switch's cost */
 } rf_sw_params;
 
+/* The counters' CSV columns, in output order (the names of `simulate
+ * --csv`): X(column, field). */
+#define RF_SW_COUNTER_COLUMNS(X)                                              \
+    X(resident_ctas_mean, resident_ctas_mean) X(active_ctas_mean, active_ctas_mean) \
+    X(cta_switches, cta_switches) X(switch_cycles, switch_cycles)              \
+    X(switch_dram_bytes, switch_dram_bytes) X(pcrf_full_stalls, pcrf_full_stalls) \
+    X(lock_acquires, lock_acquires) X(lock_wait_cycles, lock_wait_cycles)      \
+    X(stall_lock, stall_lock) X(srp_stall_cycles, srp_stall_cycles)            \
+    X(srp_acquires, srp_acquires) X(nonowner_mem_issue_prob, nonowner_mem_issue_prob)
+#define RF_SW_NCOUNTERS 12
+
 /* ---- CTA switching ------------------------------------------------------ */
 
 /* One active place (slot) and the pool of pending CTAs behind it. */
@@ -138,9 +149,11 @@ typedef struct rf_sw_state {
     double stall_frac, episode; /* s, L_s */
     double cost;            /* cycles per switch */
     double pending;         /* P */
+    double parked;          /* pending CTAs in use, f A L_s / (T_b + f c + (1 - f) L_s) */
     double p_dram;          /* Reg+DRAM: share of switches through DRAM */
     double ctx_bytes;       /* Reg+DRAM: bytes of one CTA's registers */
     double dram_per_inst;   /* Reg+DRAM: switch bytes per warp instruction */
+    bool thrash;            /* Reg+DRAM: the DRAM queue never drains (switching.c) */
     double entries;         /* FineReg: PCRF entries of one stalled CTA */
     double phi;             /* sharing: share of a warp's run before its first shared register */
     rf_sw_slot slot;

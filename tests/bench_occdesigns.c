@@ -21,7 +21,9 @@
  * and reuses them (delete it when the sampler or a kernel changes).
  * RF_BENCH_KERNELS=a,b limits the run to the kernels named;
  * RF_BENCH_VALIDATION=a,b names the validation kernels (default below);
- * RF_BENCH_JOBS=N runs N full runs at a time (default 2).
+ * RF_BENCH_JOBS=N runs N full runs at a time (default 2); RF_BENCH_SW=
+ * "sync,cost" scores with those switching parameters (analytic/
+ * switching.c) instead of the defaults.
  */
 #include <math.h>
 #include <stdio.h>
@@ -208,6 +210,23 @@ static int cache_save(const char *path, const kjob *jobs, int nk)
     return fclose(f) ? -1 : 0;
 }
 
+/* RF_BENCH_SW="sync,cost": the switching parameters to score with
+ * (default: the uncalibrated defaults). */
+static const rf_calib *sw_params(void)
+{
+    static rf_calib cal;
+    const char *v = getenv("RF_BENCH_SW");
+    if (!v)
+        return NULL;
+    memset(&cal, 0, sizeof cal);
+    rf_ipc_params_default(&cal.params);
+    char *end;
+    cal.params.sw.sync = strtod(v, &end);
+    if (*end == ',')
+        cal.params.sw.cost_scale = strtod(end + 1, NULL);
+    return &cal;
+}
+
 static void score(kjob *kj)
 {
     for (int i = 0; i < NPT; i++) {
@@ -221,7 +240,7 @@ static void score(kjob *kj)
                        rf_kernel_ctas(k), 1};
         rf_estimate e;
         rf_err err;
-        if (rf_extrap_estimate(&kj->gpu[g], &p->d, &kj->kc[g], &sh, NULL, &e, &err)) {
+        if (rf_extrap_estimate(&kj->gpu[g], &p->d, &kj->kc[g], &sh, sw_params(), &e, &err)) {
             fprintf(stderr, "bench_occdesigns: %s: %s\n", p->key, err.msg);
             continue;
         }
