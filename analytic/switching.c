@@ -174,6 +174,24 @@ static int sharing_code(const rf_func *f, const rf_profile *prof, const rf_desig
     return 0;
 }
 
+/* One instruction of RegMutex's chunk protocol: the hold after
+ * instruction i given the hold before it; *held (may be NULL): the warp
+ * holds a chunk while issuing it; *exit: it gives one back. */
+static bool srp_step(const rf_func *f, const rf_live *lv, int i, int base, int regs, bool hold,
+                     bool *held, bool *exit)
+{
+    int li = rf_regset_count(&lv->in[i]), lo = rf_regset_count(&lv->out[i]);
+    bool bar = f->insts[i].cls == RF_OC_BARRIER;
+    bool need = base < regs && !bar && (li > base || lo > base);
+    bool release = bar || (need && lo <= base);
+    bool h = hold || need;
+    if (held)
+        *held = h;
+    if (exit)
+        *exit = h && release;
+    return h && !release;
+}
+
 /* RegMutex regions and FineReg's live registers at loads, over the
  * executed instructions (block frequencies of analytic/kchar.c). */
 static int live_code(const rf_func *f, const rf_profile *prof, const rf_design *d, int regs,
@@ -194,26 +212,54 @@ static int live_code(const rf_func *f, const rf_profile *prof, const rf_design *
     int base = (int)(d->brs_frac * regs + 1.0 - 1e-9);
     if (base < 1)
         base = 1;
+    /* A warp takes a chunk at an instruction that needs one and keeps it
+     * until one that needs it leaves its live registers at the base set
+     * or fewer, or at a barrier (sampler/regmutex.c).  Whether a warp may
+     * hold one entering a block is a forward dataflow over the CFG (held
+     * at the end of any predecessor), to a fixed point. */
+    bool *hold_in = calloc((size_t)(f->nblocks > 0 ? f->nblocks : 1), sizeof *hold_in);
+    if (!hold_in) {
+        rf_live_free(&lv);
+        free(freq);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory");
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int b = 0; b < f->nblocks; b++) {
+            const rf_block *blk = &f->blocks[b];
+            bool hold = hold_in[b];
+            for (int i = blk->first; i < blk->first + blk->ninsts && i < lv.ninsts; i++)
+                hold = srp_step(f, &lv, i, base, regs, hold, NULL, NULL);
+            for (int j = 0; j < blk->nsucc; j++) {
+                int t = blk->succ[j];
+                if (hold && t >= 0 && t < f->nblocks && !hold_in[t]) {
+                    hold_in[t] = true;
+                    changed = true;
+                }
+            }
+        }
+    }
     double total = 0, in_region = 0, exits = 0, loads = 0, live_loads = 0, region_loads = 0;
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *blk = &f->blocks[b];
         double w = freq[b];
         if (!(w > 0))
             continue;
+        bool hold = hold_in[b];
         for (int i = blk->first; i < blk->first + blk->ninsts && i < lv.ninsts; i++) {
-            int li = rf_regset_count(&lv.in[i]), lo = rf_regset_count(&lv.out[i]);
-            bool bar = f->insts[i].cls == RF_OC_BARRIER;
-            bool need = base < regs && !bar && (li > base || lo > base);
+            bool held, exit;
+            hold = srp_step(f, &lv, i, base, regs, hold, &held, &exit);
             total += w;
-            in_region += need ? w : 0.0;
-            exits += need && lo <= base ? w : 0.0;
+            in_region += held ? w : 0.0;
+            exits += exit ? w : 0.0;
             if (rf_live_long_latency(&f->insts[i])) {
                 loads += w;
-                live_loads += w * lo;
-                region_loads += need ? w : 0.0;
+                live_loads += w * rf_regset_count(&lv.out[i]);
+                region_loads += hold ? w : 0.0;
             }
         }
     }
+    free(hold_in);
     rf_live_free(&lv);
     free(freq);
     if (d->kind == RF_DESIGN_REGMUTEX && total > 0) {
