@@ -10,8 +10,12 @@
  * kernels (inputs/validation/, which only measure).
  *
  * Printed per set and design: the mean and worst |IPC error| of the
- * uncalibrated estimate, |est - sim| / sim, and the mean and worst error
- * of the speedup over the GPU's baseline, S = IPC(design) / IPC(baseline).
+ * uncalibrated estimate, |est - sim| / sim, the mean and worst error of
+ * the speedup over the GPU's baseline, S = IPC(design) / IPC(baseline),
+ * and the mean and worst |IPC error| of the calibrated estimate (the
+ * kernel's `rfkit calibrate` record on that GPU, seed 1: its windows run
+ * baseline and bank designs, so these designs are points no window ran;
+ * the switching parameters keep their priors).
  * Then one line per kernel and design: simulated and estimated IPC and
  * the design's counters, simulated / estimated (resident and active CTAs,
  * CTA switches, switch cycles, switch DRAM bytes, PCRF-full cycles, locks
@@ -31,6 +35,7 @@
 #include <string.h>
 
 #include "../analytic/kchar.h"
+#include "../calibrate/calibrate.h"
 #include "../calibrate/extrapolate.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
@@ -100,11 +105,14 @@ typedef struct kjob {
     rf_gpu gpu[2];              /* fermi-c2050, maxwell-gtx980 */
     rf_kernel *k[2];            /* loaded per GPU (registers fitted to each) */
     rf_ipc_kernel kc[2];
+    rf_calib cal[2];            /* `rfkit calibrate` of the kernel on each GPU */
+    bool has_cal[2];
     benchrun_point pts[NPT];
     rf_sim_stats st[NPT];
     double sim_c[NPT][NCNT];
     bool ok[NPT];
     double est_ipc[NPT];
+    double cal_ipc[NPT];        /* calibrated estimate (0: none) */
     double est_c[NPT][NCNT];
 } kjob;
 
@@ -137,6 +145,17 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name)
             fprintf(stderr, "bench_occdesigns: %s on %s: %s\n", path, gn, err.msg);
             return -1;
         }
+        /* The kernel's calibration (seed 1): its windows run the baseline
+         * and bank designs only, so every point scored here is one no
+         * window ran. */
+        rf_calib_opts co = {0, 1, NULL, false};
+        rf_calib_report *rep = malloc(sizeof *rep);
+        kj->has_cal[g] = rep && rf_calib_run(&kj->gpu[g], gn, kj->k[g], &kj->kc[g], &co,
+                                             &kj->cal[g], rep, &err) == RF_OK;
+        if (!kj->has_cal[g])
+            fprintf(stderr, "bench_occdesigns: calibrate %s on %s: %s\n", path, gn,
+                    rep ? err.msg : "out of memory");
+        free(rep);
     }
     for (int i = 0; i < NPT; i++) {
         int g = i < 2 ? 0 : 1;
@@ -247,16 +266,22 @@ static void score(kjob *kj)
         kj->ok[i] = true;
         kj->est_ipc[i] = e.ipc;
         est_counts(&e, kj->est_c[i]);
+        rf_estimate ec;
+        kj->cal_ipc[i] = 0;
+        if (kj->has_cal[g] && !sw_params()
+            && rf_extrap_estimate(&kj->gpu[g], &p->d, &kj->kc[g], &sh, &kj->cal[g], &ec, &err) == 0
+            && ec.calibrated)
+            kj->cal_ipc[i] = ec.ipc;
     }
 }
 
 static void summary(const kjob *jobs, int n, const char *set)
 {
-    printf("%-10s %-17s %4s %9s %9s %9s %9s\n", set, "design", "n", "mean|err|", "worst",
-           "spd mean", "spd worst");
+    printf("%-10s %-17s %4s %9s %9s %9s %9s %4s %9s %9s\n", set, "design", "n", "mean|err|",
+           "worst", "spd mean", "spd worst", "ncal", "cal mean", "cal worst");
     for (int i = 0; i < NPT; i++) {
-        double sum = 0, worst = 0, ssum = 0, sworst = 0;
-        int cnt = 0, scnt = 0;
+        double sum = 0, worst = 0, ssum = 0, sworst = 0, csum = 0, cworst = 0;
+        int cnt = 0, scnt = 0, ccnt = 0;
         for (int j = 0; j < n; j++) {
             const kjob *kj = &jobs[j];
             if (!kj->ok[i])
@@ -264,6 +289,11 @@ static void summary(const kjob *jobs, int n, const char *set)
             double e = fabs(kj->est_ipc[i] - kj->pts[i].ipc) / kj->pts[i].ipc;
             sum += e, cnt++;
             worst = fmax(worst, e);
+            if (kj->cal_ipc[i] > 0) {
+                double ce = fabs(kj->cal_ipc[i] - kj->pts[i].ipc) / kj->pts[i].ipc;
+                csum += ce, ccnt++;
+                cworst = fmax(cworst, ce);
+            }
             int b = base_of(i);
             if (b != i && kj->ok[b]) {
                 double s_sim = kj->pts[i].ipc / kj->pts[b].ipc;
@@ -277,6 +307,10 @@ static void summary(const kjob *jobs, int n, const char *set)
                cnt ? 100 * sum / cnt : 0, 100 * worst);
         if (scnt)
             printf(" %8.2f%% %8.2f%%", 100 * ssum / scnt, 100 * sworst);
+        else
+            printf(" %9s %9s", "", "");
+        if (ccnt)
+            printf(" %4d %8.2f%% %8.2f%%", ccnt, 100 * csum / ccnt, 100 * cworst);
         printf("\n");
     }
 }
@@ -289,9 +323,9 @@ static void kernel_lines(const kjob *jobs, int n)
             if (!kj->ok[i])
                 continue;
             int b = base_of(i);
-            printf("  %-10s %-12s %-16s sim %.4f est %.4f (%+6.1f%%) x%.3f/%.3f",
+            printf("  %-10s %-12s %-16s sim %.4f est %.4f (%+6.1f%%) cal %.4f x%.3f/%.3f",
                    kj->set, kj->name, points[i].label, kj->pts[i].ipc, kj->est_ipc[i],
-                   100 * (kj->est_ipc[i] - kj->pts[i].ipc) / kj->pts[i].ipc,
+                   100 * (kj->est_ipc[i] - kj->pts[i].ipc) / kj->pts[i].ipc, kj->cal_ipc[i],
                    kj->ok[b] ? kj->pts[i].ipc / kj->pts[b].ipc : 0,
                    kj->ok[b] ? kj->est_ipc[i] / kj->est_ipc[b] : 0);
             for (int c = 0; c < NCNT; c++)
