@@ -55,18 +55,23 @@
  * reorder.c's rf_reorder_reach with the first-use numbering when unroll),
  * then waits until its owner CTA's lock holders have exited (the
  * deadlock-avoidance rule).  In steady state a pair completes one CTA per
- * owner run (1 - phi) T (T a CTA's run): it counts as min(2, 1 / (1 - phi))
- * CTAs, so the IPC model issues from U + S min(2, 1 / (1 - phi)) CTAs.  A
- * non-owner warp waits (1 - phi) T_own - phi T per CTA, T the CTA run under
+ * owner run: a pair is one place that runs its CTAs one after the other,
+ * and the IPC model issues from the U + S places (Eq. 1's g) in waves of
+ * U + S.  The non-owner's prefix (phi of its run; under 10% of the
+ * instructions on the bundled kernels with unrolled declarations) is not
+ * counted as issue (its warps rank last under OWF).  A non-owner warp
+ * waits (1 - phi) T_own - phi T per CTA, T the CTA run under
  * load (insts_per_warp x W / IPC); with Owner Warp First the owners issue
  * ahead of the others, so their run is at the owners' own rate,
  * T_own = insts_per_warp x max(cpi_lone, W_own / IPC) (W_own their warps).
  * Every warp of a shared CTA takes its pair's lock once.
  *
- * RegMutex's pool (seed 000 Section VI.A, VI.D).  A warp needs a chunk of
- * the pool while its live registers exceed the base set (a share rho of
- * its instructions, analytic/liveness.c) and keeps it while it waits on
- * memory.  The resident warps (N) and C chunks (one CTA's warps) form a
+ * RegMutex's pool (seed 000 Section VI.A, VI.D).  A warp takes a chunk of
+ * the pool where its live registers exceed the base set (analytic/
+ * liveness.c) and keeps it to the release point (live registers back at
+ * the base set) or a barrier, waits on memory included: rho = (rho_i
+ * (cpi_lone - m S_mem) + l m S_mem) / cpi_lone, rho_i the share of its
+ * executed instructions held, l the share of its loads issued holding.  The resident warps (N) and C chunks (one CTA's warps) form a
  * finite-source queue (machine repairman, M/M/C//N): a warp out of a region
  * asks for a chunk at rate 1 / T_out, holds it T_in, r = T_in / T_out =
  * rho / (1 - rho):
@@ -366,9 +371,8 @@ void rf_sw_apply(const rf_sw_input *in, const rf_sw_params *p, rf_sw_state *st)
         double phi = in->insts_per_warp > 0 ? in->code.prefix / in->insts_per_warp : 0.0;
         phi = phi < 0 ? 0 : (phi > 1 ? 1 : phi);
         st->phi = phi;
-        double pair = phi < 0.5 ? 1.0 / (1.0 - phi) : 2.0;
-        st->resident = in->unshared + 2 * in->shared_pairs;
-        st->ctas_eff = in->unshared + in->shared_pairs * pair;
+        st->resident = in->unshared + in->shared_pairs;
+        st->ctas_eff = st->resident;
         return;
     }
     if (!is_switching(in->kind) || in->active <= 0)
@@ -422,6 +426,9 @@ void rf_sw_count(const rf_sw_input *in, const rf_sw_state *st, long ctas, double
     double act = in->act > 0 ? in->act : 1.0;
     /* Waves of equal length: the mean residency over the kernel. */
     long r = st->resident > 0 ? st->resident : 1;
+    if (in->kind == RF_DESIGN_SHARING)
+        r = in->unshared + 2 * in->shared_pairs;    /* both CTAs of a pair reside */
+    r = r > 0 ? r : 1;
     long waves = (ctas + r - 1) / r;
     double res = (double)ctas / waves;
     out->resident_ctas_mean = res;

@@ -250,8 +250,8 @@ static void design_params(const rf_design *d, const rf_ipc_params *p, rf_ipc_par
  *     registers at its loads.  Switching and the pool's depletion give
  *     the effective CTAs; Reg+DRAM's context transfers join the kernel's
  *     DRAM bytes.
- *   Register Sharing: the M CTAs of Eq. 4 per wave, issuing as
- *     U + S min(2, 1 / (1 - phi)).
+ *   Register Sharing: U + S places (a pair runs its CTAs one after the
+ *     other), all issuing.
  *   Others: the active CTAs, all issuing. */
 static int occ_terms(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                      const rf_shape *shape, rf_ipc_kernel *k, const rf_ipc_params *p,

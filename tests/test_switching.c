@@ -197,15 +197,15 @@ static void regdram_switch_bytes(void **state)
 
 /* Register Sharing, S = 2 pairs and U = 1 unshared CTA of 2 warps, a
  * non-owner reaching its first shared register after 25 of its 100
- * instructions: phi = 0.25, a pair issues as 1 / 0.75 CTAs, so 1 + 2 x 4/3
- * = 3.6667 CTAs of the M = 5 resident.  The lock handoff at IPC 1: a CTA
- * runs T = 100 x 7.3333 / 1 = 733.33 cycles (7.3333 warps issuing); the
- * non-owner runs its 25% (183.33) and waits for the owner's remaining 75%
- * (550): 366.67 cycles per warp.  10 CTAs: 10 x 4 / 5 = 8 in shared slots,
- * 16 locks; all but the first 2 owners wait: 6 x 2 x 366.67 = 4400.  With
- * Owner Warp First the owners (2 CTAs, 4 warps) issue first: T_own =
- * max(100 x 4 / 1, 100 x 4 lone) = 400, the wait 0.75 x 400 - 183.33 =
- * 116.67, 6 x 2 x 116.67 = 1400 warp-cycles. */
+ * instructions: phi = 0.25.  A pair runs its CTAs one after the other: 3
+ * places (U + S) issue, of the M = 5 CTAs resident.  The lock handoff at
+ * IPC 1: a CTA runs T = 100 x 6 / 1 = 600 cycles (6 warps issuing); the
+ * non-owner runs its 25% (150) and waits for the owner's remaining 75%
+ * (450): 300 cycles per warp.  10 CTAs: 10 x 4 / 5 = 8 in shared slots, 16
+ * locks; all but the first 2 owners wait: 6 x 2 x 300 = 3600.  With Owner
+ * Warp First the owners (2 CTAs, 4 warps) issue first: T_own = max(100 x 4
+ * / 1, 100 x 4 lone) = 400, the wait 0.75 x 400 - 150 = 150, 6 x 2 x 150 =
+ * 1800 warp-cycles. */
 static void sharing_lock_wait(void **state)
 {
     (void)state;
@@ -225,21 +225,21 @@ static void sharing_lock_wait(void **state)
     rf_sw_state st;
     rf_sw_apply(&in, &p, &st);
     NEAR(st.phi, 0.25);
-    assert_int_equal(st.resident, 5);
-    NEAR(st.ctas_eff, 1.0 + 2.0 * 4.0 / 3.0);
+    assert_int_equal(st.resident, 3);
+    NEAR(st.ctas_eff, 3.0);
     rf_sw_counters c;
     rf_sw_count(&in, &st, 10, 1e4, 1.0, 2, 1, &c);
     NEAR(c.lock_acquires, 16);
-    NEAR(c.lock_wait_cycles, 4400);
+    NEAR(c.lock_wait_cycles, 3600);
     NEAR(c.resident_ctas_mean, 5);
     in.owf = true;
     rf_sw_count(&in, &st, 10, 1e4, 1.0, 2, 1, &c);
-    NEAR(c.lock_wait_cycles, 1400);
-    /* No prefix: a pair is one CTA, the non-owner waits the owner's whole
-     * run. */
+    NEAR(c.lock_wait_cycles, 1800);
+    /* No prefix: the non-owner waits the owner's whole run, 400 cycles. */
     in.code.prefix = 0;
     rf_sw_apply(&in, &p, &st);
-    NEAR(st.ctas_eff, 3.0);
+    rf_sw_count(&in, &st, 10, 1e4, 1.0, 2, 1, &c);
+    NEAR(c.lock_wait_cycles, 6 * 2 * 400.0);
 }
 
 /* The estimate on a bundled kernel: the baseline and sharing with F = 0
