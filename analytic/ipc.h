@@ -61,6 +61,7 @@ typedef struct rf_ipc_kernel {
                              * slowest warp): share of resident warps still issuing */
     int warps_per_cta;
     rf_rcc_writes rcw;      /* writes per register (HI-RF collisions); nregs 0 = unknown */
+    rf_sw_liveprof swp;     /* live registers for RegMutex and FineReg (analytic/switching.c) */
     /* The code and profile, for designs characterised per design point
      * (register-intervals of size N: analytic/prefetch.c); may be NULL. */
     const rf_func *func;

@@ -993,6 +993,11 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
         free(freq);
         return rc;
     }
+    rc = rf_sw_liveprof_of(f, freq, &out->swp, err);
+    if (rc < 0) {
+        free(freq);
+        return rc;
+    }
     double mem_lat = rf_kchar_mem_latency(gpu, prof);
     double total = 0, mem = 0, sfu = 0, alu = 0, alu_use = 0, ldst = 0, none = 0;
     double reads = 0, writes = 0;

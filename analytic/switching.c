@@ -197,44 +197,27 @@ static bool srp_step(const rf_func *f, const rf_live *lv, int i, int base, int r
     return h && !release;
 }
 
-/* RegMutex regions and FineReg's live registers at loads, over the
- * executed instructions (block frequencies of analytic/kchar.c). */
-static int live_code(const rf_func *f, const rf_profile *prof, const rf_design *d, int regs,
-                     rf_sw_code *out, rf_err *err)
+/* RegMutex's hold for base set `base` over the executed instructions:
+ * out[0] the share held, out[1] chunks given back per warp, out[2] the
+ * share of instructions that are loads issued holding.  hold_in: scratch,
+ * one per block.
+ * A warp takes a chunk at an instruction that needs one and keeps it
+ * until one that needs it leaves its live registers at the base set or
+ * fewer, or at a barrier (sampler/regmutex.c).  Whether a warp may hold
+ * one entering a block is a forward dataflow over the CFG (held at the
+ * end of any predecessor), to a fixed point. */
+static void hold_stats(const rf_func *f, const rf_live *lv, const double *freq, int base,
+                       bool *hold_in, double out[3])
 {
-    double *freq = malloc((size_t)(f->nblocks > 0 ? f->nblocks : 1) * sizeof *freq);
-    if (!freq)
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory");
-    int rc = rf_kchar_block_freq(f, prof, freq, err);
-    rf_live lv;
-    if (rc == 0)
-        rc = rf_live_compute(f, &lv, err);
-    if (rc < 0) {
-        free(freq);
-        return rc;
-    }
-    /* The sampler's base set (sampler/regmutex.c): ceil(brs_frac x R). */
-    int base = (int)(d->brs_frac * regs + 1.0 - 1e-9);
-    if (base < 1)
-        base = 1;
-    /* A warp takes a chunk at an instruction that needs one and keeps it
-     * until one that needs it leaves its live registers at the base set
-     * or fewer, or at a barrier (sampler/regmutex.c).  Whether a warp may
-     * hold one entering a block is a forward dataflow over the CFG (held
-     * at the end of any predecessor), to a fixed point. */
-    bool *hold_in = calloc((size_t)(f->nblocks > 0 ? f->nblocks : 1), sizeof *hold_in);
-    if (!hold_in) {
-        rf_live_free(&lv);
-        free(freq);
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory");
-    }
+    int regs = RF_MAX_GPR;
+    memset(hold_in, 0, (size_t)(f->nblocks > 0 ? f->nblocks : 1) * sizeof *hold_in);
     for (bool changed = true; changed;) {
         changed = false;
         for (int b = 0; b < f->nblocks; b++) {
             const rf_block *blk = &f->blocks[b];
             bool hold = hold_in[b];
-            for (int i = blk->first; i < blk->first + blk->ninsts && i < lv.ninsts; i++)
-                hold = srp_step(f, &lv, i, base, regs, hold, NULL, NULL);
+            for (int i = blk->first; i < blk->first + blk->ninsts && i < lv->ninsts; i++)
+                hold = srp_step(f, lv, i, base, regs, hold, NULL, NULL);
             for (int j = 0; j < blk->nsucc; j++) {
                 int t = blk->succ[j];
                 if (hold && t >= 0 && t < f->nblocks && !hold_in[t]) {
@@ -244,42 +227,108 @@ static int live_code(const rf_func *f, const rf_profile *prof, const rf_design *
             }
         }
     }
-    double total = 0, in_region = 0, exits = 0, loads = 0, live_loads = 0, region_loads = 0;
+    double total = 0, held_n = 0, exits = 0, held_loads = 0;
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *blk = &f->blocks[b];
         double w = freq[b];
         if (!(w > 0))
             continue;
         bool hold = hold_in[b];
-        for (int i = blk->first; i < blk->first + blk->ninsts && i < lv.ninsts; i++) {
+        for (int i = blk->first; i < blk->first + blk->ninsts && i < lv->ninsts; i++) {
             bool held, exit;
-            hold = srp_step(f, &lv, i, base, regs, hold, &held, &exit);
+            hold = srp_step(f, lv, i, base, regs, hold, &held, &exit);
             total += w;
-            in_region += held ? w : 0.0;
+            held_n += held ? w : 0.0;
             exits += exit ? w : 0.0;
+            held_loads += hold && rf_live_long_latency(&f->insts[i]) ? w : 0.0;
+        }
+    }
+    out[0] = total > 0 ? held_n / total : 0.0;
+    out[1] = exits;
+    out[2] = total > 0 ? held_loads / total : 0.0;
+}
+
+int rf_sw_liveprof_of(const rf_func *f, const double *freq, rf_sw_liveprof *out, rf_err *err)
+{
+    memset(out, 0, sizeof *out);
+    rf_live lv;
+    int rc = rf_live_compute(f, &lv, err);
+    if (rc < 0)
+        return rc;
+    bool *hold_in = malloc((size_t)(f->nblocks > 0 ? f->nblocks : 1) * sizeof *hold_in);
+    if (!hold_in) {
+        rf_live_free(&lv);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory");
+    }
+    double total = 0, loads = 0, live_loads = 0;
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *blk = &f->blocks[b];
+        double w = freq[b];
+        if (!(w > 0))
+            continue;
+        for (int i = blk->first; i < blk->first + blk->ninsts && i < lv.ninsts; i++) {
+            total += w;
             if (rf_live_long_latency(&f->insts[i])) {
                 loads += w;
                 live_loads += w * rf_regset_count(&lv.out[i]);
-                region_loads += hold ? w : 0.0;
             }
         }
     }
+    out->loads = total > 0 ? loads / total : 0.0;
+    out->live_stall = loads > 0 ? live_loads / loads : -1.0;
+    /* Base sets at or above the most live registers need no chunk. */
+    int top = lv.max_live < RF_SW_MAXBASE ? lv.max_live : RF_SW_MAXBASE - 1;
+    for (int base = 1; base < top; base++) {
+        double st[3];
+        hold_stats(f, &lv, freq, base, hold_in, st);
+        out->region[base] = (float)st[0];
+        out->acquires[base] = (float)st[1];
+        out->region_loads[base] = (float)st[2];
+    }
+    out->valid = true;
     free(hold_in);
     rf_live_free(&lv);
-    free(freq);
-    if (d->kind == RF_DESIGN_REGMUTEX && total > 0) {
-        out->region = in_region / total;
-        out->acquires = exits;
-        out->loads = loads / total;
-        out->region_loads = region_loads / total;
-    }
-    if (d->kind == RF_DESIGN_FINEREG)
-        out->live_stall = loads > 0 ? live_loads / loads : d->live_frac * regs;
     return 0;
 }
 
-int rf_sw_code_of(const rf_func *f, const rf_profile *prof, const rf_design *d, int regs,
-                  rf_sw_code *out, rf_err *err)
+/* RegMutex's and FineReg's figures from the kernel's live-register
+ * profile (computed here when the caller has none). */
+static int live_code(const rf_func *f, const rf_profile *prof, const rf_sw_liveprof *lp,
+                     const rf_design *d, int regs, rf_sw_code *out, rf_err *err)
+{
+    rf_sw_liveprof *own = NULL;
+    if (!lp || !lp->valid) {
+        double *freq = malloc((size_t)(f->nblocks > 0 ? f->nblocks : 1) * sizeof *freq);
+        own = malloc(sizeof *own);
+        int rc = freq && own ? rf_kchar_block_freq(f, prof, freq, err)
+                             : rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory");
+        if (rc == 0)
+            rc = rf_sw_liveprof_of(f, freq, own, err);
+        free(freq);
+        if (rc < 0) {
+            free(own);
+            return rc;
+        }
+        lp = own;
+    }
+    /* The sampler's base set (sampler/regmutex.c): ceil(brs_frac x R). */
+    int base = (int)(d->brs_frac * regs + 1.0 - 1e-9);
+    if (base < 1)
+        base = 1;
+    if (d->kind == RF_DESIGN_REGMUTEX && base < regs && base < RF_SW_MAXBASE) {
+        out->region = lp->region[base];
+        out->acquires = lp->acquires[base];
+        out->loads = lp->loads;
+        out->region_loads = lp->region_loads[base];
+    }
+    if (d->kind == RF_DESIGN_FINEREG)
+        out->live_stall = lp->live_stall >= 0 ? lp->live_stall : d->live_frac * regs;
+    free(own);
+    return 0;
+}
+
+int rf_sw_code_of(const rf_func *f, const rf_profile *prof, const rf_sw_liveprof *lp,
+                  const rf_design *d, int regs, rf_sw_code *out, rf_err *err)
 {
     memset(out, 0, sizeof *out);
     if (!f || !prof)
@@ -289,7 +338,7 @@ int rf_sw_code_of(const rf_func *f, const rf_profile *prof, const rf_design *d, 
         return sharing_code(f, prof, d, regs, out, err);
     case RF_DESIGN_REGMUTEX:
     case RF_DESIGN_FINEREG:
-        return live_code(f, prof, d, regs, out, err);
+        return live_code(f, prof, lp, d, regs, out, err);
     default:
         return 0;
     }

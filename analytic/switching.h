@@ -104,10 +104,30 @@ typedef struct rf_sw_code {
                          * over executed long-latency loads of their live-out set) */
 } rf_sw_code;
 
+/* Base sets a live-register profile covers (registers per thread). */
+#define RF_SW_MAXBASE 256
+
+/* What RegMutex and FineReg need of a kernel's live registers, once per
+ * kernel (analytic/kchar.c fills it into rf_ipc_kernel.swp), so that an
+ * estimate reads it instead of running the liveness pass. */
+typedef struct rf_sw_liveprof {
+    bool valid;
+    double live_stall;          /* mean live-out at executed loads (-1: no load) */
+    double loads;               /* share of executed instructions that are loads */
+    float region[RF_SW_MAXBASE];       /* [b]: share of executed instructions a warp
+                                        * issues holding a chunk, base set b */
+    float region_loads[RF_SW_MAXBASE]; /* [b]: share that are loads issued holding */
+    float acquires[RF_SW_MAXBASE];     /* [b]: chunks a warp takes */
+} rf_sw_liveprof;
+
+/* The profile of physical function f with block frequencies freq. */
+int rf_sw_liveprof_of(const rf_func *f, const double *freq, rf_sw_liveprof *out, rf_err *err);
+
 /* The figures design d needs of physical function f run with `regs`
- * registers per thread under profile prof (the others are 0). */
-int rf_sw_code_of(const rf_func *f, const rf_profile *prof, const rf_design *d, int regs,
-                  rf_sw_code *out, rf_err *err);
+ * registers per thread under profile prof (the others are 0); lp: the
+ * kernel's live-register profile, or NULL (computed then). */
+int rf_sw_code_of(const rf_func *f, const rf_profile *prof, const rf_sw_liveprof *lp,
+                  const rf_design *d, int regs, rf_sw_code *out, rf_err *err);
 
 /* ---- one design point --------------------------------------------------- */
 

@@ -305,7 +305,7 @@ static int occ_terms(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
         si->resident = si->active;
         break;
     }
-    int rc = rf_sw_code_of(k->func, k->prof, d, shape->regs, &si->code, err);
+    int rc = rf_sw_code_of(k->func, k->prof, &k->swp, d, shape->regs, &si->code, err);
     if (rc < 0)
         return rc;
     rf_sw_apply(si, &p->sw, st);
