@@ -1,7 +1,11 @@
 /* extrapolate.c - whole-kernel estimate at one design point.
  *
  * 1. Occupancy of the design (analytic/occupancy.c): resident and active
- *    CTAs per SM.
+ *    CTAs per SM.  The occupancy-raising designs (VT, Reg+DRAM, FineReg,
+ *    VT+RegMutex, Register Sharing) issue from the effective CTAs of
+ *    analytic/switching.c (switch costs, the pending pool, Reg+DRAM's
+ *    transfers in the DRAM bytes, RegMutex's pool, a sharing pair as one
+ *    place), which also predicts their counters (occ_terms below).
  * 2. The busiest SM runs N = ceil(CTAs / SMs) CTAs (SMs = the GPU's, or 1 to
  *    mirror the sampler's single-SM full run); analytic/ipc.c sums its
  *    waves (full waves of the active CTAs, then the partial last wave) with
