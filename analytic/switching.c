@@ -37,10 +37,14 @@
  *                   through the DRAM queue, L_dram + 2 B_ctx / BW,
  *                   B_ctx = w R 32 x 4 bytes; that traffic joins the kernel's
  *                   own (DRAM bytes per instruction);
- *     FineReg       c = switch_cycles + 4 + 2 E (E = w x live registers at a
- *                   stalled warp's PC, one PCRF entry a cycle, out and in;
- *                   Section V.E), and P = floor(PCRF entries / E) within the
- *                   CTA limits; cost_scale multiplies c.
+ *     FineReg       c = switch_cycles + 4 + 2 E (one PCRF entry a cycle, out
+ *                   and in; Section V.E), E = w (act l_load + (live - act)
+ *                   l_bar) the live registers of a stalled CTA's warps at
+ *                   their PCs: the issuing share (active_frac) waits at its
+ *                   loads (l_load, their live-out), the other live ones
+ *                   (live_frac - active_frac) at barriers (l_bar, live-in);
+ *                   P = floor(PCRF entries / E) within the CTA limits;
+ *                   cost_scale multiplies c.
  *   The prediction's counters: switches = CTAs x (episodes of a lone CTA,
  *   s T_lone / L_s) x f, plus one activation per CTA launched pending (VT
  *   family); switch cycles = switches x c; PCRF-full cycles (FineReg) =
@@ -260,7 +264,7 @@ int rf_sw_liveprof_of(const rf_func *f, const double *freq, rf_sw_liveprof *out,
         rf_live_free(&lv);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory");
     }
-    double total = 0, loads = 0, live_loads = 0;
+    double total = 0, loads = 0, live_loads = 0, bars = 0, live_bars = 0;
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *blk = &f->blocks[b];
         double w = freq[b];
@@ -272,10 +276,15 @@ int rf_sw_liveprof_of(const rf_func *f, const double *freq, rf_sw_liveprof *out,
                 loads += w;
                 live_loads += w * rf_regset_count(&lv.out[i]);
             }
+            if (f->insts[i].cls == RF_OC_BARRIER) {
+                bars += w;
+                live_bars += w * rf_regset_count(&lv.in[i]);
+            }
         }
     }
     out->loads = total > 0 ? loads / total : 0.0;
     out->live_stall = loads > 0 ? live_loads / loads : -1.0;
+    out->live_barrier = bars > 0 ? live_bars / bars : -1.0;
     /* Base sets at or above the most live registers need no chunk. */
     int top = lv.max_live < RF_SW_MAXBASE ? lv.max_live : RF_SW_MAXBASE - 1;
     for (int base = 1; base < top; base++) {
@@ -321,8 +330,10 @@ static int live_code(const rf_func *f, const rf_profile *prof, const rf_sw_livep
         out->loads = lp->loads;
         out->region_loads = lp->region_loads[base];
     }
-    if (d->kind == RF_DESIGN_FINEREG)
+    if (d->kind == RF_DESIGN_FINEREG) {
         out->live_stall = lp->live_stall >= 0 ? lp->live_stall : d->live_frac * regs;
+        out->live_barrier = lp->live_barrier >= 0 ? lp->live_barrier : out->live_stall;
+    }
     free(own);
     return 0;
 }
@@ -431,8 +442,12 @@ void rf_sw_apply(const rf_sw_input *in, const rf_sw_params *p, rf_sw_state *st)
     rf_sw_stall(q, wait, w * act, p->sync, &st->stall_frac, &st->episode);
     double a = in->active, pend = st->resident - a, cost = in->switch_cycles;
     if (in->kind == RF_DESIGN_FINEREG) {
+        /* Of a stalled CTA's warps, the issuing share (act) waits at its
+         * loads, the rest of the live ones (live - act) at barriers. */
         double live = in->live > 0 ? in->live : 1.0;
-        st->entries = ceil(w * live * in->code.live_stall - 1e-9);
+        double at_bar = live > act ? live - act : 0.0;
+        double per = (live < act ? live : act) * in->code.live_stall + at_bar * in->code.live_barrier;
+        st->entries = ceil(w * per - 1e-9);
         double by_pcrf = st->entries > 0 ? floor(in->pcrf_entries / st->entries) : pend;
         pend = by_pcrf < pend ? by_pcrf : pend;
         cost += 4.0 + 2.0 * st->entries;

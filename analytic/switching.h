@@ -102,6 +102,7 @@ typedef struct rf_sw_code {
                          * for them holding its chunk) */
     double live_stall;  /* finereg: live registers of a warp waiting on a load (mean
                          * over executed long-latency loads of their live-out set) */
+    double live_barrier; /* finereg: live registers of a warp waiting at a barrier */
 } rf_sw_code;
 
 /* Base sets a live-register profile covers (registers per thread). */
@@ -113,6 +114,7 @@ typedef struct rf_sw_code {
 typedef struct rf_sw_liveprof {
     bool valid;
     double live_stall;          /* mean live-out at executed loads (-1: no load) */
+    double live_barrier;        /* mean live-in at executed barriers (-1: none) */
     double loads;               /* share of executed instructions that are loads */
     float region[RF_SW_MAXBASE];       /* [b]: share of executed instructions a warp
                                         * issues holding a chunk, base set b */
