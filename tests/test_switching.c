@@ -17,6 +17,7 @@
 #include "../calibrate/extrapolate.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
+#include "support/kirbuild.h"
 
 /* |a - b| within 1e-6 relative (both printed on failure). */
 static void near(double a, double b, int line)
@@ -242,6 +243,89 @@ static void sharing_lock_wait(void **state)
     NEAR(c.lock_wait_cycles, 6 * 2 * 400.0);
 }
 
+/* RegMutex's chunk protocol on a straight line run once:
+ *   0 alu r0 =            live in/out 0/1
+ *   1 alu r1 = r0                     1/2
+ *   2 ldg r2 = r1                     2/3   (a load)
+ *   3 alu r3 = r2 r0 r1               3/2
+ *   4 stg = r3 r1                     2/0
+ *   5 exit                            0/0
+ * Base set 2: instructions 2 and 3 exceed it; the warp takes a chunk at 2
+ * and gives it back after 3 (live-out 2): 2 of 6 instructions held, one
+ * chunk taken, the load issued holding (1 of 6).  Base set 1: 1 takes it,
+ * 4 gives it back (live-out 0): 4 of 6 held.  Base set 3 and above: no
+ * chunk.  FineReg: the load's live-out, 3 registers.  Through the design
+ * (regs 4, brs_frac 0.5: base ceil(2) = 2) and the hold time at cpi_lone
+ * 10 with 6 cycles on memory: rho = (1/3 x 4 + 1 x 6) / 10 = 0.73333. */
+static void regmutex_hold(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "line");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r0 =");
+    kb_i(&b, "alu r1 = r0");
+    kb_i(&b, "ldg r2 = r1");
+    kb_i(&b, "alu r3 = r2 r0 r1");
+    kb_i(&b, "stg = r3 r1");
+    kb_i(&b, "exit");
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    double freq[1] = {1.0};
+    rf_sw_liveprof *lp = malloc(sizeof *lp);
+    assert_non_null(lp);
+    assert_int_equal(rf_sw_liveprof_of(f, freq, lp, NULL), 0);
+    assert_true(lp->valid);
+    NEAR(lp->loads, 1.0 / 6.0);
+    NEAR(lp->live_stall, 3);
+    NEAR(lp->region[2], 2.0 / 6.0);
+    NEAR(lp->acquires[2], 1);
+    NEAR(lp->region_loads[2], 1.0 / 6.0);
+    NEAR(lp->region[1], 4.0 / 6.0);
+    NEAR(lp->acquires[1], 1);
+    NEAR(lp->region[3], 0);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_REGMUTEX;
+    d.brs_frac = 0.5;
+    rf_profile prof = {0, 0.5, 0, 0, 0};
+    rf_sw_code c;
+    assert_int_equal(rf_sw_code_of(f, &prof, lp, &d, 4, &c, NULL), 0);
+    NEAR(c.region, 2.0 / 6.0);
+    NEAR(c.region_loads, 1.0 / 6.0);
+    /* Without the profile the same figures come from the code. */
+    rf_sw_code c2;
+    assert_int_equal(rf_sw_code_of(f, &prof, NULL, &d, 4, &c2, NULL), 0);
+    NEAR(c2.region, c.region);
+    NEAR(c2.acquires, 1);
+    rf_sw_input in;
+    memset(&in, 0, sizeof in);
+    in.kind = RF_DESIGN_REGMUTEX;
+    in.active = 2;
+    in.resident = 2;
+    in.chunks = 1;
+    in.warps_per_cta = 1;
+    in.act = in.live = 1.0;
+    in.cpi_lone = 10;
+    in.mem_stall = 6;
+    in.code = c;
+    rf_sw_params p = params(1.0);
+    rf_sw_state st;
+    rf_sw_apply(&in, &p, &st);
+    NEAR(st.region_time, 0.22 / 0.3);
+    assert_int_equal(st.pool_warps, 2);
+    /* Two warps, one chunk (the pool example above at rho 0.7333). */
+    rf_sw_pool pool;
+    rf_sw_pool_eval(2, 1, 0.22 / 0.3, &pool);
+    NEAR(st.pool.waiting, pool.waiting);
+    NEAR(st.ctas_eff, 2 - pool.waiting);
+    d.kind = RF_DESIGN_FINEREG;
+    assert_int_equal(rf_sw_code_of(f, &prof, lp, &d, 4, &c, NULL), 0);
+    NEAR(c.live_stall, 3);
+    free(lp);
+    kb_free(f);
+}
+
 /* The estimate on a bundled kernel: the baseline and sharing with F = 0
  * have no design counters and the same IPC; VT's counters are those of
  * the closed forms (resident = the register file's CTAs). */
@@ -289,6 +373,7 @@ int main(void)
         cmocka_unit_test(finereg_switch_cost),
         cmocka_unit_test(regdram_switch_bytes),
         cmocka_unit_test(sharing_lock_wait),
+        cmocka_unit_test(regmutex_hold),
         cmocka_unit_test(estimate_counters),
     };
     return cmocka_run_group_tests_name("switching", tests, NULL, NULL);
