@@ -171,6 +171,12 @@ const rf_mparam rf_ipc_mparams[] = {
      "fraction of stolen writes forced back by a RAW/WAW hazard"},
     {"steal_boost", offsetof(rf_ipc_params, conflict.steal_boost), 0.0, 4.0, 1.0, false, "1",
      "extra read stealing when write stealing is on, as a share of steal_cand"},
+    /* CTA switching (analytic/switching.c). */
+    {"sw_sync", offsetof(rf_ipc_params, sw.sync), 0.0, 1.0, 0.75, false, "1",
+     "CTA switching: how far a CTA's warps wait on memory together (1 all at once, "
+     "0 independently)"},
+    {"sw_cost", offsetof(rf_ipc_params, sw.cost_scale), 0.1, 10.0, 1.0, false, "1",
+     "CTA switching: multiplier on a switch's cost"},
     /* RFC and LTRF (analytic/prefetch.c; fitted on their own design points). */
     {"pf_scale", offsetof(rf_ipc_params, pf.pf_scale), 0.0, 8.0, 1.0, false, "1",
      "LTRF: multiplier on the per-operation part of PREFETCH and activation stalls"},

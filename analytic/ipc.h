@@ -12,6 +12,7 @@
 #include "modelparam.h"
 #include "rccollide.h"
 #include "prefetch.h"
+#include "switching.h"
 
 /* Operand-count histogram bound: instructions reading more registers are
  * counted in the last bin. */
@@ -38,6 +39,8 @@ typedef struct rf_ipc_kernel {
                              * thinned by register-cache hits, which take a cycle too) */
     double stall_mem;       /* cycles/inst a lone warp waits on global memory, at mem_latency */
     double stall_dep;       /* cycles/inst a lone warp waits on other producers */
+    double mem_waits;       /* waits on global memory per instruction of a lone warp
+                             * (stall_mem / mem_waits: the mean wait, cycles) */
     double turn_insts;      /* instructions a lone warp issues between waits of more
                              * than a cycle (its turn at a GTO scheduler; 0 = unknown) */
     double mem_latency;     /* cycles, mean global access latency from hit rates */
@@ -58,6 +61,7 @@ typedef struct rf_ipc_kernel {
                              * slowest warp): share of resident warps still issuing */
     int warps_per_cta;
     rf_rcc_writes rcw;      /* writes per register (HI-RF collisions); nregs 0 = unknown */
+    rf_sw_liveprof swp;     /* live registers for RegMutex and FineReg (analytic/switching.c) */
     /* The code and profile, for designs characterised per design point
      * (register-intervals of size N: analytic/prefetch.c); may be NULL. */
     const rf_func *func;
@@ -120,6 +124,7 @@ typedef struct rf_ipc_params {
                              * oldest first (GTO) rather than equally */
     rf_conflict_params conflict;
     rf_pf_params pf;        /* RFC/LTRF stall terms (analytic/prefetch.c) */
+    rf_sw_params sw;        /* CTA switching (analytic/switching.c) */
 } rf_ipc_params;
 
 extern const rf_mparam rf_ipc_mparams[];

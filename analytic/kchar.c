@@ -44,7 +44,9 @@
  * rates, atomics L2 plus DRAM on an L2 miss; stores produce nothing).
  * Readiness carries across blocks.  The wait is charged to global memory
  * (S_mem) or to other producers (S_dep) by the producer that bound it, per
- * instruction.  drain: mean cycles from a warp's exit until its last
+ * instruction; mem_waits counts the waits on global memory per instruction
+ * (S_mem / mem_waits is a memory wait's mean length, the span of a CTA's
+ * all-stalled episode in analytic/switching.c).  drain: mean cycles from a warp's exit until its last
  * instruction retires (the CTA slot is held until then).
 
  * Active fraction.  A CTA holds its warp slots until its slowest warp ends,
@@ -758,7 +760,7 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
 static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                         const walk_prog *w, uint64_t seed, uint64_t cta, uint64_t gid,
                         double *ready, bool *from_mem, float *I, float *T, double *sm,
-                        double *sd, double *nev, int *nph)
+                        double *sd, double *nev, double *nmw, int *nph)
 {
     uint64_t nbr = 0, nmem = 0, nloop = 0;
     for (int r = 0; r < NREG; r++) {
@@ -784,9 +786,10 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                     mem = from_mem[r];
                 }
             }
-            if (mem)
+            if (mem) {
                 *sm += start - t;
-            else
+                *nmw += start > t ? 1.0 : 0.0;
+            } else
                 *sd += start - t;
             if (start - t > TURN_SLACK)
                 *nev += 1.0;
@@ -896,7 +899,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     cs->nctas = nctas;
     cs->wpc = wpc;
     cs->maxph = MC_MAXPH;
-    double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, drain = 0, ti = 0, tt = 0;
+    double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
     double mom[2][3] = {{0}};   /* per-CTA moments: active_frac, cpi_lone */
     for (int c = 0; c < nctas; c++) {
@@ -910,7 +913,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
             double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem,
                                  I + (size_t)w * MC_MAXPH, T + (size_t)w * MC_MAXPH, &sm, &sd,
-                                 &nev, &nph);
+                                 &nev, &nmw, &nph);
             cta_drain = d > cta_drain ? d : cta_drain;
         }
         drain += cta_drain;
@@ -957,6 +960,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     cs->live_frac = crit > 0 ? live / crit : 1.0;
     cs->s_mem = ti > 0 ? sm / ti : 0.0;
     cs->s_dep = ti > 0 ? sd / ti : 0.0;
+    cs->mem_waits = ti > 0 ? nmw / ti : 0.0;
     /* Each warp's exit ends its last turn. */
     double turns = nev + (double)nctas * wpc;
     cs->turn_insts = ti > 0 ? ti / turns : 1.0;
@@ -986,6 +990,11 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     }
     int rc = rf_kchar_block_freq(f, prof, freq, err);
     if (rc) {
+        free(freq);
+        return rc;
+    }
+    rc = rf_sw_liveprof_of(f, freq, &out->swp, err);
+    if (rc < 0) {
         free(freq);
         return rc;
     }
@@ -1100,6 +1109,7 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     out->stall_mem = cs->s_mem;
     out->stall_dep = cs->s_dep;
     out->turn_insts = cs->turn_insts;
+    out->mem_waits = cs->mem_waits;
     out->drain = cs->drain;
     out->active_frac = cs->active_frac;
     out->live_frac = cs->live_frac;

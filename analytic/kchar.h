@@ -49,6 +49,8 @@ typedef struct rf_ctaset {
     double cpi_lone;       /* sum T / sum I */
     double live_frac;      /* share of resident warps not exited (barrier waits count) */
     double s_mem, s_dep;   /* stall cycles per instruction on memory / other producers */
+    double mem_waits;      /* waits on global memory per instruction (s_mem / mem_waits:
+                            * the mean wait) */
     double turn_insts;     /* instructions per wait of more than a cycle: a warp's
                             * turn at a greedy scheduler */
     double drain;          /* mean cycles from a warp's exit to its last retirement */

@@ -1,7 +1,11 @@
 /* extrapolate.c - whole-kernel estimate at one design point.
  *
  * 1. Occupancy of the design (analytic/occupancy.c): resident and active
- *    CTAs per SM.
+ *    CTAs per SM.  The occupancy-raising designs (VT, Reg+DRAM, FineReg,
+ *    VT+RegMutex, Register Sharing) issue from the effective CTAs of
+ *    analytic/switching.c (switch costs, the pending pool, Reg+DRAM's
+ *    transfers in the DRAM bytes, RegMutex's pool, a sharing pair as one
+ *    place), which also predicts their counters (occ_terms below).
  * 2. The busiest SM runs N = ceil(CTAs / SMs) CTAs (SMs = the GPU's, or 1 to
  *    mirror the sampler's single-SM full run); analytic/ipc.c sums its
  *    waves (full waves of the active CTAs, then the partial last wave) with
@@ -239,28 +243,80 @@ static void design_params(const rf_design *d, const rf_ipc_params *p, rf_ipc_par
         q->conflict.scale *= p->pf.ltrf_conflict;
 }
 
-/* CTAs whose warps hide each other's latency in the IPC model.
- *   VT: every resident CTA.  A CTA whose warps all wait on memory is
- *     swapped for a ready pending one (sampler/ctaswitch.c), so the active
- *     places hold ready CTAs as long as any resident CTA is ready, as if all
- *     were active; the switch costs are not charged.
- *   Register Sharing: the g CTAs that fit without sharing (Eq. 1: the S
- *     owners and U unshared always progress); a non-owner waits at its first
- *     shared register, within its warps' first instructions at t = 0.1, and
- *     runs once its owner has finished, as the next wave would.
- *   Others, FineReg, Reg+DRAM and VT+RegMutex included: the active CTAs.
- *     Their pending CTAs help only when whole CTAs stall, against the
- *     PCRF's, DRAM's and the pool's costs, which this model does not have. */
-static int resident_ctas(const rf_design *d, const rf_occ *occ)
+/* The occupancy-raising designs (analytic/switching.c): CTAs per wave, and
+ * the kernel's active fraction scaled so that the IPC model issues from
+ * the design's effective CTAs.
+ *   VT, VT+RegMutex: A = the scheduling limit, the register file's CTAs
+ *     resident; Reg+DRAM: the same plus dram_ctas in DRAM (the sampler's
+ *     default, half the resident count); FineReg: A from the ACRF, the CTA
+ *     slots that the other limits allow with live registers taking no
+ *     room (as sampler/sim.c), the PCRF's limit at the kernel's live
+ *     registers at its loads.  Switching and the pool's depletion give
+ *     the effective CTAs; Reg+DRAM's context transfers join the kernel's
+ *     DRAM bytes.
+ *   Register Sharing: U + S places (a pair runs its CTAs one after the
+ *     other), all issuing.
+ *   Others: the active CTAs, all issuing. */
+static int occ_terms(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                     const rf_shape *shape, rf_ipc_kernel *k, const rf_ipc_params *p,
+                     const rf_ipc_machine *m, rf_sw_input *si, rf_sw_state *st, rf_err *err)
 {
+    memset(si, 0, sizeof *si);
+    memset(st, 0, sizeof *st);
+    si->kind = d->kind;
+    si->owf = d->owf;
+    si->active = occ->active_ctas > 0 ? occ->active_ctas : occ->ctas_per_sm;
+    si->resident = occ->ctas_per_sm;
+    si->warps_per_cta = k->warps_per_cta;
+    si->regs = shape->regs;
+    si->warp_size = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    si->act = k->active_frac > 0 ? k->active_frac : 1.0;
+    si->live = k->live_frac > 0 ? k->live_frac : 1.0;
+    si->insts_per_warp = k->insts_per_warp;
+    si->mem_stall = p->mem_scale * k->stall_mem;
+    si->cpi_lone = 1.0 + p->lat_scale * k->stall_dep + si->mem_stall + m->extra_stall;
+    si->mem_waits = k->mem_waits;
+    si->mem_latency = k->mem_latency;
+    si->switch_cycles = d->switch_cycles;
+    si->dram_latency = gpu->dram_latency;
+    si->dram_bw = m->dram_bytes_per_cycle;
     switch (d->kind) {
-    case RF_DESIGN_VT:
-        return occ->ctas_per_sm;
     case RF_DESIGN_SHARING:
-        return occ->shared_pairs + occ->unshared;
-    default:
-        return occ->active_ctas > 0 ? occ->active_ctas : occ->ctas_per_sm;
+        si->shared_pairs = occ->shared_pairs;
+        si->unshared = occ->unshared;
+        break;
+    case RF_DESIGN_REGDRAM:
+        si->rf_ctas = occ->ctas_per_sm - (d->dram_ctas < 0 ? occ->ctas_per_sm / 2 : d->dram_ctas);
+        break;
+    case RF_DESIGN_FINEREG: {
+        rf_design dz = *d;
+        dz.live_frac = 0;
+        rf_occ oz;
+        rf_occ_input in = {shape->regs, shape->threads, shape->smem};
+        int rc = rf_occ_compute(gpu, &dz, &in, &oz, err);
+        if (rc)
+            return rc;
+        si->resident = oz.ctas_per_sm;
+        si->pcrf_entries = occ->pcrf_entries;
+        break;
     }
+    case RF_DESIGN_REGMUTEX:
+        si->chunks = occ->srp_regs > 0 ? occ->warps_per_cta : 0;
+        break;
+    case RF_DESIGN_VT:
+        break;
+    default:
+        si->resident = si->active;
+        break;
+    }
+    int rc = rf_sw_code_of(k->func, k->prof, &k->swp, d, shape->regs, &si->code, err);
+    if (rc < 0)
+        return rc;
+    rf_sw_apply(si, &p->sw, st);
+    if (st->resident > 0)
+        k->active_frac = si->act * st->ctas_eff / st->resident;
+    k->dram_bytes += st->dram_per_inst;
+    return RF_OK;
 }
 
 int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
@@ -275,8 +331,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
         return rc;
     if (shape->ctas <= 0)
         return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "grid", "the grid has no CTAs");
-    int resident = resident_ctas(d, &out->occ);
-    if (resident <= 0)
+    if ((out->occ.active_ctas > 0 ? out->occ.active_ctas : out->occ.ctas_per_sm) <= 0)
         return rf_err_set(err, RF_ELIMIT, NULL, 0, 0, "regs",
                           "no CTA fits on an SM (%d registers, %d threads, %d bytes shared)",
                           shape->regs, shape->threads, shape->smem);
@@ -292,6 +347,11 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     setup_cal(cal, &k, &p);
     int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
     k.warps_per_cta = (shape->threads + ws - 1) / ws;
+    rf_sw_input swi;
+    rf_sw_state sws;
+    if ((rc = occ_terms(gpu, d, &out->occ, shape, &k, &p, &m, &swi, &sws, err)) < 0)
+        return rc;
+    int resident = sws.resident;
     double writes_all = k.writes;
     rf_pf_kernel pk;
     rf_pf_terms pt;
@@ -315,6 +375,8 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     out->insts = (double)out->ctas_per_sm * k.warps_per_cta * k.insts_per_warp;
     if (!(out->cycles > 0) || !isfinite(out->cycles))
         return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, NULL, "IPC model gave no finite cycles");
+    rf_sw_count(&swi, &sws, out->ctas_per_sm, out->cycles, out->ipc, m.schedulers, m.issue_width,
+                &out->occc);
 
     /* A record without samples (a kernel too short to sample within the
      * budget, calibrate/plan.c) holds the defaults: uncalibrated. */

@@ -12,6 +12,7 @@
 #include "../analytic/energy.h"
 #include "../analytic/ipc.h"
 #include "../analytic/occupancy.h"
+#include "../analytic/switching.h"
 #include "../common/error.h"
 #include "../inputs/gpu.h"
 #include "record.h"
@@ -41,6 +42,7 @@ typedef struct rf_estimate {
     double energy_nj;       /* register file energy of the kernel, nJ */
     bool calibrated;
     rf_rcc_result rc;       /* HI-RF register-cache rates (zero for other designs) */
+    rf_sw_counters occc;    /* occupancy-raising designs' counters (analytic/switching.c) */
 } rf_estimate;
 
 /* CTAs the busiest SM runs: ceil(ctas / sms), sms <= 0 meaning the GPU's. */

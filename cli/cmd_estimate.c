@@ -54,6 +54,9 @@ static void print_csv(const char *gpu, const rf_kernel *k, const rf_design *d,
                                        "spilled_regs"};
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         rf_csvw_field(&w, cols[i]);
+#define SW_NAME_(col, field) rf_csvw_field(&w, #col);
+    RF_SW_COUNTER_COLUMNS(SW_NAME_)
+#undef SW_NAME_
     rf_csvw_end(&w);
     rf_csvw_field(&w, gpu);
     rf_csvw_field(&w, k->name);
@@ -74,6 +77,9 @@ static void print_csv(const char *gpu, const rf_kernel *k, const rf_design *d,
     rf_csvw_int(&w, e->calibrated ? 1 : 0);
     rf_csvw_int(&w, k->psrc.defaults);
     rf_csvw_int(&w, k->func->spill_words);
+#define SW_VALUE_(col, field) rf_csvw_num(&w, e->occc.field);
+    RF_SW_COUNTER_COLUMNS(SW_VALUE_)
+#undef SW_VALUE_
     rf_csvw_end(&w);
     rf_csvw_flush(&w);
     rf_csvw_free(&w);

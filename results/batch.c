@@ -51,7 +51,11 @@ typedef struct layout {
 
 static const char *const result_cols[] = {
     "ctas_per_sm", "warps_per_sm", "occupancy", "ipc", "ipc_lo", "ipc_hi",
-    "cycles", "energy_nj", "area_mm2", "calibrated", "error"};
+    "cycles", "energy_nj", "area_mm2",
+#define SW_NAME_(col, field) #col,
+    RF_SW_COUNTER_COLUMNS(SW_NAME_)
+#undef SW_NAME_
+    "calibrated", "error"};
 
 static int make_layout(layout *lay, char **names, int n, const char *path, rf_err *err)
 {
@@ -700,7 +704,7 @@ static void process_chunk(cache *cc, const job *jb, chunk *c)
         }
         if (rc) {
             c->errors++;
-            for (int i = 0; i < 10; i++)
+            for (int i = 0; i < 10 + RF_SW_NCOUNTERS; i++)
                 rf_csvw_empty(&c->out);
             if (!err.msg[0])
                 snprintf(err.msg, sizeof err.msg, "%s", rf_strerror(rc));
@@ -721,6 +725,14 @@ static void process_chunk(cache *cc, const job *jb, chunk *c)
                     rf_csvw_empty(&c->out);
             }
             rf_csvw_num(&c->out, est.area_mm2);
+            if (have_ipc) {
+#define SW_VALUE_(col, field) rf_csvw_num(&c->out, est.occc.field);
+                RF_SW_COUNTER_COLUMNS(SW_VALUE_)
+#undef SW_VALUE_
+            } else {
+                for (int i = 0; i < RF_SW_NCOUNTERS; i++)
+                    rf_csvw_empty(&c->out);
+            }
             rf_csvw_int(&c->out, est.calibrated ? 1 : 0);
             rf_csvw_empty(&c->out);
         }

@@ -29,7 +29,10 @@
 #include "../common/error.h"
 
 #define RF_BATCH_RESULT_COLUMNS \
-    "ctas_per_sm,warps_per_sm,occupancy,ipc,ipc_lo,ipc_hi,cycles,energy_nj,area_mm2,calibrated,error"
+    "ctas_per_sm,warps_per_sm,occupancy,ipc,ipc_lo,ipc_hi,cycles,energy_nj,area_mm2,"           \
+    "resident_ctas_mean,active_ctas_mean,cta_switches,switch_cycles,switch_dram_bytes,"       \
+    "pcrf_full_stalls,lock_acquires,lock_wait_cycles,stall_lock,srp_stall_cycles,"            \
+    "srp_acquires,nonowner_mem_issue_prob,calibrated,error"
 
 typedef struct rf_batch_opts {
     int jobs;              /* worker threads; <= 1 runs in the calling thread */
