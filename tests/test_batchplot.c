@@ -84,7 +84,10 @@ static void columns_of_the_output(void **state)
     assert_string_equal(err.msg,
                         "command line: plot: no column 'banks' in the output (its columns: "
                         "gpu,kernel,ctas_per_sm,warps_per_sm,occupancy,ipc,ipc_lo,ipc_hi,cycles,"
-                        "energy_nj,area_mm2,calibrated,error)");
+                        "energy_nj,area_mm2,resident_ctas_mean,active_ctas_mean,cta_switches,"
+                        "switch_cycles,switch_dram_bytes,pcrf_full_stalls,lock_acquires,"
+                        "lock_wait_cycles,stall_lock,srp_stall_cycles,srp_acquires,"
+                        "nonowner_mem_issue_prob,calibrated,error)");
     rf_batchplot_free(&bp);
     /* Result columns are always there; names are matched exactly. */
     assert_int_equal(rf_batchplot_init(&bp, "energy_nj,area_mm2,calibrated", "o.csv", &err), 0);
