@@ -40,6 +40,8 @@ typedef struct rf_repro_paper {
 
 /* The seeds' experiments in report order (id, the paper, its function). */
 static const rf_repro_paper papers[] = {
+    {"001", "bank stealing (fermi-gtx480)", rf_repro_seed001},
+    {"002", "HI-RF with the conflict-aware compiler (volta-hirf)", rf_repro_seed002},
     {NULL, NULL, NULL},
 };
 
