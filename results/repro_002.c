@@ -37,6 +37,7 @@
 #include "../analytic/dstcount.h"
 #include "../analytic/rcindex.h"
 #include "repro.h"
+#include "repro_002.h"
 #include "repro_runs.h"
 
 #define SEED "002"
@@ -93,14 +94,7 @@ static int oom(rf_err *err)
     return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
 }
 
-/* The critical sets of the seed's concat W3R3 index (64 lines x 4
- * sub-cores, 64 warps) over the profile's expected writes per register,
- * as numbered by the compiler and after CAC (analytic/dstcount.c, the
- * numbering the sampler's assign cac uses) and after Best (the same sort on
- * the profile's expected writes): the largest set's share of the
- * writes and the same-line conflict proxy (rf_rc_balance_of), as
- * `rfkit analyze` reports them. */
-static int critical_sets(const rf_kernel *k, rf_rc_balance out[3], rf_err *err)
+int rf_repro002_critical_sets(const rf_kernel *k, rf_rc_balance out[3], rf_err *err)
 {
     const rf_func *f = k->func;
     double *freq = malloc((size_t)f->nblocks * sizeof *freq);
@@ -146,7 +140,7 @@ static int estimate_one(int i, void *arg, rf_err *err)
     if (rc)
         return rc;
     c->regs[i] = rk.k->regs;
-    rc = critical_sets(rk.k, c->bal[i], err);
+    rc = rf_repro002_critical_sets(rk.k, c->bal[i], err);
     for (int j = 0; j < NC && !rc && !c->o->full; j++) {
         rf_design d;
         design_of(j, &d);
