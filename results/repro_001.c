@@ -65,8 +65,7 @@ typedef struct ctx001 {
     double ipc_est[MAXK][NB][NM];    /* the estimates (0 with o->full) */
     int nruns;                       /* full runs per kernel */
     int run_b[NB * NM], run_m[NB * NM];
-    rf_sim_stats *st;                /* [kernel][b][m]; valid where has[...] */
-    unsigned char has[MAXK][NB][NM];
+    rf_sim_stats *st;                /* [kernel][b][m]; zero where not run (run_b, run_m) */
 } ctx001;
 
 static void design_of(int b, int m, rf_design *d)
@@ -130,7 +129,7 @@ typedef struct fig001 {
     double ipc16;
     double r8[NM];           /* IPC at 8 banks (mode) / IPC straight 16 */
     double util16, util8, util8b;
-    double load8;            /* bank load at the 16-bank IPC, 8 banks (header) */
+    double load8;            /* bank load at the 16-bank IPC, 8 banks (repro_001.h) */
     double ir8, ir8b, iw8, iw8b;   /* inter-read / inter-write penalty, cycles per operand */
     double wb[4];            /* normal, stolen fast, stolen late, forced: shares of writes */
 } fig001;
