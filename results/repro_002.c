@@ -72,6 +72,7 @@ typedef struct ctx002 {
     double est_conf[MAXK][NC];     /* estimated write-backs per register write */
     double est_energy[MAXK][NC];   /* nJ */
     double est_leak[MAXK][NC];     /* ... of which leakage, nJ */
+    double est_ipc[MAXK][NC];
     rf_rc_balance bal[MAXK][3];    /* concat W3R3 critical sets: base, CAC, Best numbering */
     double est_main[MAXK][NC], est_cache[MAXK][NC];   /* energy parts, nJ */
     int pairs[MAXK], lines_used[MAXK]; /* HI (concat, base): (warp, register) pairs written,
@@ -149,6 +150,7 @@ static int estimate_one(int i, void *arg, rf_err *err)
         c->est_conf[i][j] = rc ? 0 : e.rc.conflict;
         c->est_energy[i][j] = rc ? 0 : e.energy_nj;
         c->est_leak[i][j] = rc ? 0 : e.energy.leakage_nj;
+        c->est_ipc[i][j] = rc ? 0 : e.ipc;
         c->est_main[i][j] = rc ? 0 : e.energy.main_nj;
         c->est_cache[i][j] = rc ? 0 : e.energy.cache_nj;
         if (j == C_HI && !rc) {
@@ -193,6 +195,14 @@ static double conf_ratio(const ctx002 *c, int k, int a, int b)
         return rb > 0 ? ra / rb : NAN;
     }
     return c->est_conf[k][b] > 0 ? c->est_conf[k][a] / c->est_conf[k][b] : NAN;
+}
+
+/* IPC of configuration a over b (full runs when both have them). */
+static double ipc_ratio(const ctx002 *c, int k, int a, int b)
+{
+    if (c->has[a] && c->has[b])
+        return c->st[k * NC + a].ipc / c->st[k * NC + b].ipc;
+    return c->est_ipc[k][a] / c->est_ipc[k][b];
 }
 
 static double conf_rate(const ctx002 *c, int k, int j)
@@ -447,6 +457,63 @@ static int report_conflicts(rf_repro *r, const ctx002 *c, rf_err *err)
                  "-9.4% (concat), -5.5% (TEA) (Fig. 7)", meas, v, reason, "s002_conflicts", err);
 }
 
+/* Fig. 6: IPC relative to the SRAM file, and CAC's gain over base. */
+static int report_ipc(rf_repro *r, const ctx002 *c, rf_err *err)
+{
+    static const int shown[7] = {C_HI, C_CAC, C_BEST, C_WORST, C_TEA, C_TCAC, C_FULL};
+    const char *head[8] = {"kernel"};
+    for (int s = 0; s < 7; s++)
+        head[s + 1] = cfgs[shown[s]].label;
+    rf_tbl *t = rf_tbl_new(8, head);
+    if (!t)
+        return oom(err);
+    int rc = 0;
+    for (int k = 0; k < c->nk && !rc; k++) {
+        rc = rf_tbl_row(t);
+        rc = rc ? rc : rf_tbl_set(t, 0, "%s%s", rf_repro_bundled[k],
+                                  c->regs[k] >= SENSITIVE_REGS ? "" : " (insensitive)");
+        for (int s = 0; s < 7 && !rc; s++)
+            rc = rf_tbl_set(t, s + 1, "%.3f", ipc_ratio(c, k, shown[s], C_SRAM));
+    }
+    if (!rc)
+        rc = rf_repro_table(
+            r, SEED, "IPC relative to the all-SRAM file (seed 002 Fig. 6)", t,
+            c->o->full ? "Full sampler runs."
+                       : "Calibrated estimates (one SM, whole grid); CAC's gain over base in the "
+                         "claims is measured on full runs.");
+    rf_tbl_free(t);
+    if (rc)
+        return oom(err);
+    double g[2] = {0}, lo = INFINITY, hi = -INFINITY;
+    int n_s = 0, lk = 0, hk = 0;
+    for (int k = 0; k < c->nk; k++)
+        if (c->regs[k] >= SENSITIVE_REGS) {
+            n_s++;
+            double a = ipc_ratio(c, k, C_CAC, C_HI) - 1;
+            g[0] += a;
+            g[1] += ipc_ratio(c, k, C_TCAC, C_TEA) - 1;
+            if (a < lo)
+                lo = a, lk = k;
+            if (a > hi)
+                hi = a, hk = k;
+        }
+    g[0] /= n_s;
+    g[1] /= n_s;
+    char meas[256], reason[768];
+    snprintf(meas, sizeof meas, "concat %+.1f%%, TEA %+.1f%% (%s)", 100 * g[0], 100 * g[1],
+             src(c, C_CAC, C_HI));
+    snprintf(reason, sizeof reason,
+             "judged: each within a factor of two of the published gain (mean over the %d "
+             "compiler-sensitive kernels). IPC follows the conflicts: under concat CAC ranges "
+             "from %s %+.1f%% to %s %+.1f%%, the conflicts it adds or removes (ratio table) "
+             "costing 4-cycle NVM writes.",
+             n_s, rf_repro_bundled[lk], 100 * lo, rf_repro_bundled[hk], 100 * hi);
+    return claim(r, "CAC raises HI-RF's IPC over the compiler's assignment",
+                 "concat +11.1%, TEA +5.9% (Fig. 6)", meas,
+                 both(rf_rr_effect(g[0], 0.111, 0), rf_rr_effect(g[1], 0.059, 0)), reason, NULL,
+                 err);
+}
+
 static int report_energy(rf_repro *r, const ctx002 *c, rf_err *err)
 {
     static const int shown[5] = {C_HI, C_CAC, C_TEA, C_TCAC, C_FULL};
@@ -583,6 +650,8 @@ int rf_repro_seed002(rf_repro *r, const rf_repro_opts *o, rf_err *err)
                  : RF_OK;
     if (!rc)
         rc = report_conflicts(r, c, err);
+    if (!rc)
+        rc = report_ipc(r, c, err);
     if (!rc)
         rc = report_energy(r, c, err);
     free(c->st);
