@@ -52,8 +52,11 @@ enum { M_STRAIGHT, M_READ, M_WRITE, M_BOTH };
 static const char *const mode_names[NM] = {"straight", "read stealing", "write stealing",
                                            "read+write stealing"};
 
-/* A kernel "reaches" the 16-bank IPC when within this fraction of it. */
-#define REACH_TOL 0.02
+/* A kernel "reaches" the 16-bank IPC when within this fraction of it.  The
+ * ratio of the 8-bank R+W IPC to the straight 16-bank IPC moves by at most
+ * 0.3% between sampler seeds 1-4 (hotspot, libor, kmeans, whose IPC
+ * levels move by up to 4%), so a shortfall beyond 0.5% is the design's. */
+#define REACH_TOL 0.005
 /* A published "no change" is reproduced within this relative change. */
 #define FLAT 0.02
 
@@ -387,7 +390,8 @@ static int report_case(rf_repro *r, ctx001 *c, rf_err *err)
             "parking write and read-back count as accesses). load8 at IPC 16: bank accesses per "
             "warp instruction of the 8-bank R+W run times the straight 16-bank IPC, over 8 banks, "
             "i.e. the share of 8 single-ported banks' peak a kernel would use at the 16-bank "
-            "speed. reaches 16: 8 banks with R+W within 2% of the straight 16-bank IPC. Means: "
+            "speed. reaches 16: 8 banks with R+W within 0.5% of the straight 16-bank IPC (the "
+            "ratio moves less than that between sampler seeds). Means: "
             "geometric for IPC ratios, arithmetic for utilisation.");
     rf_tbl_free(t);
     if (rc)
@@ -414,17 +418,18 @@ static int report_case(rf_repro *r, ctx001 *c, rf_err *err)
         return rc;
 
     /* The kernels that do not reach 16 banks, and the loads of the others. */
-    char miss[256] = "", reason[1024], meas[256];
-    double max_ok = 0, min_miss = INFINITY;
+    char miss[512] = "", reason[1024], meas[256];
+    double max_ok = 0;
     size_t at = 0;
     for (int k = 0; k < c->nk; k++) {
         if (f[k].r8[M_BOTH] >= 1 - REACH_TOL) {
             max_ok = fmax(max_ok, f[k].load8);
             continue;
         }
-        min_miss = fmin(min_miss, f[k].load8);
-        at += (size_t)snprintf(miss + at, sizeof miss - at, "%s%s %.3f at load %.2f",
-                               at ? ", " : "", rf_repro_bundled[k], f[k].r8[M_BOTH], f[k].load8);
+        at += (size_t)snprintf(miss + at, sizeof miss - at,
+                               "%s%s %.3f (load8 %.2f, inter-write penalty %+.0f%%)",
+                               at ? ", " : "", rf_repro_bundled[k], f[k].r8[M_BOTH], f[k].load8,
+                               f[k].iw8 > 0 ? 100 * (f[k].iw8b / f[k].iw8 - 1) : 0.0);
         if (at >= sizeof miss)
             at = sizeof miss - 1;
     }
@@ -478,13 +483,14 @@ static int report_case(rf_repro *r, ctx001 *c, rf_err *err)
         snprintf(reason, sizeof reason,
                  "The sampler keeps the seed's mechanism, and stealing moves bank accesses in "
                  "time without adding bandwidth: where a kernel's bank demand exceeds what 8 "
-                 "banks serve, stealing does not reach 16 banks. Short of 16 banks: %s "
-                 "(load8: bank accesses at the 16-bank IPC over 8 banks' peak); the kernels "
-                 "that reach it load 8 banks to at most %.2f.",
+                 "banks serve, stealing does not reach 16 banks. Short of 16 banks by more "
+                 "than 0.5%%: %s; the inter-write penalty rises where forced write-backs take "
+                 "banks from reads. The kernels that reach 16 banks load 8 banks to at most "
+                 "%.2f.",
                  miss, max_ok);
     else
         snprintf(reason, sizeof reason,
-                 "Every kernel reaches 16 banks (within 2%%), but none gains the seed's 7%% "
+                 "Every kernel reaches 16 banks (within 0.5%%), but none gains the seed's 7%% "
                  "over them: the straight 16-bank file itself is within %.1f%% of a "
                  "conflict-free one.", 100 * (1 - g[M_STRAIGHT]));
     rc2 = claim(r, "8 banks with read+write stealing outperform straight 16 banks",
