@@ -13,7 +13,12 @@
  *     banks busy per cycle; bank_reads + bank_writes: accesses, stealing's
  *     extra parking write and read-back included), the inter-read and
  *     inter-write conflict penalties (Fig. 13) and the write-back breakdown
- *     (Fig. 14).
+ *     (Fig. 14);
+ *   - area efficiency (Fig. 11(c)): sweep IPC over the register file's area
+ *     (analytic/area.c, whose bank scaling is set from the seed's own area
+ *     ratios, so the IPC decides the ranking), and energy efficiency
+ *     (Fig. 15): performance over register-file energy of the case study's
+ *     full runs (analytic/energy.c; the seed's figure is chip-wide).
  *
  * The reading of the 8-bank result: the sampler is faithful to the seed's
  * mechanism (Sec. IV: candidate-warp read stealing, write stealing into a
