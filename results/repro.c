@@ -40,7 +40,9 @@ typedef struct rf_repro_paper {
 
 /* The seeds' experiments in report order (id, the paper, its function). */
 static const rf_repro_paper papers[] = {
-    {"004", "LTRF: latency-tolerant register file (ASPLOS 2018)", rf_repro_seed004},
+    {"001", "bank stealing (fermi-gtx480)", rf_repro_seed001},
+    {"002", "HI-RF with the conflict-aware compiler (volta-hirf)", rf_repro_seed002},
+    {"004", "LTRF: latency-tolerant register file (maxwell-ltrf)", rf_repro_seed004},
     {"overheads", "storage, area and power overhead of every design (seeds 000-004)",
      rf_repro_overheads},
     {NULL, NULL, NULL},
