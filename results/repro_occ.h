@@ -9,6 +9,7 @@
 #define RF_REPRO_OCC_H
 
 #include "../analytic/design.h"
+#include "../analytic/occupancy.h"
 #include "../calibrate/extrapolate.h"
 #include "../common/error.h"
 #include "../inputs/gpu.h"
@@ -54,8 +55,16 @@ extern const rf_repro003_app rf_repro003_apps[RF_REPRO003_NAPPS];
 extern const double rf_repro003_levels[RF_REPRO003_NLEVELS];
 
 /* Table 5 by rfkit's occupancy model on gpu: cells[a][l] resident blocks of
- * application a at level l, limiter90[a] the binding limit at 90%. */
-int rf_repro003_table5(const rf_gpu *gpu, int cells[][RF_REPRO003_NLEVELS], int *limiter90,
+ * application a at level l, occ90[a] its occupancy at 90%. */
+int rf_repro003_table5(const rf_gpu *gpu, int cells[][RF_REPRO003_NLEVELS], rf_occ *occ90,
                        rf_err *err);
+
+/* 1 when ipc[n - 1] (90%) is at least every other level's IPC: the
+ * application performs best at 90% sharing, a tie included. */
+int rf_repro003_best_at90(const double *ipc, int n);
+
+/* The limits that bind a count (each limit equal to it: "regs, threads"),
+ * registers meaning Eq. 4's M for design sharing. */
+void rf_repro003_binding(const rf_occ *occ, char *buf, size_t cap);
 
 #endif /* RF_REPRO_OCC_H */
