@@ -40,6 +40,7 @@ typedef struct rf_repro_paper {
 
 /* The seeds' experiments in report order (id, the paper, its function). */
 static const rf_repro_paper papers[] = {
+    {"000", "FineReg (seed 000)", rf_repro_seed000},
     {"003", "Register Sharing (seed 003)", rf_repro_seed003},
     {NULL, NULL, NULL},
 };
