@@ -15,7 +15,8 @@
  *     (resident_ctas_mean), beside the occupancy model's capacity;
  *   Fig. 13 (IPC): IPC over the baseline's;
  *   Fig. 14 (stalls from register-file depletion) on the memory-intensive
- *     kernels (bfs, kmeans, spmv for the seed's BF, KM, SY2): VT+RegMutex's
+ *     kernels (bfs and kmeans for the seed's BF and KM, the memory-bound
+ *     spmv and stream for its SY2): VT+RegMutex's
  *     issue slots whose only ready warps waited for the shared register pool
  *     (srp_stall_cycles over cycles x schedulers x issue width), FineReg's
  *     cycles a stalled CTA could not move for a full PCRF (pcrf_full_stalls
@@ -315,12 +316,14 @@ static int add_ctas_ipc(rf_repro *r, const rf_repro_opts *o, const kres *k, int 
     double vr = 100 * (mean_of(k, nk, 0, ctas_x, D_VT) - 1);
     snprintf(meas, sizeof meas, "FineReg %+.1f%% / %+.1f%%, VT %+.1f%% / %+.1f%%", fs, frr, vs,
              vr);
-    ok = fs > frr && vs > vr && fabs(vr) < 15;
+    ok = fs > frr && frr > 0 && vs > vr && fabs(vr) < 15;
     snprintf(reason, sizeof reason,
              "%s Type-R kernels fill the register file, so VT finds no room and FineReg's "
              "ACRF holds %.2fx their baseline's active CTAs.",
-             ok ? "Type-S gains more under both designs and VT adds under 15% on Type-R."
-                : "The Type-S / Type-R order or VT's Type-R figure does not hold.",
+             ok ? "Type-S gains more under both designs, FineReg adds CTAs on both and VT "
+                  "adds under 15% on Type-R."
+                : frr <= 0 ? "FineReg holds fewer CTAs than the baseline on Type-R kernels."
+                           : "The Type-S / Type-R order or VT's Type-R figure does not hold.",
              mean_of(k, nk, 0, active_x, D_FINEREG));
     if ((rc = claim(r, "Type-S kernels gain more CTAs than Type-R ones (Type-S / Type-R)",
                     "FineReg +203.8% / +79.8%, VT +126.3% / +0% (Sec. VI.B)", meas, ok, reason,
@@ -457,11 +460,19 @@ static int add_stalls(rf_repro *r, const rf_gpu *gpu, const kres *k, int nk, rf_
         return rc;
     snprintf(meas, sizeof meas, "%.1f%% (%s)", pcrf, list);
     ok = rf_repro_occ_within(pcrf, 1.3, TOL_PCRF);
+    int w = -1;   /* the memory-intensive kernel with the largest PCRF-full share */
+    for (int i = 0; i < nk; i++)
+        if (k[i].memory && (w < 0 || pcrf_share(&k[i].st[D_FINEREG]) >
+                                         pcrf_share(&k[w].st[D_FINEREG])))
+            w = i;
+    const rf_sim_stats *f = w >= 0 ? &k[w].st[D_FINEREG] : NULL;
     snprintf(reason, sizeof reason,
-             "%s A stalled CTA moves to the PCRF whenever the live registers fit; the "
-             "PCRF's entries run out on %s.",
+             "%s A stalled CTA moves to the PCRF when its live registers fit; the most "
+             "PCRF-full cycles are %s's, %.1f%%, with %.1f resident and %.1f active CTAs per "
+             "cycle: the pending CTAs' live registers fill the PCRF.",
              ok ? "Within 1 point of 1.3%." : "Outside 1 point of 1.3%.",
-             pcrf > 1e-9 ? "these kernels for that share of cycles" : "none of them");
+             w >= 0 ? k[w].name : "none", f ? pcrf_share(f) : 0,
+             f ? f->resident_ctas_mean : 0, f ? f->active_ctas_mean : 0);
     return claim(r, "FineReg stalls for want of PCRF space (memory-intensive kernels)",
                  "1.3% of execution time (Fig. 14b)", meas, ok, reason, NULL, err);
 }
@@ -560,8 +571,9 @@ int rf_repro_seed000(rf_repro *r, const rf_repro_opts *o, rf_err *err)
                       "baseline: full sampler runs of every bundled kernel on one SM (CTA "
                       "switching, PCRF and pool waits are the sampler's alone), the "
                       "occupancy model's capacity and the calibrated closed form beside. "
-                      "Means are arithmetic over kernels; memory-intensive kernels (Fig. 14) "
-                      "are bfs, kmeans and spmv, for the seed's BF, KM and SY2."))
+                      "Means are arithmetic over kernels; the memory-intensive kernels of "
+                      "Fig. 14 are bfs and kmeans (the seed's BF and KM) and the bundled "
+                      "memory-bound spmv and stream (for SY2)."))
         return nomem(err);
     int nk = 0;
     while (rf_repro_bundled[nk] && nk < MAXK)
@@ -569,7 +581,7 @@ int rf_repro_seed000(rf_repro *r, const rf_repro_opts *o, rf_err *err)
     kres *k = calloc((size_t)nk, sizeof *k);
     if (!k)
         return nomem(err);
-    static const char *const memory[] = {"bfs", "kmeans", "spmv"};
+    static const char *const memory[] = {"bfs", "kmeans", "spmv", "stream"};
     for (int i = 0; i < nk; i++) {
         k[i].name = rf_repro_bundled[i];
         for (size_t m = 0; m < sizeof memory / sizeof memory[0]; m++)

@@ -454,9 +454,21 @@ static int add_ladder(rf_repro *r, const rf_repro_opts *o, const rf_gpu *gpu, co
     double m[NLADDER], prob = 0;
     for (int l = L_NOOPT; l <= L_OWF; l++)
         m[l] = rf_repro_occ_mean(g_rung[l], nr);
+    int same = 0;   /* register-limited kernels whose +Dyn run is the +Unrolled run */
     for (int i = 0; i < nk; i++)
-        if (c->ki[i].reglimited)
-            prob += st_of(c, &c->ki[i], L_DYN)->nonowner_mem_issue_prob / (nr ? nr : 1);
+        if (c->ki[i].reglimited) {
+            const rf_sim_stats *a = st_of(c, &c->ki[i], L_UNROLL), *b = st_of(c, &c->ki[i], L_DYN);
+            prob += b->nonowner_mem_issue_prob / (nr ? nr : 1);
+            same += a->cycles == b->cycles && a->warp_insts == b->warp_insts;
+        }
+    char dyn[256];
+    if (same == nr)
+        snprintf(dyn, sizeof dyn, "; the +Dyn runs equal the +Unrolled runs cycle for cycle "
+                                  "although p falls to %.2f on SM 1: no non-owner memory "
+                                  "instruction came up for issue before a shared register",
+                 prob);
+    else
+        snprintf(dyn, sizeof dyn, " (non-owner memory issue probability %.2f on SM 1)", prob);
     double steps[4] = {m[L_NOOPT], m[L_UNROLL] - m[L_NOOPT], m[L_DYN] - m[L_UNROLL],
                        m[L_OWF] - m[L_DYN]};
     int owf_largest = steps[3] > 0 && steps[3] >= steps[1] && steps[3] >= steps[2];
@@ -465,13 +477,12 @@ static int add_ladder(rf_repro *r, const rf_repro_opts *o, const rf_gpu *gpu, co
              m[L_UNROLL], m[L_DYN], m[L_OWF]);
     snprintf(reason, sizeof reason,
              "%s Means over %s: sharing alone %+.2f%%, then unrolling %+.2f, dynamic "
-             "execution %+.2f (non-owner memory issue probability %.2f on SM 1), OWF %+.2f "
-             "points; locks hold %.0f-%.0f%% of issue slots.",
+             "execution %+.2f%s, OWF %+.2f points; locks hold %.0f-%.0f%% of issue slots.",
              ok ? "Sharing alone gains and OWF adds the largest step, as in the seed."
                 : owf_largest ? "OWF adds the largest step as in the seed, but sharing alone "
                                 "does not gain."
                               : "OWF does not add the largest step.",
-             list, steps[0], steps[1], steps[2], prob, steps[3], lmin, lmax);
+             list, steps[0], steps[1], steps[2], dyn, steps[3], lmin, lmax);
     rc = rf_repro_claim(r, SEED,
                         "Ladder: sharing alone (Shared-LRR-NoOpt) gains; +Unrolled, +Dyn, "
                         "+OWF add to it, OWF the most",
