@@ -21,8 +21,8 @@
  *     register-limited (the seed's Set-1) when registers bind its baseline
  *     occupancy; the others are Set-2 (Fig. 15).
  *   Table 4 (IPC by amount of sharing): full runs of Shared-OWF-Unrolled-Dyn
- *     at 10, 30, 50 and 70% on the register-limited kernels (on every kernel
- *     with opts->full); 0% is the unshared count and 90% the ladder's top.
+ *     at 0, 10, 30, 50 and 70% on the register-limited kernels (on every
+ *     kernel with opts->full); 90% is the ladder's top.
  *   The closed form's view (calibrated estimate of sharing against the
  *     baseline) is given beside the ladder: it counts only the S + U blocks
  *     Eq. 1 guarantees to progress, so it predicts no gain; the sampler is
@@ -285,8 +285,9 @@ static int add_table5(rf_repro *r, const rf_repro_opts *o, const rf_gpu *gpu, rf
     snprintf(meas, sizeof meas, "%d of 48 cells equal", equal);
     if (equal == 48)
         snprintf(reason, sizeof reason,
-                 "Cell by cell: Eq. 4 on R = 32768 with R_tb = block x regs x 1 (kept within "
-                 "[g, 2g]), then the 1536-thread and 8-block limits.");
+                 "Cell by cell: Eq. 4 on R = 32768 with R_tb = warps x 32 x regs (b+tree's "
+                 "508 threads take 16 warps), M kept within [g, 2g], then the 1536-thread "
+                 "and 8-block limits.");
     else
         snprintf(reason, sizeof reason,
                  "Cell by cell: Eq. 4 then the thread and block limits; differing: %s.", miss);
