@@ -22,7 +22,10 @@
  *     cycles a stalled CTA could not move for a full PCRF (pcrf_full_stalls
  *     over cycles);
  *   Fig. 17 (ACRF/PCRF split): FineReg at 64/192, 96/160, 128/128, 160/96
- *     and 192/64 KB.
+ *     and 192/64 KB;
+ *   Reg+DRAM also with a single CTA in DRAM: the seed tuned that count per
+ *     application for its best performance, and one is the least it could
+ *     pick short of plain VT.
  * The calibrated closed form's IPC is shown beside the sampler's: it counts
  * the active CTAs only and charges no switch, so it says what the designs
  * give without their switching.  A kernel is Type-S when threads or CTA
@@ -61,7 +64,11 @@ static const char *const dnames[ND] = {"baseline", "FineReg", "VT", "Reg+DRAM", 
 #define NSPLIT 5
 static const double acrf_kb[NSPLIT] = {64, 96, 128, 160, 192};
 #define SPLIT_DEFAULT 2   /* 128/128: the FineReg run of the designs */
-#define NRUN (ND + NSPLIT - 1)   /* per kernel: designs, then the splits but 128/128 */
+/* Per kernel: the designs, the splits but 128/128, then Reg+DRAM with a
+ * single CTA in DRAM (the least the seed's per-application tuning of that
+ * count could choose short of plain VT). */
+#define RUN_DRAM1 (ND + NSPLIT - 1)
+#define NRUN (RUN_DRAM1 + 1)
 
 static void design_of(int j, rf_design *d)
 {
@@ -72,6 +79,11 @@ static void design_of(int j, rf_design *d)
         d->kind = kinds[j];
         if (j == D_FINEREG)
             d->acrf_kb = d->pcrf_kb = 128;
+        return;
+    }
+    if (j == RUN_DRAM1) {
+        d->kind = RF_DESIGN_REGDRAM;
+        d->dram_ctas = 1;
         return;
     }
     int s = j - ND;
@@ -225,8 +237,8 @@ static int add_ctas_ipc(rf_repro *r, const rf_repro_opts *o, const kres *k, int 
 
     const char *h2[] = {"kernel", "type", "IPC baseline", "FineReg", "VT", "Reg+DRAM",
                         "VT+RegMutex", "closed form: FineReg", "VT", "Reg+DRAM",
-                        "VT+RegMutex"};
-    t = rf_tbl_new(11, h2);
+                        "VT+RegMutex", "Reg+DRAM, 1 CTA in DRAM"};
+    t = rf_tbl_new(12, h2);
     if (!t)
         return nomem(err);
     for (int i = 0; i < nk && !rc; i++) {
@@ -238,6 +250,7 @@ static int add_ctas_ipc(rf_repro *r, const rf_repro_opts *o, const kres *k, int 
             rc = rf_tbl_set(t, 2 + j, "%.3fx", ipc_x(&k[i], j));
             rc = rc ? rc : rf_tbl_set(t, 6 + j, "%.3fx", est_x(&k[i], j));
         }
+        rc = rc ? rc : rf_tbl_set(t, 11, "%.3fx", ipc_x(&k[i], RUN_DRAM1));
     }
     if (!rc)
         rc = rf_repro_table(r, SEED, "Fig. 13: IPC over the baseline (full runs; the "
@@ -382,6 +395,7 @@ static int add_ctas_ipc(rf_repro *r, const rf_repro_opts *o, const kres *k, int 
     double cv = 100 * (mean_of(k, nk, -1, ctas_x, D_REGDRAM) / mean_of(k, nk, -1, ctas_x, D_VT) - 1);
     double ctxb = 0, kb = 0;
     double lo = 1e9, hi = 0;
+    double one = 100 * (mean_of(k, nk, -1, ipc_x, RUN_DRAM1) / mean_of(k, nk, -1, ipc_x, D_VT) - 1);
     for (int i = 0; i < nk; i++) {
         ctxb += (double)k[i].st[D_REGDRAM].switch_dram_bytes;
         kb += (double)k[i].st[D_BASE].dram_bytes;
@@ -393,9 +407,11 @@ static int add_ctas_ipc(rf_repro *r, const rf_repro_opts *o, const kres *k, int 
     snprintf(reason, sizeof reason,
              "%s Switching a CTA in moves both contexts through the DRAM queue: context "
              "traffic is %.1fx the kernels' own DRAM bytes, and Reg+DRAM runs at %.2f-%.2fx "
-             "the baseline's IPC.",
+             "the baseline's IPC. With a single CTA in DRAM it is still %+.1f%% against VT "
+             "(mean), so tuning that count per application, as the seed did, does not close "
+             "the gap.",
              ok ? "Within 10 points of +2.2%." : "Outside 10 points of +2.2%.",
-             ratio(ctxb, kb), lo, hi);
+             ratio(ctxb, kb), lo, hi, one);
     return claim(r, "Reg+DRAM gains little over VT although it runs more CTAs",
                  "+2.2% IPC with +32% CTAs (Sec. VI.C)", meas, ok, reason, "seed000_ipc", err);
 }
