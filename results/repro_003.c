@@ -94,7 +94,7 @@ int rf_repro003_best_at90(const double *ipc, int n)
 /* The ladder (seed 003 Figs. 9, 10 and 12). */
 enum { L_BASE, L_NOOPT, L_UNROLL, L_DYN, L_OWF, L_GTO, NLADDER };
 static const char *const ladder_names[NLADDER] = {
-    "Unshared-LRR", "Shared-LRR-NoOpt", "+Unrolled", "+Dyn", "+OWF (Shared-OWF-Unrolled-Dyn)",
+    "Unshared-LRR", "Shared-LRR-NoOpt", "+Unrolled", "+Dyn", "+OWF",
     "Unshared-GTO"};
 
 static void ladder_design(int c, double sharing, rf_design *d)
