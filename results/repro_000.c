@@ -551,7 +551,7 @@ static int add_split(rf_repro *r, const rf_repro_opts *o, const kres *k, int nk,
     rf_plot p = {.stem = "seed000_split",
                  .title = "Seed 000 Fig. 17: FineReg by ACRF size (PCRF = 256 KB - ACRF), "
                           "means over the kernels",
-                 .xlabel = "ACRF (KB)", .ylabel = "over the baseline", .style = RF_PLOT_LINES,
+                 .xlabel = "ACRF (KB)", .ylabel = "ratio (legend)", .style = RF_PLOT_LINES,
                  .has_ref = true, .ref_y = 1.0};
     if ((rc = rf_repro_plot(r, o, SEED, &p, n, x, y, g, err)) != 0)
         return rc;
