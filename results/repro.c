@@ -40,8 +40,11 @@ typedef struct rf_repro_paper {
 
 /* The seeds' experiments in report order (id, the paper, its function). */
 static const rf_repro_paper papers[] = {
+    {"000", "FineReg, with Virtual Thread, Reg+DRAM and RegMutex (maxwell-gtx980)",
+     rf_repro_seed000},
     {"001", "bank stealing (fermi-gtx480)", rf_repro_seed001},
     {"002", "HI-RF with the conflict-aware compiler (volta-hirf)", rf_repro_seed002},
+    {"003", "Register Sharing (fermi-c2050)", rf_repro_seed003},
     {"004", "LTRF: latency-tolerant register file (maxwell-ltrf)", rf_repro_seed004},
     {"overheads", "storage, area and power overhead of every design (seeds 000-004)",
      rf_repro_overheads},
