@@ -64,18 +64,6 @@ typedef struct score {
     double e_sum, e_max, d_sum, d_max, ipc_sum, main_sum, cache_sum, xbar_sum, leak_sum;
 } score;
 
-static bool listed(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == n && !strncmp(p, name, n))
-            return true;
-        p += len + (p[len] == ',');
-    }
-    return false;
-}
-
 /* Cache lines: key|ipc|cycles|warp_insts|energy|dynamic|leakage|main|cache|xbar. */
 static void cache_load(const char *path, kjob *jobs, int nk)
 {
@@ -188,7 +176,7 @@ int main(void)
             return 1;
         }
         for (int i = 0; i < n; i++) {
-            if (only && !listed(only, names[i])) {
+            if (only && !benchrun_listed(only, names[i])) {
                 free(names[i]);
                 continue;
             }

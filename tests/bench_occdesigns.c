@@ -116,18 +116,6 @@ typedef struct kjob {
     double est_c[NPT][NCNT];
 } kjob;
 
-static bool listed(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == n && !strncmp(p, name, n))
-            return true;
-        p += len + (p[len] == ',');
-    }
-    return false;
-}
-
 static int setup(kjob *kj, const char *set, const char *dir, char *name)
 {
     rf_err err;
@@ -358,7 +346,7 @@ int main(void)
         }
         first[s] = nk;
         for (int i = 0; i < n; i++) {
-            if ((only && !listed(only, names[i])) || (s == 1 && !listed(val, names[i]))) {
+            if ((only && !benchrun_listed(only, names[i])) || (s == 1 && !benchrun_listed(val, names[i]))) {
                 free(names[i]);
                 continue;
             }

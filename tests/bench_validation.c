@@ -95,19 +95,6 @@ static void design_point(int i, rf_design *d)
     }
 }
 
-/* Whether name is one of the comma-separated names in list. */
-static bool listed(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == n && !strncmp(p, name, n))
-            return true;
-        p += len + (p[len] == ',');
-    }
-    return false;
-}
-
 static int setup(kjob *kj, const char *set, const char *dir, char *name)
 {
     rf_err err;
@@ -331,7 +318,7 @@ int main(void)
         }
         first[s] = nk;
         for (int i = 0; i < n; i++) {
-            if (only && !listed(only, names[i])) {
+            if (only && !benchrun_listed(only, names[i])) {
                 free(names[i]);
                 continue;
             }

@@ -201,3 +201,15 @@ double benchrun_median(double *x, int n)
     qsort(x, (size_t)n, sizeof *x, cmp_dbl);
     return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
+
+bool benchrun_listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && !strncmp(p, name, n))
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}

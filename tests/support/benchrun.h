@@ -4,6 +4,7 @@
 #ifndef RF_BENCHRUN_H
 #define RF_BENCHRUN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../../analytic/design.h"
@@ -24,6 +25,10 @@ typedef struct benchrun_point {
     int rc;                 /* rf_sim_run's return code */
     rf_sim_stats *stats;    /* when set, the run's stats are copied here */
 } benchrun_point;
+
+/* Whether name is one of the comma-separated names in list (a bench's
+ * RF_BENCH_KERNELS selection). */
+bool benchrun_listed(const char *list, const char *name);
 
 /* Names (without ".spec") of the *.spec files in dir, sorted, at most max;
  * each is malloc'ed.  Returns the count, or -1 when dir cannot be read. */
