@@ -357,7 +357,7 @@ int rf_sw_code_of(const rf_func *f, const rf_profile *prof, const rf_sw_liveprof
 
 /* ---- one design point ---------------------------------------------------- */
 
-static bool is_switching(int kind)
+bool rf_sw_is_switching(int kind)
 {
     return kind == RF_DESIGN_VT || kind == RF_DESIGN_REGDRAM || kind == RF_DESIGN_FINEREG ||
            kind == RF_DESIGN_REGMUTEX;
@@ -435,7 +435,7 @@ void rf_sw_apply(const rf_sw_input *in, const rf_sw_params *p, rf_sw_state *st)
         st->ctas_eff = st->resident;
         return;
     }
-    if (!is_switching(in->kind) || in->active <= 0)
+    if (!rf_sw_is_switching(in->kind) || in->active <= 0)
         return;
     double q = in->cpi_lone > 0 ? in->mem_stall / in->cpi_lone : 0.0;
     double wait = in->mem_waits > 0 ? in->mem_stall / in->mem_waits : in->mem_latency;
@@ -519,7 +519,7 @@ void rf_sw_count(const rf_sw_input *in, const rf_sw_state *st, long ctas, double
         out->stall_lock = cycles * schedulers * idle * (1.0 - pow(1.0 - x, s));
         return;
     }
-    if (!is_switching(in->kind))
+    if (!rf_sw_is_switching(in->kind))
         return;
     double a = in->active < res ? in->active : res;
     if (st->pending > 0) {

@@ -184,6 +184,10 @@ typedef struct rf_sw_state {
     double region_time;     /* RegMutex: share of a warp's time holding a chunk */
 } rf_sw_state;
 
+/* Whether design kind switches CTAs (VT, Reg+DRAM, FineReg, VT+RegMutex):
+ * the designs the free parameters sw_sync and sw_cost act on. */
+bool rf_sw_is_switching(int kind);
+
 /* The design's effective CTAs (and Reg+DRAM's extra DRAM bytes). */
 void rf_sw_apply(const rf_sw_input *in, const rf_sw_params *p, rf_sw_state *st);
 

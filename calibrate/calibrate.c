@@ -184,6 +184,29 @@
  * runs 9.91% -> 9.03%); 0.1 and 0.05 measure the same (9.07%, 9.08%): the
  * windows barely inform them at that length. */
 #define PRIOR_RC_SHORT 0.25
+/* Switching designs' windows (calibrate --design finereg, calibrate/
+ * plan.c): sw_sync (prior 0.75 +- 0.5) and sw_cost (prior 1 +- 0.1),
+ * analytic/switching.c, fitted on the design's two windows alone
+ * (rf_calib_fit_sw), each window's pull weighed by WINDOW_NOISE.  Chosen
+ * on the nine bundled kernels with bench_occdesigns (FineReg on
+ * maxwell-gtx980, whole-grid IPC against simulate --full, mean / worst
+ * |error|; the ordinary record 6.50% / 12.97%, the design windows' record
+ * with the parameters at their priors 6.67% / 14.11%): +- 0.15 / 0.5
+ * 11.26% / 30.58% (the windows ask for a dearer switch than the full runs
+ * show: hotspot's cost went to 3.6), 0.25 / 0.2 5.44% / 15.87%, 0.5 / 0.05
+ * 4.78% / 10.71%, 0.35 / 0.05 4.64%, 1.0 / 0.05 4.88%, 0.5 / 0.1 4.48% /
+ * 10.66%; the validation kernels then 13.97% / 36.22% against 17.51% /
+ * 44.10% (ordinary) and 18.25% / 43.79% (priors).  sw_sync goes to its
+ * bounds on several kernels: the windows set it, the prior hardly does.
+ * The other switching designs keep their priors (rf_calib_sw_fitted): a
+ * fit on their windows left the validation figures where they were (VT
+ * 10.20% -> 10.21% mean at 0.5 / 0.05, the nine 4.07% -> 3.91%), and
+ * Reg+DRAM's and VT+RegMutex's windows do not move the parameters at all
+ * (their window model is 5-8 times off the windows: bfs' RegMutex windows
+ * run at IPC 3.4 where its full run, and the model, hold the pool
+ * exhausted at 0.09). */
+#define PRIOR_SW_SYNC 0.5
+#define PRIOR_SW_COST 0.1
 /* The fit stops at a step of FIT_XTOL in the logistic coordinate (a
  * parameter moving by at most 1/4000 of its range, far inside its standard
  * error from four windows) or a gradient or relative chi^2 change under
@@ -230,9 +253,31 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
     rf_ipc_machine m;
     rf_extrap_machine(gpu, d, &occ, &m);
     int resident = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
+    rf_ipc_kernel kd = *k;
+    /* Occupancy-raising designs (analytic/switching.c), as the estimate
+     * takes them (rf_extrap_sw): the population model runs the design's
+     * CTAs per wave, and of the warps it finds issuing, the share the
+     * switching or the pool lets issue (the effective CTAs over those
+     * resident) is what the IPC model sees; Reg+DRAM's context bytes join
+     * the kernel's DRAM traffic.  Other designs: as before. */
+    double issue = 1.0;
+    if (rf_sw_is_switching(d->kind) || d->kind == RF_DESIGN_SHARING) {
+        rf_shape sh = {kern->regs, in.threads, in.smem, rf_kernel_ctas(kern), 1};
+        rf_sw_input si;
+        rf_sw_state st;
+        double act0 = kd.active_frac > 0 ? kd.active_frac : 1.0;
+        rc = rf_extrap_sw(gpu, d, &occ, &sh, &kd, p, &m, &si, &st, err);
+        if (rc < 0)
+            return rc;
+        rc = RF_OK;
+        if (st.resident > 0)
+            resident = st.resident;
+        issue = kd.active_frac > 0 ? kd.active_frac / act0 : 1.0;
+        kd.active_frac = k->active_frac;
+        k = &kd;
+    }
     int nw = resident * cs->wpc;
     /* HI-RF: register-cache terms of the design (analytic/rccollide.c). */
-    rf_ipc_kernel kd = *k;
     if (d->kind == RF_DESIGN_HIRF) {
         rc = rf_rcc_apply(gpu, d, nw, p, &m, &kd, NULL, err);
         if (rc)
@@ -249,7 +294,7 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
     tab[0] = fair[0] = 0;
     for (int a = 1; a <= nw; a++) {
         rf_ipc_result r;
-        m.warps = a;
+        m.warps = a * issue;
         rf_ipc_steady(k, &m, p, &r);
         tab[a] = r.ipc;
         fair[a] = r.bound >= 1 && r.bound <= 3 ? 1.0 : 0.0;
@@ -275,6 +320,7 @@ typedef struct fit_ctx {
     const rf_kernel *kern;
     const rf_ipc_kernel *k;
     const rf_plan *plan;
+    int nobs;                    /* windows in the fit: the plan's first nobs */
     rf_ipc_params base;          /* parameters not fitted (HI-RF locality) */
     rf_ctaset *cs[RF_PLAN_MAX];  /* the CTAs each window ran */
     const double *window;        /* measured window lengths */
@@ -312,15 +358,17 @@ static bool uses_param(const rf_design *d, const char *name)
         return d->kind == RF_DESIGN_STEALING && (d->read_steal || d->write_steal);
     if (!strncmp(name, "rc_", 3))
         return d->kind == RF_DESIGN_HIRF;
+    if (!strncmp(name, "sw_", 3))
+        return rf_sw_is_switching(d->kind);
     return true;
 }
 
 static int model_fn(const double *theta, size_t i, double *v, void *data)
 {
     fit_ctx *c = data;
-    if (i >= (size_t)c->plan->n) {
+    if (i >= (size_t)c->nobs) {
         /* Prior observation of parameter i - n. */
-        *v = theta[i - (size_t)c->plan->n];
+        *v = theta[i - (size_t)c->nobs];
         return RF_OK;
     }
     rf_ipc_params p = c->base;
@@ -417,6 +465,140 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     return RF_OK;
 }
 
+/* Design windows of a switching design (the plan's last ndesign points):
+ * sw_sync and sw_cost fitted on them alone, the ordinary parameters and the
+ * rate held at the ordinary windows' fit, so that the design windows
+ * cannot move the baseline's level or the bank terms (rf_calib_fit_sw).
+ * Which designs keep the fit: rf_calib_sw_fitted. */
+typedef struct sw_ctx {
+    const rf_gpu *gpu;
+    const rf_kernel *kern;
+    const rf_ipc_kernel *k;
+    const rf_calib_swwin *w;
+    int n;
+    int idx[2];                 /* sw_sync, sw_cost in rf_ipc_mparams */
+    rf_ipc_params p;
+    double rate;
+    rf_err *err;
+} sw_ctx;
+
+static int sw_window(const sw_ctx *x, int i, const rf_ipc_params *p, double *v)
+{
+    const rf_plan_point *pt = x->w[i].pt;
+    int rc = rf_calib_window_ipc(x->gpu, &pt->design, x->kern, x->k, x->w[i].cs, p,
+                                 pt->skip_ctas, pt->warm_ctas, pt->warmup,
+                                 (uint64_t)x->w[i].cycles, v, x->err);
+    *v *= x->rate;
+    return rc;
+}
+
+static int sw_model(const double *theta, size_t i, double *v, void *data)
+{
+    sw_ctx *x = data;
+    if (i >= (size_t)x->n) {
+        *v = theta[i - (size_t)x->n];
+        return RF_OK;
+    }
+    rf_ipc_params p = x->p;
+    rf_mparam_put(&rf_ipc_mparams[x->idx[0]], &p, theta[0]);
+    rf_mparam_put(&rf_ipc_mparams[x->idx[1]], &p, theta[1]);
+    return sw_window(x, (int)i, &p, v);
+}
+
+bool rf_calib_sw_fitted(int kind)
+{
+    return kind == RF_DESIGN_FINEREG;
+}
+
+int rf_calib_fit_sw(const rf_gpu *gpu, const rf_kernel *kern, const rf_ipc_kernel *k,
+                    const rf_calib_swwin *w, int n, double rate, double noise,
+                    rf_ipc_params *p, double cov[2][2], rf_err *err)
+{
+    sw_ctx x = {gpu, kern, k, w, 0, {0, 0}, *p, rate, err};
+    x.idx[0] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, "sw_sync");
+    x.idx[1] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, "sw_cost");
+    if (x.idx[0] < 0 || x.idx[1] < 0)
+        return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, "sw_sync", "no such model parameter");
+    memset(cov, 0, sizeof(double[2][2]));
+    if (n > RF_PLAN_MAX)
+        n = RF_PLAN_MAX;
+    double yy[RF_PLAN_MAX + 2], sg[RF_PLAN_MAX + 2], lo[2], hi[2], start[2];
+    rf_calib_swwin use[RF_PLAN_MAX];
+    for (int i = 0; i < n; i++) {
+        if (!(w[i].ipc > 0))
+            continue;
+        double nz = noise;
+        if (gpu->dram_latency > 0 && w[i].cycles > 0 && SHORT_LATS * gpu->dram_latency > w[i].cycles)
+            nz *= sqrt(SHORT_LATS * gpu->dram_latency / w[i].cycles);
+        yy[x.n] = w[i].ipc;
+        sg[x.n] = nz * w[i].ipc;
+        use[x.n++] = w[i];
+    }
+    x.w = use;
+    if (x.n == 0)
+        return RF_OK;
+    const double width[2] = {PRIOR_SW_SYNC, PRIOR_SW_COST};
+    for (int j = 0; j < 2; j++) {
+        const rf_mparam *mp = &rf_ipc_mparams[x.idx[j]];
+        lo[j] = mp->lo;
+        hi[j] = mp->hi;
+        start[j] = mp->def;
+        yy[x.n + j] = mp->def;
+        sg[x.n + j] = width[j];
+    }
+    rf_fit_problem pb = {(size_t)x.n + 2, 2, yy, sg, lo, hi, start, sw_model, &x, 0};
+    rf_fit_result fr;
+    int rc = rf_fit_run_tol(&pb, FIT_XTOL, FIT_GTOL, &fr, err);
+    if (rc)
+        return rc;
+    /* Covariance at the windows' measured noise (as for the ordinary fit,
+     * not rescaled by chi^2 / dof). */
+    double unscale = fr.chisq > 0 && fr.dof > 0 ? fr.dof / fr.chisq : 1.0;
+    for (int j = 0; j < 2; j++) {
+        rf_mparam_put(&rf_ipc_mparams[x.idx[j]], p, fr.theta[j]);
+        for (int l = 0; l < 2; l++)
+            cov[j][l] = fr.cov[j][l] * unscale;
+    }
+    return RF_OK;
+}
+
+/* The design windows of the run: fit (designs rf_calib_sw_fitted keeps),
+ * the record's fitted list and covariance extended, the report's model
+ * values. */
+static int fit_design(fit_ctx *c, int first, const double *y, double rate, rf_calib *out,
+                      rf_calib_report *rep)
+{
+    const rf_plan *plan = c->plan;
+    rf_calib_swwin w[RF_PLAN_MAX];
+    int n = 0;
+    for (int i = first; i < plan->n; i++)
+        w[n++] = (rf_calib_swwin){&plan->pt[i], c->cs[i], c->window[i], y[i]};
+    int rc = RF_OK;
+    if (n > 0 && rf_calib_sw_fitted(plan->pt[first].design.kind)
+        && out->nfit + 2 <= RF_FIT_MAXP) {
+        double cov[2][2];
+        rc = rf_calib_fit_sw(c->gpu, c->kern, c->k, w, n, rate, WINDOW_NOISE, &out->params, cov,
+                             c->err);
+        if (rc)
+            return rc;
+        int at = out->nfit;
+        out->fit_idx[at] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, "sw_sync");
+        out->fit_idx[at + 1] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, "sw_cost");
+        for (int j = 0; j < 2; j++)
+            for (int l = 0; l < 2; l++)
+                out->cov[at + j][at + l] = cov[j][l];
+        out->nfit = at + 2;
+    }
+    rf_ipc_params def = c->base;
+    for (int i = first; i < plan->n && !rc; i++) {
+        rc = window_of(c, (size_t)i, &def, &rep->s[i].ipc_default);
+        if (!rc)
+            rc = window_of(c, (size_t)i, &out->params, &rep->s[i].ipc_fit);
+        rep->s[i].ipc_fit *= rate;
+    }
+    return rc;
+}
+
 int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
                  const rf_ipc_kernel *kc, const rf_calib_opts *opts, rf_calib *out,
                  rf_calib_report *rep, rf_err *err)
@@ -424,7 +606,14 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     rf_fit_gsl_quiet();
     memset(rep, 0, sizeof *rep);
     rf_calib_init_kernel(out, gpu_name, k);
-    int rc = rf_plan_make(gpu, k, kc, opts ? opts->budget_cycles : 0, &rep->plan, err);
+    const rf_design *dd = opts ? opts->design : NULL;
+    if (dd && !rf_sw_is_switching(dd->kind))
+        return rf_err_set(err, RF_EUSAGE, NULL, 0, 0, "design",
+                          "design windows are for vt, regdram, finereg or regmutex (got %s; "
+                          "sharing's closed form has no free parameter)",
+                          rf_design_name(dd->kind));
+    int rc = rf_plan_make_design(gpu, k, kc, opts ? opts->budget_cycles : 0, dd, &rep->plan,
+                                 err);
     if (rc)
         return rc;
     bool warmed = !opts || !opts->cold;
@@ -474,6 +663,19 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         s->resident_warps = st.mean_resident_warps;
         resident[i] = st.ctas_per_sm;
         rep->sim_cycles += (double)(pt->warmup + st.cycles);
+        if (!(st.ipc > 0) && i >= plan->n - plan->ndesign) {
+            /* A design window that retires nothing (RegMutex's pool taken
+             * by warps that wait on each other at the window's start) says
+             * nothing the closed form can follow: left out of the fit. */
+            y[i] = 0;
+            window[i] = (double)st.cycles;
+            conflict[i] = wr[i] = 0;
+            rmiss[i] = -1;
+            if (opts && opts->progress)
+                fprintf(opts->progress, "calibrate: sample %d/%d %s retired no instructions: "
+                        "left out of the fit\n", i + 1, plan->n, pt->label);
+            continue;
+        }
         if (!(st.ipc > 0))
             return rf_err_set(err, RF_EFIT, NULL, 0, 0, NULL,
                               "sample '%s' retired no instructions in %llu cycles", pt->label,
@@ -612,6 +814,10 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         return rc;
     }
 
+    /* The ordinary windows (the design's, plan->ndesign of them, come last
+     * and are fitted after these, below). */
+    int nord = plan->n - plan->ndesign;
+    c.nobs = nord;
     /* Parameters to fit, with the width of their prior around the default. */
     const char *names[8] = {"gto_share", "conflict_scale", "steal_cand", "dead_reg", "coll_base",
                             "rc_stall", "rc_burst", "rc_miss_wait"};
@@ -623,10 +829,11 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     /* Short HI-RF windows: the write-back terms held nearer their defaults
      * (PRIOR_RC_SHORT). */
     double span = SHORT_LATS * gpu->dram_latency;
-    for (int i = 0; i < plan->n; i++)
+    for (int i = 0; i < nord; i++)
         if (plan->pt[i].design.kind == RF_DESIGN_HIRF && window[i] < span)
             prior[5] = prior[6] = prior[7] = PRIOR_RC_SHORT;
     int nnames = nhirf > 0 ? (tea_window ? 8 : 7) : 5;
+
     double lo[RF_FIT_MAXP], hi[RF_FIT_MAXP], start[RF_FIT_MAXP];
     double y_all[RF_PLAN_MAX + RF_FIT_MAXP], sigma[RF_PLAN_MAX + RF_FIT_MAXP];
     for (int j = 0; j < nnames; j++) {
@@ -639,8 +846,8 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         lo[c.np] = rf_ipc_mparams[ix].lo;
         hi[c.np] = rf_ipc_mparams[ix].hi;
         start[c.np] = rf_mparam_get(&rf_ipc_mparams[ix], &c.base);
-        y_all[plan->n + c.np] = start[c.np];
-        sigma[plan->n + c.np] = prior[j];
+        y_all[nord + c.np] = start[c.np];
+        sigma[nord + c.np] = prior[j];
         c.np++;
     }
     /* Warmed windows: the rate, one factor on every window, the mid-run
@@ -650,15 +857,15 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     lo[c.np] = RATE_LO;
     hi[c.np] = RATE_HI;
     start[c.np] = 1.0;
-    y_all[plan->n + c.np] = 1.0;
-    sigma[plan->n + c.np] = PRIOR_RATE;
+    y_all[nord + c.np] = 1.0;
+    sigma[nord + c.np] = PRIOR_RATE;
     int nrate = c.rate ? 1 : 0;
     /* Short HI-RF windows' position factor: they run the baseline window's
      * CTAs at its position, so what that position reads off the mid-run
      * level all three read; one factor on them (and on the baseline window
      * there), prior 1 +- the short window's noise (SHORT_LATS above). */
     double pair_noise = WINDOW_NOISE;
-    for (int i = 0; i < plan->n; i++) {
+    for (int i = 0; i < nord; i++) {
         c.pair[i] = plan->pt[i].design.kind == RF_DESIGN_HIRF && window[i] < span;
         if (c.pair[i]) {
             c.npair++;
@@ -667,9 +874,9 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         }
     }
     if (c.npair > 1) {
-        for (int i = 0; i < plan->n; i++) {
+        for (int i = 0; i < nord; i++) {
             bool at = false;
-            for (int j = 0; j < plan->n && !at; j++)
+            for (int j = 0; j < nord && !at; j++)
                 at = c.pair[j] && plan->pt[j].skip_ctas == plan->pt[i].skip_ctas;
             if (at && plan->pt[i].design.kind == RF_DESIGN_BASELINE && !c.pair[i]) {
                 c.pair[i] = true;
@@ -680,11 +887,11 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         lo[j] = RATE_LO;
         hi[j] = RATE_HI;
         start[j] = 1.0;
-        y_all[plan->n + j] = 1.0;
-        sigma[plan->n + j] = pair_noise;
+        y_all[nord + j] = 1.0;
+        sigma[nord + j] = pair_noise;
         nrate++;
     }
-    for (int i = 0; i < plan->n; i++) {
+    for (int i = 0; i < nord; i++) {
         y_all[i] = y[i];
         double nz = window[i] > 0 && span > window[i] ? WINDOW_NOISE * sqrt(span / window[i])
                                                       : WINDOW_NOISE;
@@ -692,9 +899,9 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     }
 
     rf_ipc_params def = c.base;
-    for (int i = 0; i < plan->n && !rc; i++)
+    for (int i = 0; i < nord && !rc; i++)
         rc = window_of(&c, (size_t)i, &def, &rep->s[i].ipc_default);
-    rf_fit_problem pb = {(size_t)(plan->n + c.np + nrate), (size_t)(c.np + nrate), y_all, sigma,
+    rf_fit_problem pb = {(size_t)(nord + c.np + nrate), (size_t)(c.np + nrate), y_all, sigma,
                          lo, hi, start, model_fn, &c, 0};
     if (!rc)
         rc = rf_fit_run_tol(&pb, FIT_XTOL, FIT_GTOL, &rep->fit, err);
@@ -719,12 +926,12 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     }
     /* The priors pin the parameters the windows leave free; the windows' own
      * degrees of freedom: n - 1 (the level). */
-    out->dof = plan->n > 1 ? plan->n - 1 : 1;
+    out->dof = nord > 1 ? nord - 1 : 1;
     double ss = 0;
     out->samples = plan->n;
     out->sample_cycles = rep->sim_cycles;
     out->full_cycles = plan->full_cycles;
-    for (int i = 0; i < plan->n && !rc; i++) {
+    for (int i = 0; i < nord && !rc; i++) {
         rc = window_of(&c, (size_t)i, &out->params, &rep->s[i].ipc_fit);
         if (c.rate)
             rep->s[i].ipc_fit *= rep->fit.theta[c.np];
@@ -735,6 +942,8 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     }
     /* Relative scatter of the windows about the fit, per degree of freedom. */
     out->rms_rel = sqrt(ss / out->dof);
+    if (!rc && plan->ndesign > 0)
+        rc = fit_design(&c, nord, y, c.rate ? rep->fit.theta[c.np] : 1.0, out, rep);
     free_sets(&c);
     if (!rc)
         rc = whole_kernel_level(gpu, k, &kuse, out, c.rate ? rep->fit.theta[c.np] : 1.0, seed,

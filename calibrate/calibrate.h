@@ -41,6 +41,10 @@ typedef struct rf_calib_opts {
     bool cold;               /* windows from a cold start; false (the default):
                                 functional warming of the windows and a fitted
                                 rate (rf_plan_warm; calibrate/calibrate.c) */
+    const rf_design *design; /* NULL: the ordinary plan; a switching design (vt,
+                                regdram, finereg, regmutex): its windows join the
+                                plan within the same budget and fit sw_sync and
+                                sw_cost (calibrate/calibrate.c) */
 } rf_calib_opts;
 
 /* Calibrate kernel k (characteristics kc) on gpu (named gpu_name in the
@@ -60,5 +64,30 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
                         const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
                         uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
                         double *ipc, rf_err *err);
+
+/* One window of a switching design for rf_calib_fit_sw. */
+typedef struct rf_calib_swwin {
+    const rf_plan_point *pt;    /* its design, place and length as planned */
+    const rf_ctaset *cs;        /* the CTAs it ran (rf_kchar_ctaset) */
+    double cycles;              /* window length run */
+    double ipc;                 /* sampled IPC (<= 0: left out) */
+} rf_calib_swwin;
+
+/* Fit sw_sync and sw_cost (analytic/switching.c) to n windows of a
+ * switching design, the other parameters held at *p and every window's
+ * model IPC multiplied by rate:
+ *   min sum_i ((rate f_i - y_i) / (s_i y_i))^2 + sum_j ((theta_j - d_j) / w_j)^2
+ * s_i = noise (relative, per window; more on windows under SHORT_LATS DRAM
+ * latencies), d_j, w_j the priors (calibrate/calibrate.c).  Writes the
+ * fitted values into *p and their covariance into cov; no usable window:
+ * *p unchanged, cov 0. */
+int rf_calib_fit_sw(const rf_gpu *gpu, const rf_kernel *kern, const rf_ipc_kernel *k,
+                    const rf_calib_swwin *w, int n, double rate, double noise,
+                    rf_ipc_params *p, double cov[2][2], rf_err *err);
+
+/* Whether calibration keeps the switching parameters fitted on design
+ * windows of design kind (those that improved the estimates measured by
+ * bench_occdesigns; the others run their windows and fit nothing). */
+bool rf_calib_sw_fitted(int kind);
 
 #endif /* RF_CALIBRATE_H */

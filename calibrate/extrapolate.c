@@ -5,7 +5,7 @@
  *    VT+RegMutex, Register Sharing) issue from the effective CTAs of
  *    analytic/switching.c (switch costs, the pending pool, Reg+DRAM's
  *    transfers in the DRAM bytes, RegMutex's pool, a sharing pair as one
- *    place), which also predicts their counters (occ_terms below).
+ *    place), which also predicts their counters (rf_extrap_sw below).
  * 2. The busiest SM runs N = ceil(CTAs / SMs) CTAs (SMs = the GPU's, or 1 to
  *    mirror the sampler's single-SM full run); analytic/ipc.c sums its
  *    waves (full waves of the active CTAs, then the partial last wave) with
@@ -257,9 +257,9 @@ static void design_params(const rf_design *d, const rf_ipc_params *p, rf_ipc_par
  *   Register Sharing: U + S places (a pair runs its CTAs one after the
  *     other), all issuing.
  *   Others: the active CTAs, all issuing. */
-static int occ_terms(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
-                     const rf_shape *shape, rf_ipc_kernel *k, const rf_ipc_params *p,
-                     const rf_ipc_machine *m, rf_sw_input *si, rf_sw_state *st, rf_err *err)
+int rf_extrap_sw(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                 const rf_shape *shape, rf_ipc_kernel *k, const rf_ipc_params *p,
+                 const rf_ipc_machine *m, rf_sw_input *si, rf_sw_state *st, rf_err *err)
 {
     memset(si, 0, sizeof *si);
     memset(st, 0, sizeof *st);
@@ -349,7 +349,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     k.warps_per_cta = (shape->threads + ws - 1) / ws;
     rf_sw_input swi;
     rf_sw_state sws;
-    if ((rc = occ_terms(gpu, d, &out->occ, shape, &k, &p, &m, &swi, &sws, err)) < 0)
+    if ((rc = rf_extrap_sw(gpu, d, &out->occ, shape, &k, &p, &m, &swi, &sws, err)) < 0)
         return rc;
     int resident = sws.resident;
     double writes_all = k.writes;
@@ -393,6 +393,20 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
                 if (v + h > mp->hi)
                     h = -h;
                 rf_mparam_put(mp, &q, v + h);
+                if (!strncmp(mp->name, "sw_", 3)) {
+                    /* The switching terms act before the IPC model
+                     * (rf_extrap_sw): the whole estimate again, without
+                     * its interval. */
+                    rf_calib c2 = *cal;
+                    c2.nfit = 0;
+                    c2.params = q;
+                    rf_estimate e2;
+                    rc = rf_extrap_estimate(gpu, d, kc, shape, &c2, &e2, err);
+                    if (rc)
+                        return rc;
+                    g[j] = (e2.ipc - out->ipc) / h;
+                    continue;
+                }
                 rf_ipc_params qd;
                 design_params(d, &q, &qd);
                 double ipc2;

@@ -62,6 +62,15 @@ void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
 int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                  rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err);
 
+/* The occupancy-raising designs' terms (analytic/switching.c) at design d
+ * with occupancy occ: fills si and st, scales k->active_frac by the
+ * effective CTAs over st->resident (the CTAs per wave) and adds Reg+DRAM's
+ * context bytes to k->dram_bytes; other designs: st->resident = the active
+ * CTAs, k unchanged.  Needs k->func and k->prof. */
+int rf_extrap_sw(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                 const rf_shape *shape, rf_ipc_kernel *k, const rf_ipc_params *p,
+                 const rf_ipc_machine *m, rf_sw_input *si, rf_sw_state *st, rf_err *err);
+
 /* Parameters and kernel figures to use: calibrated when cal != NULL. */
 void rf_extrap_setup(const rf_ipc_kernel *kc, const rf_calib *cal, rf_ipc_kernel *k_used,
                      rf_ipc_params *p_used);

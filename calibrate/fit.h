@@ -8,7 +8,7 @@
 
 #include "../common/error.h"
 
-#define RF_FIT_MAXP 10
+#define RF_FIT_MAXP 12
 
 /* Model value for observation i at parameters theta (length p).
  * Returns 0, or a negative rf code to abort the fit. */

@@ -105,6 +105,13 @@ static bool hirf_default(const rf_gpu *gpu, rf_design *d)
 int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                  uint64_t budget_cycles, rf_plan *plan, rf_err *err)
 {
+    return rf_plan_make_design(gpu, k, kc, budget_cycles, NULL, plan, err);
+}
+
+int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                        uint64_t budget_cycles, const rf_design *dd, rf_plan *plan,
+                        rf_err *err)
+{
     memset(plan, 0, sizeof *plan);
     rf_design base;
     rf_design_init(&base);
@@ -125,7 +132,7 @@ int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
     struct {
         int kind, banks, colls, index;
         double where;
-    } pts[6] = {
+    } pts[RF_PLAN_ORD + RF_PLAN_DESIGN] = {
         {RF_DESIGN_BASELINE, b0, 0, 0, 0.3},
         {RF_DESIGN_BASELINE, bq, 0, 0, 0.4},
         {RF_DESIGN_STEALING, bh, 0, 0, 0.5},
@@ -137,6 +144,19 @@ int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
      * with the concatenated and the TEA index, base assignment. */
     rf_design hirf;
     int npts = hirf_default(gpu, &hirf) ? 6 : 4;
+    /* Design windows (dd): RF_PLAN_DESIGN windows of dd right after the
+     * level's window, at the positions of the level's and the stealing
+     * window (the same CTAs as those), so that a budget too small for every
+     * point drops the structure windows first. */
+    if (dd) {
+        for (int i = npts - 1; i >= 1; i--)
+            pts[i + RF_PLAN_DESIGN] = pts[i];
+        for (int j = 0; j < RF_PLAN_DESIGN; j++) {
+            pts[1 + j].kind = -1;
+            pts[1 + j].where = j == 0 ? 0.3 : 0.5;
+        }
+        npts += RF_PLAN_DESIGN;
+    }
     long ctas = rf_kernel_ctas(k);
     int resident = e.occ.active_ctas > 0 ? e.occ.active_ctas : e.occ.ctas_per_sm;
     plan->resident = resident;
@@ -167,6 +187,19 @@ int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
     for (int i = 0; i < npts; i++) {
         rf_plan_point *p = &plan->pt[n++];
         rf_design_init(&p->design);
+        if (pts[i].kind < 0) {
+            p->design = *dd;
+            long skip = (long)(pts[i].where * ctas);
+            if (resident > 0)
+                skip -= skip % resident;
+            p->skip_ctas = (uint64_t)(skip > 0 ? skip : 0);
+            p->warmup = warm;
+            p->cycles = window;
+            snprintf(p->label, sizeof p->label, "%s at %.0f%%", rf_design_name(dd->kind),
+                     100 * pts[i].where);
+            plan->cost += (double)(warm + window);
+            continue;
+        }
         if (pts[i].kind == RF_DESIGN_HIRF) {
             p->design = hirf;
             p->design.index = pts[i].index;
@@ -194,6 +227,21 @@ int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
         plan->cost += (double)(warm + window);
     }
     plan->n = n;
+    /* The design windows last (the calibration fits the ordinary points
+     * first, then the design's parameters on its windows). */
+    if (dd) {
+        rf_plan_point ord[RF_PLAN_MAX], des[RF_PLAN_MAX];
+        int no = 0, nd = 0;
+        for (int i = 0; i < n; i++) {
+            if (plan->pt[i].design.kind == dd->kind && plan->pt[i].design.kind != RF_DESIGN_BASELINE)
+                des[nd++] = plan->pt[i];
+            else
+                ord[no++] = plan->pt[i];
+        }
+        memcpy(plan->pt, ord, sizeof ord[0] * (size_t)no);
+        memcpy(plan->pt + no, des, sizeof des[0] * (size_t)nd);
+        plan->ndesign = nd;
+    }
     return RF_OK;
 }
 

@@ -13,6 +13,8 @@
 #include "../inputs/kernel.h"
 
 #define RF_PLAN_MAX 16
+#define RF_PLAN_ORD 6       /* ordinary points at most (HI-RF GPUs) */
+#define RF_PLAN_DESIGN 2    /* windows of the design given to rf_plan_make_design */
 
 typedef struct rf_plan_point {
     rf_design design;
@@ -32,6 +34,8 @@ typedef struct rf_plan {
     double budget;           /* cycles the samples may cost (warm-ups included) */
     double cost;             /* sum of warm-ups and windows */
     int resident;            /* CTAs per SM at the default design */
+    int ndesign;             /* the last ndesign points: windows of the design given to
+                                rf_plan_make_design */
 } rf_plan;
 
 /* Build the plan for kernel k (characteristics kc) on gpu.  budget_cycles
@@ -40,6 +44,13 @@ typedef struct rf_plan {
  * (plan->n = 0).  Errors: the kernel does not fit. */
 int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                  uint64_t budget_cycles, rf_plan *plan, rf_err *err);
+
+/* rf_plan_make with RF_PLAN_DESIGN windows of design dd besides the
+ * ordinary points, all within the same budget (calibrate/plan.c);
+ * dd NULL: rf_plan_make. */
+int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                        uint64_t budget_cycles, const rf_design *dd, rf_plan *plan,
+                        rf_err *err);
 
 /* Functional warming (opt-in; calibrate/plan.c): every point starts a few
  * CTA turnovers earlier in the grid, walked untimed (warm_ctas), and its

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../analytic/kchar.h"
+#include "../analytic/switching.h"
 #include "../calibrate/calibrate.h"
 #include "../calibrate/pffit.h"
 #include "../calibrate/record.h"
@@ -39,7 +40,7 @@ static void usage(FILE *out)
             "usage: rfkit calibrate --gpu G (--kernel K | --kernels LIST) [-o FILE]\n"
             "                       [--budget-cycles N] [--seed S]\n"
             "                       [--entry NAME] [--grid X,Y,Z] [--block X,Y,Z] [--smem B]\n"
-            "                       [--regs N] [--quiet] [--cold] [--design rfc|ltrf [--seeds N]]\n\n"
+            "                       [--regs N] [--quiet] [--cold] [--design D [--seeds N]]\n\n"
             "Run short sampler windows at a few design points (warm-up, window, several\n"
             "places of the kernel), fit the IPC model's free parameters with GSL, print the\n"
             "parameters, the residuals and the cycles the samples cost against a full run,\n"
@@ -70,7 +71,15 @@ static void usage(FILE *out)
             "                     (calibrate/pffit.c); its record serves rfkit estimate\n"
             "                     for RFC, LTRF and LTRF+ design points (keep it in its\n"
             "                     own file with -o)\n"
-            "  --seeds N          with --design: each sample the mean of N runs with seeds\n"
+            "  --design finereg   also run two FineReg windows (at 30%% and 50%% of the\n"
+            "                     grid, the budget shared with the ordinary windows) and\n"
+            "                     fit the CTA-switching parameters sw_sync and sw_cost on\n"
+            "                     them; estimate and batch use them.  Register Sharing has\n"
+            "                     no free parameter; VT, Reg+DRAM and RegMutex keep their\n"
+            "                     priors (their windows did not improve the estimates).\n"
+            "                     Keep its record in its own file with -o: its ordinary\n"
+            "                     windows are shorter, and its sw_sync is FineReg's\n"
+            "  --seeds N          with --design rfc|ltrf: each sample the mean of N runs with seeds\n"
             "                     S..S+N-1 (default %d; one run's branch and cache draws\n"
             "                     can move a point by 10-25%%)\n"
             RF_CLI_KERNEL_HELP,
@@ -393,7 +402,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         return fail(m, &err);
     }
     /* The per-sample lines are progress: on a terminal only. */
-    rf_calib_opts co = {0, 1, quiet || list ? NULL : rf_progress_stream(), cold};
+    rf_calib_opts co = {0, 1, quiet || list ? NULL : rf_progress_stream(), cold, NULL};
     if (budget_s && parse_u64("budget-cycles", budget_s, &co.budget_cycles, &err))
         return fail(m, &err);
     if (budget_s && co.budget_cycles == 0) {   /* 0 would silently mean the default */
@@ -411,9 +420,36 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     }
     if (seeds_s && rf_parse_long_in(seeds_s, 1, 64, RF_CLI_WHERE, 0, "seeds", &seeds, &err))
         return fail(m, &err);
-    if (design_s && strcmp(design_s, "rfc") && strcmp(design_s, "ltrf")) {
-        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "design",
-                   "calibrate takes --design rfc or ltrf (got '%s')", design_s);
+    bool pf = design_s && (!strcmp(design_s, "rfc") || !strcmp(design_s, "ltrf"));
+    rf_design sw_design;
+    if (design_s && !pf) {
+        /* A switching design: its windows join the ordinary plan. */
+        rf_design_init(&sw_design);
+        if (!strcmp(design_s, "sharing")) {
+            rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "design",
+                       "sharing has no free parameter to fit (its lock waits follow from the "
+                       "code and Eq. 4): calibrate without --design");
+            return fail(m, &err);
+        }
+        if (rf_design_set_kind(&sw_design, design_s, &err) < 0
+            || !rf_sw_is_switching(sw_design.kind)) {
+            rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "design",
+                       "calibrate takes --design rfc, ltrf or finereg (got '%s')", design_s);
+            return fail(m, &err);
+        }
+        if (!rf_calib_sw_fitted(sw_design.kind)) {
+            /* Their windows fitted nothing that helped (calibrate/calibrate.c,
+             * PRIOR_SW_SYNC), and they take budget from the ordinary ones. */
+            rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "design",
+                       "%s keeps its switching parameters at their priors (its windows did "
+                       "not improve the estimates): calibrate without --design", design_s);
+            return fail(m, &err);
+        }
+        co.design = &sw_design;
+    }
+    if (seeds_s && !pf) {
+        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "seeds",
+                   "goes with --design rfc|ltrf (got '%s' with --design %s)", seeds_s, design_s);
         return fail(m, &err);
     }
 
@@ -431,7 +467,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
                             NULL, "another rank could not read the kernel list or the GPU "
                             "(do all ranks see the same files?)");
         if (!rc) {
-            many_opts mo = {&lgpu, gpu_name, &ko, co, design_s != NULL, (int)seeds};
+            many_opts mo = {&lgpu, gpu_name, &ko, co, pf, (int)seeds};
             rc = calibrate_many(m, &mo, paths, n, out_path, &err);
         }
         free(paths);
@@ -453,7 +489,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
                   : rf_kernel_fit_regs(k, &gpu, &err);
     if (!rc)
         rc = rf_kchar_compute(&gpu, k, &kc, &err);
-    if (!rc && design_s) {
+    if (!rc && pf) {
         rf_pffit_obs obs[RF_PFFIT_N];
         rc = calibrate_pf(&gpu, gpu_name, k, &kc, co.seed, (int)seeds, obs, &cal, &err);
         if (!rc)

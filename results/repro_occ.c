@@ -80,7 +80,7 @@ int rf_repro_occ_estimate(const rf_repro_opts *o, const char *gpu_name, const ch
         rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
     if (!rc)
         rc = rf_kchar_compute(&gpu, k, &kc, err);
-    rf_calib_opts co = {0, o->seed, NULL, false};
+    rf_calib_opts co = {0, o->seed, NULL, false, NULL};
     if (!rc)
         rc = rf_calib_run(&gpu, gpu_name, k, &kc, &co, &cal, rep, err);
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,

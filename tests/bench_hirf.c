@@ -346,7 +346,7 @@ static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *
     /* RF_BENCH_CALSEED=S: the windows' sampler seed (default 1; the full
      * runs keep theirs), to see how much one seed's windows move Table 5. */
     const char *senv = getenv("RF_BENCH_CALSEED");
-    rf_calib_opts co = {0, senv ? strtoull(senv, NULL, 10) : 1, NULL, false};
+    rf_calib_opts co = {0, senv ? strtoull(senv, NULL, 10) : 1, NULL, false, NULL};
     int wrc = rep ? rf_calib_run(gpu, gpu->name, k, &kc, &co, &wc, rep, &err) : RF_ENOMEM;
     if (wrc)
         fprintf(stderr, "bench_hirf: %s: calibrate: %s\n", k->name, err.msg);

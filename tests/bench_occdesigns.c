@@ -15,7 +15,9 @@
  * and the mean and worst |IPC error| of the calibrated estimate (the
  * kernel's `rfkit calibrate` record on that GPU, seed 1: its windows run
  * baseline and bank designs, so these designs are points no window ran;
- * the switching parameters keep their priors).
+ * the switching parameters keep their priors), and (dwin) that of the
+ * calibration with windows of the point's own design (`rfkit calibrate
+ * --design D`, seed 1: sw_sync and sw_cost fitted; switching designs only).
  * Then one line per kernel and design: simulated and estimated IPC and
  * the design's counters, simulated / estimated (resident and active CTAs,
  * CTA switches, switch cycles, switch DRAM bytes, PCRF-full cycles, locks
@@ -27,7 +29,9 @@
  * RF_BENCH_VALIDATION=a,b names the validation kernels (default below);
  * RF_BENCH_JOBS=N runs N full runs at a time (default 2); RF_BENCH_SW=
  * "sync,cost" scores with those switching parameters (analytic/
- * switching.c) instead of the defaults.
+ * switching.c) instead of the defaults; RF_BENCH_DWIN_PRIOR=1 scores
+ * the dwin records with sw_sync and sw_cost put back to their priors (what
+ * the design windows' share of the budget alone does to the estimates).
  */
 #include <math.h>
 #include <stdio.h>
@@ -113,6 +117,9 @@ typedef struct kjob {
     bool ok[NPT];
     double est_ipc[NPT];
     double cal_ipc[NPT];        /* calibrated estimate (0: none) */
+    rf_calib dcal[NPT];         /* `rfkit calibrate --design D` of a switching point */
+    bool has_dcal[NPT];
+    double dcal_ipc[NPT];       /* estimate from it (0: none) */
     double est_c[NPT][NCNT];
 } kjob;
 
@@ -136,7 +143,7 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name)
         /* The kernel's calibration (seed 1): its windows run the baseline
          * and bank designs only, so every point scored here is one no
          * window ran. */
-        rf_calib_opts co = {0, 1, NULL, false};
+        rf_calib_opts co = {0, 1, NULL, false, NULL};
         rf_calib_report *rep = malloc(sizeof *rep);
         kj->has_cal[g] = rep && rf_calib_run(&kj->gpu[g], gn, kj->k[g], &kj->kc[g], &co,
                                              &kj->cal[g], rep, &err) == RF_OK;
@@ -154,6 +161,19 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name)
         p->d.kind = points[i].kind;
         p->stats = &kj->st[i];
         snprintf(p->key, sizeof p->key, "%s|%s|%s", set, name, points[i].label);
+        /* The kernel's calibration with windows of the point's design
+         * (seed 1; switching designs only: sharing has no free parameter). */
+        kj->has_dcal[i] = false;
+        if (rf_sw_is_switching(points[i].kind)) {
+            rf_calib_opts dco = {0, 1, NULL, false, &p->d};
+            rf_calib_report *rep = malloc(sizeof *rep);
+            kj->has_dcal[i] = rep && rf_calib_run(p->gpu, points[i].gpu, p->k, &kj->kc[g], &dco,
+                                                  &kj->dcal[i], rep, &err) == RF_OK;
+            if (!kj->has_dcal[i])
+                fprintf(stderr, "bench_occdesigns: calibrate --design %s %s: %s\n",
+                        points[i].label, path, rep ? err.msg : "out of memory");
+            free(rep);
+        }
     }
     return 0;
 }
@@ -260,16 +280,29 @@ static void score(kjob *kj)
             && rf_extrap_estimate(&kj->gpu[g], &p->d, &kj->kc[g], &sh, &kj->cal[g], &ec, &err) == 0
             && ec.calibrated)
             kj->cal_ipc[i] = ec.ipc;
+        kj->dcal_ipc[i] = 0;
+        if (kj->has_dcal[i] && getenv("RF_BENCH_DWIN_PRIOR")) {
+            /* The design windows' record with the switching parameters at
+             * their priors: what the shorter ordinary windows alone do. */
+            kj->dcal[i].params.sw.sync = 0.75;
+            kj->dcal[i].params.sw.cost_scale = 1.0;
+        }
+        if (kj->has_dcal[i] && !sw_params()
+            && rf_extrap_estimate(&kj->gpu[g], &p->d, &kj->kc[g], &sh, &kj->dcal[i], &ec, &err) == 0
+            && ec.calibrated)
+            kj->dcal_ipc[i] = ec.ipc;
     }
 }
 
 static void summary(const kjob *jobs, int n, const char *set)
 {
-    printf("%-10s %-17s %4s %9s %9s %9s %9s %4s %9s %9s\n", set, "design", "n", "mean|err|",
-           "worst", "spd mean", "spd worst", "ncal", "cal mean", "cal worst");
+    printf("%-10s %-17s %4s %9s %9s %9s %9s %4s %9s %9s %9s %9s\n", set, "design", "n",
+           "mean|err|", "worst", "spd mean", "spd worst", "ncal", "cal mean", "cal worst",
+           "dwin mean", "dwin wrst");
     for (int i = 0; i < NPT; i++) {
         double sum = 0, worst = 0, ssum = 0, sworst = 0, csum = 0, cworst = 0;
-        int cnt = 0, scnt = 0, ccnt = 0;
+        double dsum = 0, dworst = 0;
+        int cnt = 0, scnt = 0, ccnt = 0, dcnt = 0;
         for (int j = 0; j < n; j++) {
             const kjob *kj = &jobs[j];
             if (!kj->ok[i])
@@ -281,6 +314,11 @@ static void summary(const kjob *jobs, int n, const char *set)
                 double ce = fabs(kj->cal_ipc[i] - kj->pts[i].ipc) / kj->pts[i].ipc;
                 csum += ce, ccnt++;
                 cworst = fmax(cworst, ce);
+            }
+            if (kj->dcal_ipc[i] > 0) {
+                double de = fabs(kj->dcal_ipc[i] - kj->pts[i].ipc) / kj->pts[i].ipc;
+                dsum += de, dcnt++;
+                dworst = fmax(dworst, de);
             }
             int b = base_of(i);
             if (b != i && kj->ok[b]) {
@@ -299,6 +337,8 @@ static void summary(const kjob *jobs, int n, const char *set)
             printf(" %9s %9s", "", "");
         if (ccnt)
             printf(" %4d %8.2f%% %8.2f%%", ccnt, 100 * csum / ccnt, 100 * cworst);
+        if (dcnt)
+            printf(" %8.2f%% %8.2f%%", 100 * dsum / dcnt, 100 * dworst);
         printf("\n");
     }
 }
@@ -311,9 +351,13 @@ static void kernel_lines(const kjob *jobs, int n)
             if (!kj->ok[i])
                 continue;
             int b = base_of(i);
-            printf("  %-10s %-12s %-16s sim %.4f est %.4f (%+6.1f%%) cal %.4f x%.3f/%.3f",
-                   kj->set, kj->name, points[i].label, kj->pts[i].ipc, kj->est_ipc[i],
-                   100 * (kj->est_ipc[i] - kj->pts[i].ipc) / kj->pts[i].ipc, kj->cal_ipc[i],
+            printf("  %-10s %-12s %-16s sim %.4f est %.4f (%+6.1f%%) cal %.4f", kj->set,
+                   kj->name, points[i].label, kj->pts[i].ipc, kj->est_ipc[i],
+                   100 * (kj->est_ipc[i] - kj->pts[i].ipc) / kj->pts[i].ipc, kj->cal_ipc[i]);
+            if (kj->has_dcal[i])
+                printf(" dwin %.4f (sync %.3f cost %.3f)", kj->dcal_ipc[i],
+                       kj->dcal[i].params.sw.sync, kj->dcal[i].params.sw.cost_scale);
+            printf(" x%.3f/%.3f",
                    kj->ok[b] ? kj->pts[i].ipc / kj->pts[b].ipc : 0,
                    kj->ok[b] ? kj->est_ipc[i] / kj->est_ipc[b] : 0);
             for (int c = 0; c < NCNT; c++)

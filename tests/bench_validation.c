@@ -115,7 +115,7 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name)
         return -1;
     }
     double t0 = benchrun_cpu_s();
-    rf_calib_opts co = {0, 1, NULL, false};
+    rf_calib_opts co = {0, 1, NULL, false, NULL};
     if (rf_kchar_compute(&kj->gpu, kj->k, &kj->kc, &err)
         || rf_calib_run(&kj->gpu, GPU_NAME, kj->k, &kj->kc, &co, &kj->cal, kj->rep, &err)) {
         fprintf(stderr, "bench_validation: calibrate %s: %s\n", path, err.msg);
@@ -209,7 +209,7 @@ static void seed_spread(const kjob *jobs, const int *first, int nseeds)
             double sum = 0, worst = 0;
             int n = 0;
             for (int i = first[s]; i < first[s + 1]; i++) {
-                rf_calib_opts co = {0, (uint64_t)seed, NULL, false};
+                rf_calib_opts co = {0, (uint64_t)seed, NULL, false, NULL};
                 rf_calib cal;
                 rf_err err;
                 if (rf_calib_run(&jobs[i].gpu, GPU_NAME, jobs[i].k, &jobs[i].kc, &co, &cal, rep,

@@ -85,7 +85,7 @@ static void calibrates_and_round_trips(void **state)
     rf_calib cal;
     static rf_calib_report rep;
     rf_err err;
-    rf_calib_opts co = {40000, 1, NULL, true};     /* cold windows */
+    rf_calib_opts co = {40000, 1, NULL, true, NULL};     /* cold windows */
     assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &cal, &rep, &err),
                      RF_OK);
     assert_int_equal(rep.n, 4);
