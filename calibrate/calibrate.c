@@ -512,7 +512,7 @@ bool rf_calib_sw_fitted(int kind)
 
 int rf_calib_fit_sw(const rf_gpu *gpu, const rf_kernel *kern, const rf_ipc_kernel *k,
                     const rf_calib_swwin *w, int n, double rate, double noise,
-                    rf_ipc_params *p, double cov[2][2], rf_err *err)
+                    const double width[2], rf_ipc_params *p, double cov[2][2], rf_err *err)
 {
     sw_ctx x = {gpu, kern, k, w, 0, {0, 0}, *p, rate, err};
     x.idx[0] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, "sw_sync");
@@ -537,7 +537,6 @@ int rf_calib_fit_sw(const rf_gpu *gpu, const rf_kernel *kern, const rf_ipc_kerne
     x.w = use;
     if (x.n == 0)
         return RF_OK;
-    const double width[2] = {PRIOR_SW_SYNC, PRIOR_SW_COST};
     for (int j = 0; j < 2; j++) {
         const rf_mparam *mp = &rf_ipc_mparams[x.idx[j]];
         lo[j] = mp->lo;
@@ -577,8 +576,9 @@ static int fit_design(fit_ctx *c, int first, const double *y, double rate, rf_ca
     if (n > 0 && rf_calib_sw_fitted(plan->pt[first].design.kind)
         && out->nfit + 2 <= RF_FIT_MAXP) {
         double cov[2][2];
-        rc = rf_calib_fit_sw(c->gpu, c->kern, c->k, w, n, rate, WINDOW_NOISE, &out->params, cov,
-                             c->err);
+        const double width[2] = {PRIOR_SW_SYNC, PRIOR_SW_COST};
+        rc = rf_calib_fit_sw(c->gpu, c->kern, c->k, w, n, rate, WINDOW_NOISE, width,
+                             &out->params, cov, c->err);
         if (rc)
             return rc;
         int at = out->nfit;

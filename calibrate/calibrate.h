@@ -78,12 +78,13 @@ typedef struct rf_calib_swwin {
  * model IPC multiplied by rate:
  *   min sum_i ((rate f_i - y_i) / (s_i y_i))^2 + sum_j ((theta_j - d_j) / w_j)^2
  * s_i = noise (relative, per window; more on windows under SHORT_LATS DRAM
- * latencies), d_j, w_j the priors (calibrate/calibrate.c).  Writes the
+ * latencies), d_j the defaults (0.75, 1), w_j = width[j] (calibration:
+ * PRIOR_SW_SYNC, PRIOR_SW_COST of calibrate/calibrate.c).  Writes the
  * fitted values into *p and their covariance into cov; no usable window:
  * *p unchanged, cov 0. */
 int rf_calib_fit_sw(const rf_gpu *gpu, const rf_kernel *kern, const rf_ipc_kernel *k,
                     const rf_calib_swwin *w, int n, double rate, double noise,
-                    rf_ipc_params *p, double cov[2][2], rf_err *err);
+                    const double width[2], rf_ipc_params *p, double cov[2][2], rf_err *err);
 
 /* Whether calibration keeps the switching parameters fitted on design
  * windows of design kind (those that improved the estimates measured by

@@ -142,11 +142,207 @@ static void calibrates_and_round_trips(void **state)
     assert_true(isnan(u.ipc_lo) && isnan(u.ipc_hi));
 }
 
+/* calibrate --design finereg's plan: two FineReg windows after the
+ * ordinary four, the same budget shared six ways. */
+static void plan_adds_design_windows(void **state)
+{
+    fix *f = *state;
+    rf_plan pl;
+    rf_err err;
+    rf_design d;
+    rf_design_init(&d);
+    assert_int_equal(rf_design_set_kind(&d, "finereg", &err), RF_OK);
+    assert_int_equal(rf_plan_make_design(&f->gpu, f->k, &f->kc, 60000, &d, &pl, &err), RF_OK);
+    assert_int_equal(pl.n, 6);
+    assert_int_equal(pl.ndesign, 2);
+    /* Six samples of 60000 / 6 = 10000 cycles, warm-up included. */
+    assert_float_equal(pl.cost, 60000, 6);
+    for (int i = 0; i < 4; i++)
+        assert_true(pl.pt[i].design.kind != RF_DESIGN_FINEREG);
+    /* The ordinary points keep their positions (304, 408, 512, 612, as
+     * plan_spends_the_budget); the design's two sit at the level's (30%:
+     * 307 -> 304 in waves of 4) and the stealing window's (50%: 512). */
+    assert_int_equal((int)pl.pt[0].skip_ctas, 304);
+    assert_int_equal((int)pl.pt[3].skip_ctas, 612);
+    assert_int_equal(pl.pt[4].design.kind, RF_DESIGN_FINEREG);
+    assert_int_equal(pl.pt[5].design.kind, RF_DESIGN_FINEREG);
+    assert_int_equal((int)pl.pt[4].skip_ctas, 304);
+    assert_int_equal((int)pl.pt[5].skip_ctas, 512);
+    /* Without a design: the ordinary plan, no design windows. */
+    assert_int_equal(rf_plan_make_design(&f->gpu, f->k, &f->kc, 40000, NULL, &pl, &err), RF_OK);
+    assert_int_equal(pl.n, 4);
+    assert_int_equal(pl.ndesign, 0);
+}
+
+/* The window model of FineReg at sw_sync = s for the plan's two design
+ * windows (their CTAs walked with seed 1). */
+static void finereg_windows(const fix *f, rf_plan *pl, rf_ctaset *cs[2], rf_calib_swwin w[2])
+{
+    rf_err err;
+    rf_design d;
+    rf_design_init(&d);
+    assert_int_equal(rf_design_set_kind(&d, "finereg", &err), RF_OK);
+    assert_int_equal(rf_plan_make_design(&f->gpu, f->k, &f->kc, 60000, &d, pl, &err), RF_OK);
+    rf_plan_warm(&f->gpu, pl);
+    for (int j = 0; j < 2; j++) {
+        const rf_plan_point *pt = &pl->pt[4 + j];
+        long first = (long)pt->skip_ctas - (long)pt->warm_ctas;
+        assert_int_equal(rf_kchar_ctaset(&f->gpu, f->k->func, &f->k->profile, f->kc.warps_per_cta,
+                                         first, 256, 1, &cs[j], &err),
+                         RF_OK);
+        w[j] = (rf_calib_swwin){pt, cs[j], (double)pt->cycles, 0};
+    }
+}
+
+static double window_at(const fix *f, const rf_calib_swwin *w, double sync, double cost)
+{
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.sw.sync = sync;
+    p.sw.cost_scale = cost;
+    rf_err err;
+    double v = 0;
+    assert_int_equal(rf_calib_window_ipc(&f->gpu, &w->pt->design, f->k, &f->kc, w->cs, &p,
+                                         w->pt->skip_ctas, w->pt->warm_ctas, w->pt->warmup,
+                                         (uint64_t)w->cycles, &v, &err),
+                     RF_OK);
+    return v;
+}
+
+/* The fit of the switching parameters recovers sw_sync from "windows"
+ * whose IPC the window model itself gives at sw_sync = 0.3, sw_cost held
+ * at 1 (prior width 1e-6; sw_sync and sw_cost move two windows of one
+ * design almost alike, so both free is a valley, not a point).  FineReg on
+ * maxwell-gtx980 with spmv, where its windows move with sw_sync (about
+ * 0.5 IPC per unit).  With a negligible window noise (1e-4) the prior does
+ * not pull; at the measured noise (6%) the fit lands where the linearised
+ * shrinkage toward the prior (0.75 +- 0.5) puts it. */
+static void fit_sw_recovers_sync(void **state)
+{
+    (void)state;
+    fix fx, *f = &fx;
+    rf_err err;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    assert_int_equal(rf_gpu_load("maxwell-gtx980", &f->gpu, NULL, &err), RF_OK);
+    assert_int_equal(rf_kernel_load("inputs/kernels/spmv.spec", &ko, &f->k, &err), RF_OK);
+    assert_int_equal(rf_kchar_compute(&f->gpu, f->k, &f->kc, &err), RF_OK);
+    rf_plan pl;
+    rf_ctaset *cs[2];
+    rf_calib_swwin w[2];
+    finereg_windows(f, &pl, cs, w);
+    const double truth = 0.3, h = 0.01;
+    double g[2];
+    for (int j = 0; j < 2; j++) {
+        w[j].ipc = window_at(f, &w[j], truth, 1.0);
+        g[j] = (window_at(f, &w[j], truth + h, 1.0) - w[j].ipc) / h;
+        assert_true(w[j].ipc > 0);
+        /* The windows see sw_sync: over 0.1 IPC per unit. */
+        assert_true(g[j] > 0.1);
+    }
+    const double width[2] = {0.5, 1e-6};
+    rf_ipc_params p;
+    double cov[2][2];
+    rf_ipc_params_default(&p);
+    assert_int_equal(rf_calib_fit_sw(&f->gpu, f->k, &f->kc, w, 2, 1.0, 1e-4, width, &p, cov, &err),
+                     RF_OK);
+    assert_float_equal(p.sw.sync, truth, 0.005);
+    assert_float_equal(p.sw.cost_scale, 1.0, 1e-5);
+    assert_true(cov[0][0] > 0 && cov[0][0] < 0.01 * 0.01);
+
+    /* At 6% noise: a = sum (g_i / (0.06 y_i))^2 (the windows' weight on
+     * sw_sync), and the posterior mean of one linear parameter,
+     *   sync = (0.75 / 0.5^2 + a 0.3) / (1 / 0.5^2 + a). */
+    double a = 0;
+    for (int j = 0; j < 2; j++)
+        a += (g[j] / (0.06 * w[j].ipc)) * (g[j] / (0.06 * w[j].ipc));
+    double expect = (0.75 / 0.25 + a * truth) / (1 / 0.25 + a);
+    rf_ipc_params_default(&p);
+    assert_int_equal(rf_calib_fit_sw(&f->gpu, f->k, &f->kc, w, 2, 1.0, 0.06, width, &p, cov, &err),
+                     RF_OK);
+    assert_true(p.sw.sync > truth && p.sw.sync < 0.75);
+    assert_float_equal(p.sw.sync, expect, 0.02);
+    /* The posterior variance: 1 / (1 / 0.5^2 + a). */
+    assert_float_equal(cov[0][0], 1 / (1 / 0.25 + a), 0.3 / (1 / 0.25 + a));
+    /* Windows that retired nothing are left out: none left, no change. */
+    w[0].ipc = w[1].ipc = 0;
+    rf_ipc_params_default(&p);
+    assert_int_equal(rf_calib_fit_sw(&f->gpu, f->k, &f->kc, w, 2, 1.0, 0.06, width, &p, cov, &err),
+                     RF_OK);
+    assert_float_equal(p.sw.sync, 0.75, 0);
+    assert_float_equal(cov[0][0], 0, 0);
+    rf_kchar_ctaset_free(cs[0]);
+    rf_kchar_ctaset_free(cs[1]);
+    rf_kernel_destroy(f->k);
+}
+
+/* A calibration with FineReg windows: six windows within the budget, the
+ * five ordinary parameters and then sw_sync and sw_cost fitted, their
+ * covariance a block of its own; the record keeps them and FineReg's
+ * estimate uses them.  Sharing (no free parameter) is refused. */
+static void design_windows_fit_sw_only(void **state)
+{
+    fix *f = *state;
+    static rf_calib_report rep;
+    rf_calib cal;
+    rf_err err;
+    rf_design d;
+    rf_design_init(&d);
+    assert_int_equal(rf_design_set_kind(&d, "finereg", &err), RF_OK);
+    rf_calib_opts co = {60000, 1, NULL, false, &d};
+    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &cal, &rep, &err),
+                     RF_OK);
+    assert_int_equal(rep.n, 6);
+    assert_true(rep.sim_cycles <= 60000 + 12);
+    /* Five ordinary parameters, then sw_sync and sw_cost. */
+    assert_int_equal(cal.nfit, 7);
+    assert_string_equal(rf_ipc_mparams[cal.fit_idx[5]].name, "sw_sync");
+    assert_string_equal(rf_ipc_mparams[cal.fit_idx[6]].name, "sw_cost");
+    assert_float_equal(cal.cov[0][5], 0, 0);
+    assert_true(cal.cov[5][5] > 0 && cal.cov[6][6] > 0);
+    for (int i = 4; i < 6; i++)
+        assert_true(rep.s[i].ipc > 0 && rep.s[i].ipc_fit > 0);
+    /* Saved and read back, the estimate of FineReg uses the fitted values. */
+    char path[] = "/tmp/rfkit-test-calswXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rf_record_save(path, &cal, &err), RF_OK);
+    rf_calib back;
+    assert_int_equal(rf_record_load_kernel(path, "fermi-gtx480", f->k, &back, &err), RF_OK);
+    unlink(path);
+    assert_int_equal(back.nfit, 7);
+    assert_float_equal(back.params.sw.sync, cal.params.sw.sync, 1e-15);
+    assert_float_equal(back.params.sw.cost_scale, cal.params.sw.cost_scale, 1e-15);
+    rf_shape sh = {f->k->regs, rf_kernel_threads(f->k), f->k->smem_static + f->k->launch.smem,
+                   rf_kernel_ctas(f->k), 1};
+    rf_estimate e, e0;
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &back, &e, &err), RF_OK);
+    rf_calib prior = back;
+    prior.params.sw.sync = 0.75;
+    prior.params.sw.cost_scale = 1.0;
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &prior, &e0, &err), RF_OK);
+    assert_true(e.calibrated && e.ipc_lo < e.ipc && e.ipc < e.ipc_hi);
+    if (fabs(back.params.sw.sync - 0.75) > 1e-3 || fabs(back.params.sw.cost_scale - 1) > 1e-3)
+        assert_true(e.ipc != e0.ipc);
+
+    /* VT's windows run but fit nothing kept; sharing is refused. */
+    assert_false(rf_calib_sw_fitted(RF_DESIGN_VT));
+    assert_true(rf_calib_sw_fitted(RF_DESIGN_FINEREG));
+    rf_design_set_kind(&d, "sharing", &err);
+    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &cal, &rep, &err),
+                     RF_EUSAGE);
+    assert_non_null(strstr(err.msg, "no free parameter"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plan_spends_the_budget),
         cmocka_unit_test(calibrates_and_round_trips),
+        cmocka_unit_test(plan_adds_design_windows),
+        cmocka_unit_test(fit_sw_recovers_sync),
+        cmocka_unit_test(design_windows_fit_sw_only),
     };
     return cmocka_run_group_tests_name("calibrate", tests, setup, teardown);
 }
