@@ -45,6 +45,13 @@
  *    fitted factor, the rate r (prior 1 +- 0.05, bounds 0.5..2), multiplies
  *    every window's model IPC and the level below: the mid-run level the
  *    parameters above do not set.
+ * Design windows (calibrate --design finereg, calibrate/plan.c): the
+ *    window model evaluates the design as the estimate does (rf_extrap_sw:
+ *    the design's CTAs per wave for the population model, the share of
+ *    its issuing warps the switching lets issue, Reg+DRAM's context bytes);
+ *    the ordinary fit above runs on the ordinary windows alone, then
+ *    sw_sync and sw_cost are fitted on the design's windows with the rest
+ *    held (rf_calib_fit_sw; priors PRIOR_SW_SYNC, PRIOR_SW_COST).
  * 5. Level: the whole grid run through the population model at the default
  *    design and the fitted parameters (averaged over draws of the CTAs'
  *    paths until the mean's standard error is 1%), over the wave

@@ -30,6 +30,15 @@
  * table), or none below 1000 / 0.0425 = 23,530 estimated cycles; a given
  * budget keeps every point at 1000 cycles at least.
  *
+ * Design windows (rf_plan_make_design; calibrate --design finereg): two
+ *   windows of the design at 30% and 50% (the level's and the stealing
+ *   window's CTAs), placed right after the level's window so that a short
+ *   kernel's budget drops the structure windows first, then moved to the
+ *   end of the plan (plan->ndesign); the budget is shared over all points
+ *   (4 + 2, or 6 + 2 on an NVM GPU), so the ordinary windows are shorter
+ *   than without a design.  Their cost is the same 4.25% of the estimated
+ *   full run.
+ *
  * Functional warming (rf_plan_warm; the default, calibrate --cold turns it
  * off): after a cold start the CTAs
  * that finish first (the short ones) restart soonest, so for a few CTA

@@ -16,8 +16,12 @@
  * kernel's `rfkit calibrate` record on that GPU, seed 1: its windows run
  * baseline and bank designs, so these designs are points no window ran;
  * the switching parameters keep their priors), and (dwin) that of the
- * calibration with windows of the point's own design (`rfkit calibrate
- * --design D`, seed 1: sw_sync and sw_cost fitted; switching designs only).
+ * calibration with two windows of the point's own design besides the
+ * ordinary ones within the same budget (rf_calib_opts.design, seed 1;
+ * switching designs only): FineReg's fits sw_sync and sw_cost (`rfkit
+ * calibrate --design finereg`); VT's, Reg+DRAM's and RegMutex's run their
+ * windows and keep the priors (rf_calib_sw_fitted), so their column shows
+ * what the shorter ordinary windows alone do.
  * Then one line per kernel and design: simulated and estimated IPC and
  * the design's counters, simulated / estimated (resident and active CTAs,
  * CTA switches, switch cycles, switch DRAM bytes, PCRF-full cycles, locks
@@ -301,7 +305,7 @@ static void summary(const kjob *jobs, int n, const char *set)
            "dwin mean", "dwin wrst");
     for (int i = 0; i < NPT; i++) {
         double sum = 0, worst = 0, ssum = 0, sworst = 0, csum = 0, cworst = 0;
-        double dsum = 0, dworst = 0;
+        double dsum = 0, dworst = 0, csh = 0, cshmax = 0;
         int cnt = 0, scnt = 0, ccnt = 0, dcnt = 0;
         for (int j = 0; j < n; j++) {
             const kjob *kj = &jobs[j];
@@ -319,6 +323,13 @@ static void summary(const kjob *jobs, int n, const char *set)
                 double de = fabs(kj->dcal_ipc[i] - kj->pts[i].ipc) / kj->pts[i].ipc;
                 dsum += de, dcnt++;
                 dworst = fmax(dworst, de);
+                /* Cost: the calibration's sampled cycles (warm-ups in) over
+                 * the full run of the GPU's baseline. */
+                int b = base_of(i);
+                double sh = kj->pts[b].cycles > 0
+                                ? kj->dcal[i].sample_cycles / (double)kj->pts[b].cycles : 0;
+                csh += sh;
+                cshmax = fmax(cshmax, sh);
             }
             int b = base_of(i);
             if (b != i && kj->ok[b]) {
@@ -338,7 +349,8 @@ static void summary(const kjob *jobs, int n, const char *set)
         if (ccnt)
             printf(" %4d %8.2f%% %8.2f%%", ccnt, 100 * csum / ccnt, 100 * cworst);
         if (dcnt)
-            printf(" %8.2f%% %8.2f%%", 100 * dsum / dcnt, 100 * dworst);
+            printf(" %8.2f%% %8.2f%%  cost %.2f%% (max %.2f%%)", 100 * dsum / dcnt, 100 * dworst,
+                   100 * csh / dcnt, 100 * cshmax);
         printf("\n");
     }
 }
