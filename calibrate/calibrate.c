@@ -192,26 +192,15 @@
  * windows barely inform them at that length. */
 #define PRIOR_RC_SHORT 0.25
 /* Switching designs' windows (calibrate --design finereg, calibrate/
- * plan.c): sw_sync (prior 0.75 +- 0.5) and sw_cost (prior 1 +- 0.1),
+ * plan.c): sw_sync (prior 0.75 +- 0.5) and sw_cost (prior 1 +- 0.1) of
  * analytic/switching.c, fitted on the design's two windows alone
- * (rf_calib_fit_sw), each window's pull weighed by WINDOW_NOISE.  Chosen
- * on the nine bundled kernels with bench_occdesigns (FineReg on
- * maxwell-gtx980, whole-grid IPC against simulate --full, mean / worst
- * |error|; the ordinary record 6.50% / 12.97%, the design windows' record
- * with the parameters at their priors 6.67% / 14.11%): +- 0.15 / 0.5
- * 11.26% / 30.58% (the windows ask for a dearer switch than the full runs
- * show: hotspot's cost went to 3.6), 0.25 / 0.2 5.44% / 15.87%, 0.5 / 0.05
- * 4.78% / 10.71%, 0.35 / 0.05 4.64%, 1.0 / 0.05 4.88%, 0.5 / 0.1 4.48% /
- * 10.66%; the validation kernels then 13.97% / 36.22% against 17.51% /
- * 44.10% (ordinary) and 18.25% / 43.79% (priors).  sw_sync goes to its
- * bounds on several kernels: the windows set it, the prior hardly does.
- * The other switching designs keep their priors (rf_calib_sw_fitted): a
- * fit on their windows left the validation figures where they were (VT
- * 10.20% -> 10.21% mean at 0.5 / 0.05, the nine 4.07% -> 3.91%), and
- * Reg+DRAM's and VT+RegMutex's windows do not move the parameters at all
- * (their window model is 5-8 times off the windows: bfs' RegMutex windows
- * run at IPC 3.4 where its full run, and the model, hold the pool
- * exhausted at 0.09). */
+ * (rf_calib_fit_sw), each window's pull weighed by WINDOW_NOISE.  The
+ * widths are chosen on the nine bundled kernels (bench_occdesigns, FineReg
+ * on maxwell-gtx980 against simulate --full).  The cost's prior is narrow
+ * because the windows ask for a dearer switch than whole runs show; sync's
+ * is wide, so the windows set it and it may reach its bounds.  The other
+ * switching designs keep their priors (rf_calib_sw_fitted): fits on their
+ * windows do not improve the validation kernels' figures. */
 #define PRIOR_SW_SYNC 0.5
 #define PRIOR_SW_COST 0.1
 /* The fit stops at a step of FIT_XTOL in the logistic coordinate (a
