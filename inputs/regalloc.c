@@ -282,8 +282,8 @@ static int slow_path_regs(const rf_inst *in, const rf_func *f)
 }
 
 /* Constants kept in a register (a kernel parameter or a copy of one that
- * a memory instruction reads as its address) are not kept across a
- * slow-path call: ptxas loads them again from the constant bank after it.
+ * a memory instruction reads as its address) are dropped at a slow-path
+ * call: ptxas loads them again from the constant bank after it.
  * ptxas -v at sm_75: y = p[0] / p[1] stored to p[2], p a parameter, takes
  * 13 registers (the subroutine's alone); with p + tid.x, which is not a
  * constant, 15.  remat[] marks registers defined once, unguarded, by a

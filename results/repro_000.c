@@ -34,7 +34,7 @@
  * the seed's "on average".
  *
  * Verdicts: a figure within the tolerance its claim states
- * (rf_repro_occ_within) or an ordering that holds is reproduced; a
+ * (rf_rr_level in results/repro_runs.h) or an ordering that holds is reproduced; a
  * difference gives its measured reason (active CTAs, switches, DRAM
  * context bytes, the pool's size).
  */
@@ -46,6 +46,7 @@
 #include "../analytic/occupancy.h"
 #include "repro.h"
 #include "repro_occ.h"
+#include "repro_runs.h"
 
 #define SEED "000"
 #define PRESET "maxwell-gtx980"
@@ -290,7 +291,7 @@ static int add_ctas_ipc(rf_repro *r, const rf_repro_opts *o, const kres *k, int 
     double fr = 100 * (mean_of(k, nk, -1, ctas_x, D_FINEREG) - 1);
     double act = mean_of(k, nk, -1, active_x, D_FINEREG);
     snprintf(meas, sizeof meas, "%+.1f%% (mean of resident CTAs / baseline)", fr);
-    int ok = rf_repro_occ_within(fr, 141.7, TOL_CTAS);
+    int ok = rf_rr_level(fr, 141.7, TOL_CTAS) == RF_REPRODUCED;
     double share = 0;   /* active CTAs over resident ones, mean over kernels */
     for (int i = 0; i < nk; i++)
         share += ratio(k[i].st[D_FINEREG].active_ctas_mean,
@@ -353,7 +354,7 @@ static int add_ctas_ipc(rf_repro *r, const rf_repro_opts *o, const kres *k, int 
     double ipc_r = 100 * (mean_of(k, nk, 0, ipc_x, D_FINEREG) - 1);
     snprintf(meas, sizeof meas, "%+.1f%% (Type-S %+.1f%%, Type-R %+.1f%%)", ipc_fr, ipc_s,
              ipc_r);
-    ok = rf_repro_occ_within(ipc_fr, 32.8, TOL_IPC);
+    ok = rf_rr_level(ipc_fr, 32.8, TOL_IPC) == RF_REPRODUCED;
     snprintf(reason, sizeof reason,
              "%s Type-S kernels gain from the pending CTAs; Type-R kernels lose: their ACRF "
              "holds %.2fx the baseline's active CTAs and a pending CTA comes back only when a "
@@ -365,7 +366,7 @@ static int add_ctas_ipc(rf_repro *r, const rf_repro_opts *o, const kres *k, int 
         return rc;
 
     snprintf(meas, sizeof meas, "%+.1f%%", ipc_r);
-    ok = rf_repro_occ_within(ipc_r, 20.0, TOL_IPC);
+    ok = rf_rr_level(ipc_r, 20.0, TOL_IPC) == RF_REPRODUCED;
     snprintf(reason, sizeof reason,
              "%s Over the Type-R kernels the ACRF holds %.2fx the baseline's active CTAs, "
              "and the PCRF's pending CTAs make up %.2fx in all.",
@@ -408,7 +409,7 @@ static int add_ctas_ipc(rf_repro *r, const rf_repro_opts *o, const kres *k, int 
         hi = fmax(hi, ipc_x(&k[i], D_REGDRAM));
     }
     snprintf(meas, sizeof meas, "IPC %+.1f%% with %+.1f%% CTAs", dv, cv);
-    ok = rf_repro_occ_within(dv, 2.2, TOL_IPC);
+    ok = rf_rr_level(dv, 2.2, TOL_IPC) == RF_REPRODUCED;
     snprintf(reason, sizeof reason,
              "%s Switching a CTA in moves both contexts through the DRAM queue: context "
              "traffic is %.1fx the kernels' own DRAM bytes, and Reg+DRAM runs at %.2f-%.2fx "
@@ -468,7 +469,7 @@ static int add_stalls(rf_repro *r, const rf_gpu *gpu, const kres *k, int nk, rf_
     }
     char meas[256], reason[1024];
     snprintf(meas, sizeof meas, "%.1f%% (%s)", srp, list);
-    int ok = rf_repro_occ_within(srp, 7.5, TOL_SRP);
+    int ok = rf_rr_level(srp, 7.5, TOL_SRP) == RF_REPRODUCED;
     snprintf(reason, sizeof reason,
              "%s The pool holds one CTA's extended register sets (base set half the "
              "registers), %.1f%% of the register file on these kernels against the seed's "
@@ -480,7 +481,7 @@ static int add_stalls(rf_repro *r, const rf_gpu *gpu, const kres *k, int nk, rf_
                     "7.5% of execution time (Fig. 14b)", meas, ok, reason, NULL, err)))
         return rc;
     snprintf(meas, sizeof meas, "%.1f%% (%s)", pcrf, list);
-    ok = rf_repro_occ_within(pcrf, 1.3, TOL_PCRF);
+    ok = rf_rr_level(pcrf, 1.3, TOL_PCRF) == RF_REPRODUCED;
     int w = -1;   /* the memory-intensive kernel with the largest PCRF-full share */
     for (int i = 0; i < nk; i++)
         if (k[i].memory && (w < 0 || pcrf_share(&k[i].st[D_FINEREG]) >

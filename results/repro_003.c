@@ -30,7 +30,7 @@
  *
  * Verdicts: Table 5 is reproduced when all 48 cells are equal; an IPC
  * claim when the measured figure lies within the tolerance the claim
- * states (rf_repro_occ_within); a difference gives the measured reason:
+ * states (rf_rr_level in results/repro_runs.h); a difference gives the measured reason:
  * the share of issue slots lost to shared-register locks (stall_lock), the
  * resident blocks the sampler held, the limit that binds.
  */
@@ -43,6 +43,7 @@
 #include "../inputs/kernel.h"
 #include "repro.h"
 #include "repro_occ.h"
+#include "repro_runs.h"
 
 #define SEED "003"
 #define PRESET "fermi-c2050"
@@ -431,7 +432,7 @@ static int add_ladder(rf_repro *r, const rf_repro_opts *o, const rf_gpu *gpu, co
     }
     char meas[256], reason[1024];
     snprintf(meas, sizeof meas, "mean %+.1f%%, max %+.1f%% (%s)", mean, max, list);
-    int ok = nr > 0 && rf_repro_occ_within(mean, 11.0, TOL_MEAN);
+    int ok = nr > 0 && rf_rr_level(mean, 11.0, TOL_MEAN) == RF_REPRODUCED;
     if (ok)
         snprintf(reason, sizeof reason, "The mean gain lies within %.0f points of +11%%.",
                  TOL_MEAN);
@@ -516,7 +517,7 @@ static int add_ladder(rf_repro *r, const rf_repro_opts *o, const rf_gpu *gpu, co
     for (int i = 0; i < nr; i++)
         best = fmax(best, g_gto[i]);
     snprintf(meas, sizeof meas, "best %+.1f%% (%s)", nr ? best : 0, list);
-    ok = nr > 0 && rf_repro_occ_within(best, 3.9, TOL_GTO);
+    ok = nr > 0 && rf_rr_level(best, 3.9, TOL_GTO) == RF_REPRODUCED;
     if (ok)
         snprintf(reason, sizeof reason, "The best gain lies within %.0f points of +3.9%%.",
                  TOL_GTO);

@@ -49,6 +49,7 @@
 #include "../sampler/tolerable.h"
 #include "repro.h"
 #include "repro_ltrf.h"
+#include "repro_runs.h"
 
 #define SEED "004"
 #define MAXK 16
@@ -530,7 +531,7 @@ static int add_claims(rf_repro *r, run004 *x, const char *how)
     double l6 = fig9_gm(x, 0, C_LTRF6), l6b = fig9_gm(x, 1, C_LTRF6);
     snprintf(meas, sizeof meas, "LTRF#6 %.2fx BL (Ideal %.2fx); at 32 active warps %.2fx",
              l6, ideal, l6b);
-    rf_verdict v = rf_repro_within(l6, 1.32, IPC_TOL);
+    rf_verdict v = rf_rr_level(l6, 1.32, IPC_TOL);
     snprintf(why, sizeof why,
              "%s. The ceiling is Ideal: %.2fx at 8 active warps, %.2fx at 32; %d of %d kernels "
              "gain resident warps at 8x capacity (the seed picked 9 of its 14 workloads "
@@ -545,8 +546,8 @@ static int add_claims(rf_repro *r, run004 *x, const char *how)
     double l7 = fig9_gm(x, 0, C_LTRF7), p7 = fig9_gm(x, 0, C_LTRFP7);
     snprintf(meas, sizeof meas, "LTRF#7 %.2fx, LTRF+#7 %.2fx BL; at 32: %.2fx, %.2fx", l7, p7,
              fig9_gm(x, 1, C_LTRF7), fig9_gm(x, 1, C_LTRFP7));
-    v = rf_repro_within(l7, 1.28, IPC_TOL) == RF_REPRODUCED &&
-                rf_repro_within(p7, 1.31, IPC_TOL) == RF_REPRODUCED
+    v = rf_rr_level(l7, 1.28, IPC_TOL) == RF_REPRODUCED &&
+                rf_rr_level(p7, 1.31, IPC_TOL) == RF_REPRODUCED
             ? RF_REPRODUCED : RF_DIFFERS;
     snprintf(why, sizeof why,
              "%s. Same ceiling (Ideal %.2fx); LTRF+ over LTRF on #7: %+.1f%% (seed: +2.3%%). "
@@ -560,7 +561,7 @@ static int add_claims(rf_repro *r, run004 *x, const char *how)
     double r6 = fig9_gm(x, 0, C_RFC6), r7 = fig9_gm(x, 0, C_RFC7);
     snprintf(meas, sizeof meas, "RFC#6 %.2fx, RFC#7 %.2fx BL; LTRF#6 / RFC#6 = %.2f", r6, r7,
              l6 / r6);
-    v = rf_repro_within(r6, 0.86, IPC_TOL) == RF_REPRODUCED && l6 > r6 ? RF_REPRODUCED
+    v = rf_rr_level(r6, 0.86, IPC_TOL) == RF_REPRODUCED && l6 > r6 ? RF_REPRODUCED
                                                                         : RF_DIFFERS;
     snprintf(why, sizeof why,
              "%s; judged on RFC#6 within 0.10 of 0.86 and LTRF#6 above RFC#6. At 32 active "
@@ -722,11 +723,6 @@ double rf_repro_geomean(const double *v, int n)
         s += log(v[i]);
     }
     return exp(s / n);
-}
-
-rf_verdict rf_repro_within(double measured, double published, double tol)
-{
-    return fabs(measured - published) <= tol ? RF_REPRODUCED : RF_DIFFERS;
 }
 
 rf_verdict rf_repro_within_rel(double measured, double published, double rel)

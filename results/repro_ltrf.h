@@ -11,9 +11,6 @@
  * not above 0. */
 double rf_repro_geomean(const double *v, int n);
 
-/* RF_REPRODUCED when |measured - published| <= tol, else RF_DIFFERS. */
-rf_verdict rf_repro_within(double measured, double published, double tol);
-
 /* RF_REPRODUCED when v[0] < v[1] < ... < v[n-1] (the order a claim states),
  * else RF_DIFFERS. */
 rf_verdict rf_repro_ordered(const double *v, int n);

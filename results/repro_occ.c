@@ -106,8 +106,3 @@ double rf_repro_occ_mean(const double *x, int n)
         s += x[i];
     return n > 0 ? s / n : 0;
 }
-
-int rf_repro_occ_within(double measured, double published, double tol)
-{
-    return fabs(measured - published) <= tol + 1e-12;
-}

@@ -37,10 +37,6 @@ double rf_repro_occ_slots(const rf_gpu *gpu, const rf_sim_stats *st, int sms);
 /* Arithmetic mean of x[0..n) (0 when n = 0). */
 double rf_repro_occ_mean(const double *x, int n);
 
-/* 1 when measured lies within tol of published (the verdict rule of the
- * claims that state a tolerance). */
-int rf_repro_occ_within(double measured, double published, double tol);
-
 /* Seed 003's Set-1 applications: Table 2 (block size, registers per
  * thread) and Table 5 (resident thread blocks at 0, 10, 30, 50, 70 and 90%
  * sharing). */

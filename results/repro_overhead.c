@@ -36,6 +36,7 @@
 #include "../inputs/regalloc.h"
 #include "repro.h"
 #include "repro_ltrf.h"
+#include "repro_runs.h"
 
 #define SEC "overheads"
 #define BITS_TOL 0.01
@@ -144,7 +145,7 @@ typedef struct row {
 static rf_verdict verdict_of(const row *w)
 {
     return w->rel ? rf_repro_within_rel(w->rfkit, w->paper, w->tol)
-                  : rf_repro_within(w->rfkit, w->paper, w->tol);
+                  : rf_rr_level(w->rfkit, w->paper, w->tol);
 }
 
 static void fmt(char *buf, size_t cap, double v, const char *unit)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../results/repro_occ.h"
+#include "../results/repro_runs.h"
 
 /* sfu (13 registers, 256 threads, no shared memory) on maxwell-gtx980
  * (65536 registers, 128-register allocation unit, 2048 threads, 32 CTAs):
@@ -79,9 +80,9 @@ static void issue_slots(void **state)
 static void depletion_verdicts(void **state)
 {
     (void)state;
-    assert_int_equal(rf_repro_occ_within(87.4, 7.5, 3.75), 0);
-    assert_int_equal(rf_repro_occ_within(1.6, 1.3, 1.0), 1);
-    assert_int_equal(rf_repro_occ_within(2.4, 1.3, 1.0), 0);
+    assert_int_equal(rf_rr_level(87.4, 7.5, 3.75), RF_DIFFERS);
+    assert_int_equal(rf_rr_level(1.6, 1.3, 1.0), RF_REPRODUCED);
+    assert_int_equal(rf_rr_level(2.4, 1.3, 1.0), RF_DIFFERS);
 }
 
 /* A bad kernel name fails with the spec's path in the message, no crash. */

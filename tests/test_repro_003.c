@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../results/repro_occ.h"
+#include "../results/repro_runs.h"
 
 /* All 48 cells equal the seed's Table 5.  Three by hand (R = 32768,
  * R_tb = block x regs, g = floor(R / R_tb), M = (R - g R_tb F) / (t R_tb)
@@ -67,9 +68,9 @@ static void best_at_90(void **state)
 static void tolerance(void **state)
 {
     (void)state;
-    assert_int_equal(rf_repro_occ_within(0.9, 11.0, 5.0), 0);
-    assert_int_equal(rf_repro_occ_within(14.0, 11.0, 5.0), 1);
-    assert_int_equal(rf_repro_occ_within(6.0, 11.0, 5.0), 1);
+    assert_int_equal(rf_rr_level(0.9, 11.0, 5.0), RF_DIFFERS);
+    assert_int_equal(rf_rr_level(14.0, 11.0, 5.0), RF_REPRODUCED);
+    assert_int_equal(rf_rr_level(6.0, 11.0, 5.0), RF_REPRODUCED);
 }
 
 /* Fig. 15 on a full run: kmeans (48 registers x 64 threads) is held by the

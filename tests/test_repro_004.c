@@ -17,6 +17,7 @@
 
 #include "../results/repro.h"
 #include "../results/repro_ltrf.h"
+#include "../results/repro_runs.h"
 
 static char dir[64];
 
@@ -46,8 +47,8 @@ static void verdict_rules(void **state)
     assert_true(fabs(rf_repro_geomean((const double[]){2, 2, 2}, 3) - 2.0) < 1e-12);
     assert_true(rf_repro_geomean((const double[]){1, 0}, 2) == 0);
     assert_true(rf_repro_geomean(NULL, 0) == 0);
-    assert_int_equal(rf_repro_within(1.25, 1.32, 0.10), RF_REPRODUCED);
-    assert_int_equal(rf_repro_within(1.21, 1.32, 0.10), RF_DIFFERS);
+    assert_int_equal(rf_rr_level(1.25, 1.32, 0.10), RF_REPRODUCED);
+    assert_int_equal(rf_rr_level(1.21, 1.32, 0.10), RF_DIFFERS);
     assert_int_equal(rf_repro_within_rel(46797, 5.02 * 8192, 0.01), RF_DIFFERS);
     assert_int_equal(rf_repro_within_rel(273, 273, 0.01), RF_REPRODUCED);
     assert_int_equal(rf_repro_ordered((const double[]){2.1, 5.3, 6.2}, 3), RF_REPRODUCED);
