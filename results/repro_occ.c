@@ -1,21 +1,19 @@
 /* repro_occ.c - a full sampler run and a calibrated estimate of one bundled
  * kernel, for the occupancy seeds' experiments (repro_occ.h).
  *
- * Both load the preset and the kernel spec themselves and spill a kernel
+ * Both load the preset and the kernel spec (the estimate through
+ * repro_runs.h, calibrated as there) and spill a kernel
  * over the GPU's register limit as `simulate` and `estimate` do
  * (rf_kernel_fit_regs), so a figure here is the figure those commands print
  * for the same kernel, design and seed.
  */
 #include "repro_occ.h"
 
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "../analytic/kchar.h"
-#include "../calibrate/calibrate.h"
 #include "../inputs/kernel.h"
 #include "../inputs/regalloc.h"
+#include "repro_runs.h"
 
 /* Preset and kernel, the kernel fitted to the GPU's register limit. */
 static int load(const rf_repro_opts *o, const char *gpu_name, const char *name, rf_gpu *gpu,
@@ -69,28 +67,17 @@ int rf_repro_occ_estimate(const rf_repro_opts *o, const char *gpu_name, const ch
                           const rf_design *d, int nd, int sms, rf_estimate *est, rf_err *err)
 {
     rf_gpu gpu;
-    rf_kernel *k;
-    int rc = load(o, gpu_name, name, &gpu, &k, err);
+    int rc = rf_gpu_load(gpu_name, &gpu, NULL, err);
     if (rc)
         return rc;
-    rf_ipc_kernel kc;
-    rf_calib cal;
-    rf_calib_report *rep = calloc(1, sizeof *rep);   /* large: not on the stack */
-    if (!rep)
-        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-    if (!rc)
-        rc = rf_kchar_compute(&gpu, k, &kc, err);
-    rf_calib_opts co = {0, o->seed, NULL, false, NULL};
-    if (!rc)
-        rc = rf_calib_run(&gpu, gpu_name, k, &kc, &co, &cal, rep, err);
-    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
-                      rf_kernel_ctas(k), sms};
+    rf_rr_kernel rk;
+    if ((rc = rf_rr_open(o, &gpu, name, 1, o->seed, &rk, err)) != 0)
+        return rc;   /* the message names the spec */
     for (int i = 0; i < nd && !rc; i++)
-        rc = rf_extrap_estimate(&gpu, &d[i], &kc, &shape, &cal, &est[i], err);
+        rc = rf_rr_estimate_on(&gpu, &d[i], &rk, sms, &est[i], err);
     if (rc)
         place(o, name, err);
-    free(rep);
-    rf_kernel_destroy(k);
+    rf_rr_close(&rk);
     return rc;
 }
 

@@ -56,9 +56,15 @@ void rf_rr_close(rf_rr_kernel *rk)
 int rf_rr_estimate(const rf_gpu *gpu, const rf_design *d, const rf_rr_kernel *rk,
                    rf_estimate *e, rf_err *err)
 {
+    return rf_rr_estimate_on(gpu, d, rk, 1, e, err);
+}
+
+int rf_rr_estimate_on(const rf_gpu *gpu, const rf_design *d, const rf_rr_kernel *rk, int sms,
+                      rf_estimate *e, rf_err *err)
+{
     const rf_kernel *k = rk->k;
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
-                      rf_kernel_ctas(k), 1};
+                      rf_kernel_ctas(k), sms};
     return rf_extrap_estimate(gpu, d, &rk->kc, &shape, rk->calibrated ? &rk->cal : NULL, e,
                               err);
 }

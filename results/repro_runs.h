@@ -42,6 +42,9 @@ void rf_rr_close(rf_rr_kernel *rk);
 /* The calibrated estimate of design d, on one SM (rf_shape.sms = 1). */
 int rf_rr_estimate(const rf_gpu *gpu, const rf_design *d, const rf_rr_kernel *rk,
                    rf_estimate *e, rf_err *err);
+/* The same with the grid spread over sms SMs sharing DRAM (`--sms N`). */
+int rf_rr_estimate_on(const rf_gpu *gpu, const rf_design *d, const rf_rr_kernel *rk, int sms,
+                      rf_estimate *e, rf_err *err);
 
 /* A full sampler run of design d (every CTA of the grid, sampler seed). */
 int rf_rr_simulate(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k, uint64_t seed,
