@@ -9,18 +9,11 @@
  * counts once for each 32-bit half.  Guarded writes count in full.
  *
  * Weighted count: sum over writing instructions of the expected executions
- * of their block per thread, f(B), from the absorbing Markov chain of the
- * CFG under the profile:
- *     f = e_entry + P^T f,   i.e.  (I - P^T) f = e_entry,
- * solved over the loop nest by rf_kchar_flow (analytic/kchar.c), the one
- * solver of the two frequency rules.  Edge probabilities: a conditional
- * branch of block B whose two successors lie on different sides of B's
- * innermost natural loop leaves the loop with probability 1 / (trip + 1)
- * (trip = times a back edge is taken per entry, the spec's meaning, so a
- * loop runs trip + 1 times); any other conditional branch goes to its
- * taken successor with probability `taken`.  Blocks not reachable from
- * the entry run 0 times.  Natural loops come from back
- * edges u -> h with h dominating u (iterative dominator sets).
+ * of their block per thread, f(B): rf_kchar_freq (analytic/kchar.c), the
+ * one block frequency of rfkit, whose edges are those the sampler's warps
+ * take (a back edge taken with trip / (trip + 1), a forward branch with
+ * `taken`, the spec's [branches] and constant trip counts first, a warp
+ * ending at any exit).
  *
  * Loop-weighted count: each destination counts W^n, n = the natural loops
  * enclosing its block, W = 10 for rfkit's CAC (RF_CAC_LOOP_WEIGHT): the
@@ -79,7 +72,6 @@ typedef struct loops {
     int *header_of;     /* innermost loop (its header block) of each block, -1 */
     int *parent;        /* per header: header of the enclosing loop, -1 */
     int *body_size;     /* per header: blocks in its loop, 0 = not a header */
-    unsigned char *reach; /* reachable from the entry */
 } loops;
 
 static void loops_free(loops *L)
@@ -87,15 +79,6 @@ static void loops_free(loops *L)
     free(L->header_of);
     free(L->parent);
     free(L->body_size);
-    free(L->reach);
-}
-
-static bool loops_in(const loops *L, int h, int b)
-{
-    for (int x = L->header_of[b]; x >= 0; x = L->parent[x])
-        if (x == h)
-            return true;
-    return false;
 }
 
 typedef struct loop_rank {
@@ -334,14 +317,12 @@ static int loops_find(const rf_func *f, loops *L)
 out:
     free(stack), free(edge), free(rpo), free(order), free(idom), free(pstart), free(plist);
     free(npred), free(tin), free(tout), free(kstart), free(kids), free(mark), free(heads);
-    free(body), free(bstart);
+    free(body), free(bstart), free(reach);
     if (rc) {
-        free(reach);
         loops_free(L);
         memset(L, 0, sizeof *L);
         return rc;
     }
-    L->reach = reach;
     return 0;
 }
 
@@ -370,69 +351,7 @@ int rf_dst_block_freq(const rf_func *f, double trip, double taken,
         return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "trip", "%g is not a trip count >= 0", trip);
     if (!(taken >= 0 && taken <= 1))
         return rf_err_set(err, RF_ERANGE, NULL, 0, 0, "taken", "%g is not a probability", taken);
-    int nb = f->nblocks;
-    if (nb > RF_KIR_MAX_BLOCKS)
-        return rf_kir_block_limit(f, NULL, err);
-    loops L;
-    if (loops_find(f, &L))
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory for loops");
-
-    double *prob = calloc((size_t)nb * 2, sizeof *prob);
-    if (!prob) {
-        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory for frequencies");
-        goto out;
-    }
-    double p_exit = 1.0 / (trip + 1.0);
-    for (int u = 0; u < nb; u++) {
-        const rf_block *bb = &f->blocks[u];
-        /* Unreachable code (e.g. the trap loop after EXIT in SASS) runs 0
-         * times; an absorbing block passes nothing on. */
-        if ((absorb && absorb[u]) || !L.reach[u])
-            continue;
-        double p[2] = {1.0, 0.0};
-        if (bb->nsucc == 2 && bb->has_taken) {
-            p[0] = 1 - bb->taken_p;     /* the kernel spec's [branches] */
-            p[1] = bb->taken_p;
-        } else if (bb->nsucc == 2 && bb->succ[0] != bb->succ[1]) {
-            int h = L.header_of[u];
-            bool in0 = h >= 0 && loops_in(&L, h, bb->succ[0]);
-            bool in1 = h >= 0 && loops_in(&L, h, bb->succ[1]);
-            if (h >= 0 && in0 != in1) {
-                p[0] = in0 ? 1 - p_exit : p_exit;
-                p[1] = in1 ? 1 - p_exit : p_exit;
-            } else {
-                p[0] = 1 - taken;
-                p[1] = taken;
-            }
-        } else if (bb->nsucc == 2) {
-            p[0] = 0.5;
-            p[1] = 0.5;
-        }
-        for (int s = 0; s < bb->nsucc; s++)
-            prob[2 * u + s] = p[s];
-    }
-    rc = rf_kchar_flow(f, prob, freq, err);
-    if (rc == RF_EUNSUPPORTED)
-        rc = rf_err_set(err, RF_EUNSUPPORTED, NULL, 0, 0, f->name,
-                        "a loop has no way out, so block frequencies are unbounded");
-    if (rc)
-        goto out;
-    for (int b = 0; b < nb; b++) {
-        if (!isfinite(freq[b])) {
-            rc = rf_err_set(err, RF_EUNSUPPORTED, NULL, 0, 0, f->name,
-                            "block frequencies are unbounded");
-            goto out;
-        }
-        freq[b] = freq[b] < 1e-12 ? 0 : freq[b];
-    }
-    if (edge_freq)
-        for (int b = 0; b < nb; b++)
-            for (int s = 0; s < 2; s++)
-                edge_freq[2 * b + s] = freq[b] * prob[2 * b + s];
-out:
-    free(prob);
-    loops_free(&L);
-    return rc;
+    return rf_kchar_freq(f, trip, taken, absorb, freq, edge_freq, err);
 }
 
 int rf_dst_static(const rf_func *f, double count[RF_MAX_GPR], rf_err *err)

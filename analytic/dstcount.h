@@ -12,14 +12,13 @@
 #include "../inputs/kir.h"
 #include "rcindex.h"
 
-/* Expected executions of each block per thread when the function runs once:
- * a conditional branch that leaves its innermost loop exits with
- * probability 1 / (trip + 1) (trip = times a back edge is taken per loop
- * entry), other conditional branches are taken with probability taken.
- * absorb (may be NULL): blocks whose outgoing edges are cut (the walk stops
- * there).  freq has f->nblocks entries; edge_freq (may be NULL) has
- * 2 * f->nblocks: expected traversals of edge s of block b at [2b + s].  0, or RF_ERANGE for a bad profile,
- * RF_EUNSUPPORTED for a loop that can never exit. */
+/* Expected executions of each block per thread when the function runs
+ * once: rf_kchar_freq (analytic/kchar.h, the one block frequency) after
+ * checking the profile.  absorb (may be NULL): blocks whose outgoing edges
+ * are cut (the walk stops there).  freq has f->nblocks entries; edge_freq
+ * (may be NULL) has 2 * f->nblocks: expected traversals of edge s of block
+ * b at [2b + s].  0, or RF_ERANGE for a bad profile, RF_EUNSUPPORTED for a
+ * loop that can never exit. */
 int rf_dst_block_freq(const rf_func *f, double trip, double taken,
                       const bool *absorb, double *freq, double *edge_freq, rf_err *err);
 

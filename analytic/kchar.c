@@ -1,9 +1,22 @@
 /* kchar.c - what a kernel does per warp instruction, for the IPC model.
  *
- * Block frequencies.  The CFG is a Markov chain: a loop-back branch is taken
- * with probability trip / (trip + 1) (so the back edge is taken `trip` times
- * on average, as the sampler walks it), any other conditional branch with the
- * profile's `taken`, an unconditional one always.  Expected executions f per warp solve
+ * Block frequencies.  The CFG is a Markov chain whose edges are those the
+ * sampler's warps take (sampler/warp.c), one rule for every frequency in
+ * rfkit (rf_kchar_edge, rf_kchar_freq):
+ * - a warp stops at an exit instruction, guarded or not (a sampler warp
+ *   follows one path and ends there), and at a block without successors;
+ * - a conditional branch (guarded, two successors) goes to its target with
+ *   the probability the kernel spec's [branches] gives that target or the
+ *   code's constant trip count gives the branch (inputs/tripcount.c); else
+ *   with trip / (trip + 1) when the target is the same or an earlier block
+ *   (a back edge, so taken `trip` times per entry on average, geometric),
+ *   else with the profile's `taken`.  A forward branch out of a loop (a
+ *   break, a top-tested loop's exit) is a forward branch like any other;
+ * - an unguarded branch is always taken; any other block falls through to
+ *   the next (a call is one instruction: the sampler does not walk the
+ *   callee's body).
+ * Blocks the entry does not reach run 0 times.  Expected executions f per
+ * warp solve
  *     f = e_entry + P^T f        ((I - P^T) f = e_entry, solved over the loop
  *                                 nest: rf_kchar_flow below)
  * Every per-instruction figure below is a mean over the instruction stream
@@ -115,19 +128,28 @@ static bool is_loopback(const rf_func *f, int b)
     return (last->flags & RF_IF_LOOPBACK) || blk->succ[1] <= b;
 }
 
-/* Branch probability of block b's exit edge to succ[1]. */
-static double taken_prob(const rf_func *f, int b, const rf_profile *prof)
+int rf_kchar_edge(const rf_func *f, int b, double trip, double taken, double *p_taken)
 {
     const rf_block *blk = &f->blocks[b];
-    const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
-    double trip = prof->trip > 0 ? prof->trip : 0.0;
-    if (blk->has_taken && blk->nsucc == 2)
-        return blk->taken_p;
-    if (is_loopback(f, b))
-        return trip / (trip + 1.0);
-    if (last && last->guard < 0)
-        return 1.0;
-    return prof->taken;
+    for (int i = 0; i < blk->ninsts; i++)
+        if (f->insts[blk->first + i].cls == RF_OC_EXIT)
+            return RF_KE_STOP;
+    if (blk->nsucc == 0)
+        return RF_KE_STOP;
+    if (blk->nsucc == 1 || blk->ninsts == 0)
+        return RF_KE_FALL;
+    const rf_inst *last = &f->insts[blk->first + blk->ninsts - 1];
+    if (last->cls != RF_OC_BRANCH)
+        return RF_KE_FALL;
+    if (last->guard < 0)
+        return RF_KE_JUMP;
+    if (blk->has_taken)
+        *p_taken = blk->taken_p;
+    else if (is_loopback(f, b))
+        *p_taken = trip > 0 ? trip / (trip + 1.0) : 0.0;
+    else
+        *p_taken = taken;
+    return RF_KE_DRAW;
 }
 
 /* The frequency solve.  Gaussian elimination of (I - P^T) f = e_entry in
@@ -475,8 +497,14 @@ out:
     return rc;
 }
 
-int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
-                        rf_err *err)
+/* The one block frequency.  Both of its users ask the same question, how
+ * often a sampler warp runs each block; what they vary is a parameter, not
+ * the rule: the register-cache reorder (analytic/reorder.c) cuts the walk
+ * at absorbing blocks.  The natural loops of rf_dst_loop_depth (CAC's W^n
+ * weights) are a compiler's static estimate without a profile, not a
+ * frequency. */
+int rf_kchar_freq(const rf_func *f, double trip, double taken, const bool *absorb,
+                  double *freq, double *edge_freq, rf_err *err)
 {
     int n = f->nblocks;
     if (n <= 0)
@@ -487,18 +515,37 @@ int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
     if (!prob)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "block frequencies: out of memory");
     for (int b = 0; b < n; b++) {
-        const rf_block *blk = &f->blocks[b];
-        if (blk->nsucc == 1) {
+        if (absorb && absorb[b])
+            continue;
+        double p = 0;
+        switch (rf_kchar_edge(f, b, trip, taken, &p)) {
+        case RF_KE_FALL:
             prob[2 * b] = 1.0;
-        } else if (blk->nsucc == 2) {
-            double pt = taken_prob(f, b, prof);
-            prob[2 * b + 1] = pt;
-            prob[2 * b] = 1.0 - pt;
+            break;
+        case RF_KE_JUMP:
+            prob[2 * b + 1] = 1.0;
+            break;
+        case RF_KE_DRAW:
+            prob[2 * b + 1] = p;
+            prob[2 * b] = 1.0 - p;
+            break;
+        default:
+            break;
         }
     }
     int rc = rf_kchar_flow(f, prob, freq, err);
+    if (rc == RF_OK && edge_freq)
+        for (int b = 0; b < n; b++)
+            for (int s = 0; s < 2; s++)
+                edge_freq[2 * b + s] = freq[b] * prob[2 * b + s];
     free(prob);
     return rc;
+}
+
+int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
+                        rf_err *err)
+{
+    return rf_kchar_freq(f, prof->trip, prof->taken, NULL, freq, NULL, err);
 }
 
 static double class_latency(const rf_gpu *gpu, const rf_profile *prof, int cls, double mem_lat)
@@ -745,10 +792,22 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
         x->succ[1] = blk->succ[1];
         x->mode = 0;
         x->pt = 0;
-        if (blk->nsucc == 2) {
-            const rf_inst *last = blk->ninsts ? &f->insts[blk->first + blk->ninsts - 1] : NULL;
-            x->mode = last && last->guard < 0 ? 0 : uniform[b] ? 2 : 1;
-            x->pt = taken_prob(f, b, prof);
+        /* The edge rule of the frequencies: a walk block keeps the
+         * successors the warp may take, two only where it draws. */
+        switch (rf_kchar_edge(f, b, prof->trip, prof->taken, &x->pt)) {
+        case RF_KE_STOP:
+            x->nsucc = 0;
+            break;
+        case RF_KE_FALL:
+            x->nsucc = 1;
+            break;
+        case RF_KE_JUMP:
+            x->nsucc = 1;
+            x->succ[0] = blk->succ[1];
+            break;
+        default:
+            x->mode = uniform[b] ? 2 : 1;
+            break;
         }
     }
     free(uniform);

@@ -4,6 +4,7 @@
 #ifndef RF_KCHAR_H
 #define RF_KCHAR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../common/error.h"
@@ -21,9 +22,33 @@
  * RF_KIR_MAX_BLOCKS blocks. */
 int rf_kchar_flow(const rf_func *f, const double *prob, double *freq, rf_err *err);
 
-/* Expected executions of each block per warp (entry block = 1), from the
- * profile's branch probabilities (rf_kchar_flow).  freq has f->nblocks
- * entries. */
+/* How a warp leaves block b: the sampler's rule (sampler/warp.c), the one
+ * edge rule of every block frequency in rfkit (analytic/kchar.c states it).
+ *   RF_KE_STOP  the warp ends there (an exit instruction, guarded or not,
+ *               or no successor);
+ *   RF_KE_FALL  to succ[0] (no branch, a branch to the next block, or a
+ *               block ending in an instruction that is not a branch);
+ *   RF_KE_JUMP  to succ[1] (an unguarded branch with two successors);
+ *   RF_KE_DRAW  a conditional branch: to succ[1] with probability *p_taken
+ *               (the spec's [branches] or a constant trip count when the
+ *               block has one, else trip / (trip + 1) for a back edge and
+ *               taken for a forward branch), else succ[0].
+ * *p_taken is set for RF_KE_DRAW only. */
+enum { RF_KE_STOP, RF_KE_FALL, RF_KE_JUMP, RF_KE_DRAW };
+int rf_kchar_edge(const rf_func *f, int b, double trip, double taken, double *p_taken);
+
+/* Expected executions of each block per warp when f runs once (entry block
+ * = 1) under rf_kchar_edge with the profile's trip and taken: the one block
+ * frequency of rfkit (the IPC model's instruction mix, the HI-RF write
+ * counts, LTRF's intervals and prefetches).  absorb (may be NULL): blocks
+ * whose outgoing edges are cut (the walk stops there).  freq has
+ * f->nblocks entries; edge_freq (may be NULL) 2 f->nblocks: expected
+ * traversals of edge s of block b at [2b + s].  RF_EUNSUPPORTED for a loop
+ * that never exits, RF_ELIMIT beyond RF_KIR_MAX_BLOCKS blocks. */
+int rf_kchar_freq(const rf_func *f, double trip, double taken, const bool *absorb,
+                  double *freq, double *edge_freq, rf_err *err);
+
+/* rf_kchar_freq with the profile's trip and taken, no absorbing blocks. */
 int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
                         rf_err *err);
 

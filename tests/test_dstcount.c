@@ -75,7 +75,7 @@ static void test_static_and_weighted(void **state)
     assert_near(c[2], 2, 0);
     assert_near(c[3], 1, 0);
     assert_near(c[4], 0, 0);
-    /* trip 3, taken .25: B0 once; its branch is outside loops, so B1 gets
+    /* trip 3, taken .25: B0 once; its branch is a forward one, so B1 gets
      * .75; B2 is a self-loop left with probability 1/(3+1):
      * f(B2) = 1 + .75 f(B2) = 4; B3 = 1. */
     double fq[4];
@@ -146,23 +146,24 @@ static void test_nested_frequencies(void **state)
     assert_int_equal(depth[1], 2);
     assert_int_equal(depth[2], 2);
     assert_int_equal(depth[3], 0);
-    /* trip 3: A leaves the outer loop w.p. 1/4; C leaves the inner loop
-     * (to A) w.p. 1/4.  f(B) = .75 f(A) + .75 f(C), f(C) = f(B) so
-     * f(B) = 3 f(A); f(A) = 1 + .25 f(C) = 1 + .75 f(A) = 4; f(B) = 12;
-     * f(X) = .25 * 4 = 1. */
+    /* trip 3, taken 0.5, the sampler's edges: A's branch to X is a forward
+     * branch, taken 0.5; C's branch to B is a back edge, taken 3/4, else C
+     * falls into A.  f(A) = 1 + .25 f(C), f(B) = .5 f(A) + .75 f(C),
+     * f(C) = f(B) so f(B) = 2 f(A); f(A) = 1 + .5 f(A) = 2; f(B) = f(C) = 4;
+     * f(X) = .5 x 2 = 1. */
     double fq[4];
     assert_int_equal(rf_dst_block_freq(f, 3, 0.5, NULL, fq, NULL, NULL), 0);
-    assert_near(fq[0], 4, 1e-9);
-    assert_near(fq[1], 12, 1e-9);
-    assert_near(fq[2], 12, 1e-9);
-    assert_near(fq[3], 1, 1e-9);
-    /* Absorbing B: the walk stops at B the first time: A once, B .75. */
+    assert_near(fq[0], 2, 1e-12);
+    assert_near(fq[1], 4, 1e-12);
+    assert_near(fq[2], 4, 1e-12);
+    assert_near(fq[3], 1, 1e-12);
+    /* Absorbing B: the walk stops at B the first time: A once, B .5. */
     bool stop[4] = {false, true, false, false};
     assert_int_equal(rf_dst_block_freq(f, 3, 0.5, stop, fq, NULL, NULL), 0);
     assert_near(fq[0], 1, 1e-12);
-    assert_near(fq[1], 0.75, 1e-12);
+    assert_near(fq[1], 0.5, 1e-12);
     assert_near(fq[2], 0, 1e-12);
-    assert_near(fq[3], 0.25, 1e-12);
+    assert_near(fq[3], 0.5, 1e-12);
     kb_free(f);
 }
 

@@ -1,7 +1,8 @@
 /* test_kchar.c - kernel characteristics (analytic/kchar.c): class runs and
  * the instructions the scheduler repeats across warps, block frequencies
- * on large and irreducible CFGs, the block limit; values counted by hand
- * in the comments. */
+ * on large and irreducible CFGs, the one edge rule both frequency passes
+ * (rf_kchar_block_freq, rf_dst_block_freq) follow, the sampler's, the
+ * block limit; values counted by hand in the comments. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -15,6 +16,8 @@
 #include "../analytic/dstcount.h"
 #include "../analytic/kchar.h"
 #include "../analytic/liveness.h"
+#include "../inputs/kernel.h"
+#include "../sampler/sim.h"
 #include "support/kirbuild.h"
 
 /* One block, run once per warp:
@@ -295,12 +298,145 @@ static void irreducible_and_unbounded(void **state)
     assert_near(fq[1], 1.4, 1e-12);
     assert_near(fq[2], 1.2, 1e-12);
     assert_near(fq[3], 1.0, 1e-12);
+    double fd[4];
+    assert_int_equal(rf_dst_block_freq(f, 3, 0.5, NULL, fd, NULL, &err), 0);
+    for (int i = 0; i < 4; i++)
+        assert_near(fd[i], fq[i], 0);
     f->blocks[B].has_taken = true;
     f->blocks[B].taken_p = 1.0;
     f->blocks[A].has_taken = true;
     f->blocks[A].taken_p = 1.0;
     assert_int_equal(rf_kchar_block_freq(f, &prof, fq, &err), RF_EUNSUPPORTED);
     assert_non_null(strstr(err.msg, "unbounded"));
+    kb_free(f);
+}
+
+/* The edge rule on a kernel read from PTX (tests/fixtures/edges.ptx and
+ * .spec: trip 3, taken 0.5, [branches] $L__BB0_2 = 0.2), blocks
+ *   0 entry (8 insts)  @p1 bra $L__BB0_2    the spec: 0.2 to block 2
+ *   1 (2)              bra.uni -> 3
+ *   2 $L__BB0_2 (1)    -> 3
+ *   3 $L__BB0_3 (1)    -> 4
+ *   4 $L__BB0_4 (4)    @p2 bra $L__BB0_4    constant trip 4: P = 3/4
+ *   5 (1)              -> 6
+ *   6 $L__BB0_6 (3)    @p3 bra $L__BB0_8    forward out of the loop: taken 0.5
+ *   7 (3)              @p4 bra $L__BB0_6    back edge, default: 3 / (3 + 1)
+ *   8 $L__BB0_8 (3)    @p5 ret              a guarded exit: every warp ends
+ *   9 (2)              ret
+ * f0 = 1, f1 = 0.8, f2 = 0.2, f3 = 1, f4 = 1 / (1 - 3/4) = 4, f5 = 1;
+ * f6 = 1 + 0.75 f7, f7 = 0.5 f6 => f6 = 1 / 0.625 = 1.6, f7 = 0.8;
+ * f8 = 0.5 x 1.6 + 0.25 x 0.8 = 1; f9 = 0.
+ * Instructions per warp: 8 + 2 x 0.8 + 0.2 + 1 + 4 x 4 + 1 + 3 x 1.6
+ * + 3 x 0.8 + 3 = 38.  The sampler, walking 2000 CTAs x 2 warps, retires
+ * 38 per warp within its sampling error (0.3%); the loop-exit rule of the
+ * natural loops (1/(trip + 1) out of the loop, f6 = 16/7, f7 = 12/7) and a
+ * guarded exit that falls through would count 44.8. */
+static void one_rule_on_a_kernel(void **state)
+{
+    (void)state;
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    o.grid = "2000";
+    rf_kernel *k = NULL;
+    rf_err err = {0};
+    assert_int_equal(rf_kernel_load("tests/fixtures/edges.spec", &o, &k, &err), 0);
+    const rf_func *f = k->func;
+    assert_int_equal(f->nblocks, 10);
+    assert_true(f->blocks[0].has_taken);
+    assert_near(f->blocks[0].taken_p, 0.2, 0);
+    assert_true(f->blocks[4].has_taken);
+    assert_near(f->blocks[4].taken_p, 0.75, 0);
+    assert_false(f->blocks[6].has_taken);
+    assert_false(f->blocks[7].has_taken);
+    double fk[10], fd[10], ef[20];
+    assert_int_equal(rf_kchar_block_freq(f, &k->profile, fk, &err), 0);
+    assert_int_equal(rf_dst_block_freq(f, k->profile.trip, k->profile.taken, NULL, fd, ef, &err), 0);
+    const double want[10] = {1, 0.8, 0.2, 1, 4, 1, 1.6, 0.8, 1, 0};
+    double insts = 0;
+    for (int b = 0; b < 10; b++) {
+        assert_near(fk[b], want[b], 1e-12);
+        assert_near(fd[b], fk[b], 0);
+        insts += fk[b] * f->blocks[b].ninsts;
+    }
+    assert_near(insts, 38.0, 1e-12);
+    /* Edges: the break leaves block 6 for 8 0.5 x 1.6 = 0.8 times, the
+     * guarded exit passes nothing on. */
+    assert_near(ef[2 * 6 + 1], 0.8, 1e-12);
+    assert_near(ef[2 * 8], 0, 0);
+
+    rf_gpu gpu;
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_design d;
+    rf_design_init(&d);
+    rf_sim_opts so;
+    rf_sim_opts_init(&so);
+    rf_sim_stats st;
+    assert_int_equal(rf_sim_run(&gpu, &d, k, &so, &st, &err), 0);
+    double per_warp = (double)st.warp_insts / (2000.0 * 2);
+    assert_near(per_warp, 38.0, 0.01 * 38.0);
+    rf_kernel_destroy(k);
+}
+
+/* The sampler's rule where the CFG is not a plain if or loop:
+ *   B0 alu r0 =; bra        unguarded, two successors (B1, B2): always B2,
+ *                           whatever probability the block carries
+ *   B1 alu r1 = r0          -> B2
+ *   B2 alu r2 = r0; alu p0 = r2
+ *                           two successors (B3, B4) without a branch: B3
+ *   B3 @p0 exit             a guarded exit falling into B4: the warp ends
+ *   B4 alu r3 = r2; exit
+ * f = 1, 0, 1, 1, 0 in both passes; cutting B2 (absorbing) leaves
+ * 1, 0, 1, 0, 0. */
+static void one_rule_edge_kinds(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "kinds");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r0 =");
+    kb_i(&b, "bra");
+    int B1 = kb_block(&b, "B1");
+    kb_i(&b, "alu r1 = r0");
+    int B2 = kb_block(&b, "B2");
+    kb_i(&b, "alu r2 = r0");
+    kb_i(&b, "alu p0 = r2");
+    int B3 = kb_block(&b, "B3");
+    kb_i(&b, "@p0 exit");
+    int B4 = kb_block(&b, "B4");
+    kb_i(&b, "alu r3 = r2");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, B1, B2);
+    kb_succ(&b, B1, B2, -1);
+    kb_succ(&b, B2, B3, B4);
+    kb_succ(&b, B3, B4, -1);
+    kb_succ(&b, B4, -1, -1);
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    f->blocks[B0].has_taken = true;
+    f->blocks[B0].taken_p = 0.3;
+    double p = -1;
+    assert_int_equal(rf_kchar_edge(f, B0, 3, 0.5, &p), RF_KE_JUMP);
+    assert_int_equal(rf_kchar_edge(f, B1, 3, 0.5, &p), RF_KE_FALL);
+    assert_int_equal(rf_kchar_edge(f, B2, 3, 0.5, &p), RF_KE_FALL);
+    assert_int_equal(rf_kchar_edge(f, B3, 3, 0.5, &p), RF_KE_STOP);
+    assert_int_equal(rf_kchar_edge(f, B4, 3, 0.5, &p), RF_KE_STOP);
+    assert_near(p, -1, 0);
+    rf_profile prof = {3, 0.5, 1, 1, 0};
+    double fk[5], fd[5];
+    rf_err err = {0};
+    assert_int_equal(rf_kchar_block_freq(f, &prof, fk, &err), 0);
+    assert_int_equal(rf_dst_block_freq(f, 3, 0.5, NULL, fd, NULL, &err), 0);
+    const double want[5] = {1, 0, 1, 1, 0};
+    for (int i = 0; i < 5; i++) {
+        assert_near(fk[i], want[i], 0);
+        assert_near(fd[i], want[i], 0);
+    }
+    bool cut[5] = {false, false, true, false, false};
+    assert_int_equal(rf_kchar_freq(f, 3, 0.5, cut, fk, NULL, &err), 0);
+    const double want_cut[5] = {1, 0, 1, 0, 0};
+    for (int i = 0; i < 5; i++)
+        assert_near(fk[i], want_cut[i], 0);
     kb_free(f);
 }
 
@@ -375,6 +511,8 @@ int main(void)
         cmocka_unit_test(turn_length),
         cmocka_unit_test(big_cfg_frequencies),
         cmocka_unit_test(irreducible_and_unbounded),
+        cmocka_unit_test(one_rule_on_a_kernel),
+        cmocka_unit_test(one_rule_edge_kinds),
         cmocka_unit_test(block_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
