@@ -961,13 +961,50 @@ static bool is_mem_class(int cls)
            cls == RF_OC_LD_CONST || cls == RF_OC_ATOMIC || cls == RF_OC_CALL;
 }
 
+/* Loop-invariant pointers on sm_90.  Up to sm_80 the address arithmetic
+ * (IMAD.WIDE) reads a pointer parameter straight from the constant bank;
+ * from sm_90 on ptxas loads it into a register pair (LDC.64) instead, and a
+ * loop that reads it keeps the pair for the whole loop, loaded once ahead
+ * of it (where nvcc puts the cvta.to.global).  ptxas -v on loops (nounroll)
+ * gathering a[j], b[j], ... at j = ix[i + 32k] from 1 to 4 such pointers:
+ * 14, 16, 18, 20 registers at sm_80 and 14, 18, 22, 26 at sm_90, i.e. a
+ * pair for every pointer but the first (the first takes the place of the
+ * register sm_80 needs for IMAD.WIDE's multiplier); this rule gives 14, 19,
+ * 24, 25.  Outside loops the pair is dead at the address it becomes and
+ * costs little (y[i] = x[i]: 8 at sm_80, 10 at sm_90; guarded by i < n, as
+ * in inputs/validation/short_axpy.ptx, 10 at both): not modelled. */
+#define LDC_POINTER_SM 90
+
 /* Constants the compiler folds into instruction operands need no register:
  * a register defined once by an RF_IF_CONST instruction (kernel parameter,
  * constant-bank load, immediate, launch size), or a copy of one, that no
  * memory instruction reads (addresses and store data must be registers)
  * and that shares no instruction with another folded constant (one
  * constant-bank operand per instruction).  fold[] is filled per register. */
-static void find_folded(const rf_func *v, bool *fold)
+/* Whether a register is read inside a loop that does not contain pos (its
+ * definition): a loop is the blocks from a back edge's target to its
+ * source in layout order, as nvcc lays loops out (a body is contiguous,
+ * its header first, its latch last). */
+static bool read_in_loop(const rf_func *v, int reg, int pos)
+{
+    for (int l = 0; l < v->nblocks; l++)
+        for (int s = 0; s < v->blocks[l].nsucc; s++) {
+            int h = v->blocks[l].succ[s];
+            if (h > l)
+                continue;
+            int lo = v->blocks[h].first;
+            int hi = v->blocks[l].first + v->blocks[l].ninsts;
+            if (pos >= lo && pos < hi)
+                continue;
+            for (int i = lo; i < hi; i++)
+                for (int k = 0; k < v->insts[i].nuses; k++)
+                    if (v->insts[i].uses[k] == reg)
+                        return true;
+        }
+    return false;
+}
+
+static void find_folded(const rf_func *v, int sm, bool *fold)
 {
     int n = v->nregs;
     int *ndef = calloc((size_t)(n ? n : 1), sizeof *ndef);
@@ -996,7 +1033,9 @@ static void find_folded(const rf_func *v, bool *fold)
         fold[r] = d && !bad[r] && v->regs[r].words > 0 && d->guard < 0 &&
                   (d->flags & RF_IF_CONST) && d->ndefs == 1;
     }
-    /* Copies of folded constants (cvta.to.global of a parameter). */
+    /* Copies of folded constants (cvta.to.global of a parameter), except,
+     * from LDC_POINTER_SM on, a 64-bit copy read inside a loop that does
+     * not contain the copy. */
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < v->ninsts; i++) {
@@ -1005,7 +1044,9 @@ static void find_folded(const rf_func *v, bool *fold)
                 in->guard >= 0)
                 continue;
             int d = in->defs[0], u = in->uses[0];
-            bool f = fold[u] && ndef[d] == 1 && !bad[d];
+            bool f = fold[u] && ndef[d] == 1 && !bad[d] &&
+                     !(sm >= LDC_POINTER_SM && v->regs[d].words == 2 &&
+                       read_in_loop(v, d, i));
             if (f != fold[d] && f) {
                 fold[d] = true;
                 changed = true;
@@ -1478,22 +1519,23 @@ static const style styles[] = {
 };
 #define NSTYLES (int)(sizeof styles / sizeof styles[0])
 
-static int regalloc_capped(const rf_func *virt, int cap, int budget,
+static int regalloc_capped(const rf_func *virt, int cap, int budget, int sm,
                            rf_func **out, int *call_live, rf_err *err);
 
 int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err)
 {
-    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, out, NULL, err);
+    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, RF_REGALLOC_SM, out,
+                           NULL, err);
 }
 
 int kir_regalloc(const rf_func *virt, rf_func **out, int *call_live,
                  rf_err *err)
 {
-    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, out, call_live,
-                           err);
+    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, RF_REGALLOC_SM, out,
+                           call_live, err);
 }
 
-int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget,
+int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget, int sm,
                     rf_func **out, rf_err *err)
 {
     *out = NULL;
@@ -1503,10 +1545,10 @@ int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget,
                           "%d registers per thread leave no room to allocate %s "
                           "with spill reloads (%d scratch registers)",
                           max_regs, virt->name, scratch_words(virt, cap));
-    return regalloc_capped(virt, cap, budget, out, NULL, err);
+    return regalloc_capped(virt, cap, budget, sm, out, NULL, err);
 }
 
-static int regalloc_one(const rf_func *virt, int cap, int budget,
+static int regalloc_one(const rf_func *virt, int cap, int budget, int sm,
                         rf_func **out, int *call_live, rf_err *err)
 {
     *out = NULL;
@@ -1541,7 +1583,7 @@ static int regalloc_one(const rf_func *virt, int cap, int budget,
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, virt->name,
                           "out of memory");
     }
-    find_folded(virt, fold);
+    find_folded(virt, sm, fold);
     /* An atomic whose old value is never read needs no destination: ptxas
      * emits the reduction form (RED); ptxas -v at sm_75 gives the same
      * count for tests/fixtures/regalloc/histo.ptx with every such atom
@@ -1802,10 +1844,10 @@ static int unroll_copy(const rf_func *v, rf_func *u)
     return RF_OK;
 }
 
-static int regalloc_capped(const rf_func *virt, int cap, int budget,
+static int regalloc_capped(const rf_func *virt, int cap, int budget, int sm,
                            rf_func **out, int *call_live, rf_err *err)
 {
-    int rc = regalloc_one(virt, cap, budget, out, call_live, err);
+    int rc = regalloc_one(virt, cap, budget, sm, out, call_live, err);
     if (rc || virt->physical || (*out)->spill_words > 0)
         return rc;
     rf_func u;
@@ -1817,7 +1859,7 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
     if (!u.insts)
         return RF_OK;
     rf_func *pu = NULL;
-    rc = regalloc_one(&u, cap, budget, &pu, NULL, err);
+    rc = regalloc_one(&u, cap, budget, sm, &pu, NULL, err);
     free(u.insts);
     free(u.blocks);
     free(u.regs);
@@ -1839,7 +1881,8 @@ int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err)
     if (k->regs <= cap || k->source->physical)
         return RF_OK;
     rf_func *phys;
-    int rc = rf_regalloc_cap(k->source, cap, rf_regalloc_budget(gpu), &phys, err);
+    int rc = rf_regalloc_cap(k->source, cap, rf_regalloc_budget(gpu),
+                             gpu->cc > 0 ? gpu->cc : RF_REGALLOC_SM, &phys, err);
     if (rc)
         return rc;
     if (k->func_owned)

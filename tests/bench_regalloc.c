@@ -29,6 +29,7 @@
 
 static const char *const arch_name[NARCH] = {"sm_75", "sm_80", "sm_90"};
 static const int arch_budget[NARCH] = {64, 32, 32};
+static const int arch_sm[NARCH] = {75, 80, 90};
 
 typedef struct row {
     char file[256], entry[128];
@@ -71,7 +72,7 @@ static int rfkit_regs(const char *file, const char *entry, int regs[NARCH])
     int calls = k->regs_rfkit - k->func->nregs;   /* callees' extra need */
     for (int a = 0; a < NARCH; a++) {
         rf_func *p;
-        if (rf_regalloc_cap(k->source, 255, arch_budget[a], &p, &err)) {
+        if (rf_regalloc_cap(k->source, 255, arch_budget[a], arch_sm[a], &p, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             rf_kernel_destroy(k);
             return -1;

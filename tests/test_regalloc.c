@@ -464,7 +464,7 @@ static void test_unroll(void **state)
      * needs no more than the loop as written, 6): the count is the budget,
      * 8, though the code's registers stay below R6. */
     rf_err err = {0};
-    if (rf_regalloc_cap(&m->funcs[0], 255, 8, &p, &err))
+    if (rf_regalloc_cap(&m->funcs[0], 255, 8, RF_REGALLOC_SM, &p, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(p->nregs, 8);
     for (int i = 0; i < p->ninsts; i++)
@@ -564,7 +564,7 @@ static void test_cap_spills(void **state)
     assert_int_equal(p->nregs, 74);
     assert_int_equal(p->spill_words, 0);
     rf_func_destroy(p);
-    if (rf_regalloc_cap(v, 63, RF_REGALLOC_BUDGET, &p, &err))
+    if (rf_regalloc_cap(v, 63, RF_REGALLOC_BUDGET, RF_REGALLOC_SM, &p, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(v->ninsts, 145);
     assert_int_equal(p->nregs, 63);
@@ -585,7 +585,7 @@ static void test_cap_spills(void **state)
     assert_int_equal(sts, 14);
     rf_func_destroy(p);
     /* 7 registers leave 3, fewer than 4, beside 4 reload scratch registers. */
-    assert_int_equal(rf_regalloc_cap(v, 7, RF_REGALLOC_BUDGET, &p, &err), RF_ERANGE);
+    assert_int_equal(rf_regalloc_cap(v, 7, RF_REGALLOC_BUDGET, RF_REGALLOC_SM, &p, &err), RF_ERANGE);
     assert_null(p);
     assert_non_null(strstr(err.msg, "max_regs_per_thread"));
     rf_module_destroy(m);
