@@ -643,6 +643,66 @@ static void test_cli_spilled_regs(void **state)
     free(a.out);
 }
 
+/* tests/fixtures/ldc_loop.ptx, by hand, for sm_80 and sm_90 (budget 32).
+ * Lines: 18 ld.param %rd1, 19 ld.param %r1, 20 cvta %rd2 = %rd1, 21 %r2 =
+ * %tid.x, 22 %f1 = 0; loop: 26 %rd3 = mul.wide %r2, 27 %rd4 = %rd2 +
+ * %rd3, 28 ld %f2 [%rd4], 29 %f1 += %f2, 30 %r2 += 32, 31 setp, 32 bra;
+ * 34 st [%rd4], %f1.  Live across the loop: %r2, %f1, %r1 (folded) and
+ * %rd2.
+ * sm_80: %rd2 is a copy of a parameter read only by address arithmetic:
+ * folded, its cvta a NOP.  Colouring in first-definition order: %r2 R0,
+ * %f1 R2 (R1 is the stack pointer), %rd3 R4:R5, %rd4 R6:R7 (%rd3's
+ * definition interferes with the values read by the next 8 instructions,
+ * %rd4 among them), %f2 R3 => 8 registers.
+ * sm_90 (LDC_POINTER_SM): %rd2 is read inside the loop and defined outside
+ * it, so it holds a pair: %rd2 R2:R3 (the lowest aligned pair without
+ * R1), %r2 R0, %f1 R4, %rd3 R6:R7, %rd4 R8:R9, %f2 R5 => 10 registers;
+ * nothing in the loop writes R2:R3.  ptxas: 8 and 12. */
+static void test_ldc_pointer_sm90(void **state)
+{
+    (void)state;
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_module_load("tests/fixtures/ldc_loop.ptx", &m, &err))
+        fail_msg("%s", err.msg);
+    rf_func *p;
+    if (rf_regalloc_cap(&m->funcs[0], 255, 32, 80, &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->nregs, 8);
+    for (int i = 0; i < p->ninsts; i++)
+        if (p->insts[i].line == 20)
+            assert_int_equal(p->insts[i].cls, RF_OC_NOP);
+    rf_func_destroy(p);
+
+    if (rf_regalloc_cap(&m->funcs[0], 255, 32, 90, &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->nregs, 10);
+    int seen = 0;
+    for (int i = 0; i < p->ninsts; i++) {
+        const rf_inst *in = &p->insts[i];
+        if (in->line == 20) {             /* the cvta: LDC.64 into R2:R3 */
+            seen++;
+            assert_int_equal(in->ndefs, 2);
+            assert_int_equal(in->defs[0], 2);
+            assert_int_equal(in->defs[1], 3);
+        }
+        if (in->line == 27) {             /* %rd4 = R2:R3 + R6:R7 -> R8:R9 */
+            seen++;
+            assert_int_equal(in->nuses, 4);
+            assert_int_equal(in->uses[0], 2);
+            assert_int_equal(in->uses[1], 3);
+            assert_int_equal(in->uses[2], 6);
+            assert_int_equal(in->defs[0], 8);
+        }
+        if (i >= p->blocks[1].first && i < p->blocks[1].first + p->blocks[1].ninsts)
+            for (int k = 0; k < in->ndefs; k++)
+                assert_true(in->defs[k] != 2 && in->defs[k] != 3);
+    }
+    assert_int_equal(seen, 2);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -658,6 +718,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_unroll),
         cmocka_unit_test(test_atomic_reduction),
         cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_ldc_pointer_sm90),
         cmocka_unit_test(test_cap_spills),
         cmocka_unit_test(test_kernel_fit),
         cmocka_unit_test(test_cli_spilled_regs),
