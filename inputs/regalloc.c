@@ -56,14 +56,20 @@
  * scheduling backs off step by step, ending with an order that frees
  * registers first; a kernel whose first schedule exceeds the budget counts
  * the budget; small counted loops count as ptxas unrolls them
- * (unroll_copy).  Against ptxas -v on 53 kernels (tests/bench_regalloc.c):
- * within 15% on 81% (sm_75), 79% (sm_80), 74% (sm_90); within 25% on 96%,
- * 96%, 92%; mean |error| 9.0%, 9.5%, 10.0%; the worst -31% (jacobi9 at
- * sm_75) and +29% (stencil1d: ptxas hoists fewer of its shared loads than
- * SHARED_WINDOW lets).  Not modelled: ptxas's if-conversion of small
- * branches, rematerialisation beyond constants, ptxas's other loop
- * transformations.  RF_ELIMIT only when the interference graph itself is
- * too large.
+ * (unroll_copy).  The target (rf_regalloc_cap's sm) changes two things:
+ * from sm_90 on, loop-invariant pointers hold register pairs
+ * (LDC_POINTER_SM), and at sm_80 the issue-slot stretch is one shorter
+ * (ISSUE_STRETCH_SM80).  Against ptxas -v on 53 kernels
+ * (tests/bench_regalloc.c): within 15% on 81% at each of sm_75, sm_80 and
+ * sm_90; within 25% on 96%, 100%, 94%; mean |error| 9.0%, 9.0%, 9.2%; the
+ * worst -31% (jacobi9 at sm_75; with conv_row and conv2d_3x3 it takes
+ * about one register per shared or global load in flight more than this
+ * model: ptxas -v gives a float sum of 8 loads written load, add, load,
+ * add 22 registers and the same PTX with the loads first 16) and +29%
+ * (stencil1d: ptxas hoists fewer of its shared loads than SHARED_WINDOW
+ * lets).  Not modelled: ptxas's if-conversion of small branches,
+ * rematerialisation beyond constants, ptxas's other loop transformations.
+ * RF_ELIMIT only when the interference graph itself is too large.
  */
 #include "kir.h"
 #include "kir_internal.h"
