@@ -164,18 +164,14 @@ int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err);
  * the count fits (or takes the fewest registers).  rf_regalloc uses 64, the
  * target nvcc writes by default for the bundled kernels (sm_75). */
 #define RF_REGALLOC_BUDGET 64
-/* The target ptxas compiles for (compute capability * 10: 75 = sm_75):
- * rf_regalloc uses 75, the target of the bundled kernels' PTX. */
-#define RF_REGALLOC_SM 75
 
-/* The same for target sm (RF_REGALLOC_SM's units) under a per-thread
- * register limit (nvcc's -maxrregcount, or the GPU's max_regs_per_thread)
- * and a budget as above: registers
+/* The same under a per-thread register limit (nvcc's -maxrregcount, or the
+ * GPU's max_regs_per_thread) and a budget as above: registers
  * R0..max_regs-1 only; values that do not fit are spilled to local memory
  * (out->spill_words > 0, out->nregs = max_regs), chosen as those live
  * longest for the fewest reads and writes.  RF_ERANGE when max_regs leaves
  * no room for the reload scratch. */
-int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget, int sm,
+int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget,
                     rf_func **out, rf_err *err);
 void rf_func_destroy(rf_func *f);
 

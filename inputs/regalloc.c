@@ -56,7 +56,7 @@
  * scheduling backs off step by step, ending with an order that frees
  * registers first; a kernel whose first schedule exceeds the budget counts
  * the budget; small counted loops count as ptxas unrolls them
- * (unroll_copy).  The target (rf_regalloc_cap's sm) changes two things:
+ * (unroll_copy).  The target (rf_regalloc_target's sm) changes two things:
  * from sm_90 on, loop-invariant pointers hold register pairs
  * (LDC_POINTER_SM), and at sm_80 the issue-slot stretch is one shorter
  * (ISSUE_STRETCH_SM80).  Against ptxas -v on 53 kernels
@@ -1560,8 +1560,14 @@ int kir_regalloc(const rf_func *virt, rf_func **out, int *call_live,
                            call_live, err);
 }
 
-int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget, int sm,
+int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget,
                     rf_func **out, rf_err *err)
+{
+    return rf_regalloc_target(virt, max_regs, budget, RF_REGALLOC_SM, out, err);
+}
+
+int rf_regalloc_target(const rf_func *virt, int max_regs, int budget, int sm,
+                       rf_func **out, rf_err *err)
 {
     *out = NULL;
     int cap = max_regs > NSLOTS ? NSLOTS : max_regs;
@@ -1906,8 +1912,8 @@ int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err)
     if (k->regs <= cap || k->source->physical)
         return RF_OK;
     rf_func *phys;
-    int rc = rf_regalloc_cap(k->source, cap, rf_regalloc_budget(gpu),
-                             gpu->cc > 0 ? gpu->cc : RF_REGALLOC_SM, &phys, err);
+    int rc = rf_regalloc_target(k->source, cap, rf_regalloc_budget(gpu),
+                                gpu->cc > 0 ? gpu->cc : RF_REGALLOC_SM, &phys, err);
     if (rc)
         return rc;
     if (k->func_owned)

@@ -464,7 +464,7 @@ static void test_unroll(void **state)
      * needs no more than the loop as written, 6): the count is the budget,
      * 8, though the code's registers stay below R6. */
     rf_err err = {0};
-    if (rf_regalloc_cap(&m->funcs[0], 255, 8, RF_REGALLOC_SM, &p, &err))
+    if (rf_regalloc_cap(&m->funcs[0], 255, 8, &p, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(p->nregs, 8);
     for (int i = 0; i < p->ninsts; i++)
@@ -564,7 +564,7 @@ static void test_cap_spills(void **state)
     assert_int_equal(p->nregs, 74);
     assert_int_equal(p->spill_words, 0);
     rf_func_destroy(p);
-    if (rf_regalloc_cap(v, 63, RF_REGALLOC_BUDGET, RF_REGALLOC_SM, &p, &err))
+    if (rf_regalloc_cap(v, 63, RF_REGALLOC_BUDGET, &p, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(v->ninsts, 145);
     assert_int_equal(p->nregs, 63);
@@ -585,7 +585,7 @@ static void test_cap_spills(void **state)
     assert_int_equal(sts, 14);
     rf_func_destroy(p);
     /* 7 registers leave 3, fewer than 4, beside 4 reload scratch registers. */
-    assert_int_equal(rf_regalloc_cap(v, 7, RF_REGALLOC_BUDGET, RF_REGALLOC_SM, &p, &err), RF_ERANGE);
+    assert_int_equal(rf_regalloc_cap(v, 7, RF_REGALLOC_BUDGET, &p, &err), RF_ERANGE);
     assert_null(p);
     assert_non_null(strstr(err.msg, "max_regs_per_thread"));
     rf_module_destroy(m);
@@ -666,7 +666,7 @@ static void test_ldc_pointer_sm90(void **state)
     if (rf_module_load("tests/fixtures/ldc_loop.ptx", &m, &err))
         fail_msg("%s", err.msg);
     rf_func *p;
-    if (rf_regalloc_cap(&m->funcs[0], 255, 32, 80, &p, &err))
+    if (rf_regalloc_target(&m->funcs[0], 255, 32, 80, &p, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(p->nregs, 8);
     for (int i = 0; i < p->ninsts; i++)
@@ -674,7 +674,7 @@ static void test_ldc_pointer_sm90(void **state)
             assert_int_equal(p->insts[i].cls, RF_OC_NOP);
     rf_func_destroy(p);
 
-    if (rf_regalloc_cap(&m->funcs[0], 255, 32, 90, &p, &err))
+    if (rf_regalloc_target(&m->funcs[0], 255, 32, 90, &p, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(p->nregs, 10);
     int seen = 0;
@@ -731,7 +731,7 @@ static void test_stretch_sm80(void **state)
     const int nregs[2] = {12, 10}, r9[2] = {9, 2}, rd4[2] = {10, 6};
     for (int t = 0; t < 2; t++) {
         rf_func *p;
-        if (rf_regalloc_cap(&m->funcs[0], 255, budget[t], sm[t], &p, &err))
+        if (rf_regalloc_target(&m->funcs[0], 255, budget[t], sm[t], &p, &err))
             fail_msg("%s", err.msg);
         assert_int_equal(p->nregs, nregs[t]);
         int seen = 0;
