@@ -56,14 +56,20 @@
  * scheduling backs off step by step, ending with an order that frees
  * registers first; a kernel whose first schedule exceeds the budget counts
  * the budget; small counted loops count as ptxas unrolls them
- * (unroll_copy).  Against ptxas -v on 53 kernels (tests/bench_regalloc.c):
- * within 15% on 81% (sm_75), 79% (sm_80), 74% (sm_90); within 25% on 96%,
- * 96%, 92%; mean |error| 9.0%, 9.5%, 10.0%; the worst -31% (jacobi9 at
- * sm_75) and +29% (stencil1d: ptxas hoists fewer of its shared loads than
- * SHARED_WINDOW lets).  Not modelled: ptxas's if-conversion of small
- * branches, rematerialisation beyond constants, ptxas's other loop
- * transformations.  RF_ELIMIT only when the interference graph itself is
- * too large.
+ * (unroll_copy).  The target (rf_regalloc_target's sm) changes two things:
+ * from sm_90 on, loop-invariant pointers hold register pairs
+ * (LDC_POINTER_SM), and at sm_80 the issue-slot stretch is one shorter
+ * (ISSUE_STRETCH_SM80).  Against ptxas -v on 53 kernels
+ * (tests/bench_regalloc.c): within 15% on 81% at each of sm_75, sm_80 and
+ * sm_90; within 25% on 96%, 100%, 94%; mean |error| 9.0%, 9.0%, 9.2%; the
+ * worst -31% (jacobi9 at sm_75; with conv_row and conv2d_3x3 it takes
+ * about one register per shared or global load in flight more than this
+ * model: ptxas -v gives a float sum of 8 loads written load, add, load,
+ * add 22 registers and the same PTX with the loads first 16) and +29%
+ * (stencil1d: ptxas hoists fewer of its shared loads than SHARED_WINDOW
+ * lets).  Not modelled: ptxas's if-conversion of small branches,
+ * rematerialisation beyond constants, ptxas's other loop transformations.
+ * RF_ELIMIT only when the interference graph itself is too large.
  */
 #include "kir.h"
 #include "kir_internal.h"
@@ -84,6 +90,25 @@
  * instructions of its block.  8 minimises the error against ptxas -v at
  * sm_75 on the measured kernels (tests/bench_regalloc.c). */
 #define ISSUE_STRETCH 8
+/* ptxas for sm_80 hands a freed register out again one issue slot sooner.
+ * Of the 39 kernels of the bench below 32 registers at sm_75 and sm_80,
+ * ptxas -v gives 9 fewer registers at sm_80 (reduce 12 -> 10, scan 16 ->
+ * 14; histogram, histo_shared, histo_global, histo_vec4, trsv, conv_row
+ * and jacobi9 one fewer), 3 more (bfs 18 -> 20, md_lj and devcall +1) and
+ * the same on 27.  Under -maxrregcount 32 sm_75 keeps its own count on 7
+ * of the 9 (histo_global takes sm_80's 13, histo_vec4 31), so the
+ * difference is the target's code, not sm_80's smaller budget.  sm_86
+ * and sm_89 take sm_75's counts on reduce, scan, trsv and conv_row, and
+ * sm_90 as many as sm_75 or more: they keep ISSUE_STRETCH.  A stretch of 7 at sm_80 minimises the
+ * error on the bench (within 15%: 81% against 79% with 8; mean |error|
+ * 9.0% against 9.5%); the rungs of the ladder that use ISSUE_STRETCH use
+ * it instead. */
+#define ISSUE_STRETCH_SM80 7
+
+static int issue_stretch(int sm, int stretch)
+{
+    return stretch == ISSUE_STRETCH && sm == 80 ? ISSUE_STRETCH_SM80 : stretch;
+}
 
 typedef uint64_t word_t;
 #define WBITS 64
@@ -961,13 +986,50 @@ static bool is_mem_class(int cls)
            cls == RF_OC_LD_CONST || cls == RF_OC_ATOMIC || cls == RF_OC_CALL;
 }
 
+/* Loop-invariant pointers on sm_90.  Up to sm_80 the address arithmetic
+ * (IMAD.WIDE) reads a pointer parameter straight from the constant bank;
+ * from sm_90 on ptxas loads it into a register pair (LDC.64) instead, and a
+ * loop that reads it keeps the pair for the whole loop, loaded once ahead
+ * of it (where nvcc puts the cvta.to.global).  ptxas -v on loops (nounroll)
+ * gathering a[j], b[j], ... at j = ix[i + 32k] from 1 to 4 such pointers:
+ * 14, 16, 18, 20 registers at sm_80 and 14, 18, 22, 26 at sm_90, i.e. a
+ * pair for every pointer but the first (the first takes the place of the
+ * register sm_80 needs for IMAD.WIDE's multiplier); this rule gives 14, 19,
+ * 24, 25.  Outside loops the pair is dead at the address it becomes and
+ * costs little (y[i] = x[i]: 8 at sm_80, 10 at sm_90; guarded by i < n, as
+ * in inputs/validation/short_axpy.ptx, 10 at both): not modelled. */
+#define LDC_POINTER_SM 90
+
 /* Constants the compiler folds into instruction operands need no register:
  * a register defined once by an RF_IF_CONST instruction (kernel parameter,
  * constant-bank load, immediate, launch size), or a copy of one, that no
  * memory instruction reads (addresses and store data must be registers)
  * and that shares no instruction with another folded constant (one
  * constant-bank operand per instruction).  fold[] is filled per register. */
-static void find_folded(const rf_func *v, bool *fold)
+/* Whether a register is read inside a loop that does not contain pos (its
+ * definition): a loop is the blocks from a back edge's target to its
+ * source in layout order, as nvcc lays loops out (a body is contiguous,
+ * its header first, its latch last). */
+static bool read_in_loop(const rf_func *v, int reg, int pos)
+{
+    for (int l = 0; l < v->nblocks; l++)
+        for (int s = 0; s < v->blocks[l].nsucc; s++) {
+            int h = v->blocks[l].succ[s];
+            if (h > l)
+                continue;
+            int lo = v->blocks[h].first;
+            int hi = v->blocks[l].first + v->blocks[l].ninsts;
+            if (pos >= lo && pos < hi)
+                continue;
+            for (int i = lo; i < hi; i++)
+                for (int k = 0; k < v->insts[i].nuses; k++)
+                    if (v->insts[i].uses[k] == reg)
+                        return true;
+        }
+    return false;
+}
+
+static void find_folded(const rf_func *v, int sm, bool *fold)
 {
     int n = v->nregs;
     int *ndef = calloc((size_t)(n ? n : 1), sizeof *ndef);
@@ -996,7 +1058,9 @@ static void find_folded(const rf_func *v, bool *fold)
         fold[r] = d && !bad[r] && v->regs[r].words > 0 && d->guard < 0 &&
                   (d->flags & RF_IF_CONST) && d->ndefs == 1;
     }
-    /* Copies of folded constants (cvta.to.global of a parameter). */
+    /* Copies of folded constants (cvta.to.global of a parameter), except,
+     * from LDC_POINTER_SM on, a 64-bit copy read inside a loop that does
+     * not contain the copy. */
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < v->ninsts; i++) {
@@ -1005,7 +1069,9 @@ static void find_folded(const rf_func *v, bool *fold)
                 in->guard >= 0)
                 continue;
             int d = in->defs[0], u = in->uses[0];
-            bool f = fold[u] && ndef[d] == 1 && !bad[d];
+            bool f = fold[u] && ndef[d] == 1 && !bad[d] &&
+                     !(sm >= LDC_POINTER_SM && v->regs[d].words == 2 &&
+                       read_in_loop(v, d, i));
             if (f != fold[d] && f) {
                 fold[d] = true;
                 changed = true;
@@ -1478,23 +1544,30 @@ static const style styles[] = {
 };
 #define NSTYLES (int)(sizeof styles / sizeof styles[0])
 
-static int regalloc_capped(const rf_func *virt, int cap, int budget,
+static int regalloc_capped(const rf_func *virt, int cap, int budget, int sm,
                            rf_func **out, int *call_live, rf_err *err);
 
 int rf_regalloc(const rf_func *virt, rf_func **out, rf_err *err)
 {
-    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, out, NULL, err);
+    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, RF_REGALLOC_SM, out,
+                           NULL, err);
 }
 
 int kir_regalloc(const rf_func *virt, rf_func **out, int *call_live,
                  rf_err *err)
 {
-    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, out, call_live,
-                           err);
+    return regalloc_capped(virt, NSLOTS, RF_REGALLOC_BUDGET, RF_REGALLOC_SM, out,
+                           call_live, err);
 }
 
 int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget,
                     rf_func **out, rf_err *err)
+{
+    return rf_regalloc_target(virt, max_regs, budget, RF_REGALLOC_SM, out, err);
+}
+
+int rf_regalloc_target(const rf_func *virt, int max_regs, int budget, int sm,
+                       rf_func **out, rf_err *err)
 {
     *out = NULL;
     int cap = max_regs > NSLOTS ? NSLOTS : max_regs;
@@ -1503,10 +1576,10 @@ int rf_regalloc_cap(const rf_func *virt, int max_regs, int budget,
                           "%d registers per thread leave no room to allocate %s "
                           "with spill reloads (%d scratch registers)",
                           max_regs, virt->name, scratch_words(virt, cap));
-    return regalloc_capped(virt, cap, budget, out, NULL, err);
+    return regalloc_capped(virt, cap, budget, sm, out, NULL, err);
 }
 
-static int regalloc_one(const rf_func *virt, int cap, int budget,
+static int regalloc_one(const rf_func *virt, int cap, int budget, int sm,
                         rf_func **out, int *call_live, rf_err *err)
 {
     *out = NULL;
@@ -1541,7 +1614,7 @@ static int regalloc_one(const rf_func *virt, int cap, int budget,
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, virt->name,
                           "out of memory");
     }
-    find_folded(virt, fold);
+    find_folded(virt, sm, fold);
     /* An atomic whose old value is never read needs no destination: ptxas
      * emits the reduction form (RED); ptxas -v at sm_75 gives the same
      * count for tests/fixtures/regalloc/histo.ptx with every such atom
@@ -1603,7 +1676,7 @@ static int regalloc_one(const rf_func *virt, int cap, int budget,
             schedule_loads(&tmp, st->window);
         rf_func *cand = NULL;
         int live = 0;
-        rc = allocate(&tmp, cap, st->stretch, &cand, &live, err);
+        rc = allocate(&tmp, cap, issue_stretch(sm, st->stretch), &cand, &live, err);
         if (rc)
             break;
         /* Fewest spills; then, when the most latency-tolerant schedule
@@ -1802,10 +1875,10 @@ static int unroll_copy(const rf_func *v, rf_func *u)
     return RF_OK;
 }
 
-static int regalloc_capped(const rf_func *virt, int cap, int budget,
+static int regalloc_capped(const rf_func *virt, int cap, int budget, int sm,
                            rf_func **out, int *call_live, rf_err *err)
 {
-    int rc = regalloc_one(virt, cap, budget, out, call_live, err);
+    int rc = regalloc_one(virt, cap, budget, sm, out, call_live, err);
     if (rc || virt->physical || (*out)->spill_words > 0)
         return rc;
     rf_func u;
@@ -1817,7 +1890,7 @@ static int regalloc_capped(const rf_func *virt, int cap, int budget,
     if (!u.insts)
         return RF_OK;
     rf_func *pu = NULL;
-    rc = regalloc_one(&u, cap, budget, &pu, NULL, err);
+    rc = regalloc_one(&u, cap, budget, sm, &pu, NULL, err);
     free(u.insts);
     free(u.blocks);
     free(u.regs);
@@ -1839,7 +1912,8 @@ int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err)
     if (k->regs <= cap || k->source->physical)
         return RF_OK;
     rf_func *phys;
-    int rc = rf_regalloc_cap(k->source, cap, rf_regalloc_budget(gpu), &phys, err);
+    int rc = rf_regalloc_target(k->source, cap, rf_regalloc_budget(gpu),
+                                gpu->cc > 0 ? gpu->cc : RF_REGALLOC_SM, &phys, err);
     if (rc)
         return rc;
     if (k->func_owned)

@@ -26,4 +26,15 @@ int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err);
  * kir.h): registers per SM / most threads per SM. */
 int rf_regalloc_budget(const rf_gpu *gpu);
 
+/* The target ptxas compiles for, as compute capability * 10 (75 = sm_75).
+ * rf_regalloc and rf_regalloc_cap allocate for sm_75, the target of the
+ * bundled kernels' PTX. */
+#define RF_REGALLOC_SM 75
+
+/* rf_regalloc_cap for target sm (RF_REGALLOC_SM's units): ptxas's code
+ * differs by target (loop-invariant pointers in register pairs from sm_90
+ * on, a shorter issue-slot stretch at sm_80; inputs/regalloc.c). */
+int rf_regalloc_target(const rf_func *virt, int max_regs, int budget, int sm,
+                       rf_func **out, rf_err *err);
+
 #endif /* RF_REGALLOC_H */

@@ -643,6 +643,116 @@ static void test_cli_spilled_regs(void **state)
     free(a.out);
 }
 
+/* tests/fixtures/ldc_loop.ptx, by hand, for sm_80 and sm_90 (budget 32).
+ * Lines: 18 ld.param %rd1, 19 ld.param %r1, 20 cvta %rd2 = %rd1, 21 %r2 =
+ * %tid.x, 22 %f1 = 0; loop: 26 %rd3 = mul.wide %r2, 27 %rd4 = %rd2 +
+ * %rd3, 28 ld %f2 [%rd4], 29 %f1 += %f2, 30 %r2 += 32, 31 setp, 32 bra;
+ * 34 st [%rd4], %f1.  Live across the loop: %r2, %f1, %r1 (folded) and
+ * %rd2.
+ * sm_80: %rd2 is a copy of a parameter read only by address arithmetic:
+ * folded, its cvta a NOP.  Colouring in first-definition order: %r2 R0,
+ * %f1 R2 (R1 is the stack pointer), %rd3 R4:R5, %rd4 R6:R7 (%rd3's
+ * definition interferes with the values read by the next 8 instructions,
+ * %rd4 among them), %f2 R3 => 8 registers.
+ * sm_90 (LDC_POINTER_SM): %rd2 is read inside the loop and defined outside
+ * it, so it holds a pair: %rd2 R2:R3 (the lowest aligned pair without
+ * R1), %r2 R0, %f1 R4, %rd3 R6:R7, %rd4 R8:R9, %f2 R5 => 10 registers;
+ * nothing in the loop writes R2:R3.  ptxas: 8 and 12. */
+static void test_ldc_pointer_sm90(void **state)
+{
+    (void)state;
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_module_load("tests/fixtures/ldc_loop.ptx", &m, &err))
+        fail_msg("%s", err.msg);
+    rf_func *p;
+    if (rf_regalloc_target(&m->funcs[0], 255, 32, 80, &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->nregs, 8);
+    for (int i = 0; i < p->ninsts; i++)
+        if (p->insts[i].line == 20)
+            assert_int_equal(p->insts[i].cls, RF_OC_NOP);
+    rf_func_destroy(p);
+
+    if (rf_regalloc_target(&m->funcs[0], 255, 32, 90, &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p->nregs, 10);
+    int seen = 0;
+    for (int i = 0; i < p->ninsts; i++) {
+        const rf_inst *in = &p->insts[i];
+        if (in->line == 20) {             /* the cvta: LDC.64 into R2:R3 */
+            seen++;
+            assert_int_equal(in->ndefs, 2);
+            assert_int_equal(in->defs[0], 2);
+            assert_int_equal(in->defs[1], 3);
+        }
+        if (in->line == 27) {             /* %rd4 = R2:R3 + R6:R7 -> R8:R9 */
+            seen++;
+            assert_int_equal(in->nuses, 4);
+            assert_int_equal(in->uses[0], 2);
+            assert_int_equal(in->uses[1], 3);
+            assert_int_equal(in->uses[2], 6);
+            assert_int_equal(in->defs[0], 8);
+        }
+        if (i >= p->blocks[1].first && i < p->blocks[1].first + p->blocks[1].ninsts)
+            for (int k = 0; k < in->ndefs; k++)
+                assert_true(in->defs[k] != 2 && in->defs[k] != 3);
+    }
+    assert_int_equal(seen, 2);
+    rf_func_destroy(p);
+    rf_module_destroy(m);
+}
+
+/* tests/fixtures/stretch_chain.ptx, by hand: the issue-slot stretch at
+ * sm_75 (ISSUE_STRETCH, 8) and sm_80 (ISSUE_STRETCH_SM80, 7).  The block
+ * scheduler keeps the chain in order and puts the store address's
+ * mul.wide (line 29) after line 26; positions: 2 %r1 (line 17), 3..11
+ * %r2..%r10 (lines 18..26), 12 %rd3, 13 %r11, 14 %r12, 15 %rd4, 16 the
+ * store.  %r1 is live from 2 to 14; each %rk from its definition to the
+ * next position.  A value defined at p also interferes with the values
+ * read at p+1..p+S.
+ * S = 8: %r1 R0; %r2..%r8 R2..R8; %r9 (read at 11, within %r2's window
+ * 4..11) R9; %r10 (read at 13) R2; %rd3 (read at 15; %r6..%r10 and %r1
+ * busy) R4:R5; %r11 R3; %r12 R0 (%r1 dies where it is born); %rd4 (read at
+ * 16: R2..R5 and R7..R9 busy through the windows of %r7..%r11 and %rd3)
+ * R10:R11 => 12 registers.
+ * S = 7: %r2..%r8 R2..R8; %r9 (read at 11, past %r2's window 4..10) R2;
+ * %r10 R3; %rd3 R4:R5; %r11 (R2, R3, R6..R8 busy) R9; %r12 R0; %rd4
+ * (%r7's window 9..15 no longer reaches 16) R6:R7 => 10 registers.
+ * ptxas: 8 at both. */
+static void test_stretch_sm80(void **state)
+{
+    (void)state;
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_module_load("tests/fixtures/stretch_chain.ptx", &m, &err))
+        fail_msg("%s", err.msg);
+    const int sm[2] = {75, 80}, budget[2] = {64, 32};
+    const int nregs[2] = {12, 10}, r9[2] = {9, 2}, rd4[2] = {10, 6};
+    for (int t = 0; t < 2; t++) {
+        rf_func *p;
+        if (rf_regalloc_target(&m->funcs[0], 255, budget[t], sm[t], &p, &err))
+            fail_msg("%s", err.msg);
+        assert_int_equal(p->nregs, nregs[t]);
+        int seen = 0;
+        for (int i = 0; i < p->ninsts; i++) {
+            const rf_inst *in = &p->insts[i];
+            if (in->line == 25) {                  /* %r9 */
+                seen++;
+                assert_int_equal(in->defs[0], r9[t]);
+            }
+            if (in->line == 30) {                  /* %rd4 */
+                seen++;
+                assert_int_equal(in->ndefs, 2);
+                assert_int_equal(in->defs[0], rd4[t]);
+            }
+        }
+        assert_int_equal(seen, 2);
+        rf_func_destroy(p);
+    }
+    rf_module_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -658,6 +768,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_unroll),
         cmocka_unit_test(test_atomic_reduction),
         cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_ldc_pointer_sm90),
+        cmocka_unit_test(test_stretch_sm80),
         cmocka_unit_test(test_cap_spills),
         cmocka_unit_test(test_kernel_fit),
         cmocka_unit_test(test_cli_spilled_regs),
