@@ -496,7 +496,11 @@ static void batch_end_to_end(void **state)
 /* ---- estimate and batch: one set of options ---- */
 
 #define PTX "inputs/kernels/hotspot.ptx"
-#define CALIB_FILE "/tmp/rfkit-test-agree-calib.csv"
+/* The calibration record of estimate_and_batch_agree: a name of this
+ * process's own, so that test runs side by side (plain and sanitized
+ * builds, other checkouts) never read each other's record. */
+static char calib_file[64];
+#define CALIB_FILE calib_file
 
 /* Field `name` of data row `row` (1 = first) of CSV text whose header is
  * the first line starting with "gpu," (notes on stderr may come before);
@@ -636,16 +640,21 @@ static void expect_same(const char *est, const char *bat, int brow, size_t point
 static void estimate_and_batch_agree(void **state)
 {
     (void)state;
+    snprintf(calib_file, sizeof calib_file, "/tmp/rfkit-test-agree-%ld.csv", (long)getpid());
     unlink(CALIB_FILE);
-    clirun c = clirun_run("calibrate --gpu fermi-gtx480 --kernel " KERNEL " --quiet -o "
-                          CALIB_FILE);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "calibrate --gpu fermi-gtx480 --kernel " KERNEL " --quiet -o %s",
+             CALIB_FILE);
+    clirun c = clirun_run(cmd);
     if (c.status != 0)
         fail_msg("calibrate: %s", c.out);
     free(c.out);
     /* The bare PTX at the spec's launch is another kernel to a record (no
      * spec, the default profile: another digest): a record of its own. */
-    c = clirun_run("calibrate --gpu fermi-gtx480 --kernel " PTX " --grid 32,32 --block 16,16"
-                   " --quiet -o " CALIB_FILE);
+    snprintf(cmd, sizeof cmd,
+             "calibrate --gpu fermi-gtx480 --kernel " PTX " --grid 32,32 --block 16,16"
+             " --quiet -o %s", CALIB_FILE);
+    c = clirun_run(cmd);
     if (c.status != 0)
         fail_msg("calibrate: %s", c.out);
     free(c.out);
