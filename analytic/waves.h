@@ -8,6 +8,8 @@
 #ifndef RF_WAVES_H
 #define RF_WAVES_H
 
+#include <stdbool.h>
+
 #include "kchar.h"
 
 /* Largest number of warps per SM the callers tabulate. */
@@ -43,5 +45,23 @@ typedef struct rf_waves_out {
  * Returns 0 or RF_ENOMEM. */
 int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
                  const rf_waves_run *run, rf_waves_out *out);
+
+/* The start of a run held for many timed runs.  The start (every slot
+ * given a fresh CTA, then the functional warming of run->warm_ctas CTAs)
+ * depends only on the CTA sample, the drain and run's resident, first_cta,
+ * ctas and warm_ctas, not on the rates: a calibration fit evaluates a
+ * window's model at many parameter values from one start.
+ * rf_waves_prepare returns 0 or RF_ENOMEM; rf_waves_sim_from is
+ * rf_waves_sim(cs, ipc_tab, drain, run, out) for the cs, drain and start
+ * fields the state was prepared with (rf_waves_state_matches says whether
+ * run agrees), the same result to the last bit. */
+typedef struct rf_waves_state rf_waves_state;
+int rf_waves_prepare(const rf_ctaset *cs, double drain, const rf_waves_run *run,
+                     rf_waves_state **out);
+bool rf_waves_state_matches(const rf_waves_state *st, const rf_ctaset *cs, double drain,
+                            const rf_waves_run *run);
+int rf_waves_sim_from(const rf_waves_state *st, const double *ipc_tab, const rf_waves_run *run,
+                      rf_waves_out *out);
+void rf_waves_state_free(rf_waves_state *st);
 
 #endif /* RF_WAVES_H */

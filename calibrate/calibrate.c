@@ -236,10 +236,13 @@
 #define LEVEL_MIN_SEEDS 3
 #define LEVEL_REL_SE 0.01
 
-int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
-                        const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
-                        uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
-                        double *ipc, rf_err *err)
+/* rf_calib_window_ipc with the population model's start kept in *ws
+ * (prepared on the first call, reused while the window's start is the
+ * same: the start does not depend on the parameters), or none (ws NULL). */
+static int window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
+                      const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
+                      uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
+                      rf_waves_state **ws, double *ipc, rf_err *err)
 {
     rf_occ_input in = {kern->regs, rf_kernel_threads(kern), kern->smem_static + kern->launch.smem};
     rf_occ occ;
@@ -303,12 +306,25 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
                         cycles > 0 ? (double)(warmup + cycles) : 0.0,
                         policy == RF_SCHED_LRR ? 0.0 : p->gto_share, (long)warm, fair};
     rf_waves_out o;
-    rc = rf_waves_sim(cs, tab, k->drain, &run, &o);
+    if (ws && !rf_waves_state_matches(*ws, cs, k->drain, &run)) {
+        rf_waves_state_free(*ws);
+        rc = rf_waves_prepare(cs, k->drain, &run, ws);
+    }
+    if (!rc)
+        rc = ws ? rf_waves_sim_from(*ws, tab, &run, &o) : rf_waves_sim(cs, tab, k->drain, &run, &o);
     free(tab);
     if (rc)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "window model: out of memory");
     *ipc = o.ipc;
     return RF_OK;
+}
+
+int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
+                        const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
+                        uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
+                        double *ipc, rf_err *err)
+{
+    return window_ipc(gpu, d, kern, k, cs, p, skip, warm, warmup, cycles, NULL, ipc, err);
 }
 
 typedef struct fit_ctx {
@@ -319,6 +335,7 @@ typedef struct fit_ctx {
     int nobs;                    /* windows in the fit: the plan's first nobs */
     rf_ipc_params base;          /* parameters not fitted (HI-RF locality) */
     rf_ctaset *cs[RF_PLAN_MAX];  /* the CTAs each window ran */
+    rf_waves_state *ws[RF_PLAN_MAX]; /* each window's population model start */
     const double *window;        /* measured window lengths */
     int idx[RF_FIT_MAXP];
     int np;                      /* model parameters fitted */
@@ -327,21 +344,15 @@ typedef struct fit_ctx {
                                   * position; with 2 or more theta[np + rate] is their
                                   * position factor */
     bool pair[RF_PLAN_MAX];
-    /* Last model value of each window and the parameters it depends on
-     * (those of other designs zeroed): a finite-difference step in a
-     * parameter the window's design does not use, or in the rate or the
-     * position factor (applied outside the window model), reuses it. */
-    bool memo_ok[RF_PLAN_MAX];
-    double memo_key[RF_PLAN_MAX][RF_FIT_MAXP];
-    double memo_v[RF_PLAN_MAX];
     rf_err *err;
 } fit_ctx;
 
-static int window_of(const fit_ctx *c, size_t i, const rf_ipc_params *p, double *v)
+static int window_of(fit_ctx *c, size_t i, const rf_ipc_params *p, double *v)
 {
     const rf_plan_point *pt = &c->plan->pt[i];
-    return rf_calib_window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], p, pt->skip_ctas,
-                               pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], v, c->err);
+    return window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], p, pt->skip_ctas,
+                      pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], &c->ws[i],
+                      v, c->err);
 }
 
 /* Whether the window model of design d reads the fitted parameter named:
@@ -359,35 +370,157 @@ static bool uses_param(const rf_design *d, const char *name)
     return true;
 }
 
-static int model_fn(const double *theta, size_t i, double *v, void *data)
+/* The fit of the ordinary windows, by successive linearisations of the
+ * window model (a Gauss-Newton outer loop): at theta_k every window's model
+ * value w_i and its forward differences in each model parameter it reads
+ * (uses_param; step LIN_STEP prior widths) give
+ *     w_i(theta) ~ w_i(theta_k) + sum_j J_ij (theta_j - theta_kj),
+ * and the bounded fit (calibrate/fit.c) of that surrogate, the rate and
+ * the position factor applied exactly, gives theta_k+1; until no parameter
+ * moves by LIN_TOL of its prior width, at most LIN_MAX times.  At the
+ * fixed point the surrogate's value and slope are the model's, so the
+ * solution is the least-squares point of the model itself: what the fit
+ * on the model found, within its step tolerance, at a fraction of the
+ * model evaluations (a window evaluation is a population-model run,
+ * analytic/waves.c; the fit on the model asked for one per parameter and
+ * window at each of its 10-15 iterations). */
+#define LIN_STEP 0.01
+#define LIN_TOL 0.02
+#define LIN_MAX 6
+
+typedef struct lin_ctx {
+    const fit_ctx *c;
+    double th0[RF_FIT_MAXP];                 /* the linearisation point */
+    double w0[RF_PLAN_MAX];                  /* window model values there */
+    double jac[RF_PLAN_MAX][RF_FIT_MAXP];    /* their slopes in the model parameters */
+} lin_ctx;
+
+static int lin_model(const double *theta, size_t i, double *v, void *data)
 {
-    fit_ctx *c = data;
+    const lin_ctx *L = data;
+    const fit_ctx *c = L->c;
     if (i >= (size_t)c->nobs) {
         /* Prior observation of parameter i - n. */
         *v = theta[i - (size_t)c->nobs];
         return RF_OK;
     }
-    rf_ipc_params p = c->base;
-    double key[RF_FIT_MAXP];
-    for (int j = 0; j < c->np; j++) {
-        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &p, theta[j]);
-        key[j] = uses_param(&c->plan->pt[i].design, rf_ipc_mparams[c->idx[j]].name) ? theta[j]
-                                                                                    : 0.0;
-    }
-    int rc = RF_OK;
-    if (c->memo_ok[i] && !memcmp(key, c->memo_key[i], sizeof key[0] * (size_t)c->np)) {
-        *v = c->memo_v[i];
-    } else {
-        rc = window_of(c, i, &p, v);
-        c->memo_ok[i] = rc == RF_OK;
-        memcpy(c->memo_key[i], key, sizeof key[0] * (size_t)c->np);
-        c->memo_v[i] = *v;
-    }
+    double w = L->w0[i];
+    for (int j = 0; j < c->np; j++)
+        w += L->jac[i][j] * (theta[j] - L->th0[j]);
     if (c->rate)
-        *v *= theta[c->np];
+        w *= theta[c->np];
     if (c->npair > 1 && c->pair[i])
-        *v *= theta[c->np + (c->rate ? 1 : 0)];
-    return rc;
+        w *= theta[c->np + (c->rate ? 1 : 0)];
+    *v = w;
+    return RF_OK;
+}
+
+/* The window model's values and slopes at theta (lo, hi: the bounds,
+ * width: the priors' widths of the model parameters). */
+static int linearise(fit_ctx *c, const double *theta, const double *lo, const double *hi,
+                     const double *width, lin_ctx *L)
+{
+    L->c = c;
+    rf_ipc_params p = c->base;
+    for (int j = 0; j < c->np; j++) {
+        L->th0[j] = theta[j];
+        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &p, theta[j]);
+    }
+    for (int i = 0; i < c->nobs; i++) {
+        int rc = window_of(c, (size_t)i, &p, &L->w0[i]);
+        if (rc)
+            return rc;
+    }
+    for (int j = 0; j < c->np; j++) {
+        const rf_mparam *mp = &rf_ipc_mparams[c->idx[j]];
+        double h = LIN_STEP * width[j];
+        if (theta[j] + h > hi[j])
+            h = -h;
+        if (theta[j] + h < lo[j])
+            h = 0.5 * (hi[j] - lo[j]) * LIN_STEP;
+        rf_ipc_params q = p;
+        rf_mparam_put(mp, &q, theta[j] + h);
+        for (int i = 0; i < c->nobs; i++) {
+            L->jac[i][j] = 0;
+            if (!uses_param(&c->plan->pt[i].design, mp->name))
+                continue;
+            double w;
+            int rc = window_of(c, (size_t)i, &q, &w);
+            if (rc)
+                return rc;
+            L->jac[i][j] = (w - L->w0[i]) / h;
+        }
+    }
+    return RF_OK;
+}
+
+/* Fit pb (its model: the windows of c, then the priors) by successive
+ * linearisations (above).  A centre whose chi^2 (the model's, the
+ * surrogate being exact there) exceeds the best centre's so far is
+ * rejected, and the next centre is halfway back to the best one (the
+ * window model is piecewise smooth: its events move with the parameters).
+ * The result is the best centre, with the covariance of its surrogate's
+ * fit; out as rf_fit_run_tol fills it, chisq0 at the start point, chisq at
+ * the result, iters the linearisations. */
+static int fit_windows(fit_ctx *c, const rf_fit_problem *pb, double xtol, double gtol,
+                       rf_fit_result *out, rf_err *err)
+{
+    double theta[RF_FIT_MAXP], best[RF_FIT_MAXP], next[RF_FIT_MAXP];
+    for (size_t j = 0; j < pb->p; j++)
+        theta[j] = pb->start[j];
+    const double *width = pb->sigma + c->nobs;
+    lin_ctx L;
+    rf_fit_result r;
+    double chisq0 = 0, best_chi = INFINITY;
+    int k = 0;
+    for (;;) {
+        int rc = linearise(c, theta, pb->lo, pb->hi, width, &L);
+        if (rc)
+            return rc;
+        rf_fit_problem lp = *pb;
+        lp.f = lin_model;
+        lp.ctx = &L;
+        lp.start = theta;
+        rc = rf_fit_run_tol(&lp, xtol, gtol, &r, err);
+        if (rc)
+            return rc;
+        if (k == 0)
+            chisq0 = r.chisq0;
+        k++;
+        if (r.chisq0 <= best_chi) {
+            best_chi = r.chisq0;
+            *out = r;
+            for (size_t j = 0; j < pb->p; j++) {
+                best[j] = theta[j];
+                next[j] = r.theta[j];
+            }
+        } else {
+            for (size_t j = 0; j < pb->p; j++)
+                next[j] = 0.5 * (best[j] + theta[j]);
+        }
+        double move = 0;
+        for (size_t j = 0; j < pb->p; j++) {
+            double m = fabs(next[j] - theta[j]) / width[j];
+            move = m > move ? m : move;
+            theta[j] = next[j];
+        }
+        if (move < LIN_TOL || k >= LIN_MAX)
+            break;
+    }
+    /* The best centre, its covariance that of the surrogate fit there
+     * (rescaled from the surrogate's chi^2 at its minimum to the model's
+     * at the centre, as rf_fit_run_tol scales by chi^2 / dof). */
+    double scale = out->chisq > 0 ? best_chi / out->chisq : 1.0;
+    for (size_t j = 0; j < pb->p; j++) {
+        out->theta[j] = best[j];
+        for (size_t l = 0; l < pb->p; l++)
+            out->cov[j][l] *= scale;
+        out->se[j] = out->cov[j][j] > 0 ? sqrt(out->cov[j][j]) : 0.0;
+    }
+    out->chisq = best_chi;
+    out->chisq0 = chisq0;
+    out->iters = (size_t)k;
+    return RF_OK;
 }
 
 static void free_sets(fit_ctx *c)
@@ -395,6 +528,8 @@ static void free_sets(fit_ctx *c)
     for (int i = 0; i < RF_PLAN_MAX; i++) {
         rf_kchar_ctaset_free(c->cs[i]);
         c->cs[i] = NULL;
+        rf_waves_state_free(c->ws[i]);
+        c->ws[i] = NULL;
     }
 }
 
@@ -898,9 +1033,9 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     for (int i = 0; i < nord && !rc; i++)
         rc = window_of(&c, (size_t)i, &def, &rep->s[i].ipc_default);
     rf_fit_problem pb = {(size_t)(nord + c.np + nrate), (size_t)(c.np + nrate), y_all, sigma,
-                         lo, hi, start, model_fn, &c, 0};
+                         lo, hi, start, NULL, NULL, 0};   /* model: fit_windows */
     if (!rc)
-        rc = rf_fit_run_tol(&pb, FIT_XTOL, FIT_GTOL, &rep->fit, err);
+        rc = fit_windows(&c, &pb, FIT_XTOL, FIT_GTOL, &rep->fit, err);
     if (rc) {
         free_sets(&c);
         return rc;
