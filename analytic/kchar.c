@@ -975,6 +975,60 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, seed, 0.0, out, err);
 }
 
+int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
+                          rf_err *err)
+{
+    *out = NULL;
+    if (first < 0 || nctas < 1 || first + nctas > src->nctas)
+        return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, NULL,
+                          "CTA set slice %d..%d of %d CTAs", first, first + nctas, src->nctas);
+    size_t per = (size_t)src->wpc * (size_t)src->maxph;
+    rf_ctaset *cs = calloc(1, sizeof *cs);
+    if (cs) {
+        cs->nph = malloc(sizeof *cs->nph * (size_t)nctas);
+        cs->insts = malloc(sizeof *cs->insts * per * (size_t)nctas);
+        cs->time = malloc(sizeof *cs->time * per * (size_t)nctas);
+    }
+    if (!cs || !cs->nph || !cs->insts || !cs->time) {
+        rf_kchar_ctaset_free(cs);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    }
+    int *own_nph = cs->nph;
+    float *own_insts = cs->insts, *own_time = cs->time;
+    *cs = *src;
+    cs->nph = own_nph;
+    cs->insts = own_insts;
+    cs->time = own_time;
+    cs->nctas = nctas;
+    memcpy(cs->nph, src->nph + first, sizeof *cs->nph * (size_t)nctas);
+    memcpy(cs->insts, src->insts + per * (size_t)first, sizeof *cs->insts * per * (size_t)nctas);
+    memcpy(cs->time, src->time + per * (size_t)first, sizeof *cs->time * per * (size_t)nctas);
+    /* The ratios over the slice's CTAs, summed as the walk sums them. */
+    double work = 0, crit = 0, live = 0, ti = 0, tt = 0;
+    for (int c = 0; c < nctas; c++) {
+        const float *I = cs->insts + per * (size_t)c, *T = cs->time + per * (size_t)c;
+        int nph = cs->nph[c];
+        for (int ph = 0; ph < nph; ph++) {
+            double mx = 0, sum = 0;
+            for (int w = 0; w < cs->wpc; w++) {
+                double v = T[(size_t)w * cs->maxph + ph];
+                sum += v;
+                mx = v > mx ? v : mx;
+                ti += I[(size_t)w * cs->maxph + ph];
+                tt += v;
+            }
+            work += sum / cs->wpc;
+            crit += mx;
+            live += ph < nph - 1 ? mx : sum / cs->wpc;
+        }
+    }
+    cs->active_frac = crit > 0 ? work / crit : 1.0;
+    cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
+    cs->live_frac = crit > 0 ? live / crit : 1.0;
+    *out = cs;
+    return RF_OK;
+}
+
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err)
 {

@@ -212,6 +212,7 @@
 #define RATE_LO 0.5
 #define RATE_HI 2.0
 #define LEVEL_MAX_CTAS 4096
+#define WINDOW_MAX_CTAS 4096
 /* The level estimates the full run's expected IPC, not one seed's: a full
  * run is one draw of the CTAs' paths and cache outcomes, and the population
  * model replaying seed s follows the full run at seed s closely (reduce on
@@ -228,11 +229,16 @@
  * deviation / sqrt(seeds)) is at most LEVEL_REL_SE of it, from
  * LEVEL_MIN_SEEDS up to LEVEL_SEEDS: a kernel whose paths hardly depend on
  * the draws stops at three, one with data-dependent paths runs up to
- * sixteen.  LEVEL_REL_SE = 1%: the windows set the level to their own
- * noise, s / sqrt(n) (several percent, calibrate/extrapolate.c), so a
+ * eight.  A seed costs a walk and a population-model run of the whole
+ * grid, 4-16% of a full sampler run's CPU time: up to eight seeds instead
+ * of sixteen leave bench_validation's calibrated errors where they were
+ * (tri_imbal and nbody, which ran sixteen: 1.41% / 2.75% -> 1.43% /
+ * 2.82%), two instead of three do not (reduce 1.11% -> 2.36%, libor
+ * 1.30% -> 2.19%).  LEVEL_REL_SE = 1%: the windows set the level to their
+ * own noise, s / sqrt(n) (several percent, calibrate/extrapolate.c), so a
  * finer mean of the draws buys no accuracy.
  * Deterministic: the same seeds in the same order. */
-#define LEVEL_SEEDS 16
+#define LEVEL_SEEDS 8
 #define LEVEL_MIN_SEEDS 3
 #define LEVEL_REL_SE 0.01
 
@@ -543,7 +549,58 @@ static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident,
     double waves = resident > 0 ? (double)total / resident : 1.0;
     double per_wave = waves > 0 ? plan->full_cycles / waves : plan->full_cycles;
     double n = (double)pt->warm_ctas + resident * (2.0 + (per_wave > 0 ? span / per_wave : 1.0)) + 8;
-    return n > 4096 ? 4096 : (int)n;
+    return n > WINDOW_MAX_CTAS ? WINDOW_MAX_CTAS : (int)n;
+}
+
+/* The CTAs each window ran (window_ctas of them from its first, warming
+ * included), walked with the sampler's streams for `seed`.  Windows whose
+ * ranges overlap share one walk of their union (the plan's windows sit a
+ * few waves apart: on a short grid their warming and windows cover the same
+ * CTAs), each taking its slice (rf_kchar_ctaset_slice: the same CTAs). */
+static int window_sets(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
+                       const rf_plan *plan, const int *resident, const double *window,
+                       uint64_t seed, rf_ctaset **cs, rf_err *err)
+{
+    long first[RF_PLAN_MAX], end[RF_PLAN_MAX];
+    bool done[RF_PLAN_MAX];
+    for (int i = 0; i < plan->n; i++) {
+        const rf_plan_point *pt = &plan->pt[i];
+        first[i] = (long)pt->skip_ctas - (long)pt->warm_ctas;
+        end[i] = first[i] + window_ctas(plan, k, resident[i], pt, pt->warmup + (uint64_t)window[i]);
+        done[i] = false;
+    }
+    int rc = RF_OK;
+    for (int i = 0; i < plan->n && !rc; i++) {
+        if (done[i])
+            continue;
+        /* The union of the windows overlapping window i's range, grown
+         * until no other window overlaps it. */
+        long lo = first[i], hi = end[i];
+        bool in[RF_PLAN_MAX] = {false};
+        in[i] = true;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (int j = 0; j < plan->n; j++)
+                if (!done[j] && !in[j] && first[j] < hi && end[j] > lo
+                    && (end[j] > hi ? end[j] : hi) - (first[j] < lo ? first[j] : lo)
+                           <= WINDOW_MAX_CTAS) {
+                    in[j] = grew = true;
+                    lo = first[j] < lo ? first[j] : lo;
+                    hi = end[j] > hi ? end[j] : hi;
+                }
+        }
+        rf_ctaset *all = NULL;
+        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse->warps_per_cta, lo, (int)(hi - lo),
+                             seed, &all, err);
+        for (int j = 0; j < plan->n && !rc; j++)
+            if (in[j]) {
+                rc = rf_kchar_ctaset_slice(all, (int)(first[j] - lo), (int)(end[j] - first[j]),
+                                           &cs[j], err);
+                done[j] = true;
+            }
+        rf_kchar_ctaset_free(all);
+    }
+    return rc;
 }
 
 /* level = whole-grid IPC of the population model / that of the wave
@@ -878,13 +935,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     c.plan = plan;
     c.window = window;
     c.err = err;
-    for (int i = 0; i < plan->n && !rc; i++) {
-        const rf_plan_point *pt = &plan->pt[i];
-        int n = window_ctas(plan, k, resident[i], pt, pt->warmup + (uint64_t)window[i]);
-        long first = (long)pt->skip_ctas - (long)pt->warm_ctas;
-        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse.warps_per_cta, first, n, seed,
-                             &c.cs[i], err);
-    }
+    rc = window_sets(gpu, k, &kuse, plan, resident, window, seed, c.cs, err);
     if (rc) {
         free_sets(&c);
         return rc;

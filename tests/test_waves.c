@@ -210,10 +210,51 @@ static void warming_walks_to_the_window_cta(void **state)
     free_set(cs);
 }
 
+/* A prepared start (rf_waves_prepare) serves several timed runs, each the
+ * run rf_waves_sim gives from scratch. */
+static void prepared_start_serves_many_runs(void **state)
+{
+    (void)state;
+    double tab4[5] = {0, 1, 2, 3, 4};     /* IPC(a) = a */
+    double tab1[5] = {0, 1, 1, 1, 1};     /* IPC(a) = 1 */
+    const float three[3] = {10, 30, 20};
+    rf_ctaset *cs = make_lengths(3, three);
+    rf_waves_run w2 = {2, 0, 3, 0, 0, 0.0, 2};
+    rf_waves_state *st = NULL;
+    assert_int_equal(rf_waves_prepare(cs, 0, &w2, &st), 0);
+    assert_true(rf_waves_state_matches(st, cs, 0, &w2));
+    rf_waves_run other = w2;
+    other.warm_ctas = 1;
+    assert_false(rf_waves_state_matches(st, cs, 0, &other));
+    assert_false(rf_waves_state_matches(st, cs, 5, &w2));
+    rf_waves_out o, ref;
+    /* As warming_walks_to_the_window_cta: 20 cycles, 80 instructions. */
+    assert_int_equal(rf_waves_sim_from(st, tab4, &w2, &o), 0);
+    assert_float_equal(o.cycles, 20, 1e-9);
+    assert_float_equal(o.insts, 80, 1e-9);
+    /* Again from the same start, at one instruction a cycle for the SM:
+     * B's 20 and C's 20 per warp, 80 instructions at 1 a cycle: 80 cycles. */
+    assert_int_equal(rf_waves_sim_from(st, tab1, &w2, &o), 0);
+    assert_int_equal(rf_waves_sim(cs, tab1, 0, &w2, &ref), 0);
+    assert_float_equal(o.cycles, 80, 1e-9);
+    assert_float_equal(o.insts, 80, 1e-9);
+    assert_memory_equal(&o, &ref, sizeof o);
+    /* A window [5, 15) of the first rates: 4 a cycle, 40 instructions. */
+    rf_waves_run win = w2;
+    win.t_start = 5;
+    win.t_end = 15;
+    assert_int_equal(rf_waves_sim_from(st, tab4, &win, &o), 0);
+    assert_float_equal(o.insts, 40, 1e-9);
+    assert_float_equal(o.ipc, 4, 1e-9);
+    rf_waves_state_free(st);
+    free_set(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(warming_walks_to_the_window_cta),
+        cmocka_unit_test(prepared_start_serves_many_runs),
         cmocka_unit_test(latency_bound_cta),
         cmocka_unit_test(issue_bound_sharing),
         cmocka_unit_test(issue_stretch_where_throughput_bound),
