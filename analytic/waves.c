@@ -60,6 +60,10 @@ typedef struct sim {
     double now;
     int *by_age;          /* slots by their CTA's launch order, oldest first */
     int nslots;
+    double retired;       /* instructions retired since the timed start */
+    int batches;          /* rf_waves_run.batches */
+    double bt[RF_WAVES_MAXB + 1], bi[RF_WAVES_MAXB + 1]; /* time and retired at each
+                                                           batch's first launch */
     void *buf;            /* the arrays above, one block of bytes bytes */
     size_t bytes;
 } sim;
@@ -128,6 +132,11 @@ static void launch(sim *s, int slot)
     }
     long c = (s->first + s->launched) % s->cs->nctas;
     s->age[slot] = s->launched;
+    for (int b = 1; b < s->batches; b++)
+        if (s->launched == (long)((double)s->total * b / s->batches)) {
+            s->bt[b] = s->now;
+            s->bi[b] = s->retired;
+        }
     /* The youngest CTA: its slot moves to the end of by_age. */
     int k = 0;
     while (s->by_age[k] != slot)
@@ -361,6 +370,11 @@ bool rf_waves_state_matches(const rf_waves_state *st, const rf_ctaset *cs, doubl
 static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf_waves_out *out)
 {
     sim s = *sp;
+    s.retired = 0;
+    s.batches = run->batches >= 2 && run->t_end <= 0 && s.launched <= s.nslots
+                    ? (run->batches < RF_WAVES_MAXB ? run->batches : RF_WAVES_MAXB) : 0;
+    for (int b = 0; b <= RF_WAVES_MAXB; b++)
+        s.bt[b] = s.bi[b] = 0;
     const rf_ctaset *cs = s.cs;
     int n = s.nslots, wpc = s.wpc, nw = n * wpc;
     double *v = calloc((size_t)nw, sizeof *v);
@@ -426,6 +440,7 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
         double lo = window ? (t > t0 ? t : t0) : t, hi = window ? (t + dt < t1 ? t + dt : t1) : t + dt;
         if (hi > lo) {
             insts += rate * (hi - lo);
+        s.retired += rate * dt;
             active_time += a * (hi - lo);
         }
         for (int x = 0; x < na; x++)
@@ -448,6 +463,14 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
     out->insts = insts;
     out->ipc = len > 0 ? insts / len : 0;
     out->mean_active = len > 0 ? active_time / len : 0;
+    if (s.batches) {
+        s.bt[s.batches] = t;
+        s.bi[s.batches] = s.retired;
+        out->nbatch = s.batches;
+        for (int b = 0; b < s.batches; b++)
+            out->batch_ipc[b] = s.bt[b + 1] > s.bt[b]
+                                    ? (s.bi[b + 1] - s.bi[b]) / (s.bt[b + 1] - s.bt[b]) : 0.0;
+    }
     free(v), free(order);
     return 0;
 }

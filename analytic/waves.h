@@ -14,6 +14,8 @@
 
 /* Largest number of warps per SM the callers tabulate. */
 #define RF_WAVES_MAXW 4096
+/* Most batches a run reports (rf_waves_run.batches). */
+#define RF_WAVES_MAXB 16
 
 typedef struct rf_waves_run {
     int resident;        /* CTA slots of the SM */
@@ -31,6 +33,11 @@ typedef struct rf_waves_run {
     const double *stretch; /* [a] != 0: IPC(a) is throughput-bound, contention
                             * stretches issue cycles (analytic/waves.c); else and
                             * when NULL lone time is shared equally */
+    int batches;         /* 0, or 2..RF_WAVES_MAXB: the whole run (t_end <= 0, no
+                          * warming) cut at the launches of CTAs b ctas / batches,
+                          * b = 1 .. batches - 1; out->batch_ipc[b] is batch b's
+                          * IPC (instructions retired from its first launch to the
+                          * next batch's, the last to the end, over that time) */
 } rf_waves_run;
 
 typedef struct rf_waves_out {
@@ -38,6 +45,8 @@ typedef struct rf_waves_out {
     double insts;        /* warp instructions retired inside the window */
     double ipc;          /* insts / window length (whole run when t_end <= 0) */
     double mean_active;  /* mean issuing warps over the window */
+    int nbatch;          /* batches reported (run->batches, or 0) */
+    double batch_ipc[RF_WAVES_MAXB];
 } rf_waves_out;
 
 /* ipc_tab[a] is the SM's IPC with a warps issuing, a = 0..resident * wpc;
