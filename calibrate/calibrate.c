@@ -485,9 +485,11 @@ static int linearise(fit_ctx *c, const double *theta, const double *lo, const do
  * window model is piecewise smooth: its events move with the parameters).
  * The result is the best centre, with the covariance of its surrogate's
  * fit; out as rf_fit_run_tol fills it, chisq0 at the start point, chisq at
- * the result, iters the linearisations. */
+ * the result, iters the linearisations; w_start and w_best the window
+ * model's values (rate and position factor not applied) at the start and
+ * at the result. */
 static int fit_windows(fit_ctx *c, const rf_fit_problem *pb, double xtol, double gtol,
-                       rf_fit_result *out, rf_err *err)
+                       rf_fit_result *out, double *w_start, double *w_best, rf_err *err)
 {
     double theta[RF_FIT_MAXP], best[RF_FIT_MAXP], next[RF_FIT_MAXP];
     for (size_t j = 0; j < pb->p; j++)
@@ -508,12 +510,15 @@ static int fit_windows(fit_ctx *c, const rf_fit_problem *pb, double xtol, double
         rc = rf_fit_run_tol(&lp, xtol, gtol, &r, err);
         if (rc)
             return rc;
-        if (k == 0)
+        if (k == 0) {
             chisq0 = r.chisq0;
+            memcpy(w_start, L.w0, sizeof L.w0[0] * (size_t)c->nobs);
+        }
         k++;
         if (r.chisq0 <= best_chi) {
             best_chi = r.chisq0;
             *out = r;
+            memcpy(w_best, L.w0, sizeof L.w0[0] * (size_t)c->nobs);
             for (size_t j = 0; j < pb->p; j++) {
                 best[j] = theta[j];
                 next[j] = r.theta[j];
@@ -1122,13 +1127,11 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         sigma[i] = nz * y[i];
     }
 
-    rf_ipc_params def = c.base;
-    for (int i = 0; i < nord && !rc; i++)
-        rc = window_of(&c, (size_t)i, &def, &rep->s[i].ipc_default);
     rf_fit_problem pb = {(size_t)(nord + c.np + nrate), (size_t)(c.np + nrate), y_all, sigma,
                          lo, hi, start, NULL, NULL, 0};   /* model: fit_windows */
+    double w_def[RF_PLAN_MAX], w_fit[RF_PLAN_MAX];
     if (!rc)
-        rc = fit_windows(&c, &pb, FIT_XTOL, FIT_GTOL, &rep->fit, err);
+        rc = fit_windows(&c, &pb, FIT_XTOL, FIT_GTOL, &rep->fit, w_def, w_fit, err);
     if (rc) {
         free_sets(&c);
         return rc;
@@ -1156,7 +1159,10 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     out->sample_cycles = rep->sim_cycles;
     out->full_cycles = plan->full_cycles;
     for (int i = 0; i < nord && !rc; i++) {
-        rc = window_of(&c, (size_t)i, &out->params, &rep->s[i].ipc_fit);
+        /* The fit starts at the defaults and ends at a centre where it
+         * evaluated every window. */
+        rep->s[i].ipc_default = w_def[i];
+        rep->s[i].ipc_fit = w_fit[i];
         if (c.rate)
             rep->s[i].ipc_fit *= rep->fit.theta[c.np];
         if (c.npair > 1 && c.pair[i])
