@@ -33,7 +33,12 @@
  * its phases and barriers, a finished CTA replaced at once, no drain),
  * until the run's CTA C starts, so the timed run starts from the
  * population of CTA ages the sampler's does.
- * Window output: instructions retired in [t_start, t_end).
+ * Window output: instructions retired in [t_start, t_end).  Whole-run
+ * output may add batches: the IPC between the launches that cut the grid
+ * into equal numbers of CTAs (their spread says how well one draw of the
+ * CTAs fixes the run's IPC).  The start (fresh CTAs, then the warming)
+ * does not depend on the rates: rf_waves_prepare keeps it for many timed
+ * runs.
  *
  * Assumptions: no pipeline fill, instruction counts and lone times of the
  * CTA sample, a phase's instructions retired evenly over its lone time.

@@ -11,9 +11,12 @@
  *    see, e.g. operands of instructions on untaken paths).
  * 3. Model of a window: the CTA population model (analytic/waves.c) run from
  *    the same cold start, with the very CTAs the window ran (their paths and
- *    cache outcomes replayed with the sampler's seed, analytic/kchar.c) and
- *    the steady-state IPC model (analytic/ipc.c) of the window's design as
- *    the rate at each number of issuing warps.
+ *    cache outcomes replayed with the sampler's seed, analytic/kchar.c;
+ *    windows whose CTAs overlap share one walk) and the steady-state IPC
+ *    model (analytic/ipc.c) of the window's design as the rate at each
+ *    number of issuing warps.  The start (and its functional warming) does
+ *    not depend on the parameters: each window prepares it once
+ *    (rf_waves_prepare) and every evaluation runs from a copy.
  * 4. Fit: minimise
  *      sum_i ((f_i(theta) - y_i) / (s y_i))^2 + sum_j ((theta_j - d_j) / w_j)^2
  *    (window errors relative to the window noise s, plus a prior keeping each
@@ -34,8 +37,10 @@
  *    window at their position, prior 1 +-
  *    the window noise) (windows shorter than SHORT_LATS DRAM latencies
  *    count as noisier), bounded as
- *    rf_ipc_mparams says, with GSL (calibrate/fit.c: error handler off,
- *    every status checked).  Parameter covariance from the fit; the record
+ *    rf_ipc_mparams says, by successive linearisations of the window model
+ *    (fit_windows), each linear surrogate fitted with GSL (calibrate/fit.c:
+ *    error handler off, every status checked).  Parameter covariance from
+ *    the fit; the record
  *    keeps it and the windows' relative rms residual per degree of freedom
  *    for prediction intervals.
  * Functional warming (the default; opts->cold turns it off): the windows start
@@ -54,8 +59,9 @@
  *    held (rf_calib_fit_sw; priors PRIOR_SW_SYNC, PRIOR_SW_COST).
  * 5. Level: the whole grid run through the population model at the default
  *    design and the fitted parameters (averaged over draws of the CTAs'
- *    paths until the mean's standard error is 1%), over the wave
- *    formula's IPC there; estimates multiply by it (calibrate/extrapolate.c).
+ *    paths until the mean's standard error is 1%, or the first draw alone
+ *    when its batches of CTAs agree), over the wave formula's IPC there;
+ *    estimates multiply by it (calibrate/extrapolate.c).
  */
 #include "calibrate.h"
 
