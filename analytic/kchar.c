@@ -921,6 +921,34 @@ static double ratio_rel_se(int n, double X, double Y, double xx, double xy, doub
     return sqrt((double)n / (n - 1) * ss) / Y / R;
 }
 
+/* Re-lay the first n CTAs of cs with `phases` phases per warp (at most
+ * MC_MAXPH; the rows of all its CTAs allocated).  0 or RF_ENOMEM (cs kept). */
+static int restride(rf_ctaset *cs, int n, int phases)
+{
+    if (phases > MC_MAXPH)
+        phases = MC_MAXPH;
+    size_t rows = (size_t)cs->nctas * (size_t)cs->wpc;
+    float *in = calloc(rows * (size_t)phases, sizeof *in);
+    float *tm = calloc(rows * (size_t)phases, sizeof *tm);
+    if (!in || !tm) {
+        free(in);
+        free(tm);
+        return RF_ENOMEM;
+    }
+    for (size_t r = 0; r < (size_t)n * (size_t)cs->wpc; r++) {
+        memcpy(in + r * (size_t)phases, cs->insts + r * (size_t)cs->maxph,
+               sizeof *in * (size_t)cs->maxph);
+        memcpy(tm + r * (size_t)phases, cs->time + r * (size_t)cs->maxph,
+               sizeof *tm * (size_t)cs->maxph);
+    }
+    free(cs->insts);
+    free(cs->time);
+    cs->insts = in;
+    cs->time = tm;
+    cs->maxph = phases;
+    return RF_OK;
+}
+
 /* The CTA walk of rf_kchar_ctaset.  With rel_se > 0 it stops early, after
  * RF_KCHAR_MC_MIN_CTAS CTAs or any later multiple of RF_KCHAR_MC_STEP,
  * once the relative standard errors over CTAs of active_frac (work over
@@ -942,29 +970,38 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     bool *from_mem = malloc(sizeof *from_mem * NREG);
     walk_prog prog;
     int prc = walk_prog_make(gpu, f, prof, &prog);
+    /* A CTA is walked into scratch rows of MC_MAXPH phases, then stored
+     * with the set's stride, maxph: the most phases a CTA so far had (the
+     * stored rows grow, re-laid, when a CTA has more). */
+    int maxph = 1;
+    float *sI = calloc((size_t)wpc * MC_MAXPH, sizeof *sI);
+    float *sT = calloc((size_t)wpc * MC_MAXPH, sizeof *sT);
     if (cs) {
         cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
-        cs->insts = calloc((size_t)nctas * wpc * MC_MAXPH, sizeof *cs->insts);
-        cs->time = calloc((size_t)nctas * wpc * MC_MAXPH, sizeof *cs->time);
+        cs->insts = calloc((size_t)nctas * wpc * maxph, sizeof *cs->insts);
+        cs->time = calloc((size_t)nctas * wpc * maxph, sizeof *cs->time);
     }
-    if (prc || !cs || !ready || !from_mem || !cs->nph || !cs->insts || !cs->time) {
+    if (prc || !cs || !ready || !from_mem || !sI || !sT || !cs->nph || !cs->insts || !cs->time) {
         if (prc == RF_OK)
             walk_prog_free(&prog);
         free(ready);
         free(from_mem);
+        free(sI);
+        free(sT);
         rf_kchar_ctaset_free(cs);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }
     cs->nctas = nctas;
     cs->wpc = wpc;
-    cs->maxph = MC_MAXPH;
+    cs->maxph = maxph;
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
     double mom[2][3] = {{0}};   /* per-CTA moments: active_frac, cpi_lone */
     for (int c = 0; c < nctas; c++) {
         double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
-        float *I = cs->insts + (size_t)c * wpc * MC_MAXPH;
-        float *T = cs->time + (size_t)c * wpc * MC_MAXPH;
+        float *I = sI, *T = sT;
+        memset(sI, 0, sizeof *sI * (size_t)wpc * MC_MAXPH);
+        memset(sT, 0, sizeof *sT * (size_t)wpc * MC_MAXPH);
         int nph = 1;
         double cta_drain = 0;
         for (int w = 0; w < wpc; w++) {
@@ -977,6 +1014,22 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         }
         drain += cta_drain;
         cs->nph[c] = nph;
+        if (nph > maxph && restride(cs, c, nph > 2 * maxph ? nph : 2 * maxph) != RF_OK) {
+            walk_prog_free(&prog);
+            free(ready);
+            free(from_mem);
+            free(sI);
+            free(sT);
+            rf_kchar_ctaset_free(cs);
+            return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
+                              "kernel characteristics: out of memory");
+        }
+        maxph = cs->maxph;
+        for (int w = 0; w < wpc; w++) {
+            size_t at = ((size_t)c * wpc + w) * maxph;
+            memcpy(cs->insts + at, I + (size_t)w * MC_MAXPH, sizeof *I * (size_t)nph);
+            memcpy(cs->time + at, T + (size_t)w * MC_MAXPH, sizeof *T * (size_t)nph);
+        }
         for (int ph = 0; ph < nph; ph++) {
             double mx = 0, sum = 0;
             for (int w = 0; w < wpc; w++) {
@@ -1013,6 +1066,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     cs->nctas = nctas;
     free(ready);
     free(from_mem);
+    free(sI);
+    free(sT);
     walk_prog_free(&prog);
     cs->active_frac = crit > 0 ? work / crit : 1.0;
     cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
@@ -1032,6 +1087,60 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                     long first_cta, int nctas, uint64_t seed, rf_ctaset **out, rf_err *err)
 {
     return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, seed, 0.0, out, err);
+}
+
+int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
+                          rf_err *err)
+{
+    *out = NULL;
+    if (first < 0 || nctas < 1 || first + nctas > src->nctas)
+        return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, NULL,
+                          "CTA set slice %d..%d of %d CTAs", first, first + nctas, src->nctas);
+    size_t per = (size_t)src->wpc * (size_t)src->maxph;
+    rf_ctaset *cs = calloc(1, sizeof *cs);
+    if (cs) {
+        cs->nph = malloc(sizeof *cs->nph * (size_t)nctas);
+        cs->insts = malloc(sizeof *cs->insts * per * (size_t)nctas);
+        cs->time = malloc(sizeof *cs->time * per * (size_t)nctas);
+    }
+    if (!cs || !cs->nph || !cs->insts || !cs->time) {
+        rf_kchar_ctaset_free(cs);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    }
+    int *own_nph = cs->nph;
+    float *own_insts = cs->insts, *own_time = cs->time;
+    *cs = *src;
+    cs->nph = own_nph;
+    cs->insts = own_insts;
+    cs->time = own_time;
+    cs->nctas = nctas;
+    memcpy(cs->nph, src->nph + first, sizeof *cs->nph * (size_t)nctas);
+    memcpy(cs->insts, src->insts + per * (size_t)first, sizeof *cs->insts * per * (size_t)nctas);
+    memcpy(cs->time, src->time + per * (size_t)first, sizeof *cs->time * per * (size_t)nctas);
+    /* The ratios over the slice's CTAs, summed as the walk sums them. */
+    double work = 0, crit = 0, live = 0, ti = 0, tt = 0;
+    for (int c = 0; c < nctas; c++) {
+        const float *I = cs->insts + per * (size_t)c, *T = cs->time + per * (size_t)c;
+        int nph = cs->nph[c];
+        for (int ph = 0; ph < nph; ph++) {
+            double mx = 0, sum = 0;
+            for (int w = 0; w < cs->wpc; w++) {
+                double v = T[(size_t)w * cs->maxph + ph];
+                sum += v;
+                mx = v > mx ? v : mx;
+                ti += I[(size_t)w * cs->maxph + ph];
+                tt += v;
+            }
+            work += sum / cs->wpc;
+            crit += mx;
+            live += ph < nph - 1 ? mx : sum / cs->wpc;
+        }
+    }
+    cs->active_frac = crit > 0 ? work / crit : 1.0;
+    cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
+    cs->live_frac = crit > 0 ? live / crit : 1.0;
+    *out = cs;
+    return RF_OK;
 }
 
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,

@@ -87,6 +87,14 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                     long first_cta, int nctas, uint64_t seed, rf_ctaset **out, rf_err *err);
 void rf_kchar_ctaset_free(rf_ctaset *cs);
 
+/* CTAs first .. first + nctas - 1 of src as a set of their own: the same
+ * CTAs as rf_kchar_ctaset would walk for that range (a CTA's walk depends on
+ * its index and the seed alone), active_frac, cpi_lone and live_frac over
+ * the slice; the stall, turn and drain figures are src's.  Errors: a range
+ * outside src (RF_EINTERNAL), out of memory. */
+int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
+                          rf_err *err);
+
 /* Same from a bare function, profile and CTA shape (tests, tools). */
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err);

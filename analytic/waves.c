@@ -33,7 +33,12 @@
  * its phases and barriers, a finished CTA replaced at once, no drain),
  * until the run's CTA C starts, so the timed run starts from the
  * population of CTA ages the sampler's does.
- * Window output: instructions retired in [t_start, t_end).
+ * Window output: instructions retired in [t_start, t_end).  Whole-run
+ * output may add batches: the IPC between the launches that cut the grid
+ * into equal numbers of CTAs (their spread says how well one draw of the
+ * CTAs fixes the run's IPC).  The start (fresh CTAs, then the warming)
+ * does not depend on the rates: rf_waves_prepare keeps it for many timed
+ * runs.
  *
  * Assumptions: no pipeline fill, instruction counts and lone times of the
  * CTA sample, a phase's instructions retired evenly over its lone time.
@@ -60,7 +65,55 @@ typedef struct sim {
     double now;
     int *by_age;          /* slots by their CTA's launch order, oldest first */
     int nslots;
+    double retired;       /* instructions retired since the timed start */
+    int batches;          /* rf_waves_run.batches */
+    double bt[RF_WAVES_MAXB + 1], bi[RF_WAVES_MAXB + 1]; /* time and retired at each
+                                                           batch's first launch */
+    void *buf;            /* the arrays above, one block of bytes bytes */
+    size_t bytes;
 } sim;
+
+/* The arrays of an n-slot run in one block (doubles first, then longs,
+ * then ints, so every array is aligned), so that a state is copied at once. */
+static int sim_alloc(sim *s, const rf_ctaset *cs, int n)
+{
+    int nw = n * cs->wpc;
+    size_t bytes = (size_t)(2 * nw + n) * sizeof(double) + (size_t)n * sizeof(long)
+                 + (size_t)(2 * nw + 2 * n) * sizeof(int);
+    memset(s, 0, sizeof *s);
+    s->buf = malloc(bytes);
+    if (!s->buf)
+        return RF_ENOMEM;
+    s->bytes = bytes;
+    s->cs = cs;
+    s->wpc = cs->wpc;
+    s->nslots = n;
+    s->rem = s->buf;
+    s->ipt = s->rem + nw;
+    s->free_at = s->ipt + nw;
+    s->age = (long *)(s->free_at + n);
+    s->ph = (int *)(s->age + n);
+    s->st = s->ph + nw;
+    s->cta = s->st + nw;
+    s->by_age = s->cta + n;
+    memset(s->buf, 0, bytes);
+    return RF_OK;
+}
+
+/* s becomes a copy of from (its own arrays, the same contents). */
+static int sim_copy(sim *s, const sim *from)
+{
+    if (sim_alloc(s, from->cs, from->nslots))
+        return RF_ENOMEM;
+    memcpy(s->buf, from->buf, from->bytes);
+    s->launched = from->launched;
+    s->total = from->total;
+    s->first = from->first;
+    s->active = from->active;
+    s->drain = from->drain;
+    s->now = from->now;
+    return RF_OK;
+}
 
 /* Load warp w of slot's CTA at its current phase: remaining lone time and
  * instructions per lone cycle. */
@@ -84,6 +137,11 @@ static void launch(sim *s, int slot)
     }
     long c = (s->first + s->launched) % s->cs->nctas;
     s->age[slot] = s->launched;
+    for (int b = 1; b < s->batches; b++)
+        if (s->launched == (long)((double)s->total * b / s->batches)) {
+            s->bt[b] = s->now;
+            s->bi[b] = s->retired;
+        }
     /* The youngest CTA: its slot moves to the end of by_age. */
     int k = 0;
     while (s->by_age[k] != slot)
@@ -248,35 +306,88 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
     }
 }
 
-int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
-                 const rf_waves_run *run, rf_waves_out *out)
+/* The start of a run: every slot given a fresh CTA at t = 0, then the
+ * functional warming (run->warm_ctas). */
+static int sim_start(sim *s, const rf_ctaset *cs, double drain, const rf_waves_run *run)
 {
-    memset(out, 0, sizeof *out);
-    int n = run->resident, wpc = cs->wpc, nw = n * wpc;
-    if (n <= 0 || run->ctas <= 0)
-        return 0;
-    sim s = {cs, wpc, calloc((size_t)nw, sizeof(double)), calloc((size_t)nw, sizeof(double)),
-             calloc((size_t)nw, sizeof(int)),
-             calloc((size_t)nw, sizeof(int)), calloc((size_t)n, sizeof(int)), 0, run->ctas,
-             run->first_cta, 0, calloc((size_t)n, sizeof(double)), calloc((size_t)n, sizeof(long)),
-             drain, 0, malloc((size_t)n * sizeof(int)), n};
-    double *v = calloc((size_t)nw, sizeof *v);
-    int *order = calloc((size_t)nw, sizeof *order);
-    if (!s.rem || !s.ipt || !s.ph || !s.st || !s.cta || !s.free_at || !s.age || !v || !order
-        || !s.by_age) {
-        free(s.rem), free(s.ipt), free(s.ph), free(s.st), free(s.cta), free(s.free_at);
-        free(s.age), free(v), free(order), free(s.by_age);
+    int n = run->resident;
+    if (sim_alloc(s, cs, n))
         return RF_ENOMEM;
-    }
+    s->total = run->ctas;
+    s->first = run->first_cta;
+    s->drain = drain;
     for (int k = 0; k < n; k++)
-        s.by_age[k] = k;
+        s->by_age[k] = k;
     for (int k = 0; k < n; k++) {
-        s.free_at[k] = -1;
-        launch(&s, k);
-        settle(&s, k);
+        s->free_at[k] = -1;
+        launch(s, k);
+        settle(s, k);
     }
     if (run->warm_ctas > 0)
-        warm(&s, n, run->warm_ctas);
+        warm(s, n, run->warm_ctas);
+    return RF_OK;
+}
+
+struct rf_waves_state {
+    sim s;                /* after the start and the functional warming */
+    int resident;
+    long first_cta, ctas, warm_ctas;
+    double drain;
+};
+
+int rf_waves_prepare(const rf_ctaset *cs, double drain, const rf_waves_run *run,
+                     rf_waves_state **out)
+{
+    *out = NULL;
+    rf_waves_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return RF_ENOMEM;
+    st->resident = run->resident;
+    st->first_cta = run->first_cta;
+    st->ctas = run->ctas;
+    st->warm_ctas = run->warm_ctas;
+    st->drain = drain;
+    if (run->resident > 0 && run->ctas > 0 && sim_start(&st->s, cs, drain, run)) {
+        free(st);
+        return RF_ENOMEM;
+    }
+    *out = st;
+    return RF_OK;
+}
+
+void rf_waves_state_free(rf_waves_state *st)
+{
+    if (!st)
+        return;
+    free(st->s.buf);
+    free(st);
+}
+
+bool rf_waves_state_matches(const rf_waves_state *st, const rf_ctaset *cs, double drain,
+                            const rf_waves_run *run)
+{
+    return st && st->s.cs == cs && st->resident == run->resident
+        && st->first_cta == run->first_cta && st->ctas == run->ctas
+        && st->warm_ctas == run->warm_ctas && st->drain == drain;
+}
+
+/* The timed run from the started state in s (consumed). */
+static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf_waves_out *out)
+{
+    sim s = *sp;
+    s.retired = 0;
+    s.batches = run->batches >= 2 && run->t_end <= 0 && s.launched <= s.nslots
+                    ? (run->batches < RF_WAVES_MAXB ? run->batches : RF_WAVES_MAXB) : 0;
+    for (int b = 0; b <= RF_WAVES_MAXB; b++)
+        s.bt[b] = s.bi[b] = 0;
+    const rf_ctaset *cs = s.cs;
+    int n = s.nslots, wpc = s.wpc, nw = n * wpc;
+    double *v = calloc((size_t)nw, sizeof *v);
+    int *order = calloc((size_t)nw, sizeof *order);
+    if (!v || !order) {
+        free(v), free(order);
+        return RF_ENOMEM;
+    }
     double c_last = 1.0;     /* issue stretch of the previous event */
     bool window = run->t_end > 0;
     double t = 0, insts = 0, active_time = 0, t0 = run->t_start, t1 = run->t_end;
@@ -334,6 +445,7 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
         double lo = window ? (t > t0 ? t : t0) : t, hi = window ? (t + dt < t1 ? t + dt : t1) : t + dt;
         if (hi > lo) {
             insts += rate * (hi - lo);
+        s.retired += rate * dt;
             active_time += a * (hi - lo);
         }
         for (int x = 0; x < na; x++)
@@ -356,7 +468,44 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
     out->insts = insts;
     out->ipc = len > 0 ? insts / len : 0;
     out->mean_active = len > 0 ? active_time / len : 0;
-    free(s.rem), free(s.ipt), free(s.ph), free(s.st), free(s.cta), free(s.free_at);
-    free(s.age), free(v), free(order), free(s.by_age);
+    if (s.batches) {
+        s.bt[s.batches] = t;
+        s.bi[s.batches] = s.retired;
+        out->nbatch = s.batches;
+        for (int b = 0; b < s.batches; b++)
+            out->batch_ipc[b] = s.bt[b + 1] > s.bt[b]
+                                    ? (s.bi[b + 1] - s.bi[b]) / (s.bt[b + 1] - s.bt[b]) : 0.0;
+    }
+    free(v), free(order);
     return 0;
+}
+
+int rf_waves_sim_from(const rf_waves_state *st, const double *ipc_tab, const rf_waves_run *run,
+                      rf_waves_out *out)
+{
+    memset(out, 0, sizeof *out);
+    if (st->resident <= 0 || st->ctas <= 0)
+        return 0;
+    sim s;
+    if (sim_copy(&s, &st->s))
+        return RF_ENOMEM;
+    int rc = sim_timed(&s, ipc_tab, run, out);
+    free(s.buf);
+    return rc;
+}
+
+int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
+                 const rf_waves_run *run, rf_waves_out *out)
+{
+    memset(out, 0, sizeof *out);
+    if (run->resident <= 0 || run->ctas <= 0)
+        return 0;
+    sim s;
+    if (sim_start(&s, cs, drain, run)) {
+        free(s.buf);
+        return RF_ENOMEM;
+    }
+    int rc = sim_timed(&s, ipc_tab, run, out);
+    free(s.buf);
+    return rc;
 }

@@ -11,9 +11,12 @@
  *    see, e.g. operands of instructions on untaken paths).
  * 3. Model of a window: the CTA population model (analytic/waves.c) run from
  *    the same cold start, with the very CTAs the window ran (their paths and
- *    cache outcomes replayed with the sampler's seed, analytic/kchar.c) and
- *    the steady-state IPC model (analytic/ipc.c) of the window's design as
- *    the rate at each number of issuing warps.
+ *    cache outcomes replayed with the sampler's seed, analytic/kchar.c;
+ *    windows whose CTAs overlap share one walk) and the steady-state IPC
+ *    model (analytic/ipc.c) of the window's design as the rate at each
+ *    number of issuing warps.  The start (and its functional warming) does
+ *    not depend on the parameters: each window prepares it once
+ *    (rf_waves_prepare) and every evaluation runs from a copy.
  * 4. Fit: minimise
  *      sum_i ((f_i(theta) - y_i) / (s y_i))^2 + sum_j ((theta_j - d_j) / w_j)^2
  *    (window errors relative to the window noise s, plus a prior keeping each
@@ -34,8 +37,10 @@
  *    window at their position, prior 1 +-
  *    the window noise) (windows shorter than SHORT_LATS DRAM latencies
  *    count as noisier), bounded as
- *    rf_ipc_mparams says, with GSL (calibrate/fit.c: error handler off,
- *    every status checked).  Parameter covariance from the fit; the record
+ *    rf_ipc_mparams says, by successive linearisations of the window model
+ *    (fit_windows), each linear surrogate fitted with GSL (calibrate/fit.c:
+ *    error handler off, every status checked).  Parameter covariance from
+ *    the fit; the record
  *    keeps it and the windows' relative rms residual per degree of freedom
  *    for prediction intervals.
  * Functional warming (the default; opts->cold turns it off): the windows start
@@ -54,8 +59,9 @@
  *    held (rf_calib_fit_sw; priors PRIOR_SW_SYNC, PRIOR_SW_COST).
  * 5. Level: the whole grid run through the population model at the default
  *    design and the fitted parameters (averaged over draws of the CTAs'
- *    paths until the mean's standard error is 1%), over the wave
- *    formula's IPC there; estimates multiply by it (calibrate/extrapolate.c).
+ *    paths until the mean's standard error is 1%, or the first draw alone
+ *    when its batches of CTAs agree), over the wave formula's IPC there;
+ *    estimates multiply by it (calibrate/extrapolate.c).
  */
 #include "calibrate.h"
 
@@ -212,6 +218,7 @@
 #define RATE_LO 0.5
 #define RATE_HI 2.0
 #define LEVEL_MAX_CTAS 4096
+#define WINDOW_MAX_CTAS 4096
 /* The level estimates the full run's expected IPC, not one seed's: a full
  * run is one draw of the CTAs' paths and cache outcomes, and the population
  * model replaying seed s follows the full run at seed s closely (reduce on
@@ -228,18 +235,40 @@
  * deviation / sqrt(seeds)) is at most LEVEL_REL_SE of it, from
  * LEVEL_MIN_SEEDS up to LEVEL_SEEDS: a kernel whose paths hardly depend on
  * the draws stops at three, one with data-dependent paths runs up to
- * sixteen.  LEVEL_REL_SE = 1%: the windows set the level to their own
- * noise, s / sqrt(n) (several percent, calibrate/extrapolate.c), so a
+ * eight.  A seed costs a walk and a population-model run of the whole
+ * grid, 4-16% of a full sampler run's CPU time: up to eight seeds instead
+ * of sixteen leave bench_validation's calibrated errors where they were
+ * (tri_imbal and nbody, which ran sixteen: 1.41% / 2.75% -> 1.43% /
+ * 2.82%), two instead of three do not (reduce 1.11% -> 2.36%, libor
+ * 1.30% -> 2.19%).  LEVEL_REL_SE = 1%: the windows set the level to their
+ * own noise, s / sqrt(n) (several percent, calibrate/extrapolate.c), so a
  * finer mean of the draws buys no accuracy.
  * Deterministic: the same seeds in the same order. */
-#define LEVEL_SEEDS 16
+#define LEVEL_SEEDS 8
 #define LEVEL_MIN_SEEDS 3
 #define LEVEL_REL_SE 0.01
+/* One seed can be enough: on a grid of LEVEL_BATCH_WAVES waves or more,
+ * the first seed's run is cut into LEVEL_BATCHES batches of CTAs
+ * (rf_waves_run.batches), and when the standard error of their mean IPC
+ * is at most LEVEL_BATCH_SE of it the level is that seed's.  The batches
+ * understate the spread between seeds (reduce: 0.58% by its batches, 1.9%
+ * sd between seeds 1-4; trsv 1.4% and 1.9%), hence a third of
+ * LEVEL_REL_SE.  The grids that stop there (scan, jacobi9, conv_row,
+ * hotspot: batches' error 0.02-0.17%) read 0.03-0.1% apart from seed to
+ * seed; bench_validation's calibrated figures stay (1.57% / 2.61% mean
+ * before, 1.57% / 2.60% after, nine / validation). */
+#define LEVEL_BATCHES 8
+#define LEVEL_BATCH_SE 0.0033
+#define LEVEL_BATCH_WAVES 32
 
-int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
-                        const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
-                        uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
-                        double *ipc, rf_err *err)
+/* rf_calib_window_ipc with the population model's start kept in *ws
+ * (prepared on the first call, reused while the window's start is the
+ * same: the start does not depend on the parameters), or none (ws NULL). */
+static int window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
+                      const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
+                      uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
+                      rf_waves_state **ws, int batches, rf_waves_out *wo, double *ipc,
+                      rf_err *err)
 {
     rf_occ_input in = {kern->regs, rf_kernel_threads(kern), kern->smem_static + kern->launch.smem};
     rf_occ occ;
@@ -301,14 +330,31 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
     rf_waves_run run = {resident, 0, ctas > 0 ? ctas : 1, (double)warmup,
                         cycles > 0 ? (double)(warmup + cycles) : 0.0,
-                        policy == RF_SCHED_LRR ? 0.0 : p->gto_share, (long)warm, fair};
+                        policy == RF_SCHED_LRR ? 0.0 : p->gto_share, (long)warm, fair,
+                        batches};
     rf_waves_out o;
-    rc = rf_waves_sim(cs, tab, k->drain, &run, &o);
+    if (ws && !rf_waves_state_matches(*ws, cs, k->drain, &run)) {
+        rf_waves_state_free(*ws);
+        rc = rf_waves_prepare(cs, k->drain, &run, ws);
+    }
+    if (!rc)
+        rc = ws ? rf_waves_sim_from(*ws, tab, &run, &o) : rf_waves_sim(cs, tab, k->drain, &run, &o);
     free(tab);
     if (rc)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "window model: out of memory");
     *ipc = o.ipc;
+    if (wo)
+        *wo = o;
     return RF_OK;
+}
+
+int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
+                        const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
+                        uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
+                        double *ipc, rf_err *err)
+{
+    return window_ipc(gpu, d, kern, k, cs, p, skip, warm, warmup, cycles, NULL, 0, NULL, ipc,
+                      err);
 }
 
 typedef struct fit_ctx {
@@ -319,6 +365,7 @@ typedef struct fit_ctx {
     int nobs;                    /* windows in the fit: the plan's first nobs */
     rf_ipc_params base;          /* parameters not fitted (HI-RF locality) */
     rf_ctaset *cs[RF_PLAN_MAX];  /* the CTAs each window ran */
+    rf_waves_state *ws[RF_PLAN_MAX]; /* each window's population model start */
     const double *window;        /* measured window lengths */
     int idx[RF_FIT_MAXP];
     int np;                      /* model parameters fitted */
@@ -327,21 +374,15 @@ typedef struct fit_ctx {
                                   * position; with 2 or more theta[np + rate] is their
                                   * position factor */
     bool pair[RF_PLAN_MAX];
-    /* Last model value of each window and the parameters it depends on
-     * (those of other designs zeroed): a finite-difference step in a
-     * parameter the window's design does not use, or in the rate or the
-     * position factor (applied outside the window model), reuses it. */
-    bool memo_ok[RF_PLAN_MAX];
-    double memo_key[RF_PLAN_MAX][RF_FIT_MAXP];
-    double memo_v[RF_PLAN_MAX];
     rf_err *err;
 } fit_ctx;
 
-static int window_of(const fit_ctx *c, size_t i, const rf_ipc_params *p, double *v)
+static int window_of(fit_ctx *c, size_t i, const rf_ipc_params *p, double *v)
 {
     const rf_plan_point *pt = &c->plan->pt[i];
-    return rf_calib_window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], p, pt->skip_ctas,
-                               pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], v, c->err);
+    return window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], p, pt->skip_ctas,
+                      pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], &c->ws[i],
+                      0, NULL, v, c->err);
 }
 
 /* Whether the window model of design d reads the fitted parameter named:
@@ -359,35 +400,162 @@ static bool uses_param(const rf_design *d, const char *name)
     return true;
 }
 
-static int model_fn(const double *theta, size_t i, double *v, void *data)
+/* The fit of the ordinary windows, by successive linearisations of the
+ * window model (a Gauss-Newton outer loop): at theta_k every window's model
+ * value w_i and its forward differences in each model parameter it reads
+ * (uses_param; step LIN_STEP prior widths) give
+ *     w_i(theta) ~ w_i(theta_k) + sum_j J_ij (theta_j - theta_kj),
+ * and the bounded fit (calibrate/fit.c) of that surrogate, the rate and
+ * the position factor applied exactly, gives theta_k+1; until no parameter
+ * moves by LIN_TOL of its prior width, at most LIN_MAX times.  At the
+ * fixed point the surrogate's value and slope are the model's, so the
+ * solution is the least-squares point of the model itself: what the fit
+ * on the model found, within its step tolerance, at a fraction of the
+ * model evaluations (a window evaluation is a population-model run,
+ * analytic/waves.c; the fit on the model asked for one per parameter and
+ * window at each of its 10-15 iterations). */
+#define LIN_STEP 0.01
+#define LIN_TOL 0.02
+#define LIN_MAX 6
+
+typedef struct lin_ctx {
+    const fit_ctx *c;
+    double th0[RF_FIT_MAXP];                 /* the linearisation point */
+    double w0[RF_PLAN_MAX];                  /* window model values there */
+    double jac[RF_PLAN_MAX][RF_FIT_MAXP];    /* their slopes in the model parameters */
+} lin_ctx;
+
+static int lin_model(const double *theta, size_t i, double *v, void *data)
 {
-    fit_ctx *c = data;
+    const lin_ctx *L = data;
+    const fit_ctx *c = L->c;
     if (i >= (size_t)c->nobs) {
         /* Prior observation of parameter i - n. */
         *v = theta[i - (size_t)c->nobs];
         return RF_OK;
     }
-    rf_ipc_params p = c->base;
-    double key[RF_FIT_MAXP];
-    for (int j = 0; j < c->np; j++) {
-        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &p, theta[j]);
-        key[j] = uses_param(&c->plan->pt[i].design, rf_ipc_mparams[c->idx[j]].name) ? theta[j]
-                                                                                    : 0.0;
-    }
-    int rc = RF_OK;
-    if (c->memo_ok[i] && !memcmp(key, c->memo_key[i], sizeof key[0] * (size_t)c->np)) {
-        *v = c->memo_v[i];
-    } else {
-        rc = window_of(c, i, &p, v);
-        c->memo_ok[i] = rc == RF_OK;
-        memcpy(c->memo_key[i], key, sizeof key[0] * (size_t)c->np);
-        c->memo_v[i] = *v;
-    }
+    double w = L->w0[i];
+    for (int j = 0; j < c->np; j++)
+        w += L->jac[i][j] * (theta[j] - L->th0[j]);
     if (c->rate)
-        *v *= theta[c->np];
+        w *= theta[c->np];
     if (c->npair > 1 && c->pair[i])
-        *v *= theta[c->np + (c->rate ? 1 : 0)];
-    return rc;
+        w *= theta[c->np + (c->rate ? 1 : 0)];
+    *v = w;
+    return RF_OK;
+}
+
+/* The window model's values and slopes at theta (lo, hi: the bounds,
+ * width: the priors' widths of the model parameters). */
+static int linearise(fit_ctx *c, const double *theta, const double *lo, const double *hi,
+                     const double *width, lin_ctx *L)
+{
+    L->c = c;
+    rf_ipc_params p = c->base;
+    for (int j = 0; j < c->np; j++) {
+        L->th0[j] = theta[j];
+        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &p, theta[j]);
+    }
+    for (int i = 0; i < c->nobs; i++) {
+        int rc = window_of(c, (size_t)i, &p, &L->w0[i]);
+        if (rc)
+            return rc;
+    }
+    for (int j = 0; j < c->np; j++) {
+        const rf_mparam *mp = &rf_ipc_mparams[c->idx[j]];
+        double h = LIN_STEP * width[j];
+        if (theta[j] + h > hi[j])
+            h = -h;
+        if (theta[j] + h < lo[j])
+            h = 0.5 * (hi[j] - lo[j]) * LIN_STEP;
+        rf_ipc_params q = p;
+        rf_mparam_put(mp, &q, theta[j] + h);
+        for (int i = 0; i < c->nobs; i++) {
+            L->jac[i][j] = 0;
+            if (!uses_param(&c->plan->pt[i].design, mp->name))
+                continue;
+            double w;
+            int rc = window_of(c, (size_t)i, &q, &w);
+            if (rc)
+                return rc;
+            L->jac[i][j] = (w - L->w0[i]) / h;
+        }
+    }
+    return RF_OK;
+}
+
+/* Fit pb (its model: the windows of c, then the priors) by successive
+ * linearisations (above).  A centre whose chi^2 (the model's, the
+ * surrogate being exact there) exceeds the best centre's so far is
+ * rejected, and the next centre is halfway back to the best one (the
+ * window model is piecewise smooth: its events move with the parameters).
+ * The result is the best centre, with the covariance of its surrogate's
+ * fit; out as rf_fit_run_tol fills it, chisq0 at the start point, chisq at
+ * the result, iters the linearisations; w_start and w_best the window
+ * model's values (rate and position factor not applied) at the start and
+ * at the result. */
+static int fit_windows(fit_ctx *c, const rf_fit_problem *pb, double xtol, double gtol,
+                       rf_fit_result *out, double *w_start, double *w_best, rf_err *err)
+{
+    double theta[RF_FIT_MAXP], best[RF_FIT_MAXP], next[RF_FIT_MAXP];
+    for (size_t j = 0; j < pb->p; j++)
+        theta[j] = pb->start[j];
+    const double *width = pb->sigma + c->nobs;
+    lin_ctx L;
+    rf_fit_result r;
+    double chisq0 = 0, best_chi = INFINITY;
+    int k = 0;
+    for (;;) {
+        int rc = linearise(c, theta, pb->lo, pb->hi, width, &L);
+        if (rc)
+            return rc;
+        rf_fit_problem lp = *pb;
+        lp.f = lin_model;
+        lp.ctx = &L;
+        lp.start = theta;
+        rc = rf_fit_run_tol(&lp, xtol, gtol, &r, err);
+        if (rc)
+            return rc;
+        if (k == 0) {
+            chisq0 = r.chisq0;
+            memcpy(w_start, L.w0, sizeof L.w0[0] * (size_t)c->nobs);
+        }
+        k++;
+        if (r.chisq0 <= best_chi) {
+            best_chi = r.chisq0;
+            *out = r;
+            memcpy(w_best, L.w0, sizeof L.w0[0] * (size_t)c->nobs);
+            for (size_t j = 0; j < pb->p; j++) {
+                best[j] = theta[j];
+                next[j] = r.theta[j];
+            }
+        } else {
+            for (size_t j = 0; j < pb->p; j++)
+                next[j] = 0.5 * (best[j] + theta[j]);
+        }
+        double move = 0;
+        for (size_t j = 0; j < pb->p; j++) {
+            double m = fabs(next[j] - theta[j]) / width[j];
+            move = m > move ? m : move;
+            theta[j] = next[j];
+        }
+        if (move < LIN_TOL || k >= LIN_MAX)
+            break;
+    }
+    /* The best centre, its covariance that of the surrogate fit there
+     * (rescaled from the surrogate's chi^2 at its minimum to the model's
+     * at the centre, as rf_fit_run_tol scales by chi^2 / dof). */
+    double scale = out->chisq > 0 ? best_chi / out->chisq : 1.0;
+    for (size_t j = 0; j < pb->p; j++) {
+        out->theta[j] = best[j];
+        for (size_t l = 0; l < pb->p; l++)
+            out->cov[j][l] *= scale;
+        out->se[j] = out->cov[j][j] > 0 ? sqrt(out->cov[j][j]) : 0.0;
+    }
+    out->chisq = best_chi;
+    out->chisq0 = chisq0;
+    out->iters = (size_t)k;
+    return RF_OK;
 }
 
 static void free_sets(fit_ctx *c)
@@ -395,6 +563,8 @@ static void free_sets(fit_ctx *c)
     for (int i = 0; i < RF_PLAN_MAX; i++) {
         rf_kchar_ctaset_free(c->cs[i]);
         c->cs[i] = NULL;
+        rf_waves_state_free(c->ws[i]);
+        c->ws[i] = NULL;
     }
 }
 
@@ -408,33 +578,108 @@ static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident,
     double waves = resident > 0 ? (double)total / resident : 1.0;
     double per_wave = waves > 0 ? plan->full_cycles / waves : plan->full_cycles;
     double n = (double)pt->warm_ctas + resident * (2.0 + (per_wave > 0 ? span / per_wave : 1.0)) + 8;
-    return n > 4096 ? 4096 : (int)n;
+    return n > WINDOW_MAX_CTAS ? WINDOW_MAX_CTAS : (int)n;
+}
+
+/* The CTAs each window ran (window_ctas of them from its first, warming
+ * included), walked with the sampler's streams for `seed`.  Windows whose
+ * ranges overlap share one walk of their union (the plan's windows sit a
+ * few waves apart: on a short grid their warming and windows cover the same
+ * CTAs), each taking its slice (rf_kchar_ctaset_slice: the same CTAs). */
+static int window_sets(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
+                       const rf_plan *plan, const int *resident, const double *window,
+                       uint64_t seed, rf_ctaset **cs, rf_err *err)
+{
+    long first[RF_PLAN_MAX], end[RF_PLAN_MAX];
+    bool done[RF_PLAN_MAX];
+    for (int i = 0; i < plan->n; i++) {
+        const rf_plan_point *pt = &plan->pt[i];
+        first[i] = (long)pt->skip_ctas - (long)pt->warm_ctas;
+        end[i] = first[i] + window_ctas(plan, k, resident[i], pt, pt->warmup + (uint64_t)window[i]);
+        done[i] = false;
+    }
+    int rc = RF_OK;
+    for (int i = 0; i < plan->n && !rc; i++) {
+        if (done[i])
+            continue;
+        /* The union of the windows overlapping window i's range, grown
+         * until no other window overlaps it. */
+        long lo = first[i], hi = end[i];
+        bool in[RF_PLAN_MAX] = {false};
+        in[i] = true;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (int j = 0; j < plan->n; j++)
+                if (!done[j] && !in[j] && first[j] < hi && end[j] > lo
+                    && (end[j] > hi ? end[j] : hi) - (first[j] < lo ? first[j] : lo)
+                           <= WINDOW_MAX_CTAS) {
+                    in[j] = grew = true;
+                    lo = first[j] < lo ? first[j] : lo;
+                    hi = end[j] > hi ? end[j] : hi;
+                }
+        }
+        rf_ctaset *all = NULL;
+        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse->warps_per_cta, lo, (int)(hi - lo),
+                             seed, &all, err);
+        for (int j = 0; j < plan->n && !rc; j++)
+            if (in[j]) {
+                rc = rf_kchar_ctaset_slice(all, (int)(first[j] - lo), (int)(end[j] - first[j]),
+                                           &cs[j], err);
+                done[j] = true;
+            }
+        rf_kchar_ctaset_free(all);
+    }
+    return rc;
 }
 
 /* level = whole-grid IPC of the population model / that of the wave
  * formula, default design, calibrated parameters (single SM, as the
  * sampler's full run), the population model's IPC averaged over the CTA
- * paths and cache outcomes of LEVEL_MIN_SEEDS to LEVEL_SEEDS sampler seeds. */
+ * paths and cache outcomes of LEVEL_MIN_SEEDS to LEVEL_SEEDS sampler seeds,
+ * or of the first alone when its batches say it is close enough
+ * (LEVEL_BATCH_SE). */
 static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
                               rf_calib *out, double rate, uint64_t seed, rf_err *err)
 {
     long total = rf_kernel_ctas(k);
     int n = total > LEVEL_MAX_CTAS ? LEVEL_MAX_CTAS : (int)total;
-    double ones[LEVEL_SEEDS], fluid = 0;
-    int used = 0, rc = RF_OK;
     rf_design d;
     rf_design_init(&d);
+    rf_occ_input in = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem};
+    rf_occ occ;
+    int rc = rf_occ_compute(gpu, &d, &in, &occ, err);
+    if (rc)
+        return rc;
+    long res = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
+    bool batched = res > 0 && total >= LEVEL_BATCH_WAVES * res;
+    double ones[LEVEL_SEEDS], fluid = 0;
+    int used = 0;
     for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
         rf_ctaset *cs = NULL;
         rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse->warps_per_cta, 0, n,
                              seed + (uint64_t)s, &cs, err);
         double one = 0;
+        rf_waves_out wo;
         if (!rc)
-            rc = rf_calib_window_ipc(gpu, &d, k, kuse, cs, &out->params, 0, 0, 0, 0, &one, err);
+            rc = window_ipc(gpu, &d, k, kuse, cs, &out->params, 0, 0, 0, 0, NULL,
+                            s == 0 && batched ? LEVEL_BATCHES : 0, &wo, &one, err);
         rf_kchar_ctaset_free(cs);
         if (rc)
             break;
         ones[used++] = one;
+        if (s == 0 && batched && wo.nbatch == LEVEL_BATCHES) {
+            /* The first seed's batches: their standard error as the
+             * seeds' would be. */
+            double m = 0, ss = 0;
+            for (int b = 0; b < wo.nbatch; b++)
+                m += wo.batch_ipc[b] / wo.nbatch;
+            for (int b = 0; b < wo.nbatch; b++)
+                ss += (wo.batch_ipc[b] - m) * (wo.batch_ipc[b] - m);
+            if (m > 0 && sqrt(ss / (wo.nbatch - 1) / wo.nbatch) <= LEVEL_BATCH_SE * m) {
+                fluid = one;
+                break;
+            }
+        }
         fluid = 0;
         for (int i = 0; i < used; i++)
             fluid += ones[i] / used;
@@ -743,13 +988,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     c.plan = plan;
     c.window = window;
     c.err = err;
-    for (int i = 0; i < plan->n && !rc; i++) {
-        const rf_plan_point *pt = &plan->pt[i];
-        int n = window_ctas(plan, k, resident[i], pt, pt->warmup + (uint64_t)window[i]);
-        long first = (long)pt->skip_ctas - (long)pt->warm_ctas;
-        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse.warps_per_cta, first, n, seed,
-                             &c.cs[i], err);
-    }
+    rc = window_sets(gpu, k, &kuse, plan, resident, window, seed, c.cs, err);
     if (rc) {
         free_sets(&c);
         return rc;
@@ -894,13 +1133,11 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         sigma[i] = nz * y[i];
     }
 
-    rf_ipc_params def = c.base;
-    for (int i = 0; i < nord && !rc; i++)
-        rc = window_of(&c, (size_t)i, &def, &rep->s[i].ipc_default);
     rf_fit_problem pb = {(size_t)(nord + c.np + nrate), (size_t)(c.np + nrate), y_all, sigma,
-                         lo, hi, start, model_fn, &c, 0};
+                         lo, hi, start, NULL, NULL, 0};   /* model: fit_windows */
+    double w_def[RF_PLAN_MAX], w_fit[RF_PLAN_MAX];
     if (!rc)
-        rc = rf_fit_run_tol(&pb, FIT_XTOL, FIT_GTOL, &rep->fit, err);
+        rc = fit_windows(&c, &pb, FIT_XTOL, FIT_GTOL, &rep->fit, w_def, w_fit, err);
     if (rc) {
         free_sets(&c);
         return rc;
@@ -928,7 +1165,10 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     out->sample_cycles = rep->sim_cycles;
     out->full_cycles = plan->full_cycles;
     for (int i = 0; i < nord && !rc; i++) {
-        rc = window_of(&c, (size_t)i, &out->params, &rep->s[i].ipc_fit);
+        /* The fit starts at the defaults and ends at a centre where it
+         * evaluated every window. */
+        rep->s[i].ipc_default = w_def[i];
+        rep->s[i].ipc_fit = w_fit[i];
         if (c.rate)
             rep->s[i].ipc_fit *= rep->fit.theta[c.np];
         if (c.npair > 1 && c.pair[i])

@@ -125,6 +125,44 @@ static void live_fraction(void **state)
     kb_free(f);
 }
 
+/* A slice of a walked CTA set is the set a walk of that range gives: each
+ * CTA's walk depends on its index and the seed alone (branchy: a per-warp
+ * branch draw and a barrier), and the slice's ratios are summed over its
+ * own CTAs in the walk's order. */
+static void ctaset_slice_is_the_walk(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_func *f = branchy(true);
+    assert_non_null(f);
+    rf_ctaset *all = NULL, *direct = NULL, *slice = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 16, 7, &all, &err), 0);
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 3, 8, 7, &direct, &err), 0);
+    assert_int_equal(rf_kchar_ctaset_slice(all, 3, 8, &slice, &err), 0);
+    assert_int_equal(slice->nctas, 8);
+    assert_int_equal(slice->wpc, 2);
+    size_t per = (size_t)direct->wpc * (size_t)direct->maxph;
+    assert_memory_equal(slice->nph, direct->nph, sizeof *slice->nph * 8);
+    assert_memory_equal(slice->insts, direct->insts, sizeof *slice->insts * per * 8);
+    assert_memory_equal(slice->time, direct->time, sizeof *slice->time * per * 8);
+    assert_true(slice->cpi_lone == direct->cpi_lone);
+    assert_true(slice->active_frac == direct->active_frac);
+    assert_true(slice->live_frac == direct->live_frac);
+    /* The draws differ between CTAs: the slice is not the set's start. */
+    assert_memory_not_equal(slice->time, all->time, sizeof *slice->time * per * 8);
+    rf_kchar_ctaset_free(slice);
+    slice = NULL;
+    /* A range past the set's end is refused. */
+    assert_int_equal(rf_kchar_ctaset_slice(all, 10, 8, &slice, &err), RF_EINTERNAL);
+    assert_null(slice);
+    rf_kchar_ctaset_free(all);
+    rf_kchar_ctaset_free(direct);
+    kb_free(f);
+}
+
 /* Turns (rf_ipc_kernel.turn_insts): one block per warp,
  *   i0 alu r1 = r0   issues at 0, r1 ready at 2 + L (L: the ALU latency)
  *   i1 alu r2 = r0   at 1
@@ -508,6 +546,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(runs_and_repeats),
         cmocka_unit_test(live_fraction),
+        cmocka_unit_test(ctaset_slice_is_the_walk),
         cmocka_unit_test(turn_length),
         cmocka_unit_test(big_cfg_frequencies),
         cmocka_unit_test(irreducible_and_unbounded),

@@ -210,10 +210,83 @@ static void warming_walks_to_the_window_cta(void **state)
     free_set(cs);
 }
 
+/* A prepared start (rf_waves_prepare) serves several timed runs, each the
+ * run rf_waves_sim gives from scratch. */
+static void prepared_start_serves_many_runs(void **state)
+{
+    (void)state;
+    double tab4[5] = {0, 1, 2, 3, 4};     /* IPC(a) = a */
+    double tab1[5] = {0, 1, 1, 1, 1};     /* IPC(a) = 1 */
+    const float three[3] = {10, 30, 20};
+    rf_ctaset *cs = make_lengths(3, three);
+    rf_waves_run w2 = {2, 0, 3, 0, 0, 0.0, 2};
+    rf_waves_state *st = NULL;
+    assert_int_equal(rf_waves_prepare(cs, 0, &w2, &st), 0);
+    assert_true(rf_waves_state_matches(st, cs, 0, &w2));
+    rf_waves_run other = w2;
+    other.warm_ctas = 1;
+    assert_false(rf_waves_state_matches(st, cs, 0, &other));
+    assert_false(rf_waves_state_matches(st, cs, 5, &w2));
+    rf_waves_out o, ref;
+    /* As warming_walks_to_the_window_cta: 20 cycles, 80 instructions. */
+    assert_int_equal(rf_waves_sim_from(st, tab4, &w2, &o), 0);
+    assert_float_equal(o.cycles, 20, 1e-9);
+    assert_float_equal(o.insts, 80, 1e-9);
+    /* Again from the same start, at one instruction a cycle for the SM:
+     * B's 20 and C's 20 per warp, 80 instructions at 1 a cycle: 80 cycles. */
+    assert_int_equal(rf_waves_sim_from(st, tab1, &w2, &o), 0);
+    assert_int_equal(rf_waves_sim(cs, tab1, 0, &w2, &ref), 0);
+    assert_float_equal(o.cycles, 80, 1e-9);
+    assert_float_equal(o.insts, 80, 1e-9);
+    assert_memory_equal(&o, &ref, sizeof o);
+    /* A window [5, 15) of the first rates: 4 a cycle, 40 instructions. */
+    rf_waves_run win = w2;
+    win.t_start = 5;
+    win.t_end = 15;
+    assert_int_equal(rf_waves_sim_from(st, tab4, &win, &o), 0);
+    assert_float_equal(o.insts, 40, 1e-9);
+    assert_float_equal(o.ipc, 4, 1e-9);
+    rf_waves_state_free(st);
+    free_set(cs);
+}
+
+/* Batches of a whole run (rf_waves_run.batches): one slot, IPC(a) = a
+ * (every warp at lone speed), CTAs 0 and 1 of two 10-cycle warps, CTAs 2
+ * and 3 of a 10- and a 30-cycle warp.  CTA 0 runs 0-10, 1 10-20 (20
+ * instructions each), 2 20-50 and 3 50-80 (40 each).  Two batches cut at
+ * the launch of CTA 4 * 1 / 2 = 2 (t = 20):
+ *   batch 0: 40 instructions over 20 cycles = 2,
+ *   batch 1: 80 over 60 = 4/3;  the run: 120 / 80 = 1.5. */
+static void batches_of_a_whole_run(void **state)
+{
+    (void)state;
+    double tab4[5] = {0, 1, 2, 3, 4};
+    const float t[2][2] = {{10, 0}, {10, 0}};
+    rf_ctaset *cs = make_set(4, 1, t);
+    for (int c = 2; c < 4; c++)
+        cs->time[(c * 2 + 1) * 2] = cs->insts[(c * 2 + 1) * 2] = 30;
+    rf_waves_run run = {1, 0, 4, 0, 0, 0.0, 0, NULL, 2};
+    rf_waves_out o;
+    assert_int_equal(rf_waves_sim(cs, tab4, 0, &run, &o), 0);
+    assert_float_equal(o.cycles, 80, 1e-9);
+    assert_float_equal(o.ipc, 1.5, 1e-9);
+    assert_int_equal(o.nbatch, 2);
+    assert_float_equal(o.batch_ipc[0], 2.0, 1e-9);
+    assert_float_equal(o.batch_ipc[1], 4.0 / 3.0, 1e-9);
+    /* A window reports none. */
+    rf_waves_run win = run;
+    win.t_end = 40;
+    assert_int_equal(rf_waves_sim(cs, tab4, 0, &win, &o), 0);
+    assert_int_equal(o.nbatch, 0);
+    free_set(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(warming_walks_to_the_window_cta),
+        cmocka_unit_test(prepared_start_serves_many_runs),
+        cmocka_unit_test(batches_of_a_whole_run),
         cmocka_unit_test(latency_bound_cta),
         cmocka_unit_test(issue_bound_sharing),
         cmocka_unit_test(issue_stretch_where_throughput_bound),

@@ -1,0 +1,189 @@
+/* test_plan.c - where the calibration's windows sit and how long they run
+ * (calibrate/plan.c): positions in the grid, warm-ups, window lengths and
+ * the budget, each worked out by hand in the comments.  kmeans on
+ * fermi-gtx480 holds 8 CTAs per SM (test_plan_warm.c), so positions round
+ * down to multiples of 8. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../analytic/kchar.h"
+#include "../calibrate/plan.h"
+#include "../inputs/gpu.h"
+#include "../inputs/kernel.h"
+
+typedef struct fix {
+    rf_gpu gpu;
+    rf_kernel *k;
+    rf_ipc_kernel kc;
+} fix;
+
+static fix *load(const char *grid)
+{
+    fix *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    rf_err err;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    ko.grid = grid;
+    assert_int_equal(rf_gpu_load("fermi-gtx480", &f->gpu, NULL, &err), RF_OK);
+    assert_int_equal(rf_kernel_load("inputs/kernels/kmeans.spec", &ko, &f->k, &err), RF_OK);
+    assert_int_equal(rf_kchar_compute(&f->gpu, f->k, &f->kc, &err), RF_OK);
+    return f;
+}
+
+static void unload(fix *f)
+{
+    rf_kernel_destroy(f->k);
+    free(f);
+}
+
+static void point_is(const rf_plan_point *p, int kind, int banks, int colls, uint64_t skip,
+                     const char *label)
+{
+    assert_int_equal(p->design.kind, kind);
+    assert_int_equal(p->design.banks, banks);
+    assert_int_equal(p->design.collectors, colls);
+    /* Both stealing switches on (the design defaults; they act only with
+     * the stealing design). */
+    assert_true(p->design.read_steal);
+    assert_true(p->design.write_steal);
+    assert_int_equal((int)p->skip_ctas, (int)skip);
+    assert_string_equal(p->label, label);
+}
+
+/* A given budget of 4,000 cycles on 64 CTAs: four samples of
+ * 4000 / 4 = 1000 cycles.  Warm-up: one CTA lifetime, full x 8 / 64
+ * (about 1,840 cycles: the model's full run is about 14,700), capped at
+ * half a sample: 500; window 1000 - 500 = 500.  Positions, 30/40/50/60%
+ * of 64 CTAs rounded down to whole waves of 8:
+ *   0.3 x 64 = 19.2 -> 19 -> 16;   0.4 x 64 = 25.6 -> 25 -> 24;
+ *   0.5 x 64 = 32 -> 32;           0.6 x 64 = 38.4 -> 38 -> 32.
+ * Design points (16 banks and 16 collectors on the GPU): 16 banks, 16 / 4
+ * = 4 banks, stealing at 16 / 2 = 8 banks, 16 banks with 16 / 2 = 8
+ * collectors.  Cost 4 x 1000 = 4000.
+ * Warmed (rf_plan_warm): 4 turnovers of 8 slots = 32 CTAs walked, at most
+ * the CTAs before the window: 16, 24, 32, 32; timed warm-up one DRAM
+ * latency (330) when below the old warm-up (500): 330; window
+ * 1000 - 330 = 670; cost unchanged. */
+static void given_budget_four_windows(void **state)
+{
+    (void)state;
+    fix *f = load("64");
+    rf_plan pl;
+    rf_err err;
+    assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 4000, &pl, &err), RF_OK);
+    assert_true(pl.full_cycles * 8 / 64 > 500);
+    assert_int_equal(pl.n, 4);
+    assert_int_equal(pl.resident, 8);
+    assert_int_equal(pl.ndesign, 0);
+    assert_float_equal(pl.budget, 4000, 0);
+    assert_float_equal(pl.cost, 4000, 0);
+    point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 16, "baseline banks=16");
+    point_is(&pl.pt[1], RF_DESIGN_BASELINE, 4, 0, 24, "baseline banks=4");
+    point_is(&pl.pt[2], RF_DESIGN_STEALING, 8, 0, 32, "stealing banks=8");
+    point_is(&pl.pt[3], RF_DESIGN_BASELINE, 16, 8, 32, "baseline banks=16 coll=8");
+    const uint64_t walked[4] = {16, 24, 32, 32};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(pl.pt[i].warm_ctas, 0);
+        assert_int_equal(pl.pt[i].warmup, 500);
+        assert_int_equal(pl.pt[i].cycles, 500);
+    }
+    rf_plan_warm(&f->gpu, &pl);
+    assert_float_equal(pl.cost, 4000, 0);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(pl.pt[i].warm_ctas, walked[i]);
+        assert_int_equal(pl.pt[i].warmup, 330);
+        assert_int_equal(pl.pt[i].cycles, 670);
+    }
+    unload(f);
+}
+
+/* The default budget on the whole kmeans grid (1,024 CTAs):
+ * budget = 0.0425 x full; per sample budget / 4.  The CTA lifetime,
+ * full x 8 / 1024 = 0.0078 full, exceeds half a sample, 0.0425 / 8 =
+ * 0.0053 full, so the warm-up is half a sample: warm = (int)(per / 2),
+ * window = (int)per - warm.  Positions:
+ *   0.3 x 1024 = 307.2 -> 307 - 307 mod 8 = 304;  0.4: 409 - 1 = 408;
+ *   0.5: 512;  0.6: 614.4 -> 614 - 6 = 608.
+ * Cost 4 (int)per <= budget.  Warmed: 32 CTAs walked before each (all
+ * have 32 or more before them); timed warm-up min(330, warm) = 330 (warm
+ * is about 980 cycles: full about 185,000). */
+static void default_budget_long_grid(void **state)
+{
+    (void)state;
+    fix *f = load("1024");
+    rf_plan pl;
+    rf_err err;
+    assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 0, &pl, &err), RF_OK);
+    assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
+    assert_int_equal(pl.n, 4);
+    double per = pl.budget / 4;
+    uint64_t warm = (uint64_t)(0.5 * per), win = (uint64_t)per - warm;
+    assert_true(warm > 330);
+    const uint64_t skip[4] = {304, 408, 512, 608};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal((int)pl.pt[i].skip_ctas, (int)skip[i]);
+        assert_int_equal(pl.pt[i].warmup, warm);
+        assert_int_equal(pl.pt[i].cycles, win);
+    }
+    assert_float_equal(pl.cost, 4.0 * (double)(uint64_t)per, 0);
+    assert_true(pl.cost <= pl.budget);
+    rf_plan_warm(&f->gpu, &pl);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(pl.pt[i].warm_ctas, 32);
+        assert_int_equal(pl.pt[i].warmup, 330);
+        assert_int_equal(pl.pt[i].cycles, (uint64_t)per - 330);
+    }
+    unload(f);
+}
+
+/* Design windows (rf_plan_make_design, finereg) with a given budget of
+ * 12,000 cycles on 64 CTAs: 4 + 2 samples of 12000 / 6 = 2000 cycles;
+ * warm-up min(lifetime, half a sample) = min(14,700 x 8 / 64 = 1,838,
+ * 1000) = 1000, window 2000 - 1000 = 1000; the design's two windows at 30%
+ * and 50% (CTAs 16 and 32, as above) come last (ndesign 2).  Cost
+ * 6 x 2000 = 12000. */
+static void design_windows_share_the_budget(void **state)
+{
+    (void)state;
+    fix *f = load("64");
+    rf_design dd;
+    rf_design_init(&dd);
+    dd.kind = RF_DESIGN_FINEREG;
+    rf_plan pl;
+    rf_err err;
+    assert_int_equal(rf_plan_make_design(&f->gpu, f->k, &f->kc, 12000, &dd, &pl, &err), RF_OK);
+    assert_int_equal(pl.n, 6);
+    assert_int_equal(pl.ndesign, 2);
+    assert_true(pl.full_cycles * 8 / 64 > 1000);
+    point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 16, "baseline banks=16");
+    point_is(&pl.pt[1], RF_DESIGN_BASELINE, 4, 0, 24, "baseline banks=4");
+    point_is(&pl.pt[2], RF_DESIGN_STEALING, 8, 0, 32, "stealing banks=8");
+    point_is(&pl.pt[3], RF_DESIGN_BASELINE, 16, 8, 32, "baseline banks=16 coll=8");
+    assert_int_equal(pl.pt[4].design.kind, RF_DESIGN_FINEREG);
+    assert_int_equal(pl.pt[5].design.kind, RF_DESIGN_FINEREG);
+    assert_int_equal((int)pl.pt[4].skip_ctas, 16);
+    assert_int_equal((int)pl.pt[5].skip_ctas, 32);
+    assert_string_equal(pl.pt[4].label, "finereg at 30%");
+    assert_string_equal(pl.pt[5].label, "finereg at 50%");
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(pl.pt[i].warmup, 1000);
+        assert_int_equal(pl.pt[i].cycles, 1000);
+    }
+    assert_float_equal(pl.cost, 12000, 0);
+    unload(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(given_budget_four_windows),
+        cmocka_unit_test(default_budget_long_grid),
+        cmocka_unit_test(design_windows_share_the_budget),
+    };
+    return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
+}
