@@ -178,3 +178,220 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
     *cal = c.cal;
     return 0;
 }
+
+/* ---- windows only --------------------------------------------------------
+ *
+ * Samples (rf_plan_make_pf, calibrate/plan.c): at each of up to four grid
+ * positions a baseline window and RFC #7, LTRF #7 and LTRF #1 windows on
+ * the same CTAs after the same functional warming and sampler seed.
+ * Observations: for register-cache point j, the log of its window's IPC
+ * over the baseline window at the same position, averaged over the
+ * positions,
+ *   y_j = mean_g ln(IPC_gj / IPC_g0),
+ * so the position's own level (which CTAs, at what age) cancels.  Its
+ * noise is measured on the windows: the spread of that log ratio over the
+ * positions, s_j (sample standard deviation; WIN_NOISE_ONE where only one
+ * position ran), as a standard error, plus WIN_FLOOR for what a window
+ * pair reads apart from the whole run's ratio,
+ *   sigma_j^2 = s_j^2 / n_pos + WIN_FLOOR^2.
+ * Model: the same ratio of rfkit estimate's whole-kernel IPC on one SM,
+ *   f_j(theta) = ln(IPC(d_j; theta) / IPC(baseline; theta)).
+ * Fit: theta = (pf_scale, pf_reg, rfc_hit, rfc_scale, ltrf_conflict)
+ * minimises
+ *   sum_j ((f_j - y_j) / sigma_j)^2 + sum_k ((theta_k - d_k) / w_k)^2
+ * (d_k the defaults, w_k = WIN_PRIOR): where the windows are noisy the
+ * priors hold the parameters at the uncalibrated model's values, so that
+ * calibrating does not make the estimates worse than not calibrating.
+ * lat_scale and mem_scale, the level of every design alike, cancel in the
+ * ratios: they keep their defaults.
+ */
+
+#define WIN_FLOOR 0.02
+#define WIN_NOISE_ONE 0.05
+
+static const char *const win_names[] = {"pf_scale", "pf_reg", "rfc_hit", "rfc_scale",
+                                        "ltrf_conflict"};
+static const double win_prior[] = {1.0, 2.0, 0.3, 1.0, 1.0};
+#define WIN_P ((int)(sizeof win_names / sizeof win_names[0]))
+
+int rf_pffit_run_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan,
+                         uint64_t seed, rf_pffit_win w[RF_PLAN_MAX], double *sim_cycles,
+                         rf_err *err)
+{
+    *sim_cycles = 0;
+    for (int i = 0; i < plan->n; i++) {
+        const rf_plan_point *pt = &plan->pt[i];
+        rf_sim_opts o;
+        rf_sim_opts_init(&o);
+        o.seed = seed;
+        o.warmup = pt->warmup;
+        o.cycles = pt->cycles;
+        o.skip_ctas = pt->skip_ctas;
+        o.warm_ctas = pt->warm_ctas;
+        o.sms = 1;
+        rf_sim_stats st;
+        int rc = rf_sim_run(gpu, &pt->design, k, &o, &st, err);
+        if (rc)
+            return rc;
+        if (!(st.ipc > 0))
+            return rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name,
+                              "window '%s' retired no instructions in %llu cycles", pt->label,
+                              (unsigned long long)st.cycles);
+        w[i].ipc = st.ipc;
+        w[i].warmup = pt->warmup;
+        w[i].cycles = st.cycles;
+        *sim_cycles += (double)(pt->warmup + st.cycles);
+    }
+    return RF_OK;
+}
+
+typedef struct win_ctx {
+    const rf_gpu *gpu;
+    const rf_kernel *k;
+    const rf_ipc_kernel *kc;
+    const rf_plan *plan;
+    int per;                    /* points per position */
+    int idx[WIN_P];
+    rf_calib cal;
+} win_ctx;
+
+/* ln(IPC(d_j) / IPC(baseline)) of the whole launch on one SM at theta. */
+static int win_ratios(win_ctx *c, const double *th, double *out)
+{
+    for (int j = 0; j < WIN_P; j++)
+        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &c->cal.params, th[j]);
+    const rf_kernel *k = c->k;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    double ipc[RF_PLAN_PF_PTS];
+    for (int j = 0; j < c->per; j++) {
+        rf_estimate e;
+        if (rf_extrap_estimate(c->gpu, &c->plan->pt[j].design, c->kc, &shape, &c->cal, &e, NULL)
+            || !(e.ipc > 0))
+            return RF_EFIT;
+        ipc[j] = e.ipc;
+    }
+    for (int j = 1; j < c->per; j++)
+        out[j - 1] = log(ipc[j] / ipc[0]);
+    return RF_OK;
+}
+
+static int win_fn(const double *th, size_t i, double *v, void *ctx)
+{
+    win_ctx *c = ctx;
+    size_t nr = (size_t)c->per - 1;
+    if (i >= nr) {                  /* prior pseudo-observation */
+        *v = th[i - nr];
+        return RF_OK;
+    }
+    double r[RF_PLAN_PF_PTS];
+    int rc = win_ratios(c, th, r);
+    *v = r[i];
+    return rc;
+}
+
+int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                         const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
+                         rf_calib *cal, rf_pffit_wrep *rep, rf_err *err)
+{
+    memset(rep, 0, sizeof *rep);
+    cal->full_cycles = plan->full_cycles;
+    if (plan->n <= 0)
+        return RF_OK;
+    int per = plan->ndesign + 1;
+    int npos = plan->n / per;
+    rep->per = per;
+    rep->npos = npos;
+    for (int i = 0; i < plan->n; i++)
+        rep->sim_cycles += (double)(w[i].warmup + w[i].cycles);
+    win_ctx c;
+    memset(&c, 0, sizeof c);
+    c.gpu = gpu;
+    c.k = k;
+    c.kc = kc;
+    c.plan = plan;
+    c.per = per;
+    c.cal = *cal;
+    c.cal.nfit = 0;
+    c.cal.samples = 0;
+    enum { NMAX = RF_PLAN_PF_PTS + WIN_P };
+    double y[NMAX], sig[NMAX], lo[WIN_P], hi[WIN_P], start[WIN_P];
+    int nr = per - 1;
+    rep->ratio[0] = 1.0;
+    for (int j = 1; j < per; j++) {
+        double m = 0, ss = 0;
+        for (int g = 0; g < npos; g++)
+            m += log(w[g * per + j].ipc / w[g * per].ipc) / npos;
+        for (int g = 0; g < npos; g++) {
+            double d = log(w[g * per + j].ipc / w[g * per].ipc) - m;
+            ss += d * d;
+        }
+        double s = npos > 1 ? sqrt(ss / (npos - 1)) : WIN_NOISE_ONE;
+        y[j - 1] = m;
+        sig[j - 1] = sqrt(s * s / npos + WIN_FLOOR * WIN_FLOOR);
+        rep->ratio[j] = exp(m);
+        rep->noise[j] = sig[j - 1];
+    }
+    for (int j = 0; j < WIN_P; j++) {
+        c.idx[j] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, win_names[j]);
+        if (c.idx[j] < 0)
+            return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, win_names[j],
+                              "no such model parameter");
+        const rf_mparam *mp = &rf_ipc_mparams[c.idx[j]];
+        lo[j] = mp->lo;
+        hi[j] = mp->hi;
+        start[j] = rf_mparam_get(mp, &cal->params);
+        y[nr + j] = start[j];
+        sig[nr + j] = win_prior[j];
+    }
+    double r0[RF_PLAN_PF_PTS];
+    if (win_ratios(&c, start, r0))
+        return rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name,
+                          "the register-cache model gives no IPC at the defaults");
+    for (int j = 1; j < per; j++)
+        rep->model0[j] = exp(r0[j - 1]);
+    rep->model0[0] = rep->model[0] = 1.0;
+    rf_fit_problem pb = {(size_t)(nr + WIN_P), WIN_P, y, sig, lo, hi, start, win_fn, &c, 0};
+    rf_fit_result fr;
+    int rc = rf_fit_run(&pb, &fr, err);
+    if (rc)
+        return rc;
+    double r1[RF_PLAN_PF_PTS];
+    if (win_ratios(&c, fr.theta, r1))
+        return rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name,
+                          "the register-cache model gives no IPC at the fit");
+    double ss = 0;
+    for (int j = 1; j < per; j++) {
+        rep->model[j] = exp(r1[j - 1]);
+        ss += (r1[j - 1] - y[j - 1]) * (r1[j - 1] - y[j - 1]);
+    }
+    /* Covariance at the windows' measured noise, not rescaled by chi^2 /
+     * dof: a few ratios that happen to agree do not make the parameters
+     * better known than their noise allows. */
+    double unscale = fr.chisq > 0 && fr.dof > 0 ? fr.dof / fr.chisq : 1.0;
+    c.cal.nfit = WIN_P;
+    for (int a = 0; a < WIN_P; a++) {
+        c.cal.fit_idx[a] = c.idx[a];
+        for (int b = 0; b < WIN_P; b++)
+            c.cal.cov[a][b] = fr.cov[a][b] * unscale;
+    }
+    c.cal.dof = nr;
+    c.cal.rms_rel = sqrt(ss / nr);
+    c.cal.samples = plan->n;
+    c.cal.sample_cycles = rep->sim_cycles;
+    c.cal.full_cycles = plan->full_cycles;
+    *cal = c.cal;
+    return RF_OK;
+}
+
+int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                       const rf_design *tmpl, uint64_t budget_cycles, uint64_t seed,
+                       rf_plan *plan, rf_pffit_win w[RF_PLAN_MAX], rf_calib *cal,
+                       rf_pffit_wrep *rep, rf_err *err)
+{
+    int rc = rf_plan_make_pf(gpu, k, kc, tmpl, budget_cycles, plan, err);
+    double cyc = 0;
+    if (!rc)
+        rc = rf_pffit_run_windows(gpu, k, plan, seed, w, &cyc, err);
+    return rc ? rc : rf_pffit_fit_windows(gpu, k, kc, plan, w, cal, rep, err);
+}

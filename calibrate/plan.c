@@ -273,3 +273,105 @@ void rf_plan_warm(const rf_gpu *gpu, rf_plan *plan)
         plan->cost += (double)span;
     }
 }
+
+bool rf_plan_has_hirf(const rf_gpu *gpu)
+{
+    rf_design d;
+    return hirf_default(gpu, &d);
+}
+
+/* Register-cache plan (rf_plan_make_pf; calibrate/pffit.c fits it).
+ *
+ * Per position: the baseline, then RFC on configuration #7 (the slowest
+ * main file, 6.3x: a read miss costs most there, so RFC's hit rate and
+ * miss stall show), LTRF on #7 (PREFETCH and activation stalls at their
+ * largest) and LTRF on #1 (a main file as fast as the baseline's: what is
+ * left is the cache banks' queue).  Each register-cache window runs the
+ * baseline window's CTAs from the same place after the same functional
+ * warming, with the same sampler seed, so that its ratio to that baseline
+ * window is the design's effect, with the position's own level (which
+ * CTAs, at what age: several percent from one position to the next) the
+ * same in both.
+ * Positions: PF_WHERE, in that order, as many as the budget holds
+ * RF_PLAN_PF_PTS samples of at least one window of MIN_SAMPLE cycles
+ * after the timed warm-up, up to RF_PLAN_PF_POS; each rounded down to
+ * whole resident waves of the baseline.  A budget for less than one whole
+ * position keeps the first points of one position (a pair at least: the
+ * baseline and RFC #7); less than a pair, none.
+ * Warming as rf_plan_warm: WARM_TURNS CTA turnovers per slot walked
+ * untimed (not before CTA 0), a timed warm-up of one DRAM latency (at
+ * most one CTA lifetime), the rest of the sample window.  A window that
+ * still starts at CTA 0 (a grid of a few waves) reads the kernel's
+ * start-up: it is at least MIN_SAMPLE cycles long like every other.
+ * Cost: the samples (warm-ups and windows) share the budget equally. */
+static const double PF_WHERE[RF_PLAN_PF_POS] = {0.3, 0.5, 0.7, 0.4};
+static const struct {
+    int kind, config;
+    bool plus;
+} PF_PTS[RF_PLAN_PF_PTS] = {
+    {RF_DESIGN_BASELINE, 0, false},
+    {RF_DESIGN_RFC, 7, false},
+    {RF_DESIGN_LTRF, 7, false},
+    {RF_DESIGN_LTRF, 1, false},
+};
+
+int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                    const rf_design *tmpl, uint64_t budget_cycles, rf_plan *plan, rf_err *err)
+{
+    memset(plan, 0, sizeof *plan);
+    rf_design base = *tmpl;
+    base.kind = RF_DESIGN_BASELINE;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    rf_estimate e;
+    int rc = rf_extrap_estimate(gpu, &base, kc, &shape, NULL, &e, err);
+    if (rc)
+        return rc;
+    plan->full_cycles = e.cycles;
+    plan->budget = budget_cycles > 0 ? (double)budget_cycles : BUDGET_SHARE * e.cycles;
+    long ctas = rf_kernel_ctas(k);
+    int resident = e.occ.active_ctas > 0 ? e.occ.active_ctas : e.occ.ctas_per_sm;
+    plan->resident = resident;
+    double life = ctas > 0 && resident > 0 ? plan->full_cycles * resident / (double)ctas : 0.0;
+    double fill = gpu->dram_latency > 0 ? gpu->dram_latency : 0;
+    uint64_t warmup = (uint64_t)(fill < life ? fill : life);
+    double least = (double)(warmup + MIN_SAMPLE);
+    int slots = (int)(plan->budget / least);
+    int npos = slots / RF_PLAN_PF_PTS, per = RF_PLAN_PF_PTS;
+    if (npos > RF_PLAN_PF_POS)
+        npos = RF_PLAN_PF_POS;
+    if (npos == 0 && slots >= 2) {
+        npos = 1;
+        per = slots;
+    }
+    if (npos == 0)
+        return RF_OK;
+    double span = plan->budget / (npos * per);
+    uint64_t turns = (uint64_t)WARM_TURNS * (uint64_t)(resident > 0 ? resident : 1);
+    for (int g = 0; g < npos; g++) {
+        long skip = (long)(PF_WHERE[g] * ctas);
+        if (resident > 0)
+            skip -= skip % resident;
+        for (int j = 0; j < per; j++) {
+            rf_plan_point *p = &plan->pt[plan->n++];
+            p->design = *tmpl;
+            p->design.kind = PF_PTS[j].kind;
+            p->design.rf_config = PF_PTS[j].config ? PF_PTS[j].config : tmpl->rf_config;
+            p->design.plus = PF_PTS[j].plus;
+            p->design.latency_x = 0;
+            p->skip_ctas = (uint64_t)(skip > 0 ? skip : 0);
+            p->warm_ctas = turns < p->skip_ctas ? turns : p->skip_ctas;
+            p->warmup = warmup;
+            p->cycles = (uint64_t)span - warmup;
+            if (PF_PTS[j].kind == RF_DESIGN_BASELINE)
+                snprintf(p->label, sizeof p->label, "baseline at %.0f%%", 100 * PF_WHERE[g]);
+            else
+                snprintf(p->label, sizeof p->label, "%s%s #%d at %.0f%%",
+                         rf_design_name(PF_PTS[j].kind), PF_PTS[j].plus ? "+" : "",
+                         PF_PTS[j].config, 100 * PF_WHERE[g]);
+            plan->cost += (double)(p->warmup + p->cycles);
+        }
+    }
+    plan->ndesign = per - 1;
+    return RF_OK;
+}
