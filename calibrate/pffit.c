@@ -206,12 +206,17 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
  * ratios: they keep their defaults.
  */
 
+/* The fit stops at a step of WIN_XTOL in the logistic coordinate or a
+ * gradient or relative chi^2 change under WIN_GTOL (as calibrate.c: far
+ * inside the parameters' standard errors from a few ratios). */
+#define WIN_XTOL 1e-3
+#define WIN_GTOL 1e-4
+#define WIN_ITER 5
 #define WIN_FLOOR 0.02
 #define WIN_NOISE_ONE 0.05
 
-static const char *const win_names[] = {"pf_scale", "pf_reg", "rfc_hit", "rfc_scale",
-                                        "ltrf_conflict"};
-static const double win_prior[] = {1.0, 2.0, 0.3, 1.0, 1.0};
+static const char *const win_names[] = {"pf_scale", "rfc_scale", "ltrf_conflict"};
+static const double win_prior[] = {1.0, 1.0, 1.0};
 #define WIN_P ((int)(sizeof win_names / sizeof win_names[0]))
 
 int rf_pffit_run_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan,
@@ -253,7 +258,23 @@ typedef struct win_ctx {
     int per;                    /* points per position */
     int idx[WIN_P];
     rf_calib cal;
+    /* Each point's last estimate and the parameters it read (those its
+     * design does not use zeroed): a finite-difference step in another
+     * design's parameter reuses it. */
+    bool memo_ok[RF_PLAN_PF_PTS];
+    double memo_key[RF_PLAN_PF_PTS][WIN_P];
+    double memo_ipc[RF_PLAN_PF_PTS];
 } win_ctx;
+
+/* Whether the estimate of design kind reads the fitted parameter named:
+ * RFC the rfc_ terms, LTRF the PREFETCH terms and its bank queue, the
+ * baseline none of them (calibrate/extrapolate.c pf_apply). */
+static bool win_uses(int kind, const char *name)
+{
+    if (!strncmp(name, "rfc_", 4))
+        return kind == RF_DESIGN_RFC;
+    return kind == RF_DESIGN_LTRF;
+}
 
 /* ln(IPC(d_j) / IPC(baseline)) of the whole launch on one SM at theta. */
 static int win_ratios(win_ctx *c, const double *th, double *out)
@@ -265,11 +286,20 @@ static int win_ratios(win_ctx *c, const double *th, double *out)
                       rf_kernel_ctas(k), 1};
     double ipc[RF_PLAN_PF_PTS];
     for (int j = 0; j < c->per; j++) {
+        const rf_design *d = &c->plan->pt[j].design;
+        double key[WIN_P];
+        for (int q = 0; q < WIN_P; q++)
+            key[q] = win_uses(d->kind, win_names[q]) ? th[q] : 0.0;
+        if (c->memo_ok[j] && !memcmp(key, c->memo_key[j], sizeof key)) {
+            ipc[j] = c->memo_ipc[j];
+            continue;
+        }
         rf_estimate e;
-        if (rf_extrap_estimate(c->gpu, &c->plan->pt[j].design, c->kc, &shape, &c->cal, &e, NULL)
-            || !(e.ipc > 0))
+        if (rf_extrap_estimate(c->gpu, d, c->kc, &shape, &c->cal, &e, NULL) || !(e.ipc > 0))
             return RF_EFIT;
-        ipc[j] = e.ipc;
+        ipc[j] = c->memo_ipc[j] = e.ipc;
+        memcpy(c->memo_key[j], key, sizeof key);
+        c->memo_ok[j] = true;
     }
     for (int j = 1; j < c->per; j++)
         out[j - 1] = log(ipc[j] / ipc[0]);
@@ -351,9 +381,9 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
     for (int j = 1; j < per; j++)
         rep->model0[j] = exp(r0[j - 1]);
     rep->model0[0] = rep->model[0] = 1.0;
-    rf_fit_problem pb = {(size_t)(nr + WIN_P), WIN_P, y, sig, lo, hi, start, win_fn, &c, 0};
+    rf_fit_problem pb = {(size_t)(nr + WIN_P), WIN_P, y, sig, lo, hi, start, win_fn, &c, WIN_ITER};
     rf_fit_result fr;
-    int rc = rf_fit_run(&pb, &fr, err);
+    int rc = rf_fit_run_tol(&pb, WIN_XTOL, WIN_GTOL, &fr, err);
     if (rc)
         return rc;
     double r1[RF_PLAN_PF_PTS];

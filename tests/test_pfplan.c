@@ -184,7 +184,7 @@ static void ratios_at_the_defaults(void **state)
         assert_float_equal(rep.model0[j], m[j] / m[0], 1e-12);
         assert_float_equal(rep.model[j], m[j] / m[0], 1e-3);
     }
-    assert_int_equal(cal.nfit, 5);
+    assert_int_equal(cal.nfit, 3);   /* pf_scale, rfc_scale, ltrf_conflict */
     assert_int_equal(cal.samples, 8);
     for (int j = 0; j < cal.nfit; j++) {
         const rf_mparam *mp = &rf_ipc_mparams[cal.fit_idx[j]];
