@@ -305,6 +305,7 @@ bool rf_plan_has_hirf(const rf_gpu *gpu)
  * start-up: it is at least MIN_SAMPLE cycles long like every other.
  * Cost: the samples (warm-ups and windows) share the budget equally. */
 static const double PF_WHERE[RF_PLAN_PF_POS] = {0.3, 0.5, 0.7, 0.4};
+#define PF_TIMED_WARM 1000
 static const struct {
     int kind, config;
     bool plus;
@@ -332,9 +333,8 @@ int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *
     long ctas = rf_kernel_ctas(k);
     int resident = e.occ.active_ctas > 0 ? e.occ.active_ctas : e.occ.ctas_per_sm;
     plan->resident = resident;
-    double life = ctas > 0 && resident > 0 ? plan->full_cycles * resident / (double)ctas : 0.0;
     double fill = gpu->dram_latency > 0 ? gpu->dram_latency : 0;
-    uint64_t warmup = (uint64_t)(fill < life ? fill : life);
+    uint64_t warmup = (uint64_t)(fill > PF_TIMED_WARM ? fill : PF_TIMED_WARM);
     double least = (double)(warmup + MIN_SAMPLE);
     int slots = (int)(plan->budget / least);
     int npos = slots / RF_PLAN_PF_PTS, per = RF_PLAN_PF_PTS;
@@ -346,12 +346,28 @@ int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *
     }
     if (npos == 0)
         return RF_OK;
-    double span = plan->budget / (npos * per);
-    uint64_t turns = (uint64_t)WARM_TURNS * (uint64_t)(resident > 0 ? resident : 1);
+    /* A grid of few waves rounds two positions to the same CTA: one
+     * window pair there, not two copies of one measurement. */
+    long skips[RF_PLAN_PF_POS];
+    int at[RF_PLAN_PF_POS], used = 0;
     for (int g = 0; g < npos; g++) {
         long skip = (long)(PF_WHERE[g] * ctas);
         if (resident > 0)
             skip -= skip % resident;
+        bool seen = false;
+        for (int q = 0; q < used; q++)
+            seen |= skips[q] == skip;
+        if (!seen) {
+            at[used] = g;
+            skips[used++] = skip;
+        }
+    }
+    npos = used;
+    double span = plan->budget / (npos * per);
+    uint64_t turns = (uint64_t)WARM_TURNS * (uint64_t)(resident > 0 ? resident : 1);
+    for (int q = 0; q < npos; q++) {
+        long skip = skips[q];
+        int g = at[q];
         for (int j = 0; j < per; j++) {
             rf_plan_point *p = &plan->pt[plan->n++];
             p->design = *tmpl;
