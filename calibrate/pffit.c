@@ -211,15 +211,12 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
  * inside the parameters' standard errors from a few ratios). */
 #define WIN_XTOL 1e-3
 #define WIN_GTOL 1e-4
-#define WIN_ITER 5
+#define WIN_ITER 4
 #define WIN_FLOOR 0.02
-#define WIN_LEVEL 1
-#define WIN_LEVEL_FLOOR 0.03
-#define WIN_LEVEL_PRIOR 0.054
-#define WIN_NOISE_ONE 0.10
+#define WIN_NOISE_ONE 0.20
 
-static const char *const win_names[] = {"pf_scale", "rfc_scale", "ltrf_conflict"};
-static const double win_prior[] = {1.0, 1.0, 1.0};
+static const char *const win_names[] = {"pf_scale", "rfc_scale"};
+static const double win_prior[] = {1.0, 1.0};
 #define WIN_P ((int)(sizeof win_names / sizeof win_names[0]))
 
 int rf_pffit_run_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan,
@@ -413,33 +410,6 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
     c.cal.samples = plan->n;
     c.cal.sample_cycles = rep->sim_cycles;
     c.cal.full_cycles = plan->full_cycles;
-    /* Level: the baseline windows over the model's full-wave steady state,
-     * shrunk toward 1 by their noise against the uncalibrated model's own
-     * error (WIN_LEVEL_PRIOR). */
-    {
-        rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
-                          rf_kernel_ctas(k), 1};
-        rf_estimate e;
-        rf_calib c0 = *cal;
-        c0.nfit = 0;
-        c0.samples = 0;
-        rc = rf_extrap_estimate(gpu, &plan->pt[0].design, kc, &shape, &c0, &e, err);
-        if (rc)
-            return rc;
-        double m = 0, ss2 = 0;
-        for (int g = 0; g < npos; g++)
-            m += log(w[g * per].ipc / e.steady.ipc) / npos;
-        for (int g = 0; g < npos; g++) {
-            double d = log(w[g * per].ipc / e.steady.ipc) - m;
-            ss2 += d * d;
-        }
-        double s = npos > 1 ? sqrt(ss2 / (npos - 1)) : WIN_NOISE_ONE;
-        double v = s * s / npos + WIN_LEVEL_FLOOR * WIN_LEVEL_FLOOR;
-        double t2 = WIN_LEVEL_PRIOR * WIN_LEVEL_PRIOR;
-        rep->level_meas = exp(m);
-        rep->level_noise = sqrt(v);
-        c.cal.level = WIN_LEVEL ? exp(m * t2 / (t2 + v)) : 1.0;
-    }
     *cal = c.cal;
     return RF_OK;
 }

@@ -60,9 +60,6 @@ typedef struct rf_pffit_wrep {
     double noise[RF_PLAN_PF_PTS];   /* relative noise taken on it */
     double model0[RF_PLAN_PF_PTS];  /* the model's ratio at the defaults */
     double model[RF_PLAN_PF_PTS];   /* ... at the fitted parameters */
-    double level_meas;        /* baseline windows' IPC over the model's steady state
-                                 (geometric mean over positions) */
-    double level_noise;       /* relative noise taken on it */
     double sim_cycles;        /* cycles simulated (warm-ups included) */
 } rf_pffit_wrep;
 

@@ -313,7 +313,6 @@ static const struct {
     {RF_DESIGN_BASELINE, 0, false},
     {RF_DESIGN_RFC, 7, false},
     {RF_DESIGN_LTRF, 7, false},
-    {RF_DESIGN_LTRF, 1, false},
 };
 
 int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,

@@ -68,7 +68,7 @@ void rf_plan_warm(const rf_gpu *gpu, rf_plan *plan);
  * interval_regs, rc_entries, scheduler).  A kernel too short for one pair
  * gets none (plan->n = 0). */
 #define RF_PLAN_PF_POS 4
-#define RF_PLAN_PF_PTS 4
+#define RF_PLAN_PF_PTS 3
 int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                     const rf_design *tmpl, uint64_t budget_cycles, rf_plan *plan, rf_err *err);
 

@@ -218,8 +218,8 @@ static void verbose_kernel(const kjob *j)
         for (int q = 0; q < c->nfit; q++)
             printf(" %s=%.3g", rf_ipc_mparams[c->fit_idx[q]].name,
                    rf_mparam_get(&rf_ipc_mparams[c->fit_idx[q]], &c->params));
-        printf("\n      level   windows %.4f +- %.3f  record %.4f  full run / model steady %.4f\n",
-               r->level_meas, r->level_noise, c->level, j->full[p][0].ipc / j->steady0[p]);
+        printf("\n      baseline: full run / model's steady state %.4f\n",
+               j->full[p][0].ipc / j->steady0[p]);
         for (int q = 1; q < r->per; q++)
             printf("      ratio %-7s windows %.4f +- %.3f  model %.4f -> %.4f  full runs %.4f\n",
                    pts[q].label, r->ratio[q], r->noise[q], r->model0[q], r->model[q],
