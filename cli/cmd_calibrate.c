@@ -38,7 +38,7 @@ static void usage(FILE *out)
             "usage: rfkit calibrate --gpu G (--kernel K | --kernels LIST) [-o FILE]\n"
             "                       [--budget-cycles N] [--seed S]\n"
             "                       [--entry NAME] [--grid X,Y,Z] [--block X,Y,Z] [--smem B]\n"
-            "                       [--regs N] [--quiet] [--cold] [--design D]\n\n"
+            "                       [--regs N] [--quiet] [--cold] [--design D [--active-warps N]]\n\n"
             "Run short sampler windows at a few design points (warm-up, window, several\n"
             "places of the kernel), fit the IPC model's free parameters with GSL, print the\n"
             "parameters, the residuals and the cycles the samples cost against a full run,\n"
@@ -63,16 +63,21 @@ static void usage(FILE *out)
             "                     starts after a few CTA turnovers walked untimed\n"
             "                     (functional warming), so that it sees the mid-run mix\n"
             "                     of CTA ages rather than a cold start's short CTAs, and\n"
-            "                     one more rate factor is fitted\n"
+            "                     one more rate factor is fitted\n",
+            DEFAULT_CALIB);
+    fprintf(out,
             "  --design rfc|ltrf  calibrate the register-cache model instead (seed 004):\n"
-            "                     windows of the baseline, RFC #7, LTRF #7 and LTRF #1 on\n"
-            "                     the same CTAs at up to four grid positions, within the\n"
-            "                     same budget; the designs' ratios to their baseline\n"
-            "                     window fit pf_scale, pf_reg, rfc_hit, rfc_scale and\n"
-            "                     ltrf_conflict, each held near its default by the\n"
-            "                     windows' measured noise (calibrate/pffit.c).  Its\n"
+            "                     windows of the baseline, RFC #7 and LTRF #7 on the same\n"
+            "                     CTAs at up to four grid positions, within the same\n"
+            "                     budget; the designs' ratios to their baseline window\n"
+            "                     fit rfc_scale and pf_scale, each held near its default\n"
+            "                     by the windows' measured noise (calibrate/pffit.c).  Its\n"
             "                     record serves rfkit estimate for RFC, LTRF and LTRF+\n"
-            "                     design points (keep it in its own file with -o)\n"
+            "                     design points at the pool it was made at (keep it in\n"
+            "                     its own file with -o)\n"
+            "  --active-warps N   with --design rfc|ltrf: the two-level pool the windows\n"
+            "                     run at (default 0, the GPU's; -1 rfkit's preferred,\n"
+            "                     8 per scheduler): calibrate at the pool you estimate at\n"
             "  --design hirf      the plain plan, whose HI-RF windows set the register\n"
             "                     cache's terms (a GPU with an NVM main file only)\n"
             "  --design finereg   also run two FineReg windows (at 30%% and 50%% of the\n"
@@ -83,8 +88,7 @@ static void usage(FILE *out)
             "                     priors (their windows did not improve the estimates).\n"
             "                     Keep its record in its own file with -o: its ordinary\n"
             "                     windows are shorter, and its sw_sync is FineReg's\n"
-            RF_CLI_KERNEL_HELP,
-            DEFAULT_CALIB);
+            RF_CLI_KERNEL_HELP);
 }
 
 static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err)
@@ -98,7 +102,8 @@ static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err
 }
 
 /* --design rfc|ltrf: the register-cache windows (calibrate/plan.c
- * rf_plan_make_pf) at the preset's pool and their fit into *cal. */
+ * rf_plan_make_pf) at the two-level pool `pool` (design active_warps: 0
+ * the preset's, -1 rfkit's preferred) and their fit into *cal. */
 typedef struct pf_run {
     rf_plan plan;
     rf_pffit_win w[RF_PLAN_MAX];
@@ -106,12 +111,13 @@ typedef struct pf_run {
 } pf_run;
 
 static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
-                        const rf_ipc_kernel *kc, uint64_t budget, uint64_t seed, pf_run *pr,
-                        rf_calib *cal, rf_err *err)
+                        const rf_ipc_kernel *kc, uint64_t budget, uint64_t seed, int pool,
+                        pf_run *pr, rf_calib *cal, rf_err *err)
 {
     rf_design d;
     rf_design_init(&d);
     d.kind = RF_DESIGN_LTRF;
+    d.active_warps = pool;
     rf_calib_init_kernel(cal, gpu_name, k);
     return rf_pffit_calibrate(gpu, k, kc, &d, budget, seed ? seed : 1, &pr->plan, pr->w, cal,
                               &pr->rep, err);
@@ -176,6 +182,7 @@ typedef struct many_opts {
     const rf_kernel_opts *ko;
     rf_calib_opts co;          /* progress NULL: a list shows kernels, not samples */
     bool pf;                   /* --design rfc|ltrf */
+    int pool;                  /* --active-warps with --design rfc|ltrf */
 } many_opts;
 
 /* One kernel of a list: its outcome travels between ranks as bytes. */
@@ -201,7 +208,7 @@ static void calibrate_item(const many_opts *mo, const char *path, kernel_cal *it
         it->rc = rf_kchar_compute(mo->gpu, k, &kc, &it->err);
     if (!it->rc && mo->pf)
         it->rc = calibrate_pf(mo->gpu, mo->gpu_name, k, &kc, mo->co.budget_cycles, mo->co.seed,
-                              pr, &it->cal, &it->err);
+                              mo->pool, pr, &it->cal, &it->err);
     else if (!it->rc)
         it->rc = rf_calib_run(mo->gpu, mo->gpu_name, k, &kc, &mo->co, &it->cal, rep, &it->err);
     free(pr);
@@ -405,7 +412,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     rf_err err;
     rf_err_clear(&err);
     const char *gpu_name = NULL, *kernel_path = NULL, *out_path = DEFAULT_CALIB, *list = NULL;
-    const char *budget_s = NULL, *seed_s = NULL, *design_s = NULL;
+    const char *budget_s = NULL, *seed_s = NULL, *design_s = NULL, *pool_s = NULL;
     bool quiet = false, cold = false;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
@@ -425,7 +432,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         }
         const rf_cli_opt opts[] = {{"gpu", &gpu_name},        {"kernel", &kernel_path},
                                    {"output", &out_path},     {"budget-cycles", &budget_s},
-                                   {"seed", &seed_s},
+                                   {"seed", &seed_s},         {"active-warps", &pool_s},
                                    {"design", &design_s},     {"kernels", &list}};
         int rc = rf_cli_values(argc, argv, &i, opts, sizeof opts / sizeof opts[0], &err);
         if (rc == 0)
@@ -462,6 +469,14 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     /* hirf: the plain plan, which runs the HI-RF windows on an NVM GPU
      * (checked once the GPU is read, need_hirf below). */
     bool hirf = design_s && !strcmp(design_s, "hirf");
+    long pool = 0;
+    if (pool_s && !pf) {
+        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "active-warps",
+                   "goes with --design rfc|ltrf (the register-cache windows' pool)");
+        return fail(m, &err);
+    }
+    if (pool_s && rf_parse_long_in(pool_s, -1, 1024, RF_CLI_WHERE, 0, "active-warps", &pool, &err))
+        return fail(m, &err);
     if (pf && cold) {
         rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "cold",
                    "the register-cache windows are always functionally warmed (--design %s)",
@@ -510,7 +525,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
                             NULL, "another rank could not read the kernel list or the GPU "
                             "(do all ranks see the same files?)");
         if (!rc) {
-            many_opts mo = {&lgpu, gpu_name, &ko, co, pf};
+            many_opts mo = {&lgpu, gpu_name, &ko, co, pf, (int)pool};
             rc = calibrate_many(m, &mo, paths, n, out_path, &err);
         }
         free(paths);
@@ -538,7 +553,8 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         rc = rf_kchar_compute(&gpu, k, &kc, &err);
     if (!rc && pf) {
         pf_run *pr = calloc(1, sizeof *pr);
-        rc = pr ? calibrate_pf(&gpu, gpu_name, k, &kc, co.budget_cycles, co.seed, pr, &cal, &err)
+        rc = pr ? calibrate_pf(&gpu, gpu_name, k, &kc, co.budget_cycles, co.seed, (int)pool, pr,
+                               &cal, &err)
                 : rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
         if (!rc)
             rc = rf_record_save(out_path, &cal, &err);

@@ -74,6 +74,12 @@ static void option_errors_say_command_line(void **state)
                       "-o /dev/null",
                       "rfkit: command line: design: hirf: GPU maxwell-gtx980 has no NVM main "
                       "register file under a register cache");
+    clirun_expect_bad("calibrate --gpu maxwell-gtx980 --kernel " SPEC " --active-warps 8 "
+                      "-o /dev/null",
+                      "rfkit: command line: active-warps: goes with --design rfc|ltrf");
+    clirun_expect_bad("calibrate --gpu maxwell-gtx980 --kernel " SPEC " --design ltrf "
+                      "--active-warps -2 -o /dev/null",
+                      "rfkit: command line: active-warps:");
     clirun_expect_bad("calibrate --gpu maxwell-gtx980 --kernel " SPEC " --design ltrf --cold "
                       "-o /dev/null",
                       "rfkit: command line: cold: the register-cache windows are always "

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #define K "--gpu maxwell-ltrf --kernel inputs/kernels/kmeans.spec"
+#define SGEMM "--gpu maxwell-ltrf --kernel inputs/kernels/sgemm.spec"
 
 /* simulate --csv: LTRF moves registers and holds warps; LTRF+ moves fewer;
  * RFC counts hits and misses; the baseline none of them. */
@@ -108,9 +109,8 @@ static void estimate_batch(void **state)
 }
 
 /* calibrate takes --design hirf, rfc and ltrf alike: rfc and ltrf run the
- * register-cache windows (kmeans: 4.25% of its estimated 115,000 cycles
- * holds three samples of at least 1350 cycles, the baseline, RFC #7 and
- * LTRF #7 windows at 30% of the grid) and
+ * register-cache windows (sgemm: 4.25% of its estimated 1.25 M cycles holds
+ * the baseline, RFC #7 and LTRF #7 windows at four grid positions) and
  * write a record that estimate applies; hirf on an NVM GPU is the plain
  * plan with its HI-RF windows. */
 static void calibrate_designs(void **state)
@@ -121,17 +121,17 @@ static void calibrate_designs(void **state)
     for (int i = 0; i < 2; i++) {
         remove(rec);
         char args[512];
-        snprintf(args, sizeof args, "calibrate " K " --design %s -o %s", designs[i],
+        snprintf(args, sizeof args, "calibrate " SGEMM " --design %s -o %s", designs[i],
                  rec);
         clirun r = clirun_run(args);
         assert_int_equal(r.status, 0);
         assert_non_null(strstr(r.out, "register-cache model"));
         assert_non_null(strstr(r.out, "baseline at 30%"));
         assert_non_null(strstr(r.out, "rfc #7 at 30%"));
-        assert_non_null(strstr(r.out, "ltrf #7 at 30%"));
+        assert_non_null(strstr(r.out, "ltrf #7 at 40%"));
         assert_non_null(strstr(r.out, "pf_scale"));
         free(r.out);
-        snprintf(args, sizeof args, "estimate " K " --design %s --calib %s --csv",
+        snprintf(args, sizeof args, "estimate " SGEMM " --design %s --calib %s --csv",
                  designs[i], rec);
         r = clirun_run(args);
         assert_int_equal(r.status, 0);

@@ -54,86 +54,89 @@ static void make(fixture *fx, uint64_t budget, rf_plan *p)
                                      &err), 0);
 }
 
-/* Budget 60,000 cycles.  Warm-up: one DRAM latency, 350 cycles (a CTA's
- * lifetime, full x 8 / 410, is longer: checked first).  A sample is at
- * least 350 + 1000 = 1350 cycles: 60000 / 1350 = 44 samples, 11 positions
- * of 4, capped at 4.  16 samples share the budget: 60000 / 16 = 3750
- * cycles each, 350 of warm-up and a window of 3400.  Positions 30%, 50%,
- * 70%, 40% of 410 CTAs = 123, 205, 287, 164, rounded down to whole waves
- * of 8: 120, 200, 280, 160; functional warming walks 4 turnovers x 8 =
- * 32 CTAs before each.  Per position the baseline, RFC #7, LTRF #7, LTRF
- * #1, all on the same CTAs, each keeping the template's interval size. */
+/* Budget 60,000 cycles.  Timed warm-up: 1000 cycles (more than one DRAM
+ * latency, 350).  A sample is at least 1000 + 1000 = 2000 cycles: 60000 /
+ * 2000 = 30 samples, 10 positions of 3, capped at 4.  12 samples share the
+ * budget: 60000 / 12 = 5000 cycles each, 1000 of warm-up and a window of
+ * 4000.  Positions 30%, 50%, 70%, 40% of 410 CTAs = 123, 205, 287, 164,
+ * rounded down to whole waves of 8: 120, 200, 280, 160; functional warming
+ * walks 4 turnovers x 8 = 32 CTAs before each.  Per position the baseline,
+ * RFC #7 and LTRF #7, all on the same CTAs, each keeping the template's
+ * interval size. */
 static void full_plan(void **state)
 {
     fixture *fx = *state;
     rf_plan p;
     make(fx, 60000, &p);
-    assert_true(p.full_cycles * 8 / 410 > 350);
     assert_int_equal(p.resident, 8);
-    assert_int_equal(p.n, 16);
-    assert_int_equal(p.ndesign, 3);
+    assert_int_equal(p.n, 12);
+    assert_int_equal(p.ndesign, 2);
     assert_float_equal(p.budget, 60000, 1e-9);
     assert_float_equal(p.cost, 60000, 1e-9);
     const uint64_t skip[4] = {120, 200, 280, 160};
-    const int kind[4] = {RF_DESIGN_BASELINE, RF_DESIGN_RFC, RF_DESIGN_LTRF, RF_DESIGN_LTRF};
-    const int config[4] = {6, 7, 7, 1};   /* the baseline keeps the default's #6 */
+    const int kind[3] = {RF_DESIGN_BASELINE, RF_DESIGN_RFC, RF_DESIGN_LTRF};
+    const int config[3] = {6, 7, 7};   /* the baseline keeps the default's #6 */
     for (int g = 0; g < 4; g++)
-        for (int j = 0; j < 4; j++) {
-            const rf_plan_point *pt = &p.pt[g * 4 + j];
+        for (int j = 0; j < 3; j++) {
+            const rf_plan_point *pt = &p.pt[g * 3 + j];
             assert_int_equal(pt->skip_ctas, skip[g]);
             assert_int_equal(pt->warm_ctas, 32);
-            assert_int_equal(pt->warmup, 350);
-            assert_int_equal(pt->cycles, 3400);
+            assert_int_equal(pt->warmup, 1000);
+            assert_int_equal(pt->cycles, 4000);
             assert_int_equal(pt->design.kind, kind[j]);
             assert_int_equal(pt->design.rf_config, config[j]);
             assert_false(pt->design.plus);
             assert_int_equal(pt->design.interval_regs, 12);
         }
     assert_string_equal(p.pt[0].label, "baseline at 30%");
-    assert_string_equal(p.pt[6].label, "ltrf #7 at 50%");
+    assert_string_equal(p.pt[5].label, "ltrf #7 at 50%");
 }
 
-/* Budget 6,000: 6000 / 1350 = 4 samples, one position of four, 1500
- * cycles each (350 + 1150).  Budget 3,000: 2 samples, less than a
- * position: the pair baseline and RFC #7 at 30%, 1500 cycles each.  Budget
- * 1,300: not one sample of 1350 cycles: no windows. */
+/* Budget 6,000: 6000 / 2000 = 3 samples, one position of three, 2000
+ * cycles each (1000 + 1000).  Budget 4,000: 2 samples, less than a
+ * position: the pair baseline and RFC #7 at 30%, 2000 cycles each.
+ * Budget 1,900: not one sample of 2000 cycles: no windows. */
 static void small_budgets(void **state)
 {
     fixture *fx = *state;
     rf_plan p;
     make(fx, 6000, &p);
-    assert_int_equal(p.n, 4);
-    assert_int_equal(p.ndesign, 3);
-    assert_int_equal(p.pt[3].cycles, 1150);
-    assert_int_equal(p.pt[3].skip_ctas, 120);
-    make(fx, 3000, &p);
+    assert_int_equal(p.n, 3);
+    assert_int_equal(p.ndesign, 2);
+    assert_int_equal(p.pt[2].cycles, 1000);
+    assert_int_equal(p.pt[2].skip_ctas, 120);
+    make(fx, 4000, &p);
     assert_int_equal(p.n, 2);
     assert_int_equal(p.ndesign, 1);
     assert_int_equal(p.pt[0].design.kind, RF_DESIGN_BASELINE);
     assert_int_equal(p.pt[1].design.kind, RF_DESIGN_RFC);
     assert_int_equal(p.pt[1].skip_ctas, p.pt[0].skip_ctas);
-    assert_int_equal(p.pt[1].warmup + p.pt[1].cycles, 1500);
-    assert_float_equal(p.cost, 3000, 1e-9);
-    make(fx, 1300, &p);
+    assert_int_equal(p.pt[1].warmup + p.pt[1].cycles, 2000);
+    assert_float_equal(p.cost, 4000, 1e-9);
+    make(fx, 1900, &p);
     assert_int_equal(p.n, 0);
 }
 
-/* A grid of 20 CTAs: 30% is CTA 6, rounded down to whole waves of 8: 0,
- * so there is nothing to walk before (warm_ctas 0) and the window reads
- * the kernel's start-up, still at least 1000 cycles long. */
+/* A grid of 20 CTAs, budget 24,000 (12 samples: four positions of 3):
+ * 30%, 50%, 70%, 40% are CTAs 6, 10, 14, 8, rounded down to whole waves
+ * of 8: 0, 8, 8, 8.  Two distinct positions, 0 and 8, get a pair each
+ * (24000 / 6 = 4000 cycles per sample); the first has nothing to walk
+ * before it (warm_ctas 0) and reads the kernel's start-up in a window of
+ * 3000 cycles, the second walks the 8 CTAs before it. */
 static void short_grid(void **state)
 {
     fixture *fx = *state;
     fx->sf.kernel.launch.grid[0] = 20;
     rf_plan p;
-    make(fx, 6000, &p);
+    make(fx, 24000, &p);
     fx->sf.kernel.launch.grid[0] = 410;
-    assert_int_equal(p.n, 4);
+    assert_int_equal(p.n, 6);
     for (int i = 0; i < p.n; i++) {
-        assert_int_equal(p.pt[i].skip_ctas, 0);
-        assert_int_equal(p.pt[i].warm_ctas, 0);
-        assert_true(p.pt[i].cycles >= 1000);
+        assert_int_equal(p.pt[i].skip_ctas, i < 3 ? 0 : 8);
+        assert_int_equal(p.pt[i].warm_ctas, i < 3 ? 0 : 8);
+        assert_int_equal(p.pt[i].cycles, 3000);
     }
+    assert_string_equal(p.pt[3].label, "baseline at 50%");
 }
 
 static double model_ipc(fixture *fx, const rf_design *d, const rf_calib *cal)
@@ -155,20 +158,20 @@ static void ratios_at_the_defaults(void **state)
 {
     fixture *fx = *state;
     rf_plan p;
-    make(fx, 12000, &p);       /* 12000 / 1350 = 8 samples: two positions */
-    assert_int_equal(p.n, 8);
+    make(fx, 12000, &p);       /* 12000 / 2000 = 6 samples: two positions */
+    assert_int_equal(p.n, 6);
     rf_calib def;
     rf_calib_init(&def, "maxwell-ltrf", "simfix");
     rf_pffit_win w[RF_PLAN_MAX];
     memset(w, 0, sizeof w);
-    double m[4];
-    for (int j = 0; j < 4; j++)
+    double m[3];
+    for (int j = 0; j < 3; j++)
         m[j] = model_ipc(fx, &p.pt[j].design, NULL);
     for (int g = 0; g < 2; g++)
-        for (int j = 0; j < 4; j++) {
-            w[g * 4 + j].ipc = (g ? 1.2 : 1.0) * m[j];
-            w[g * 4 + j].warmup = 350;
-            w[g * 4 + j].cycles = 1150;
+        for (int j = 0; j < 3; j++) {
+            w[g * 3 + j].ipc = (g ? 1.2 : 1.0) * m[j];
+            w[g * 3 + j].warmup = 1000;
+            w[g * 3 + j].cycles = 1000;
         }
     rf_calib cal = def;
     rf_pffit_wrep rep;
@@ -176,16 +179,16 @@ static void ratios_at_the_defaults(void **state)
     assert_int_equal(rf_pffit_fit_windows(&fx->sf.gpu, &fx->sf.kernel, &fx->kc, &p, w, &cal,
                                           &rep, &err), 0);
     assert_int_equal(rep.npos, 2);
-    assert_int_equal(rep.per, 4);
-    assert_float_equal(rep.sim_cycles, 8 * 1500, 1e-9);
-    for (int j = 1; j < 4; j++) {
+    assert_int_equal(rep.per, 3);
+    assert_float_equal(rep.sim_cycles, 6 * 2000, 1e-9);
+    for (int j = 1; j < 3; j++) {
         assert_float_equal(rep.ratio[j], m[j] / m[0], 1e-12);
         assert_float_equal(rep.noise[j], 0.02, 1e-12);
         assert_float_equal(rep.model0[j], m[j] / m[0], 1e-12);
         assert_float_equal(rep.model[j], m[j] / m[0], 1e-3);
     }
-    assert_int_equal(cal.nfit, 3);   /* pf_scale, rfc_scale, ltrf_conflict */
-    assert_int_equal(cal.samples, 8);
+    assert_int_equal(cal.nfit, 2);   /* pf_scale, rfc_scale */
+    assert_int_equal(cal.samples, 6);
     for (int j = 0; j < cal.nfit; j++) {
         const rf_mparam *mp = &rf_ipc_mparams[cal.fit_idx[j]];
         assert_float_equal(rf_mparam_get(mp, &cal.params), mp->def, 0.02);
@@ -198,7 +201,7 @@ static void ratios_at_the_defaults(void **state)
  * 0.09531 have mean -0.005025 (ratio 0.99499) and sample standard
  * deviation |ln 1.1 - ln 0.9| / sqrt 2 = 0.141896, so sigma =
  * sqrt(0.141896^2 / 2 + 0.02^2) = 0.102309.  With one position the spread
- * is not measured: sqrt(0.05^2 / 1 + 0.02^2) = 0.05385. */
+ * is not measured: sqrt(0.20^2 / 1 + 0.02^2) = 0.200998. */
 static void measured_noise(void **state)
 {
     fixture *fx = *state;
@@ -206,14 +209,14 @@ static void measured_noise(void **state)
     make(fx, 12000, &p);
     rf_pffit_win w[RF_PLAN_MAX];
     memset(w, 0, sizeof w);
-    double m[4];
-    for (int j = 0; j < 4; j++)
+    double m[3];
+    for (int j = 0; j < 3; j++)
         m[j] = model_ipc(fx, &p.pt[j].design, NULL);
     for (int g = 0; g < 2; g++)
-        for (int j = 0; j < 4; j++) {
-            w[g * 4 + j].ipc = j == 1 ? (g ? 1.1 : 0.9) * m[0] : m[j];
-            w[g * 4 + j].warmup = 350;
-            w[g * 4 + j].cycles = 1150;
+        for (int j = 0; j < 3; j++) {
+            w[g * 3 + j].ipc = j == 1 ? (g ? 1.1 : 0.9) * m[0] : m[j];
+            w[g * 3 + j].warmup = 1000;
+            w[g * 3 + j].cycles = 1000;
         }
     rf_calib cal;
     rf_calib_init(&cal, "maxwell-ltrf", "simfix");
@@ -225,11 +228,11 @@ static void measured_noise(void **state)
     assert_float_equal(rep.noise[1], 0.102309, 1e-6);
     assert_float_equal(rep.noise[2], 0.02, 1e-12);
     make(fx, 6000, &p);
-    assert_int_equal(p.n, 4);
+    assert_int_equal(p.n, 3);
     rf_calib_init(&cal, "maxwell-ltrf", "simfix");
     assert_int_equal(rf_pffit_fit_windows(&fx->sf.gpu, &fx->sf.kernel, &fx->kc, &p, w, &cal,
                                           &rep, &err), 0);
-    assert_float_equal(rep.noise[1], 0.05385, 1e-5);
+    assert_float_equal(rep.noise[1], 0.200998, 1e-6);
 }
 
 /* No windows (too short a kernel): the record keeps the defaults and no
@@ -238,7 +241,7 @@ static void no_windows(void **state)
 {
     fixture *fx = *state;
     rf_plan p;
-    make(fx, 1300, &p);
+    make(fx, 1900, &p);
     rf_pffit_win w[RF_PLAN_MAX];
     memset(w, 0, sizeof w);
     rf_calib cal;
