@@ -1,7 +1,11 @@
 /* pffit.c - calibration of the RFC/LTRF closed form (seed 004; model in
  * analytic/prefetch.c, calibrate/extrapolate.c rf_extrap_pf and
- * analytic/ipc.c).
+ * analytic/ipc.c), two ways: from full runs (rf_pffit_sample_seeds and
+ * rf_pffit_fit, the reproduction report's seed 004, results/repro_004.c),
+ * and from short windows only (rf_pffit_calibrate, rfkit calibrate
+ * --design rfc|ltrf; "windows only" below).
  *
+ * Full runs.
  * Samples: full sampler runs of the kernel on seven design points that span
  * what the model separates: the main file's capacity (configuration #1,
  * 1x, against the 8x files), its latency (the fastest 8x file #2, 1.25x,
@@ -182,8 +186,11 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
 /* ---- windows only --------------------------------------------------------
  *
  * Samples (rf_plan_make_pf, calibrate/plan.c): at each of up to four grid
- * positions a baseline window and RFC #7, LTRF #7 and LTRF #1 windows on
- * the same CTAs after the same functional warming and sampler seed.
+ * positions a baseline window and RFC #7 and LTRF #7 windows on the same
+ * CTAs after the same functional warming and sampler seed, at one
+ * two-level pool (the template's: the record serves that pool; the RFC
+ * model's error differs between pools, sgemm's RFC #7 -6% uncalibrated at
+ * rfkit's preferred pool and -24% at the preset's 8 warps).
  * Observations: for register-cache point j, the log of its window's IPC
  * over the baseline window at the same position, averaged over the
  * positions,
@@ -191,19 +198,33 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
  * so the position's own level (which CTAs, at what age) cancels.  Its
  * noise is measured on the windows: the spread of that log ratio over the
  * positions, s_j (sample standard deviation; WIN_NOISE_ONE where only one
- * position ran), as a standard error, plus WIN_FLOOR for what a window
- * pair reads apart from the whole run's ratio,
+ * position ran, its spread unmeasured), as a standard error, plus
+ * WIN_FLOOR for what a window pair reads apart from the whole run's ratio,
  *   sigma_j^2 = s_j^2 / n_pos + WIN_FLOOR^2.
  * Model: the same ratio of rfkit estimate's whole-kernel IPC on one SM,
  *   f_j(theta) = ln(IPC(d_j; theta) / IPC(baseline; theta)).
- * Fit: theta = (pf_scale, pf_reg, rfc_hit, rfc_scale, ltrf_conflict)
- * minimises
+ * Fit: theta = (pf_scale, rfc_scale) minimises
  *   sum_j ((f_j - y_j) / sigma_j)^2 + sum_k ((theta_k - d_k) / w_k)^2
- * (d_k the defaults, w_k = WIN_PRIOR): where the windows are noisy the
- * priors hold the parameters at the uncalibrated model's values, so that
- * calibrating does not make the estimates worse than not calibrating.
- * lat_scale and mem_scale, the level of every design alike, cancel in the
- * ratios: they keep their defaults.
+ * (d_k the defaults, w_k = win_prior): where the windows are noisy the
+ * priors hold the parameters at the uncalibrated model's values.  One
+ * parameter per ratio: rfc_hit scales RFC's miss stall with the main
+ * file's latency as rfc_scale does, and pf_reg moves LTRF #7's ratio as
+ * pf_scale does, so two ratios cannot set them apart; they, ltrf_conflict,
+ * lat_scale and mem_scale keep their defaults.
+ * The baseline's own level stays uncalibrated: the windows read the
+ * mid-run rate, but what the model misses on the baseline is mostly the
+ * whole run's start-up and tail (full run over the model's steady state
+ * 0.70-1.01 on bench_ltrf_calib's kernels, the windows 0.86-1.22 of it),
+ * so a level set from them made the baseline worse (13.0% -> 18.6% mean
+ * |error| over both sets).
+ * Measured (tests/bench_ltrf_calib.c, maxwell-ltrf, one calibration per
+ * pool; preferred pool / 8 warps): on the nine tuning kernels mean |IPC
+ * error| 7.96% / 10.43% uncalibrated, 7.16% / 9.43% calibrated, the
+ * design-over-baseline ratios 3.46% / 9.66% -> 2.73% / 5.89%; on the
+ * validation kernels 15.59% / 11.84% -> 14.21% / 11.43%, ratios 7.06% /
+ * 10.70% -> 3.66% / 6.73%.  WIN_FLOOR 0.02 / 0.05 / 0.08 summed 16.72 /
+ * 16.84 / 16.90 (mean error, both pools, the nine); WIN_NOISE_ONE 0.05 /
+ * 0.10 / 0.20 with prior widths 0.5 / 1 / 2: best 0.20 and 1 (16.59).
  */
 
 /* The fit stops at a step of WIN_XTOL in the logistic coordinate or a

@@ -1,5 +1,7 @@
 /* pffit.h - calibration of the RFC/LTRF closed form (seed 004) from seven
- * sampler runs of a kernel.  (Method: calibrate/pffit.c.)
+ * full sampler runs of a kernel, or from paired windows of the baseline and
+ * the register caches (rfkit calibrate --design rfc|ltrf).  (Methods:
+ * calibrate/pffit.c.)
  */
 #ifndef RF_PFFIT_H
 #define RF_PFFIT_H

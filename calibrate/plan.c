@@ -283,27 +283,33 @@ bool rf_plan_has_hirf(const rf_gpu *gpu)
 /* Register-cache plan (rf_plan_make_pf; calibrate/pffit.c fits it).
  *
  * Per position: the baseline, then RFC on configuration #7 (the slowest
- * main file, 6.3x: a read miss costs most there, so RFC's hit rate and
- * miss stall show), LTRF on #7 (PREFETCH and activation stalls at their
- * largest) and LTRF on #1 (a main file as fast as the baseline's: what is
- * left is the cache banks' queue).  Each register-cache window runs the
- * baseline window's CTAs from the same place after the same functional
- * warming, with the same sampler seed, so that its ratio to that baseline
- * window is the design's effect, with the position's own level (which
- * CTAs, at what age: several percent from one position to the next) the
- * same in both.
+ * main file, 6.3x: a read miss costs most there, so RFC's miss stall
+ * shows) and LTRF on #7 (PREFETCH and activation stalls at their largest).
+ * Each register-cache window runs the baseline window's CTAs from the same
+ * place after the same functional warming, with the same sampler seed and
+ * the template's pool, so that its ratio to that baseline window is the
+ * design's effect, the position's own level (which CTAs, at what age:
+ * several percent from one position to the next) the same in both.  (A
+ * fourth point, LTRF on #1 for the cache banks' queue, measured no better
+ * on bench_ltrf_calib and took a quarter of the budget.)
  * Positions: PF_WHERE, in that order, as many as the budget holds
- * RF_PLAN_PF_PTS samples of at least one window of MIN_SAMPLE cycles
- * after the timed warm-up, up to RF_PLAN_PF_POS; each rounded down to
- * whole resident waves of the baseline.  A budget for less than one whole
- * position keeps the first points of one position (a pair at least: the
- * baseline and RFC #7); less than a pair, none.
- * Warming as rf_plan_warm: WARM_TURNS CTA turnovers per slot walked
- * untimed (not before CTA 0), a timed warm-up of one DRAM latency (at
- * most one CTA lifetime), the rest of the sample window.  A window that
- * still starts at CTA 0 (a grid of a few waves) reads the kernel's
- * start-up: it is at least MIN_SAMPLE cycles long like every other.
- * Cost: the samples (warm-ups and windows) share the budget equally. */
+ * RF_PLAN_PF_PTS samples of at least a PF_TIMED_WARM warm-up and a
+ * MIN_SAMPLE window, up to RF_PLAN_PF_POS; each rounded down to whole
+ * resident waves of the baseline, and one pair per distinct position (a
+ * grid of few waves rounds several to the same CTA).  A budget for less
+ * than one whole position keeps the first points of one position (a pair
+ * at least: the baseline and RFC #7); less than a pair, none.
+ * Warming: WARM_TURNS CTA turnovers per slot walked untimed (not before
+ * CTA 0), as rf_plan_warm, then a timed warm-up of PF_TIMED_WARM cycles
+ * (at least one DRAM latency): the windows start with the register cache
+ * empty, and the caches' warps all fetch at once.  nbody (16 CTAs on
+ * maxwell-ltrf) reads LTRF #7 at 0.54, 0.57, 0.70 and 0.86 of the
+ * baseline after 700, 1000, 1400 and 2000 timed cycles, its full runs
+ * 0.82; jacobi9 0.90, 0.94, 0.99 after 700, 1000, 1400 (full runs 0.92).
+ * A window that still starts at CTA 0 (a grid of a few waves) reads the
+ * kernel's start-up: it is at least MIN_SAMPLE cycles long like every
+ * other.  Cost: the samples (warm-ups and windows) share the budget
+ * equally. */
 static const double PF_WHERE[RF_PLAN_PF_POS] = {0.3, 0.5, 0.7, 0.4};
 #define PF_TIMED_WARM 1000
 static const struct {
