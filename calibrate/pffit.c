@@ -42,6 +42,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "../analytic/kchar.h"
+#include "calibrate.h"
 #include "extrapolate.h"
 #include "fit.h"
 
@@ -234,6 +236,10 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
 #define WIN_GTOL 1e-4
 #define WIN_ITER 4
 #define WIN_FLOOR 0.02
+#define LEVEL_MAX_CTAS 4096
+#define LEVEL_SEEDS 1
+#define LEVEL_MIN_SEEDS 1
+#define LEVEL_REL_SE 0.01
 #define WIN_NOISE_ONE 0.20
 
 static const char *const win_names[] = {"pf_scale", "rfc_scale"};
@@ -435,6 +441,48 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
     return RF_OK;
 }
 
+int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                   const rf_design *base, uint64_t seed, rf_calib *cal, rf_err *err)
+{
+    long total = rf_kernel_ctas(k);
+    int n = total > LEVEL_MAX_CTAS ? LEVEL_MAX_CTAS : (int)total;
+    double ones[LEVEL_SEEDS], pop = 0;
+    int used = 0, rc = RF_OK;
+    for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
+        rf_ctaset *cs = NULL;
+        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kc->warps_per_cta, 0, n,
+                             seed + (uint64_t)s, &cs, err);
+        double one = 0;
+        if (!rc)
+            rc = rf_calib_window_ipc(gpu, base, k, kc, cs, &cal->params, 0, 0, 0, 0, &one, err);
+        rf_kchar_ctaset_free(cs);
+        if (rc)
+            return rc;
+        ones[used++] = one;
+        pop = 0;
+        for (int i = 0; i < used; i++)
+            pop += ones[i] / used;
+        if (used >= LEVEL_MIN_SEEDS) {
+            double ss = 0;
+            for (int i = 0; i < used; i++)
+                ss += (ones[i] - pop) * (ones[i] - pop);
+            if (sqrt(ss / (used - 1) / used) <= LEVEL_REL_SE * pop)
+                break;
+        }
+    }
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem, total, 1};
+    rf_calib c0 = *cal;
+    c0.level = 1.0;
+    c0.nfit = 0;
+    rf_estimate e;
+    rc = rf_extrap_estimate(gpu, base, kc, &shape, &c0, &e, err);
+    if (rc)
+        return rc;
+    double lv = e.ipc > 0 && pop > 0 ? pop / e.ipc : 1.0;
+    cal->level = lv < 0.5 ? 0.5 : lv > 2.0 ? 2.0 : lv;
+    return RF_OK;
+}
+
 int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                        const rf_design *tmpl, uint64_t budget_cycles, uint64_t seed,
                        rf_plan *plan, rf_pffit_win w[RF_PLAN_MAX], rf_calib *cal,
@@ -444,5 +492,11 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
     double cyc = 0;
     if (!rc)
         rc = rf_pffit_run_windows(gpu, k, plan, seed, w, &cyc, err);
-    return rc ? rc : rf_pffit_fit_windows(gpu, k, kc, plan, w, cal, rep, err);
+    if (!rc)
+        rc = rf_pffit_fit_windows(gpu, k, kc, plan, w, cal, rep, err);
+    rf_design base = *tmpl;
+    base.kind = RF_DESIGN_BASELINE;
+    if (!rc)
+        rc = rf_pffit_level(gpu, k, kc, &base, seed, cal, err);
+    return rc;
 }

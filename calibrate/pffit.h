@@ -79,7 +79,18 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
                          const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
                          rf_calib *cal, rf_pffit_wrep *rep, rf_err *err);
 
-/* Plan (template tmpl, budget_cycles 0: the default), windows and fit. */
+/* cal->level: the whole grid's IPC of the CTA population model
+ * (analytic/waves.c via rf_calib_window_ipc, from CTA 0, its paths and
+ * cache outcomes drawn with sampler seeds seed, seed + 1, ... until the
+ * mean's standard error is 1%, 3 to 16 draws) over the wave formula's,
+ * design base at cal's parameters, bounded to [0.5, 2] (calibrate/pffit.c). */
+int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                   const rf_design *base, uint64_t seed, rf_calib *cal, rf_err *err);
+
+/* Plan (template tmpl, budget_cycles 0: the default), windows, fit and the
+ * level (rf_pffit_level at the template's baseline; also when the kernel is
+ * too short for windows: the record then has no samples, its estimates are
+ * reported uncalibrated, and the level still applies). */
 int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                        const rf_design *tmpl, uint64_t budget_cycles, uint64_t seed,
                        rf_plan *plan, rf_pffit_win w[RF_PLAN_MAX], rf_calib *cal,

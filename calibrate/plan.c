@@ -312,6 +312,7 @@ bool rf_plan_has_hirf(const rf_gpu *gpu)
  * equally. */
 static const double PF_WHERE[RF_PLAN_PF_POS] = {0.3, 0.5, 0.7, 0.4};
 #define PF_TIMED_WARM 1000
+#define PF_BUDGET_SHARE 0.03
 static const struct {
     int kind, config;
     bool plus;
@@ -334,7 +335,7 @@ int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *
     if (rc)
         return rc;
     plan->full_cycles = e.cycles;
-    plan->budget = budget_cycles > 0 ? (double)budget_cycles : BUDGET_SHARE * e.cycles;
+    plan->budget = budget_cycles > 0 ? (double)budget_cycles : PF_BUDGET_SHARE * e.cycles;
     long ctas = rf_kernel_ctas(k);
     int resident = e.occ.active_ctas > 0 ? e.occ.active_ctas : e.occ.ctas_per_sm;
     plan->resident = resident;
