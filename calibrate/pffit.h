@@ -81,9 +81,9 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
 
 /* cal->level: the whole grid's IPC of the CTA population model
  * (analytic/waves.c via rf_calib_window_ipc, from CTA 0, its paths and
- * cache outcomes drawn with sampler seeds seed, seed + 1, ... until the
- * mean's standard error is 1%, 3 to 16 draws) over the wave formula's,
- * design base at cal's parameters, bounded to [0.5, 2] (calibrate/pffit.c). */
+ * cache outcomes drawn with the sampler seed `seed`) over the wave
+ * formula's, design base at cal's parameters, bounded to [0.5, 2]
+ * (calibrate/pffit.c). */
 int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                    const rf_design *base, uint64_t seed, rf_calib *cal, rf_err *err);
 

@@ -71,7 +71,9 @@ static void usage(FILE *out)
             "                     CTAs at up to four grid positions, within the same\n"
             "                     budget; the designs' ratios to their baseline window\n"
             "                     fit rfc_scale and pf_scale, each held near its default\n"
-            "                     by the windows' measured noise (calibrate/pffit.c).  Its\n"
+            "                     by the windows' measured noise, and the level from the\n"
+            "                     CTA population model of the whole grid\n"
+            "                     (calibrate/pffit.c); windows within 3%% of a full run.  Its\n"
             "                     record serves rfkit estimate for RFC, LTRF and LTRF+\n"
             "                     design points at the pool it was made at (keep it in\n"
             "                     its own file with -o)\n"
@@ -131,7 +133,8 @@ static void print_pf(const rf_kernel *k, const char *gpu_name, const char *out_p
            "record %s\n\n", k->name, gpu_name, pl->n, pr->rep.npos, out_path);
     if (pl->n == 0) {
         printf("the kernel's estimated %.0f cycles leave no pair of windows within the budget: "
-               "no samples, estimates stay uncalibrated\n", pl->full_cycles);
+               "no samples, estimates are uncalibrated but for the level %.4f (population "
+               "model over the wave formula)\n", pl->full_cycles, cal->level);
         return;
     }
     rf_tbl *t = rf_tbl_new(6, (const char *const[]){"sample", "skip CTAs", "warm-up", "window",
@@ -170,7 +173,8 @@ static void print_pf(const rf_kernel *k, const char *gpu_name, const char *out_p
         rf_tbl_print(t, stdout);
         rf_tbl_free(t);
     }
-    printf("\nfit: rms residual %.2f%% (log ratio), %d dof\n", 100.0 * cal->rms_rel, cal->dof);
+    printf("\nfit: rms residual %.2f%% (log ratio), %d dof; level %.4f (population model over "
+           "the wave formula)\n", 100.0 * cal->rms_rel, cal->dof, cal->level);
     printf("cost: %.0f cycles sampled vs %.0f for a full run of the baseline (estimate): %.2f%%\n",
            pr->rep.sim_cycles, pl->full_cycles, 100.0 * pr->rep.sim_cycles / pl->full_cycles);
 }

@@ -1,7 +1,8 @@
 /* test_pfplan.c - the register-cache calibration from windows (calibrate
  * --design rfc|ltrf): its plan (rf_plan_make_pf, calibrate/plan.c) on a
  * small hand-built kernel, and the fit of rf_pffit_fit_windows
- * (calibrate/pffit.c): the ratios, their measured noise and the priors. */
+ * (calibrate/pffit.c): the ratios, their measured noise and the priors,
+ * and the level of rf_pffit_level. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include "../analytic/kchar.h"
+#include "../calibrate/calibrate.h"
 #include "../calibrate/extrapolate.h"
 #include "../calibrate/pffit.h"
 #include "../calibrate/plan.h"
@@ -255,6 +257,49 @@ static void no_windows(void **state)
     assert_float_equal(cal.full_cycles, p.full_cycles, 1e-9);
 }
 
+/* The level: the CTA population model's whole-grid IPC of the baseline
+ * (rf_calib_window_ipc from CTA 0, the paths drawn with the sampler seed)
+ * over the wave formula's (rf_extrap_estimate at level 1), one draw.  The
+ * fixture's estimated run (40 ALU instructions per warp) is too short for
+ * a pair of windows within 3% of it, so rf_pffit_calibrate leaves the
+ * record without samples (its estimates are reported uncalibrated) and
+ * sets the level alone; the same seed gives the same level. */
+static void level(void **state)
+{
+    fixture *fx = *state;
+    rf_kernel *k = &fx->sf.kernel;
+    rf_design base = fx->tmpl;
+    base.kind = RF_DESIGN_BASELINE;
+    rf_err err = {0};
+    rf_ctaset *cs = NULL;
+    assert_int_equal(rf_kchar_ctaset(&fx->sf.gpu, k->func, &k->profile, fx->kc.warps_per_cta, 0,
+                                     410, 7, &cs, &err), 0);
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    double pop = 0;
+    assert_int_equal(rf_calib_window_ipc(&fx->sf.gpu, &base, k, &fx->kc, cs, &p, 0, 0, 0, 0,
+                                         &pop, &err), 0);
+    rf_kchar_ctaset_free(cs);
+    double wave = model_ipc(fx, &base, NULL);
+    assert_true(pop > 0 && wave > 0);
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    assert_int_equal(rf_pffit_level(&fx->sf.gpu, k, &fx->kc, &base, 7, &cal, &err), 0);
+    assert_float_equal(cal.level, fmin(2.0, fmax(0.5, pop / wave)), 1e-12);
+
+    rf_plan plan;
+    rf_pffit_win w[RF_PLAN_MAX];
+    rf_pffit_wrep rep;
+    rf_calib c2;
+    rf_calib_init(&c2, "maxwell-ltrf", "simfix");
+    assert_int_equal(rf_pffit_calibrate(&fx->sf.gpu, k, &fx->kc, &fx->tmpl, 0, 7, &plan, w, &c2,
+                                        &rep, &err), 0);
+    assert_int_equal(plan.n, 0);
+    assert_int_equal(c2.samples, 0);
+    assert_int_equal(c2.nfit, 0);
+    assert_float_equal(c2.level, cal.level, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -264,6 +309,7 @@ int main(void)
         cmocka_unit_test(ratios_at_the_defaults),
         cmocka_unit_test(measured_noise),
         cmocka_unit_test(no_windows),
+        cmocka_unit_test(level),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
