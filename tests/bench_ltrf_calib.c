@@ -6,21 +6,24 @@
  * Per kernel (grids cut to 98304 threads to keep the full runs short) and
  * per pool (rfkit's preferred, 8 per scheduler, and the preset's 8 active
  * warps per SM): full sampler runs (simulate --full, one SM, seed 1) of
- *   baseline, RFC #7, LTRF #7, LTRF #1           (the windows' designs)
- *   RFC #3, RFC #6, LTRF #3, LTRF #6, LTRF+ #6, LTRF+ #7   (never sampled)
+ *   baseline, RFC #7, LTRF #7                    (the windows' designs)
+ *   LTRF #1, RFC #3, RFC #6, LTRF #3, LTRF #6, LTRF+ #6, LTRF+ #7
+ *                                                (never sampled)
  * and rfkit estimate --sms 1 of each, uncalibrated and calibrated with the
- * record of that pool: rf_pffit_calibrate's windows at the pool (calibrate
- * --design ltrf [--active-warps -1]; sampler seed 1).  Reported per set and pool: mean and
- * worst |IPC error|, kernels whose calibrated mean is worse than their
- * uncalibrated one, the share of points inside the calibrated 95%
- * interval and its median width (relative to the estimate), and the cost
- * of calibrating: its sampled cycles (warm-ups included) over the full
- * run's cycles of the baseline at the pool, and its CPU time (the kernel's
- * characterisation, planning, windows, fit) over that full run's and over
- * LTRF #6's (and without the characterisation, rf_kchar_compute, which
- * every estimate pays too).  "design/baseline" rows: the error of each
- * design point's IPC over the baseline's, estimate against full runs: what
- * the windows calibrate (the baseline's own level they leave as it is).
+ * record of that pool: rf_pffit_calibrate's steps (plan and windows, fit,
+ * level) at the pool, timed one by one (calibrate --design ltrf
+ * [--active-warps -1]; sampler seed 1).  Reported per set and pool: mean
+ * and worst |IPC error|, kernels whose calibrated mean is worse than their
+ * uncalibrated one, the error of each design point's IPC over the
+ * baseline's ("design/baseline": what the windows calibrate; the level
+ * moves every design alike), the share of points inside the calibrated
+ * 95% interval and its median width (relative to the estimate; the
+ * uncalibrated model's +-1.96 x 5.4% for a record without windows), and
+ * the cost of calibrating: its sampled cycles (warm-ups included) over the
+ * full run's cycles of the baseline at the pool, and its CPU time (the
+ * kernel's characterisation, windows, fit, level) over that full run's and
+ * over LTRF #6's (and without the characterisation, rf_kchar_compute,
+ * which every estimate pays too), with the medians of its parts.
  *
  * RF_BENCH_LTRFCACHE=FILE keeps the full runs between runs (delete it
  * when the sampler changes); RF_BENCH_KERNELS=a,b limits the kernels;
@@ -319,7 +322,7 @@ int main(void)
     }
     bool verbose = getenv("RF_BENCH_VERBOSE") != NULL;
     printf("register-cache calibration from windows (calibrate --design ltrf) on %s: "
-           "estimate --sms 1 vs simulate --full,\n%d points per kernel and pool (4 sampled, 6 "
+           "estimate --sms 1 vs simulate --full,\n%d points per kernel and pool (3 sampled, 7 "
            "not), grids <= %d threads, one calibration per pool\n", GPU_NAME, NPT,
            MAX_THREADS);
     static setsum sum[2][NPOOL];
