@@ -313,7 +313,7 @@ bool rf_plan_has_hirf(const rf_gpu *gpu)
  * unless given: the calibration's level (calibrate/pffit.c) takes another
  * 2.5-3% of a full run's CPU time, the fit 1.5-2%, and the windows
  * (RFC's and LTRF's cycles cost more than the baseline's) 3.5-3.9% at 3%
- * of its cycles (bench_ltrf_calib, medians: 9.0-10.6% in all of a full
+ * of its cycles (bench_ltrf_calib, medians: 8.5-9.9% in all of a full
  * LTRF #6 run; 4.25% of the cycles made it 13-15%). */
 static const double PF_WHERE[RF_PLAN_PF_POS] = {0.3, 0.5, 0.7, 0.4};
 #define PF_TIMED_WARM 1000
