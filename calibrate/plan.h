@@ -61,7 +61,7 @@ void rf_plan_warm(const rf_gpu *gpu, rf_plan *plan);
  * calibrate/plan.c): at up to RF_PLAN_PF_POS grid positions, a baseline
  * window and RF_PLAN_PF_PTS - 1 register-cache windows on the same CTAs
  * (same skip_ctas and warm_ctas: a pair), functionally warmed, within the
- * budget (0: 4.25% of the estimated full run of the baseline).  Points in
+ * budget (0: 3% of the estimated full run of the baseline).  Points in
  * position order, the baseline first in each: pt[g * per + j], per =
  * plan->ndesign + 1 points per position (ndesign: register-cache windows
  * per position).  tmpl gives what the windows keep (active_warps,
