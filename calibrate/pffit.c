@@ -1,7 +1,11 @@
 /* pffit.c - calibration of the RFC/LTRF closed form (seed 004; model in
  * analytic/prefetch.c, calibrate/extrapolate.c rf_extrap_pf and
- * analytic/ipc.c).
+ * analytic/ipc.c), two ways: from full runs (rf_pffit_sample_seeds and
+ * rf_pffit_fit, the reproduction report's seed 004, results/repro_004.c),
+ * and from short windows only (rf_pffit_calibrate, rfkit calibrate
+ * --design rfc|ltrf; "windows only" below).
  *
+ * Full runs.
  * Samples: full sampler runs of the kernel on seven design points that span
  * what the model separates: the main file's capacity (configuration #1,
  * 1x, against the 8x files), its latency (the fastest 8x file #2, 1.25x,
@@ -38,6 +42,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "../analytic/kchar.h"
+#include "calibrate.h"
 #include "extrapolate.h"
 #include "fit.h"
 
@@ -177,4 +183,334 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
         c.cal.sample_cycles += (double)obs[i].cycles;
     *cal = c.cal;
     return 0;
+}
+
+/* ---- windows only --------------------------------------------------------
+ *
+ * Samples (rf_plan_make_pf, calibrate/plan.c): at each of up to four grid
+ * positions a baseline window and RFC #7 and LTRF #7 windows on the same
+ * CTAs after the same functional warming and sampler seed, at one
+ * two-level pool (the template's: the record serves that pool; the RFC
+ * model's error differs between pools, sgemm's RFC #7 -6% uncalibrated at
+ * rfkit's preferred pool and -24% at the preset's 8 warps).
+ * Observations: for register-cache point j, the log of its window's IPC
+ * over the baseline window at the same position, averaged over the
+ * positions,
+ *   y_j = mean_g ln(IPC_gj / IPC_g0),
+ * so the position's own level (which CTAs, at what age) cancels.  Its
+ * noise is measured on the windows: the spread of that log ratio over the
+ * positions, s_j (sample standard deviation; WIN_NOISE_ONE where only one
+ * position ran, its spread unmeasured), as a standard error, plus
+ * WIN_FLOOR for what a window pair reads apart from the whole run's ratio,
+ *   sigma_j^2 = s_j^2 / n_pos + WIN_FLOOR^2.
+ * Model: the same ratio of rfkit estimate's whole-kernel IPC on one SM,
+ *   f_j(theta) = ln(IPC(d_j; theta) / IPC(baseline; theta)).
+ * Fit: theta = (pf_scale, rfc_scale) minimises
+ *   sum_j ((f_j - y_j) / sigma_j)^2 + sum_k ((theta_k - d_k) / w_k)^2
+ * (d_k the defaults, w_k = win_prior): where the windows are noisy the
+ * priors hold the parameters at the uncalibrated model's values.  One
+ * parameter per ratio: rfc_hit scales RFC's miss stall with the main
+ * file's latency as rfc_scale does, and pf_reg moves LTRF #7's ratio as
+ * pf_scale does, so two ratios cannot set them apart; they, ltrf_conflict,
+ * lat_scale and mem_scale keep their defaults (lat_scale and mem_scale,
+ * the level of every design alike, cancel in the ratios).
+ * Level (rf_pffit_level): what the model misses on the baseline is mostly
+ * the whole run's start-up and tail (full run over the model's steady state
+ * 0.70-1.01 on bench_ltrf_calib's kernels, where the windows, which read
+ * the mid-run rate, sit at 0.86-1.22 of it: a level set from them made the
+ * baseline worse, 13.0% -> 18.6% mean |error| over both sets).  The CTA
+ * population model (analytic/waves.c, as calibrate/calibrate.c's level)
+ * runs the whole grid from CTA 0 with the CTAs' own paths: its IPC over
+ * the wave formula's is the record's level, which every estimate of the
+ * kernel multiplies (calibrate/extrapolate.c) and the ratios do not see.
+ * One draw of the paths (the sampler's seed): on the baseline points it
+ * takes the nine's mean |error| from 7.06% / 13.80% to 3.59% / 11.34%
+ * (preferred pool / 8 warps); up to 16 draws (to a 1% standard error)
+ * cost 2.5 times as much CPU for no better estimates.  It needs no window,
+ * so a kernel too short for a pair gets it too (its record has no
+ * samples: its estimates are reported uncalibrated).
+ * Measured (tests/bench_ltrf_calib.c, maxwell-ltrf, one calibration per
+ * pool; preferred pool / 8 warps; windows within 3% of the run): on the
+ * nine tuning kernels mean |IPC error| 7.96% / 10.43% uncalibrated, 4.31% /
+ * 6.66% calibrated, the design-over-baseline ratios 3.46% / 9.66% -> 3.07%
+ * / 6.83%; on the validation kernels 15.59% / 11.84% -> 9.50% / 9.53%,
+ * ratios 7.06% / 10.70% -> 3.75% / 7.40%.  Chosen on the nine (windows
+ * alone, 4.25% of the run): WIN_FLOOR 0.02 / 0.05 / 0.08 summed 16.72 /
+ * 16.84 / 16.90 (mean error, both pools); WIN_NOISE_ONE 0.05 / 0.10 / 0.20
+ * with prior widths 0.5 / 1 / 2: best 0.20 and 1 (16.59).
+ */
+
+/* The fit stops at a step of WIN_XTOL in the logistic coordinate or a
+ * gradient or relative chi^2 change under WIN_GTOL (as calibrate.c: far
+ * inside the parameters' standard errors from a few ratios). */
+#define WIN_XTOL 1e-3
+#define WIN_GTOL 1e-4
+#define WIN_ITER 4
+#define WIN_FLOOR 0.02
+#define WIN_NOISE_ONE 0.20
+/* The level's draws: LEVEL_MIN_SEEDS to LEVEL_SEEDS of them, until the
+ * mean's standard error is LEVEL_REL_SE (one draw: see the level above);
+ * at most LEVEL_MAX_CTAS CTAs, as calibrate.c. */
+#define LEVEL_MAX_CTAS 4096
+#define LEVEL_SEEDS 1
+#define LEVEL_MIN_SEEDS 1
+#define LEVEL_REL_SE 0.01
+
+static const char *const win_names[] = {"pf_scale", "rfc_scale"};
+static const double win_prior[] = {1.0, 1.0};
+#define WIN_P ((int)(sizeof win_names / sizeof win_names[0]))
+
+int rf_pffit_run_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan,
+                         uint64_t seed, rf_pffit_win w[RF_PLAN_MAX], double *sim_cycles,
+                         rf_err *err)
+{
+    *sim_cycles = 0;
+    for (int i = 0; i < plan->n; i++) {
+        const rf_plan_point *pt = &plan->pt[i];
+        rf_sim_opts o;
+        rf_sim_opts_init(&o);
+        o.seed = seed;
+        o.warmup = pt->warmup;
+        o.cycles = pt->cycles;
+        o.skip_ctas = pt->skip_ctas;
+        o.warm_ctas = pt->warm_ctas;
+        o.sms = 1;
+        rf_sim_stats st;
+        int rc = rf_sim_run(gpu, &pt->design, k, &o, &st, err);
+        if (rc)
+            return rc;
+        if (!(st.ipc > 0))
+            return rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name,
+                              "window '%s' retired no instructions in %llu cycles", pt->label,
+                              (unsigned long long)st.cycles);
+        w[i].ipc = st.ipc;
+        w[i].warmup = pt->warmup;
+        w[i].cycles = st.cycles;
+        *sim_cycles += (double)(pt->warmup + st.cycles);
+    }
+    return RF_OK;
+}
+
+typedef struct win_ctx {
+    const rf_gpu *gpu;
+    const rf_kernel *k;
+    const rf_ipc_kernel *kc;
+    const rf_plan *plan;
+    int per;                    /* points per position */
+    int idx[WIN_P];
+    rf_calib cal;
+    /* Each point's last estimate and the parameters it read (those its
+     * design does not use zeroed): a finite-difference step in another
+     * design's parameter reuses it. */
+    bool memo_ok[RF_PLAN_PF_PTS];
+    double memo_key[RF_PLAN_PF_PTS][WIN_P];
+    double memo_ipc[RF_PLAN_PF_PTS];
+} win_ctx;
+
+/* Whether the estimate of design kind reads the fitted parameter named:
+ * RFC the rfc_ terms, LTRF the PREFETCH terms and its bank queue, the
+ * baseline none of them (calibrate/extrapolate.c pf_apply). */
+static bool win_uses(int kind, const char *name)
+{
+    if (!strncmp(name, "rfc_", 4))
+        return kind == RF_DESIGN_RFC;
+    return kind == RF_DESIGN_LTRF;
+}
+
+/* ln(IPC(d_j) / IPC(baseline)) of the whole launch on one SM at theta. */
+static int win_ratios(win_ctx *c, const double *th, double *out)
+{
+    for (int j = 0; j < WIN_P; j++)
+        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &c->cal.params, th[j]);
+    const rf_kernel *k = c->k;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    double ipc[RF_PLAN_PF_PTS];
+    for (int j = 0; j < c->per; j++) {
+        const rf_design *d = &c->plan->pt[j].design;
+        double key[WIN_P];
+        for (int q = 0; q < WIN_P; q++)
+            key[q] = win_uses(d->kind, win_names[q]) ? th[q] : 0.0;
+        if (c->memo_ok[j] && !memcmp(key, c->memo_key[j], sizeof key)) {
+            ipc[j] = c->memo_ipc[j];
+            continue;
+        }
+        rf_estimate e;
+        if (rf_extrap_estimate(c->gpu, d, c->kc, &shape, &c->cal, &e, NULL) || !(e.ipc > 0))
+            return RF_EFIT;
+        ipc[j] = c->memo_ipc[j] = e.ipc;
+        memcpy(c->memo_key[j], key, sizeof key);
+        c->memo_ok[j] = true;
+    }
+    for (int j = 1; j < c->per; j++)
+        out[j - 1] = log(ipc[j] / ipc[0]);
+    return RF_OK;
+}
+
+static int win_fn(const double *th, size_t i, double *v, void *ctx)
+{
+    win_ctx *c = ctx;
+    size_t nr = (size_t)c->per - 1;
+    if (i >= nr) {                  /* prior pseudo-observation */
+        *v = th[i - nr];
+        return RF_OK;
+    }
+    double r[RF_PLAN_PF_PTS];
+    int rc = win_ratios(c, th, r);
+    *v = r[i];
+    return rc;
+}
+
+int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                         const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
+                         rf_calib *cal, rf_pffit_wrep *rep, rf_err *err)
+{
+    memset(rep, 0, sizeof *rep);
+    cal->full_cycles = plan->full_cycles;
+    if (plan->n <= 0)
+        return RF_OK;
+    int per = plan->ndesign + 1;
+    int npos = plan->n / per;
+    rep->per = per;
+    rep->npos = npos;
+    for (int i = 0; i < plan->n; i++)
+        rep->sim_cycles += (double)(w[i].warmup + w[i].cycles);
+    win_ctx c;
+    memset(&c, 0, sizeof c);
+    c.gpu = gpu;
+    c.k = k;
+    c.kc = kc;
+    c.plan = plan;
+    c.per = per;
+    c.cal = *cal;
+    c.cal.nfit = 0;
+    c.cal.samples = 0;
+    enum { NMAX = RF_PLAN_PF_PTS + WIN_P };
+    double y[NMAX], sig[NMAX], lo[WIN_P], hi[WIN_P], start[WIN_P];
+    int nr = per - 1;
+    rep->ratio[0] = 1.0;
+    for (int j = 1; j < per; j++) {
+        double m = 0, ss = 0;
+        for (int g = 0; g < npos; g++)
+            m += log(w[g * per + j].ipc / w[g * per].ipc) / npos;
+        for (int g = 0; g < npos; g++) {
+            double d = log(w[g * per + j].ipc / w[g * per].ipc) - m;
+            ss += d * d;
+        }
+        double s = npos > 1 ? sqrt(ss / (npos - 1)) : WIN_NOISE_ONE;
+        y[j - 1] = m;
+        sig[j - 1] = sqrt(s * s / npos + WIN_FLOOR * WIN_FLOOR);
+        rep->ratio[j] = exp(m);
+        rep->noise[j] = sig[j - 1];
+    }
+    for (int j = 0; j < WIN_P; j++) {
+        c.idx[j] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, win_names[j]);
+        if (c.idx[j] < 0)
+            return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, win_names[j],
+                              "no such model parameter");
+        const rf_mparam *mp = &rf_ipc_mparams[c.idx[j]];
+        lo[j] = mp->lo;
+        hi[j] = mp->hi;
+        start[j] = rf_mparam_get(mp, &cal->params);
+        y[nr + j] = start[j];
+        sig[nr + j] = win_prior[j];
+    }
+    double r0[RF_PLAN_PF_PTS];
+    if (win_ratios(&c, start, r0))
+        return rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name,
+                          "the register-cache model gives no IPC at the defaults");
+    for (int j = 1; j < per; j++)
+        rep->model0[j] = exp(r0[j - 1]);
+    rep->model0[0] = rep->model[0] = 1.0;
+    rf_fit_problem pb = {(size_t)(nr + WIN_P), WIN_P, y, sig, lo, hi, start, win_fn, &c, WIN_ITER};
+    rf_fit_result fr;
+    int rc = rf_fit_run_tol(&pb, WIN_XTOL, WIN_GTOL, &fr, err);
+    if (rc)
+        return rc;
+    double r1[RF_PLAN_PF_PTS];
+    if (win_ratios(&c, fr.theta, r1))
+        return rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name,
+                          "the register-cache model gives no IPC at the fit");
+    double ss = 0;
+    for (int j = 1; j < per; j++) {
+        rep->model[j] = exp(r1[j - 1]);
+        ss += (r1[j - 1] - y[j - 1]) * (r1[j - 1] - y[j - 1]);
+    }
+    /* Covariance at the windows' measured noise, not rescaled by chi^2 /
+     * dof: a few ratios that happen to agree do not make the parameters
+     * better known than their noise allows. */
+    double unscale = fr.chisq > 0 && fr.dof > 0 ? fr.dof / fr.chisq : 1.0;
+    c.cal.nfit = WIN_P;
+    for (int a = 0; a < WIN_P; a++) {
+        c.cal.fit_idx[a] = c.idx[a];
+        for (int b = 0; b < WIN_P; b++)
+            c.cal.cov[a][b] = fr.cov[a][b] * unscale;
+    }
+    c.cal.dof = nr;
+    c.cal.rms_rel = sqrt(ss / nr);
+    c.cal.samples = plan->n;
+    c.cal.sample_cycles = rep->sim_cycles;
+    c.cal.full_cycles = plan->full_cycles;
+    *cal = c.cal;
+    return RF_OK;
+}
+
+int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                   const rf_design *base, uint64_t seed, rf_calib *cal, rf_err *err)
+{
+    long total = rf_kernel_ctas(k);
+    int n = total > LEVEL_MAX_CTAS ? LEVEL_MAX_CTAS : (int)total;
+    double ones[LEVEL_SEEDS], pop = 0;
+    int used = 0, rc = RF_OK;
+    for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
+        rf_ctaset *cs = NULL;
+        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kc->warps_per_cta, 0, n,
+                             seed + (uint64_t)s, &cs, err);
+        double one = 0;
+        if (!rc)
+            rc = rf_calib_window_ipc(gpu, base, k, kc, cs, &cal->params, 0, 0, 0, 0, &one, err);
+        rf_kchar_ctaset_free(cs);
+        if (rc)
+            return rc;
+        ones[used++] = one;
+        pop = 0;
+        for (int i = 0; i < used; i++)
+            pop += ones[i] / used;
+        if (used >= LEVEL_MIN_SEEDS) {
+            double ss = 0;
+            for (int i = 0; i < used; i++)
+                ss += (ones[i] - pop) * (ones[i] - pop);
+            if (sqrt(ss / (used - 1) / used) <= LEVEL_REL_SE * pop)
+                break;
+        }
+    }
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem, total, 1};
+    rf_calib c0 = *cal;
+    c0.level = 1.0;
+    c0.nfit = 0;
+    rf_estimate e;
+    rc = rf_extrap_estimate(gpu, base, kc, &shape, &c0, &e, err);
+    if (rc)
+        return rc;
+    double lv = e.ipc > 0 && pop > 0 ? pop / e.ipc : 1.0;
+    cal->level = lv < 0.5 ? 0.5 : lv > 2.0 ? 2.0 : lv;
+    return RF_OK;
+}
+
+int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                       const rf_design *tmpl, uint64_t budget_cycles, uint64_t seed,
+                       rf_plan *plan, rf_pffit_win w[RF_PLAN_MAX], rf_calib *cal,
+                       rf_pffit_wrep *rep, rf_err *err)
+{
+    int rc = rf_plan_make_pf(gpu, k, kc, tmpl, budget_cycles, plan, err);
+    double cyc = 0;
+    if (!rc)
+        rc = rf_pffit_run_windows(gpu, k, plan, seed, w, &cyc, err);
+    if (!rc)
+        rc = rf_pffit_fit_windows(gpu, k, kc, plan, w, cal, rep, err);
+    rf_design base = *tmpl;
+    base.kind = RF_DESIGN_BASELINE;
+    if (!rc)
+        rc = rf_pffit_level(gpu, k, kc, &base, seed, cal, err);
+    return rc;
 }

@@ -273,3 +273,132 @@ void rf_plan_warm(const rf_gpu *gpu, rf_plan *plan)
         plan->cost += (double)span;
     }
 }
+
+bool rf_plan_has_hirf(const rf_gpu *gpu)
+{
+    rf_design d;
+    return hirf_default(gpu, &d);
+}
+
+/* Register-cache plan (rf_plan_make_pf; calibrate/pffit.c fits it).
+ *
+ * Per position: the baseline, then RFC on configuration #7 (the slowest
+ * main file, 6.3x: a read miss costs most there, so RFC's miss stall
+ * shows) and LTRF on #7 (PREFETCH and activation stalls at their largest).
+ * Each register-cache window runs the baseline window's CTAs from the same
+ * place after the same functional warming, with the same sampler seed and
+ * the template's pool, so that its ratio to that baseline window is the
+ * design's effect, the position's own level (which CTAs, at what age:
+ * several percent from one position to the next) the same in both.  (A
+ * fourth point, LTRF on #1 for the cache banks' queue, measured no better
+ * on bench_ltrf_calib and took a quarter of the budget.)
+ * Positions: PF_WHERE, in that order, as many as the budget holds
+ * RF_PLAN_PF_PTS samples of at least a PF_TIMED_WARM warm-up and a
+ * MIN_SAMPLE window, up to RF_PLAN_PF_POS; each rounded down to whole
+ * resident waves of the baseline, and one pair per distinct position (a
+ * grid of few waves rounds several to the same CTA).  A budget for less
+ * than one whole position keeps the first points of one position (a pair
+ * at least: the baseline and RFC #7); less than a pair, none.
+ * Warming: WARM_TURNS CTA turnovers per slot walked untimed (not before
+ * CTA 0), as rf_plan_warm, then a timed warm-up of PF_TIMED_WARM cycles
+ * (at least one DRAM latency): the windows start with the register cache
+ * empty, and the caches' warps all fetch at once.  nbody (16 CTAs on
+ * maxwell-ltrf) reads LTRF #7 at 0.54, 0.57, 0.70 and 0.86 of the
+ * baseline after 700, 1000, 1400 and 2000 timed cycles, its full runs
+ * 0.82; jacobi9 0.90, 0.94, 0.99 after 700, 1000, 1400 (full runs 0.92).
+ * A window that still starts at CTA 0 (a grid of a few waves) reads the
+ * kernel's start-up: it is at least MIN_SAMPLE cycles long like every
+ * other.  Cost: the samples (warm-ups and windows) share the budget
+ * equally, PF_BUDGET_SHARE = 3% of the estimated full run of the baseline
+ * unless given: the calibration's level (calibrate/pffit.c) takes another
+ * 2.5-3% of a full run's CPU time, the fit 1.5-2%, and the windows
+ * (RFC's and LTRF's cycles cost more than the baseline's) 3.5-3.9% at 3%
+ * of its cycles (bench_ltrf_calib, medians: 8.5-9.9% in all of a full
+ * LTRF #6 run; 4.25% of the cycles made it 13-15%). */
+static const double PF_WHERE[RF_PLAN_PF_POS] = {0.3, 0.5, 0.7, 0.4};
+#define PF_TIMED_WARM 1000
+#define PF_BUDGET_SHARE 0.03
+static const struct {
+    int kind, config;
+    bool plus;
+} PF_PTS[RF_PLAN_PF_PTS] = {
+    {RF_DESIGN_BASELINE, 0, false},
+    {RF_DESIGN_RFC, 7, false},
+    {RF_DESIGN_LTRF, 7, false},
+};
+
+int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                    const rf_design *tmpl, uint64_t budget_cycles, rf_plan *plan, rf_err *err)
+{
+    memset(plan, 0, sizeof *plan);
+    rf_design base = *tmpl;
+    base.kind = RF_DESIGN_BASELINE;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    rf_estimate e;
+    int rc = rf_extrap_estimate(gpu, &base, kc, &shape, NULL, &e, err);
+    if (rc)
+        return rc;
+    plan->full_cycles = e.cycles;
+    plan->budget = budget_cycles > 0 ? (double)budget_cycles : PF_BUDGET_SHARE * e.cycles;
+    long ctas = rf_kernel_ctas(k);
+    int resident = e.occ.active_ctas > 0 ? e.occ.active_ctas : e.occ.ctas_per_sm;
+    plan->resident = resident;
+    double fill = gpu->dram_latency > 0 ? gpu->dram_latency : 0;
+    uint64_t warmup = (uint64_t)(fill > PF_TIMED_WARM ? fill : PF_TIMED_WARM);
+    double least = (double)(warmup + MIN_SAMPLE);
+    int slots = (int)(plan->budget / least);
+    int npos = slots / RF_PLAN_PF_PTS, per = RF_PLAN_PF_PTS;
+    if (npos > RF_PLAN_PF_POS)
+        npos = RF_PLAN_PF_POS;
+    if (npos == 0 && slots >= 2) {
+        npos = 1;
+        per = slots;
+    }
+    if (npos == 0)
+        return RF_OK;
+    /* A grid of few waves rounds two positions to the same CTA: one
+     * window pair there, not two copies of one measurement. */
+    long skips[RF_PLAN_PF_POS];
+    int at[RF_PLAN_PF_POS], used = 0;
+    for (int g = 0; g < npos; g++) {
+        long skip = (long)(PF_WHERE[g] * ctas);
+        if (resident > 0)
+            skip -= skip % resident;
+        bool seen = false;
+        for (int q = 0; q < used; q++)
+            seen |= skips[q] == skip;
+        if (!seen) {
+            at[used] = g;
+            skips[used++] = skip;
+        }
+    }
+    npos = used;
+    double span = plan->budget / (npos * per);
+    uint64_t turns = (uint64_t)WARM_TURNS * (uint64_t)(resident > 0 ? resident : 1);
+    for (int q = 0; q < npos; q++) {
+        long skip = skips[q];
+        int g = at[q];
+        for (int j = 0; j < per; j++) {
+            rf_plan_point *p = &plan->pt[plan->n++];
+            p->design = *tmpl;
+            p->design.kind = PF_PTS[j].kind;
+            p->design.rf_config = PF_PTS[j].config ? PF_PTS[j].config : tmpl->rf_config;
+            p->design.plus = PF_PTS[j].plus;
+            p->design.latency_x = 0;
+            p->skip_ctas = (uint64_t)(skip > 0 ? skip : 0);
+            p->warm_ctas = turns < p->skip_ctas ? turns : p->skip_ctas;
+            p->warmup = warmup;
+            p->cycles = (uint64_t)span - warmup;
+            if (PF_PTS[j].kind == RF_DESIGN_BASELINE)
+                snprintf(p->label, sizeof p->label, "baseline at %.0f%%", 100 * PF_WHERE[g]);
+            else
+                snprintf(p->label, sizeof p->label, "%s%s #%d at %.0f%%",
+                         rf_design_name(PF_PTS[j].kind), PF_PTS[j].plus ? "+" : "",
+                         PF_PTS[j].config, 100 * PF_WHERE[g]);
+            plan->cost += (double)(p->warmup + p->cycles);
+        }
+    }
+    plan->ndesign = per - 1;
+    return RF_OK;
+}

@@ -57,4 +57,23 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
  * timed warm-up shrinks to a pipeline fill, the window taking the rest. */
 void rf_plan_warm(const rf_gpu *gpu, rf_plan *plan);
 
+/* Register-cache plan (calibrate --design rfc|ltrf, seed 004;
+ * calibrate/plan.c): at up to RF_PLAN_PF_POS grid positions, a baseline
+ * window and RF_PLAN_PF_PTS - 1 register-cache windows on the same CTAs
+ * (same skip_ctas and warm_ctas: a pair), functionally warmed, within the
+ * budget (0: 3% of the estimated full run of the baseline).  Points in
+ * position order, the baseline first in each: pt[g * per + j], per =
+ * plan->ndesign + 1 points per position (ndesign: register-cache windows
+ * per position).  tmpl gives what the windows keep (active_warps,
+ * interval_regs, rc_entries, scheduler).  A kernel too short for one pair
+ * gets none (plan->n = 0). */
+#define RF_PLAN_PF_POS 4
+#define RF_PLAN_PF_PTS 3
+int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                    const rf_design *tmpl, uint64_t budget_cycles, rf_plan *plan, rf_err *err);
+
+/* Whether the ordinary plan runs HI-RF windows on gpu (an NVM main file
+ * under a register cache, seed 002). */
+bool rf_plan_has_hirf(const rf_gpu *gpu);
+
 #endif /* RF_PLAN_H */

@@ -32,15 +32,13 @@
 
 #define DEFAULT_CALIB "rfkit-calib.csv"
 
-#define PF_SEEDS 5      /* runs averaged per register-cache sample */
-
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: rfkit calibrate --gpu G (--kernel K | --kernels LIST) [-o FILE]\n"
             "                       [--budget-cycles N] [--seed S]\n"
             "                       [--entry NAME] [--grid X,Y,Z] [--block X,Y,Z] [--smem B]\n"
-            "                       [--regs N] [--quiet] [--cold] [--design D [--seeds N]]\n\n"
+            "                       [--regs N] [--quiet] [--cold] [--design D [--active-warps N]]\n\n"
             "Run short sampler windows at a few design points (warm-up, window, several\n"
             "places of the kernel), fit the IPC model's free parameters with GSL, print the\n"
             "parameters, the residuals and the cycles the samples cost against a full run,\n"
@@ -57,7 +55,8 @@ static void usage(FILE *out)
             "                     and rank 0 writes the same file one process would\n"
             "  --budget-cycles N  cycles the samples may cost, warm-ups included\n"
             "                     (default: 4.25%% of the estimated full run, so that the\n"
-            "                     samples stay under 5%% of the real one)\n"
+            "                     samples stay under 5%% of the real one; 3%% with\n"
+            "                     --design rfc|ltrf, whose windows cost more per cycle)\n"
             "  -o FILE            the calibration record to write (also --output)\n"
             "  --seed S           sampler seed (default 1)\n"
             "  --quiet            no per-sample progress lines (shown only on a terminal)\n"
@@ -65,12 +64,25 @@ static void usage(FILE *out)
             "                     starts after a few CTA turnovers walked untimed\n"
             "                     (functional warming), so that it sees the mid-run mix\n"
             "                     of CTA ages rather than a cold start's short CTAs, and\n"
-            "                     one more rate factor is fitted\n"
+            "                     one more rate factor is fitted\n",
+            DEFAULT_CALIB);
+    fprintf(out,
             "  --design rfc|ltrf  calibrate the register-cache model instead (seed 004):\n"
-            "                     full runs of LTRF #1, #2, #7, LTRF+ #5 and RFC #1, #2, #7\n"
-            "                     (calibrate/pffit.c); its record serves rfkit estimate\n"
-            "                     for RFC, LTRF and LTRF+ design points (keep it in its\n"
-            "                     own file with -o)\n"
+            "                     windows of the baseline, RFC #7 and LTRF #7 on the same\n"
+            "                     CTAs at up to four grid positions, within the same\n"
+            "                     budget; the designs' ratios to their baseline window\n"
+            "                     fit rfc_scale and pf_scale, each held near its default\n"
+            "                     by the windows' measured noise, and the level from the\n"
+            "                     CTA population model of the whole grid\n"
+            "                     (calibrate/pffit.c); windows within 3%% of a full run.  Its\n"
+            "                     record serves rfkit estimate for RFC, LTRF and LTRF+\n"
+            "                     design points at the pool it was made at (keep it in\n"
+            "                     its own file with -o)\n"
+            "  --active-warps N   with --design rfc|ltrf: the two-level pool the windows\n"
+            "                     run at (default 0, the GPU's; -1 rfkit's preferred,\n"
+            "                     8 per scheduler): calibrate at the pool you estimate at\n"
+            "  --design hirf      the plain plan, whose HI-RF windows set the register\n"
+            "                     cache's terms (a GPU with an NVM main file only)\n"
             "  --design finereg   also run two FineReg windows (at 30%% and 50%% of the\n"
             "                     grid, the budget shared with the ordinary windows) and\n"
             "                     fit the CTA-switching parameters sw_sync and sw_cost on\n"
@@ -79,11 +91,7 @@ static void usage(FILE *out)
             "                     priors (their windows did not improve the estimates).\n"
             "                     Keep its record in its own file with -o: its ordinary\n"
             "                     windows are shorter, and its sw_sync is FineReg's\n"
-            "  --seeds N          with --design rfc|ltrf: each sample the mean of N runs with seeds\n"
-            "                     S..S+N-1 (default %d; one run's branch and cache draws\n"
-            "                     can move a point by 10-25%%)\n"
-            RF_CLI_KERNEL_HELP,
-            DEFAULT_CALIB, PF_SEEDS);
+            RF_CLI_KERNEL_HELP);
 }
 
 static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err)
@@ -96,43 +104,80 @@ static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err
     return RF_OK;
 }
 
-/* --design rfc|ltrf: seven full sampler points, each the mean of `seeds`
- * runs, and the register-cache fit into *cal (obs: the points). */
+/* --design rfc|ltrf: the register-cache windows (calibrate/plan.c
+ * rf_plan_make_pf) at the two-level pool `pool` (design active_warps: 0
+ * the preset's, -1 rfkit's preferred) and their fit into *cal. */
+typedef struct pf_run {
+    rf_plan plan;
+    rf_pffit_win w[RF_PLAN_MAX];
+    rf_pffit_wrep rep;
+} pf_run;
+
 static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
-                        const rf_ipc_kernel *kc, uint64_t seed, int seeds, rf_pffit_obs *obs,
-                        rf_calib *cal, rf_err *err)
+                        const rf_ipc_kernel *kc, uint64_t budget, uint64_t seed, int pool,
+                        pf_run *pr, rf_calib *cal, rf_err *err)
 {
     rf_design d;
     rf_design_init(&d);
     d.kind = RF_DESIGN_LTRF;
-    rf_sim_opts o;
-    rf_sim_opts_init(&o);
-    o.seed = seed;
+    d.active_warps = pool;
     rf_calib_init_kernel(cal, gpu_name, k);
-    int rc = rf_pffit_sample_seeds(gpu, &d, k, &o, seeds, obs, err);
-    return rc ? rc : rf_pffit_fit(gpu, k, kc, obs, cal, err);
+    return rf_pffit_calibrate(gpu, k, kc, &d, budget, seed ? seed : 1, &pr->plan, pr->w, cal,
+                              &pr->rep, err);
 }
 
-static void print_pf(const rf_kernel *k, const char *gpu_name, int seeds, const char *out_path,
-                     const rf_pffit_obs *obs, const rf_calib *cal)
+static void print_pf(const rf_kernel *k, const char *gpu_name, const char *out_path,
+                     const pf_run *pr, const rf_calib *cal)
 {
-    printf("calibrate: kernel %s on %s, register-cache model, %d points x %d seeds of full "
-           "runs, record %s\n\n", k->name, gpu_name, RF_PFFIT_N, seeds, out_path);
-    rf_tbl *t = rf_tbl_new(3, (const char *const[]){"sample", "cycles", "IPC sampled"});
-    for (int i = 0; t && i < RF_PFFIT_N; i++)
-        rf_tbl_addf(t, "%s%s #%d\t%llu\t%.4f", rf_design_name(obs[i].design.kind),
-                    obs[i].design.plus ? "+" : "", obs[i].design.rf_config,
-                    (unsigned long long)obs[i].cycles, obs[i].ipc);
+    const rf_plan *pl = &pr->plan;
+    printf("calibrate: kernel %s on %s, register-cache model, %d windows at %d positions, "
+           "record %s\n\n", k->name, gpu_name, pl->n, pr->rep.npos, out_path);
+    if (pl->n == 0) {
+        printf("the kernel's estimated %.0f cycles leave no pair of windows within the budget: "
+               "no samples, estimates are uncalibrated but for the level %.4f (population "
+               "model over the wave formula)\n", pl->full_cycles, cal->level);
+        return;
+    }
+    rf_tbl *t = rf_tbl_new(6, (const char *const[]){"sample", "skip CTAs", "warm-up", "window",
+                                                    "IPC sampled", "over baseline"});
+    int per = pr->rep.per;
+    for (int i = 0; t && i < pl->n; i++)
+        rf_tbl_addf(t, "%s\t%llu\t%llu\t%llu\t%.4f\t%.4f", pl->pt[i].label,
+                    (unsigned long long)pl->pt[i].skip_ctas, (unsigned long long)pr->w[i].warmup,
+                    (unsigned long long)pr->w[i].cycles, pr->w[i].ipc,
+                    pr->w[i].ipc / pr->w[i - i % per].ipc);
     if (t) {
         rf_tbl_print(t, stdout);
         rf_tbl_free(t);
     }
     printf("\n");
-    for (int j = 0; j < cal->nfit; j++) {
-        const rf_mparam *mp = &rf_ipc_mparams[cal->fit_idx[j]];
-        printf("  %-13s %.4g (default %.4g)\n", mp->name, rf_mparam_get(mp, &cal->params), mp->def);
+    t = rf_tbl_new(5, (const char *const[]){"ratio to baseline", "windows", "noise", "model default",
+                                            "model fit"});
+    for (int j = 1; t && j < per; j++) {
+        const rf_design *d = &pl->pt[j].design;
+        rf_tbl_addf(t, "%s%s #%d\t%.4f\t%.1f%%\t%.4f\t%.4f", rf_design_name(d->kind),
+                    d->plus ? "+" : "", d->rf_config, pr->rep.ratio[j], 100 * pr->rep.noise[j],
+                    pr->rep.model0[j], pr->rep.model[j]);
     }
-    printf("fit: rms residual %.2f%%, %d dof\n", 100.0 * cal->rms_rel, cal->dof);
+    if (t) {
+        rf_tbl_print(t, stdout);
+        rf_tbl_free(t);
+    }
+    printf("\n");
+    t = rf_tbl_new(4, (const char *const[]){"parameter", "value", "std. error", "default"});
+    for (int j = 0; t && j < cal->nfit; j++) {
+        const rf_mparam *mp = &rf_ipc_mparams[cal->fit_idx[j]];
+        rf_tbl_addf(t, "%s\t%.4g\t%.3g\t%.4g", mp->name, rf_mparam_get(mp, &cal->params),
+                    cal->cov[j][j] > 0 ? sqrt(cal->cov[j][j]) : 0.0, mp->def);
+    }
+    if (t) {
+        rf_tbl_print(t, stdout);
+        rf_tbl_free(t);
+    }
+    printf("\nfit: rms residual %.2f%% (log ratio), %d dof; level %.4f (population model over "
+           "the wave formula)\n", 100.0 * cal->rms_rel, cal->dof, cal->level);
+    printf("cost: %.0f cycles sampled vs %.0f for a full run of the baseline (estimate): %.2f%%\n",
+           pr->rep.sim_cycles, pl->full_cycles, 100.0 * pr->rep.sim_cycles / pl->full_cycles);
 }
 
 /* What every kernel of a list shares. */
@@ -142,7 +187,7 @@ typedef struct many_opts {
     const rf_kernel_opts *ko;
     rf_calib_opts co;          /* progress NULL: a list shows kernels, not samples */
     bool pf;                   /* --design rfc|ltrf */
-    int seeds;
+    int pool;                  /* --active-warps with --design rfc|ltrf */
 } many_opts;
 
 /* One kernel of a list: its outcome travels between ranks as bytes. */
@@ -160,17 +205,18 @@ static void calibrate_item(const many_opts *mo, const char *path, kernel_cal *it
     if (it->rc)
         return;
     rf_calib_report *rep = calloc(1, sizeof *rep);   /* large: not on the stack */
-    rf_pffit_obs obs[RF_PFFIT_N];
+    pf_run *pr = calloc(1, sizeof *pr);
     /* Over the GPU's register limit: spilled as estimate and simulate do. */
-    it->rc = !rep ? rf_err_set(&it->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
+    it->rc = !rep || !pr ? rf_err_set(&it->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
                   : rf_kernel_fit_regs(k, mo->gpu, &it->err);
     if (!it->rc)
         it->rc = rf_kchar_compute(mo->gpu, k, &kc, &it->err);
     if (!it->rc && mo->pf)
-        it->rc = calibrate_pf(mo->gpu, mo->gpu_name, k, &kc, mo->co.seed, mo->seeds, obs,
-                              &it->cal, &it->err);
+        it->rc = calibrate_pf(mo->gpu, mo->gpu_name, k, &kc, mo->co.budget_cycles, mo->co.seed,
+                              mo->pool, pr, &it->cal, &it->err);
     else if (!it->rc)
         it->rc = rf_calib_run(mo->gpu, mo->gpu_name, k, &kc, &mo->co, &it->cal, rep, &it->err);
+    free(pr);
     free(rep);
     rf_kernel_destroy(k);
 }
@@ -320,7 +366,7 @@ static int calibrate_many(const rf_mpi *m, const many_opts *mo, char **paths, in
                                                     "of a full run", "rms residual", "dof"});
     for (int i = 0; t && i < n; i++) {
         const rf_calib *c = &cals[i];
-        char share[32] = "full runs";   /* --design: the samples are whole runs */
+        char share[32] = "-";
         if (c->full_cycles > 0)
             snprintf(share, sizeof share, "%.2f%%", 100.0 * c->sample_cycles / c->full_cycles);
         rf_tbl_addf(t, "%s\t%d\t%.0f\t%s\t%.2f%%\t%d", c->kernel, c->samples, c->sample_cycles,
@@ -332,6 +378,18 @@ static int calibrate_many(const rf_mpi *m, const many_opts *mo, char **paths, in
     }
     free(cals);
     return RF_OK;
+}
+
+/* --design hirf: the plain plan runs HI-RF windows only on a GPU with an
+ * NVM main file under a register cache (calibrate/plan.c). */
+static int need_hirf(const rf_gpu *gpu, const char *gpu_name, rf_err *err)
+{
+    if (rf_plan_has_hirf(gpu))
+        return RF_OK;
+    return rf_err_set(err, RF_EUSAGE, "command line", 0, 0, "design",
+                      "hirf: GPU %s has no NVM main register file under a register cache, so "
+                      "its plan runs no HI-RF windows (use an NVM GPU such as volta-hirf)",
+                      gpu_name);
 }
 
 /* Only rank 0 reports (every rank sees the same command line). */
@@ -359,7 +417,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     rf_err err;
     rf_err_clear(&err);
     const char *gpu_name = NULL, *kernel_path = NULL, *out_path = DEFAULT_CALIB, *list = NULL;
-    const char *budget_s = NULL, *seed_s = NULL, *seeds_s = NULL, *design_s = NULL;
+    const char *budget_s = NULL, *seed_s = NULL, *design_s = NULL, *pool_s = NULL;
     bool quiet = false, cold = false;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
@@ -379,7 +437,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         }
         const rf_cli_opt opts[] = {{"gpu", &gpu_name},        {"kernel", &kernel_path},
                                    {"output", &out_path},     {"budget-cycles", &budget_s},
-                                   {"seed", &seed_s},         {"seeds", &seeds_s},
+                                   {"seed", &seed_s},         {"active-warps", &pool_s},
                                    {"design", &design_s},     {"kernels", &list}};
         int rc = rf_cli_values(argc, argv, &i, opts, sizeof opts / sizeof opts[0], &err);
         if (rc == 0)
@@ -412,17 +470,26 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     }
     if (seed_s && parse_u64("seed", seed_s, &co.seed, &err))
         return fail(m, &err);
-    long seeds = PF_SEEDS;
-    if (seeds_s && !design_s) {
-        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "seeds",
-                   "goes with --design rfc|ltrf (got '%s' without it)", seeds_s);
+    bool pf = design_s && (!strcmp(design_s, "rfc") || !strcmp(design_s, "ltrf"));
+    /* hirf: the plain plan, which runs the HI-RF windows on an NVM GPU
+     * (checked once the GPU is read, need_hirf below). */
+    bool hirf = design_s && !strcmp(design_s, "hirf");
+    long pool = 0;
+    if (pool_s && !pf) {
+        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "active-warps",
+                   "goes with --design rfc|ltrf (the register-cache windows' pool)");
         return fail(m, &err);
     }
-    if (seeds_s && rf_parse_long_in(seeds_s, 1, 64, RF_CLI_WHERE, 0, "seeds", &seeds, &err))
+    if (pool_s && rf_parse_long_in(pool_s, -1, 1024, RF_CLI_WHERE, 0, "active-warps", &pool, &err))
         return fail(m, &err);
-    bool pf = design_s && (!strcmp(design_s, "rfc") || !strcmp(design_s, "ltrf"));
+    if (pf && cold) {
+        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "cold",
+                   "the register-cache windows are always functionally warmed (--design %s)",
+                   design_s);
+        return fail(m, &err);
+    }
     rf_design sw_design;
-    if (design_s && !pf) {
+    if (design_s && !pf && !hirf) {
         /* A switching design: its windows join the ordinary plan. */
         rf_design_init(&sw_design);
         if (!strcmp(design_s, "sharing")) {
@@ -434,7 +501,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         if (rf_design_set_kind(&sw_design, design_s, &err) < 0
             || !rf_sw_is_switching(sw_design.kind)) {
             rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "design",
-                       "calibrate takes --design rfc, ltrf or finereg (got '%s')", design_s);
+                       "calibrate takes --design hirf, rfc, ltrf or finereg (got '%s')", design_s);
             return fail(m, &err);
         }
         if (!rf_calib_sw_fitted(sw_design.kind)) {
@@ -447,12 +514,6 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         }
         co.design = &sw_design;
     }
-    if (seeds_s && !pf) {
-        rf_err_set(&err, RF_EUSAGE, "command line", 0, 0, "seeds",
-                   "goes with --design rfc|ltrf (got '%s' with --design %s)", seeds_s, design_s);
-        return fail(m, &err);
-    }
-
     if (list) {
         char *buf;
         char **paths;
@@ -461,13 +522,15 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         int rc = parse_list(list, &buf, &paths, &n, &err);
         if (!rc)
             rc = rf_cli_load_gpu(gpu_name, &lgpu, &err);
+        if (!rc && hirf)
+            rc = need_hirf(&lgpu, gpu_name, &err);
         /* Every rank reads the list and the GPU: all go on, or none. */
         if (!rf_mpi_agree(m, !rc) && !rc)
             rc = rf_err_set(&err, RF_EUSAGE, list[0] == '@' ? list + 1 : "command line", 0, 0,
                             NULL, "another rank could not read the kernel list or the GPU "
                             "(do all ranks see the same files?)");
         if (!rc) {
-            many_opts mo = {&lgpu, gpu_name, &ko, co, pf, (int)seeds};
+            many_opts mo = {&lgpu, gpu_name, &ko, co, pf, (int)pool};
             rc = calibrate_many(m, &mo, paths, n, out_path, &err);
         }
         free(paths);
@@ -481,6 +544,10 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     rf_kernel *k;
     if (rf_cli_load(gpu_name, kernel_path, &ko, &gpu, &k, &err))
         return fail(m, &err);
+    if (hirf && need_hirf(&gpu, gpu_name, &err)) {
+        rf_kernel_destroy(k);
+        return fail(m, &err);
+    }
     rf_ipc_kernel kc;
     rf_calib cal;
     rf_calib_report *rep = calloc(1, sizeof *rep);   /* large: not on the stack */
@@ -490,12 +557,15 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     if (!rc)
         rc = rf_kchar_compute(&gpu, k, &kc, &err);
     if (!rc && pf) {
-        rf_pffit_obs obs[RF_PFFIT_N];
-        rc = calibrate_pf(&gpu, gpu_name, k, &kc, co.seed, (int)seeds, obs, &cal, &err);
+        pf_run *pr = calloc(1, sizeof *pr);
+        rc = pr ? calibrate_pf(&gpu, gpu_name, k, &kc, co.budget_cycles, co.seed, (int)pool, pr,
+                               &cal, &err)
+                : rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
         if (!rc)
             rc = rf_record_save(out_path, &cal, &err);
         if (!rc)
-            print_pf(k, gpu_name, (int)seeds, out_path, obs, &cal);
+            print_pf(k, gpu_name, out_path, pr, &cal);
+        free(pr);
         rf_kernel_destroy(k);
         free(rep);
         if (rc)

@@ -62,18 +62,28 @@ static void option_errors_say_command_line(void **state)
     /* calibrate --design: the register-cache fits and FineReg's windows;
      * sharing has no free parameter, VT's windows fit nothing kept. */
     clirun_expect_bad("calibrate --gpu maxwell-gtx980 --kernel " SPEC " --design nope -o /dev/null",
-                      "rfkit: command line: design: calibrate takes --design rfc, ltrf or finereg "
-                      "(got 'nope')");
+                      "rfkit: command line: design: calibrate takes --design hirf, rfc, ltrf or "
+                      "finereg (got 'nope')");
     clirun_expect_bad("calibrate --gpu maxwell-gtx980 --kernel " SPEC " --design sharing "
                       "-o /dev/null",
                       "rfkit: command line: design: sharing has no free parameter to fit");
     clirun_expect_bad("calibrate --gpu maxwell-gtx980 --kernel " SPEC " --design vt -o /dev/null",
                       "rfkit: command line: design: vt keeps its switching parameters at their "
                       "priors");
-    clirun_expect_bad("calibrate --gpu maxwell-gtx980 --kernel " SPEC " --design finereg "
-                      "--seeds 3 -o /dev/null",
-                      "rfkit: command line: seeds: goes with --design rfc|ltrf (got '3' with "
-                      "--design finereg)");
+    clirun_expect_bad("calibrate --gpu maxwell-gtx980 --kernel " SPEC " --design hirf "
+                      "-o /dev/null",
+                      "rfkit: command line: design: hirf: GPU maxwell-gtx980 has no NVM main "
+                      "register file under a register cache");
+    clirun_expect_bad("calibrate --gpu maxwell-gtx980 --kernel " SPEC " --active-warps 8 "
+                      "-o /dev/null",
+                      "rfkit: command line: active-warps: goes with --design rfc|ltrf");
+    clirun_expect_bad("calibrate --gpu maxwell-gtx980 --kernel " SPEC " --design ltrf "
+                      "--active-warps -2 -o /dev/null",
+                      "rfkit: command line: active-warps:");
+    clirun_expect_bad("calibrate --gpu maxwell-gtx980 --kernel " SPEC " --design ltrf --cold "
+                      "-o /dev/null",
+                      "rfkit: command line: cold: the register-cache windows are always "
+                      "functionally warmed");
     clirun_expect_bad("gpus --dump nope", "rfkit: command line: gpu: unknown GPU preset 'nope'");
     clirun_expect_bad("nope", "rfkit: command line: unknown command 'nope' (see rfkit --help)");
     /* A launch value from an option is the command line's (fermi-gtx480

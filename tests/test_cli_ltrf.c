@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #define K "--gpu maxwell-ltrf --kernel inputs/kernels/kmeans.spec"
+#define SGEMM "--gpu maxwell-ltrf --kernel inputs/kernels/sgemm.spec"
 
 /* simulate --csv: LTRF moves registers and holds warps; LTRF+ moves fewer;
  * RFC counts hits and misses; the baseline none of them. */
@@ -103,7 +104,49 @@ static void estimate_batch(void **state)
     remove("build/test_cli_ltrf.csv");
     r = clirun_run("calibrate " K " --design hirf");
     assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "no NVM main register file"));
     free(r.out);
+}
+
+/* calibrate takes --design hirf, rfc and ltrf alike: rfc and ltrf run the
+ * register-cache windows (sgemm: 4.25% of its estimated 1.25 M cycles holds
+ * the baseline, RFC #7 and LTRF #7 windows at four grid positions) and
+ * write a record that estimate applies; hirf on an NVM GPU is the plain
+ * plan with its HI-RF windows. */
+static void calibrate_designs(void **state)
+{
+    (void)state;
+    const char *rec = "build/test_cli_ltrf_calib.csv";
+    const char *designs[2] = {"rfc", "ltrf"};
+    for (int i = 0; i < 2; i++) {
+        remove(rec);
+        char args[512];
+        snprintf(args, sizeof args, "calibrate " SGEMM " --design %s -o %s", designs[i],
+                 rec);
+        clirun r = clirun_run(args);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "register-cache model"));
+        assert_non_null(strstr(r.out, "baseline at 30%"));
+        assert_non_null(strstr(r.out, "rfc #7 at 30%"));
+        assert_non_null(strstr(r.out, "ltrf #7 at 40%"));
+        assert_non_null(strstr(r.out, "pf_scale"));
+        free(r.out);
+        snprintf(args, sizeof args, "estimate " SGEMM " --design %s --calib %s --csv",
+                 designs[i], rec);
+        r = clirun_run(args);
+        assert_int_equal(r.status, 0);
+        assert_true(clirun_csv_get(r.out, "calibrated", 1) == 1);
+        free(r.out);
+    }
+    remove(rec);
+    char args[512];
+    snprintf(args, sizeof args, "calibrate --gpu volta-hirf --kernel inputs/kernels/kmeans.spec "
+             "--design hirf -o %s", rec);
+    clirun r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "hirf index=concat"));
+    free(r.out);
+    remove(rec);
 }
 
 int main(int argc, char **argv)
@@ -115,6 +158,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(simulate_counters),
         cmocka_unit_test(tolerable_csv),
         cmocka_unit_test(estimate_batch),
+        cmocka_unit_test(calibrate_designs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

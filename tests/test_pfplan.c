@@ -1,0 +1,315 @@
+/* test_pfplan.c - the register-cache calibration from windows (calibrate
+ * --design rfc|ltrf): its plan (rf_plan_make_pf, calibrate/plan.c) on a
+ * small hand-built kernel, and the fit of rf_pffit_fit_windows
+ * (calibrate/pffit.c): the ratios, their measured noise and the priors,
+ * and the level of rf_pffit_level. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../analytic/kchar.h"
+#include "../calibrate/calibrate.h"
+#include "../calibrate/extrapolate.h"
+#include "../calibrate/pffit.h"
+#include "../calibrate/plan.h"
+#include "support/simfix.h"
+
+/* maxwell-ltrf (dram_latency 350 cycles, 2048 threads, 64 K registers and
+ * 32 CTAs per SM) and a straight-line kernel of 40 ALU instructions over
+ * 16 registers, CTAs of 256 threads at 32 registers: 8 resident CTAs
+ * (2048 / 256 = 8 by threads, 65536 / (32 x 256) = 8 by registers). */
+typedef struct fixture {
+    simfix sf;
+    rf_ipc_kernel kc;
+    rf_design tmpl;
+} fixture;
+
+static int setup(void **state)
+{
+    static fixture fx;
+    rf_err err = {0};
+    simfix_init(&fx.sf);
+    if (rf_gpu_load("maxwell-ltrf", &fx.sf.gpu, NULL, &err))
+        return -1;
+    for (int i = 0; i < 40; i++)
+        simfix_add(&fx.sf, RF_OC_ALU, (int[]){i % 16, -1}, (int[]){(i + 3) % 16, (i + 7) % 16, -1});
+    simfix_finish(&fx.sf);
+    fx.sf.kernel.launch.block[0] = 256;
+    fx.sf.kernel.launch.grid[0] = 410;
+    if (rf_kchar_compute(&fx.sf.gpu, &fx.sf.kernel, &fx.kc, &err))
+        return -1;
+    rf_design_init(&fx.tmpl);
+    fx.tmpl.kind = RF_DESIGN_LTRF;
+    fx.tmpl.interval_regs = 12;       /* kept by every window */
+    *state = &fx;
+    return 0;
+}
+
+static void make(fixture *fx, uint64_t budget, rf_plan *p)
+{
+    rf_err err = {0};
+    assert_int_equal(rf_plan_make_pf(&fx->sf.gpu, &fx->sf.kernel, &fx->kc, &fx->tmpl, budget, p,
+                                     &err), 0);
+}
+
+/* Budget 60,000 cycles.  Timed warm-up: 1000 cycles (more than one DRAM
+ * latency, 350).  A sample is at least 1000 + 1000 = 2000 cycles: 60000 /
+ * 2000 = 30 samples, 10 positions of 3, capped at 4.  12 samples share the
+ * budget: 60000 / 12 = 5000 cycles each, 1000 of warm-up and a window of
+ * 4000.  Positions 30%, 50%, 70%, 40% of 410 CTAs = 123, 205, 287, 164,
+ * rounded down to whole waves of 8: 120, 200, 280, 160; functional warming
+ * walks 4 turnovers x 8 = 32 CTAs before each.  Per position the baseline,
+ * RFC #7 and LTRF #7, all on the same CTAs, each keeping the template's
+ * interval size. */
+static void full_plan(void **state)
+{
+    fixture *fx = *state;
+    rf_plan p;
+    make(fx, 60000, &p);
+    assert_int_equal(p.resident, 8);
+    assert_int_equal(p.n, 12);
+    assert_int_equal(p.ndesign, 2);
+    assert_float_equal(p.budget, 60000, 1e-9);
+    assert_float_equal(p.cost, 60000, 1e-9);
+    const uint64_t skip[4] = {120, 200, 280, 160};
+    const int kind[3] = {RF_DESIGN_BASELINE, RF_DESIGN_RFC, RF_DESIGN_LTRF};
+    const int config[3] = {6, 7, 7};   /* the baseline keeps the default's #6 */
+    for (int g = 0; g < 4; g++)
+        for (int j = 0; j < 3; j++) {
+            const rf_plan_point *pt = &p.pt[g * 3 + j];
+            assert_int_equal(pt->skip_ctas, skip[g]);
+            assert_int_equal(pt->warm_ctas, 32);
+            assert_int_equal(pt->warmup, 1000);
+            assert_int_equal(pt->cycles, 4000);
+            assert_int_equal(pt->design.kind, kind[j]);
+            assert_int_equal(pt->design.rf_config, config[j]);
+            assert_false(pt->design.plus);
+            assert_int_equal(pt->design.interval_regs, 12);
+        }
+    assert_string_equal(p.pt[0].label, "baseline at 30%");
+    assert_string_equal(p.pt[5].label, "ltrf #7 at 50%");
+}
+
+/* Budget 6,000: 6000 / 2000 = 3 samples, one position of three, 2000
+ * cycles each (1000 + 1000).  Budget 4,000: 2 samples, less than a
+ * position: the pair baseline and RFC #7 at 30%, 2000 cycles each.
+ * Budget 1,900: not one sample of 2000 cycles: no windows. */
+static void small_budgets(void **state)
+{
+    fixture *fx = *state;
+    rf_plan p;
+    make(fx, 6000, &p);
+    assert_int_equal(p.n, 3);
+    assert_int_equal(p.ndesign, 2);
+    assert_int_equal(p.pt[2].cycles, 1000);
+    assert_int_equal(p.pt[2].skip_ctas, 120);
+    make(fx, 4000, &p);
+    assert_int_equal(p.n, 2);
+    assert_int_equal(p.ndesign, 1);
+    assert_int_equal(p.pt[0].design.kind, RF_DESIGN_BASELINE);
+    assert_int_equal(p.pt[1].design.kind, RF_DESIGN_RFC);
+    assert_int_equal(p.pt[1].skip_ctas, p.pt[0].skip_ctas);
+    assert_int_equal(p.pt[1].warmup + p.pt[1].cycles, 2000);
+    assert_float_equal(p.cost, 4000, 1e-9);
+    make(fx, 1900, &p);
+    assert_int_equal(p.n, 0);
+}
+
+/* A grid of 20 CTAs, budget 24,000 (12 samples: four positions of 3):
+ * 30%, 50%, 70%, 40% are CTAs 6, 10, 14, 8, rounded down to whole waves
+ * of 8: 0, 8, 8, 8.  Two distinct positions, 0 and 8, get a pair each
+ * (24000 / 6 = 4000 cycles per sample); the first has nothing to walk
+ * before it (warm_ctas 0) and reads the kernel's start-up in a window of
+ * 3000 cycles, the second walks the 8 CTAs before it. */
+static void short_grid(void **state)
+{
+    fixture *fx = *state;
+    fx->sf.kernel.launch.grid[0] = 20;
+    rf_plan p;
+    make(fx, 24000, &p);
+    fx->sf.kernel.launch.grid[0] = 410;
+    assert_int_equal(p.n, 6);
+    for (int i = 0; i < p.n; i++) {
+        assert_int_equal(p.pt[i].skip_ctas, i < 3 ? 0 : 8);
+        assert_int_equal(p.pt[i].warm_ctas, i < 3 ? 0 : 8);
+        assert_int_equal(p.pt[i].cycles, 3000);
+    }
+    assert_string_equal(p.pt[3].label, "baseline at 50%");
+}
+
+static double model_ipc(fixture *fx, const rf_design *d, const rf_calib *cal)
+{
+    rf_kernel *k = &fx->sf.kernel;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    rf_estimate e;
+    rf_err err = {0};
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, d, &fx->kc, &shape, cal, &e, &err), 0);
+    return e.ipc;
+}
+
+/* Windows that read exactly the model's ratios at the defaults, at two
+ * positions whose levels differ by 20%: the position cancels in the
+ * pairs, so the log ratios' spread is 0 and the noise is the floor,
+ * sqrt(0 / 2 + 0.02^2) = 2%; the fit stays at the defaults. */
+static void ratios_at_the_defaults(void **state)
+{
+    fixture *fx = *state;
+    rf_plan p;
+    make(fx, 12000, &p);       /* 12000 / 2000 = 6 samples: two positions */
+    assert_int_equal(p.n, 6);
+    rf_calib def;
+    rf_calib_init(&def, "maxwell-ltrf", "simfix");
+    rf_pffit_win w[RF_PLAN_MAX];
+    memset(w, 0, sizeof w);
+    double m[3];
+    for (int j = 0; j < 3; j++)
+        m[j] = model_ipc(fx, &p.pt[j].design, NULL);
+    for (int g = 0; g < 2; g++)
+        for (int j = 0; j < 3; j++) {
+            w[g * 3 + j].ipc = (g ? 1.2 : 1.0) * m[j];
+            w[g * 3 + j].warmup = 1000;
+            w[g * 3 + j].cycles = 1000;
+        }
+    rf_calib cal = def;
+    rf_pffit_wrep rep;
+    rf_err err = {0};
+    assert_int_equal(rf_pffit_fit_windows(&fx->sf.gpu, &fx->sf.kernel, &fx->kc, &p, w, &cal,
+                                          &rep, &err), 0);
+    assert_int_equal(rep.npos, 2);
+    assert_int_equal(rep.per, 3);
+    assert_float_equal(rep.sim_cycles, 6 * 2000, 1e-9);
+    for (int j = 1; j < 3; j++) {
+        assert_float_equal(rep.ratio[j], m[j] / m[0], 1e-12);
+        assert_float_equal(rep.noise[j], 0.02, 1e-12);
+        assert_float_equal(rep.model0[j], m[j] / m[0], 1e-12);
+        assert_float_equal(rep.model[j], m[j] / m[0], 1e-3);
+    }
+    assert_int_equal(cal.nfit, 2);   /* pf_scale, rfc_scale */
+    assert_int_equal(cal.samples, 6);
+    for (int j = 0; j < cal.nfit; j++) {
+        const rf_mparam *mp = &rf_ipc_mparams[cal.fit_idx[j]];
+        assert_float_equal(rf_mparam_get(mp, &cal.params), mp->def, 0.02);
+    }
+}
+
+/* The noise is the spread of the log ratio over the positions: RFC #7's
+ * windows read 0.9 and 1.1 of the baseline at the two positions, LTRF's
+ * the model's ratio; the RFC log ratios ln 0.9 = -0.10536 and ln 1.1 =
+ * 0.09531 have mean -0.005025 (ratio 0.99499) and sample standard
+ * deviation |ln 1.1 - ln 0.9| / sqrt 2 = 0.141896, so sigma =
+ * sqrt(0.141896^2 / 2 + 0.02^2) = 0.102309.  With one position the spread
+ * is not measured: sqrt(0.20^2 / 1 + 0.02^2) = 0.200998. */
+static void measured_noise(void **state)
+{
+    fixture *fx = *state;
+    rf_plan p;
+    make(fx, 12000, &p);
+    rf_pffit_win w[RF_PLAN_MAX];
+    memset(w, 0, sizeof w);
+    double m[3];
+    for (int j = 0; j < 3; j++)
+        m[j] = model_ipc(fx, &p.pt[j].design, NULL);
+    for (int g = 0; g < 2; g++)
+        for (int j = 0; j < 3; j++) {
+            w[g * 3 + j].ipc = j == 1 ? (g ? 1.1 : 0.9) * m[0] : m[j];
+            w[g * 3 + j].warmup = 1000;
+            w[g * 3 + j].cycles = 1000;
+        }
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    rf_pffit_wrep rep;
+    rf_err err = {0};
+    assert_int_equal(rf_pffit_fit_windows(&fx->sf.gpu, &fx->sf.kernel, &fx->kc, &p, w, &cal,
+                                          &rep, &err), 0);
+    assert_float_equal(rep.ratio[1], 0.99499, 1e-5);
+    assert_float_equal(rep.noise[1], 0.102309, 1e-6);
+    assert_float_equal(rep.noise[2], 0.02, 1e-12);
+    make(fx, 6000, &p);
+    assert_int_equal(p.n, 3);
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    assert_int_equal(rf_pffit_fit_windows(&fx->sf.gpu, &fx->sf.kernel, &fx->kc, &p, w, &cal,
+                                          &rep, &err), 0);
+    assert_float_equal(rep.noise[1], 0.200998, 1e-6);
+}
+
+/* No windows (too short a kernel): the record keeps the defaults and no
+ * samples, so estimates from it are uncalibrated. */
+static void no_windows(void **state)
+{
+    fixture *fx = *state;
+    rf_plan p;
+    make(fx, 1900, &p);
+    rf_pffit_win w[RF_PLAN_MAX];
+    memset(w, 0, sizeof w);
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    rf_pffit_wrep rep;
+    rf_err err = {0};
+    assert_int_equal(rf_pffit_fit_windows(&fx->sf.gpu, &fx->sf.kernel, &fx->kc, &p, w, &cal,
+                                          &rep, &err), 0);
+    assert_int_equal(cal.samples, 0);
+    assert_int_equal(cal.nfit, 0);
+    assert_float_equal(cal.full_cycles, p.full_cycles, 1e-9);
+}
+
+/* The level: the CTA population model's whole-grid IPC of the baseline
+ * (rf_calib_window_ipc from CTA 0, the paths drawn with the sampler seed)
+ * over the wave formula's (rf_extrap_estimate at level 1), one draw.  The
+ * fixture's estimated run (40 ALU instructions per warp) is too short for
+ * a pair of windows within 3% of it, so rf_pffit_calibrate leaves the
+ * record without samples (its estimates are reported uncalibrated) and
+ * sets the level alone; the same seed gives the same level. */
+static void level(void **state)
+{
+    fixture *fx = *state;
+    rf_kernel *k = &fx->sf.kernel;
+    rf_design base = fx->tmpl;
+    base.kind = RF_DESIGN_BASELINE;
+    rf_err err = {0};
+    rf_ctaset *cs = NULL;
+    assert_int_equal(rf_kchar_ctaset(&fx->sf.gpu, k->func, &k->profile, fx->kc.warps_per_cta, 0,
+                                     410, 7, &cs, &err), 0);
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    double pop = 0;
+    assert_int_equal(rf_calib_window_ipc(&fx->sf.gpu, &base, k, &fx->kc, cs, &p, 0, 0, 0, 0,
+                                         &pop, &err), 0);
+    rf_kchar_ctaset_free(cs);
+    double wave = model_ipc(fx, &base, NULL);
+    assert_true(pop > 0 && wave > 0);
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    assert_int_equal(rf_pffit_level(&fx->sf.gpu, k, &fx->kc, &base, 7, &cal, &err), 0);
+    assert_float_equal(cal.level, fmin(2.0, fmax(0.5, pop / wave)), 1e-12);
+
+    rf_plan plan;
+    rf_pffit_win w[RF_PLAN_MAX];
+    rf_pffit_wrep rep;
+    rf_calib c2;
+    rf_calib_init(&c2, "maxwell-ltrf", "simfix");
+    assert_int_equal(rf_pffit_calibrate(&fx->sf.gpu, k, &fx->kc, &fx->tmpl, 0, 7, &plan, w, &c2,
+                                        &rep, &err), 0);
+    assert_int_equal(plan.n, 0);
+    assert_int_equal(c2.samples, 0);
+    assert_int_equal(c2.nfit, 0);
+    assert_float_equal(c2.level, cal.level, 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(full_plan),
+        cmocka_unit_test(small_budgets),
+        cmocka_unit_test(short_grid),
+        cmocka_unit_test(ratios_at_the_defaults),
+        cmocka_unit_test(measured_noise),
+        cmocka_unit_test(no_windows),
+        cmocka_unit_test(level),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
