@@ -3,8 +3,11 @@
  * Block frequencies.  The CFG is a Markov chain whose edges are those the
  * sampler's warps take (sampler/warp.c), one rule for every frequency in
  * rfkit (rf_kchar_edge, rf_kchar_freq):
- * - a warp stops at an exit instruction, guarded or not (a sampler warp
- *   follows one path and ends there), and at a block without successors;
+ * - a warp stops at an unguarded exit instruction and at a block without
+ *   successors; a guarded exit that ends a block with a successor (SASS's
+ *   `@P0 EXIT` bounds check) ends the warp with the profile's `taken`, as
+ *   a forward branch whose taken side leaves the kernel, else falls
+ *   through (a sampler warp follows one path and draws it the same way);
  * - a conditional branch (guarded, two successors) goes to its target with
  *   the probability the kernel spec's [branches] gives that target or the
  *   code's constant trip count gives the branch (inputs/tripcount.c); else
@@ -131,9 +134,16 @@ static bool is_loopback(const rf_func *f, int b)
 int rf_kchar_edge(const rf_func *f, int b, double trip, double taken, double *p_taken)
 {
     const rf_block *blk = &f->blocks[b];
-    for (int i = 0; i < blk->ninsts; i++)
-        if (f->insts[blk->first + i].cls == RF_OC_EXIT)
-            return RF_KE_STOP;
+    for (int i = 0; i < blk->ninsts; i++) {
+        const rf_inst *in = &f->insts[blk->first + i];
+        if (in->cls != RF_OC_EXIT)
+            continue;
+        if (in->guard >= 0 && blk->nsucc > 0 && i == blk->ninsts - 1) {
+            *p_taken = taken;
+            return RF_KE_EXIT;
+        }
+        return RF_KE_STOP;
+    }
     if (blk->nsucc == 0)
         return RF_KE_STOP;
     if (blk->nsucc == 1 || blk->ninsts == 0)
@@ -529,6 +539,9 @@ int rf_kchar_freq(const rf_func *f, double trip, double taken, const bool *absor
             prob[2 * b + 1] = p;
             prob[2 * b] = 1.0 - p;
             break;
+        case RF_KE_EXIT:
+            prob[2 * b] = 1.0 - p;
+            break;
         default:
             break;
         }
@@ -804,6 +817,13 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
         case RF_KE_JUMP:
             x->nsucc = 1;
             x->succ[0] = blk->succ[1];
+            break;
+        case RF_KE_EXIT:
+            /* succ[1] = -1: the drawn side ends the warp. */
+            x->nsucc = 2;
+            x->succ[1] = -1;
+            x->mode = 1;
+            w->in[blk->first + blk->ninsts - 1].end = WE_NONE;
             break;
         default:
             x->mode = uniform[b] ? 2 : 1;
@@ -1313,7 +1333,7 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
         count[b] = blk->ninsts;
         ends[b] = false;
         for (int i = 0; i < blk->ninsts && !ends[b]; i++)
-            if (f->insts[blk->first + i].cls == RF_OC_EXIT) {
+            if (f->insts[blk->first + i].cls == RF_OC_EXIT && prog.blk[b].succ[1] != -1) {
                 count[b] = i + 1;
                 ends[b] = true;
             }

@@ -24,8 +24,11 @@ int rf_kchar_flow(const rf_func *f, const double *prob, double *freq, rf_err *er
 
 /* How a warp leaves block b: the sampler's rule (sampler/warp.c), the one
  * edge rule of every block frequency in rfkit (analytic/kchar.c states it).
- *   RF_KE_STOP  the warp ends there (an exit instruction, guarded or not,
- *               or no successor);
+ *   RF_KE_STOP  the warp ends there (an unguarded exit instruction, or no
+ *               successor);
+ *   RF_KE_EXIT  a guarded exit ending a block with a successor: the warp
+ *               ends with probability *p_taken (taken, as a forward
+ *               branch), else goes on to succ[0];
  *   RF_KE_FALL  to succ[0] (no branch, a branch to the next block, or a
  *               block ending in an instruction that is not a branch);
  *   RF_KE_JUMP  to succ[1] (an unguarded branch with two successors);
@@ -33,8 +36,8 @@ int rf_kchar_flow(const rf_func *f, const double *prob, double *freq, rf_err *er
  *               (the spec's [branches] or a constant trip count when the
  *               block has one, else trip / (trip + 1) for a back edge and
  *               taken for a forward branch), else succ[0].
- * *p_taken is set for RF_KE_DRAW only. */
-enum { RF_KE_STOP, RF_KE_FALL, RF_KE_JUMP, RF_KE_DRAW };
+ * *p_taken is set for RF_KE_DRAW and RF_KE_EXIT only. */
+enum { RF_KE_STOP, RF_KE_FALL, RF_KE_JUMP, RF_KE_DRAW, RF_KE_EXIT };
 int rf_kchar_edge(const rf_func *f, int b, double trip, double taken, double *p_taken);
 
 /* Expected executions of each block per warp when f runs once (entry block

@@ -71,7 +71,9 @@ static inline bool sim_mask_any(const sim_mask *a, const sim_mask *b)
 struct sim_warp;
 struct sim_inst;
 typedef enum sim_unit { SIM_U_ALU, SIM_U_SFU, SIM_U_LDST, SIM_U_NONE, SIM_U_COUNT } sim_unit;
-typedef enum sim_br { SIM_BR_NONE, SIM_BR_ALWAYS, SIM_BR_LOOP, SIM_BR_FWD } sim_br;
+/* SIM_BR_EXIT: a guarded exit with a block after it, drawn as a forward
+ * branch whose taken side ends the warp. */
+typedef enum sim_br { SIM_BR_NONE, SIM_BR_ALWAYS, SIM_BR_LOOP, SIM_BR_FWD, SIM_BR_EXIT } sim_br;
 typedef enum sim_memk {
     SIM_M_NONE, SIM_M_SHARED, SIM_M_CONST, SIM_M_LOAD, SIM_M_STORE, SIM_M_ATOMIC
 } sim_memk;
@@ -84,7 +86,7 @@ typedef struct sim_inst {
     uint8_t nreads;             /* distinct general registers read */
     uint8_t nwrites;            /* distinct general registers written */
     uint8_t ii_mult;            /* initiation-interval multiplier (fp64: 4) */
-    uint8_t exits;              /* the warp ends after this instruction */
+    uint8_t exits;              /* the warp ends after this instruction (SIM_BR_EXIT: when drawn) */
     uint8_t cta_uniform;        /* loop back edge decided once per CTA (body has a barrier) */
     float p_taken;              /* the spec's [branches] probability, < 0 = the profile's */
     int latency;                /* cycles for fixed-latency classes */

@@ -199,6 +199,12 @@ int sim_prog_build(sim_prog *p, const rf_func *f, const rf_gpu *gpu, int regs_al
             }
         }
         si->exits = ri->cls == RF_OC_EXIT;
+        /* A guarded exit ending a block that has a successor (SASS's
+         * `@P0 EXIT`, PTX's `@%p ret`) ends the warp only where its guard
+         * holds: drawn as a forward branch (rf_kchar_edge). */
+        if (si->exits && ri->guard >= 0 && b >= 0 && f->blocks[b].nsucc > 0 &&
+            i == f->blocks[b].first + f->blocks[b].ninsts - 1)
+            si->br = SIM_BR_EXIT;
     }
 
     /* A loop whose body holds a barrier must run the same number of times
@@ -253,11 +259,16 @@ void sim_warp_advance(sim_ctx *x, sim_warp *w, const sim_inst *in)
         pc = in->taken;
         break;
     case SIM_BR_LOOP:
-    case SIM_BR_FWD: {
+    case SIM_BR_FWD:
+    case SIM_BR_EXIT: {
         double p = in->p_taken >= 0 ? in->p_taken
                  : in->br == SIM_BR_LOOP ? x->p_loop : x->p_fwd;
         double u = in->cta_uniform ? rf_draw_uniform(x->o->seed, w->cta_id, w->nloop++, RF_DRAW_LOOP)
                                    : rf_draw_uniform(x->o->seed, w->gid, w->nbr++, RF_DRAW_BRANCH);
+        if (in->br == SIM_BR_EXIT) {
+            w->pc = u < p ? -1 : pc;
+            return;
+        }
         if (u < p)
             pc = in->taken;
         break;
