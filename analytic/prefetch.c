@@ -101,8 +101,28 @@
  * touches never hit.  Then
  *   h = h0 reuse[C / W]                (interpolated; h0 free, 1 by default)
  * An instruction reading r registers misses at least once with probability
- * 1 - h^r and then waits L - 1 more cycles than a bank read:
- *   s_rfc = k_rfc (1 - h^r) (L - 1)    on the warp's path and in the collector.
+ * 1 - h^r; its operands then come from the main bank, straight into the
+ * collector, L - 1 cycles after a bank read would have, so the collector
+ * is held
+ *   h_rfc = k_rfc (1 - h^r) (L - 1)
+ * cycles more.  The warp itself does not wait for its collectors: it issues
+ * its next instructions while the miss is served and stalls only where one
+ * of them needs the late result, after the slack its code leaves.  The
+ * warp's path therefore takes, per instruction,
+ *   s_rfc = k_rfc (1 - h^r) dS_dep
+ * with dS_dep the growth of the lone-warp dependency stall S_dep (analytic/
+ * kchar.c, the same walk as the IPC model's S_dep, PF_MISS_CTAS CTAs)
+ * when every result comes L - 1 cycles late (rf_pf_miss_walk; a fractional
+ * L - 1 mixes the walks at its floor and ceiling, as the sampler dithers).
+ * Linear in the miss probability: exact when each wait is bound by one late
+ * producer, as the walk charges it.  Waits on global memory are left out:
+ * the two-level pool's warps leave the pool for them.  Measured on
+ * maxwell-ltrf #6 (sampler full runs, the nine): charging the whole L - 1
+ * to the path as well lost 2x the IPC the sampler loses between 1x and
+ * 5.3x (kmeans 1.648 -> 1.081 against 1.644 -> 1.361) and left RFC's
+ * uncalibrated IPC 12.5% off on average (low on 6 of 9); with dS_dep 7.0%
+ * (validation 10.9% -> 6.4%).  Without the walk (miss_delay 0) the path
+ * takes the whole h_rfc, an upper bound.
  * Write-backs (energy): a result whose register is not cached starts a
  * dirty line, written back once when evicted: rfc_wb = 1 - reuse_w[C / W]
  * per result (reuse_w: the same profile over writes).
@@ -132,6 +152,7 @@
 #include "../common/draw.h"
 #include "dstcount.h"
 #include "intervals.h"
+#include "kchar.h"
 #include "liveness.h"
 
 #define PF_XBAR_DIV 4.0      /* fill crossbar: 1/4 of the baseline bandwidth */
@@ -139,6 +160,8 @@
 #define PF_REUSE_INSTS 16384  /* instructions walked for the RFC reuse profile */
 #define PF_REUSE_WALKS 64     /* at most this many warp paths */
 #define PF_REUSE_SEED UINT64_C(0x72666372)
+#define PF_MISS_CTAS 8        /* CTAs of the RFC miss-path walk */
+#define PF_MISS_SEED 1        /* ... and its seed (the sampler's default) */
 #define PF_RUN_GAP 5.0       /* cycles per issue of a warp finishing its interval (write
                                 race; measured on sgemm, header) */
 
@@ -653,6 +676,51 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
     return rc;
 }
 
+/* S_dep of a lone warp (analytic/kchar.c) on CTAs 0 .. PF_MISS_CTAS - 1 with
+ * every result latency (ALU, SFU, shared/constant, L1, L2, DRAM) raised by
+ * `extra` cycles. */
+static int dep_stall(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
+                     int extra, double *s_dep, rf_err *err)
+{
+    rf_gpu g = *gpu;
+    g.alu_latency += extra;
+    g.sfu_latency += extra;
+    g.smem_latency += extra;
+    g.l1_latency += extra;
+    g.l2_latency += extra;
+    g.dram_latency += extra;
+    rf_ctaset *cs = NULL;
+    int rc = rf_kchar_ctaset(&g, f, prof, wpc, 0, PF_MISS_CTAS, PF_MISS_SEED, &cs, err);
+    if (rc == 0)
+        *s_dep = cs->s_dep;
+    rf_kchar_ctaset_free(cs);
+    return rc;
+}
+
+int rf_pf_miss_walk(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
+                    const rf_profile *prof, int wpc, rf_pf_kernel *out, rf_err *err)
+{
+    double delay = rf_design_latency_x(d) - 1.0;
+    out->miss_delay = delay > 0 ? delay : 0.0;
+    out->miss_dep = 0.0;
+    if (!(delay > 0))
+        return 0;
+    /* Integer latencies: the fractional delay mixes its floor and ceiling, as
+     * the sampler dithers fractional main-file latencies per access. */
+    int lo = (int)floor(delay);
+    double fr = delay - lo, s0, s_lo, s_hi = 0.0;
+    int rc = dep_stall(gpu, f, prof, wpc, 0, &s0, err);
+    if (rc == 0)
+        rc = dep_stall(gpu, f, prof, wpc, lo, &s_lo, err);
+    if (rc == 0 && fr > 0)
+        rc = dep_stall(gpu, f, prof, wpc, lo + 1, &s_hi, err);
+    if (rc < 0)
+        return rc;
+    double ds = (1.0 - fr) * s_lo + fr * s_hi - s0;
+    out->miss_dep = ds > 0 ? ds : 0.0;
+    return 0;
+}
+
 int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_err *err)
 {
     int nb = f->nblocks;
@@ -718,7 +786,11 @@ void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *p
     out->rfc_hit = fmin(1.0, p->rfc_hit * h);
     out->rfc_wb = 1.0 - hw;
     double miss_any = 1.0 - pow(out->rfc_hit, pk->reads > 0 ? pk->reads : 1.0);
-    out->stall_rfc = p->rfc_scale * miss_any * (L > 1 ? L - 1 : 0);
+    /* Collector hold h_rfc; the warp's path s_rfc (header), dS_dep scaled to
+     * this design's L - 1 when the walk ran at another delay. */
+    out->extra_hold = p->rfc_scale * miss_any * (L > 1 ? L - 1 : 0);
+    out->stall_rfc = pk->miss_delay > 0
+                         ? p->rfc_scale * miss_any * pk->miss_dep * (L - 1) / pk->miss_delay
+                         : out->extra_hold;
     out->extra_stall = out->stall_rfc;
-    out->extra_hold = out->stall_rfc;
 }

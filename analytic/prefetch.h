@@ -59,6 +59,11 @@ typedef struct rf_pf_kernel {
                              LRU stack distance below c), along sampled paths;
                              rf_pf_reuse fills it (RFC only) */
     double reuse_w[RF_PF_REUSE + 1]; /* ... the same for register writes */
+    double miss_delay;    /* RFC: cycles a missing operand arrives late (L - 1) for
+                             miss_dep; 0 when rf_pf_miss_walk has not run */
+    double miss_dep;      /* RFC: stall cycles per instruction on other producers
+                             that a lone warp adds when every instruction's results
+                             come miss_delay cycles late (rf_pf_miss_walk) */
 } rf_pf_kernel;
 
 /* Characterise physical function f under profile prof for interval size
@@ -69,6 +74,12 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
 /* RFC: fill out->reuse and out->reuse_w (the reuse profile of f's warp
  * paths under prof; the rest of *out is kept).  0 or a negative rf code. */
 int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_err *err);
+
+/* RFC: fill out->miss_delay and out->miss_dep for design d's main file (the
+ * lone-warp walk of analytic/kchar.c on CTAs of wpc warps, with and without
+ * the miss delay; the rest of *out is kept).  0 or a negative rf code. */
+int rf_pf_miss_walk(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
+                    const rf_profile *prof, int wpc, rf_pf_kernel *out, rf_err *err);
 
 /* Free parameters (calibrated; rf_pf_mparams lists them). */
 typedef struct rf_pf_params {
@@ -93,7 +104,7 @@ typedef struct rf_pf_terms {
     double rfc_hit;       /* RFC read hit rate */
     double rfc_wb;        /* RFC write-backs per result: results whose register is not
                              in the cache (a new dirty line, evicted dirty later) */
-    double stall_rfc;     /* ... RFC misses */
+    double stall_rfc;     /* ... RFC misses (the late results' dependants) */
     double extra_stall;   /* sum for the IPC model (rf_ipc_machine.extra_stall) */
     double extra_hold;    /* cycles a collector is held longer (RFC misses) */
     double pf_wb_late;    /* LTRF: per instruction, PREFETCH dirty evictions replaced by

@@ -271,10 +271,16 @@ static void grouped_exits(void **state)
  * before): reuse[0] = 0, reuse[c] = 1/2 for c >= 1; both writes are first
  * touches: reuse_w[c] = 0, so every result starts a dirty line (rfc_wb 1).
  *   pool 8:  per-warp share 16 / 8 = 2 lines, h = reuse[2] = 0.5;
- *            1 - 0.5^(2/3) = 0.3700395, stall = x (3 - 1) = 0.740079 on the
- *            path and in the collector;
+ *            1 - 0.5^(2/3) = 0.3700395, collector hold x (3 - 1) = 0.740079
+ *            (also the path's without the miss walk);
  *   pool 32: share 0.5, h = (reuse[0] + reuse[1]) / 2 = 0.25;
- *            1 - 0.25^(2/3) = 0.6031497, x 2 = 1.206299. */
+ *            1 - 0.25^(2/3) = 0.6031497, x 2 = 1.206299.
+ * Miss walk (one warp alone, ALU latency 4: a result is ready 2 + 4 cycles
+ * after issue): r1 = f(r0) issues at 0, r1 ready at 6; r2 = f(r1) at 1 waits
+ * 5; EXIT reads nothing.  S_dep = 5 / 3; with results 2 cycles late (L - 1)
+ * 7 / 3: dS_dep = 2/3.  Path at pool 8: 0.3700395 x 2/3 = 0.246693.  At
+ * latency_x 3.5 the delay 2.5 mixes delays 2 and 3 half and half:
+ * (7/3 + 8/3) / 2 - 5/3 = 2.5/3. */
 static void rfc_terms(void **state)
 {
     (void)state;
@@ -303,11 +309,23 @@ static void rfc_terms(void **state)
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
     assert_float_equal(t.rfc_hit, 0.5, 1e-12);
     assert_float_equal(t.rfc_wb, 1.0, 1e-12);
-    assert_float_equal(t.stall_rfc, 0.740079, 1e-6);
-    assert_float_equal(t.extra_hold, t.stall_rfc, 1e-12);
+    assert_float_equal(t.extra_hold, 0.740079, 1e-6);
+    assert_float_equal(t.stall_rfc, t.extra_hold, 1e-12);
     rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
     assert_float_equal(t.rfc_hit, 0.25, 1e-12);
-    assert_float_equal(t.stall_rfc, 1.206299, 1e-6);
+    assert_float_equal(t.extra_hold, 1.206299, 1e-6);
+    /* The miss walk: only the late results' dependants wait on the path. */
+    assert_int_equal(rf_pf_miss_walk(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, &pk, &err), 0);
+    assert_float_equal(pk.miss_delay, 2.0, 1e-12);
+    assert_float_equal(pk.miss_dep, 2.0 / 3.0, 1e-9);
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.extra_hold, 0.740079, 1e-6);
+    assert_float_equal(t.stall_rfc, 0.246693, 1e-6);
+    assert_float_equal(t.extra_stall, t.stall_rfc, 1e-12);
+    d.latency_x = 3.5;
+    assert_int_equal(rf_pf_miss_walk(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, &pk, &err), 0);
+    assert_float_equal(pk.miss_delay, 2.5, 1e-12);
+    assert_float_equal(pk.miss_dep, 2.5 / 3.0, 1e-9);
     /* At 1x a miss costs what a bank read costs. */
     d.latency_x = 1;
     rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
