@@ -28,7 +28,12 @@
  * depths sum D.  Pool exits A (Section 3.2; pool_exits below): a warp
  * leaves the active pool at the first instruction that needs a pending
  * long-latency result (loads issued back to back leave once) and at a
- * barrier.  It comes back refetching the working set of its interval
+ * barrier, unless it is the last of its CTA's warps to get there: that one
+ * passes at once (sampler/scheduler.c), so (W_cta - 1) / W_cta of the
+ * barrier exits happen (rf_pf_cta_warps; measured, LTRF #6 full runs,
+ * refetched registers per instruction, sampler / model with / without it:
+ * nw_wave, 1-warp CTAs, 0.340 / 0.323 / 0.874; trsv, 2 warps, 1.972 /
+ * 1.978 / 2.858).  It comes back refetching the working set of its interval
  * (LTRF+: the live part): Aa refetches of Ra registers, depths sum Da; none
  * when it resumes at the entry of another interval, whose PREFETCH (in P
  * and R) brings the registers.  Per instruction (I per thread):
@@ -621,6 +626,13 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                     out->act_wb += w * n;
                     if (n > 0 && same > 0)
                         add_ops(w * same, n, dep, &out->act_ops, &out->act_regs, out->act_depth);
+                    if (exit_at[i] == 2) {
+                        out->bar_act += w;
+                        out->bar_wb += w * n;
+                        if (n > 0 && same > 0)
+                            add_ops(w * same, n, dep, &out->bar_ops, &out->bar_regs,
+                                    out->bar_depth);
+                    }
                 }
             }
             /* Entries from another interval along the block's out-edges. */
@@ -674,6 +686,20 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
     free(freq);
     free(edge);
     return rc;
+}
+
+void rf_pf_cta_warps(rf_pf_kernel *pk, int wpc)
+{
+    double q = wpc > 1 ? 1.0 / wpc : 1.0;   /* the share of arrivals that pass */
+    pk->act -= q * pk->bar_act;
+    pk->act_regs -= q * pk->bar_regs;
+    pk->act_ops -= q * pk->bar_ops;
+    pk->act_wb -= q * pk->bar_wb;
+    for (int k = 0; k < RF_PF_NBANKS; k++) {
+        pk->act_depth[k] -= q * pk->bar_depth[k];
+        pk->bar_depth[k] = 0;
+    }
+    pk->bar_act = pk->bar_regs = pk->bar_ops = pk->bar_wb = 0;
 }
 
 /* S_dep of a lone warp (analytic/kchar.c) on CTAs 0 .. PF_MISS_CTAS - 1 with

@@ -37,6 +37,9 @@ typedef struct rf_pf_kernel {
                              (bank = register mod 2^k, the sampler's map for
                              one warp) */
     double act_depth[RF_PF_NBANKS]; /* ... over the activation refetches */
+    double bar_act, bar_regs, bar_ops, bar_wb; /* the barriers' part of act, act_regs,
+                             act_ops and act_wb (every warp taken to wait there) */
+    double bar_depth[RF_PF_NBANKS]; /* ... of act_depth */
     double reads;         /* register reads per instruction */
     double mean_live;     /* registers live per instruction (dynamic mean) */
     double mean_len;      /* instructions per PREFETCH operation */
@@ -74,6 +77,13 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
 /* RFC: fill out->reuse and out->reuse_w (the reuse profile of f's warp
  * paths under prof; the rest of *out is kept).  0 or a negative rf code. */
 int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_err *err);
+
+/* LTRF: CTAs of wpc warps.  The last warp to reach a barrier passes it
+ * without leaving the pool, so only (wpc - 1) / wpc of the barrier exits
+ * rf_pf_characterise counted (every warp waiting) happen: the barrier parts
+ * of act, act_regs, act_ops, act_depth and act_wb are scaled by it (once;
+ * the bar_ fields are then cleared). */
+void rf_pf_cta_warps(rf_pf_kernel *pk, int wpc);
 
 /* RFC: fill out->miss_delay and out->miss_dep for design d's main file (the
  * lone-warp walk of analytic/kchar.c on CTAs of wpc warps, with and without

@@ -186,6 +186,8 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     int rc = rf_pf_characterise(k->func, k->prof, d->interval_regs, plus, &pk, err);
     if (rc == 0 && d->kind == RF_DESIGN_RFC)
         rc = rf_pf_reuse(k->func, k->prof, &pk, err);
+    if (rc == 0 && d->kind == RF_DESIGN_LTRF)
+        rf_pf_cta_warps(&pk, k->warps_per_cta);
     if (rc == 0 && d->kind == RF_DESIGN_RFC)
         rc = rf_pf_miss_walk(gpu, d, k->func, k->prof, k->warps_per_cta, &pk, err);
     if (rc < 0)

@@ -263,6 +263,25 @@ static void grouped_exits(void **state)
     pk = characterise(&fx, 16, true);
     assert_float_equal(pk.act_regs, 1, 1e-12);
     assert_float_equal(pk.act_wb, 1, 1e-12);
+    /* CTAs of 4 warps: the last of the 4 to arrive passes the barrier in
+     * the pool, so 3/4 of the exits happen: act 0.75, act_ops 0.75,
+     * act_regs 3 x 0.75 = 2.25, act_wb 2.25, act_depth[2] (4 banks: r0,
+     * r1, r2 on banks 0, 1, 2, one each) 0.75.  A second call changes
+     * nothing; a 1-warp CTA never leaves at the barrier. */
+    pk = characterise(&fx, 16, false);
+    rf_pf_cta_warps(&pk, 4);
+    assert_float_equal(pk.act, 0.75, 1e-12);
+    assert_float_equal(pk.act_ops, 0.75, 1e-12);
+    assert_float_equal(pk.act_regs, 2.25, 1e-12);
+    assert_float_equal(pk.act_wb, 2.25, 1e-12);
+    assert_float_equal(pk.act_depth[2], 0.75, 1e-12);
+    rf_pf_cta_warps(&pk, 4);
+    assert_float_equal(pk.act, 0.75, 1e-12);
+    pk = characterise(&fx, 16, false);
+    rf_pf_cta_warps(&pk, 1);
+    assert_float_equal(pk.act, 0, 1e-12);
+    assert_float_equal(pk.act_regs, 0, 1e-12);
+    assert_float_equal(pk.act_wb, 0, 1e-12);
 }
 
 /* RFC of 16 lines, latency 3, on r1 = f(r0); r2 = f(r1); EXIT (2/3 reads
