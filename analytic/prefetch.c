@@ -105,6 +105,19 @@
  * branch probabilities (PF_REUSE_INSTS instructions, fixed seed); first
  * touches never hit.  Then
  *   h = h0 reuse[C / W]                (interpolated; h0 free, 1 by default)
+ * Under the two-level scheduler W depends on the reuse: while a warp stays
+ * in the pool only the W_pool pool warps touch the cache beside it, and
+ * the W_pool / r that take turns do so only over a reuse that spans a pool
+ * exit (the walk marks a read whose warp left the pool, pool_exits below,
+ * since its register's last touch: reuse_span).  So
+ *   h = h0 (reuse[C / W_pool] - span[C / W_pool] + span[C / W])
+ * Measured on maxwell-ltrf #6, pool 8 (full runs; hit rate sampler /
+ * single W / split): bfs 0.78 / 0.67 / 0.72, spmv 0.52 / 0.39 / 0.48,
+ * stream 0.59 / 0.47 / 0.60, libor 0.82 / 0.75 / 0.85, hotspot 0.78 /
+ * 0.78 / 0.82; mean |error| over the nine 0.102 -> 0.072.  bench_energy's
+ * rfc main-file energy error moved +2.50% -> +0.85% (nine), +2.12% ->
+ * -0.37% (validation), IPC 7.03% -> 6.67%, 6.36% -> 5.57%.  Still off:
+ * sgemm 0.47 against 0.74, reduce 1.00 against 0.79.
  * An instruction reading r registers misses at least once with probability
  * 1 - h^r; its operands then come from the main bank, straight into the
  * collector, L - 1 cycles after a bank read would have, so the collector
@@ -436,16 +449,18 @@ static int pool_exits(const rf_func *f, uint8_t *exit_at, rf_err *err)
  * instruction's writes).  out->reuse[c] = share of reads at a position
  * below c; first touches never count as hits. */
 static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
-                       rf_pf_kernel *out)
+                       const uint8_t *exit_at, rf_pf_kernel *out)
 {
-    double hist[RF_PF_REUSE], histw[RF_PF_REUSE];
+    double hist[RF_PF_REUSE], histw[RF_PF_REUSE], hists[RF_PF_REUSE];
     memset(hist, 0, sizeof hist);
     memset(histw, 0, sizeof histw);
+    memset(hists, 0, sizeof hists);
     double nreads = 0, nwrites = 0;
     int entry = 0;                          /* the kernel IR's entry block */
     long left = PF_REUSE_INSTS;
     for (uint64_t walk = 0; walk < PF_REUSE_WALKS && left > 0; walk++) {
         int stack[RF_PF_REUSE], depth = 0;
+        long epoch = 0, ep[RF_PF_REUSE];     /* pool exits so far; at each entry's touch */
         uint64_t step = 0;
         int b = entry;
         while (b >= 0 && b < f->nblocks && left > 0) {
@@ -455,6 +470,8 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                 uint8_t pr;
                 rf_inst_reads(&f->insts[i], &r, &pr);
                 rf_inst_writes(&f->insts[i], &w, &pr);
+                if (exit_at && exit_at[i] == 1)
+                    epoch++;                /* the warp left the pool before i */
                 int pos[2 * RF_PF_REUSE], nr = 0;
                 for (int pass = 0; pass < 2; pass++) {
                     const rf_regset *set = pass ? &w : &r;
@@ -464,6 +481,8 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                             for (int j = 0; j < depth; j++)
                                 if (stack[j] == q) {
                                     (pass ? histw : hist)[j] += 1;
+                                    if (!pass && ep[j] != epoch)
+                                        hists[j] += 1;
                                     break;
                                 }
                             *(pass ? &nwrites : &nreads) += 1;
@@ -483,8 +502,12 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                     if (at >= RF_PF_REUSE)
                         at = RF_PF_REUSE - 1;
                     memmove(stack + 1, stack, (size_t)at * sizeof *stack);
+                    memmove(ep + 1, ep, (size_t)at * sizeof *ep);
                     stack[0] = pos[j];
+                    ep[0] = epoch;
                 }
+                if (exit_at && exit_at[i] == 2)
+                    epoch++;                /* a barrier: the warp leaves after i */
             }
             /* Next block: successor s with probability edge[2b + s] / freq[b]. */
             int next = -1;
@@ -499,13 +522,15 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
             b = next;
         }
     }
-    double cum = 0, cumw = 0;
-    out->reuse[0] = out->reuse_w[0] = 0;
+    double cum = 0, cumw = 0, cums = 0;
+    out->reuse[0] = out->reuse_w[0] = out->reuse_span[0] = 0;
     for (int c = 1; c <= RF_PF_REUSE; c++) {
         cum += hist[c - 1];
         cumw += histw[c - 1];
+        cums += hists[c - 1];
         out->reuse[c] = nreads > 0 ? cum / nreads : 1.0;
         out->reuse_w[c] = nwrites > 0 ? cumw / nwrites : 1.0;
+        out->reuse_span[c] = nreads > 0 ? cums / nreads : 0.0;
     }
 }
 
@@ -754,10 +779,16 @@ int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_
     double *edge = malloc(sizeof *edge * (size_t)(2 * (nb > 0 ? nb : 1)));
     int rc = freq && edge ? 0
                           : rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "prefetch model: out of memory");
+    uint8_t *exit_at = malloc((size_t)(f->ninsts > 0 ? f->ninsts : 1));
+    if (rc == 0 && !exit_at)
+        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "prefetch model: out of memory");
     if (rc == 0)
         rc = rf_dst_block_freq(f, prof->trip, prof->taken, NULL, freq, edge, err);
     if (rc == 0)
-        reuse_walk(f, freq, edge, out);
+        rc = pool_exits(f, exit_at, err);
+    if (rc == 0)
+        reuse_walk(f, freq, edge, exit_at, out);
+    free(exit_at);
     free(freq);
     free(edge);
     return rc;
@@ -809,6 +840,22 @@ void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *p
                                 : pk->reuse[RF_PF_REUSE];
     double hw = lo < RF_PF_REUSE ? pk->reuse_w[lo] * (1 - fr) + pk->reuse_w[lo + 1] * fr
                                  : pk->reuse_w[RF_PF_REUSE];
+    if (pk->pool_in > 0 && pk->pool_in < pool) {
+        /* Reuses within one stay in the pool share the cache with the pool's
+         * warps only: h = in-stay reads below C / W_pool + spanning reads
+         * below C / W. */
+        double ci = fmin(c / pk->pool_in, RF_PF_REUSE);
+        int li = (int)floor(ci);
+        double fi = ci - li;
+        double all_i = li < RF_PF_REUSE ? pk->reuse[li] * (1 - fi) + pk->reuse[li + 1] * fi
+                                        : pk->reuse[RF_PF_REUSE];
+        double sp_i = li < RF_PF_REUSE
+                          ? pk->reuse_span[li] * (1 - fi) + pk->reuse_span[li + 1] * fi
+                          : pk->reuse_span[RF_PF_REUSE];
+        double sp = lo < RF_PF_REUSE ? pk->reuse_span[lo] * (1 - fr) + pk->reuse_span[lo + 1] * fr
+                                     : pk->reuse_span[RF_PF_REUSE];
+        h = (all_i - sp_i) + sp;
+    }
     out->rfc_hit = fmin(1.0, p->rfc_hit * h);
     out->rfc_wb = 1.0 - hw;
     double miss_any = 1.0 - pow(out->rfc_hit, pk->reads > 0 ? pk->reads : 1.0);

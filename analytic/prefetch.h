@@ -62,6 +62,10 @@ typedef struct rf_pf_kernel {
                              LRU stack distance below c), along sampled paths;
                              rf_pf_reuse fills it (RFC only) */
     double reuse_w[RF_PF_REUSE + 1]; /* ... the same for register writes */
+    double reuse_span[RF_PF_REUSE + 1]; /* ... share of register reads below c whose
+                             warp left the active pool since the register's last
+                             touch (the reuse spans a pool exit) */
+    double pool_in;       /* RFC under a two-level pool: the pool's warps (0: none) */
     double miss_delay;    /* RFC: cycles a missing operand arrives late (L - 1) for
                              miss_dep; 0 when rf_pf_miss_walk has not run */
     double miss_dep;      /* RFC: stall cycles per instruction on other producers

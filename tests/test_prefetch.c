@@ -351,6 +351,52 @@ static void rfc_terms(void **state)
     assert_float_equal(t.extra_stall, 0, 1e-12);
 }
 
+/* RFC reuses across a pool exit.  r1 = ld [r0]; r2 = f(r1, r0); r3 = f(r2);
+ * EXIT: the first use of r1 takes the warp out of the pool before the
+ * second instruction.  Reads: r0 (first touch), then r1 at LRU position 0
+ * and r0 at 1 (both touched before the exit: spanning), then r2 at 0
+ * (written after it).  4 reads: reuse[1] = 2/4, reuse[2] = 3/4;
+ * reuse_span[1] = 1/4, reuse_span[2] = 2/4.
+ * 16 lines, W = 16 (pool argument), W_pool = 8: C / W = 1, C / W_pool = 2:
+ *   h = reuse[2] - span[2] + span[1] = 3/4 - 2/4 + 1/4 = 1/2
+ * (single W: reuse[1] = 1/2 too; with W = 32, C / W = 0.5: span 1/8,
+ * reuse 1/4: h = 1/4 + 1/8 = 3/8 against the single W's 1/4). */
+static void rfc_span(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.rc_entries = 16;
+    fx.gpu.subcores = 1;
+    simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, 0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){2, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = characterise(&fx, 16, false);
+    rf_err err = {0};
+    assert_int_equal(rf_pf_reuse(&fx.func, &fx.kernel.profile, &pk, &err), 0);
+    assert_float_equal(pk.reuse[1], 0.5, 1e-12);
+    assert_float_equal(pk.reuse[2], 0.75, 1e-12);
+    assert_float_equal(pk.reuse_span[1], 0.25, 1e-12);
+    assert_float_equal(pk.reuse_span[2], 0.5, 1e-12);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_RFC;
+    d.rf_config = 1;
+    d.latency_x = 3;
+    rf_pf_params p;
+    rf_pf_params_default(&p);
+    rf_pf_terms t;
+    pk.pool_in = 8;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 16, &p, &t);
+    assert_float_equal(t.rfc_hit, 0.5, 1e-12);
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
+    assert_float_equal(t.rfc_hit, 0.375, 1e-12);
+    pk.pool_in = 0;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
+    assert_float_equal(t.rfc_hit, 0.25, 1e-12);
+}
+
 /* The estimate uses the terms: LTRF's IPC falls as the main file slows, RFC
  * at 1x equals its no-miss-cost estimate, and a kernel without code is an
  * error for these designs. */
@@ -473,6 +519,7 @@ int main(void)
         cmocka_unit_test(bank_depth),
         cmocka_unit_test(grouped_exits),
         cmocka_unit_test(rfc_terms),
+        cmocka_unit_test(rfc_span),
         cmocka_unit_test(estimate_hook),
         cmocka_unit_test(write_race),
         cmocka_unit_test(ltrf_conflict_scope),
