@@ -30,10 +30,10 @@
  * long-latency result (loads issued back to back leave once) and at a
  * barrier, unless it is the last of its CTA's warps to get there: that one
  * passes at once (sampler/scheduler.c), so (W_cta - 1) / W_cta of the
- * barrier exits happen (rf_pf_cta_warps; measured, LTRF #6 full runs,
- * refetched registers per instruction, sampler / model with / without it:
- * nw_wave, 1-warp CTAs, 0.340 / 0.323 / 0.874; trsv, 2 warps, 1.972 /
- * 1.978 / 2.858).  It comes back refetching the working set of its interval
+ * barrier exits happen (rf_pf_cta_warps; LTRF #6 full runs, refetched
+ * registers per instruction, sampler / model: nw_wave, 1-warp CTAs, 0.340
+ * / 0.323; trsv, 2 warps, 1.972 / 1.978).  It comes back refetching the
+ * working set of its interval
  * (LTRF+: the live part): Aa refetches of Ra registers, depths sum Da; none
  * when it resumes at the entry of another interval, whose PREFETCH (in P
  * and R) brings the registers.  Per instruction (I per thread):
@@ -111,13 +111,12 @@
  * exit (the walk marks a read whose warp left the pool, pool_exits below,
  * since its register's last touch: reuse_span).  So
  *   h = h0 (reuse[C / W_pool] - span[C / W_pool] + span[C / W])
- * Measured on maxwell-ltrf #6, pool 8 (full runs; hit rate sampler /
- * single W / split): bfs 0.78 / 0.67 / 0.72, spmv 0.52 / 0.39 / 0.48,
- * stream 0.59 / 0.47 / 0.60, libor 0.82 / 0.75 / 0.85, hotspot 0.78 /
- * 0.78 / 0.82; mean |error| over the nine 0.102 -> 0.072.  bench_energy's
- * rfc main-file energy error moved +2.50% -> +0.85% (nine), +2.12% ->
- * -0.37% (validation), IPC 7.03% -> 6.67%, 6.36% -> 5.57%.  Still off:
- * sgemm 0.47 against 0.74, reduce 1.00 against 0.79.
+ * Hit rates on maxwell-ltrf #6, pool 8 (full runs, sampler / model): bfs
+ * 0.78 / 0.72, spmv 0.52 / 0.48, stream 0.59 / 0.60, libor 0.82 / 0.85,
+ * hotspot 0.78 / 0.82, kmeans 0.67 / 0.66; mean |error| over the nine
+ * 0.072.  Off: sgemm 0.74 / 0.47, reduce 0.79 / 1.00.  At 32 pool warps
+ * hotspot hits 0.69 (model 0.49): its issuing warps, not the pool, bound
+ * the sharing there.
  * An instruction reading r registers misses at least once with probability
  * 1 - h^r; its operands then come from the main bank, straight into the
  * collector, L - 1 cycles after a bank read would have, so the collector
@@ -134,13 +133,11 @@
  * L - 1 mixes the walks at its floor and ceiling, as the sampler dithers).
  * Linear in the miss probability: exact when each wait is bound by one late
  * producer, as the walk charges it.  Waits on global memory are left out:
- * the two-level pool's warps leave the pool for them.  Measured on
- * maxwell-ltrf #6 (sampler full runs, the nine): charging the whole L - 1
- * to the path as well lost 2x the IPC the sampler loses between 1x and
- * 5.3x (kmeans 1.648 -> 1.081 against 1.644 -> 1.361) and left RFC's
- * uncalibrated IPC 12.5% off on average (low on 6 of 9); with dS_dep 7.0%
- * (validation 10.9% -> 6.4%).  Without the walk (miss_delay 0) the path
- * takes the whole h_rfc, an upper bound.
+ * the two-level pool's warps leave the pool for them.  Checked against the
+ * sampler (maxwell-ltrf, full runs) by the IPC each kernel loses from 1x to
+ * #6's 5.3x: kmeans 1.644 -> 1.361 (sampler), 1.648 -> 1.291 (model).
+ * Without the walk (miss_delay 0) the path takes the whole h_rfc, an upper
+ * bound.
  * Write-backs (energy): a result whose register is not cached starts a
  * dirty line, written back once when evicted: rfc_wb = 1 - reuse_w[C / W]
  * per result (reuse_w: the same profile over writes).
