@@ -28,7 +28,12 @@
  * depths sum D.  Pool exits A (Section 3.2; pool_exits below): a warp
  * leaves the active pool at the first instruction that needs a pending
  * long-latency result (loads issued back to back leave once) and at a
- * barrier.  It comes back refetching the working set of its interval
+ * barrier, unless it is the last of its CTA's warps to get there: that one
+ * passes at once (sampler/scheduler.c), so (W_cta - 1) / W_cta of the
+ * barrier exits happen (rf_pf_cta_warps; LTRF #6 full runs, refetched
+ * registers per instruction, sampler / model: nw_wave, 1-warp CTAs, 0.340
+ * / 0.323; trsv, 2 warps, 1.972 / 1.978).  It comes back refetching the
+ * working set of its interval
  * (LTRF+: the live part): Aa refetches of Ra registers, depths sum Da; none
  * when it resumes at the entry of another interval, whose PREFETCH (in P
  * and R) brings the registers.  Per instruction (I per thread):
@@ -100,9 +105,39 @@
  * branch probabilities (PF_REUSE_INSTS instructions, fixed seed); first
  * touches never hit.  Then
  *   h = h0 reuse[C / W]                (interpolated; h0 free, 1 by default)
+ * Under the two-level scheduler W depends on the reuse: while a warp stays
+ * in the pool only the W_pool pool warps touch the cache beside it, and
+ * the W_pool / r that take turns do so only over a reuse that spans a pool
+ * exit (the walk marks a read whose warp left the pool, pool_exits below,
+ * since its register's last touch: reuse_span).  So
+ *   h = h0 (reuse[C / W_pool] - span[C / W_pool] + span[C / W])
+ * Hit rates on maxwell-ltrf #6, pool 8 (full runs, sampler / model): bfs
+ * 0.78 / 0.72, spmv 0.52 / 0.48, stream 0.59 / 0.60, libor 0.82 / 0.85,
+ * hotspot 0.78 / 0.82, kmeans 0.67 / 0.66; mean |error| over the nine
+ * 0.072.  Off: sgemm 0.74 / 0.47, reduce 0.79 / 1.00.  At 32 pool warps
+ * hotspot hits 0.69 (model 0.49): its issuing warps, not the pool, bound
+ * the sharing there.
  * An instruction reading r registers misses at least once with probability
- * 1 - h^r and then waits L - 1 more cycles than a bank read:
- *   s_rfc = k_rfc (1 - h^r) (L - 1)    on the warp's path and in the collector.
+ * 1 - h^r; its operands then come from the main bank, straight into the
+ * collector, L - 1 cycles after a bank read would have, so the collector
+ * is held
+ *   h_rfc = k_rfc (1 - h^r) (L - 1)
+ * cycles more.  The warp itself does not wait for its collectors: it issues
+ * its next instructions while the miss is served and stalls only where one
+ * of them needs the late result, after the slack its code leaves.  The
+ * warp's path therefore takes, per instruction,
+ *   s_rfc = k_rfc (1 - h^r) dS_dep
+ * with dS_dep the growth of the lone-warp dependency stall S_dep (analytic/
+ * kchar.c, the same walk as the IPC model's S_dep, PF_MISS_CTAS CTAs)
+ * when every result comes L - 1 cycles late (rf_pf_miss_walk; a fractional
+ * L - 1 mixes the walks at its floor and ceiling, as the sampler dithers).
+ * Linear in the miss probability: exact when each wait is bound by one late
+ * producer, as the walk charges it.  Waits on global memory are left out:
+ * the two-level pool's warps leave the pool for them.  Checked against the
+ * sampler (maxwell-ltrf, full runs) by the IPC each kernel loses from 1x to
+ * #6's 5.3x: kmeans 1.644 -> 1.361 (sampler), 1.648 -> 1.291 (model).
+ * Without the walk (miss_delay 0) the path takes the whole h_rfc, an upper
+ * bound.
  * Write-backs (energy): a result whose register is not cached starts a
  * dirty line, written back once when evicted: rfc_wb = 1 - reuse_w[C / W]
  * per result (reuse_w: the same profile over writes).
@@ -132,6 +167,7 @@
 #include "../common/draw.h"
 #include "dstcount.h"
 #include "intervals.h"
+#include "kchar.h"
 #include "liveness.h"
 
 #define PF_XBAR_DIV 4.0      /* fill crossbar: 1/4 of the baseline bandwidth */
@@ -139,6 +175,8 @@
 #define PF_REUSE_INSTS 16384  /* instructions walked for the RFC reuse profile */
 #define PF_REUSE_WALKS 64     /* at most this many warp paths */
 #define PF_REUSE_SEED UINT64_C(0x72666372)
+#define PF_MISS_CTAS 8        /* CTAs of the RFC miss-path walk */
+#define PF_MISS_SEED 1        /* ... and its seed (the sampler's default) */
 #define PF_RUN_GAP 5.0       /* cycles per issue of a warp finishing its interval (write
                                 race; measured on sgemm, header) */
 
@@ -408,16 +446,18 @@ static int pool_exits(const rf_func *f, uint8_t *exit_at, rf_err *err)
  * instruction's writes).  out->reuse[c] = share of reads at a position
  * below c; first touches never count as hits. */
 static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
-                       rf_pf_kernel *out)
+                       const uint8_t *exit_at, rf_pf_kernel *out)
 {
-    double hist[RF_PF_REUSE], histw[RF_PF_REUSE];
+    double hist[RF_PF_REUSE], histw[RF_PF_REUSE], hists[RF_PF_REUSE];
     memset(hist, 0, sizeof hist);
     memset(histw, 0, sizeof histw);
+    memset(hists, 0, sizeof hists);
     double nreads = 0, nwrites = 0;
     int entry = 0;                          /* the kernel IR's entry block */
     long left = PF_REUSE_INSTS;
     for (uint64_t walk = 0; walk < PF_REUSE_WALKS && left > 0; walk++) {
         int stack[RF_PF_REUSE], depth = 0;
+        long epoch = 0, ep[RF_PF_REUSE];     /* pool exits so far; at each entry's touch */
         uint64_t step = 0;
         int b = entry;
         while (b >= 0 && b < f->nblocks && left > 0) {
@@ -427,6 +467,8 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                 uint8_t pr;
                 rf_inst_reads(&f->insts[i], &r, &pr);
                 rf_inst_writes(&f->insts[i], &w, &pr);
+                if (exit_at && exit_at[i] == 1)
+                    epoch++;                /* the warp left the pool before i */
                 int pos[2 * RF_PF_REUSE], nr = 0;
                 for (int pass = 0; pass < 2; pass++) {
                     const rf_regset *set = pass ? &w : &r;
@@ -436,6 +478,8 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                             for (int j = 0; j < depth; j++)
                                 if (stack[j] == q) {
                                     (pass ? histw : hist)[j] += 1;
+                                    if (!pass && ep[j] != epoch)
+                                        hists[j] += 1;
                                     break;
                                 }
                             *(pass ? &nwrites : &nreads) += 1;
@@ -455,8 +499,12 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                     if (at >= RF_PF_REUSE)
                         at = RF_PF_REUSE - 1;
                     memmove(stack + 1, stack, (size_t)at * sizeof *stack);
+                    memmove(ep + 1, ep, (size_t)at * sizeof *ep);
                     stack[0] = pos[j];
+                    ep[0] = epoch;
                 }
+                if (exit_at && exit_at[i] == 2)
+                    epoch++;                /* a barrier: the warp leaves after i */
             }
             /* Next block: successor s with probability edge[2b + s] / freq[b]. */
             int next = -1;
@@ -471,13 +519,15 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
             b = next;
         }
     }
-    double cum = 0, cumw = 0;
-    out->reuse[0] = out->reuse_w[0] = 0;
+    double cum = 0, cumw = 0, cums = 0;
+    out->reuse[0] = out->reuse_w[0] = out->reuse_span[0] = 0;
     for (int c = 1; c <= RF_PF_REUSE; c++) {
         cum += hist[c - 1];
         cumw += histw[c - 1];
+        cums += hists[c - 1];
         out->reuse[c] = nreads > 0 ? cum / nreads : 1.0;
         out->reuse_w[c] = nwrites > 0 ? cumw / nwrites : 1.0;
+        out->reuse_span[c] = nreads > 0 ? cums / nreads : 0.0;
     }
 }
 
@@ -598,6 +648,13 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
                     out->act_wb += w * n;
                     if (n > 0 && same > 0)
                         add_ops(w * same, n, dep, &out->act_ops, &out->act_regs, out->act_depth);
+                    if (exit_at[i] == 2) {
+                        out->bar_act += w;
+                        out->bar_wb += w * n;
+                        if (n > 0 && same > 0)
+                            add_ops(w * same, n, dep, &out->bar_ops, &out->bar_regs,
+                                    out->bar_depth);
+                    }
                 }
             }
             /* Entries from another interval along the block's out-edges. */
@@ -653,6 +710,65 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
     return rc;
 }
 
+void rf_pf_cta_warps(rf_pf_kernel *pk, int wpc)
+{
+    double q = wpc > 1 ? 1.0 / wpc : 1.0;   /* the share of arrivals that pass */
+    pk->act -= q * pk->bar_act;
+    pk->act_regs -= q * pk->bar_regs;
+    pk->act_ops -= q * pk->bar_ops;
+    pk->act_wb -= q * pk->bar_wb;
+    for (int k = 0; k < RF_PF_NBANKS; k++) {
+        pk->act_depth[k] -= q * pk->bar_depth[k];
+        pk->bar_depth[k] = 0;
+    }
+    pk->bar_act = pk->bar_regs = pk->bar_ops = pk->bar_wb = 0;
+}
+
+/* S_dep of a lone warp (analytic/kchar.c) on CTAs 0 .. PF_MISS_CTAS - 1 with
+ * every result latency (ALU, SFU, shared/constant, L1, L2, DRAM) raised by
+ * `extra` cycles. */
+static int dep_stall(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
+                     int extra, double *s_dep, rf_err *err)
+{
+    rf_gpu g = *gpu;
+    g.alu_latency += extra;
+    g.sfu_latency += extra;
+    g.smem_latency += extra;
+    g.l1_latency += extra;
+    g.l2_latency += extra;
+    g.dram_latency += extra;
+    rf_ctaset *cs = NULL;
+    int rc = rf_kchar_ctaset(&g, f, prof, wpc, 0, PF_MISS_CTAS, PF_MISS_SEED, &cs, err);
+    if (rc == 0)
+        *s_dep = cs->s_dep;
+    rf_kchar_ctaset_free(cs);
+    return rc;
+}
+
+int rf_pf_miss_walk(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
+                    const rf_profile *prof, int wpc, rf_pf_kernel *out, rf_err *err)
+{
+    double delay = rf_design_latency_x(d) - 1.0;
+    out->miss_delay = delay > 0 ? delay : 0.0;
+    out->miss_dep = 0.0;
+    if (!(delay > 0))
+        return 0;
+    /* Integer latencies: the fractional delay mixes its floor and ceiling, as
+     * the sampler dithers fractional main-file latencies per access. */
+    int lo = (int)floor(delay);
+    double fr = delay - lo, s0, s_lo, s_hi = 0.0;
+    int rc = dep_stall(gpu, f, prof, wpc, 0, &s0, err);
+    if (rc == 0)
+        rc = dep_stall(gpu, f, prof, wpc, lo, &s_lo, err);
+    if (rc == 0 && fr > 0)
+        rc = dep_stall(gpu, f, prof, wpc, lo + 1, &s_hi, err);
+    if (rc < 0)
+        return rc;
+    double ds = (1.0 - fr) * s_lo + fr * s_hi - s0;
+    out->miss_dep = ds > 0 ? ds : 0.0;
+    return 0;
+}
+
 int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_err *err)
 {
     int nb = f->nblocks;
@@ -660,10 +776,16 @@ int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_
     double *edge = malloc(sizeof *edge * (size_t)(2 * (nb > 0 ? nb : 1)));
     int rc = freq && edge ? 0
                           : rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "prefetch model: out of memory");
+    uint8_t *exit_at = malloc((size_t)(f->ninsts > 0 ? f->ninsts : 1));
+    if (rc == 0 && !exit_at)
+        rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "prefetch model: out of memory");
     if (rc == 0)
         rc = rf_dst_block_freq(f, prof->trip, prof->taken, NULL, freq, edge, err);
     if (rc == 0)
-        reuse_walk(f, freq, edge, out);
+        rc = pool_exits(f, exit_at, err);
+    if (rc == 0)
+        reuse_walk(f, freq, edge, exit_at, out);
+    free(exit_at);
     free(freq);
     free(edge);
     return rc;
@@ -715,10 +837,30 @@ void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *p
                                 : pk->reuse[RF_PF_REUSE];
     double hw = lo < RF_PF_REUSE ? pk->reuse_w[lo] * (1 - fr) + pk->reuse_w[lo + 1] * fr
                                  : pk->reuse_w[RF_PF_REUSE];
+    if (pk->pool_in > 0 && pk->pool_in < pool) {
+        /* Reuses within one stay in the pool share the cache with the pool's
+         * warps only: h = in-stay reads below C / W_pool + spanning reads
+         * below C / W. */
+        double ci = fmin(c / pk->pool_in, RF_PF_REUSE);
+        int li = (int)floor(ci);
+        double fi = ci - li;
+        double all_i = li < RF_PF_REUSE ? pk->reuse[li] * (1 - fi) + pk->reuse[li + 1] * fi
+                                        : pk->reuse[RF_PF_REUSE];
+        double sp_i = li < RF_PF_REUSE
+                          ? pk->reuse_span[li] * (1 - fi) + pk->reuse_span[li + 1] * fi
+                          : pk->reuse_span[RF_PF_REUSE];
+        double sp = lo < RF_PF_REUSE ? pk->reuse_span[lo] * (1 - fr) + pk->reuse_span[lo + 1] * fr
+                                     : pk->reuse_span[RF_PF_REUSE];
+        h = (all_i - sp_i) + sp;
+    }
     out->rfc_hit = fmin(1.0, p->rfc_hit * h);
     out->rfc_wb = 1.0 - hw;
     double miss_any = 1.0 - pow(out->rfc_hit, pk->reads > 0 ? pk->reads : 1.0);
-    out->stall_rfc = p->rfc_scale * miss_any * (L > 1 ? L - 1 : 0);
+    /* Collector hold h_rfc; the warp's path s_rfc (header), dS_dep scaled to
+     * this design's L - 1 when the walk ran at another delay. */
+    out->extra_hold = p->rfc_scale * miss_any * (L > 1 ? L - 1 : 0);
+    out->stall_rfc = pk->miss_delay > 0
+                         ? p->rfc_scale * miss_any * pk->miss_dep * (L - 1) / pk->miss_delay
+                         : out->extra_hold;
     out->extra_stall = out->stall_rfc;
-    out->extra_hold = out->stall_rfc;
 }

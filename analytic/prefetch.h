@@ -37,6 +37,9 @@ typedef struct rf_pf_kernel {
                              (bank = register mod 2^k, the sampler's map for
                              one warp) */
     double act_depth[RF_PF_NBANKS]; /* ... over the activation refetches */
+    double bar_act, bar_regs, bar_ops, bar_wb; /* the barriers' part of act, act_regs,
+                             act_ops and act_wb (every warp taken to wait there) */
+    double bar_depth[RF_PF_NBANKS]; /* ... of act_depth */
     double reads;         /* register reads per instruction */
     double mean_live;     /* registers live per instruction (dynamic mean) */
     double mean_len;      /* instructions per PREFETCH operation */
@@ -59,6 +62,15 @@ typedef struct rf_pf_kernel {
                              LRU stack distance below c), along sampled paths;
                              rf_pf_reuse fills it (RFC only) */
     double reuse_w[RF_PF_REUSE + 1]; /* ... the same for register writes */
+    double reuse_span[RF_PF_REUSE + 1]; /* ... share of register reads below c whose
+                             warp left the active pool since the register's last
+                             touch (the reuse spans a pool exit) */
+    double pool_in;       /* RFC under a two-level pool: the pool's warps (0: none) */
+    double miss_delay;    /* RFC: cycles a missing operand arrives late (L - 1) for
+                             miss_dep; 0 when rf_pf_miss_walk has not run */
+    double miss_dep;      /* RFC: stall cycles per instruction on other producers
+                             that a lone warp adds when every instruction's results
+                             come miss_delay cycles late (rf_pf_miss_walk) */
 } rf_pf_kernel;
 
 /* Characterise physical function f under profile prof for interval size
@@ -69,6 +81,19 @@ int rf_pf_characterise(const rf_func *f, const rf_profile *prof, int regs, bool 
 /* RFC: fill out->reuse and out->reuse_w (the reuse profile of f's warp
  * paths under prof; the rest of *out is kept).  0 or a negative rf code. */
 int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_err *err);
+
+/* LTRF: CTAs of wpc warps.  The last warp to reach a barrier passes it
+ * without leaving the pool, so only (wpc - 1) / wpc of the barrier exits
+ * rf_pf_characterise counted (every warp waiting) happen: the barrier parts
+ * of act, act_regs, act_ops, act_depth and act_wb are scaled by it (once;
+ * the bar_ fields are then cleared). */
+void rf_pf_cta_warps(rf_pf_kernel *pk, int wpc);
+
+/* RFC: fill out->miss_delay and out->miss_dep for design d's main file (the
+ * lone-warp walk of analytic/kchar.c on CTAs of wpc warps, with and without
+ * the miss delay; the rest of *out is kept).  0 or a negative rf code. */
+int rf_pf_miss_walk(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
+                    const rf_profile *prof, int wpc, rf_pf_kernel *out, rf_err *err);
 
 /* Free parameters (calibrated; rf_pf_mparams lists them). */
 typedef struct rf_pf_params {
@@ -93,7 +118,7 @@ typedef struct rf_pf_terms {
     double rfc_hit;       /* RFC read hit rate */
     double rfc_wb;        /* RFC write-backs per result: results whose register is not
                              in the cache (a new dirty line, evicted dirty later) */
-    double stall_rfc;     /* ... RFC misses */
+    double stall_rfc;     /* ... RFC misses (the late results' dependants) */
     double extra_stall;   /* sum for the IPC model (rf_ipc_machine.extra_stall) */
     double extra_hold;    /* cycles a collector is held longer (RFC misses) */
     double pf_wb_late;    /* LTRF: per instruction, PREFETCH dirty evictions replaced by

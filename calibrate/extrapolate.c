@@ -186,6 +186,10 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     int rc = rf_pf_characterise(k->func, k->prof, d->interval_regs, plus, &pk, err);
     if (rc == 0 && d->kind == RF_DESIGN_RFC)
         rc = rf_pf_reuse(k->func, k->prof, &pk, err);
+    if (rc == 0 && d->kind == RF_DESIGN_LTRF)
+        rf_pf_cta_warps(&pk, k->warps_per_cta);
+    if (rc == 0 && d->kind == RF_DESIGN_RFC)
+        rc = rf_pf_miss_walk(gpu, d, k->func, k->prof, k->warps_per_cta, &pk, err);
     if (rc < 0)
         return rc;
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
@@ -193,17 +197,20 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
         policy = RF_SCHED_TWO_LEVEL;        /* as the sampler: LTRF's active pool */
     double pool = policy == RF_SCHED_TWO_LEVEL ? rf_design_pool(d, gpu)
                                                : occ->warps_per_sm;
-    /* RFC: the warps whose registers share the cache are those that take
-     * turns in the pool: W_pool / r0 (r0: share of a warp's time not waiting
-     * on memory, before the cache's own stalls; all of them without a
-     * two-level pool), at most the resident warps that issue (the kernel's
-     * active fraction). */
+    /* RFC: the warps whose registers share the cache over a reuse that
+     * spans a pool exit are those that take turns in the pool: W_pool / r0
+     * (r0: share of a warp's time not waiting on memory, before the cache's
+     * own stalls; all of them without a two-level pool), at most the
+     * resident warps that issue (the kernel's active fraction); within one
+     * stay in the pool, the pool's W_pool (analytic/prefetch.c). */
     double act0 = k->active_frac > 0 ? k->active_frac : 1.0;
     double busy0 = 1.0 + p->lat_scale * k->stall_dep + m->extra_stall;
     double r0 = busy0 / (busy0 + p->mem_scale * k->stall_mem);
     double turns = policy == RF_SCHED_TWO_LEVEL && r0 > 0 ? pool / r0 : pool;
     double sharing = fmin(turns, (double)occ->warps_per_sm * act0);
     rf_pf_terms t;
+    if (d->kind == RF_DESIGN_RFC && policy == RF_SCHED_TWO_LEVEL)
+        pk.pool_in = pool;          /* reuses within a stay: the pool's warps only */
     rf_pf_terms_of(gpu, d, &pk, d->kind == RF_DESIGN_RFC ? sharing : pool, &p->pf, &t);
     m->rf_latency = 1.0;
     k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */

@@ -26,7 +26,24 @@
  * window's IPC moves by several percent with the seed on kmeans and bfs),
  * preset maxwell-ltrf, kernels spread over two threads.
  *
- * usage: bench_ltrf [--cycles N] [--seeds S] [KERNEL.spec ...]
+ * Table 4 (issue 25): seed 004's orderings on full runs (the whole grid on
+ * one SM, seed 1) of the nine tuning kernels (inputs/kernels/) and the
+ * validation set (inputs/validation/): LTRF#6 > RFC#6, LTRF#6 >= BL,
+ * LTRF+#6 >= LTRF#6, at rfkit's preferred pool (32 warps per SM) and at
+ * Table 3's 8, counted per set.  Per kernel, the measurements that explain
+ * an ordering: RFC's read hit rate and main-file reads per instruction
+ * (each a miss of L cycles in a collector), LTRF's PREFETCH and activation
+ * hold (warp-cycles per instruction), activations (pool re-entries that
+ * refetch) per instruction, instructions per PREFETCH, and the mean
+ * resident warps of BL and LTRF (LTRF's 8x file may hold more).
+ * An ordering holds (+), ties (=: misses by less than ORDER_TIE of the
+ * larger IPC) or fails (-).  The tie band is the seed's noise on the
+ * ratios: one full run's random paths move them by a few percent (kmeans,
+ * pool 32, LTRF+/LTRF over seeds 1, 2, 3: 0.966, 0.981, 1.020).
+ * RF_BENCH_KERNELS=a,b limits Table 4's kernels.
+ *
+ * usage: bench_ltrf [--cycles N] [--seeds S] [--orders] [KERNEL.spec ...]
+ *   --orders  Table 4 only.
  */
 #include <dirent.h>
 #include <math.h>
@@ -42,6 +59,7 @@
 #include "../inputs/kernel.h"
 #include "../sampler/sim.h"
 #include "../sampler/tolerable.h"
+#include "support/benchrun.h"
 
 #define MAXK 32
 #define NPOOL 2
@@ -244,6 +262,147 @@ static int list_specs(char **paths, int cap)
     return n;
 }
 
+/* Table 4's designs: BL, RFC#6, LTRF#6, LTRF+#6 (columns of Table 1). */
+#define NOCOL 4
+#define MAXO 64
+#define ORDER_TIE 0.02        /* Table 4: ties within 2% (header) */
+static const int order_cols[NOCOL] = {0, 2, 3, 4};
+
+typedef struct okernel {
+    int set;                       /* 0 tuning, 1 validation */
+    char *name;
+    rf_kernel *k;
+    benchrun_point pts[NPOOL][NOCOL];
+    rf_sim_stats st[NPOOL][NOCOL];
+} okernel;
+
+/* Table 4 (header).  0, or 1 when a kernel or a run failed. */
+static int orders_table(const rf_gpu *gpu)
+{
+    const char *dirs[2] = {"inputs/kernels", "inputs/validation"};
+    const char *set_names[2] = {"tuning", "validation"};
+    const char *only = getenv("RF_BENCH_KERNELS");
+    rf_gpu bl = *gpu;
+    bl.regs_per_sm += 16 * 1024 / 4;
+    okernel *ks = calloc(MAXO, sizeof *ks);
+    benchrun_point *all = calloc((size_t)MAXO * NPOOL * NOCOL, sizeof *all);
+    if (!ks || !all) {
+        free(ks);
+        free(all);
+        return 1;
+    }
+    int nk = 0, bad = 0;
+    for (int s = 0; s < 2; s++) {
+        char *names[MAXO];
+        int n = benchrun_specs(dirs[s], names, MAXO - nk);
+        for (int i = 0; i < n; i++) {
+            rf_err err = {0};
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s.spec", dirs[s], names[i]);
+            rf_kernel_opts ko;
+            memset(&ko, 0, sizeof ko);
+            if ((only && !benchrun_listed(only, names[i])) ||
+                rf_kernel_load(path, &ko, &ks[nk].k, &err) < 0) {
+                if (!only || benchrun_listed(only, names[i])) {
+                    fprintf(stderr, "bench_ltrf: %s: %s\n", path, err.msg);
+                    bad = 1;
+                }
+                free(names[i]);
+                continue;
+            }
+            okernel *o = &ks[nk++];
+            o->set = s;
+            o->name = names[i];
+            for (int p = 0; p < NPOOL; p++)
+                for (int c = 0; c < NOCOL; c++) {
+                    benchrun_point *pt = &o->pts[p][c];
+                    pt->gpu = order_cols[c] == 0 ? &bl : gpu;
+                    pt->k = o->k;
+                    col_design(gpu, order_cols[c], pools[p], &pt->d);
+                    pt->stats = &o->st[p][c];
+                    snprintf(pt->key, sizeof pt->key, "%s|%s|%s|%d", set_names[s], names[i],
+                             col_names[order_cols[c]], pools[p]);
+                }
+        }
+    }
+    for (int i = 0; i < nk; i++)
+        memcpy(&all[i * NPOOL * NOCOL], ks[i].pts, sizeof ks[i].pts);
+    benchrun_full(all, nk * NPOOL * NOCOL, 2);
+    for (int i = 0; i < nk; i++)
+        memcpy(ks[i].pts, &all[i * NPOOL * NOCOL], sizeof ks[i].pts);
+    free(all);
+
+    for (int p = NPOOL - 1; p >= 0; p--) {
+        printf("\nTable 4%c: seed 004's orderings on full runs, maxwell-ltrf #6, active pool %d "
+               "warps per SM (%s)\n", p == NPOOL - 1 ? 'a' : 'b', pool_size(gpu, p),
+               pool_names[p]);
+        printf("%-10s %-12s %6s %6s %6s %7s  %-9s %5s %5s %5s %6s %6s %5s\n", "set", "kernel",
+               "BL ipc", "RFC", "LTRF", "LTRF+", ">RFC>=BL+", "hit", "mr/i", "pf/i", "act/i",
+               "i/PF", "warps");
+        int cnt[2][3] = {{0}}, tie[2][3] = {{0}}, m[2] = {0};
+        double lg[2][NOCOL] = {{0}};
+        for (int i = 0; i < nk; i++) {
+            const okernel *o = &ks[i];
+            const rf_sim_stats *st = o->st[p];
+            bool ok = true;
+            for (int c = 0; c < NOCOL; c++)
+                if (o->pts[p][c].rc || !(st[c].ipc > 0))
+                    ok = false;
+            if (!ok) {
+                bad = 1;
+                continue;
+            }
+            double b = st[0].ipc, r = st[1].ipc, l = st[2].ipc, lp = st[3].ipc;
+            bool ord[3] = {l > r, l >= b, lp >= l};
+            /* Ties: the smaller side within ORDER_TIE of the larger. */
+            bool near[3] = {l >= r * (1 - ORDER_TIE), l >= b * (1 - ORDER_TIE),
+                            lp >= l * (1 - ORDER_TIE)};
+            char mark[3];
+            for (int q = 0; q < 3; q++) {
+                cnt[o->set][q] += ord[q];
+                tie[o->set][q] += !ord[q] && near[q];
+                mark[q] = ord[q] ? '+' : near[q] ? '=' : '-';
+            }
+            for (int c = 0; c < NOCOL; c++)
+                lg[o->set][c] += log(st[c].ipc / b);
+            m[o->set]++;
+            const rf_sim_stats *rs = &st[1], *ls = &st[2];
+            double wi = ls->warp_insts > 0 ? (double)ls->warp_insts : 1.0;
+            double rwi = rs->warp_insts > 0 ? (double)rs->warp_insts : 1.0;
+            double rr = (double)rs->rc_hits + (double)rs->rc_misses;
+            printf("%-10s %-12s %6.3f %6.3f %6.3f %7.3f  %c  %c  %c   %5.3f %5.2f %5.2f %6.3f "
+                   "%6.1f %2.0f>%2.0f\n",
+                   set_names[o->set], o->name, b, r / b, l / b, lp / b, mark[0], mark[1],
+                   mark[2], rr > 0 ? rs->rc_hits / rr : 0.0,
+                   rs->main_reads / rwi,
+                   (double)ls->prefetch_stall_cycles / wi,
+                   (double)ls->activations / wi,
+                   ls->prefetches > 0 ? wi / (double)ls->prefetches : 0.0,
+                   st[0].mean_resident_warps, ls->mean_resident_warps);
+        }
+        for (int s = 0; s < 2; s++) {
+            if (!m[s])
+                continue;
+            printf("%-10s %-12s %6s", set_names[s], "geomean", "");
+            for (int c = 1; c < NOCOL; c++)
+                printf(" %*.3f", c == 3 ? 7 : 6, exp(lg[s][c] / m[s]));
+            printf("  of %d: LTRF > RFC %d (+%d ties), LTRF >= BL %d (+%d), LTRF+ >= LTRF %d (+%d)\n",
+                   m[s], cnt[s][0], tie[s][0], cnt[s][1], tie[s][1], cnt[s][2], tie[s][2]);
+        }
+    }
+    printf("columns: IPC of BL, then RFC, LTRF, LTRF+ over BL; orderings LTRF > RFC, LTRF >= BL, "
+           "LTRF+ >= LTRF (+ holds, = within %.0f%%, - fails); RFC: read hit rate, main-file reads per instruction; "
+           "LTRF: PREFETCH and activation hold (warp-cycles per instruction), activations per "
+           "instruction, instructions per PREFETCH; mean resident warps BL > LTRF\n",
+           100 * ORDER_TIE);
+    for (int i = 0; i < nk; i++) {
+        rf_kernel_destroy(ks[i].k);
+        free(ks[i].name);
+    }
+    free(ks);
+    return bad;
+}
+
 static void print_tol(const rf_tolerable *t, bool ref)
 {
     double v = ref ? t->tol_ref : t->tol_self;
@@ -257,9 +416,11 @@ int main(int argc, char **argv)
     int seeds = 3;
     char *paths[MAXK];
     int n = 0;
-    bool own = false;
+    bool own = false, orders_only = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--cycles") && i + 1 < argc) {
+        if (!strcmp(argv[i], "--orders")) {
+            orders_only = true;
+        } else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) {
             cycles = strtoull(argv[++i], NULL, 10);
         } else if (!strcmp(argv[i], "--seeds") && i + 1 < argc) {
             seeds = atoi(argv[++i]);
@@ -270,12 +431,6 @@ int main(int argc, char **argv)
             own = true;
         }
     }
-    if (!own)
-        n = list_specs(paths, MAXK);
-    if (n == 0) {
-        fprintf(stderr, "bench_ltrf: no kernels (run from the repository root)\n");
-        return 1;
-    }
     rf_gpu gpu;
     rf_err err = {0};
     /* RF_BENCH_LTRF_GPU=FILE: a GPU file (preset = maxwell-ltrf plus
@@ -284,6 +439,14 @@ int main(int argc, char **argv)
     if ((gfile ? rf_gpu_load(gfile, &gpu, NULL, &err)
                : rf_gpu_preset("maxwell-ltrf", &gpu, &err)) < 0) {
         fprintf(stderr, "bench_ltrf: %s\n", err.msg);
+        return 1;
+    }
+    if (orders_only)
+        return orders_table(&gpu);
+    if (!own)
+        n = list_specs(paths, MAXK);
+    if (n == 0) {
+        fprintf(stderr, "bench_ltrf: no kernels (run from the repository root)\n");
         return 1;
     }
     job *jobs = calloc((size_t)n, sizeof *jobs);
@@ -398,6 +561,8 @@ int main(int argc, char **argv)
     }
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     printf("\n%d kernels in %.1f s (two threads)\n", n, secs);
+    if (!own)
+        bad += orders_table(&gpu);
     if (!own)
         for (int i = 0; i < n; i++)
             free(paths[i]);

@@ -263,6 +263,25 @@ static void grouped_exits(void **state)
     pk = characterise(&fx, 16, true);
     assert_float_equal(pk.act_regs, 1, 1e-12);
     assert_float_equal(pk.act_wb, 1, 1e-12);
+    /* CTAs of 4 warps: the last of the 4 to arrive passes the barrier in
+     * the pool, so 3/4 of the exits happen: act 0.75, act_ops 0.75,
+     * act_regs 3 x 0.75 = 2.25, act_wb 2.25, act_depth[2] (4 banks: r0,
+     * r1, r2 on banks 0, 1, 2, one each) 0.75.  A second call changes
+     * nothing; a 1-warp CTA never leaves at the barrier. */
+    pk = characterise(&fx, 16, false);
+    rf_pf_cta_warps(&pk, 4);
+    assert_float_equal(pk.act, 0.75, 1e-12);
+    assert_float_equal(pk.act_ops, 0.75, 1e-12);
+    assert_float_equal(pk.act_regs, 2.25, 1e-12);
+    assert_float_equal(pk.act_wb, 2.25, 1e-12);
+    assert_float_equal(pk.act_depth[2], 0.75, 1e-12);
+    rf_pf_cta_warps(&pk, 4);
+    assert_float_equal(pk.act, 0.75, 1e-12);
+    pk = characterise(&fx, 16, false);
+    rf_pf_cta_warps(&pk, 1);
+    assert_float_equal(pk.act, 0, 1e-12);
+    assert_float_equal(pk.act_regs, 0, 1e-12);
+    assert_float_equal(pk.act_wb, 0, 1e-12);
 }
 
 /* RFC of 16 lines, latency 3, on r1 = f(r0); r2 = f(r1); EXIT (2/3 reads
@@ -271,10 +290,16 @@ static void grouped_exits(void **state)
  * before): reuse[0] = 0, reuse[c] = 1/2 for c >= 1; both writes are first
  * touches: reuse_w[c] = 0, so every result starts a dirty line (rfc_wb 1).
  *   pool 8:  per-warp share 16 / 8 = 2 lines, h = reuse[2] = 0.5;
- *            1 - 0.5^(2/3) = 0.3700395, stall = x (3 - 1) = 0.740079 on the
- *            path and in the collector;
+ *            1 - 0.5^(2/3) = 0.3700395, collector hold x (3 - 1) = 0.740079
+ *            (also the path's without the miss walk);
  *   pool 32: share 0.5, h = (reuse[0] + reuse[1]) / 2 = 0.25;
- *            1 - 0.25^(2/3) = 0.6031497, x 2 = 1.206299. */
+ *            1 - 0.25^(2/3) = 0.6031497, x 2 = 1.206299.
+ * Miss walk (one warp alone, ALU latency 4: a result is ready 2 + 4 cycles
+ * after issue): r1 = f(r0) issues at 0, r1 ready at 6; r2 = f(r1) at 1 waits
+ * 5; EXIT reads nothing.  S_dep = 5 / 3; with results 2 cycles late (L - 1)
+ * 7 / 3: dS_dep = 2/3.  Path at pool 8: 0.3700395 x 2/3 = 0.246693.  At
+ * latency_x 3.5 the delay 2.5 mixes delays 2 and 3 half and half:
+ * (7/3 + 8/3) / 2 - 5/3 = 2.5/3. */
 static void rfc_terms(void **state)
 {
     (void)state;
@@ -303,15 +328,73 @@ static void rfc_terms(void **state)
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
     assert_float_equal(t.rfc_hit, 0.5, 1e-12);
     assert_float_equal(t.rfc_wb, 1.0, 1e-12);
-    assert_float_equal(t.stall_rfc, 0.740079, 1e-6);
-    assert_float_equal(t.extra_hold, t.stall_rfc, 1e-12);
+    assert_float_equal(t.extra_hold, 0.740079, 1e-6);
+    assert_float_equal(t.stall_rfc, t.extra_hold, 1e-12);
     rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
     assert_float_equal(t.rfc_hit, 0.25, 1e-12);
-    assert_float_equal(t.stall_rfc, 1.206299, 1e-6);
+    assert_float_equal(t.extra_hold, 1.206299, 1e-6);
+    /* The miss walk: only the late results' dependants wait on the path. */
+    assert_int_equal(rf_pf_miss_walk(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, &pk, &err), 0);
+    assert_float_equal(pk.miss_delay, 2.0, 1e-12);
+    assert_float_equal(pk.miss_dep, 2.0 / 3.0, 1e-9);
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.extra_hold, 0.740079, 1e-6);
+    assert_float_equal(t.stall_rfc, 0.246693, 1e-6);
+    assert_float_equal(t.extra_stall, t.stall_rfc, 1e-12);
+    d.latency_x = 3.5;
+    assert_int_equal(rf_pf_miss_walk(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, &pk, &err), 0);
+    assert_float_equal(pk.miss_delay, 2.5, 1e-12);
+    assert_float_equal(pk.miss_dep, 2.5 / 3.0, 1e-9);
     /* At 1x a miss costs what a bank read costs. */
     d.latency_x = 1;
     rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
     assert_float_equal(t.extra_stall, 0, 1e-12);
+}
+
+/* RFC reuses across a pool exit.  r1 = ld [r0]; r2 = f(r1, r0); r3 = f(r2);
+ * EXIT: the first use of r1 takes the warp out of the pool before the
+ * second instruction.  Reads: r0 (first touch), then r1 at LRU position 0
+ * and r0 at 1 (both touched before the exit: spanning), then r2 at 0
+ * (written after it).  4 reads: reuse[1] = 2/4, reuse[2] = 3/4;
+ * reuse_span[1] = 1/4, reuse_span[2] = 2/4.
+ * 16 lines, W = 16 (pool argument), W_pool = 8: C / W = 1, C / W_pool = 2:
+ *   h = reuse[2] - span[2] + span[1] = 3/4 - 2/4 + 1/4 = 1/2
+ * (single W: reuse[1] = 1/2 too; with W = 32, C / W = 0.5: span 1/8,
+ * reuse 1/4: h = 1/4 + 1/8 = 3/8 against the single W's 1/4). */
+static void rfc_span(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.rc_entries = 16;
+    fx.gpu.subcores = 1;
+    simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, 0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){2, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = characterise(&fx, 16, false);
+    rf_err err = {0};
+    assert_int_equal(rf_pf_reuse(&fx.func, &fx.kernel.profile, &pk, &err), 0);
+    assert_float_equal(pk.reuse[1], 0.5, 1e-12);
+    assert_float_equal(pk.reuse[2], 0.75, 1e-12);
+    assert_float_equal(pk.reuse_span[1], 0.25, 1e-12);
+    assert_float_equal(pk.reuse_span[2], 0.5, 1e-12);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_RFC;
+    d.rf_config = 1;
+    d.latency_x = 3;
+    rf_pf_params p;
+    rf_pf_params_default(&p);
+    rf_pf_terms t;
+    pk.pool_in = 8;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 16, &p, &t);
+    assert_float_equal(t.rfc_hit, 0.5, 1e-12);
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
+    assert_float_equal(t.rfc_hit, 0.375, 1e-12);
+    pk.pool_in = 0;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
+    assert_float_equal(t.rfc_hit, 0.25, 1e-12);
 }
 
 /* The estimate uses the terms: LTRF's IPC falls as the main file slows, RFC
@@ -436,6 +519,7 @@ int main(void)
         cmocka_unit_test(bank_depth),
         cmocka_unit_test(grouped_exits),
         cmocka_unit_test(rfc_terms),
+        cmocka_unit_test(rfc_span),
         cmocka_unit_test(estimate_hook),
         cmocka_unit_test(write_race),
         cmocka_unit_test(ltrf_conflict_scope),
