@@ -98,6 +98,7 @@
  * usage: bench_hirf [KERNEL.spec ...]   (default: inputs/kernels/ *.spec)
  */
 #include <dirent.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,7 @@
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../sampler/sim.h"
+#include "support/benchrun.h"
 
 #ifndef WAVES
 #define WAVES 4
@@ -371,6 +373,379 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Table 6 and 7: whole grids, the nine tuning kernels and the validation
+ * kernels (inputs/validation/) side by side. */
+#define NVP 6
+#define VALMAX 64
+static const int val_cfg[NVP] = {0, 1, 2, 4, 5, 9}; /* SRAM, HI, HI_CAC, HI_Worst, TEA, HI_Full */
+
+typedef struct vjob {
+    const char *set;
+    char name[64];
+    int regs;
+    rf_kernel *k;
+    rf_ipc_kernel kc;
+    rf_calib cal;
+    double cal_cpu_s, sample_cycles;
+    benchrun_point pts[NVP];
+    rf_sim_stats st[NVP];
+    double conf[NVP];       /* sampler conflicts per register-cache write */
+    double unc[NVP], est[NVP], lo[NVP], hi[NVP];
+    bool ok;
+} vjob;
+
+/* The cache: "key|ipc|cycles|cpu_s|conflict" per full run. */
+static void vcache_load(const char *path, vjob *jobs, int n)
+{
+    FILE *f = path ? fopen(path, "r") : NULL;
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        char *bar = strrchr(line, '|');
+        for (int b = 0; bar && b < 3; b++) {
+            *bar = 0;
+            bar = strrchr(line, '|');
+        }
+        if (!bar)
+            continue;
+        *bar = 0;
+        char *rest = bar + 1;
+        double ipc, cpu, cf;
+        unsigned long long cyc;
+        if (sscanf(rest, "%lf", &ipc) != 1)
+            continue;
+        rest += strlen(rest) + 1;
+        if (sscanf(rest, "%llu", &cyc) != 1)
+            continue;
+        rest += strlen(rest) + 1;
+        if (sscanf(rest, "%lf", &cpu) != 1)
+            continue;
+        rest += strlen(rest) + 1;
+        if (sscanf(rest, "%lf", &cf) != 1)
+            continue;
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < NVP; c++)
+                if (!strcmp(jobs[i].pts[c].key, line)) {
+                    jobs[i].pts[c].ipc = ipc;
+                    jobs[i].pts[c].cycles = cyc;
+                    jobs[i].pts[c].cpu_s = cpu;
+                    jobs[i].conf[c] = cf;
+                }
+    }
+    if (f)
+        fclose(f);
+}
+
+static void vcache_save(const char *path, const vjob *jobs, int n)
+{
+    FILE *f = path ? fopen(path, "w") : NULL;
+    for (int i = 0; f && i < n; i++)
+        for (int c = 0; c < NVP; c++)
+            if (jobs[i].pts[c].ipc > 0)
+                fprintf(f, "%s|%.17g|%llu|%.6g|%.17g\n", jobs[i].pts[c].key, jobs[i].pts[c].ipc,
+                        (unsigned long long)jobs[i].pts[c].cycles, jobs[i].pts[c].cpu_s,
+                        jobs[i].conf[c]);
+    if (f)
+        fclose(f);
+}
+
+typedef struct vsum {
+    int kernels, pts, in, worse, worse_pts;
+    double unc_mean, unc_max, cal_mean, cal_max, sram_unc, sram_cal;
+    double spu_mean, spu_max, spc_mean, spc_max; /* speedup over SRAM, unc / cal */
+    double width_med, cost_med, cost_max, cyc_med, cyc_max;
+    char unc_at[96], cal_at[96];
+} vsum;
+
+static vsum vsummarise(vjob *jobs, int n)
+{
+    vsum s;
+    memset(&s, 0, sizeof s);
+    double w[VALMAX * NVP], cost[VALMAX], cyc[VALMAX];
+    int nw = 0, nc = 0, nsram = 0;
+    for (int i = 0; i < n; i++) {
+        vjob *j = &jobs[i];
+        if (!j->ok)
+            continue;
+        s.kernels++;
+        double us = 0, cs = 0;
+        for (int c = 0; c < NVP; c++) {
+            double sim = j->pts[c].ipc;
+            double eu = fabs(j->unc[c] - sim) / sim, ec = fabs(j->est[c] - sim) / sim;
+            if (c == 0) {
+                s.sram_unc += eu, s.sram_cal += ec, nsram++;
+                continue;
+            }
+            us += eu, cs += ec;
+            double ssim = sim / j->pts[0].ipc;
+            double su = fabs(j->unc[c] / j->unc[0] - ssim) / ssim;
+            double sc = fabs(j->est[c] / j->est[0] - ssim) / ssim;
+            s.spu_mean += su, s.spc_mean += sc;
+            s.spu_max = fmax(s.spu_max, su), s.spc_max = fmax(s.spc_max, sc);
+            s.pts++;
+            s.worse_pts += ec > eu;
+            s.in += sim >= j->lo[c] && sim <= j->hi[c];
+            w[nw++] = (j->hi[c] - j->lo[c]) / j->est[c];
+            if (eu > s.unc_max) {
+                s.unc_max = eu;
+                snprintf(s.unc_at, sizeof s.unc_at, "%s %s", j->name, cfgs[val_cfg[c]].label);
+            }
+            if (ec > s.cal_max) {
+                s.cal_max = ec;
+                snprintf(s.cal_at, sizeof s.cal_at, "%s %s", j->name, cfgs[val_cfg[c]].label);
+            }
+        }
+        s.unc_mean += us, s.cal_mean += cs;
+        s.worse += cs > us + 1e-12;
+        cost[nc] = j->pts[0].cpu_s > 0 ? j->cal_cpu_s / j->pts[0].cpu_s : 0;
+        cyc[nc] = j->pts[0].cycles ? j->sample_cycles / (double)j->pts[0].cycles : 0;
+        s.cost_max = fmax(s.cost_max, cost[nc]);
+        s.cyc_max = fmax(s.cyc_max, cyc[nc]);
+        nc++;
+    }
+    if (s.pts) {
+        s.unc_mean /= s.pts;
+        s.cal_mean /= s.pts;
+        s.spu_mean /= s.pts;
+        s.spc_mean /= s.pts;
+    }
+    if (nsram) {
+        s.sram_unc /= nsram;
+        s.sram_cal /= nsram;
+    }
+    s.width_med = benchrun_median(w, nw);
+    s.cost_med = benchrun_median(cost, nc);
+    s.cyc_med = benchrun_median(cyc, nc);
+    return s;
+}
+
+static int vsetup(vjob *j, const rf_gpu *gpu, const char *set, const char *dir, const char *name)
+{
+    char path[512];
+    rf_err err = {0};
+    snprintf(path, sizeof path, "%s/%s.spec", dir, name);
+    j->set = set;
+    snprintf(j->name, sizeof j->name, "%s", name);
+    if (rf_kernel_load(path, NULL, &j->k, &err)) {
+        fprintf(stderr, "bench_hirf: %s\n", err.msg);
+        return -1;
+    }
+    j->regs = j->k->regs;
+    for (int c = 0; c < NVP; c++) {
+        benchrun_point *p = &j->pts[c];
+        p->gpu = gpu;
+        p->k = j->k;
+        design_of(&cfgs[val_cfg[c]], &p->d);
+        p->stats = &j->st[c];
+        j->conf[c] = -1;
+        snprintf(p->key, sizeof p->key, "%.32s|%.16s|%.60s|%s", gpu->name, set, name,
+                 cfgs[val_cfg[c]].label);
+    }
+    return 0;
+}
+
+/* Calibrate (timed, kernel characterisation included) and estimate. */
+static void vscore(vjob *j, const rf_gpu *gpu)
+{
+    rf_err err = {0};
+    rf_calib_report *rep = malloc(sizeof *rep);
+    double t0 = benchrun_cpu_s();
+    rf_calib_opts co = {0, 1, NULL, false, NULL};
+    if (!rep || rf_kchar_compute(gpu, j->k, &j->kc, &err)
+        || rf_calib_run(gpu, gpu->name, j->k, &j->kc, &co, &j->cal, rep, &err)) {
+        fprintf(stderr, "bench_hirf: calibrate %s: %s\n", j->name, err.msg);
+        free(rep);
+        return;
+    }
+    j->cal_cpu_s = benchrun_cpu_s() - t0;
+    j->sample_cycles = rep->sim_cycles;
+    free(rep);
+    j->ok = true;
+    for (int c = 0; c < NVP; c++) {
+        rf_estimate e;
+        if (!(j->pts[c].ipc > 0) || estimate(gpu, &j->pts[c].d, j->k, &j->kc, NULL, &e)) {
+            j->ok = false;
+            return;
+        }
+        j->unc[c] = e.ipc;
+        if (estimate(gpu, &j->pts[c].d, j->k, &j->kc, &j->cal, &e)) {
+            j->ok = false;
+            return;
+        }
+        j->est[c] = e.ipc;
+        j->lo[c] = e.ipc_lo;
+        j->hi[c] = e.ipc_hi;
+    }
+}
+
+typedef struct vpool {
+    vjob *jobs;
+    int n, next;
+    const rf_gpu *gpu;
+    pthread_mutex_t mu;
+} vpool;
+
+static void *vworker(void *arg)
+{
+    vpool *vp = arg;
+    for (;;) {
+        pthread_mutex_lock(&vp->mu);
+        int i = vp->next++;
+        pthread_mutex_unlock(&vp->mu);
+        if (i >= vp->n)
+            return NULL;
+        vscore(&vp->jobs[i], vp->gpu);
+    }
+}
+
+static int validation_tables(const rf_gpu *gpu)
+{
+    const struct {
+        const char *set, *dir;
+    } sets[2] = {{"tuning", "inputs/kernels"}, {"validation", "inputs/validation"}};
+    static vjob jobs[2 * VALMAX];
+    int first[3] = {0, 0, 0}, nk = 0;
+    const char *only = getenv("RF_BENCH_KERNELS");
+    for (int s = 0; s < 2; s++) {
+        char *names[VALMAX];
+        int n = benchrun_specs(sets[s].dir, names, VALMAX);
+        if (n < 0) {
+            fprintf(stderr, "bench_hirf: %s: cannot list the folder\n", sets[s].dir);
+            return -1;
+        }
+        first[s] = nk;
+        for (int i = 0; i < n; i++) {
+            if ((!only || benchrun_listed(only, names[i]))
+                && vsetup(&jobs[nk], gpu, sets[s].set, sets[s].dir, names[i]) == 0)
+                nk++;
+            free(names[i]);
+        }
+        first[s + 1] = nk;
+    }
+    const char *cache = getenv("RF_BENCH_HIRFCACHE");
+    vcache_load(cache, jobs, nk);
+    static benchrun_point all[2 * VALMAX * NVP];
+    int na = 0;
+    for (int i = 0; i < nk; i++)
+        for (int c = 0; c < NVP; c++)
+            all[na++] = jobs[i].pts[c];
+    benchrun_full(all, na, 2);
+    for (int i = 0; i < nk; i++)
+        for (int c = 0; c < NVP; c++) {
+            const benchrun_point *p = &all[i * NVP + c];
+            if (jobs[i].conf[c] < 0 && p->ipc > 0) {
+                const rf_sim_stats *st = p->stats;
+                jobs[i].conf[c] = st->rc_writes ? (double)st->rc_conflicts / (double)st->rc_writes
+                                                : 0.0;
+            }
+            jobs[i].pts[c] = *p;
+        }
+    if (cache)
+        vcache_save(cache, jobs, nk);
+    /* Calibrations on two threads (each thread's CPU time is its own). */
+    vpool vp = {jobs, nk, 0, gpu, PTHREAD_MUTEX_INITIALIZER};
+    pthread_t th[2];
+    int nth = 0;
+    for (int t = 0; t < 2; t++)
+        nth += pthread_create(&th[nth], NULL, vworker, &vp) == 0;
+    if (nth == 0)
+        vworker(&vp);
+    for (int t = 0; t < nth; t++)
+        pthread_join(th[t], NULL);
+
+    vsum sum[2];
+    for (int s = 0; s < 2; s++)
+        sum[s] = vsummarise(&jobs[first[s]], first[s + 1] - first[s]);
+    printf("\nTable 6. Validation: rfkit calibrate then estimate (rf_shape.sms = 1) against\n"
+           "full runs of the whole grid on one SM; HI-RF points HI, HI_CAC, HI_Worst, TEA,\n"
+           "HI_Full per kernel (SRAM apart).  Constants and terms are chosen on the nine;\n"
+           "the validation kernels only measure.\n\n");
+    printf("  %-32s %15s %15s\n", "", "tuning (nine)", "validation");
+    printf("  %-32s %15d %15d\n", "kernels", sum[0].kernels, sum[1].kernels);
+    printf("  %-32s %15d %15d\n", "HI-RF points", sum[0].pts, sum[1].pts);
+#define VROW(label, field) \
+    printf("  %-32s %14.2f%% %14.2f%%\n", label, 100 * sum[0].field, 100 * sum[1].field)
+    VROW("uncalibrated mean |IPC error|", unc_mean);
+    VROW("uncalibrated worst", unc_max);
+    VROW("calibrated mean |IPC error|", cal_mean);
+    VROW("calibrated worst", cal_max);
+    printf("  %-32s %15d %15d\n", "kernels calibration worsens", sum[0].worse, sum[1].worse);
+    printf("  %-32s %15d %15d\n", "points calibration worsens", sum[0].worse_pts,
+           sum[1].worse_pts);
+    printf("  %-32s %14.2f%% %14.2f%%\n", "in 95% interval",
+           sum[0].pts ? 100.0 * sum[0].in / sum[0].pts : 0,
+           sum[1].pts ? 100.0 * sum[1].in / sum[1].pts : 0);
+    VROW("interval median width", width_med);
+    VROW("speedup over SRAM: unc mean", spu_mean);
+    VROW("  unc worst", spu_max);
+    VROW("  cal mean", spc_mean);
+    VROW("  cal worst", spc_max);
+    VROW("SRAM unc / cal mean", sram_unc);
+    VROW("", sram_cal);
+    VROW("sampled cycles / full run, median", cyc_med);
+    VROW("sampled cycles / full run, max", cyc_max);
+#undef VROW
+    printf("  %-32s %15.3f %15.3f\n", "calibrate / full CPU, median", sum[0].cost_med,
+           sum[1].cost_med);
+    printf("  %-32s %15.3f %15.3f\n", "calibrate / full CPU, max", sum[0].cost_max,
+           sum[1].cost_max);
+    printf("  worst uncalibrated: %s / %s; worst calibrated: %s / %s\n", sum[0].unc_at,
+           sum[1].unc_at, sum[0].cal_at, sum[1].cal_at);
+    printf("  targets (issue 25, validation): calibrated mean <= 4%%, worst <= 12%%, never\n"
+           "  worse than uncalibrated on average, coverage >= 90%% at median width <= 12%%\n\n");
+    printf("  %-10s %-12s %4s %8s %8s %8s %8s %6s %7s\n", "set", "kernel", "regs", "unc mean",
+           "unc max", "cal mean", "cal max", "in PI", "sample");
+    for (int i = 0; i < nk; i++) {
+        const vjob *j = &jobs[i];
+        if (!j->ok)
+            continue;
+        double us = 0, um = 0, cs = 0, cm = 0;
+        int in = 0;
+        for (int c = 1; c < NVP; c++) {
+            double sim = j->pts[c].ipc;
+            double eu = fabs(j->unc[c] - sim) / sim, ec = fabs(j->est[c] - sim) / sim;
+            us += eu, cs += ec;
+            um = fmax(um, eu), cm = fmax(cm, ec);
+            in += sim >= j->lo[c] && sim <= j->hi[c];
+        }
+        printf("  %-10s %-12s %4d %7.2f%% %7.2f%% %7.2f%% %7.2f%% %3d/%-2d %6.2f%%%s\n", j->set,
+               j->name, j->regs, 100 * us / (NVP - 1), 100 * um, 100 * cs / (NVP - 1), 100 * cm,
+               in, NVP - 1,
+               j->pts[0].cycles ? 100 * j->sample_cycles / (double)j->pts[0].cycles : 0,
+               cs > us ? "  worse" : "");
+        if (getenv("RF_BENCH_VERBOSE"))
+            for (int c = 0; c < NVP; c++)
+                printf("      %-9s sim %.4f unc %.4f cal %.4f [%.4f, %.4f]\n",
+                       cfgs[val_cfg[c]].label, j->pts[c].ipc, j->unc[c], j->est[c], j->lo[c],
+                       j->hi[c]);
+    }
+
+    /* Table 7: seed 002's orderings of conflicts per cache write. */
+    printf("\nTable 7. Seed 002's orderings on the sampler's full runs (register-cache\n"
+           "conflicts per 100 writes): CAC <= base, base <= Worst, TEA and HI_Full below\n"
+           "concat (base assignment).\n\n");
+    printf("  %-10s %-12s %4s %7s %7s %7s %7s %7s  %s\n", "set", "kernel", "regs", "HI", "CAC",
+           "Worst", "TEA", "Full", "fails");
+    for (int s = 0; s < 2; s++) {
+        int okc = 0, okw = 0, okt = 0, n = 0;
+        for (int i = first[s]; i < first[s + 1]; i++) {
+            const vjob *j = &jobs[i];
+            const double *cf = j->conf;
+            if (cf[1] < 0 || cf[2] < 0 || cf[3] < 0 || cf[4] < 0 || cf[5] < 0)
+                continue;
+            bool a = cf[2] <= cf[1], b = cf[1] <= cf[3], t = cf[4] < cf[1] && cf[5] < cf[1];
+            okc += a, okw += b, okt += t, n++;
+            printf("  %-10s %-12s %4d %7.2f %7.2f %7.2f %7.2f %7.2f  %s%s%s\n", j->set, j->name,
+                   j->regs, 100 * cf[1], 100 * cf[2], 100 * cf[3], 100 * cf[4], 100 * cf[5],
+                   a ? "" : "CAC>base ", b ? "" : "base>Worst ", t ? "" : "TEA/Full>=concat");
+        }
+        printf("  %s: CAC <= base %d of %d, base <= Worst %d of %d, TEA and Full below concat "
+               "%d of %d\n\n", sets[s].set, okc, n, okw, n, okt, n);
+    }
+    for (int i = 0; i < nk; i++)
+        rf_kernel_destroy(jobs[i].k);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     rf_gpu gpu;
@@ -379,6 +754,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_hirf: %s\n", err.msg);
         return 1;
     }
+    /* --validation: Tables 6 and 7 alone. */
+    if (argc > 1 && !strcmp(argv[1], "--validation"))
+        return validation_tables(&gpu) ? 1 : 0;
     char *paths[MAXK];
     int n = 0;
     for (int i = 1; i < argc && n < MAXK; i++)
@@ -568,6 +946,8 @@ int main(int argc, char **argv)
                "(%s)\n",
                ucnt, 100.0 * usum / ucnt, 100.0 * uworst, uat);
     printf("\n%d kernels x %d configurations in %.1f s\n", n, NCFG + 2 * NSENS, secs);
+    if (argc == 1 && validation_tables(&gpu))
+        return 1;
     for (int i = 0; i < n; i++)
         free(paths[i]);
     return 0;
