@@ -111,6 +111,7 @@
 #include "../analytic/kchar.h"
 #include "../analytic/occupancy.h"
 #include "../analytic/rccollide.h"
+#include "../analytic/rcindex.h"
 #include "../calibrate/calibrate.h"
 #include "../calibrate/extrapolate.h"
 #include "../calibrate/rcfit.h"
@@ -319,7 +320,6 @@ static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *
         design_of(&cfgs[samp[j]], &obs[j].design);
         obs[j].ipc = rows[samp[j]].ipc;
         obs[j].conflict = rows[samp[j]].conf / 100.0;
-        obs[j].read_miss = rows[samp[j]].rmiss;
         obs[j].cycles = 0;
     }
     if (rf_rcfit_fit(gpu, k, &kc, obs, &cal, &err))
@@ -387,6 +387,7 @@ typedef struct vjob {
     rf_ipc_kernel kc;
     rf_calib cal;
     double cal_cpu_s, sample_cycles;
+    double hwin;            /* the plan's HI-RF window, cycles (0: none) */
     benchrun_point pts[NVP];
     rf_sim_stats st[NVP];
     double conf[NVP];       /* sampler conflicts per register-cache write */
@@ -558,6 +559,9 @@ static void vscore(vjob *j, const rf_gpu *gpu)
     }
     j->cal_cpu_s = benchrun_cpu_s() - t0;
     j->sample_cycles = rep->sim_cycles;
+    for (int i = 0; i < rep->n; i++)
+        if (rep->plan.pt[i].design.kind == RF_DESIGN_HIRF)
+            j->hwin = (double)rep->s[i].cycles;
     free(rep);
     j->ok = true;
     for (int c = 0; c < NVP; c++) {
@@ -575,6 +579,30 @@ static void vscore(vjob *j, const rf_gpu *gpu)
         j->lo[c] = e.ipc_lo;
         j->hi[c] = e.ipc_hi;
     }
+}
+
+/* Concentration of a warp's dynamic writes over its register-cache lines
+ * under assignment `assign` (concat index of the design): sum_l P_l^2 /
+ * (sum_l P_l)^2, what the assignment policies balance (1 / lines when
+ * even); -1 when the kernel has no write counts. */
+static double write_concentration(const rf_gpu *gpu, const rf_ipc_kernel *kc, int assign)
+{
+    rf_design d;
+    design_of(&cfgs[1], &d);
+    d.assign = assign;
+    rf_rc_geom g;
+    if (kc->rcw.nregs <= 0 || rf_rc_geom_for(&d, gpu, &g, NULL))
+        return -1;
+    double wr[RF_MAX_GPR], pl[2 * RF_MAX_GPR] = {0}, tot = 0, sq = 0;
+    int span = rf_rcc_assigned_writes(&kc->rcw, &g, assign, wr);
+    for (int r = 0; r < span && r < RF_MAX_GPR; r++) {
+        int l = rf_rc_slot_of(&g, 0, r).line % (2 * RF_MAX_GPR);
+        pl[l] += wr[r];
+        tot += wr[r];
+    }
+    for (int l = 0; l < 2 * RF_MAX_GPR; l++)
+        sq += pl[l] * pl[l];
+    return tot > 0 ? sq / (tot * tot) : -1;
 }
 
 typedef struct vpool {
@@ -692,8 +720,8 @@ static int validation_tables(const rf_gpu *gpu)
            sum[1].unc_at, sum[0].cal_at, sum[1].cal_at);
     printf("  targets (issue 25, validation): calibrated mean <= 4%%, worst <= 12%%, never\n"
            "  worse than uncalibrated on average, coverage >= 90%% at median width <= 12%%\n\n");
-    printf("  %-10s %-12s %4s %8s %8s %8s %8s %6s %7s\n", "set", "kernel", "regs", "unc mean",
-           "unc max", "cal mean", "cal max", "in PI", "sample");
+    printf("  %-10s %-12s %4s %8s %8s %8s %8s %6s %7s %6s\n", "set", "kernel", "regs", "unc mean",
+           "unc max", "cal mean", "cal max", "in PI", "sample", "HI win");
     for (int i = 0; i < nk; i++) {
         const vjob *j = &jobs[i];
         if (!j->ok)
@@ -707,10 +735,10 @@ static int validation_tables(const rf_gpu *gpu)
             um = fmax(um, eu), cm = fmax(cm, ec);
             in += sim >= j->lo[c] && sim <= j->hi[c];
         }
-        printf("  %-10s %-12s %4d %7.2f%% %7.2f%% %7.2f%% %7.2f%% %3d/%-2d %6.2f%%%s\n", j->set,
-               j->name, j->regs, 100 * us / (NVP - 1), 100 * um, 100 * cs / (NVP - 1), 100 * cm,
-               in, NVP - 1,
-               j->pts[0].cycles ? 100 * j->sample_cycles / (double)j->pts[0].cycles : 0,
+        printf("  %-10s %-12s %4d %7.2f%% %7.2f%% %7.2f%% %7.2f%% %3d/%-2d %6.2f%% %6.0f%s\n",
+               j->set, j->name, j->regs, 100 * us / (NVP - 1), 100 * um, 100 * cs / (NVP - 1),
+               100 * cm, in, NVP - 1,
+               j->pts[0].cycles ? 100 * j->sample_cycles / (double)j->pts[0].cycles : 0, j->hwin,
                cs > us ? "  worse" : "");
         if (getenv("RF_BENCH_VERBOSE"))
             for (int c = 0; c < NVP; c++)
@@ -723,10 +751,13 @@ static int validation_tables(const rf_gpu *gpu)
     printf("\nTable 7. Seed 002's orderings on the sampler's full runs (register-cache\n"
            "conflicts per 100 writes): CAC <= base, base <= Worst, TEA and HI_Full below\n"
            "concat (base assignment).\n\n");
-    printf("  %-10s %-12s %4s %7s %7s %7s %7s %7s  %s\n", "set", "kernel", "regs", "HI", "CAC",
-           "Worst", "TEA", "Full", "fails");
+    printf("  conc: concentration of the dynamic writes over a warp's lines (sum of squared\n"
+           "  line shares), base / CAC assignment; model: the uncalibrated closed form's\n"
+           "  conflicts per 100 writes, HI / CAC.\n\n");
+    printf("  %-10s %-12s %4s %7s %7s %7s %7s %7s %11s %13s  %s\n", "set", "kernel", "regs", "HI",
+           "CAC", "Worst", "TEA", "Full", "conc", "model", "fails");
     for (int s = 0; s < 2; s++) {
-        int okc = 0, okw = 0, okt = 0, n = 0;
+        int okc = 0, okw = 0, okt = 0, n = 0, nwhy[3] = {0, 0, 0};
         for (int i = first[s]; i < first[s + 1]; i++) {
             const vjob *j = &jobs[i];
             const double *cf = j->conf;
@@ -734,12 +765,31 @@ static int validation_tables(const rf_gpu *gpu)
                 continue;
             bool a = cf[2] <= cf[1], b = cf[1] <= cf[3], t = cf[4] < cf[1] && cf[5] < cf[1];
             okc += a, okw += b, okt += t, n++;
-            printf("  %-10s %-12s %4d %7.2f %7.2f %7.2f %7.2f %7.2f  %s%s%s\n", j->set, j->name,
-                   j->regs, 100 * cf[1], 100 * cf[2], 100 * cf[3], 100 * cf[4], 100 * cf[5],
-                   a ? "" : "CAC>base ", b ? "" : "base>Worst ", t ? "" : "TEA/Full>=concat");
+            double mc[2] = {NAN, NAN};
+            for (int q = 0; q < 2; q++) {
+                rf_estimate e;
+                if (j->ok && estimate(gpu, &j->pts[1 + q].d, j->k, &j->kc, NULL, &e) == 0)
+                    mc[q] = 100 * e.rc.conflict;
+            }
+            double cb = write_concentration(gpu, &j->kc, RF_ASSIGN_BASE);
+            double cc = write_concentration(gpu, &j->kc, RF_ASSIGN_CAC);
+            /* Why CAC loses: its static counts gather the dynamic writes
+             * (concentration up), or it leaves their balance as base's and
+             * the difference is the order of the writes. */
+            const char *why = a ? "" : cc > cb + 0.002 ? "CAC>base (static counts concentrate) "
+                                     : cc >= cb - 0.002 ? "CAC>base (same balance) "
+                                                        : "CAC>base (write order) ";
+            if (!a)
+                nwhy[cc > cb + 0.002 ? 0 : cc >= cb - 0.002 ? 1 : 2]++;
+            printf("  %-10s %-12s %4d %7.2f %7.2f %7.2f %7.2f %7.2f %5.3f/%5.3f %6.2f/%6.2f  %s%s%s\n",
+                   j->set, j->name, j->regs, 100 * cf[1], 100 * cf[2], 100 * cf[3], 100 * cf[4],
+                   100 * cf[5], cb, cc, mc[0], mc[1], why, b ? "" : "base>Worst ",
+                   t ? "" : "TEA/Full>=concat");
         }
         printf("  %s: CAC <= base %d of %d, base <= Worst %d of %d, TEA and Full below concat "
-               "%d of %d\n\n", sets[s].set, okc, n, okw, n, okt, n);
+               "%d of %d\n", sets[s].set, okc, n, okw, n, okt, n);
+        printf("  CAC > base: static counts concentrate the writes %d, same balance %d, write "
+               "order %d\n\n", nwhy[0], nwhy[1], nwhy[2]);
     }
     for (int i = 0; i < nk; i++)
         rf_kernel_destroy(jobs[i].k);
