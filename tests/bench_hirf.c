@@ -14,88 +14,50 @@
  * Kernels with 15 or more registers are the compiler-sensitive group
  * (seed 002 Section 3).
  *
- * Table 2: group means.  Table 4: calibrated closed-form estimates (rfkit estimate's model,
- * calibrate/extrapolate.c with analytic/rccollide.c) against the sampler.
- * Calibration per kernel (calibrate/rcfit.c) uses four sampled points,
- * SRAM, HI (concat, base), TEA (base) and HI_Worst: their IPCs fit one latency scale (lat_scale and
- * mem_scale together), the bank queueing scale (conflict_scale) and the
- * write-back stall share (rc_stall) with calibrate/fit.c (GSL nonlinear
- * least squares, 2% noise per sample, plus a prior holding each parameter
- * near its default 1 within 0.5, 2 and 0.5); the HI-RF runs fix the write
- * locality lambda (rc_locality) by least squares on their conflict rates
- * (rf_rcc_fit_locality).  Every other HI-RF
- * point is a prediction of a design point not sampled; mean and worst
- * absolute IPC errors are printed for those.
- *
+ * Table 2: group means.
  * Table 3 (Section 5.5, Figs. 9 and 10): IPC of CAC over base assignment
  * for W4R2 and W2R4 at 256 entries and W?R3 at 64, 128, 256 and 512
  * entries, compiler-sensitive kernels.
- *
- * Table 5: the same HI-RF points estimated after `rfkit calibrate`'s own
- * plan (calibrate/calibrate.c: short windows, 4.25% of a full run, with the
- * two HI-RF windows the plan adds on an NVM-backed GPU), against the full
+ * Table 4: calibrated closed-form estimates (rfkit estimate's model,
+ * calibrate/extrapolate.c with analytic/rccollide.c) against the sampler,
+ * calibrated per kernel from four full runs (calibrate/rcfit.c: SRAM, HI,
+ * TEA and HI_Worst); the other HI-RF points are predictions of design
+ * points not sampled.
+ * Table 5: the same points estimated after `rfkit calibrate`'s own plan
+ * (calibrate/calibrate.c: short windows, 4.25% of a full run, with the two
+ * HI-RF windows the plan adds on an NVM-backed GPU), against the full
  * runs; the last columns set the HI (concat) and TEA windows' IPC beside
- * the full runs' (a window that starts from cold CTAs sees their first
- * phase only).
+ * the full runs'.
+ * Tables 1-5 cut the grids to 4 waves of resident CTAs so that every run
+ * is a full run of the cut grid and they take seconds; RF_BENCH_WAVES=N
+ * cuts them to N waves, 0 runs whole grids.  RF_BENCH_CALSEED=S gives the
+ * windows sampler seed S (default 1); RF_BENCH_REFSEEDS=N compares Table 5
+ * with the mean of N full runs (sampler seeds 1..N).
  *
- * Grids are cut to 4 waves of resident CTAs so that every run is a full
- * run of the cut grid and the bench takes seconds; RF_BENCH_WAVES=N cuts
- * them to N waves, 0 runs whole grids (about a minute and a half).  Whole
- * grids, measured: Table 4 1.37% / 7.1% (mean / worst, kmeans HI_Full),
- * Table 5 2.41% / 7.6% (bfs HI_Full; no window runs Worst), 90 of 90 full
- * runs inside the estimates' 95% prediction intervals; the 72 points whose
- * design no window ran (all but HI and TEA): 2.46% / 7.6%.  Over window
- * seeds 1-20 against the mean of full-run seeds 1-5: 2.31% / 7.88% mean /
- * worst averaged, 8 of the 20 seeds over 8% (kmeans, sgemm's Worst
- * points); against full-run seed 1, window seeds 1-10: 2.42% / 8.25%.
- * Before the turns, the washed regularity, the read localities and TEA's
- * miss wait (analytic/rccollide.c): Table 4 1.40% / 7.8%, Table 5 2.51% /
- * 8.3% (sgemm HI_CACp), 2.33% / 8.39% over seeds 1-20; 4 waves: where a
- * window sees 1.1-4x the IPC of the short run, Table 5 reads 8% / 25%.
+ * Table 6 (validation, issue 25): the nine tuning kernels (inputs/kernels/)
+ * and the validation kernels (inputs/validation/) side by side, whole
+ * grids: `rfkit calibrate` (seed 1) then estimate with rf_shape.sms = 1,
+ * against full sampler runs of the whole grid on one SM, at HI, HI_CAC,
+ * HI_Worst, TEA and HI_Full (SRAM apart): uncalibrated and calibrated mean
+ * and worst |IPC error|, the error of the speedup over SRAM, kernels and
+ * points calibration worsens, the share of full runs inside the 95%
+ * interval and its median width, the sampled cycles and the calibration's
+ * CPU time (kernel characterisation included) against the SRAM full run.
+ * Constants and model terms are chosen on the nine; the validation kernels
+ * only measure.
+ * Table 7: seed 002's orderings of conflicts per cache write on the same
+ * full runs: CAC <= base, base <= Worst, TEA and HI_Full below concat;
+ * where CAC loses, whether its static counts concentrate the dynamic
+ * writes on fewer lines (sum of squared line shares) or leave their
+ * balance as base's, beside the closed form's conflicts.
+ * RF_BENCH_HIRFCACHE=FILE keeps Table 6's full runs (IPC, cycles, CPU
+ * time, conflicts) and reuses them (delete it when the sampler or a kernel
+ * changes); RF_BENCH_KERNELS=a,b limits Tables 6 and 7 to the kernels
+ * named; RF_BENCH_VERBOSE=1 prints every point.
  *
- * RF_BENCH_CALSEED=S gives the windows sampler seed S (default 1; the full
- * runs keep seed 1).  Table 5 over window seeds 1-10, whole grids, mean /
- * worst averaged: 2.42% / 8.25% (seeds 1-5: 2.40/7.64, 2.63/8.54,
- * 2.42/7.57, 2.17/8.04, 2.08/6.83); with the model before the turns and
- * read localities 2.42% / 8.42%, 20 of 900 points over 8%.  Before the
- * changes of the session before (the level over 16 CTA-path draws and the short-window
- * priors, calibrate/calibrate.c; the live warps as the register cache's
- * population, analytic/rccollide.c; the short windows' position factor):
- * 2.54% / 10.63%, 38 of 900 over 8%; before the session before (the issue
- * stretch of analytic/waves.c, the locality by index): 2.79% / 12.12%, 47
- * of 900.  What is left over 8% is kmeans (windows of 677 cycles) and
- * sgemm's Worst points.
- * RF_BENCH_REFSEEDS=N compares Table 5 with the mean of N full runs
- * (sampler seeds 1..N; N times the full runs): one full run's CTA paths
- * and cache draws move kmeans' TEA / SRAM ratio over 1.056-1.153 between
- * seeds 1-4.  Against the mean of seeds 1-5, window seeds 1-20: 2.33% /
- * 8.39% on average (2.52% / 10.20% before this session, 2.98% / 13.28%
- * before the one before).
- * Changes that helped seed 1 alone and
- * not the average, so not kept: a 4-bank conflict window on 8-bank GPUs
- * with wider noise and a narrower gto_share prior for windows under 4 DRAM
- * latencies (2.49/8.63 at seed 1; average 2.93% / 11.69%), and with it the
- * HI-RF register cache filled by functional warming (2.37/7.68; average
- * 2.95% / 12.46%; filling it alone: 3.03% / 14.63%).  Also measured and not
- * kept: capping the population model's share at the SM's throughput, or
- * sharing issue max-min fairly wherever IPC(a) binds (sgemm fixed, bfs and
- * reduce 5% high: where memory binds, the waits stretch), dropping the
- * stealing and collector windows on short runs (kmeans 677 -> 1,754-cycle
- * windows; average worst 12.05% against 12.12%); this session (against
- * the 5-seed mean, window seeds 1-20, worst averaged, from 8.38%, live
- * warps counted as the SM's first): the
- * write-backs' index of dispersion held at 1 or above (sgemm's four
- * assignments within 2% of each other, but its Worst points 11-14% high:
- * 12.55%), the walk's write window at 2 instructions instead of the
- * write latency (16.4%), a rate prior of +- 0.03 instead of 0.05 (8.35%
- * here but bench_accuracy's worst 7.49% -> 7.76% on average, over 8% at
- * seed 1), samples at 4.8% instead of 4.25% of a full run (8.95% against
- * 9.02% at the time: the windows' length is not what is left), a
- * gto_share prior of +- 0.15 or 0.5 (8.40%, 8.42%), and a factor on every
- * window at the baseline window's position, long windows included
- * (10.81-12.28% at the time).
- *
- * usage: bench_hirf [KERNEL.spec ...]   (default: inputs/kernels/ *.spec)
+ * usage: bench_hirf [--validation | KERNEL.spec ...]
+ *        (default: Tables 1-5 on inputs/kernels/ *.spec, then Tables 6-7;
+ *        --validation: Tables 6 and 7 alone)
  */
 #include <dirent.h>
 #include <pthread.h>
