@@ -621,25 +621,9 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     if (nlive > 0 && live > 0) {
         /* The warps not exited, as the baseline windows count them: the
          * register cache's population (analytic/rccollide.c,
-         * rf_rcc_rates_live).  All resident warps were counted before,
-         * where sfu's 64 slots hold 14.6 live warps on average (HI_Full:
-         * 14% conflicts in the model against 1% sampled: the live warps'
-         * registers fit).  The walk of analytic/kchar.c estimates the share
-         * without samples (kmeans 1.00 where its windows count 0.86-0.92).
-         * Table 5 of bench_hirf (window seeds 1-20 against full runs
-         * averaged over seeds 1-5), mean / worst averaged: 2.42% / 9.02%
-         * with every resident warp, 2.27% / 8.79% with the measured share
-         * as the first warps of the SM (2.27% / 8.88% with the walk's),
-         * and with the short windows' position factor 2.22% / 8.38%
-         * that way, 2.33% / 8.39% as any warps (rf_rcc_rates_live: the
-         * sampler's live warps are spread over the slots, so they share
-         * lines the first ones would not: sfu's TEA windows sample 9.7%
-         * conflicts, the first 14 warps have a line each); kept for the
-         * conflict rates, which the energy model prices: Table 4's
-         * estimated rates are off by 2.5 points on average against 7.3.
-         * The active fraction instead (warps at a barrier left out): 2.30%
-         * / 8.76%, but hotspot's worst 2.9% -> 4.6%: its warps keep their
-         * registers through the barriers. */
+         * rf_rcc_rates_live), spread over the warp slots as the sampler's
+         * live warps are.  Warps waiting at a barrier count: they keep
+         * their registers. */
         out->meas_live = live / nlive > 1.0 ? 1.0 : live / nlive;
         kuse.live_frac = out->meas_live;
     }
