@@ -145,16 +145,6 @@ const rf_mparam rf_ipc_mparams[] = {
      "drain per wave, in lone-warp times of one warp's instructions"},
     {"rc_locality", offsetof(rf_ipc_params, rc_locality), 0.0, 0.95, 0.5, false, "1",
      "HI-RF: chance a cache line's last writer is the writing warp (analytic/rccollide.c)"},
-    {"rc_locality_tea", offsetof(rf_ipc_params, rc_locality_tea), -1.0, 0.95, -1.0, false, "1",
-     "HI-RF: rc_locality under the TEA index (negative: rc_locality)"},
-    {"rc_rloc", offsetof(rf_ipc_params, rc_rloc), -1.0, 0.95, -1.0, false, "1",
-     "HI-RF: chance a read under the concatenated index finds its line last written by its "
-     "own warp (negative: the write locality)"},
-    {"rc_rloc_tea", offsetof(rf_ipc_params, rc_rloc_tea), -1.0, 0.95, -1.0, false, "1",
-     "HI-RF: chance a read under TEA finds its line last written by its own warp "
-     "(negative: the write locality)"},
-    {"rc_miss_wait", offsetof(rf_ipc_params, rc_miss_wait), 0.0, 8.0, 0.5, false, "cycles",
-     "HI-RF: extra wait of a read missing under TEA (its register's write-back)"},
     {"rc_stall", offsetof(rf_ipc_params, rc_stall), 0.0, 4.0, 1.0, false, "1",
      "HI-RF: share of the NVM write-back wait on a warp's own path"},
     {"rc_burst", offsetof(rf_ipc_params, rc_burst), 0.05, 8.0, 1.0, false, "1",

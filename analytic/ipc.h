@@ -111,12 +111,6 @@ typedef struct rf_ipc_params {
     double tail;            /* extra per-wave drain, in lone-warp CTA times */
     double rc_locality;     /* HI-RF: chance a line's last writer is the writing
                              * warp itself (GTO bursts), analytic/rccollide.c */
-    double rc_locality_tea; /* the same under the TEA index (< 0: rc_locality) */
-    double rc_rloc;         /* read locality under the concatenated index (< 0: the
-                             * write locality) */
-    double rc_rloc_tea;     /* read locality under TEA (< 0: the write locality) */
-    double rc_miss_wait;    /* HI-RF: cycles a read missing under TEA waits for its
-                             * register's write-back */
     double rc_stall;        /* HI-RF: share of the NVM write-back wait on a warp's path */
     double rc_burst;        /* HI-RF: multiplier on the write-backs' index of dispersion
                              * in the NVM bank queue (analytic/rccollide.c) */

@@ -32,28 +32,14 @@
  * lambda = 0 with c_r = 1 - p_r / P_{l,w} is the independent-interleaving
  * rate 1 - sum_l sum_{x on l} p_x^2 / P_l.  C is linear in lambda between
  * `indep` (0) and `intra` (1); the calibrator fits lambda (rc_locality,
- * default 0.5) from sampled conflict rates (rf_rcc_fit_locality).
- * M shares lambda, though reads follow their writes more closely than
- * writes follow writes: sgemm under TEA misses 13.5% of its reads in the
- * sampler (25% conflicts), the model 42% at lambda 0.5 (0.85 for reads
- * would give 12.5%, and TEA_Worst's 23% against the sampler's 23%).  A
- * read locality fitted from the windows' miss rates was measured and not
- * kept: with the NVM reads right, sgemm's calibrated TEA family came out
- * 5% fast (TEA_Worst 12%; Table 5 worst averaged 8.39% -> 12.0%).  The
- * surplus misses stand in for a cost the model lacks: a miss is mostly a
- * hot register evicted a moment before, so it meets its own write-back at
- * its bank (the sampler's NVM reads under TEA wait 1.28 cycles behind
- * writes at bank utilisation 0.25, 1.8 times M/D/1 at the arrivals' index
- * of dispersion 1.07).
+ * default 0.5) from sampled conflict rates (rf_rcc_fit_locality).  Reads
+ * and every index function share the one lambda.
  * Live warps: only warps that have not exited write (the share f =
  * k->live_frac of the resident ones, analytic/kchar.c, or as calibration's
  * baseline windows count them), and which slots they hold is not known, so
  * each other warp's pairs compete for a line with probability f: s =
  * own / (own + f x others); fully associative, the sub-core's LRU holds
- * the pairs of f x warps.  (sfu on volta-hirf: 14.6 of 64 slots live;
- * counting every resident warp put 14% conflicts on HI_Full against 1%
- * sampled; the first 14 warps alone have a line each under TEA, 0%
- * against 9.7%.)
+ * the pairs of f x warps.
  * Fully associative LRU per sub-core (HI_Full) with E lines: the
  * characteristic-time approximation (Che et al.): T solves
  * sum_x (1 - exp(-q_x T)) = E over the sub-core's pairs (q_x = p_x / P_sub;
@@ -88,176 +74,28 @@
  * instruction, the read waits go on the warp's path and hold its
  * collector; the write-back waits go on the path with the share sigma.
  *
- * Bursty write-backs.  The bank queue of analytic/conflict.c is M/D/1
- * (Poisson arrivals), but the write-backs reach a bank in the order the
- * code writes its registers: a warp that writes its registers in turn
- * (concat base assignment: consecutive results in consecutive residues
- * mod B) spreads its write-backs evenly and they queue less than Poisson
- * ones; one that gathers its most written registers in one critical set
- * (Worst) sends runs of write-backs to one bank, and they queue more.
- * rf_rcc_wb_dispersion measures this from the code: the index of
- * dispersion I of the write-backs one bank receives in a window of L_w
- * instructions of a warp (one write service at the walk's one instruction
- * per cycle; the write-back of a write of r goes to r's bank with own[r],
- * Bernoulli; other warps' victims, any[r] - own[r], spread evenly,
- * Poisson), sum_j Var(N_j) / sum_j E[N_j] over the banks j: the variation
- * of each bank's count in time.  The difference between the banks' means
- * (Worst: one bank takes most of the warp's write-backs, always) is not
- * burstiness for the queue: the other warps' busy banks are elsewhere
- * (bank (r + w) mod B), so a read meets them on a bank of average load,
- * and the busy bank the warp itself reads is its own backlog, which the
- * walk above charges.  So the queue charges the other warps' write-backs
- * only, at their burstiness (the warps that issue at the same time run
- * the same code, independently, and the superposition of independent
- * streams of one index has that index):
- *   write_idc = beta (1 - u) I
- * u: the warp's own share of the write-backs at the banks it reads (its
- * missing reads per bank weighting its own write-backs per bank, against
- * the others' spread evenly, one warp issuing per scheduler); Kingman's
- * approximation scales the write wait and the reads' wait behind writes
- * by it (rf_ipc_machine.write_idc, analytic/conflict.c).  beta (rc_burst,
- * dimensionless, default 1: the code's index as it is) is the one free
- * factor: how much the sampler's NVM queue departs from this index (the
- * issue order of the warps that write back at once, which the walk does
- * not follow).  rfkit calibrate fits it from its HI-RF windows
- * (calibrate/calibrate.c); calibrate/rcfit.c keeps it at 1.  Measured (4 waves): sgemm I = 0.72 / 2.14 / 1.06, u = 0.25 /
- * 0.30 / 0 (concat base / Worst / TEA); kmeans Worst I = 1.51, u = 0.45;
- * libor Worst 1.54, 0.37.  Pooling the banks (the variance of all
- * windows x banks) gave sgemm Worst 2.63 but also kmeans 2.40 and libor
- * 2.27, where the sampler's reads wait about as long as TEA's relative to
- * M/D/1: with no Worst sample (bench_hirf Table 5) their Worst IPC came
- * out 22% and 13% low.  bench_hirf, whole grids, mean / worst: Table 4
- * (unsampled) 2.19% / 14.8% with Poisson writes, 1.85% / 8.6% pooled,
- * 1.46% / 7.8% now; Table 5 3.28% / 26.3%, 3.47% / 21.7%, 3.03% / 13.0%.
- * The regular (I < 1) part taken half washed out by the other warps'
- * streams, I' = 1 - (1 - I) / 2: sgemm's CAC-plain point 8.7% -> 6.5% at
- * window seed 1, but rc_burst, fitted on the base assignment's window,
- * then put its Worst points 3 points higher (Table 5, window seeds 1-20,
- * worst averaged 8.39% -> 10.16%).
- * The sampler's own arrivals agree in part.  The index of dispersion of
- * all write-backs reaching a bank in 4-cycle windows (sgemm, volta-hirf,
- * concat W3R3, 30,000 cycles after functional warming), against I here:
- * base 0.905 / 0.718, CAC 0.974 / 0.855, CAC-plain 0.926 / 0.689, Best
- * 0.937 / 0.757, Worst 2.06 / 2.14; TEA 1.07 / 1.10, TEA Worst 1.28 /
- * 1.11; kmeans base / CAC / Worst 0.98 / 0.95 / 1.31 against 0.97 / 0.94
- * / 1.48; libor 0.99 / 1.02 / 1.19 against 1.06 / 1.10 / 1.54.  So the
- * order of the concat assignments is right but their regularity is 65-80%
- * washed out by the other warps' streams, while sgemm Worst's runs keep
- * theirs; the calibrated beta I of the base window (1.2-1.3 x 0.72) is
- * the sampler's 0.9.  Worst's reads still wait 3.9 times base's relative
- * to M/D/1 (1.27 and 2.13 cycles per NVM read at utilisation 0.56 and
- * 0.35) and its write-backs take 7.05 cycles against 3.81: more than the
- * arrival index explains (2.3 times), the own backlog the rest; a model
- * with the washed-out regularity needs that backlog larger, which the
- * one-instruction-per-cycle walk does not give.  Over longer windows the
- * sampler's index of the base, CAC and CAC-plain arrivals stays near or
- * below 1 (8 / 16 / 32 / 64 / 128 cycles: base 0.85 / 0.72 / 0.64 / 0.70
- * / 0.86, CAC 0.91 / 0.74 / 0.59 / 0.55 / 0.53), Worst's grows (2.50 /
- * 2.57 / 3.06 / 4.43 / 7.06): its write-backs come in runs as long as a
- * warp's turn at the scheduler, each run on the warp's hot bank, which a
- * window of the warp's own code does not see (an on/off source per warp).
- * Where Worst's write-backs wait (sampler, same runs): 3.97 cycles each
- * (base 0.84, CAC 1.00), with 1.09 of the warp's own write-backs ahead at
- * its bank and 0.12 of others' (base 0.15 and 0.17): its own backlog.
- * The warp sends a third of its write-backs to one bank, 0.4 per
- * instruction, in gaps of 2 cycles (median), so the backlog builds during
- * its turn.  rf_rcc_own_walk puts a write-back into the backlog in its
- * instruction's cycle, where the reads of the next instructions wait for
- * it and so drain it (own_wb_wait 1.1 cycles per instruction against the
- * sampler's 4.7); delaying the write-backs by the pipeline (4 or 8
- * instructions) gives the sampler's write-back waits (1.8, 5.5) but takes
- * the wait off the reads, which hold the collectors, and sgemm's HI_Worst
- * came out 14-16% fast (Table 5, window seeds 1-20).
- * The two together, regularity 70% washed out (I' = 1 - 0.3 (1 - I)) and
- * a turn term 8 lambda_on (K - 1) / B added (K = B sum_j m_j^2 / (sum_j
- * m_j)^2 of the bank means, lambda_on = write-backs per instruction over
- * the lone warp's cycles per instruction): sgemm's concat family on
- * Table 5 (window seeds 1-20, mean signed error) HI / CAC / Best / Worst /
- * CAC-plain +1.6 / -1.4 / +1.7 / +5.5 / +3.5% against +3.5 / -3.9 / +2.0 /
- * +6.9 / +7.0%, but rc_burst, fitted on the concat window and shared with
- * TEA, fell with the washed base index and left TEA's family faster (TEA
- * Worst +8.6% against +5.8%; kmeans' HI_Worst -4.6% against -1.8%): worst
- * averaged 9.20% (twice the turn term: 9.97%).  A burst factor of TEA's
- * own, fitted on the TEA window: 8.67% alone, 8.73% with the two above
- * (sgemm's concat family within -0.8 .. +6.0%, but TEA_Worst +7.8%: its
- * penalty, 10% of TEA's IPC in the model against 17% in the sampler, is
- * the read misses', +12% against +70%; and the turn term makes kmeans'
- * HI_Worst -4.7%).  TEA_Worst needs the read-miss cost above first.
- * With TEA's read locality fitted as well (its misses then the sampler's):
- * 12.2%, TEA itself +5.3% though sampled: with the reads right the model's
- * TEA / SRAM ratio is the sampler's (+23% against +22%), and TEA takes on
- * sgemm's SRAM level bias (+3.6-4.7%, calibrate/calibrate.c), which the
- * surplus misses had offset.
- * What the reads see (sampler, full runs, concat W3R3, cycles a read
- * waits per NVM read): sgemm base / CAC / CAC-plain / Best / Worst 1.73 /
- * 1.70 / 1.70 / 1.65 / 2.82: flat over the four balanced assignments,
- * where the model's read wait moves 1.07-1.25 with their index.  The
- * model's ratios of assignment to base assignment against the sampler's,
- * uncalibrated: sgemm Worst / CAC / Best / CAC-plain +0.3 / -6.7 / -1.3 /
- * +3.4%, kmeans +3.8 / +0.9 / +0.9 / +3.7%, libor -5.2 / -0.1 / -0.2 /
- * -1.2%.  Not charging the reads for the writes' regularity (their
- * factor held at 1 or above) brings sgemm's read wait to the sampler's
- * (1.77) and its CAC and CAC-plain to -2.0 / +1.8%, but Worst's to
- * +22%: its reads wait 1.92 cycles against 2.82, the share its index
- * does not reach (Table 5, window seeds 1-20: 13.4% worst averaged; the
- * regularity washed to 30% for reads and writes alike: Worst +7.5%).
- * The sampler's write-back arrivals over 4 / 16 / 32 / 128-cycle windows
- * (30,000 cycles after functional warming): sgemm Worst 2.06 / 2.57 /
- * 3.07 / 7.09, kmeans Worst 1.31 / 1.55 / 1.86 / 2.99, libor Worst 1.19 /
- * 1.20 / 1.36 / 1.76; the bases 0.64-1.26.  The concentration of a Worst
- * warp's own write-backs over the banks (K = B sum O_j^2 / (sum O_j)^2,
- * this file's walk) is 1.79 / 3.77 / 3.20 and their rate per scheduler
- * while issuing about the same (0.12 / 0.14 / 0.11 per cycle), so an
- * on/off source with the code's K orders them kmeans > libor > sgemm,
- * the reverse of the sampler: sgemm's turns must be about ten times
- * longer (86 cycles against 6-9 for the measured excess at 32 cycles),
- * which a turn length from the IPC model's stall structure would have to
- * give before such a term can replace rc_burst's share of Worst.
- *
- * Turns, washed regularity, read locality (this model since the
- * measurements above).  Three changes together, each measured on the
- * sampler before it went in:
- * - Turns.  A greedy scheduler issues one warp until it waits; the
- *   lone-warp walk's runs between waits of more than a cycle
- *   (analytic/kchar.c, turn_insts) are sgemm 12.9, kmeans 2.6, libor 1.6
- *   instructions, the sampler's runs 16.6-19.7, 2.9, 2.0.  During a turn
- *   the banks receive the issuing warp's own write-backs at its code's
- *   bank shares O_j, rotated by its slot, so over the warps a bank's rate
- *   switches turn by turn: a modulated source whose index gains 2 V n
- *   over long windows (V = Var / mean of the bank's rate per instruction,
- *   n the turn length); TURN_SEEN of it enters the queue.  This orders
- *   the Worst assignments as the sampler does (turns ten times longer on
- *   sgemm, where the bank concentration alone put kmeans first).
- * - Washed regularity: I < 1 kept at REG_KEPT of its distance to 1.
- *   With the turns carrying Worst's bursts, the balanced assignments no
- *   longer need their regularity to set them apart from Worst: the
- *   uncalibrated ratios to the base assignment, sgemm Worst / CAC / Best
- *   / CAC-plain, +0.3 / -6.7 / -1.3 / +3.4% -> +1.2 / -2.9 / +0.3 / +1.7%
- *   against the sampler's; kmeans' Worst +3.8% -> +1.4%.
- * - Read locality.  Reads find their line last written by their own warp
- *   more often than writes do (a value is read soon after it is written):
- *   the sampler's sgemm TEA misses 12.6% of its reads (21.6% under
- *   Worst), the model at the write locality 27.5% (34.3%); a read
- *   locality of 0.85 gives 12.5% and 21.3%, both.  kmeans concat: 33%
- *   sampled, 55% modelled.  rfkit calibrate sets it per index from its
- *   windows' read misses (rc_rloc, rc_rloc_tea; the write locality where
- *   the misses do not depend on it).
- * - TEA's reads: with their misses right, the model's TEA read waits
- *   fall below the sampler's (per NVM read, at the model's defaults:
- *   sgemm 0.80 against 1.37 cycles, kmeans 0.42 / 0.61, libor 0.17 /
- *   0.41, hotspot 0.62 / 0.70): a read misses because another warp's
- *   write evicted its register, and the write-back often is still at the
- *   register's bank.  rc_miss_wait charges each TEA read miss that wait
- *   (default 0.5 cycles; fitted on the TEA window).
- * bench_hirf Table 5 (window seeds 1-20 against full runs averaged over
- * seeds 1-5, mean / worst averaged): 2.33% / 8.39% before; turns and
- * washed regularity alone 2.32% / 9.10% (rc_burst, fitted on the base
- * window, fell and took TEA's penalty); with TEA's read locality and miss
- * wait 2.29% / 8.31%, with concat's read locality too 2.28% / 8.14%, miss
- * wait 0.5 by default 2.31% / 7.88%.
+ * The other warps' write-backs in the bank queue.  The queue of
+ * analytic/conflict.c takes Poisson arrivals (index of dispersion 1), and
+ * charges the write-backs of the other warps only (the warp's own are its
+ * backlog above), their share 1 - u at the banks the warp reads
+ * (rf_rcc_wb_dispersion: u weights the warp's own write-backs per bank by
+ * its missing reads there, against the others' spread evenly, one warp
+ * issuing per scheduler).  Turns: a greedy scheduler issues one warp until
+ * it waits (turn length n, analytic/kchar.c turn_insts), and during a turn
+ * the banks receive the issuing warp's own write-backs at its code's bank
+ * shares O_j, rotated by its slot, so over the warps a bank's rate
+ * switches turn by turn: a modulated source whose index gains 2 V n over
+ * long windows (V = Var / mean of the bank's rate per instruction), of
+ * which TURN_SEEN enters the queue.  Kingman's approximation scales the
+ * write wait and the reads' wait behind writes by
+ *     write_idc = beta (1 - u) (1 + 2 TURN_SEEN V n)
+ * (rf_ipc_machine.write_idc, analytic/conflict.c); beta (rc_burst,
+ * default 1) is the one free factor, fitted by rfkit calibrate on its
+ * HI-RF windows (calibrate/calibrate.c).
  *
  * Inputs: geometry, kernel code and profile (or per-register writes),
- * warps, lambda.  Outputs: probabilities per write / read.
+ * warps, lambda.  Outputs: probabilities per write / read, waits per
+ * instruction.
  */
 #include "rccollide.h"
 
@@ -265,16 +103,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Share of a regular stream's regularity (I < 1) the queue still sees
- * once the other warps' streams interleave with it: the sampler's
- * arrivals keep 20-35% of it (sgemm's concat assignments, above). */
-#define REG_KEPT 0.3
-/* Turns: the index of dispersion a warp's turns add, 2 g V n (n the
- * turn length in instructions, V the variance ratio of the issuing warp's
- * bank rates, rf_rcc_wb_dispersion); g, the share of the long-run excess
- * a bank queue of a few write services sees, set so that the model's
- * Worst indexes come out as the sampler's over 32-cycle windows (sgemm /
- * kmeans / libor: 2.90 / 1.74 / 1.62 against 3.07 / 1.86 / 1.36). */
+/* Turns: the share of the long-run index 2 V n (header) a bank queue of a
+ * few write services sees; set on the nine tuning kernels so that the
+ * model's Worst indexes match the sampler's write-back arrivals over
+ * 32-cycle windows. */
 #define TURN_SEEN 0.25
 
 #include <gsl/gsl_linalg.h>
@@ -575,14 +407,7 @@ out:
  *     WB = sum_l sum_{r on l} [ c_r + w_r (1 - q_r) + q_r c_r ] / 2,
  * each line halfway between its own order (c_r: the flow's conflict
  * chance, w_r c_r write-backs) and independent interleaving (q_r = w_r /
- * sum_l w), the default locality.  Measured alternatives, not kept: adding
- * the plain counts' ordering (the flow ranks it first on kmeans and sgemm,
- * by 1-3%, where the sampler has it 1-4% worse: the orderings differ by
- * less than the flow's error); a free search over swaps (finds partitions
- * with still fewer write-backs, but gathers them on a few lines, so a few
- * NVM banks: sgemm 86 instead of 93 per 100 writes at 11% lower IPC; with
- * the warp's own bank walk in its objective it found maps where the closed
- * form overrates that walk, sgemm 14% off). */
+ * sum_l w), the default locality. */
 static int flow_map(const rf_func *f, const double *freq, const double *ef, const rf_rc_geom *g,
                     const int *map, rf_rcc_flow *out, rf_err *err);
 
@@ -771,19 +596,18 @@ typedef struct reg_rates {
     double own[RF_MAX_GPR], any[RF_MAX_GPR], miss[RF_MAX_GPR], n[RF_MAX_GPR];
 } reg_rates;
 
-static void reg_add(reg_rates *rr, int r, double lambda, double lr, double in, double c,
-                    double h)
+static void reg_add(reg_rates *rr, int r, double lambda, double in, double c, double h)
 {
     if (!rr)
         return;
     rr->own[r] += lambda * c + (1.0 - lambda) * in * c;
     rr->any[r] += lambda * c + (1.0 - lambda) * ((1.0 - in) + in * c);
-    rr->miss[r] += lr * (1.0 - h) + (1.0 - lr) * (1.0 - in * h);
+    rr->miss[r] += lambda * (1.0 - h) + (1.0 - lambda) * (1.0 - in * h);
     rr->n[r] += 1.0;
 }
 
 static void full_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double wtot,
-                       double rtot, double lambda, double lr, rf_rcc_result *out, double *mi,
+                       double rtot, double lambda, rf_rcc_result *out, double *mi,
                        double *ma, reg_rates *rr)
 {
     int e = rf_rc_ways(g), nsub = rf_rc_lines(g), nregs = fl->nregs;
@@ -820,7 +644,7 @@ static void full_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
             double p = fl->writes[r] / wtot, rq = rtot > 0 ? fl->reads[r] / rtot : 0;
             out->indep += p * ((1.0 - in_cache) + in_cache * fl->c[r]);
             out->intra += p * fl->c[r];
-            reg_add(rr, r, lambda, lr, in_cache, fl->c[r], fl->h[r]);
+            reg_add(rr, r, lambda, in_cache, fl->c[r], fl->h[r]);
             mi[0] += rq * (1.0 - in_cache * fl->h[r]);
             ma[0] += rq * (1.0 - fl->h[r]);
         }
@@ -830,7 +654,7 @@ static void full_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
 }
 
 static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double live,
-                       double locality, double rloc, rf_rcc_result *out, reg_rates *rr)
+                       double locality, rf_rcc_result *out, reg_rates *rr)
 {
     memset(out, 0, sizeof *out);
     if (rr)
@@ -852,10 +676,6 @@ static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
         locality = 0;
     if (locality > 1)
         locality = 1;
-    if (rloc < 0)
-        rloc = locality;
-    if (rloc > 1)
-        rloc = 1;
     if (!(live > 0 && live < 1))
         live = 1.0;
     if (g->index == RF_RC_FULL) {
@@ -863,7 +683,7 @@ static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
         wl = wl < 1 ? 1 : wl;
         wtot = wsum * wl;
         rtot = rsum * wl;
-        full_rates(g, fl, wl, wtot, rtot, locality, rloc, out, &miss_indep, &miss_intra, rr);
+        full_rates(g, fl, wl, wtot, rtot, locality, out, &miss_indep, &miss_intra, rr);
     } else {
         int nlines = rf_rc_lines(g);
         double *pl = calloc((size_t)nlines, sizeof *pl);
@@ -892,7 +712,7 @@ static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
                 double p = fl->writes[r] / wtot, q = rtot > 0 ? fl->reads[r] / rtot : 0;
                 out->indep += p * ((1.0 - s) + s * fl->c[r]);
                 out->intra += p * fl->c[r];
-                reg_add(rr, r, locality, rloc, s, fl->c[r], fl->h[r]);
+                reg_add(rr, r, locality, s, fl->c[r], fl->h[r]);
                 miss_indep += q * (1.0 - s * fl->h[r]);
                 miss_intra += q * (1.0 - fl->h[r]);
             }
@@ -903,9 +723,7 @@ static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
         free(pw);
     }
     out->conflict = (1.0 - locality) * out->indep + locality * out->intra;
-    out->read_miss = (1.0 - rloc) * miss_indep + rloc * miss_intra;
-    out->miss_indep = miss_indep;
-    out->miss_intra = miss_intra;
+    out->read_miss = (1.0 - locality) * miss_indep + locality * miss_intra;
     if (out->conflict < 0)
         out->conflict = 0;
     if (out->read_miss < 0)
@@ -922,13 +740,13 @@ static void rates_core(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, do
 void rf_rcc_rates(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double locality,
                   rf_rcc_result *out)
 {
-    rates_core(g, fl, warps, 1.0, locality, -1.0, out, NULL);
+    rates_core(g, fl, warps, 1.0, locality, out, NULL);
 }
 
 void rf_rcc_rates_live(const rf_rc_geom *g, const rf_rcc_flow *fl, int warps, double live,
                        double locality, rf_rcc_result *out)
 {
-    rates_core(g, fl, warps, live, locality, -1.0, out, NULL);
+    rates_core(g, fl, warps, live, locality, out, NULL);
 }
 
 /* Banks an own write-back of register r can go to: the victim shares r's
@@ -1030,15 +848,13 @@ int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, con
 
 int rf_rcc_wb_dispersion(const rf_rcc_writes *w, const rf_rc_geom *g, int assign,
                          const double *own, const double *any, const double *miss, int conc,
-                         int banks, int window, double *idc, double *own_share,
-                         double *turn_vr, rf_err *err)
+                         int banks, double *own_share, double *turn_vr, rf_err *err)
 {
-    *idc = 1.0;
     *own_share = 0.0;
     if (turn_vr)
         *turn_vr = 0.0;
     const rf_func *f = w->func;
-    if (!f || f->nblocks < 1 || banks < 1 || window < 1)
+    if (!f || f->nblocks < 1 || banks < 1)
         return 0;
     if (banks > RF_RCC_MAX_BANKS)
         banks = RF_RCC_MAX_BANKS;
@@ -1049,19 +865,14 @@ int rf_rcc_wb_dispersion(const rf_rcc_writes *w, const rf_rc_geom *g, int assign
     int rc = walk_setup(w, g, assign, banks, &spread, &step, map, &freq, err);
     if (rc == RF_ENOMEM)
         return rc;
-    /* Per bank j: weight, first and second moments of its count N_j over
-     * the windows (the second with the Bernoulli / Poisson variance V_j),
-     * each window weighted by its block's dynamic instructions over its
-     * windows; and over the whole code, the warp's missing reads M_j and
-     * own write-backs O_j on bank j and its write-backs to other warps'
-     * pairs per bank, S (spread evenly). */
-    double m0[RF_RCC_MAX_BANKS] = {0}, m1[RF_RCC_MAX_BANKS] = {0}, m2[RF_RCC_MAX_BANKS] = {0};
+    /* Over the whole code: the warp's missing reads M_j and own write-backs
+     * O_j on bank j, and its write-backs to other warps' pairs per bank, S
+     * (spread evenly). */
     double rd[RF_RCC_MAX_BANKS] = {0}, wo[RF_RCC_MAX_BANKS] = {0}, ws = 0.0, insts = 0.0;
     for (int b = 0; b < f->nblocks && rc == 0; b++) {
         if (!(freq[b] > 0))
             continue;
         const rf_block *bb = &f->blocks[b];
-        bool self = (bb->nsucc > 0 && bb->succ[0] == b) || (bb->nsucc > 1 && bb->succ[1] == b);
         int ni = bb->ninsts;
         insts += freq[b] * ni;
         for (int i = bb->first; i < bb->first + ni; i++) {
@@ -1081,52 +892,10 @@ int rf_rcc_wb_dispersion(const rf_rcc_writes *w, const rf_rc_geom *g, int assign
                 ws += x > 0 ? freq[b] * x / banks : 0.0;
             }
         }
-        int starts = self ? ni : ni - window + 1;
-        if (ni < 1 || starts < 1)
-            continue;
-        double wgt = freq[b] * ni / starts;
-        for (int s0i = 0; s0i < starts; s0i++) {
-            double n[RF_RCC_MAX_BANKS] = {0}, v[RF_RCC_MAX_BANKS] = {0}, spread_all = 0.0;
-            for (int t = 0; t < window && (self || s0i + t < ni); t++) {
-                const rf_inst *in = &f->insts[bb->first + (s0i + t) % ni];
-                for (int d = 0; d < in->ndefs; d++) {
-                    if (in->defs[d] >= RF_MAX_GPR)
-                        continue;
-                    int r = map[in->defs[d]];
-                    double o = own[r] / spread, x = any[r] - own[r];
-                    for (int k = 0; k < spread; k++) {
-                        int j = (r % banks + k * step) % banks;
-                        n[j] += o;
-                        v[j] += o * (1.0 - o);
-                    }
-                    spread_all += x > 0 ? x / banks : 0.0;
-                }
-            }
-            for (int j = 0; j < banks; j++) {
-                double nj = n[j] + spread_all;
-                m0[j] += wgt;
-                m1[j] += wgt * nj;
-                m2[j] += wgt * (nj * nj + v[j] + spread_all);
-            }
-        }
     }
     free(freq);
     if (rc)
         return rc;
-    /* I = sum_j Var(N_j) / sum_j E[N_j]: the variation of each bank's count
-     * over time, not the spread of the means between banks (a bank the
-     * code always writes more is a busier bank, not a burstier one; the
-     * busy bank a warp reads as well is its own backlog, the walk's). */
-    double vs = 0.0, ms = 0.0;
-    for (int j = 0; j < banks; j++) {
-        if (!(m0[j] > 0))
-            continue;
-        double mj = m1[j] / m0[j], vj = m2[j] / m0[j] - mj * mj;
-        vs += vj > 0 ? vj : 0.0;
-        ms += mj;
-    }
-    if (ms > 0)
-        *idc = vs / ms;
     /* Own share u = sum_j M_j O_j / sum_j M_j (O_j + S + (conc - 1)(O + S)),
      * O = sum_j O_j / B: the warp's own write-backs among all those at the
      * banks it reads, the other conc - 1 warps issuing at the same rate
@@ -1169,19 +938,6 @@ double rf_rcc_fit_locality(const rf_rcc_result *res, const double *meas, int n)
     return l < 0 ? 0 : l > 0.95 ? 0.95 : l;
 }
 
-double rf_rcc_locality_one(const rf_rcc_result *r, double meas, double writes, double overdisp,
-                           double prior, double width)
-{
-    /* Minimise (meas - indep - lambda d)^2 / s^2 + (lambda - prior)^2 / width^2,
-     * d = intra - indep, s^2 = meas (1 - meas) overdisp / writes. */
-    double d = r->intra - r->indep;
-    double s2 = meas * (1.0 - meas) * overdisp / (writes > 1 ? writes : 1.0);
-    if (s2 < 1e-6)
-        s2 = 1e-6;
-    double w2 = width > 0 ? width * width : 1e-12;
-    double l = (d * (meas - r->indep) / s2 + prior / w2) / (d * d / s2 + 1.0 / w2);
-    return l < 0 ? 0 : l > 0.95 ? 0.95 : l;
-}
 
 double rf_rcc_stall(double writes_per_inst, double conflict, int nvm_write_latency)
 {
@@ -1233,22 +989,14 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
     int lw = gpu->nvm_write_latency > 1 ? gpu->nvm_write_latency : 1;
     double vr = 0.0;
     if (rc == 0) {
-        /* The locality under the concatenated index, or under a hashed or
-         * associative placement (TEA, fully associative) when calibrated
-         * apart (rc_locality_tea; calibrate/calibrate.c). */
-        double lam = d->index != RF_RC_CONCAT && p->rc_locality_tea >= 0 ? p->rc_locality_tea
-                                                                         : p->rc_locality;
-        double lr = d->index == RF_RC_TEA ? p->rc_rloc_tea
-                  : d->index == RF_RC_CONCAT ? p->rc_rloc : -1.0;
-        rates_core(&g, fl, warps, k->live_frac, lam, lr, &r, rr);
-        r.wb_idc = 1.0;
+        rates_core(&g, fl, warps, k->live_frac, p->rc_locality, &r, rr);
         if (k->rcw.nregs > 0)
             rc = rf_rcc_own_walk(&k->rcw, &g, d->assign, rr->own, rr->miss, m->banks, lw,
                                  &r.own_read_stall, &r.own_wb_wait, err);
         if (rc == 0 && k->rcw.nregs > 0)
             rc = rf_rcc_wb_dispersion(&k->rcw, &g, d->assign, rr->own, rr->any, rr->miss,
                                       warps < gpu->schedulers ? warps : gpu->schedulers,
-                                      m->banks, lw, &r.wb_idc, &r.wb_own_share, &vr, err);
+                                      m->banks, &r.wb_own_share, &vr, err);
     }
     free(rr);
     free(fl);
@@ -1261,13 +1009,6 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
     m->extra_stall += r.own_read_stall + p->rc_stall * r.own_wb_wait;
     m->extra_hold += r.own_read_stall;
     k->reads *= r.read_miss;
-    if (d->index == RF_RC_TEA && p->rc_miss_wait > 0) {
-        /* A read that misses under TEA finds its register evicted by
-         * another warp's write, its write-back often still at the
-         * register's bank (header: TEA's reads). */
-        m->extra_hold += p->rc_miss_wait * k->reads;
-        m->extra_stall += p->rc_miss_wait * k->reads;
-    }
     /* Reads reaching the banks per instruction: binomial thinning of the
      * operand-count histogram by the miss rate. */
     double thin[RF_IPC_MAXK + 1] = {0};
@@ -1282,14 +1023,11 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
     memcpy(k->read_k, thin, sizeof thin);
     k->writes *= r.conflict * lw;
     m->write_service = lw;
-    /* The bank queue charges the other warps' write-backs, at their
-     * arrival variability (Kingman, analytic/conflict.c): (1 - u) (I' +
-     * turns), I' the code's index with its regularity partly washed out;
-     * the warp's own are the walk's.  (Kept above 0, which means
-     * Poisson.) */
+    /* The bank queue charges the other warps' write-backs, Poisson
+     * arrivals modulated by the warps' turns (Kingman, analytic/conflict.c):
+     * (1 - u) (1 + turns); the warp's own are the walk's.  (Kept above 0.) */
     r.wb_turn = k->turn_insts > 0 ? 2.0 * TURN_SEEN * vr * k->turn_insts : 0.0;
-    double ireg = r.wb_idc < 1.0 ? 1.0 - REG_KEPT * (1.0 - r.wb_idc) : r.wb_idc;
-    m->write_idc = (1.0 - r.wb_own_share) * (ireg + r.wb_turn) * p->rc_burst;
+    m->write_idc = (1.0 - r.wb_own_share) * (1.0 + r.wb_turn) * p->rc_burst;
     if (m->write_idc < 1e-6)
         m->write_idc = 1e-6;
     for (int b = 0; b <= RF_IPC_MAXB; b++)

@@ -103,14 +103,10 @@ typedef struct rf_rcc_result {
                           * writing warp (locality 1) */
     double conflict;     /* at the given locality */
     double read_miss;    /* reads served by the NVM file */
-    double miss_indep, miss_intra; /* the same at read locality 0 and 1 */
     double own_read_stall; /* cycles per instruction a warp's operand reads wait
                           * for its own write-backs' bank backlog (rf_rcc_own_walk) */
     double own_wb_wait;  /* cycles per instruction its write-backs wait behind
                           * that backlog */
-    double wb_idc;       /* index of dispersion of a bank's write-back arrivals
-                          * over one write service (rf_rcc_wb_dispersion;
-                          * 1 = Poisson) */
     double wb_own_share; /* the warp's own share of the write-backs at the banks
                           * it reads (rf_rcc_wb_dispersion), 0..1 */
     double wb_turn;      /* index of dispersion added by the warps' turns at the
@@ -151,22 +147,11 @@ int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, con
                     const double *miss, int banks, int service, double *read_stall,
                     double *wb_wait, rf_err *err);
 
-/* Burstiness of the write-backs at the NVM banks, over windows of
- * `window` consecutive instructions of a warp's code (the write service,
- * L_w instructions at the walk's one instruction per cycle): the windows
- * of every block (blocks that loop on themselves wrap around; others need
- * `window` instructions), each weighted by its block's dynamic
- * instructions.  A write of register r (renumbered) evicts the warp's own
- * pair with own[r], a write-back to r's bank (or spread over the banks r's
- * line allows, as in rf_rcc_own_walk), counted as a Bernoulli trial;
- * another warp's pair with any[r] - own[r], spread evenly over the banks
- * with Poisson variance.
- * *idc: index of dispersion of a bank's count over the windows,
- *   sum_j Var(N_j) / sum_j E[N_j] (the variation in time of each bank's
- *   write-backs, not the difference between the banks' means): 1 for
- *   Poisson arrivals, below 1 when the code writes the banks in turn,
- *   above when it sends runs of write-backs to one bank; 1 without code
- *   or windows.
+/* The other warps' write-backs at the NVM banks a warp reads, from its
+ * code: a write of register r (renumbered) evicts the warp's own pair with
+ * own[r], a write-back to r's bank (or spread over the banks r's line
+ * allows, as in rf_rcc_own_walk); another warp's pair with any[r] - own[r],
+ * spread evenly over the banks.
  * *own_share: the warp's own write-backs' share of the write-backs at the
  *   banks it reads (each bank weighted by the warp's missing reads there,
  *   miss[r]), with conc warps issuing at the same rate, the others' spread
@@ -176,24 +161,15 @@ int rf_rcc_own_walk(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, con
  *   issuing warp's own write-backs at its code's bank shares (rotated by
  *   its slot) and the others' victims spread evenly: sum_j (O_j - O)^2 / B
  *   / (O + S) / instructions; a turn of n instructions adds about 2 n
- *   turn_vr to the index over long windows. */
+ *   turn_vr to the index of dispersion over long windows. */
 int rf_rcc_wb_dispersion(const rf_rcc_writes *w, const rf_rc_geom *g, int assign,
                          const double *own, const double *any, const double *miss, int conc,
-                         int banks, int window, double *idc, double *own_share,
-                         double *turn_vr, rf_err *err);
+                         int banks, double *own_share, double *turn_vr, rf_err *err);
 
 /* Locality that best fits measured conflict rates meas[i] of n results
  * (conflict is linear in it): least squares, clamped to [0, 0.95]; -1 when
  * no result depends on it. */
 double rf_rcc_fit_locality(const rf_rcc_result *res, const double *meas, int n);
-
-/* Locality of one index function from one sampled conflict rate `meas`
- * over `writes` register-cache writes, shrunk toward `prior` (width
- * `width`): the conflict rate's noise is taken binomial times `overdisp`
- * (the writes come in bursts), so a short window or an index whose rate
- * hardly depends on the locality moves it little.  Clamped to [0, 0.95]. */
-double rf_rcc_locality_one(const rf_rcc_result *r, double meas, double writes, double overdisp,
-                           double prior, double width);
 
 /* The stall an instruction's own warp sees from NVM write-backs, cycles per
  * instruction: writes per instruction x conflict x (nvm_write_latency - 1)

@@ -26,16 +26,9 @@
  *    the stealing window has both on, the priors share its gain between
  *    them) and coll_base (the collector hold: how far the windows sit
  *    from the collector and issue caps; prior 2 +- 0.2 cycles) (and, with
- *    HI-RF windows, rc_stall, rc_burst and, with a TEA window,
- *    rc_miss_wait, after the register-cache locality is set from their
- *    conflict rates: rc_locality for the concatenated index and
- *    rc_locality_tea for TEA and fully associative, each shrunk toward
- *    their joint fit, rf_rcc_locality_one, and the reads' locality of
- *    each index from its window's read misses, rc_rloc and rc_rloc_tea,
- *    analytic/rccollide.c; and, when
- *    they are short, a factor on the two HI-RF windows and the baseline
- *    window at their position, prior 1 +-
- *    the window noise) (windows shorter than SHORT_LATS DRAM latencies
+ *    HI-RF windows, rc_stall and rc_burst, after the register-cache
+ *    locality rc_locality is set from their conflict rates, analytic/
+ *    rccollide.c) (windows shorter than SHORT_LATS DRAM latencies
  *    count as noisier), bounded as
  *    rf_ipc_mparams says, by successive linearisations of the window model
  *    (fit_windows), each linear surrogate fitted with GSL (calibrate/fit.c:
@@ -110,92 +103,20 @@
 #define PRIOR_COLL 0.2
 /* HI-RF windows: rc_stall (the write-back wait's share on a warp's path)
  * and rc_burst (the factor on the write-backs' index of dispersion in the
- * NVM bank queue, analytic/rccollide.c), each +- 0.5 around 1.  Why
- * rc_burst: the HI-RF windows' misfit is in the NVM queue, where rc_stall
- * does not reach.  bench_hirf, whole grids, fitted at the defaults,
- * moving rc_stall over 0..2.5 moves sgemm HI by 0.8 points and kmeans HI
- * by 1.2, hotspot's by 0.4, while their windows sat 5.0% above, 14.4% and
- * 3.5% below the fit (sgemm's, the model too fast at concat: NVM queue too
- * short; kmeans', too slow); rc_burst 0.3 / 1 / 2 gives sgemm HI +32.7% /
- * +9.2% / +0.9% against the full run.  The windows set it: Table 5
- * (windowed plan, 90 HI-RF points) 3.03% / 13.0% mean / worst without it,
- * 2.67% / 10.1% with it (+- 0.5); sampler seeds 1-5, mean / worst
- * averaged: 3.45% / 14.9% without, 2.83% / 10.6% at +- 0.5, 2.84% / 12.4%
- * at +- 0.7, 2.90% / 13.8% at +- 1 (a wide prior lets one seed's window
- * noise through: kmeans' rc_burst went to 0.24 at +- 1, and its Worst
- * point, which no window runs, to +8.7%).  Fitting the HI-RF windows as
- * ratios to the baseline window at the same grid position (they share its
- * CTAs) instead of absolute levels was worse: 3.09% / 16.9% with 3% noise
- * on the ratio (seed 1): a kmeans window's ratio is 8% off its full run's
- * (1.085 against 1.006) and the ratio pulled gto_share, the level. */
+ * NVM bank queue, analytic/rccollide.c), each +- 0.5 around 1: the two
+ * HI-RF windows read concat and TEA apart from the baseline, and rc_burst
+ * reaches the NVM queue, where rc_stall does not.  Widths chosen on the
+ * nine tuning kernels (bench_hirf, windowed plan against full runs). */
 #define PRIOR_RC_BURST 0.5
-/* rc_miss_wait (a TEA read miss's wait for its register's write-back,
- * analytic/rccollide.c), fitted on the TEA window: +- 1 cycle around its
- * default (0.5); the kernels' gaps between the sampler's and the model's
- * TEA read waits run 0.08-0.57 cycles.  Table 5 (window seeds 1-20 against
- * full runs averaged over seeds 1-5, worst averaged): 8.31% at +- 1 with
- * the default 0.3, 8.06% at +- 0.5 with 0.6, 7.89% at +- 1 with 0.5. */
-#define PRIOR_RC_MISS 1.0
-/* The rate's prior: +- 0.03 and 0.02 measure as +- 0.05 on bench_hirf's
- * Table 5 (window seeds 1-20, worst averaged 8.40% and 8.44% against
- * 8.39%): what lifts the HI-RF levels is the windows' misfit, not the
- * rate's freedom (analytic/conflict.c, sampler/dispatcher.c).  A factor of
- * its own on the structure windows (2 banks, stealing, half the
- * collectors; prior +- WINDOW_NOISE), so that their misfit stays off the
- * level: sgemm's SRAM bias +4.7% -> +2.7%, worst averaged 8.60%. */
+/* The rate's prior: one factor on every window and the level (mid-run
+ * level the parameters do not set), +- 0.05. */
 #define PRIOR_RATE 0.05
-/* Locality by index.  Full runs on volta-hirf put it apart by index: the
- * conflict rates sampled under concat W3R3 / TEA / TEA_Worst / fully
- * associative ask for 0.77 / 0.44 / 0.44 / 0.46 on kmeans (sgemm: concat
- * insensitive, 0.69 / 0.73 / 0.66), where one joint least-squares lambda,
- * led by TEA's steeper rate, overrated kmeans' concat conflicts (45.3%
- * against 40.9%, HI 6% low).  One window per index sets each, shrunk
- * toward the joint fit (+- PRIOR_LOC) by the window's conflict-rate noise,
- * binomial over its cache writes times LOC_OVERDISP: over sampler seeds
- * 1-10 the windows' rates scatter 0.5-3.4 times (median 1.1) that noise at
- * 12 (kmeans concat: sd 0.061 over 850 writes; unshrunk, its lambda hit the
- * 0.95 bound on half the seeds, concat's rate moving only 0.15 over it).
- * Table 5 (window seeds 1-10, full runs at seed 1): mean / worst averaged
- * 2.65% / 12.88% with the joint lambda, 2.65% / 11.70% per index. */
-#define PRIOR_LOC 0.25
-#define LOC_OVERDISP 12.0
 /* Short windows.  A window under SHORT_LATS DRAM latencies (kmeans on
  * volta-hirf: 677 cycles, 1.7 latencies) sees each warp through one or two
- * memory waits (the sampler's 2,000-cycle windows of kmeans step by up to
- * 11% from one to the next, the window model's by 0-9% and not in step):
- * its noise is taken as WINDOW_NOISE sqrt(SHORT_LATS latencies / length).  No
- * fermi-gtx480 window is that short (kmeans: 4.9 latencies): bench_accuracy
- * does not change.  Table 5 (as above) 2.80% / 13.66% without, 2.65% /
- * 11.70% with.
- * The short windows' position factor: the HI-RF windows run the baseline
- * window's CTAs at its position, and at 677 cycles that position's CTAs
- * move all three alike (kmeans' baseline window reads 0.85-1.15 of the
- * window model replaying the same CTAs over seeds 1-10, its HI and TEA
- * windows within 8% of the same ratio).  Counted three times, that noise
- * set the rate, or, given to the HI-RF terms, moved rc_burst (0.29-1.22
- * over seeds 1-10, the bound 0.05 at two) and every HI-RF estimate with
- * it.  On windows under SHORT_LATS DRAM latencies one factor on the three
- * (prior 1 +- the short window's noise) takes it once; rc_burst and
- * rc_stall keep what concat and TEA read apart from the baseline.
- * Longer windows keep their common part for rc_stall: libor's full runs
- * put it at 0.16 (its HI_Worst 10% low at two window seeds with a factor
- * there).  Table 5 against full runs averaged over sampler seeds 1-5,
- * window seeds 1-20, mean / worst averaged: 2.98% / 13.28% without the
- * factor; 2.52% / 10.20% on the HI-RF pair alone (prior +- WINDOW_NOISE),
- * 2.63% / 10.46% on every HI-RF pair, 2.71% / 11.10% on every pair with
- * its baseline window (sgemm's 2-bank window then sets the rate); with the
- * live warps below (as the first warps), 2.27% / 8.79% on the short
- * pair, 2.22% / 8.38% on the short three (against seed 1's full runs,
- * window seeds 1-10: 2.46% / 8.88% -> 2.38% / 8.36%; prior +- 0.06 or
- * 0.12 instead of the short noise, 0.09 on kmeans: 8.49% and 8.43%). */
+ * memory waits: its noise is taken as WINDOW_NOISE sqrt(SHORT_LATS
+ * latencies / length), and the HI-RF write-back terms keep priors of
+ * +- PRIOR_RC_SHORT instead of 0.5, since such windows barely inform them. */
 #define SHORT_LATS 4.0
-/* On short windows rc_stall and rc_burst keep priors of +- 0.25 instead of
- * 0.5: with the pair's factor free, two 677-cycle windows of kmeans moved
- * rc_burst over 0.44-1.07 by window seed and its HI family over -12% ..
- * +4% with it.  Table 5 as above (16 level seeds): 9.55% -> 9.02% worst
- * averaged (kmeans' points over 8%: 23 -> 15 of 200; against seed 1's full
- * runs 9.91% -> 9.03%); 0.1 and 0.05 measure the same (9.07%, 9.08%): the
- * windows barely inform them at that length. */
 #define PRIOR_RC_SHORT 0.25
 /* Switching designs' windows (calibrate --design finereg, calibrate/
  * plan.c): sw_sync (prior 0.75 +- 0.5) and sw_cost (prior 1 +- 0.1) of
@@ -370,10 +291,6 @@ typedef struct fit_ctx {
     int idx[RF_FIT_MAXP];
     int np;                      /* model parameters fitted */
     bool rate;                   /* theta[np] is the rate (warmed windows) */
-    int npair;                   /* short HI-RF windows and the baseline window at their
-                                  * position; with 2 or more theta[np + rate] is their
-                                  * position factor */
-    bool pair[RF_PLAN_MAX];
     rf_err *err;
 } fit_ctx;
 
@@ -405,8 +322,8 @@ static bool uses_param(const rf_design *d, const char *name)
  * value w_i and its forward differences in each model parameter it reads
  * (uses_param; step LIN_STEP prior widths) give
  *     w_i(theta) ~ w_i(theta_k) + sum_j J_ij (theta_j - theta_kj),
- * and the bounded fit (calibrate/fit.c) of that surrogate, the rate and
- * the position factor applied exactly, gives theta_k+1; until no parameter
+ * and the bounded fit (calibrate/fit.c) of that surrogate, the rate
+ * applied exactly, gives theta_k+1; until no parameter
  * moves by LIN_TOL of its prior width, at most LIN_MAX times.  At the
  * fixed point the surrogate's value and slope are the model's, so the
  * solution is the least-squares point of the model itself: what the fit
@@ -439,8 +356,6 @@ static int lin_model(const double *theta, size_t i, double *v, void *data)
         w += L->jac[i][j] * (theta[j] - L->th0[j]);
     if (c->rate)
         w *= theta[c->np];
-    if (c->npair > 1 && c->pair[i])
-        w *= theta[c->np + (c->rate ? 1 : 0)];
     *v = w;
     return RF_OK;
 }
@@ -492,7 +407,7 @@ static int linearise(fit_ctx *c, const double *theta, const double *lo, const do
  * The result is the best centre, with the covariance of its surrogate's
  * fit; out as rf_fit_run_tol fills it, chisq0 at the start point, chisq at
  * the result, iters the linearisations; w_start and w_best the window
- * model's values (rate and position factor not applied) at the start and
+ * model's values (rate not applied) at the start and
  * at the result. */
 static int fit_windows(fit_ctx *c, const rf_fit_problem *pb, double xtol, double gtol,
                        rf_fit_result *out, double *w_start, double *w_best, rf_err *err)
@@ -876,8 +791,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     }
 
     /* Samples. */
-    double y[RF_PLAN_MAX], window[RF_PLAN_MAX], conflict[RF_PLAN_MAX], wr[RF_PLAN_MAX];
-    double rmiss[RF_PLAN_MAX];
+    double y[RF_PLAN_MAX], window[RF_PLAN_MAX], conflict[RF_PLAN_MAX];
     int resident[RF_PLAN_MAX];
     double reads = 0, writes = 0, base_insts = 0, live = 0;
     int nlive = 0;
@@ -910,8 +824,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
              * nothing the closed form can follow: left out of the fit. */
             y[i] = 0;
             window[i] = (double)st.cycles;
-            conflict[i] = wr[i] = 0;
-            rmiss[i] = -1;
+            conflict[i] = 0;
             if (opts && opts->progress)
                 fprintf(opts->progress, "calibrate: sample %d/%d %s retired no instructions: "
                         "left out of the fit\n", i + 1, plan->n, pt->label);
@@ -924,9 +837,6 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         y[i] = st.ipc;
         window[i] = (double)st.cycles;
         conflict[i] = st.rc_writes ? (double)st.rc_conflicts / (double)st.rc_writes : 0.0;
-        wr[i] = (double)st.rc_writes;
-        rmiss[i] = st.rc_hits + st.rc_misses > 0
-                       ? (double)st.rc_misses / (double)(st.rc_hits + st.rc_misses) : -1.0;
         s->conflict = conflict[i];
         if (pt->design.kind == RF_DESIGN_BASELINE && st.warp_insts > 0) {
             if (st.ctas_per_sm > 0) {
@@ -956,25 +866,9 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     if (nlive > 0 && live > 0) {
         /* The warps not exited, as the baseline windows count them: the
          * register cache's population (analytic/rccollide.c,
-         * rf_rcc_rates_live).  All resident warps were counted before,
-         * where sfu's 64 slots hold 14.6 live warps on average (HI_Full:
-         * 14% conflicts in the model against 1% sampled: the live warps'
-         * registers fit).  The walk of analytic/kchar.c estimates the share
-         * without samples (kmeans 1.00 where its windows count 0.86-0.92).
-         * Table 5 of bench_hirf (window seeds 1-20 against full runs
-         * averaged over seeds 1-5), mean / worst averaged: 2.42% / 9.02%
-         * with every resident warp, 2.27% / 8.79% with the measured share
-         * as the first warps of the SM (2.27% / 8.88% with the walk's),
-         * and with the short windows' position factor 2.22% / 8.38%
-         * that way, 2.33% / 8.39% as any warps (rf_rcc_rates_live: the
-         * sampler's live warps are spread over the slots, so they share
-         * lines the first ones would not: sfu's TEA windows sample 9.7%
-         * conflicts, the first 14 warps have a line each); kept for the
-         * conflict rates, which the energy model prices: Table 4's
-         * estimated rates are off by 2.5 points on average against 7.3.
-         * The active fraction instead (warps at a barrier left out): 2.30%
-         * / 8.76%, but hotspot's worst 2.9% -> 4.6%: its warps keep their
-         * registers through the barriers. */
+         * rf_rcc_rates_live), spread over the warp slots as the sampler's
+         * live warps are.  Warps waiting at a barrier count: they keep
+         * their registers. */
         out->meas_live = live / nlive > 1.0 ? 1.0 : live / nlive;
         kuse.live_frac = out->meas_live;
     }
@@ -995,13 +889,12 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     }
 
     /* HI-RF windows: the locality from their conflict rates (the model's
-     * rate is linear in it), then the write-back stall share joins the fit. */
+     * rate is linear in it, one locality for every index), then the
+     * write-back terms join the fit. */
     rf_ipc_params_default(&c.base);
     int nhirf = 0;
     rf_rcc_result res[RF_PLAN_MAX];
     double meas[RF_PLAN_MAX];
-    bool istea[RF_PLAN_MAX];
-    double nwr[RF_PLAN_MAX];
     for (int i = 0; i < plan->n && !rc; i++) {
         const rf_plan_point *pt = &plan->pt[i];
         if (pt->design.kind != RF_DESIGN_HIRF)
@@ -1009,24 +902,10 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         rf_calib at0;
         rf_calib_init_kernel(&at0, gpu_name, k);
         at0.params.rc_locality = 0;
-        at0.params.rc_locality_tea = -1;
         rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
                           rf_kernel_ctas(k), 1};
         rf_estimate e;
         rc = rf_extrap_estimate(gpu, &pt->design, &kuse, &shape, &at0, &e, err);
-        istea[nhirf] = pt->design.index == RF_RC_TEA;
-        /* The read locality of the window's index from its read misses
-         * (the model's miss rate is linear in it; an index whose misses
-         * hardly depend on it, concat on sgemm, keeps the write locality). */
-        if (!rc && rmiss[i] >= 0 && e.rc.miss_indep - e.rc.miss_intra > 0.02) {
-            double lr = (e.rc.miss_indep - rmiss[i]) / (e.rc.miss_indep - e.rc.miss_intra);
-            lr = lr < 0 ? 0 : lr > 0.95 ? 0.95 : lr;
-            if (istea[nhirf])
-                c.base.rc_rloc_tea = out->params.rc_rloc_tea = lr;
-            else
-                c.base.rc_rloc = out->params.rc_rloc = lr;
-        }
-        nwr[nhirf] = wr[i];
         res[nhirf] = e.rc;
         meas[nhirf++] = conflict[i];
     }
@@ -1034,15 +913,6 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         double lam = rf_rcc_fit_locality(res, meas, nhirf);
         if (lam >= 0)
             c.base.rc_locality = out->params.rc_locality = lam;
-        /* Then each index its own, shrunk toward the joint one. */
-        double l0 = lam >= 0 ? lam : 0.5;
-        for (int i = 0; i < nhirf; i++) {
-            double li = rf_rcc_locality_one(&res[i], meas[i], nwr[i], LOC_OVERDISP, l0, PRIOR_LOC);
-            if (istea[i])
-                c.base.rc_locality_tea = out->params.rc_locality_tea = li;
-            else
-                c.base.rc_locality = out->params.rc_locality = li;
-        }
     }
     if (rc) {
         free_sets(&c);
@@ -1054,20 +924,17 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     int nord = plan->n - plan->ndesign;
     c.nobs = nord;
     /* Parameters to fit, with the width of their prior around the default. */
-    const char *names[8] = {"gto_share", "conflict_scale", "steal_cand", "dead_reg", "coll_base",
-                            "rc_stall", "rc_burst", "rc_miss_wait"};
-    double prior[8] = {PRIOR_GTO, PRIOR_CONFLICT, PRIOR_STEAL, PRIOR_STEAL, PRIOR_COLL,
-                       PRIOR_RC_STALL, PRIOR_RC_BURST, PRIOR_RC_MISS};
-    bool tea_window = false;
-    for (int i = 0; i < nhirf; i++)
-        tea_window |= istea[i];
+    const char *names[7] = {"gto_share", "conflict_scale", "steal_cand", "dead_reg", "coll_base",
+                            "rc_stall", "rc_burst"};
+    double prior[7] = {PRIOR_GTO, PRIOR_CONFLICT, PRIOR_STEAL, PRIOR_STEAL, PRIOR_COLL,
+                       PRIOR_RC_STALL, PRIOR_RC_BURST};
     /* Short HI-RF windows: the write-back terms held nearer their defaults
      * (PRIOR_RC_SHORT). */
     double span = SHORT_LATS * gpu->dram_latency;
     for (int i = 0; i < nord; i++)
         if (plan->pt[i].design.kind == RF_DESIGN_HIRF && window[i] < span)
-            prior[5] = prior[6] = prior[7] = PRIOR_RC_SHORT;
-    int nnames = nhirf > 0 ? (tea_window ? 8 : 7) : 5;
+            prior[5] = prior[6] = PRIOR_RC_SHORT;
+    int nnames = nhirf > 0 ? 7 : 5;
 
     double lo[RF_FIT_MAXP], hi[RF_FIT_MAXP], start[RF_FIT_MAXP];
     double y_all[RF_PLAN_MAX + RF_FIT_MAXP], sigma[RF_PLAN_MAX + RF_FIT_MAXP];
@@ -1095,37 +962,6 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     y_all[nord + c.np] = 1.0;
     sigma[nord + c.np] = PRIOR_RATE;
     int nrate = c.rate ? 1 : 0;
-    /* Short HI-RF windows' position factor: they run the baseline window's
-     * CTAs at its position, so what that position reads off the mid-run
-     * level all three read; one factor on them (and on the baseline window
-     * there), prior 1 +- the short window's noise (SHORT_LATS above). */
-    double pair_noise = WINDOW_NOISE;
-    for (int i = 0; i < nord; i++) {
-        c.pair[i] = plan->pt[i].design.kind == RF_DESIGN_HIRF && window[i] < span;
-        if (c.pair[i]) {
-            c.npair++;
-            double nz = WINDOW_NOISE * sqrt(span / window[i]);
-            pair_noise = nz > pair_noise ? nz : pair_noise;
-        }
-    }
-    if (c.npair > 1) {
-        for (int i = 0; i < nord; i++) {
-            bool at = false;
-            for (int j = 0; j < nord && !at; j++)
-                at = c.pair[j] && plan->pt[j].skip_ctas == plan->pt[i].skip_ctas;
-            if (at && plan->pt[i].design.kind == RF_DESIGN_BASELINE && !c.pair[i]) {
-                c.pair[i] = true;
-                c.npair++;
-            }
-        }
-        int j = c.np + nrate;
-        lo[j] = RATE_LO;
-        hi[j] = RATE_HI;
-        start[j] = 1.0;
-        y_all[nord + j] = 1.0;
-        sigma[nord + j] = pair_noise;
-        nrate++;
-    }
     for (int i = 0; i < nord; i++) {
         y_all[i] = y[i];
         double nz = window[i] > 0 && span > window[i] ? WINDOW_NOISE * sqrt(span / window[i])
@@ -1171,8 +1007,6 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         rep->s[i].ipc_fit = w_fit[i];
         if (c.rate)
             rep->s[i].ipc_fit *= rep->fit.theta[c.np];
-        if (c.npair > 1 && c.pair[i])
-            rep->s[i].ipc_fit *= rep->fit.theta[c.np + (c.rate ? 1 : 0)];
         double r = (rep->s[i].ipc_fit - y[i]) / y[i];
         ss += r * r;
     }

@@ -9,24 +9,18 @@
  * write locality from the rest; Worst, the most write-backs the kernel can
  * make, pins their cost.
  *
- * 1. Locality.  The conflict rate is linear in lambda (rc_locality) between
- *    the model's independent-interleaving and own-warp rates; lambda is the
- *    least-squares fit to the HI-RF conflict rates (rf_rcc_fit_locality;
- *    0.5 when none depends on it).
- *    The read locality of each index from its runs' read misses, the same
- *    way (rc_rloc, rc_rloc_tea; analytic/rccollide.c).
+ * 1. Locality.  The conflict rate is linear in lambda (rc_locality)
+ *    between the model's independent-interleaving and own-warp rates;
+ *    lambda is the least-squares fit to the HI-RF conflict rates
+ *    (rf_rcc_fit_locality; 0.5 when none depends on it).
  * 2. IPC.  theta = (lat_scale with mem_scale moved by the same factor,
- *    conflict_scale, rc_stall, rc_miss_wait) minimises
+ *    conflict_scale, rc_stall) minimises
  *      sum_i ((IPC_model_i - IPC_i) / (0.02 IPC_i))^2 + sum_j ((theta_j - d_j) / w_j)^2
  *    over the samples (2% noise per sample) with a prior keeping
- *    each parameter near its default d within w = (0.5, 2, 0.5, 1), in the
+ *    each parameter near its default d within w = (0.5, 2, 0.5), in the
  *    bounds of rf_ipc_mparams (calibrate/fit.c, GSL).  The model of a
  *    sample is rfkit estimate's whole-kernel IPC of the same launch on one
  *    SM (calibrate/extrapolate.c), so samples should be full runs.
- * bench_hirf Table 4 (whole grids, 63 unsampled points): 1.40% / 7.75%
- * mean / worst before the read localities and rc_miss_wait; with the read
- * localities alone 1.94% / 10.8% (sgemm's TEA_Worst: its misses right,
- * their wait missing); with rc_miss_wait fitted too 1.37% / 7.07%.
  * Output: an rf_calib whose parameters rfkit estimate uses for any HI-RF
  * design point (other assignments, indexes, cache sizes) of the kernel.
  */
@@ -39,7 +33,7 @@
 #include "fit.h"
 
 #define NOISE 0.02
-#define NPAR 4
+#define NPAR 3
 
 void rf_rcfit_points(const rf_design *hirf, rf_design pts[RF_RCFIT_N])
 {
@@ -67,9 +61,6 @@ int rf_rcfit_sample(const rf_gpu *gpu, const rf_design *hirf, const rf_kernel *k
         obs[i].design = pts[i];
         obs[i].ipc = st.ipc;
         obs[i].conflict = st.rc_writes ? (double)st.rc_conflicts / (double)st.rc_writes : 0;
-        obs[i].read_miss = st.rc_hits + st.rc_misses > 0
-                               ? (double)st.rc_misses / (double)(st.rc_hits + st.rc_misses)
-                               : -1.0;
         obs[i].cycles = st.cycles;
     }
     return 0;
@@ -97,7 +88,6 @@ static void put_theta(fit_ctx *c, const double *th)
     c->cal.params.mem_scale = th[0];
     c->cal.params.conflict.scale = th[1];
     c->cal.params.rc_stall = th[2];
-    c->cal.params.rc_miss_wait = th[3];
 }
 
 static int fit_fn(const double *th, size_t i, double *v, void *ctx)
@@ -119,7 +109,7 @@ int rf_rcfit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                  const rf_rcfit_obs obs[RF_RCFIT_N], rf_calib *cal, rf_err *err)
 {
     fit_ctx c = {gpu, k, kc, obs, *cal};
-    /* 1. Locality from the two HI-RF conflict rates. */
+    /* 1. Locality from the three HI-RF conflict rates. */
     c.cal.params.rc_locality = 0;
     rf_rcc_result res[RF_RCFIT_N];
     double meas[RF_RCFIT_N];
@@ -133,57 +123,18 @@ int rf_rcfit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
     }
     double lam = rf_rcc_fit_locality(res, meas, RF_RCFIT_N - 1);
     c.cal.params.rc_locality = lam >= 0 ? lam : 0.5;
-    /* Then each index its own, concat from its runs and TEA (and fully
-     * associative) from theirs: full runs leave little noise to shrink.
-     * kmeans: concat 0.82 against the joint 0.48; HI 6.3% -> 2.6% low
-     * (Table 4 of bench_hirf 1.46% -> 1.44% mean, worst 7.76%). */
-    rf_rcc_result byix[2][RF_RCFIT_N];
-    double mc[2][RF_RCFIT_N];
-    int nc[2] = {0, 0};
-    for (int i = 1; i < RF_RCFIT_N; i++) {
-        int t = obs[i].design.index != RF_RC_CONCAT;
-        byix[t][nc[t]] = res[i - 1];
-        mc[t][nc[t]++] = meas[i - 1];
-    }
-    double lc = nc[0] ? rf_rcc_fit_locality(byix[0], mc[0], nc[0]) : -1;
-    double lt = nc[1] ? rf_rcc_fit_locality(byix[1], mc[1], nc[1]) : -1;
-    if (lc >= 0)
-        c.cal.params.rc_locality = lc;
-    if (lt >= 0)
-        c.cal.params.rc_locality_tea = lt;
-    /* Each index's read locality from its runs' read misses (the model's
-     * miss rate is linear in it, analytic/rccollide.c): least squares;
-     * left at the write locality where the misses do not depend on it. */
-    for (int t = 0; t < 2; t++) {
-        double num = 0, den = 0;
-        for (int i = 1; i < RF_RCFIT_N; i++) {
-            if ((obs[i].design.index != RF_RC_CONCAT) != t || obs[i].read_miss < 0)
-                continue;
-            double dm = res[i - 1].miss_indep - res[i - 1].miss_intra;
-            num += dm * (res[i - 1].miss_indep - obs[i].read_miss);
-            den += dm * dm;
-        }
-        if (den > 0.02 * 0.02) {
-            double lr = num / den;
-            lr = lr < 0 ? 0 : lr > 0.95 ? 0.95 : lr;
-            if (t)
-                c.cal.params.rc_rloc_tea = lr;
-            else
-                c.cal.params.rc_rloc = lr;
-        }
-    }
 
     /* 2. IPC parameters. */
     double y[RF_RCFIT_N + NPAR], sig[RF_RCFIT_N + NPAR];
-    static const double prior[NPAR] = {0.5, 2.0, 0.5, 1.0};
-    double start[NPAR] = {1, 1, 1, 0};
+    static const double prior[NPAR] = {0.5, 2.0, 0.5};
+    double start[NPAR] = {1, 1, 1};
     for (int i = 0; i < RF_RCFIT_N; i++) {
         if (!(obs[i].ipc > 0))
             return rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name, "sample %d has no IPC", i);
         y[i] = obs[i].ipc;
         sig[i] = NOISE * obs[i].ipc;
     }
-    const char *names[NPAR] = {"lat_scale", "conflict_scale", "rc_stall", "rc_miss_wait"};
+    const char *names[NPAR] = {"lat_scale", "conflict_scale", "rc_stall"};
     double lo[NPAR], hi[NPAR];
     int idx[NPAR];
     for (int j = 0; j < NPAR; j++) {
@@ -192,8 +143,6 @@ int rf_rcfit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
             return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, names[j], "no such model parameter");
         lo[j] = rf_ipc_mparams[idx[j]].lo;
         hi[j] = rf_ipc_mparams[idx[j]].hi;
-        if (j == 3)
-            start[j] = rf_ipc_mparams[idx[j]].def;
         y[RF_RCFIT_N + j] = start[j];
         sig[RF_RCFIT_N + j] = prior[j];
     }

@@ -21,8 +21,6 @@ typedef struct rf_rcfit_obs {
     rf_design design;     /* the sampled design point */
     double ipc;           /* warp instructions per cycle */
     double conflict;      /* register-cache conflicts per register write (HI-RF) */
-    double read_miss;     /* register reads the cache missed, per read (HI-RF; < 0:
-                           * not measured) */
     uint64_t cycles;      /* cycles simulated */
 } rf_rcfit_obs;
 

@@ -622,16 +622,6 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         if (cf[1] >= 0)
             printf("%s tea %.1f%%", cf[0] >= 0 ? "," : "", 100.0 * cf[1]);
         printf("; locality rc_locality %.3f", cal.params.rc_locality);
-        if (cal.params.rc_locality_tea >= 0)
-            printf(", rc_locality_tea %.3f (TEA, fully associative)", cal.params.rc_locality_tea);
-        if (cal.params.rc_rloc >= 0 || cal.params.rc_rloc_tea >= 0) {
-            printf("; reads (from the windows' read misses)");
-            if (cal.params.rc_rloc >= 0)
-                printf(" rc_rloc %.3f", cal.params.rc_rloc);
-            if (cal.params.rc_rloc_tea >= 0)
-                printf("%s rc_rloc_tea %.3f", cal.params.rc_rloc >= 0 ? "," : "",
-                       cal.params.rc_rloc_tea);
-        }
         if (cal.meas_live > 0)
             printf("; warps not exited %.0f%% of resident (the cache's population)",
                    100.0 * cal.meas_live);

@@ -14,90 +14,53 @@
  * Kernels with 15 or more registers are the compiler-sensitive group
  * (seed 002 Section 3).
  *
- * Table 2: group means.  Table 4: calibrated closed-form estimates (rfkit estimate's model,
- * calibrate/extrapolate.c with analytic/rccollide.c) against the sampler.
- * Calibration per kernel (calibrate/rcfit.c) uses four sampled points,
- * SRAM, HI (concat, base), TEA (base) and HI_Worst: their IPCs fit one latency scale (lat_scale and
- * mem_scale together), the bank queueing scale (conflict_scale) and the
- * write-back stall share (rc_stall) with calibrate/fit.c (GSL nonlinear
- * least squares, 2% noise per sample, plus a prior holding each parameter
- * near its default 1 within 0.5, 2 and 0.5); the HI-RF runs fix the write
- * locality lambda (rc_locality) by least squares on their conflict rates
- * (rf_rcc_fit_locality).  Every other HI-RF
- * point is a prediction of a design point not sampled; mean and worst
- * absolute IPC errors are printed for those.
- *
+ * Table 2: group means.
  * Table 3 (Section 5.5, Figs. 9 and 10): IPC of CAC over base assignment
  * for W4R2 and W2R4 at 256 entries and W?R3 at 64, 128, 256 and 512
  * entries, compiler-sensitive kernels.
- *
- * Table 5: the same HI-RF points estimated after `rfkit calibrate`'s own
- * plan (calibrate/calibrate.c: short windows, 4.25% of a full run, with the
- * two HI-RF windows the plan adds on an NVM-backed GPU), against the full
+ * Table 4: calibrated closed-form estimates (rfkit estimate's model,
+ * calibrate/extrapolate.c with analytic/rccollide.c) against the sampler,
+ * calibrated per kernel from four full runs (calibrate/rcfit.c: SRAM, HI,
+ * TEA and HI_Worst); the other HI-RF points are predictions of design
+ * points not sampled.
+ * Table 5: the same points estimated after `rfkit calibrate`'s own plan
+ * (calibrate/calibrate.c: short windows, 4.25% of a full run, with the two
+ * HI-RF windows the plan adds on an NVM-backed GPU), against the full
  * runs; the last columns set the HI (concat) and TEA windows' IPC beside
- * the full runs' (a window that starts from cold CTAs sees their first
- * phase only).
+ * the full runs'.
+ * Tables 1-5 cut the grids to 4 waves of resident CTAs so that every run
+ * is a full run of the cut grid and they take seconds; RF_BENCH_WAVES=N
+ * cuts them to N waves, 0 runs whole grids.  RF_BENCH_CALSEED=S gives the
+ * windows sampler seed S (default 1); RF_BENCH_REFSEEDS=N compares Table 5
+ * with the mean of N full runs (sampler seeds 1..N).
  *
- * Grids are cut to 4 waves of resident CTAs so that every run is a full
- * run of the cut grid and the bench takes seconds; RF_BENCH_WAVES=N cuts
- * them to N waves, 0 runs whole grids (about a minute and a half).  Whole
- * grids, measured: Table 4 1.37% / 7.1% (mean / worst, kmeans HI_Full),
- * Table 5 2.41% / 7.6% (bfs HI_Full; no window runs Worst), 90 of 90 full
- * runs inside the estimates' 95% prediction intervals; the 72 points whose
- * design no window ran (all but HI and TEA): 2.46% / 7.6%.  Over window
- * seeds 1-20 against the mean of full-run seeds 1-5: 2.31% / 7.88% mean /
- * worst averaged, 8 of the 20 seeds over 8% (kmeans, sgemm's Worst
- * points); against full-run seed 1, window seeds 1-10: 2.42% / 8.25%.
- * Before the turns, the washed regularity, the read localities and TEA's
- * miss wait (analytic/rccollide.c): Table 4 1.40% / 7.8%, Table 5 2.51% /
- * 8.3% (sgemm HI_CACp), 2.33% / 8.39% over seeds 1-20; 4 waves: where a
- * window sees 1.1-4x the IPC of the short run, Table 5 reads 8% / 25%.
+ * Table 6 (validation, issue 25): the nine tuning kernels (inputs/kernels/)
+ * and the validation kernels (inputs/validation/) side by side, whole
+ * grids: `rfkit calibrate` (seed 1) then estimate with rf_shape.sms = 1,
+ * against full sampler runs of the whole grid on one SM, at HI, HI_CAC,
+ * HI_Worst, TEA and HI_Full (SRAM apart): uncalibrated and calibrated mean
+ * and worst |IPC error|, the error of the speedup over SRAM, kernels and
+ * points calibration worsens, the share of full runs inside the 95%
+ * interval and its median width, the sampled cycles and the calibration's
+ * CPU time (kernel characterisation included) against the SRAM full run.
+ * Constants and model terms are chosen on the nine; the validation kernels
+ * only measure.
+ * Table 7: seed 002's orderings of conflicts per cache write on the same
+ * full runs: CAC <= base, base <= Worst, TEA and HI_Full below concat;
+ * where CAC loses, whether its static counts concentrate the dynamic
+ * writes on fewer lines (sum of squared line shares) or leave their
+ * balance as base's, beside the closed form's conflicts.
+ * RF_BENCH_HIRFCACHE=FILE keeps Table 6's full runs (IPC, cycles, CPU
+ * time, conflicts) and reuses them (delete it when the sampler or a kernel
+ * changes); RF_BENCH_KERNELS=a,b limits Tables 6 and 7 to the kernels
+ * named; RF_BENCH_VERBOSE=1 prints every point.
  *
- * RF_BENCH_CALSEED=S gives the windows sampler seed S (default 1; the full
- * runs keep seed 1).  Table 5 over window seeds 1-10, whole grids, mean /
- * worst averaged: 2.42% / 8.25% (seeds 1-5: 2.40/7.64, 2.63/8.54,
- * 2.42/7.57, 2.17/8.04, 2.08/6.83); with the model before the turns and
- * read localities 2.42% / 8.42%, 20 of 900 points over 8%.  Before the
- * changes of the session before (the level over 16 CTA-path draws and the short-window
- * priors, calibrate/calibrate.c; the live warps as the register cache's
- * population, analytic/rccollide.c; the short windows' position factor):
- * 2.54% / 10.63%, 38 of 900 over 8%; before the session before (the issue
- * stretch of analytic/waves.c, the locality by index): 2.79% / 12.12%, 47
- * of 900.  What is left over 8% is kmeans (windows of 677 cycles) and
- * sgemm's Worst points.
- * RF_BENCH_REFSEEDS=N compares Table 5 with the mean of N full runs
- * (sampler seeds 1..N; N times the full runs): one full run's CTA paths
- * and cache draws move kmeans' TEA / SRAM ratio over 1.056-1.153 between
- * seeds 1-4.  Against the mean of seeds 1-5, window seeds 1-20: 2.33% /
- * 8.39% on average (2.52% / 10.20% before this session, 2.98% / 13.28%
- * before the one before).
- * Changes that helped seed 1 alone and
- * not the average, so not kept: a 4-bank conflict window on 8-bank GPUs
- * with wider noise and a narrower gto_share prior for windows under 4 DRAM
- * latencies (2.49/8.63 at seed 1; average 2.93% / 11.69%), and with it the
- * HI-RF register cache filled by functional warming (2.37/7.68; average
- * 2.95% / 12.46%; filling it alone: 3.03% / 14.63%).  Also measured and not
- * kept: capping the population model's share at the SM's throughput, or
- * sharing issue max-min fairly wherever IPC(a) binds (sgemm fixed, bfs and
- * reduce 5% high: where memory binds, the waits stretch), dropping the
- * stealing and collector windows on short runs (kmeans 677 -> 1,754-cycle
- * windows; average worst 12.05% against 12.12%); this session (against
- * the 5-seed mean, window seeds 1-20, worst averaged, from 8.38%, live
- * warps counted as the SM's first): the
- * write-backs' index of dispersion held at 1 or above (sgemm's four
- * assignments within 2% of each other, but its Worst points 11-14% high:
- * 12.55%), the walk's write window at 2 instructions instead of the
- * write latency (16.4%), a rate prior of +- 0.03 instead of 0.05 (8.35%
- * here but bench_accuracy's worst 7.49% -> 7.76% on average, over 8% at
- * seed 1), samples at 4.8% instead of 4.25% of a full run (8.95% against
- * 9.02% at the time: the windows' length is not what is left), a
- * gto_share prior of +- 0.15 or 0.5 (8.40%, 8.42%), and a factor on every
- * window at the baseline window's position, long windows included
- * (10.81-12.28% at the time).
- *
- * usage: bench_hirf [KERNEL.spec ...]   (default: inputs/kernels/ *.spec)
+ * usage: bench_hirf [--validation | KERNEL.spec ...]
+ *        (default: Tables 1-5 on inputs/kernels/ *.spec, then Tables 6-7;
+ *        --validation: Tables 6 and 7 alone)
  */
 #include <dirent.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +73,7 @@
 #include "../analytic/kchar.h"
 #include "../analytic/occupancy.h"
 #include "../analytic/rccollide.h"
+#include "../analytic/rcindex.h"
 #include "../calibrate/calibrate.h"
 #include "../calibrate/extrapolate.h"
 #include "../calibrate/rcfit.h"
@@ -117,6 +81,7 @@
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../sampler/sim.h"
+#include "support/benchrun.h"
 
 #ifndef WAVES
 #define WAVES 4
@@ -317,7 +282,6 @@ static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *
         design_of(&cfgs[samp[j]], &obs[j].design);
         obs[j].ipc = rows[samp[j]].ipc;
         obs[j].conflict = rows[samp[j]].conf / 100.0;
-        obs[j].read_miss = rows[samp[j]].rmiss;
         obs[j].cycles = 0;
     }
     if (rf_rcfit_fit(gpu, k, &kc, obs, &cal, &err))
@@ -371,6 +335,429 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Table 6 and 7: whole grids, the nine tuning kernels and the validation
+ * kernels (inputs/validation/) side by side. */
+#define NVP 6
+#define VALMAX 64
+static const int val_cfg[NVP] = {0, 1, 2, 4, 5, 9}; /* SRAM, HI, HI_CAC, HI_Worst, TEA, HI_Full */
+
+typedef struct vjob {
+    const char *set;
+    char name[64];
+    int regs;
+    rf_kernel *k;
+    rf_ipc_kernel kc;
+    rf_calib cal;
+    double cal_cpu_s, sample_cycles;
+    double hwin;            /* the plan's HI-RF window, cycles (0: none) */
+    benchrun_point pts[NVP];
+    rf_sim_stats st[NVP];
+    double conf[NVP];       /* sampler conflicts per register-cache write */
+    double unc[NVP], est[NVP], lo[NVP], hi[NVP];
+    bool ok;
+} vjob;
+
+/* The cache: "key|ipc|cycles|cpu_s|conflict" per full run. */
+static void vcache_load(const char *path, vjob *jobs, int n)
+{
+    FILE *f = path ? fopen(path, "r") : NULL;
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        char *bar = strrchr(line, '|');
+        for (int b = 0; bar && b < 3; b++) {
+            *bar = 0;
+            bar = strrchr(line, '|');
+        }
+        if (!bar)
+            continue;
+        *bar = 0;
+        char *rest = bar + 1;
+        double ipc, cpu, cf;
+        unsigned long long cyc;
+        if (sscanf(rest, "%lf", &ipc) != 1)
+            continue;
+        rest += strlen(rest) + 1;
+        if (sscanf(rest, "%llu", &cyc) != 1)
+            continue;
+        rest += strlen(rest) + 1;
+        if (sscanf(rest, "%lf", &cpu) != 1)
+            continue;
+        rest += strlen(rest) + 1;
+        if (sscanf(rest, "%lf", &cf) != 1)
+            continue;
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < NVP; c++)
+                if (!strcmp(jobs[i].pts[c].key, line)) {
+                    jobs[i].pts[c].ipc = ipc;
+                    jobs[i].pts[c].cycles = cyc;
+                    jobs[i].pts[c].cpu_s = cpu;
+                    jobs[i].conf[c] = cf;
+                }
+    }
+    if (f)
+        fclose(f);
+}
+
+static void vcache_save(const char *path, const vjob *jobs, int n)
+{
+    FILE *f = path ? fopen(path, "w") : NULL;
+    for (int i = 0; f && i < n; i++)
+        for (int c = 0; c < NVP; c++)
+            if (jobs[i].pts[c].ipc > 0)
+                fprintf(f, "%s|%.17g|%llu|%.6g|%.17g\n", jobs[i].pts[c].key, jobs[i].pts[c].ipc,
+                        (unsigned long long)jobs[i].pts[c].cycles, jobs[i].pts[c].cpu_s,
+                        jobs[i].conf[c]);
+    if (f)
+        fclose(f);
+}
+
+typedef struct vsum {
+    int kernels, pts, in, worse, worse_pts;
+    double unc_mean, unc_max, cal_mean, cal_max, sram_unc, sram_cal;
+    double spu_mean, spu_max, spc_mean, spc_max; /* speedup over SRAM, unc / cal */
+    double width_med, cost_med, cost_max, cyc_med, cyc_max;
+    char unc_at[96], cal_at[96];
+} vsum;
+
+static vsum vsummarise(vjob *jobs, int n)
+{
+    vsum s;
+    memset(&s, 0, sizeof s);
+    double w[VALMAX * NVP], cost[VALMAX], cyc[VALMAX];
+    int nw = 0, nc = 0, nsram = 0;
+    for (int i = 0; i < n; i++) {
+        vjob *j = &jobs[i];
+        if (!j->ok)
+            continue;
+        s.kernels++;
+        double us = 0, cs = 0;
+        for (int c = 0; c < NVP; c++) {
+            double sim = j->pts[c].ipc;
+            double eu = fabs(j->unc[c] - sim) / sim, ec = fabs(j->est[c] - sim) / sim;
+            if (c == 0) {
+                s.sram_unc += eu, s.sram_cal += ec, nsram++;
+                continue;
+            }
+            us += eu, cs += ec;
+            double ssim = sim / j->pts[0].ipc;
+            double su = fabs(j->unc[c] / j->unc[0] - ssim) / ssim;
+            double sc = fabs(j->est[c] / j->est[0] - ssim) / ssim;
+            s.spu_mean += su, s.spc_mean += sc;
+            s.spu_max = fmax(s.spu_max, su), s.spc_max = fmax(s.spc_max, sc);
+            s.pts++;
+            s.worse_pts += ec > eu;
+            s.in += sim >= j->lo[c] && sim <= j->hi[c];
+            w[nw++] = (j->hi[c] - j->lo[c]) / j->est[c];
+            if (eu > s.unc_max) {
+                s.unc_max = eu;
+                snprintf(s.unc_at, sizeof s.unc_at, "%s %s", j->name, cfgs[val_cfg[c]].label);
+            }
+            if (ec > s.cal_max) {
+                s.cal_max = ec;
+                snprintf(s.cal_at, sizeof s.cal_at, "%s %s", j->name, cfgs[val_cfg[c]].label);
+            }
+        }
+        s.unc_mean += us, s.cal_mean += cs;
+        s.worse += cs > us + 1e-12;
+        cost[nc] = j->pts[0].cpu_s > 0 ? j->cal_cpu_s / j->pts[0].cpu_s : 0;
+        cyc[nc] = j->pts[0].cycles ? j->sample_cycles / (double)j->pts[0].cycles : 0;
+        s.cost_max = fmax(s.cost_max, cost[nc]);
+        s.cyc_max = fmax(s.cyc_max, cyc[nc]);
+        nc++;
+    }
+    if (s.pts) {
+        s.unc_mean /= s.pts;
+        s.cal_mean /= s.pts;
+        s.spu_mean /= s.pts;
+        s.spc_mean /= s.pts;
+    }
+    if (nsram) {
+        s.sram_unc /= nsram;
+        s.sram_cal /= nsram;
+    }
+    s.width_med = benchrun_median(w, nw);
+    s.cost_med = benchrun_median(cost, nc);
+    s.cyc_med = benchrun_median(cyc, nc);
+    return s;
+}
+
+static int vsetup(vjob *j, const rf_gpu *gpu, const char *set, const char *dir, const char *name)
+{
+    char path[512];
+    rf_err err = {0};
+    snprintf(path, sizeof path, "%s/%s.spec", dir, name);
+    j->set = set;
+    snprintf(j->name, sizeof j->name, "%s", name);
+    if (rf_kernel_load(path, NULL, &j->k, &err)) {
+        fprintf(stderr, "bench_hirf: %s\n", err.msg);
+        return -1;
+    }
+    j->regs = j->k->regs;
+    for (int c = 0; c < NVP; c++) {
+        benchrun_point *p = &j->pts[c];
+        p->gpu = gpu;
+        p->k = j->k;
+        design_of(&cfgs[val_cfg[c]], &p->d);
+        p->stats = &j->st[c];
+        j->conf[c] = -1;
+        snprintf(p->key, sizeof p->key, "%.32s|%.16s|%.60s|%s", gpu->name, set, name,
+                 cfgs[val_cfg[c]].label);
+    }
+    return 0;
+}
+
+/* Calibrate (timed, kernel characterisation included) and estimate. */
+static void vscore(vjob *j, const rf_gpu *gpu)
+{
+    rf_err err = {0};
+    rf_calib_report *rep = malloc(sizeof *rep);
+    double t0 = benchrun_cpu_s();
+    rf_calib_opts co = {0, 1, NULL, false, NULL};
+    if (!rep || rf_kchar_compute(gpu, j->k, &j->kc, &err)
+        || rf_calib_run(gpu, gpu->name, j->k, &j->kc, &co, &j->cal, rep, &err)) {
+        fprintf(stderr, "bench_hirf: calibrate %s: %s\n", j->name, err.msg);
+        free(rep);
+        return;
+    }
+    j->cal_cpu_s = benchrun_cpu_s() - t0;
+    j->sample_cycles = rep->sim_cycles;
+    for (int i = 0; i < rep->n; i++)
+        if (rep->plan.pt[i].design.kind == RF_DESIGN_HIRF)
+            j->hwin = (double)rep->s[i].cycles;
+    free(rep);
+    j->ok = true;
+    for (int c = 0; c < NVP; c++) {
+        rf_estimate e;
+        if (!(j->pts[c].ipc > 0) || estimate(gpu, &j->pts[c].d, j->k, &j->kc, NULL, &e)) {
+            j->ok = false;
+            return;
+        }
+        j->unc[c] = e.ipc;
+        if (estimate(gpu, &j->pts[c].d, j->k, &j->kc, &j->cal, &e)) {
+            j->ok = false;
+            return;
+        }
+        j->est[c] = e.ipc;
+        j->lo[c] = e.ipc_lo;
+        j->hi[c] = e.ipc_hi;
+    }
+}
+
+/* Concentration of a warp's dynamic writes over its register-cache lines
+ * under assignment `assign` (concat index of the design): sum_l P_l^2 /
+ * (sum_l P_l)^2, what the assignment policies balance (1 / lines when
+ * even); -1 when the kernel has no write counts. */
+static double write_concentration(const rf_gpu *gpu, const rf_ipc_kernel *kc, int assign)
+{
+    rf_design d;
+    design_of(&cfgs[1], &d);
+    d.assign = assign;
+    rf_rc_geom g;
+    if (kc->rcw.nregs <= 0 || rf_rc_geom_for(&d, gpu, &g, NULL))
+        return -1;
+    double wr[RF_MAX_GPR], pl[2 * RF_MAX_GPR] = {0}, tot = 0, sq = 0;
+    int span = rf_rcc_assigned_writes(&kc->rcw, &g, assign, wr);
+    for (int r = 0; r < span && r < RF_MAX_GPR; r++) {
+        int l = rf_rc_slot_of(&g, 0, r).line % (2 * RF_MAX_GPR);
+        pl[l] += wr[r];
+        tot += wr[r];
+    }
+    for (int l = 0; l < 2 * RF_MAX_GPR; l++)
+        sq += pl[l] * pl[l];
+    return tot > 0 ? sq / (tot * tot) : -1;
+}
+
+typedef struct vpool {
+    vjob *jobs;
+    int n, next;
+    const rf_gpu *gpu;
+    pthread_mutex_t mu;
+} vpool;
+
+static void *vworker(void *arg)
+{
+    vpool *vp = arg;
+    for (;;) {
+        pthread_mutex_lock(&vp->mu);
+        int i = vp->next++;
+        pthread_mutex_unlock(&vp->mu);
+        if (i >= vp->n)
+            return NULL;
+        vscore(&vp->jobs[i], vp->gpu);
+    }
+}
+
+static int validation_tables(const rf_gpu *gpu)
+{
+    const struct {
+        const char *set, *dir;
+    } sets[2] = {{"tuning", "inputs/kernels"}, {"validation", "inputs/validation"}};
+    static vjob jobs[2 * VALMAX];
+    int first[3] = {0, 0, 0}, nk = 0;
+    const char *only = getenv("RF_BENCH_KERNELS");
+    for (int s = 0; s < 2; s++) {
+        char *names[VALMAX];
+        int n = benchrun_specs(sets[s].dir, names, VALMAX);
+        if (n < 0) {
+            fprintf(stderr, "bench_hirf: %s: cannot list the folder\n", sets[s].dir);
+            return -1;
+        }
+        first[s] = nk;
+        for (int i = 0; i < n; i++) {
+            if ((!only || benchrun_listed(only, names[i]))
+                && vsetup(&jobs[nk], gpu, sets[s].set, sets[s].dir, names[i]) == 0)
+                nk++;
+            free(names[i]);
+        }
+        first[s + 1] = nk;
+    }
+    const char *cache = getenv("RF_BENCH_HIRFCACHE");
+    vcache_load(cache, jobs, nk);
+    static benchrun_point all[2 * VALMAX * NVP];
+    int na = 0;
+    for (int i = 0; i < nk; i++)
+        for (int c = 0; c < NVP; c++)
+            all[na++] = jobs[i].pts[c];
+    benchrun_full(all, na, 2);
+    for (int i = 0; i < nk; i++)
+        for (int c = 0; c < NVP; c++) {
+            const benchrun_point *p = &all[i * NVP + c];
+            if (jobs[i].conf[c] < 0 && p->ipc > 0) {
+                const rf_sim_stats *st = p->stats;
+                jobs[i].conf[c] = st->rc_writes ? (double)st->rc_conflicts / (double)st->rc_writes
+                                                : 0.0;
+            }
+            jobs[i].pts[c] = *p;
+        }
+    if (cache)
+        vcache_save(cache, jobs, nk);
+    /* Calibrations on two threads (each thread's CPU time is its own). */
+    vpool vp = {jobs, nk, 0, gpu, PTHREAD_MUTEX_INITIALIZER};
+    pthread_t th[2];
+    int nth = 0;
+    for (int t = 0; t < 2; t++)
+        nth += pthread_create(&th[nth], NULL, vworker, &vp) == 0;
+    if (nth == 0)
+        vworker(&vp);
+    for (int t = 0; t < nth; t++)
+        pthread_join(th[t], NULL);
+
+    vsum sum[2];
+    for (int s = 0; s < 2; s++)
+        sum[s] = vsummarise(&jobs[first[s]], first[s + 1] - first[s]);
+    printf("\nTable 6. Validation: rfkit calibrate then estimate (rf_shape.sms = 1) against\n"
+           "full runs of the whole grid on one SM; HI-RF points HI, HI_CAC, HI_Worst, TEA,\n"
+           "HI_Full per kernel (SRAM apart).  Constants and terms are chosen on the nine;\n"
+           "the validation kernels only measure.\n\n");
+    printf("  %-32s %15s %15s\n", "", "tuning (nine)", "validation");
+    printf("  %-32s %15d %15d\n", "kernels", sum[0].kernels, sum[1].kernels);
+    printf("  %-32s %15d %15d\n", "HI-RF points", sum[0].pts, sum[1].pts);
+#define VROW(label, field) \
+    printf("  %-32s %14.2f%% %14.2f%%\n", label, 100 * sum[0].field, 100 * sum[1].field)
+    VROW("uncalibrated mean |IPC error|", unc_mean);
+    VROW("uncalibrated worst", unc_max);
+    VROW("calibrated mean |IPC error|", cal_mean);
+    VROW("calibrated worst", cal_max);
+    printf("  %-32s %15d %15d\n", "kernels calibration worsens", sum[0].worse, sum[1].worse);
+    printf("  %-32s %15d %15d\n", "points calibration worsens", sum[0].worse_pts,
+           sum[1].worse_pts);
+    printf("  %-32s %14.2f%% %14.2f%%\n", "in 95% interval",
+           sum[0].pts ? 100.0 * sum[0].in / sum[0].pts : 0,
+           sum[1].pts ? 100.0 * sum[1].in / sum[1].pts : 0);
+    VROW("interval median width", width_med);
+    VROW("speedup over SRAM: unc mean", spu_mean);
+    VROW("  unc worst", spu_max);
+    VROW("  cal mean", spc_mean);
+    VROW("  cal worst", spc_max);
+    VROW("SRAM unc / cal mean", sram_unc);
+    VROW("", sram_cal);
+    VROW("sampled cycles / full run, median", cyc_med);
+    VROW("sampled cycles / full run, max", cyc_max);
+#undef VROW
+    printf("  %-32s %15.3f %15.3f\n", "calibrate / full CPU, median", sum[0].cost_med,
+           sum[1].cost_med);
+    printf("  %-32s %15.3f %15.3f\n", "calibrate / full CPU, max", sum[0].cost_max,
+           sum[1].cost_max);
+    printf("  worst uncalibrated: %s / %s; worst calibrated: %s / %s\n", sum[0].unc_at,
+           sum[1].unc_at, sum[0].cal_at, sum[1].cal_at);
+    printf("  targets (issue 25, validation): calibrated mean <= 4%%, worst <= 12%%, never\n"
+           "  worse than uncalibrated on average, coverage >= 90%% at median width <= 12%%\n\n");
+    printf("  %-10s %-12s %4s %8s %8s %8s %8s %6s %7s %6s\n", "set", "kernel", "regs", "unc mean",
+           "unc max", "cal mean", "cal max", "in PI", "sample", "HI win");
+    for (int i = 0; i < nk; i++) {
+        const vjob *j = &jobs[i];
+        if (!j->ok)
+            continue;
+        double us = 0, um = 0, cs = 0, cm = 0;
+        int in = 0;
+        for (int c = 1; c < NVP; c++) {
+            double sim = j->pts[c].ipc;
+            double eu = fabs(j->unc[c] - sim) / sim, ec = fabs(j->est[c] - sim) / sim;
+            us += eu, cs += ec;
+            um = fmax(um, eu), cm = fmax(cm, ec);
+            in += sim >= j->lo[c] && sim <= j->hi[c];
+        }
+        printf("  %-10s %-12s %4d %7.2f%% %7.2f%% %7.2f%% %7.2f%% %3d/%-2d %6.2f%% %6.0f%s\n",
+               j->set, j->name, j->regs, 100 * us / (NVP - 1), 100 * um, 100 * cs / (NVP - 1),
+               100 * cm, in, NVP - 1,
+               j->pts[0].cycles ? 100 * j->sample_cycles / (double)j->pts[0].cycles : 0, j->hwin,
+               cs > us ? "  worse" : "");
+        if (getenv("RF_BENCH_VERBOSE"))
+            for (int c = 0; c < NVP; c++)
+                printf("      %-9s sim %.4f unc %.4f cal %.4f [%.4f, %.4f]\n",
+                       cfgs[val_cfg[c]].label, j->pts[c].ipc, j->unc[c], j->est[c], j->lo[c],
+                       j->hi[c]);
+    }
+
+    /* Table 7: seed 002's orderings of conflicts per cache write. */
+    printf("\nTable 7. Seed 002's orderings on the sampler's full runs (register-cache\n"
+           "conflicts per 100 writes): CAC <= base, base <= Worst, TEA and HI_Full below\n"
+           "concat (base assignment).\n\n");
+    printf("  conc: concentration of the dynamic writes over a warp's lines (sum of squared\n"
+           "  line shares), base / CAC assignment; model: the uncalibrated closed form's\n"
+           "  conflicts per 100 writes, HI / CAC.\n\n");
+    printf("  %-10s %-12s %4s %7s %7s %7s %7s %7s %11s %13s  %s\n", "set", "kernel", "regs", "HI",
+           "CAC", "Worst", "TEA", "Full", "conc", "model", "fails");
+    for (int s = 0; s < 2; s++) {
+        int okc = 0, okw = 0, okt = 0, n = 0, nwhy[3] = {0, 0, 0};
+        for (int i = first[s]; i < first[s + 1]; i++) {
+            const vjob *j = &jobs[i];
+            const double *cf = j->conf;
+            if (cf[1] < 0 || cf[2] < 0 || cf[3] < 0 || cf[4] < 0 || cf[5] < 0)
+                continue;
+            bool a = cf[2] <= cf[1], b = cf[1] <= cf[3], t = cf[4] < cf[1] && cf[5] < cf[1];
+            okc += a, okw += b, okt += t, n++;
+            double mc[2] = {NAN, NAN};
+            for (int q = 0; q < 2; q++) {
+                rf_estimate e;
+                if (j->ok && estimate(gpu, &j->pts[1 + q].d, j->k, &j->kc, NULL, &e) == 0)
+                    mc[q] = 100 * e.rc.conflict;
+            }
+            double cb = write_concentration(gpu, &j->kc, RF_ASSIGN_BASE);
+            double cc = write_concentration(gpu, &j->kc, RF_ASSIGN_CAC);
+            /* Why CAC loses: its static counts gather the dynamic writes
+             * (concentration up), or it leaves their balance as base's and
+             * the difference is the order of the writes. */
+            const char *why = a ? "" : cc > cb + 0.002 ? "CAC>base (static counts concentrate) "
+                                     : cc >= cb - 0.002 ? "CAC>base (same balance) "
+                                                        : "CAC>base (write order) ";
+            if (!a)
+                nwhy[cc > cb + 0.002 ? 0 : cc >= cb - 0.002 ? 1 : 2]++;
+            printf("  %-10s %-12s %4d %7.2f %7.2f %7.2f %7.2f %7.2f %5.3f/%5.3f %6.2f/%6.2f  %s%s%s\n",
+                   j->set, j->name, j->regs, 100 * cf[1], 100 * cf[2], 100 * cf[3], 100 * cf[4],
+                   100 * cf[5], cb, cc, mc[0], mc[1], why, b ? "" : "base>Worst ",
+                   t ? "" : "TEA/Full>=concat");
+        }
+        printf("  %s: CAC <= base %d of %d, base <= Worst %d of %d, TEA and Full below concat "
+               "%d of %d\n", sets[s].set, okc, n, okw, n, okt, n);
+        printf("  CAC > base: static counts concentrate the writes %d, same balance %d, write "
+               "order %d\n\n", nwhy[0], nwhy[1], nwhy[2]);
+    }
+    for (int i = 0; i < nk; i++)
+        rf_kernel_destroy(jobs[i].k);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     rf_gpu gpu;
@@ -379,6 +766,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_hirf: %s\n", err.msg);
         return 1;
     }
+    /* --validation: Tables 6 and 7 alone. */
+    if (argc > 1 && !strcmp(argv[1], "--validation"))
+        return validation_tables(&gpu) ? 1 : 0;
     char *paths[MAXK];
     int n = 0;
     for (int i = 1; i < argc && n < MAXK; i++)
@@ -568,6 +958,8 @@ int main(int argc, char **argv)
                "(%s)\n",
                ucnt, 100.0 * usum / ucnt, 100.0 * uworst, uat);
     printf("\n%d kernels x %d configurations in %.1f s\n", n, NCFG + 2 * NSENS, secs);
+    if (argc == 1 && validation_tables(&gpu))
+        return 1;
     for (int i = 0; i < n; i++)
         free(paths[i]);
     return 0;

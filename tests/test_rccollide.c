@@ -587,37 +587,17 @@ static void own_walk(void **state)
     kb_free(f);
 }
 
-/* Burstiness of the write-backs (rf_rcc_wb_dispersion), 8 banks, window
- * 2 instructions, concat W0R3 (a write-back stays in its register's bank).
- * One block r0 =; r8 =; r1 =; r2 =; exit: 5 instructions, 4 windows of
- * equal weight: {r0, r8}, {r8, r1}, {r1, r2}, {r2, exit}.
- * (a) Every write evicting the warp's own pair (own = any = 1: Bernoulli
- *     variance 0).  Bank 0 counts 2, 1, 0, 0: mean 3/4, E[N^2] = 5/4,
- *     Var 5/4 - 9/16 = 11/16; bank 1 counts 0, 1, 1, 0 and bank 2 0, 0,
- *     1, 1: mean 1/2, Var 1/2 - 1/4 = 1/4 each; the others 0.
- *     I = (11/16 + 1/4 + 1/4) / (3/4 + 1/2 + 1/2) = 19/28.
- * (b) (a) with W4R2 (2 register bits): each write-back half on bank r mod
- *     8, half on bank r mod 8 + 4 (Bernoulli variance 1/4 per half).
- *     Banks 0 and 4: n = 1, 1/2, 0, 0, v = 1/2, 1/4, 0, 0: mean 3/8,
- *     E[n^2 + v] = (1 + 1/4 + 1/2 + 1/4) / 4 = 1/2, Var = 1/2 - 9/64 =
- *     23/64; banks 1, 5 (n = 0, 1/2, 1/2, 0) and 2, 6 (0, 0, 1/2, 1/2):
- *     mean 1/4, E[n^2 + v] = 4 (1/4 + 1/4) / 2 / 4 = 1/4, Var = 3/16.
- *     I = (2 x 23/64 + 4 x 3/16) / (2 x 3/8 + 4 x 1/4) = (47/32) / (7/4)
- *     = 47/56.
- * (c) (a) with the write-backs evicting other warps' pairs (own = 0, any
- *     = 1): every bank gets 1/8 per write, Poisson: n = 2/8, 2/8, 2/8,
- *     1/8, mean 7/32, E[n^2 + n] = (3 x 4 + 1) / 64 / 4 + 7/32 = 69/256,
- *     Var = 69/256 - 49/1024 = 227/1024, I = 227/224 (the last window's
- *     single write is the only variation besides Poisson's).
+/* The other warps' write-backs (rf_rcc_wb_dispersion), 8 banks, concat
+ * W0R3 (a write-back stays in its register's bank).
  * Own share, code r8 = r0; r1 = r9; exit, every read missing (miss = 1),
  * 4 warps issuing: reads on banks 0 (r0) and 1 (r9), M_0 = M_1 = 1.
  * (d) own = any = 1: own write-backs O_0 = 1 (r8), O_1 = 1 (r1), mean
  *     over the banks O = 2/8, S = 0: u = (1 + 1) / (2 (1 + 3 x 2/8)) = 4/7.
  * (e) own = 1/2, any = 1: O_0 = O_1 = 1/2, O = 1/8, S = 2 x (1/2) / 8 =
  *     1/8: u = 2 (1/2) / (2 (1/2 + 1/8 + 3 (1/8 + 1/8))) = 1 / 2.75 = 4/11.
- * Turn variance ratio (turn_vr), the "runs" block: own write-backs per
- * bank over the code O = (2, 1, 1, 0, 0, 0, 0, 0) (r0 and r8 on bank 0),
- * 5 instructions.
+ * Turn variance ratio (turn_vr), the "runs" block r0 =; r8 =; r1 =; r2 =;
+ * exit: own write-backs per bank over the code O = (2, 1, 1, 0, 0, 0, 0, 0)
+ * (r0 and r8 on bank 0), 5 instructions.
  * (f) own = any = 1: mean O = 4/8 = 1/2, S = 0; Var = ((3/2)^2 + 2 (1/2)^2
  *     + 5 (1/2)^2) / 8 = 4 / 8 = 1/2; turn_vr = (1/2) / 5 / (1/2) = 1/5.
  * (g) own = 1/2, any = 1: O = (1, 1/2, 1/2, 0, ...), mean 1/4; S = 4
@@ -639,9 +619,8 @@ static void wb_dispersion(void **state)
         zero[r] = 0;
         half[r] = 0.5;
     }
-    rf_rc_geom g, g42;
+    rf_rc_geom g;
     assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 8, 2, 64, 3, NULL), 0);
-    assert_int_equal(rf_rc_geom_init(&g42, RF_RC_CONCAT, 64, 4, 64, 2, NULL), 0);
     kb_builder b;
     kb_begin(&b, "runs");
     kb_block(&b, "B0");
@@ -654,25 +633,19 @@ static void wb_dispersion(void **state)
     assert_non_null(f);
     rf_rcc_writes w;
     assert_int_equal(rf_rcc_writes_of(f, &prof, &w, &err), 0);
-    double idc, u, tv;
-    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, NULL, 4, 8, 2, &idc,
-                                          &u, &tv, &err),
+    double u, tv;
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, NULL, 4, 8, &u, &tv,
+                                          &err),
                      0);
-    NEAR(idc, 19.0 / 28.0);
     NEAR(u, 0.0);
     NEAR(tv, 1.0 / 5.0);
-    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, half, one, NULL, 4, 8, 2, &idc,
-                                          &u, &tv, &err),
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, half, one, NULL, 4, 8, &u, &tv,
+                                          &err),
                      0);
     NEAR(tv, 1.0 / 20.0);
-    assert_int_equal(rf_rcc_wb_dispersion(&w, &g42, RF_ASSIGN_BASE, one, one, NULL, 4, 8, 2,
-                                          &idc, &u, NULL, &err),
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, zero, one, NULL, 4, 8, &u, &tv,
+                                          &err),
                      0);
-    NEAR(idc, 47.0 / 56.0);
-    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, zero, one, NULL, 4, 8, 2, &idc,
-                                          &u, &tv, &err),
-                     0);
-    NEAR(idc, 227.0 / 224.0);
     NEAR(tv, 0.0);
     kb_free(f);
 
@@ -684,17 +657,17 @@ static void wb_dispersion(void **state)
     f = kb_finish(&b);
     assert_non_null(f);
     assert_int_equal(rf_rcc_writes_of(f, &prof, &w, &err), 0);
-    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, one, 4, 8, 2, &idc,
-                                          &u, NULL, &err),
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, one, 4, 8, &u, NULL,
+                                          &err),
                      0);
     NEAR(u, 4.0 / 7.0);
-    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, half, one, one, 4, 8, 2, &idc,
-                                          &u, NULL, &err),
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, half, one, one, 4, 8, &u, NULL,
+                                          &err),
                      0);
     NEAR(u, 4.0 / 11.0);
     /* One warp: all the write-backs at its banks are its own. */
-    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, one, 1, 8, 2, &idc,
-                                          &u, NULL, &err),
+    assert_int_equal(rf_rcc_wb_dispersion(&w, &g, RF_ASSIGN_BASE, one, one, one, 1, 8, &u, NULL,
+                                          &err),
                      0);
     NEAR(u, 1.0);
     kb_free(f);
@@ -750,9 +723,9 @@ static void apply_own_walk(void **state)
 }
 
 /* rc_burst scales the write-backs' index of dispersion in the NVM queue:
- * without code (rcw.nregs = 0) the index is I = 1 (Poisson) and the own
- * share u = 0, so write_idc = rc_burst (1 - 0) 1: 1.0 at the default and
- * 1.5 at rc_burst = 1.5.  The write service is the NVM write latency, 4. */
+ * without code (rcw.nregs = 0) there are no turns and the own share u = 0,
+ * so write_idc = rc_burst (1 - 0) (1 + 0): 1.0 at the default and 1.5 at
+ * rc_burst = 1.5.  The write service is the NVM write latency, 4. */
 static void apply_burst_factor(void **state)
 {
     (void)state;
@@ -777,15 +750,13 @@ static void apply_burst_factor(void **state)
         m.banks = 8;
         rf_rcc_result r;
         assert_int_equal(rf_rcc_apply(&gpu, &d, 4, &p, &m, &kk, &r, &err), 0);
-        NEAR(r.wb_idc, 1.0);
         NEAR(r.wb_own_share, 0.0);
         NEAR(m.write_idc, want[i]);
         NEAR(m.write_service, 4.0);
     }
 }
 
-/* Turns and washed regularity in the queue's factor: write_idc = rc_burst
- * (1 - u) (I' + T), I' = 1 - 0.3 (1 - I) for I < 1 (I above 1 as it is),
+/* Turns in the queue's factor: write_idc = rc_burst (1 - u) (1 + T),
  * T = 2 x 0.25 x V x n with n the turn length (V from the code, above):
  * T doubles with n, is 0 without turns, and write_idc composes so. */
 static void apply_turns(void **state)
@@ -827,8 +798,7 @@ static void apply_turns(void **state)
         rf_rcc_result r;
         assert_int_equal(rf_rcc_apply(&gpu, &d, 1, &p, &m, &kk, &r, &err), 0);
         turn[i] = r.wb_turn;
-        double ireg = r.wb_idc < 1 ? 1 - 0.3 * (1 - r.wb_idc) : r.wb_idc;
-        NEAR(m.write_idc, 1.5 * (1 - r.wb_own_share) * (ireg + r.wb_turn));
+        NEAR(m.write_idc, 1.5 * (1 - r.wb_own_share) * (1 + r.wb_turn));
     }
     NEAR(turn[0], 0.0);
     assert_true(turn[1] > 1e-3);
@@ -836,13 +806,12 @@ static void apply_turns(void **state)
     kb_free(f);
 }
 
-/* Read locality and TEA's miss wait: rc_rloc (concat) and rc_rloc_tea
- * (TEA) set the reads' miss rate between its independent (0) and own-warp
- * (1) ends, read_miss = (1 - l) miss_indep + l miss_intra, and leave the
- * writes' conflicts alone; negative, the reads take the write locality.
- * rc_miss_wait adds its cycles per NVM read (reads x read_miss) to the
- * collector hold and the warp's path under TEA only. */
-static void read_locality_and_miss_wait(void **state)
+/* Reads share the write locality lambda (rc_locality): the miss rate, like
+ * the conflict rate, is linear in it between its independent (0) and
+ * own-warp (1) ends, so at 0.3 it is 0.7 of the first plus 0.3 of the
+ * second, for either index; the NVM reads per instruction are the misses
+ * (one read per instruction here). */
+static void reads_share_locality(void **state)
 {
     (void)state;
     kb_builder b;
@@ -870,95 +839,25 @@ static void read_locality_and_miss_wait(void **state)
         d.rbits = 3;
         d.assign = RF_ASSIGN_BASE;
         rf_rcc_result r[3];
-        rf_ipc_machine m[3];
         double reads[3];
-        const double lr[3] = {-1, 0.9, 0.9};
+        const double lam[3] = {0.0, 1.0, 0.3};
         for (int i = 0; i < 3; i++) {
             rf_ipc_params p;
             rf_ipc_params_default(&p);
-            p.rc_locality = p.rc_locality_tea = 0.3;
-            p.rc_miss_wait = i == 2 ? 0.5 : 0.0;
-            if (ix)
-                p.rc_rloc_tea = lr[i];
-            else
-                p.rc_rloc = lr[i];
-            rf_ipc_kernel kk = k;
-            memset(&m[i], 0, sizeof m[i]);
-            m[i].banks = 8;
-            assert_int_equal(rf_rcc_apply(&gpu, &d, 16, &p, &m[i], &kk, &r[i], &err), 0);
-            reads[i] = kk.reads;
-        }
-        assert_true(r[0].miss_indep > r[0].miss_intra + 1e-3);
-        NEAR(r[0].read_miss, 0.7 * r[0].miss_indep + 0.3 * r[0].miss_intra);
-        NEAR(r[1].read_miss, 0.1 * r[0].miss_indep + 0.9 * r[0].miss_intra);
-        NEAR(r[1].conflict, r[0].conflict);
-        NEAR(reads[1], r[1].read_miss);          /* one read per instruction */
-        double extra = ix ? 0.5 * reads[2] : 0.0;
-        NEAR(m[2].extra_hold - m[1].extra_hold, extra);
-        NEAR(m[2].extra_stall - m[1].extra_stall, extra);
-    }
-    kb_free(f);
-}
-
-/* One index's locality from one window, shrunk toward the joint fit:
- * indep 0.5, intra 0.1 (d = -0.4), meas 0.3 over 1,200 writes at
- * overdispersion 12: s^2 = 0.3 0.7 12 / 1200 = 0.0021; prior 0.2 +- 0.25
- * (1 / w^2 = 16):
- *   lambda = (0.08 / 0.0021 + 0.2 16) / (0.16 / 0.0021 + 16)
- *          = 41.295238 / 92.190476 = 0.447934   (unshrunk: 0.5).
- * An index whose rate hardly moves with lambda (intra 0.46, meas 0.48):
- * s^2 = 0.48 0.52 12 / 1200 = 0.002496,
- *   lambda = (0.0008 / 0.002496 + 3.2) / (0.0016 / 0.002496 + 16)
- *          = 3.520513 / 16.641026 = 0.211556  (unshrunk 0.5: noise). */
-static void locality_one_shrinks(void **state)
-{
-    (void)state;
-    rf_rcc_result r;
-    memset(&r, 0, sizeof r);
-    r.indep = 0.5;
-    r.intra = 0.1;
-    assert_float_equal(rf_rcc_locality_one(&r, 0.3, 1200, 12, 0.2, 0.25), 0.447934, 1e-6);
-    r.intra = 0.46;
-    assert_float_equal(rf_rcc_locality_one(&r, 0.48, 1200, 12, 0.2, 0.25), 0.211556, 1e-6);
-    /* Clamped to [0, 0.95]. */
-    r.intra = 0.1;
-    NEAR(rf_rcc_locality_one(&r, 0.0, 1e9, 12, 0.2, 0.25), 0.95);
-}
-
-/* rc_locality_tea serves the TEA index (and fully associative) only;
- * negative, TEA takes rc_locality. */
-static void tea_locality_apart(void **state)
-{
-    (void)state;
-    rf_gpu gpu;
-    rf_ipc_kernel k;
-    tiny_hirf(&gpu, &k);
-    rf_err err = {0};
-    double conf[2][3];
-    const double tea_lam[3] = {-1, 0.2, 0.8};
-    for (int ix = 0; ix < 2; ix++)
-        for (int j = 0; j < 3; j++) {
-            rf_design d;
-            rf_design_init(&d);
-            d.kind = RF_DESIGN_HIRF;
-            d.index = ix ? RF_RC_TEA : RF_RC_CONCAT;
-            d.wbits = 0;
-            d.rbits = 3;
-            rf_ipc_params p;
-            rf_ipc_params_default(&p);
-            p.rc_locality = 0.2;
-            p.rc_locality_tea = tea_lam[j];
+            p.rc_locality = lam[i];
             rf_ipc_kernel kk = k;
             rf_ipc_machine m;
             memset(&m, 0, sizeof m);
             m.banks = 8;
-            rf_rcc_result r;
-            assert_int_equal(rf_rcc_apply(&gpu, &d, 16, &p, &m, &kk, &r, &err), 0);
-            conf[ix][j] = r.conflict;
+            assert_int_equal(rf_rcc_apply(&gpu, &d, 16, &p, &m, &kk, &r[i], &err), 0);
+            reads[i] = kk.reads;
         }
-    NEAR(conf[0][0], conf[0][2]);          /* concat: rc_locality only */
-    NEAR(conf[1][0], conf[1][1]);          /* TEA at -1 takes rc_locality */
-    assert_true(conf[1][2] < conf[1][1] - 1e-3);   /* more locality, fewer */
+        assert_true(r[0].read_miss > r[1].read_miss + 1e-3);
+        NEAR(r[2].read_miss, 0.7 * r[0].read_miss + 0.3 * r[1].read_miss);
+        NEAR(r[2].conflict, 0.7 * r[0].conflict + 0.3 * r[1].conflict);
+        NEAR(reads[2], r[2].read_miss);
+    }
+    kb_free(f);
 }
 
 /* Seed 002 Table 1 on volta-hirf: HI-RF (NVM file + SRAM cache) is 0.945x
@@ -1017,9 +916,7 @@ int main(void)
         cmocka_unit_test(apply_own_walk),
         cmocka_unit_test(apply_burst_factor),
         cmocka_unit_test(apply_turns),
-        cmocka_unit_test(read_locality_and_miss_wait),
-        cmocka_unit_test(locality_one_shrinks),
-        cmocka_unit_test(tea_locality_apart),
+        cmocka_unit_test(reads_share_locality),
         cmocka_unit_test(area_and_leakage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,9 +59,8 @@ static double model_ipc(fixture *fx, const rf_design *d, const rf_calib *cal, rf
 }
 
 /* Observations made by the model at lat_scale 1.3, conflict_scale 1.5,
- * rc_stall 0.8, rc_miss_wait 0.9, locality 0.3 and read localities 0.8
- * (concat) and 0.6 (TEA): the localities come back exactly (the conflict
- * and read-miss rates are linear in them), and the fitted model meets the
+ * rc_stall 0.8 and locality 0.3: the locality comes back exactly (the
+ * conflict rates are linear in it), and the fitted model meets the
  * sampled IPCs within 1% (the prior pulls the parameters slightly). */
 static void recovers_model(void **state)
 {
@@ -72,9 +71,6 @@ static void recovers_model(void **state)
     truth.params.conflict.scale = 1.5;
     truth.params.rc_stall = 0.8;
     truth.params.rc_locality = 0.3;
-    truth.params.rc_miss_wait = 0.9;
-    truth.params.rc_rloc = 0.8;
-    truth.params.rc_rloc_tea = 0.6;
     rf_design hirf;
     rf_design_init(&hirf);
     hirf.kind = RF_DESIGN_HIRF;
@@ -89,7 +85,6 @@ static void recovers_model(void **state)
         obs[i].design = pts[i];
         obs[i].ipc = model_ipc(fx, &pts[i], &truth, &rc);
         obs[i].conflict = rc.conflict;
-        obs[i].read_miss = i ? rc.read_miss : -1;
         obs[i].cycles = 1000;
     }
     rf_calib cal;
@@ -97,13 +92,11 @@ static void recovers_model(void **state)
     rf_err err = {0};
     assert_int_equal(rf_rcfit_fit(&fx->gpu, fx->k, &fx->kc, obs, &cal, &err), 0);
     assert_true(fabs(cal.params.rc_locality - 0.3) < 1e-6);
-    assert_true(fabs(cal.params.rc_rloc - 0.8) < 1e-6);
-    assert_true(fabs(cal.params.rc_rloc_tea - 0.6) < 1e-6);
     for (int i = 0; i < RF_RCFIT_N; i++) {
         double ipc = model_ipc(fx, &pts[i], &cal, NULL);
         assert_true(fabs(ipc - obs[i].ipc) < 0.01 * obs[i].ipc);
     }
-    assert_int_equal(cal.nfit, 4);
+    assert_int_equal(cal.nfit, 3);
     assert_int_equal(cal.samples, RF_RCFIT_N);
     assert_true(cal.sample_cycles == 1000.0 * RF_RCFIT_N);
 }
