@@ -868,7 +868,7 @@ static double ratio_rel_se(int n, double X, double Y, double xx, double xy, doub
  * critical time) and of cpi_lone (lone cycles over instructions) are both
  * at most rel_se; cs->nctas is then the CTAs walked. */
 static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
-                       long first_cta, int nctas, uint64_t seed, double rel_se,
+                       long first_cta, int nctas, long stride, uint64_t seed, double rel_se,
                        rf_ctaset **out, rf_err *err)
 {
     *out = NULL;
@@ -909,7 +909,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         int nph = 1;
         double cta_drain = 0;
         for (int w = 0; w < wpc; w++) {
-            uint64_t cta = (uint64_t)(first_cta + c);
+            uint64_t cta = (uint64_t)((first_cta + c) * stride);
             uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
             double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem,
                                  I + (size_t)w * MC_MAXPH, T + (size_t)w * MC_MAXPH, &sm, &sd,
@@ -970,9 +970,11 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
 }
 
 int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
-                    long first_cta, int nctas, uint64_t seed, rf_ctaset **out, rf_err *err)
+                    long first_cta, int nctas, long stride, uint64_t seed, rf_ctaset **out,
+                    rf_err *err)
 {
-    return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, seed, 0.0, out, err);
+    return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, stride > 1 ? stride : 1, seed, 0.0,
+                       out, err);
 }
 
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
@@ -1102,7 +1104,7 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
     out->warps_per_cta = (threads_per_cta + ws_ - 1) / ws_;
     rf_ctaset *cs;
-    rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, RF_KCHAR_MC_SEED,
+    rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, 1, RF_KCHAR_MC_SEED,
                      RF_KCHAR_MC_REL_SE, &cs, err);
     if (rc)
         return rc;
@@ -1120,15 +1122,17 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     return RF_OK;
 }
 
-/* Warp instructions per warp over the whole grid, each warp walking its own
- * path with the sampler's default random streams (seed 1): the instruction
- * count of the very run `rfkit simulate --full` makes, which can differ from
- * the expectation by several percent when few CTAs draw a long loop.
- * Counts blocks only (cheap); at most RF_KCHAR_GRID_MAX CTAs. */
+/* Warp instructions per warp over the kernel's run (the whole grid, or SM
+ * 0's share of a grid spread over `stride` SMs: grid CTAs 0, stride, ...),
+ * each warp walking its own path with the sampler's default random streams
+ * (seed 1): the instruction count of the very run `rfkit simulate --full`
+ * makes, which can differ from the expectation by several percent when few
+ * CTAs draw a long loop.  Counts blocks only (cheap); at most
+ * RF_KCHAR_GRID_MAX CTAs. */
 #define RF_KCHAR_GRID_MAX 65536
 
 static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                               int wpc, long ctas, double *out)
+                               int wpc, long ctas, long stride, double *out)
 {
     /* Per block: the walk's branch rule, and the instructions a warp
      * retires there (through the first exit, which ends it). */
@@ -1153,8 +1157,9 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
     if (ctas > RF_KCHAR_GRID_MAX)
         ctas = RF_KCHAR_GRID_MAX;
     double total = 0;
-    for (long c = 0; c < ctas; c++)
+    for (long j = 0; j < ctas; j++)
         for (int w = 0; w < wpc; w++) {
+            long c = j * stride;
             uint64_t gid = (uint64_t)c * (uint64_t)wpc + (uint64_t)w;
             uint64_t nbr = 0, nloop = 0;
             long n = 0;
@@ -1193,7 +1198,8 @@ int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, 
     int rc = rf_kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), out, err);
     double ipw;
     if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
-                                       rf_kernel_ctas(k), &ipw) == RF_OK && ipw > 0)
+                                       rf_kernel_ctas(k), rf_kernel_sms(k), &ipw) == RF_OK
+        && ipw > 0)
         out->insts_per_warp = ipw;
     /* Per-register writes for register-cache collisions (rccollide.c); a
      * kernel they cannot be counted for leaves nregs 0 (uniform writes). */

@@ -427,7 +427,7 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
         rf_ctaset *cs = NULL;
         rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse->warps_per_cta, 0, n,
-                             seed + (uint64_t)s, &cs, err);
+                             rf_kernel_sms(k), seed + (uint64_t)s, &cs, err);
         double one = 0;
         if (!rc)
             rc = rf_calib_window_ipc(gpu, &d, k, kuse, cs, &out->params, 0, 0, 0, 0, &one, err);
@@ -747,8 +747,8 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
         const rf_plan_point *pt = &plan->pt[i];
         int n = window_ctas(plan, k, resident[i], pt, pt->warmup + (uint64_t)window[i]);
         long first = (long)pt->skip_ctas - (long)pt->warm_ctas;
-        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse.warps_per_cta, first, n, seed,
-                             &c.cs[i], err);
+        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse.warps_per_cta, first, n,
+                             rf_kernel_sms(k), seed, &c.cs[i], err);
     }
     if (rc) {
         free_sets(&c);

@@ -337,7 +337,7 @@ static void block_limit(void **state)
     rf_gpu gpu;
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
     rf_ctaset *cs = NULL;
-    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 1, 1, &cs, &err), RF_ELIMIT);
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 1, 1, 1, &cs, &err), RF_ELIMIT);
     assert_null(cs);
     assert_string_equal(err.msg, want);
     free(fq);
