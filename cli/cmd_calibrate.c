@@ -8,7 +8,11 @@
  * counts the samples (one kernel) or the kernels (a list); piped, the
  * command prints only its results.  SIGINT leaves the record file as it
  * was: it is rewritten only at the end, through a temporary file (and
- * rfkit exits with 130; cli/main.c). */
+ * rfkit exits with 130; cli/main.c).
+ * The run sampled is the one rfkit simulate and rfkit estimate describe by
+ * default: the grid spread round-robin over the GPU's SMs (--sms N), SM 0's
+ * share of it (inputs/kernel.h rf_kernel_spread); the record is keyed by
+ * that SM count (calibrate/record.h). */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,14 +44,23 @@ static void usage(FILE *out)
             "usage: rfkit calibrate --gpu G (--kernel K | --kernels LIST) [-o FILE]\n"
             "                       [--budget-cycles N] [--seed S]\n"
             "                       [--entry NAME] [--grid X,Y,Z] [--block X,Y,Z] [--smem B]\n"
-            "                       [--regs N] [--quiet] [--cold] [--design D [--seeds N]]\n\n"
+            "                       [--regs N] [--sms N] [--quiet] [--cold]\n"
+            "                       [--design D [--seeds N]]\n\n"
             "Run short sampler windows at a few design points (warm-up, window, several\n"
             "places of the kernel), fit the IPC model's free parameters with GSL, print the\n"
             "parameters, the residuals and the cycles the samples cost against a full run,\n"
             "and write the calibration record for this GPU and kernel into FILE (default\n"
-            "%s; other GPU/kernel pairs in it are kept).\n"
+            "%s; other GPU/kernel pairs in it are kept).\n\n"
+            "Which run: by default the GPU's SMs share the grid (CTA c goes to SM c mod\n"
+            "SMs, one SM's share of the DRAM bandwidth each) and the windows sample the\n"
+            "busiest SM, SM 0 running ceil(grid / SMs) CTAs: the run rfkit simulate and\n"
+            "rfkit estimate describe by default.  --sms N spreads the grid over N SMs,\n"
+            "--sms 1 samples the whole grid on one SM.  The record holds the SM count:\n"
+            "rfkit estimate applies it only with the same --sms.\n\n"
             "FILE is rewritten at the end only: interrupted (SIGINT, SIGTERM), rfkit\n"
-            "leaves it as it was and exits with status 130 (143).\n\n"
+            "leaves it as it was and exits with status 130 (143).\n\n",
+            DEFAULT_CALIB);
+    fprintf(out,
             "options:\n"
             "  --kernels LIST     calibrate every kernel of LIST (comma-separated kernel\n"
             "                     files, or @FILE naming a file with one per line; blank\n"
@@ -59,6 +72,8 @@ static void usage(FILE *out)
             "                     (default: 4.25%% of the estimated full run, so that the\n"
             "                     samples stay under 5%% of the real one)\n"
             "  -o FILE            the calibration record to write (also --output)\n"
+            "  --sms N            SMs the grid is spread over (default: the GPU's); the\n"
+            "                     busiest SM's share is sampled (1: the whole grid on one SM)\n"
             "  --seed S           sampler seed (default 1)\n"
             "  --quiet            no per-sample progress lines (shown only on a terminal)\n"
             "  --cold             windows from a cold start.  By default each window\n"
@@ -83,7 +98,7 @@ static void usage(FILE *out)
             "                     S..S+N-1 (default %d; one run's branch and cache draws\n"
             "                     can move a point by 10-25%%)\n"
             RF_CLI_KERNEL_HELP,
-            DEFAULT_CALIB, PF_SEEDS);
+            PF_SEEDS);
 }
 
 static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err)
@@ -94,6 +109,17 @@ static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err
         return rc;
     *out = (uint64_t)x;
     return RF_OK;
+}
+
+/* The run sampled, and a blank line. */
+static void print_run(const rf_kernel *k)
+{
+    long grid = rf_kernel_grid_ctas(k), run = rf_kernel_ctas(k);
+    if (rf_kernel_sms(k) > 1)
+        printf("run: the busiest SM's share of the grid spread over %d SMs, %ld of %ld CTAs "
+               "(record for sms=%d)\n\n", rf_kernel_sms(k), run, grid, rf_kernel_sms(k));
+    else
+        printf("run: the whole grid (%ld CTAs) on one SM (record for sms=1)\n\n", grid);
 }
 
 /* --design rfc|ltrf: seven full sampler points, each the mean of `seeds`
@@ -117,7 +143,8 @@ static void print_pf(const rf_kernel *k, const char *gpu_name, int seeds, const 
                      const rf_pffit_obs *obs, const rf_calib *cal)
 {
     printf("calibrate: kernel %s on %s, register-cache model, %d points x %d seeds of full "
-           "runs, record %s\n\n", k->name, gpu_name, RF_PFFIT_N, seeds, out_path);
+           "runs, record %s\n", k->name, gpu_name, RF_PFFIT_N, seeds, out_path);
+    print_run(k);
     rf_tbl *t = rf_tbl_new(3, (const char *const[]){"sample", "cycles", "IPC sampled"});
     for (int i = 0; t && i < RF_PFFIT_N; i++)
         rf_tbl_addf(t, "%s%s #%d\t%llu\t%.4f", rf_design_name(obs[i].design.kind),
@@ -143,6 +170,7 @@ typedef struct many_opts {
     rf_calib_opts co;          /* progress NULL: a list shows kernels, not samples */
     bool pf;                   /* --design rfc|ltrf */
     int seeds;
+    int sms;                   /* SMs the grid is spread over (>= 1) */
 } many_opts;
 
 /* One kernel of a list: its outcome travels between ranks as bytes. */
@@ -164,6 +192,7 @@ static void calibrate_item(const many_opts *mo, const char *path, kernel_cal *it
     /* Over the GPU's register limit: spilled as estimate and simulate do. */
     it->rc = !rep ? rf_err_set(&it->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
                   : rf_kernel_fit_regs(k, mo->gpu, &it->err);
+    rf_kernel_spread(k, mo->sms);
     if (!it->rc)
         it->rc = rf_kchar_compute(mo->gpu, k, &kc, &it->err);
     if (!it->rc && mo->pf)
@@ -360,6 +389,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     rf_err_clear(&err);
     const char *gpu_name = NULL, *kernel_path = NULL, *out_path = DEFAULT_CALIB, *list = NULL;
     const char *budget_s = NULL, *seed_s = NULL, *seeds_s = NULL, *design_s = NULL;
+    const char *sms_s = NULL;
     bool quiet = false, cold = false;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
@@ -380,7 +410,8 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         const rf_cli_opt opts[] = {{"gpu", &gpu_name},        {"kernel", &kernel_path},
                                    {"output", &out_path},     {"budget-cycles", &budget_s},
                                    {"seed", &seed_s},         {"seeds", &seeds_s},
-                                   {"design", &design_s},     {"kernels", &list}};
+                                   {"design", &design_s},     {"kernels", &list},
+                                   {"sms", &sms_s}};
         int rc = rf_cli_values(argc, argv, &i, opts, sizeof opts / sizeof opts[0], &err);
         if (rc == 0)
             rc = rf_cli_kernel_opt(argc, argv, &i, &ko, &err);
@@ -411,6 +442,9 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         return fail(m, &err);
     }
     if (seed_s && parse_u64("seed", seed_s, &co.seed, &err))
+        return fail(m, &err);
+    long sms = 0;   /* 0: the GPU's */
+    if (sms_s && rf_parse_long_in(sms_s, 1, 65536, RF_CLI_WHERE, 0, "sms", &sms, &err))
         return fail(m, &err);
     long seeds = PF_SEEDS;
     if (seeds_s && !design_s) {
@@ -467,7 +501,8 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
                             NULL, "another rank could not read the kernel list or the GPU "
                             "(do all ranks see the same files?)");
         if (!rc) {
-            many_opts mo = {&lgpu, gpu_name, &ko, co, pf, (int)seeds};
+            int n_sms = sms > 0 ? (int)sms : (lgpu.sms > 0 ? lgpu.sms : 1);
+            many_opts mo = {&lgpu, gpu_name, &ko, co, pf, (int)seeds, n_sms};
             rc = calibrate_many(m, &mo, paths, n, out_path, &err);
         }
         free(paths);
@@ -487,6 +522,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     /* Over the GPU's register limit: spilled as estimate and simulate do. */
     int rc = !rep ? rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
                   : rf_kernel_fit_regs(k, &gpu, &err);
+    rf_kernel_spread(k, sms > 0 ? (int)sms : (gpu.sms > 0 ? gpu.sms : 1));
     if (!rc)
         rc = rf_kchar_compute(&gpu, k, &kc, &err);
     if (!rc && pf) {
@@ -514,8 +550,9 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         return fail(m, &err);
     }
 
-    printf("calibrate: kernel %s on %s, %d samples, record %s\n\n", k->name, gpu_name, rep->n,
+    printf("calibrate: kernel %s on %s, %d samples, record %s\n", k->name, gpu_name, rep->n,
            out_path);
+    print_run(k);
     rf_tbl *t = rf_tbl_new(7, (const char *const[]){"sample", "skip CTAs", "warm-up", "window",
                                                     "IPC sampled", "IPC fit", "residual"});
     for (int i = 0; t && i < rep->n; i++) {

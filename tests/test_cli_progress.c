@@ -192,13 +192,14 @@ static void terminal_shows_rate_and_eta(void **state)
     assert_non_null(strstr(t, "\rcalibrate: 2/2 kernels (100%), "));
     free(t);
 
-    /* simulate --full: CTAs of the grid (reduce.spec: grid 512, so 512
-     * CTAs), drawn at the start and at the end. */
+    /* simulate --full: CTAs of the run (reduce.spec: grid 512 over the
+     * GTX480's 15 SMs, the busiest SM's share ceil(512 / 15) = 35 CTAs),
+     * drawn at the start and at the end. */
     char *sargs[] = {(char *)clirun_binary(), "simulate", "--gpu", "fermi-gtx480", "--kernel",
                      "inputs/kernels/reduce.spec", "--full", NULL};
     t = run_on_terminal(sargs);
-    assert_non_null(strstr(t, "\rsimulate: 0/512 CTAs (0%), "));
-    assert_non_null(strstr(t, "\rsimulate: 512/512 CTAs (100%), "));
+    assert_non_null(strstr(t, "\rsimulate: 0/35 CTAs (0%), "));
+    assert_non_null(strstr(t, "\rsimulate: 35/35 CTAs (100%), "));
     assert_non_null(strstr(t, " CTAs/s, took "));
     free(t);
 
@@ -255,7 +256,7 @@ static int interrupt_on_terminal(char *const args[], const char *drawn, int sig)
     return st;
 }
 
-/* simulate --full of a 256x256 grid of hotspot (65536 CTAs, about a minute)
+/* simulate --full of a 256x256 grid of hotspot on one SM (65536 CTAs, about a minute)
  * stopped once it has drawn its first progress line: 130 for SIGINT, 143
  * for SIGTERM. */
 static void interrupted_simulate_exits_130(void **state)
@@ -264,7 +265,8 @@ static void interrupted_simulate_exits_130(void **state)
     static const int sigs[] = {SIGINT, SIGTERM};
     for (int i = 0; i < 2; i++) {
         char *args[] = {(char *)clirun_binary(), "simulate", "--gpu", "fermi-gtx480", "--kernel",
-                        "inputs/kernels/hotspot.spec", "--grid", "256,256", "--full", NULL};
+                        "inputs/kernels/hotspot.spec", "--grid", "256,256", "--full", "--sms", "1",
+                        NULL};
         int st = interrupt_on_terminal(args, "\rsimulate: 0/65536 CTAs (0%)", sigs[i]);
         assert_true(WIFEXITED(st));
         assert_int_equal(WEXITSTATUS(st), 128 + sigs[i]);
