@@ -1191,6 +1191,81 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
     return RF_OK;
 }
 
+/* The run's critical CTAs (rf_ipc_kernel.crit_pos): each of the last
+ * RF_KCHAR_CRIT_MAX CTAs of the run walked alone with the sampler's default
+ * draws (seed 1, as grid_insts_per_warp), its lone cycles the sum over its
+ * barrier phases of the slowest warp's lone-warp time plus its drain; kept
+ * are the CTAs longer than every later one (a later, shorter CTA ends
+ * first: the bound of rf_ipc_kernel_cycles never comes from it), at most
+ * RF_IPC_NCRIT of them, evenly spaced among those when more.  Earlier CTAs
+ * are left out: in a run that long they start too early to end it. */
+#define RF_KCHAR_CRIT_MAX 256
+#define RF_KCHAR_CRIT_CHUNK 64
+
+static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
+                        long ctas, long stride, rf_ipc_kernel *out, rf_err *err)
+{
+    out->ncrit = 0;
+    out->crit_ctas = 0;
+    long n = ctas < RF_KCHAR_CRIT_MAX ? ctas : RF_KCHAR_CRIT_MAX, first = ctas - n;
+    if (n < 1)
+        return RF_OK;
+    double *lone = malloc(sizeof *lone * (size_t)n);
+    long *rec = malloc(sizeof *rec * (size_t)n);
+    if (!lone || !rec) {
+        free(lone);
+        free(rec);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    }
+    for (long c0 = 0; c0 < n; c0 += RF_KCHAR_CRIT_CHUNK) {
+        int m = (int)(n - c0 < RF_KCHAR_CRIT_CHUNK ? n - c0 : RF_KCHAR_CRIT_CHUNK);
+        rf_ctaset *cs;
+        int rc = ctaset_walk(gpu, f, prof, wpc, first + c0, m, stride, RF_KCHAR_MC_SEED, 0.0, &cs,
+                             err);
+        if (rc) {
+            free(lone);
+            free(rec);
+            return rc;
+        }
+        for (int c = 0; c < m; c++) {
+            const float *T = cs->time + (size_t)c * cs->wpc * cs->maxph;
+            double t = 0;
+            for (int ph = 0; ph < cs->nph[c]; ph++) {
+                double mx = 0;
+                for (int w = 0; w < cs->wpc; w++)
+                    mx = T[(size_t)w * cs->maxph + ph] > mx ? T[(size_t)w * cs->maxph + ph] : mx;
+                t += mx;
+            }
+            lone[c0 + c] = t;
+        }
+        double drain = cs->drain;
+        rf_kchar_ctaset_free(cs);
+        for (int c = 0; c < m; c++)
+            lone[c0 + c] += drain;
+    }
+    /* Longer than every later CTA, found from the end. */
+    long nrec = 0;
+    double best = -1;
+    for (long j = n; j-- > 0;)
+        if (lone[j] > best) {
+            best = lone[j];
+            rec[nrec++] = j;
+        }
+    int keep = nrec < RF_IPC_NCRIT ? (int)nrec : RF_IPC_NCRIT;
+    for (int i = 0; i < keep; i++) {
+        /* Increasing position: records were found latest first. */
+        long r = keep < nrec ? nrec - 1 - (long)((double)i * (nrec - 1) / (keep - 1))
+                             : nrec - 1 - i;
+        out->crit_pos[i] = first + rec[r];
+        out->crit_cycles[i] = lone[rec[r]];
+    }
+    out->ncrit = keep;
+    out->crit_ctas = ctas;
+    free(lone);
+    free(rec);
+    return RF_OK;
+}
+
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_err *err)
 {
     if (!k->func)
@@ -1201,6 +1276,9 @@ int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, 
                                        rf_kernel_ctas(k), rf_kernel_sms(k), &ipw) == RF_OK
         && ipw > 0)
         out->insts_per_warp = ipw;
+    if (rc == 0)
+        rc = run_critical(gpu, k->func, &k->profile, out->warps_per_cta, rf_kernel_ctas(k),
+                          rf_kernel_sms(k), out, err);
     /* Per-register writes for register-cache collisions (rccollide.c); a
      * kernel they cannot be counted for leaves nregs 0 (uniform writes). */
     if (rc == 0 && rf_rcc_writes_of(k->func, &k->profile, &out->rcw, NULL) != 0)

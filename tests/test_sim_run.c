@@ -216,6 +216,18 @@ static void busiest_sm_share(void **state)
         strided += cs->insts[i];
     rf_kchar_ctaset_free(cs);
     assert_float_equal(strided, want, 0.0);
+    /* The share's critical CTAs (analytic/kchar.c): found from the end, so
+     * the last CTA (position 2) always, and each earlier one kept longer
+     * than every later one. */
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_compute(&fx.gpu, &fx.kernel, &kc, &err), RF_OK);
+    assert_int_equal(kc.crit_ctas, 3);
+    assert_true(kc.ncrit >= 1 && kc.ncrit <= 3);
+    assert_int_equal(kc.crit_pos[kc.ncrit - 1], 2);
+    for (int i = 1; i < kc.ncrit; i++) {
+        assert_true(kc.crit_pos[i] > kc.crit_pos[i - 1]);
+        assert_true(kc.crit_cycles[i] < kc.crit_cycles[i - 1]);
+    }
     /* Spread over 1 SM: the whole grid. */
     rf_kernel_spread(&fx.kernel, 1);
     assert_int_equal(run(&fx).ctas_done, 12);
