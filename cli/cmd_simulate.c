@@ -2,7 +2,8 @@
  *
  *   rfkit simulate --gpu G --kernel K --design baseline|stealing [--banks N]
  *       [--collectors N] [--scheduler lrr|gto|two-level] [--read-steal]
- *       [--write-steal] [--cycles N [--warmup N] | --full] [--seed S] [--csv]
+ *       [--write-steal] [--cycles N [--warmup N] | --full]
+ *       [--sms N [--side-by-side]] [--seed S] [--csv]
  *
  *   rfkit simulate --gpu G --kernel K --design rfc|ltrf [--plus] --tolerable
  *       [--loss F] [--step X] [--max-x X] [run options] [--csv]
@@ -44,7 +45,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: rfkit simulate --gpu G --kernel K [--design D] [design options]\n"
-            "                      [--cycles N [--warmup N] | --full] [--seed S] [--csv]\n\n"
+            "                      [--cycles N [--warmup N] | --full] [--sms N [--side-by-side]]\n"
+            "                      [--seed S] [--csv]\n\n"
             "Cycle-level model of one SM running its share of the kernel's grid: warps\n"
             "walking the CFG, scoreboard, warp schedulers, operand collectors,\n"
             "single-ported banks with an arbiter (writes first), execution units,\n"
@@ -69,7 +71,7 @@ static void usage(FILE *out)
             "                   file --rf-config K, --latency-x X overrides its latency),\n"
             "                   ideal, or another design's name (run on the banked file)\n"
             RF_CLI_STEAL_HELP
-            "  --full           run every CTA of the grid to completion (default)\n"
+            "  --full           run every CTA of the run to completion (default)\n"
             "  --cycles N       measure a window of N cycles after the warm-up\n"
             "  --warmup N       cycles simulated before the window (default 0)\n"
             "  --skip-ctas N    start as if N CTAs of the simulated share had completed\n"
