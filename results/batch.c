@@ -415,13 +415,13 @@ static const kern_entry *get_kernel(cache *c, const rf_point *pt)
     return e;
 }
 
-/* Kernel k's run with its grid spread over sms SMs (inputs/kernel.h): a
- * copy of the loaded kernel that shares its code, read only. */
-static rf_kernel spread_view(const kern_entry *k, int sms)
+/* Kernel k's run with its grid spread over sms SMs (inputs/kernel.h): the
+ * cached kernel spread as the row asks, before what depends on it (its
+ * characteristics, its record's key).  A worker's cache is its own. */
+static rf_kernel *spread(const kern_entry *k, int sms)
 {
-    rf_kernel v = *k->k;
-    rf_kernel_spread(&v, sms);
-    return v;
+    rf_kernel_spread(k->k, sms);
+    return k->k;
 }
 
 static char_entry *get_char(cache *c, const gpu_entry *g, const kern_entry *k, int sms)
@@ -437,8 +437,7 @@ static char_entry *get_char(cache *c, const gpu_entry *g, const kern_entry *k, i
     e->sms = sms;
     rf_err err;
     rf_err_clear(&err);
-    rf_kernel v = spread_view(k, sms);
-    e->rc = rf_kchar_compute(&g->gpu, &v, &e->kc, &err);
+    e->rc = rf_kchar_compute(&g->gpu, spread(k, sms), &e->kc, &err);
     rf_err_place(&err, k->path, 0, 0);   /* the passes name a function, not its file */
     snprintf(e->msg, sizeof e->msg, "%s", err.msg);
     return e;
@@ -460,8 +459,8 @@ static const calib_entry *get_calib(cache *c, const char *file, const gpu_entry 
     e->sms = sms;
     rf_err err;
     rf_err_clear(&err);
-    rf_kernel v = spread_view(k, sms);   /* the record of the run on sms SMs */
-    e->rc = rf_record_load_kernel(file, g->name, &v, &e->cal, &err);
+    /* The record of the run on sms SMs. */
+    e->rc = rf_record_load_kernel(file, g->name, spread(k, sms), &e->cal, &err);
     snprintf(e->msg, sizeof e->msg, "%s", err.msg);
     return e;
 }
