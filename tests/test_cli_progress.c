@@ -273,17 +273,17 @@ static void interrupted_simulate_exits_130(void **state)
     }
 }
 
-/* calibrate -o NEW stopped while it samples (a budget of 40 million cycles
- * is seconds of sampling; the signal comes 300 ms after the start): exit
- * 130, no record file, no temporary. */
+/* calibrate -o NEW stopped while it samples (the whole grid on one SM and a
+ * budget of 40 million cycles are seconds of sampling; the signal comes
+ * 300 ms after the start): exit 130, no record file, no temporary. */
 static void interrupted_calibrate_writes_nothing(void **state)
 {
     (void)state;
     char calib[128];
     snprintf(calib, sizeof calib, "%s/new-calib.csv", dir);
     char *args[] = {(char *)clirun_binary(), "calibrate", "--gpu", "fermi-gtx480", "--kernel",
-                    "inputs/kernels/hotspot.spec", "--budget-cycles", "40000000", "-o", calib,
-                    NULL};
+                    "inputs/kernels/hotspot.spec", "--sms", "1", "--budget-cycles", "40000000",
+                    "-o", calib, NULL};
     pid_t pid = start(args, -1);
     sleep_ms(300);
     kill(pid, SIGINT);
@@ -305,10 +305,10 @@ static void sigint_keeps_the_calibration_record(void **state)
     assert_non_null(fp);
     fputs(before, fp);
     fclose(fp);
-    for (int i = 0; i < 30; i++)   /* ten seconds and more of sampling */
+    for (int i = 0; i < 30; i++)   /* ten seconds and more of sampling (whole grids) */
         strcat(list, i ? ",inputs/kernels/hotspot.spec" : "inputs/kernels/hotspot.spec");
     char *args[] = {(char *)clirun_binary(), "calibrate", "--gpu", "fermi-gtx480", "--kernels",
-                    list, "-o", calib, NULL};
+                    list, "--sms", "1", "-o", calib, NULL};
     pid_t pid = start(args, -1);
     sleep_ms(300);
     kill(pid, SIGINT);
