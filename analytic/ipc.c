@@ -669,6 +669,12 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     } else {
         cycles = wave;
     }
+    if (k->crit_ctas == ctas)
+        for (int i = 0; i < k->ncrit && i < RF_IPC_NCRIT; i++) {
+            double end = (double)(k->crit_pos[i] / resident) * wave + k->crit_cycles[i];
+            if (end > cycles)
+                cycles = end;
+        }
     if (ipc_out)
         *ipc_out = ctas * i_cta / cycles;
     return cycles;

@@ -21,6 +21,8 @@
 #define RF_IPC_MAXB 64
 /* Longest run of same-class instructions tracked (collectors per class). */
 #define RF_IPC_MAXRUN 8
+/* Critical CTAs of a run kept (rf_ipc_kernel.crit_pos). */
+#define RF_IPC_NCRIT 32
 
 /* What the kernel does per warp instruction (static IR analysis weighted by
  * the profile, or measured in samples; analytic/kchar.c fills it). */
@@ -60,6 +62,15 @@ typedef struct rf_ipc_kernel {
     double active_frac;     /* mean warp work / CTA critical work (barrier phases,
                              * slowest warp): share of resident warps still issuing */
     int warps_per_cta;
+    /* The run's critical CTAs (analytic/kchar.c): of the crit_ctas CTAs of
+     * the run the figures describe, those that no later CTA outlasts, by
+     * position in the run (crit_pos, increasing) and the cycles each takes
+     * alone (crit_cycles: its barrier phases at their slowest warp's
+     * lone-warp time, plus the drain).  ncrit 0: none known. */
+    long crit_ctas;
+    int ncrit;
+    long crit_pos[RF_IPC_NCRIT];
+    double crit_cycles[RF_IPC_NCRIT];
     rf_rcc_writes rcw;      /* writes per register (HI-RF collisions); nregs 0 = unknown */
     rf_sw_liveprof swp;     /* live registers for RegMutex and FineReg (analytic/switching.c) */
     /* The code and profile, for designs characterised per design point
@@ -149,8 +160,13 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
 
 /* Whole-kernel cycles of one SM running `ctas` CTAs with at most
  * `resident` at a time (active warps per CTA from k->warps_per_cta; m->warps
- * is overwritten per wave).  Returns cycles; *ipc_out (may be NULL) gets the
- * kernel's IPC, *steady (may be NULL) the full-wave steady state. */
+ * is overwritten per wave), and no fewer than a critical CTA needs: when
+ * k's critical CTAs are those of a run of `ctas` CTAs, the one at position
+ * j starts with wave floor(j / resident) and runs at least its lone cycles
+ * (list scheduling's bound: a kernel ends no earlier than its longest CTA
+ * started late, which a short run or a few long CTAs make the critical
+ * path).  Returns cycles; *ipc_out (may be NULL) gets the kernel's IPC,
+ * *steady (may be NULL) the full-wave steady state. */
 double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                             const rf_ipc_params *p, long ctas, int resident,
                             double *ipc_out, rf_ipc_result *steady);

@@ -975,7 +975,7 @@ static int restride(rf_ctaset *cs, int n, int phases)
  * critical time) and of cpi_lone (lone cycles over instructions) are both
  * at most rel_se; cs->nctas is then the CTAs walked. */
 static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
-                       long first_cta, int nctas, uint64_t seed, double rel_se,
+                       long first_cta, int nctas, long stride, uint64_t seed, double rel_se,
                        rf_ctaset **out, rf_err *err)
 {
     *out = NULL;
@@ -1025,7 +1025,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         int nph = 1;
         double cta_drain = 0;
         for (int w = 0; w < wpc; w++) {
-            uint64_t cta = (uint64_t)(first_cta + c);
+            uint64_t cta = (uint64_t)((first_cta + c) * stride);
             uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
             double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem,
                                  I + (size_t)w * MC_MAXPH, T + (size_t)w * MC_MAXPH, &sm, &sd,
@@ -1104,9 +1104,11 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
 }
 
 int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
-                    long first_cta, int nctas, uint64_t seed, rf_ctaset **out, rf_err *err)
+                    long first_cta, int nctas, long stride, uint64_t seed, rf_ctaset **out,
+                    rf_err *err)
 {
-    return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, seed, 0.0, out, err);
+    return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, stride > 1 ? stride : 1, seed, 0.0,
+                       out, err);
 }
 
 int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
@@ -1290,7 +1292,7 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
     out->warps_per_cta = (threads_per_cta + ws_ - 1) / ws_;
     rf_ctaset *cs;
-    rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, RF_KCHAR_MC_SEED,
+    rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, 1, RF_KCHAR_MC_SEED,
                      RF_KCHAR_MC_REL_SE, &cs, err);
     if (rc)
         return rc;
@@ -1308,15 +1310,17 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     return RF_OK;
 }
 
-/* Warp instructions per warp over the whole grid, each warp walking its own
- * path with the sampler's default random streams (seed 1): the instruction
- * count of the very run `rfkit simulate --full` makes, which can differ from
- * the expectation by several percent when few CTAs draw a long loop.
- * Counts blocks only (cheap); at most RF_KCHAR_GRID_MAX CTAs. */
+/* Warp instructions per warp over the kernel's run (the whole grid, or SM
+ * 0's share of a grid spread over `stride` SMs: grid CTAs 0, stride, ...),
+ * each warp walking its own path with the sampler's default random streams
+ * (seed 1): the instruction count of the very run `rfkit simulate --full`
+ * makes, which can differ from the expectation by several percent when few
+ * CTAs draw a long loop.  Counts blocks only (cheap); at most
+ * RF_KCHAR_GRID_MAX CTAs. */
 #define RF_KCHAR_GRID_MAX 65536
 
 static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                               int wpc, long ctas, double *out)
+                               int wpc, long ctas, long stride, double *out)
 {
     /* Per block: the walk's branch rule, and the instructions a warp
      * retires there (through the first exit, which ends it). */
@@ -1341,8 +1345,9 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
     if (ctas > RF_KCHAR_GRID_MAX)
         ctas = RF_KCHAR_GRID_MAX;
     double total = 0;
-    for (long c = 0; c < ctas; c++)
+    for (long j = 0; j < ctas; j++)
         for (int w = 0; w < wpc; w++) {
+            long c = j * stride;
             uint64_t gid = (uint64_t)c * (uint64_t)wpc + (uint64_t)w;
             uint64_t nbr = 0, nloop = 0;
             long n = 0;
@@ -1374,6 +1379,81 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
     return RF_OK;
 }
 
+/* The run's critical CTAs (rf_ipc_kernel.crit_pos): each of the last
+ * RF_KCHAR_CRIT_MAX CTAs of the run walked alone with the sampler's default
+ * draws (seed 1, as grid_insts_per_warp), its lone cycles the sum over its
+ * barrier phases of the slowest warp's lone-warp time plus its drain; kept
+ * are the CTAs longer than every later one (a later, shorter CTA ends
+ * first: the bound of rf_ipc_kernel_cycles never comes from it), at most
+ * RF_IPC_NCRIT of them, evenly spaced among those when more.  Earlier CTAs
+ * are left out: in a run that long they start too early to end it. */
+#define RF_KCHAR_CRIT_MAX 256
+#define RF_KCHAR_CRIT_CHUNK 64
+
+static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
+                        long ctas, long stride, rf_ipc_kernel *out, rf_err *err)
+{
+    out->ncrit = 0;
+    out->crit_ctas = 0;
+    long n = ctas < RF_KCHAR_CRIT_MAX ? ctas : RF_KCHAR_CRIT_MAX, first = ctas - n;
+    if (n < 1)
+        return RF_OK;
+    double *lone = malloc(sizeof *lone * (size_t)n);
+    long *rec = malloc(sizeof *rec * (size_t)n);
+    if (!lone || !rec) {
+        free(lone);
+        free(rec);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    }
+    for (long c0 = 0; c0 < n; c0 += RF_KCHAR_CRIT_CHUNK) {
+        int m = (int)(n - c0 < RF_KCHAR_CRIT_CHUNK ? n - c0 : RF_KCHAR_CRIT_CHUNK);
+        rf_ctaset *cs;
+        int rc = ctaset_walk(gpu, f, prof, wpc, first + c0, m, stride, RF_KCHAR_MC_SEED, 0.0, &cs,
+                             err);
+        if (rc) {
+            free(lone);
+            free(rec);
+            return rc;
+        }
+        for (int c = 0; c < m; c++) {
+            const float *T = cs->time + (size_t)c * cs->wpc * cs->maxph;
+            double t = 0;
+            for (int ph = 0; ph < cs->nph[c]; ph++) {
+                double mx = 0;
+                for (int w = 0; w < cs->wpc; w++)
+                    mx = T[(size_t)w * cs->maxph + ph] > mx ? T[(size_t)w * cs->maxph + ph] : mx;
+                t += mx;
+            }
+            lone[c0 + c] = t;
+        }
+        double drain = cs->drain;
+        rf_kchar_ctaset_free(cs);
+        for (int c = 0; c < m; c++)
+            lone[c0 + c] += drain;
+    }
+    /* Longer than every later CTA, found from the end. */
+    long nrec = 0;
+    double best = -1;
+    for (long j = n; j-- > 0;)
+        if (lone[j] > best) {
+            best = lone[j];
+            rec[nrec++] = j;
+        }
+    int keep = nrec < RF_IPC_NCRIT ? (int)nrec : RF_IPC_NCRIT;
+    for (int i = 0; i < keep; i++) {
+        /* Increasing position: records were found latest first. */
+        long r = keep < nrec ? nrec - 1 - (long)((double)i * (nrec - 1) / (keep - 1))
+                             : nrec - 1 - i;
+        out->crit_pos[i] = first + rec[r];
+        out->crit_cycles[i] = lone[rec[r]];
+    }
+    out->ncrit = keep;
+    out->crit_ctas = ctas;
+    free(lone);
+    free(rec);
+    return RF_OK;
+}
+
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_err *err)
 {
     if (!k->func)
@@ -1381,8 +1461,12 @@ int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, 
     int rc = rf_kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), out, err);
     double ipw;
     if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
-                                       rf_kernel_ctas(k), &ipw) == RF_OK && ipw > 0)
+                                       rf_kernel_ctas(k), rf_kernel_sms(k), &ipw) == RF_OK
+        && ipw > 0)
         out->insts_per_warp = ipw;
+    if (rc == 0)
+        rc = run_critical(gpu, k->func, &k->profile, out->warps_per_cta, rf_kernel_ctas(k),
+                          rf_kernel_sms(k), out, err);
     /* Per-register writes for register-cache collisions (rccollide.c); a
      * kernel they cannot be counted for leaves nregs 0 (uniform writes). */
     if (rc == 0 && rf_rcc_writes_of(k->func, &k->profile, &out->rcw, NULL) != 0)

@@ -58,7 +58,9 @@ int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
 /* Mean latency of a global load under the profile's hit rates, cycles. */
 double rf_kchar_mem_latency(const rf_gpu *gpu, const rf_profile *prof);
 
-/* Fill *out for kernel k on gpu (physical function k->func). */
+/* Fill *out for kernel k on gpu (physical function k->func); its
+ * instructions per warp are those of k's run (the whole grid, or SM 0's
+ * share of a spread grid: inputs/kernel.h rf_kernel_spread). */
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
                      rf_err *err);
 
@@ -84,10 +86,13 @@ typedef struct rf_ctaset {
     double drain;          /* mean cycles from a warp's exit to its last retirement */
 } rf_ctaset;
 
-/* CTAs first_cta .. first_cta + nctas - 1 of the grid, with the sampler's
- * random streams for `seed`. */
+/* CTAs first_cta .. first_cta + nctas - 1 of the kernel's run, with the
+ * sampler's random streams for `seed`: the c-th is grid CTA
+ * (first_cta + c) * stride, as the sampler runs SM 0's share of a grid
+ * spread over `stride` SMs (rf_kernel_cta_index; 1: the whole grid). */
 int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
-                    long first_cta, int nctas, uint64_t seed, rf_ctaset **out, rf_err *err);
+                    long first_cta, int nctas, long stride, uint64_t seed, rf_ctaset **out,
+                    rf_err *err);
 void rf_kchar_ctaset_free(rf_ctaset *cs);
 
 /* CTAs first .. first + nctas - 1 of src as a set of their own: the same

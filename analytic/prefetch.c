@@ -738,7 +738,7 @@ static int dep_stall(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     g.l2_latency += extra;
     g.dram_latency += extra;
     rf_ctaset *cs = NULL;
-    int rc = rf_kchar_ctaset(&g, f, prof, wpc, 0, PF_MISS_CTAS, PF_MISS_SEED, &cs, err);
+    int rc = rf_kchar_ctaset(&g, f, prof, wpc, 0, PF_MISS_CTAS, 1, PF_MISS_SEED, &cs, err);
     if (rc == 0)
         *s_dep = cs->s_dep;
     rf_kchar_ctaset_free(cs);

@@ -535,7 +535,7 @@ static int window_sets(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
         }
         rf_ctaset *all = NULL;
         rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse->warps_per_cta, lo, (int)(hi - lo),
-                             seed, &all, err);
+                             rf_kernel_sms(k), seed, &all, err);
         for (int j = 0; j < plan->n && !rc; j++)
             if (in[j]) {
                 rc = rf_kchar_ctaset_slice(all, (int)(first[j] - lo), (int)(end[j] - first[j]),
@@ -572,7 +572,7 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
         rf_ctaset *cs = NULL;
         rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kuse->warps_per_cta, 0, n,
-                             seed + (uint64_t)s, &cs, err);
+                             rf_kernel_sms(k), seed + (uint64_t)s, &cs, err);
         double one = 0;
         rf_waves_out wo;
         if (!rc)

@@ -465,7 +465,7 @@ int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *k
     for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
         rf_ctaset *cs = NULL;
         rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kc->warps_per_cta, 0, n,
-                             seed + (uint64_t)s, &cs, err);
+                             rf_kernel_sms(k), seed + (uint64_t)s, &cs, err);
         double one = 0;
         if (!rc)
             rc = rf_calib_window_ipc(gpu, base, k, kc, cs, &cal->params, 0, 0, 0, 0, &one, err);

@@ -1,7 +1,8 @@
 /* record.h - calibration records: the fitted model parameters of one GPU and
  * kernel, their covariance and the fit's residual scatter, kept in a CSV file
  * (columns gpu,kernel,key,value) that may hold many GPU/kernel pairs.
- * A record is keyed by the GPU and the kernel's file, entry and launch, and
+ * A record is keyed by the GPU and the kernel's file, entry, launch and SM
+ * count, and
  * carries the digest of the kernel's code and spec, so that it is applied
  * only to the kernel it was made from.
  * Saving rewrites the file atomically (temporary file + rename), replacing
@@ -49,11 +50,13 @@ typedef struct rf_calib {
 void rf_calib_init(rf_calib *c, const char *gpu, const char *kernel);
 
 /* The key a record of kernel k is filed under: what decides the calibration
- * besides the GPU and the content, i.e. the file, the entry and the launch:
- *     "FILE:ENTRY grid=X,Y,Z block=X,Y,Z smem=B regs=N"
+ * besides the GPU and the content, i.e. the file, the entry, the launch and
+ * the SMs the grid is spread over (the run sampled: SM 0's share, inputs/
+ * kernel.h rf_kernel_spread):
+ *     "FILE:ENTRY grid=X,Y,Z block=X,Y,Z smem=B regs=N sms=S"
  * (FILE: the spec's or the code file's base name)
- * (smem: dynamic bytes; regs: the count used for occupancy).  Two entries
- * or two launches of one file get two records. */
+ * (smem: dynamic bytes; regs: the count used for occupancy).  Two entries,
+ * two launches of one file, or two SM counts get two records. */
 void rf_calib_key(const rf_kernel *k, char *buf, size_t n);
 
 /* rf_calib_init for kernel k: its key and its content digest. */

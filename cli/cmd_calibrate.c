@@ -8,7 +8,11 @@
  * counts the samples (one kernel) or the kernels (a list); piped, the
  * command prints only its results.  SIGINT leaves the record file as it
  * was: it is rewritten only at the end, through a temporary file (and
- * rfkit exits with 130; cli/main.c). */
+ * rfkit exits with 130; cli/main.c).
+ * The run sampled is the one rfkit simulate and rfkit estimate describe by
+ * default: the grid spread round-robin over the GPU's SMs (--sms N), SM 0's
+ * share of it (inputs/kernel.h rf_kernel_spread); the record is keyed by
+ * that SM count (calibrate/record.h). */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,14 +42,23 @@ static void usage(FILE *out)
             "usage: rfkit calibrate --gpu G (--kernel K | --kernels LIST) [-o FILE]\n"
             "                       [--budget-cycles N] [--seed S]\n"
             "                       [--entry NAME] [--grid X,Y,Z] [--block X,Y,Z] [--smem B]\n"
-            "                       [--regs N] [--quiet] [--cold] [--design D [--active-warps N]]\n\n"
+            "                       [--regs N] [--sms N] [--quiet] [--cold]\n"
+            "                       [--design D [--active-warps N]]\n\n"
             "Run short sampler windows at a few design points (warm-up, window, several\n"
             "places of the kernel), fit the IPC model's free parameters with GSL, print the\n"
             "parameters, the residuals and the cycles the samples cost against a full run,\n"
             "and write the calibration record for this GPU and kernel into FILE (default\n"
-            "%s; other GPU/kernel pairs in it are kept).\n"
+            "%s; other GPU/kernel pairs in it are kept).\n\n"
+            "Which run: by default the GPU's SMs share the grid (CTA c goes to SM c mod\n"
+            "SMs, one SM's share of the DRAM bandwidth each) and the windows sample the\n"
+            "busiest SM, SM 0 running ceil(grid / SMs) CTAs: the run rfkit simulate and\n"
+            "rfkit estimate describe by default.  --sms N spreads the grid over N SMs,\n"
+            "--sms 1 samples the whole grid on one SM.  The record holds the SM count:\n"
+            "rfkit estimate applies it only with the same --sms.\n\n"
             "FILE is rewritten at the end only: interrupted (SIGINT, SIGTERM), rfkit\n"
-            "leaves it as it was and exits with status 130 (143).\n\n"
+            "leaves it as it was and exits with status 130 (143).\n\n",
+            DEFAULT_CALIB);
+    fprintf(out,
             "options:\n"
             "  --kernels LIST     calibrate every kernel of LIST (comma-separated kernel\n"
             "                     files, or @FILE naming a file with one per line; blank\n"
@@ -58,14 +71,15 @@ static void usage(FILE *out)
             "                     samples stay under 5%% of the real one; 3%% with\n"
             "                     --design rfc|ltrf, whose windows cost more per cycle)\n"
             "  -o FILE            the calibration record to write (also --output)\n"
+            "  --sms N            SMs the grid is spread over (default: the GPU's); the\n"
+            "                     busiest SM's share is sampled (1: the whole grid on one SM)\n"
             "  --seed S           sampler seed (default 1)\n"
             "  --quiet            no per-sample progress lines (shown only on a terminal)\n"
             "  --cold             windows from a cold start.  By default each window\n"
             "                     starts after a few CTA turnovers walked untimed\n"
             "                     (functional warming), so that it sees the mid-run mix\n"
             "                     of CTA ages rather than a cold start's short CTAs, and\n"
-            "                     one more rate factor is fitted\n",
-            DEFAULT_CALIB);
+            "                     one more rate factor is fitted\n");
     fprintf(out,
             "  --design rfc|ltrf  calibrate the register-cache model instead (seed 004):\n"
             "                     windows of the baseline, RFC #7 and LTRF #7 on the same\n"
@@ -104,6 +118,17 @@ static int parse_u64(const char *name, const char *v, uint64_t *out, rf_err *err
     return RF_OK;
 }
 
+/* The run sampled, and a blank line. */
+static void print_run(const rf_kernel *k)
+{
+    long grid = rf_kernel_grid_ctas(k), run = rf_kernel_ctas(k);
+    if (rf_kernel_sms(k) > 1)
+        printf("run: the busiest SM's share of the grid spread over %d SMs, %ld of %ld CTAs "
+               "(record for sms=%d)\n\n", rf_kernel_sms(k), run, grid, rf_kernel_sms(k));
+    else
+        printf("run: the whole grid (%ld CTAs) on one SM (record for sms=1)\n\n", grid);
+}
+
 /* --design rfc|ltrf: the register-cache windows (calibrate/plan.c
  * rf_plan_make_pf) at the two-level pool `pool` (design active_warps: 0
  * the preset's, -1 rfkit's preferred) and their fit into *cal. */
@@ -131,7 +156,8 @@ static void print_pf(const rf_kernel *k, const char *gpu_name, const char *out_p
 {
     const rf_plan *pl = &pr->plan;
     printf("calibrate: kernel %s on %s, register-cache model, %d windows at %d positions, "
-           "record %s\n\n", k->name, gpu_name, pl->n, pr->rep.npos, out_path);
+           "record %s\n", k->name, gpu_name, pl->n, pr->rep.npos, out_path);
+    print_run(k);
     if (pl->n == 0) {
         printf("the kernel's estimated %.0f cycles leave no pair of windows within the budget: "
                "no samples, estimates are uncalibrated but for the level %.4f (population "
@@ -188,6 +214,7 @@ typedef struct many_opts {
     rf_calib_opts co;          /* progress NULL: a list shows kernels, not samples */
     bool pf;                   /* --design rfc|ltrf */
     int pool;                  /* --active-warps with --design rfc|ltrf */
+    int sms;                   /* SMs the grid is spread over (>= 1) */
 } many_opts;
 
 /* One kernel of a list: its outcome travels between ranks as bytes. */
@@ -209,6 +236,7 @@ static void calibrate_item(const many_opts *mo, const char *path, kernel_cal *it
     /* Over the GPU's register limit: spilled as estimate and simulate do. */
     it->rc = !rep || !pr ? rf_err_set(&it->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
                   : rf_kernel_fit_regs(k, mo->gpu, &it->err);
+    rf_kernel_spread(k, mo->sms);
     if (!it->rc)
         it->rc = rf_kchar_compute(mo->gpu, k, &kc, &it->err);
     if (!it->rc && mo->pf)
@@ -418,6 +446,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     rf_err_clear(&err);
     const char *gpu_name = NULL, *kernel_path = NULL, *out_path = DEFAULT_CALIB, *list = NULL;
     const char *budget_s = NULL, *seed_s = NULL, *design_s = NULL, *pool_s = NULL;
+    const char *sms_s = NULL;
     bool quiet = false, cold = false;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
@@ -438,7 +467,8 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         const rf_cli_opt opts[] = {{"gpu", &gpu_name},        {"kernel", &kernel_path},
                                    {"output", &out_path},     {"budget-cycles", &budget_s},
                                    {"seed", &seed_s},         {"active-warps", &pool_s},
-                                   {"design", &design_s},     {"kernels", &list}};
+                                   {"design", &design_s},     {"kernels", &list},
+                                   {"sms", &sms_s}};
         int rc = rf_cli_values(argc, argv, &i, opts, sizeof opts / sizeof opts[0], &err);
         if (rc == 0)
             rc = rf_cli_kernel_opt(argc, argv, &i, &ko, &err);
@@ -469,6 +499,9 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         return fail(m, &err);
     }
     if (seed_s && parse_u64("seed", seed_s, &co.seed, &err))
+        return fail(m, &err);
+    long sms = 0;   /* 0: the GPU's */
+    if (sms_s && rf_parse_long_in(sms_s, 1, 65536, RF_CLI_WHERE, 0, "sms", &sms, &err))
         return fail(m, &err);
     bool pf = design_s && (!strcmp(design_s, "rfc") || !strcmp(design_s, "ltrf"));
     /* hirf: the plain plan, which runs the HI-RF windows on an NVM GPU
@@ -530,7 +563,8 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
                             NULL, "another rank could not read the kernel list or the GPU "
                             "(do all ranks see the same files?)");
         if (!rc) {
-            many_opts mo = {&lgpu, gpu_name, &ko, co, pf, (int)pool};
+            int n_sms = sms > 0 ? (int)sms : (lgpu.sms > 0 ? lgpu.sms : 1);
+            many_opts mo = {&lgpu, gpu_name, &ko, co, pf, (int)pool, n_sms};
             rc = calibrate_many(m, &mo, paths, n, out_path, &err);
         }
         free(paths);
@@ -554,6 +588,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     /* Over the GPU's register limit: spilled as estimate and simulate do. */
     int rc = !rep ? rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
                   : rf_kernel_fit_regs(k, &gpu, &err);
+    rf_kernel_spread(k, sms > 0 ? (int)sms : (gpu.sms > 0 ? gpu.sms : 1));
     if (!rc)
         rc = rf_kchar_compute(&gpu, k, &kc, &err);
     if (!rc && pf) {
@@ -584,8 +619,9 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         return fail(m, &err);
     }
 
-    printf("calibrate: kernel %s on %s, %d samples, record %s\n\n", k->name, gpu_name, rep->n,
+    printf("calibrate: kernel %s on %s, %d samples, record %s\n", k->name, gpu_name, rep->n,
            out_path);
+    print_run(k);
     rf_tbl *t = rf_tbl_new(7, (const char *const[]){"sample", "skip CTAs", "warm-up", "window",
                                                     "IPC sampled", "IPC fit", "residual"});
     for (int i = 0; t && i < rep->n; i++) {

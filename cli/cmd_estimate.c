@@ -1,6 +1,11 @@
 /* cmd_estimate.c - rfkit estimate: occupancy, IPC, cycles, energy and area of
  * one kernel under one register-file design, from the closed-form models
- * (calibrated when a calibration record for the GPU and kernel exists). */
+ * (calibrated when a calibration record for the GPU and kernel exists).
+ * The run described is the one rfkit simulate and rfkit calibrate run by
+ * default: the grid spread round-robin over the GPU's SMs (--sms N), the
+ * busiest SM's share (SM 0: ceil(grid / N) CTAs) giving the IPC and the
+ * kernel's cycles, energy summed over the SMs in use; a record applies to
+ * the SM count it was made for (calibrate/record.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,11 +30,17 @@ static void usage(FILE *out)
             "                      [--calib FILE] [--csv] [--entry NAME] [--grid X,Y,Z]\n"
             "                      [--block X,Y,Z] [--smem B] [--regs N] [--sms N]\n\n"
             "Estimate occupancy, IPC, whole-kernel cycles, register-file energy and area\n"
-            "from the closed-form models.  With a calibration record (--calib FILE, default\n"
-            "%s when present) the fitted parameters are used and IPC carries a 95%%\n"
-            "prediction interval; otherwise the uncalibrated defaults are used.  A record\n"
-            "applies to the kernel file, entry and launch (grid, block, smem, registers)\n"
-            "it was made for: with none for them the estimate is uncalibrated\n"
+            "from the closed-form models.\n\n"
+            "Which run: by default the GPU's SMs share the grid (CTA c goes to SM c mod\n"
+            "SMs, one SM's share of the DRAM bandwidth each) and IPC and cycles are the\n"
+            "busiest SM's, SM 0 running ceil(grid / SMs) CTAs: the run rfkit simulate and\n"
+            "rfkit calibrate make by default.  --sms N spreads the grid over N SMs; --sms 1\n"
+            "is the whole grid on one SM.  Energy counts every SM in use.\n\n"
+            "With a calibration record (--calib FILE, default %s when\n"
+            "present) the fitted parameters are used and IPC carries a 95%% prediction\n"
+            "interval; otherwise the uncalibrated defaults are used.  A record\n"
+            "applies to the kernel file, entry, launch (grid, block, smem, registers) and\n"
+            "SM count it was made for: with none for them the estimate is uncalibrated\n"
             "(calibrated=0), and one made from other code or another spec is refused.\n"
             "Every option but --csv is also a column of rfkit batch, with the same name\n"
             "and values.\n\n"
@@ -186,6 +197,10 @@ int rf_cmd_estimate(int argc, char **argv)
         rf_kernel_destroy(k);
         return rf_cli_fail(&err);
     }
+    /* The run described: the grid spread over the GPU's SMs (or --sms N),
+     * the busiest SM's share; its instructions are those of its CTAs. */
+    int sms = pt.sms > 0 ? pt.sms : (gpu.sms > 0 ? gpu.sms : 1);
+    rf_kernel_spread(k, sms);
     rf_ipc_kernel kc;
     int rc = rf_kchar_compute(&gpu, k, &kc, &err);
     if (rc) {
@@ -196,7 +211,7 @@ int rf_cmd_estimate(int argc, char **argv)
 
     rf_calib cal;
     const rf_calib *use = NULL;
-    char note[RF_ERR_MSG_MAX + 64];
+    char note[RF_ERR_MSG_MAX + 128];
     const char *cfile = calib ? calib : DEFAULT_CALIB;
     rf_err cerr;
     rf_err_clear(&cerr);
@@ -208,8 +223,8 @@ int rf_cmd_estimate(int argc, char **argv)
     } else if (rc == RF_EUNKNOWN || (rc == RF_EIO && !calib)) {
         char key[RF_CALIB_NAME_MAX];
         rf_calib_key(k, key, sizeof key);
-        snprintf(note, sizeof note, "none (no record for %s, %s in %s; run rfkit calibrate)",
-                 gpu_name, key, cfile);
+        snprintf(note, sizeof note, "none (no record for %s, %s in %s; run rfkit calibrate%s)",
+                 gpu_name, key, cfile, pt.sms > 0 ? " with the same --sms" : "");
     } else {
         rf_kernel_destroy(k);
         /* An unreadable or malformed record named on the command line is
@@ -220,7 +235,7 @@ int rf_cmd_estimate(int argc, char **argv)
     }
 
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
-                      rf_kernel_ctas(k), pt.sms};
+                      rf_kernel_grid_ctas(k), sms};
     rf_estimate e;
     rc = rf_extrap_estimate(&gpu, &d, &kc, &shape, use, &e, &err);
     if (rc) {

@@ -2,11 +2,20 @@
  *
  *   rfkit simulate --gpu G --kernel K --design baseline|stealing [--banks N]
  *       [--collectors N] [--scheduler lrr|gto|two-level] [--read-steal]
- *       [--write-steal] [--cycles N [--warmup N] | --full] [--seed S] [--csv]
+ *       [--write-steal] [--cycles N [--warmup N] | --full]
+ *       [--sms N [--side-by-side]] [--seed S] [--csv]
  *
  *   rfkit simulate --gpu G --kernel K --design rfc|ltrf [--plus] --tolerable
  *       [--loss F] [--step X] [--max-x X] [run options] [--csv]
  *
+ * Which run: the GPU's SMs sharing the grid (--sms N, default the GPU's
+ * count), CTAs dealt round-robin, and the busiest SM's share simulated:
+ * SM 0 running ceil(grid / N) CTAs, grid indices 0, N, 2N, ... (inputs/
+ * kernel.h rf_kernel_spread), with one SM's share of the DRAM bandwidth.
+ * This is the run `estimate` and `calibrate` describe by default; --sms 1
+ * is the whole grid on one SM.  --side-by-side simulates the N SMs
+ * together instead, sharing N SMs' DRAM bandwidth and each taking the
+ * grid's next CTA when a slot frees (at most 64).
  * Design parameters are the rf_design_params table (any of them may be
  * given); --design stealing without --read-steal/--write-steal turns both
  * on.  --tolerable sweeps the main-RF latency multiplier (latency_x) and
@@ -36,12 +45,20 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: rfkit simulate --gpu G --kernel K [--design D] [design options]\n"
-            "                      [--cycles N [--warmup N] | --full] [--seed S] [--csv]\n\n"
-            "Cycle-level model of one SM running the kernel's grid: warps walking the\n"
-            "CFG, scoreboard, warp schedulers, operand collectors, single-ported banks\n"
-            "with an arbiter (writes first), execution units, L1/L2/DRAM latencies, and\n"
-            "bank stealing (seed 001).  Prints IPC, stalls, conflict penalties, bank\n"
-            "utilisation, write-back breakdown and access counts.\n\n"
+            "                      [--cycles N [--warmup N] | --full] [--sms N [--side-by-side]]\n"
+            "                      [--seed S] [--csv]\n\n"
+            "Cycle-level model of one SM running its share of the kernel's grid: warps\n"
+            "walking the CFG, scoreboard, warp schedulers, operand collectors,\n"
+            "single-ported banks with an arbiter (writes first), execution units,\n"
+            "L1/L2/DRAM latencies, and bank stealing (seed 001).  Prints IPC, stalls,\n"
+            "conflict penalties, bank utilisation, write-back breakdown and access counts.\n\n"
+            "Which run: by default the GPU's SMs share the grid (CTA c goes to SM c mod\n"
+            "SMs) and the busiest one, SM 0, is simulated: ceil(grid / SMs) CTAs, grid\n"
+            "indices 0, SMs, 2 SMs, ..., with one SM's share of the DRAM bandwidth.\n"
+            "Its cycles are the kernel's, as rfkit estimate and rfkit calibrate give them\n"
+            "by default; counters and energy are that SM's.  --sms 1 runs the whole grid\n"
+            "on one SM.\n\n");
+    fprintf(out,
             "options:\n"
             "  --gpu G          GPU preset or file (rfkit gpus)\n"
             "  --kernel K       kernel spec (.spec), PTX or SASS file\n"
@@ -54,15 +71,20 @@ static void usage(FILE *out)
             "                   file --rf-config K, --latency-x X overrides its latency),\n"
             "                   ideal, or another design's name (run on the banked file)\n"
             RF_CLI_STEAL_HELP
-            "  --full           run every CTA of the grid to completion (default)\n"
+            "  --full           run every CTA of the run to completion (default)\n"
             "  --cycles N       measure a window of N cycles after the warm-up\n"
             "  --warmup N       cycles simulated before the window (default 0)\n"
-            "  --skip-ctas N    start as if N CTAs had completed\n"
+            "  --skip-ctas N    start as if N CTAs of the simulated share had completed\n"
             "  --warm-ctas N    functional warming: walk N CTAs before --skip-ctas untimed\n"
             "                   (paths, no timing), so the window starts with the CTA ages\n"
             "                   of a run in progress (as calibrate's windows; at most\n"
             "                   --skip-ctas)\n"
-            "  --sms N          SMs simulated side by side sharing DRAM (default 1)\n"
+            "  --sms N          SMs the grid is spread over (default: the GPU's); the busiest\n"
+            "                   SM's share is simulated (1: the whole grid on one SM)\n"
+            "  --side-by-side   simulate the --sms N SMs together instead (at most 64),\n"
+            "                   sharing N SMs' DRAM bandwidth, each taking the grid's next\n"
+            "                   CTA when a slot frees; IPC and counters are per SM mean\n"
+            "                   and sum (Register Sharing's --dyn acts on SMs 1..N-1)\n"
             "  --bank-map M     swizzle (bank = reg + warp mod banks, default) or modulo\n"
             "  --collector-pool P  typed (per unit class 6 ALU : 8 SFU : 2 LD/ST, default)\n"
             "                   or shared (one pool)\n"
@@ -174,7 +196,8 @@ int rf_cmd_simulate(int argc, char **argv)
     rf_kernel_opts kopts;
     memset(&kopts, 0, sizeof kopts);
     const char *gpu_name = NULL, *kernel_path = NULL, *design_name = "baseline";
-    bool csv = false, full = false, tolerable = false;
+    bool csv = false, full = false, tolerable = false, side = false;
+    int sms = 0;                     /* --sms: 0 = the GPU's */
     rf_tol_opts to;
     rf_tol_opts_init(&to);
     int steal[2] = {-1, -1};
@@ -189,6 +212,7 @@ int rf_cmd_simulate(int argc, char **argv)
         if (rf_cli_flag(argv, i, "csv")) { csv = true; continue; }
         if (rf_cli_flag(argv, i, "full")) { full = true; continue; }
         if (rf_cli_flag(argv, i, "tolerable")) { tolerable = true; continue; }
+        if (rf_cli_flag(argv, i, "side-by-side")) { side = true; continue; }
         if ((rc = tol_option(argc, argv, &i, &to, &err)) != 0) { if (rc > 0) rc = 0; continue; }
         if ((rc = rf_cli_value(argc, argv, &i, "gpu", &gpu_name, &err)) != 0) { if (rc > 0) rc = 0; continue; }
         if ((rc = rf_cli_value(argc, argv, &i, "kernel", &kernel_path, &err)) != 0) { if (rc > 0) rc = 0; continue; }
@@ -224,10 +248,10 @@ int rf_cmd_simulate(int argc, char **argv)
         if ((rc = rf_cli_value(argc, argv, &i, "sms", &v, &err)) != 0) {
             uint64_t n = 0;
             if (rc > 0 && (rc = parse_u64("sms", v, &n, &err)) == 0) {
-                if (n < 1 || n > 64)
+                if (n < 1 || n > 65536)   /* rfkit estimate's range */
                     rc = rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "sms",
-                                    "%s SMs: give 1 to 64", v);
-                o.sms = (int)n;
+                                    "%s SMs: give 1 to 65536", v);
+                sms = (int)n;
             }
             continue;
         }
@@ -295,10 +319,23 @@ int rf_cmd_simulate(int argc, char **argv)
         rf_kernel_destroy(k);
         return rf_cli_fail(&err);
     }
+    if (sms == 0)
+        sms = gpu.sms > 0 ? gpu.sms : 1;
+    if (side && sms > 64) {
+        rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "sms",
+                   "%d SMs side by side: the sampler models 1 to 64 (give --sms N)", sms);
+        rf_kernel_destroy(k);
+        return rf_cli_fail(&err);
+    }
+    if (side)
+        o.sms = sms;                 /* the whole grid over sms SMs */
+    else
+        rf_kernel_spread(k, sms);    /* SM 0's share, one SM */
     if (o.skip_ctas >= (uint64_t)rf_kernel_ctas(k)) {
         rf_err_set(&err, RF_ERANGE, "command line", 0, 0, "skip_ctas",
-                   "%llu CTAs skipped leave none of the grid's %ld to run",
-                   (unsigned long long)o.skip_ctas, rf_kernel_ctas(k));
+                   "%llu CTAs skipped leave none of the %ld to run (%s)",
+                   (unsigned long long)o.skip_ctas, rf_kernel_ctas(k),
+                   rf_kernel_sms(k) > 1 ? "the busiest SM's share of the grid" : "the grid's");
         rf_kernel_destroy(k);
         return rf_cli_fail(&err);
     }
@@ -350,7 +387,8 @@ int rf_cmd_simulate(int argc, char **argv)
     char buf[64], buf2[512];
     if (csv) {
         const char *head[] = {"gpu", "kernel", "design", "banks", "collectors", "scheduler",
-                              "read_steal", "write_steal", "seed", "warmup", "ctas_per_sm"};
+                              "read_steal", "write_steal", "seed", "warmup", "ctas_per_sm",
+                              "sms", "side_by_side", "ctas"};
         rf_csvw w;
         rf_csvw_init(&w, stdout);
         for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
@@ -373,6 +411,9 @@ int rf_cmd_simulate(int argc, char **argv)
         snprintf(buf, sizeof buf, "%llu", (unsigned long long)o.warmup);
         rf_csvw_field(&w, buf);
         rf_csvw_int(&w, st.ctas_per_sm);
+        rf_csvw_int(&w, sms);
+        rf_csvw_int(&w, side);
+        rf_csvw_int(&w, rf_kernel_ctas(k));
         for (size_t i = 0; i < rf_sim_ncolumns; i++) {
             print_value(rf_sim_columns[i].get(&st), buf, sizeof buf);
             rf_csvw_field(&w, buf);
@@ -388,6 +429,19 @@ int rf_cmd_simulate(int argc, char **argv)
                k->name, gpu.name, rf_design_name(d.kind), st.banks, st.collectors, pol,
                rs ? ", read stealing" : "", ws ? ", write stealing" : "", st.ctas_per_sm,
                (unsigned long long)o.seed);
+        long grid = rf_kernel_grid_ctas(k), run = rf_kernel_ctas(k);
+        if (side)
+            printf("  run: the whole grid (%ld CTAs) on %d SMs side by side, sharing %d SMs' "
+                   "DRAM bandwidth\n", grid, sms, sms);
+        else if (sms > 1 && run > 2)
+            printf("  run: the busiest SM's share of the grid spread over %d SMs: %ld of %ld "
+                   "CTAs (grid indices 0, %d, ..., %ld), one SM's DRAM bandwidth\n", sms, run,
+                   grid, sms, rf_kernel_cta_index(k, run - 1));
+        else if (sms > 1)
+            printf("  run: the busiest SM's share of the grid spread over %d SMs: %ld of %ld "
+                   "CTAs, one SM's DRAM bandwidth\n", sms, run, grid);
+        else
+            printf("  run: the whole grid (%ld CTAs) on one SM\n", grid);
         if (k->func->spill_words > 0)
             printf("  registers capped at %d (the GPU's limit): %d spilled to local memory\n",
                    k->regs, k->func->spill_words);

@@ -77,9 +77,30 @@ int rf_kernel_threads(const rf_kernel *k)
     return k->launch.block[0] * k->launch.block[1] * k->launch.block[2];
 }
 
-long rf_kernel_ctas(const rf_kernel *k)
+void rf_kernel_spread(rf_kernel *k, int sms)
+{
+    k->sms = sms > 1 ? sms : 1;
+}
+
+int rf_kernel_sms(const rf_kernel *k)
+{
+    return k->sms > 1 ? k->sms : 1;
+}
+
+long rf_kernel_grid_ctas(const rf_kernel *k)
 {
     return (long)k->launch.grid[0] * k->launch.grid[1] * k->launch.grid[2];
+}
+
+long rf_kernel_ctas(const rf_kernel *k)
+{
+    long s = rf_kernel_sms(k);
+    return (rf_kernel_grid_ctas(k) + s - 1) / s;
+}
+
+long rf_kernel_cta_index(const rf_kernel *k, long j)
+{
+    return j * rf_kernel_sms(k);
 }
 
 void rf_kernel_destroy(rf_kernel *k)
@@ -681,6 +702,7 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
     for (int i = 0; i < 3; i++)
         k->launch.grid[i] = k->launch.block[i] = 1;
     k->regs_ptxas = -1;
+    k->sms = 1;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     snprintf(k->name, sizeof k->name, "%.*s", (int)strcspn(base, "."), base);

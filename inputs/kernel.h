@@ -98,6 +98,9 @@ typedef struct rf_kernel {
     int smem_static;             /* bytes of static shared memory per CTA */
     uint64_t digest;             /* rf_digest of the spec's text and the code's text:
                                   * what a calibration record is tied to */
+    int sms;                     /* SMs the grid is spread over (rf_kernel_spread); the
+                                  * kernel's run is then SM 0's share of it.  1 (as
+                                  * loaded; 0 reads as 1): the whole grid */
 } rf_kernel;
 
 int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
@@ -108,8 +111,26 @@ void rf_kernel_destroy(rf_kernel *k);
  * which parts of the kernel's profile are defaults, one line, no newline. */
 void rf_kernel_profile_line(const rf_kernel *k, char *buf, size_t cap);
 
-/* Threads per CTA and CTAs in the grid. */
+/* Threads per CTA. */
 int rf_kernel_threads(const rf_kernel *k);
+
+/* The busiest SM's share of the grid.  A GPU of S SMs deals the grid's CTAs
+ * round-robin, CTA c to SM c mod S (the hardware's first wave; later CTAs
+ * go where a slot frees, which for CTAs of equal length keeps this deal;
+ * a static split, so that one SM can be simulated alone).  SM 0 then runs ceil(grid / S) CTAs, the most
+ * any SM runs, with grid indices 0, S, 2S, ...; it takes the rest of the
+ * chip's load only through its DRAM bandwidth share (gpu.h
+ * dram_bytes_per_cycle).  rf_kernel_spread(k, S) makes k's run that share
+ * (S <= 1: the whole grid on one SM); the sampler (rf_sim_run), calibration
+ * and the CTA walks (rf_kchar_ctaset) then run the share's CTAs, the j-th
+ * with the paths and draws of grid CTA rf_kernel_cta_index(k, j).
+ * rf_kernel_ctas counts the CTAs of k's run (the share), rf_kernel_grid_ctas
+ * the whole grid's. */
+void rf_kernel_spread(rf_kernel *k, int sms);
 long rf_kernel_ctas(const rf_kernel *k);
+long rf_kernel_grid_ctas(const rf_kernel *k);
+long rf_kernel_cta_index(const rf_kernel *k, long j);
+/* SMs k's grid is spread over (1: the whole grid on one SM). */
+int rf_kernel_sms(const rf_kernel *k);
 
 #endif /* RF_KERNEL_H */

@@ -18,7 +18,8 @@ const rf_point_opt rf_point_opts[] = {
     {"smem", RF_PF_SMEM, "B", "dynamic shared memory per CTA in bytes (overrides the spec)"},
     {"regs", RF_PF_REGS, "N", "registers per thread (default: the spec's, ptxas -v, rfkit's)"},
     {"sms", RF_PF_SMS, "N",
-     "SMs the grid is spread over (default: the GPU's; 1 = one SM, as simulate)"},
+     "SMs sharing the grid, the busiest one's share estimated (default: the GPU's; 1: the "
+     "whole grid on one SM)"},
     {"param", RF_PF_PARAM, "NAME=V",
      "kernel parameter value for exact loop trip counts (repeatable; NAME=V;NAME=V in one batch cell)"},
     {"threads", RF_PF_BLOCK, "X[,Y,Z]", NULL},   /* aliases: help names the option */

@@ -249,9 +249,10 @@ typedef struct kern_entry {
 #define LAUNCH_FIELDS ((1u << RF_PF_GRID) | (1u << RF_PF_BLOCK) | (1u << RF_PF_SMEM) | \
                        (1u << RF_PF_REGS))
 
-typedef struct char_entry {     /* kernel characteristics per (gpu, kernel) */
+typedef struct char_entry {     /* kernel characteristics per (gpu, kernel, SMs) */
     const gpu_entry *g;
     const kern_entry *k;
+    int sms;                     /* SMs the grid is spread over */
     rf_ipc_kernel kc;
     rf_rcc_memo memo;            /* HI-RF renumberings and flows (kc.rcw.memo) */
     int rc;
@@ -262,6 +263,7 @@ typedef struct calib_entry {
     char file[RF_PARAM_STR_MAX];
     const gpu_entry *g;
     const kern_entry *k;
+    int sms;
     rf_calib cal;
     int rc;              /* RF_OK found, RF_EUNKNOWN none for the pair, else error */
     char msg[RF_ERR_MSG_MAX];
@@ -413,29 +415,40 @@ static const kern_entry *get_kernel(cache *c, const rf_point *pt)
     return e;
 }
 
-static char_entry *get_char(cache *c, const gpu_entry *g, const kern_entry *k)
+/* Kernel k's run with its grid spread over sms SMs (inputs/kernel.h): the
+ * cached kernel spread as the row asks, before what depends on it (its
+ * characteristics, its record's key).  A worker's cache is its own. */
+static rf_kernel *spread(const kern_entry *k, int sms)
+{
+    rf_kernel_spread(k->k, sms);
+    return k->k;
+}
+
+static char_entry *get_char(cache *c, const gpu_entry *g, const kern_entry *k, int sms)
 {
     for (size_t i = c->nchars; i-- > 0;)
-        if (c->chars[i]->g == g && c->chars[i]->k == k)
+        if (c->chars[i]->g == g && c->chars[i]->k == k && c->chars[i]->sms == sms)
             return c->chars[i];
     char_entry *e = grow_push((void ***)&c->chars, &c->nchars, sizeof *e);
     if (!e)
         return NULL;
     e->g = g;
     e->k = k;
+    e->sms = sms;
     rf_err err;
     rf_err_clear(&err);
-    e->rc = rf_kchar_compute(&g->gpu, k->k, &e->kc, &err);
+    e->rc = rf_kchar_compute(&g->gpu, spread(k, sms), &e->kc, &err);
     rf_err_place(&err, k->path, 0, 0);   /* the passes name a function, not its file */
     snprintf(e->msg, sizeof e->msg, "%s", err.msg);
     return e;
 }
 
 static const calib_entry *get_calib(cache *c, const char *file, const gpu_entry *g,
-                                    const kern_entry *k)
+                                    const kern_entry *k, int sms)
 {
     for (size_t i = c->ncals; i-- > 0;)
-        if (c->cals[i]->g == g && c->cals[i]->k == k && !strcmp(c->cals[i]->file, file))
+        if (c->cals[i]->g == g && c->cals[i]->k == k && c->cals[i]->sms == sms &&
+            !strcmp(c->cals[i]->file, file))
             return c->cals[i];
     calib_entry *e = grow_push((void ***)&c->cals, &c->ncals, sizeof *e);
     if (!e)
@@ -443,9 +456,11 @@ static const calib_entry *get_calib(cache *c, const char *file, const gpu_entry 
     snprintf(e->file, sizeof e->file, "%s", file);
     e->g = g;
     e->k = k;
+    e->sms = sms;
     rf_err err;
     rf_err_clear(&err);
-    e->rc = rf_record_load_kernel(file, g->name, k->k, &e->cal, &err);
+    /* The record of the run on sms SMs. */
+    e->rc = rf_record_load_kernel(file, g->name, spread(k, sms), &e->cal, &err);
     snprintf(e->msg, sizeof e->msg, "%s", err.msg);
     return e;
 }
@@ -558,7 +573,9 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
 
     const kern_entry *k = NULL;
     char_entry *ch = NULL;
-    rf_shape shape = {0, 0, 0, 0, pt.sms};
+    /* The run of estimate's: the grid spread over the GPU's SMs or sms. */
+    int sms = pt.sms > 0 ? pt.sms : (g->gpu.sms > 0 ? g->gpu.sms : 1);
+    rf_shape shape = {0, 0, 0, 0, sms};
     if (pt.text[RF_PF_KERNEL]) {
         k = get_kernel(cc, &pt);
         if (!k)
@@ -566,7 +583,7 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
         if (k->rc)
             return rf_err_set(err, k->rc, jb->path, (int)line, COL(RF_PF_KERNEL), "kernel",
                               "%s", k->msg);
-        ch = get_char(cc, g, k);
+        ch = get_char(cc, g, k, sms);
         if (!ch)
             return rf_err_set(err, RF_ENOMEM, jb->path, (int)line, 0, NULL, "out of memory");
         if (ch->rc)
@@ -575,7 +592,7 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
         shape.regs = k->k->regs;
         shape.threads = rf_kernel_threads(k->k);
         shape.smem = k->k->smem_static + k->k->launch.smem;
-        shape.ctas = rf_kernel_ctas(k->k);
+        shape.ctas = rf_kernel_grid_ctas(k->k);
     } else {
         /* No kernel: occupancy and area of the launch given. */
         const rf_launch *l = &pt.launch;
@@ -605,7 +622,7 @@ static int eval_row(cache *cc, const job *jb, char **f, int nf, long line, rf_es
         cfile = jb->calib;
     const rf_calib *cal = NULL;
     if (cfile) {
-        const calib_entry *ce = get_calib(cc, cfile, g, k);
+        const calib_entry *ce = get_calib(cc, cfile, g, k, sms);
         if (!ce)
             return rf_err_set(err, RF_ENOMEM, jb->path, (int)line, 0, NULL, "out of memory");
         if (ce->rc == RF_OK)

@@ -18,8 +18,10 @@
  * worker threads estimate chunks while one thread writes finished chunks in
  * order, so memory stays bounded by (2 jobs + 2) chunks whatever the input
  * size.  Each worker caches the GPUs, kernels (with their static
- * characteristics) and calibrations it has loaded, keyed by name (kernels
- * by file, entry and launch).
+ * characteristics per SM count) and calibrations it has loaded, keyed by
+ * name (kernels by file, entry and launch; characteristics and records
+ * also by the SMs the grid is spread over, whose busiest SM's share a row
+ * describes, as estimate's).
  */
 #ifndef RF_BATCH_H
 #define RF_BATCH_H

@@ -6,6 +6,12 @@
  * warps exited and all their instructions retired) the next CTA takes it in
  * the following cycle, so the grid runs as successive, overlapping waves.
  * With several SMs simulated, free slots are filled SM by SM in order.
+ * CTA numbers (next_cta, skip_ctas, warm_ctas) count the CTAs of the
+ * kernel's run: of a grid spread over S SMs (rf_kernel_spread), SM 0's
+ * round-robin share, whose j-th CTA is grid CTA j*S
+ * (rf_kernel_cta_index): its warps take that CTA's branch and cache draws
+ * (gid = grid CTA x warps per CTA + warp), so the share runs the very CTAs
+ * SM 0 of the GPU would.
  * CTA slot c holds warp slots c*W .. c*W+W-1 (W warps per CTA); a warp slot
  * is the hardware warp id used by the bank mapping and the schedulers
  * (scheduler = slot mod schedulers).
@@ -57,8 +63,8 @@ static void launch(sim_ctx *x, sim_sm *sm, int c, long id)
         w->cta = c;
         w->sched = s % x->nsched;
         w->age = sm->seq++;
-        w->gid = (uint64_t)id * (uint64_t)x->warps_per_cta + (uint64_t)i;
-        w->cta_id = (uint64_t)id;
+        w->cta_id = (uint64_t)rf_kernel_cta_index(x->k, id);
+        w->gid = w->cta_id * (uint64_t)x->warps_per_cta + (uint64_t)i;
         w->tl_seq = sm->sched[w->sched].tl_counter++;
         if (w->state == SIM_W_DONE)
             ct->live--;

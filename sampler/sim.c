@@ -150,7 +150,7 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
     int ws = g->warp_size > 0 ? g->warp_size : 32;
     int threads = (int)prod3(k->launch.block);
     x->warps_per_cta = ceil_div(threads, ws);
-    x->ctas_total = prod3(k->launch.grid);
+    x->ctas_total = rf_kernel_ctas(k);     /* SM 0's share of a spread grid */
     long skip = (long)(o->skip_ctas < (uint64_t)x->ctas_total ? o->skip_ctas : (uint64_t)x->ctas_total);
     /* Functional warming starts earlier in the grid (dispatcher.c). */
     uint64_t back = o->warm_ctas < (uint64_t)skip ? o->warm_ctas : (uint64_t)skip;

@@ -1,8 +1,10 @@
 /* sim.h - the sampler: a cycle-level model of one SM running one kernel.
  *
- * rf_sim_run() dispatches the grid's CTAs wave by wave onto one SM (or
- * opts->sms SMs sharing one DRAM queue; the chip's other SMs are accounted
- * for by the per-SM bandwidth share), steps the pipeline stages in reverse
+ * rf_sim_run() dispatches the CTAs of the kernel's run (its grid, or SM 0's
+ * round-robin share of a grid spread over several SMs: inputs/kernel.h
+ * rf_kernel_spread) wave by wave onto one SM (or opts->sms SMs sharing one
+ * DRAM queue; the chip's other SMs are accounted for by the per-SM
+ * bandwidth share), steps the pipeline stages in reverse
  * order each cycle, and fills rf_sim_stats.  Deterministic: the same inputs
  * and seed give the same stats, byte for byte.
  *

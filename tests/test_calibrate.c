@@ -188,7 +188,7 @@ static void finereg_windows(const fix *f, rf_plan *pl, rf_ctaset *cs[2], rf_cali
         const rf_plan_point *pt = &pl->pt[4 + j];
         long first = (long)pt->skip_ctas - (long)pt->warm_ctas;
         assert_int_equal(rf_kchar_ctaset(&f->gpu, f->k->func, &f->k->profile, f->kc.warps_per_cta,
-                                         first, 256, 1, &cs[j], &err),
+                                         first, 256, 1, 1, &cs[j], &err),
                          RF_OK);
         w[j] = (rf_calib_swwin){pt, cs[j], (double)pt->cycles, 0};
     }

@@ -64,13 +64,19 @@ static void empty_windows_are_refused(void **state)
                       "-o /dev/null",
                       "budget-cycles: a budget of 0 cycles");
     clirun_expect_bad("simulate --gpu fermi-gtx480 --kernel tests/fixtures/small.ptx --grid 4 "
-                      "--block 128 --skip-ctas 4",
-                      "skip_ctas: 4 CTAs skipped leave none of the grid's 4 to run");
+                      "--block 128 --skip-ctas 4 --sms 1",
+                      "skip_ctas: 4 CTAs skipped leave none of the 4 to run (the grid's)");
+    /* By default the busiest SM's share: of 20 CTAs over the 15 SMs, SM 0
+     * runs CTAs 0 and 15. */
+    clirun_expect_bad("simulate --gpu fermi-gtx480 --kernel tests/fixtures/small.ptx --grid 20 "
+                      "--block 128 --skip-ctas 2",
+                      "skip_ctas: 2 CTAs skipped leave none of the 2 to run (the busiest SM's "
+                      "share of the grid)");
     clirun_expect_bad("simulate --gpu fermi-gtx480 --kernel tests/fixtures/small.ptx --grid 4 "
                       "--block 128 --warmup 999999 --cycles 10",
                       "warmup: the grid finished within the 999999-cycle warm-up");
     clirun r = clirun_run("simulate --gpu fermi-gtx480 --kernel tests/fixtures/small.ptx "
-                          "--grid 4 --block 128 --skip-ctas 3 --csv");
+                          "--grid 4 --block 128 --skip-ctas 3 --sms 1 --csv");
     assert_int_equal(r.status, 0);
     assert_true(clirun_csv_get(r.out, "ctas_done", 1) == 1);   /* the one CTA left */
     free(r.out);
@@ -125,6 +131,36 @@ static void records_are_not_misapplied(void **state)
     r = clirun_run(args);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "no record for fermi-gtx480, reduce.spec:reduce grid=64,1,1"));
+    free(r.out);
+    /* The record describes the grid over the GTX480's 15 SMs (calibrate's
+     * default): the one-SM run is another, uncalibrated and said so. */
+    snprintf(args, sizeof args,
+             "estimate --gpu fermi-gtx480 --kernel %s/reduce.spec --sms 1 --calib %s/r.csv", dir,
+             dir);
+    r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "block=256,1,1 smem=0 regs=12 sms=1 in "));
+    assert_non_null(strstr(r.out, "run rfkit calibrate with the same --sms"));
+    free(r.out);
+    snprintf(args, sizeof args,
+             "estimate --gpu fermi-gtx480 --kernel %s/reduce.spec --sms 15 --calib %s/r.csv --csv",
+             dir, dir);
+    r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_true(clirun_csv_get(r.out, "calibrated", 1) == 1);
+    free(r.out);
+    /* batch rows alike: the row's sms (empty: the GPU's) picks the record. */
+    snprintf(args, sizeof args,
+             "sh -c 'printf \"gpu,kernel,sms\\nfermi-gtx480,%s/reduce.spec,\\n"
+             "fermi-gtx480,%s/reduce.spec,1\\nfermi-gtx480,%s/reduce.spec,15\\n\" > %s/p.csv'",
+             dir, dir, dir, dir);
+    assert_int_equal(system(args), 0);
+    snprintf(args, sizeof args, "batch %s/p.csv --calib %s/r.csv", dir, dir);
+    r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_true(clirun_csv_get(r.out, "calibrated", 1) == 1);
+    assert_true(clirun_csv_get(r.out, "calibrated", 2) == 0);
+    assert_true(clirun_csv_get(r.out, "calibrated", 3) == 1);
     free(r.out);
     snprintf(args, sizeof args, "sh -c 'echo \"; edited\" >> %s/reduce.spec'", dir);
     assert_int_equal(system(args), 0);

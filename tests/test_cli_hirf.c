@@ -86,7 +86,7 @@ static void calibrate_localities(void **state)
     assert_true(fd >= 0);
     close(fd);
     char args[256];
-    snprintf(args, sizeof args, "calibrate " HIRF " --quiet -o %s", rec);
+    snprintf(args, sizeof args, "calibrate " HIRF " --sms 1 --quiet -o %s", rec);
     clirun c = clirun_run(args);
     assert_int_equal(c.status, 0);
     assert_non_null(strstr(c.out, "hirf index=concat"));

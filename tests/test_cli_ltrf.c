@@ -121,7 +121,7 @@ static void calibrate_designs(void **state)
     for (int i = 0; i < 2; i++) {
         remove(rec);
         char args[512];
-        snprintf(args, sizeof args, "calibrate " SGEMM " --design %s -o %s", designs[i],
+        snprintf(args, sizeof args, "calibrate " SGEMM " --sms 1 --design %s -o %s", designs[i],
                  rec);
         clirun r = clirun_run(args);
         assert_int_equal(r.status, 0);
@@ -131,7 +131,7 @@ static void calibrate_designs(void **state)
         assert_non_null(strstr(r.out, "ltrf #7 at 40%"));
         assert_non_null(strstr(r.out, "pf_scale"));
         free(r.out);
-        snprintf(args, sizeof args, "estimate " SGEMM " --design %s --calib %s --csv",
+        snprintf(args, sizeof args, "estimate " SGEMM " --sms 1 --design %s --calib %s --csv",
                  designs[i], rec);
         r = clirun_run(args);
         assert_int_equal(r.status, 0);
@@ -141,7 +141,7 @@ static void calibrate_designs(void **state)
     remove(rec);
     char args[512];
     snprintf(args, sizeof args, "calibrate --gpu volta-hirf --kernel inputs/kernels/kmeans.spec "
-             "--design hirf -o %s", rec);
+             "--sms 1 --design hirf -o %s", rec);
     clirun r = clirun_run(args);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "hirf index=concat"));

@@ -192,13 +192,14 @@ static void terminal_shows_rate_and_eta(void **state)
     assert_non_null(strstr(t, "\rcalibrate: 2/2 kernels (100%), "));
     free(t);
 
-    /* simulate --full: CTAs of the grid (reduce.spec: grid 512, so 512
-     * CTAs), drawn at the start and at the end. */
+    /* simulate --full: CTAs of the run (reduce.spec: grid 512 over the
+     * GTX480's 15 SMs, the busiest SM's share ceil(512 / 15) = 35 CTAs),
+     * drawn at the start and at the end. */
     char *sargs[] = {(char *)clirun_binary(), "simulate", "--gpu", "fermi-gtx480", "--kernel",
                      "inputs/kernels/reduce.spec", "--full", NULL};
     t = run_on_terminal(sargs);
-    assert_non_null(strstr(t, "\rsimulate: 0/512 CTAs (0%), "));
-    assert_non_null(strstr(t, "\rsimulate: 512/512 CTAs (100%), "));
+    assert_non_null(strstr(t, "\rsimulate: 0/35 CTAs (0%), "));
+    assert_non_null(strstr(t, "\rsimulate: 35/35 CTAs (100%), "));
     assert_non_null(strstr(t, " CTAs/s, took "));
     free(t);
 
@@ -255,7 +256,7 @@ static int interrupt_on_terminal(char *const args[], const char *drawn, int sig)
     return st;
 }
 
-/* simulate --full of a 256x256 grid of hotspot (65536 CTAs, about a minute)
+/* simulate --full of a 256x256 grid of hotspot on one SM (65536 CTAs, about a minute)
  * stopped once it has drawn its first progress line: 130 for SIGINT, 143
  * for SIGTERM. */
 static void interrupted_simulate_exits_130(void **state)
@@ -264,24 +265,25 @@ static void interrupted_simulate_exits_130(void **state)
     static const int sigs[] = {SIGINT, SIGTERM};
     for (int i = 0; i < 2; i++) {
         char *args[] = {(char *)clirun_binary(), "simulate", "--gpu", "fermi-gtx480", "--kernel",
-                        "inputs/kernels/hotspot.spec", "--grid", "256,256", "--full", NULL};
+                        "inputs/kernels/hotspot.spec", "--grid", "256,256", "--full", "--sms", "1",
+                        NULL};
         int st = interrupt_on_terminal(args, "\rsimulate: 0/65536 CTAs (0%)", sigs[i]);
         assert_true(WIFEXITED(st));
         assert_int_equal(WEXITSTATUS(st), 128 + sigs[i]);
     }
 }
 
-/* calibrate -o NEW stopped while it samples (a budget of 40 million cycles
- * is seconds of sampling; the signal comes 300 ms after the start): exit
- * 130, no record file, no temporary. */
+/* calibrate -o NEW stopped while it samples (the whole grid on one SM and a
+ * budget of 40 million cycles are seconds of sampling; the signal comes
+ * 300 ms after the start): exit 130, no record file, no temporary. */
 static void interrupted_calibrate_writes_nothing(void **state)
 {
     (void)state;
     char calib[128];
     snprintf(calib, sizeof calib, "%s/new-calib.csv", dir);
     char *args[] = {(char *)clirun_binary(), "calibrate", "--gpu", "fermi-gtx480", "--kernel",
-                    "inputs/kernels/hotspot.spec", "--budget-cycles", "40000000", "-o", calib,
-                    NULL};
+                    "inputs/kernels/hotspot.spec", "--sms", "1", "--budget-cycles", "40000000",
+                    "-o", calib, NULL};
     pid_t pid = start(args, -1);
     sleep_ms(300);
     kill(pid, SIGINT);
@@ -303,10 +305,10 @@ static void sigint_keeps_the_calibration_record(void **state)
     assert_non_null(fp);
     fputs(before, fp);
     fclose(fp);
-    for (int i = 0; i < 30; i++)   /* ten seconds and more of sampling */
+    for (int i = 0; i < 30; i++)   /* ten seconds and more of sampling (whole grids) */
         strcat(list, i ? ",inputs/kernels/hotspot.spec" : "inputs/kernels/hotspot.spec");
     char *args[] = {(char *)clirun_binary(), "calibrate", "--gpu", "fermi-gtx480", "--kernels",
-                    list, "-o", calib, NULL};
+                    list, "--sms", "1", "-o", calib, NULL};
     pid_t pid = start(args, -1);
     sleep_ms(300);
     kill(pid, SIGINT);

@@ -91,9 +91,9 @@ static void full_run(void **state)
 static void warmed_window(void **state)
 {
     (void)state;
-    const char *w = "simulate " SFU " --skip-ctas 64 --warm-ctas 32 --cycles 3000 --csv";
+    const char *w = "simulate " SFU " --sms 1 --skip-ctas 64 --warm-ctas 32 --cycles 3000 --csv";
     clirun a = clirun_run(w), b = clirun_run(w),
-           c = clirun_run("simulate " SFU " --skip-ctas 64 --cycles 3000 --csv");
+           c = clirun_run("simulate " SFU " --sms 1 --skip-ctas 64 --cycles 3000 --csv");
     assert_int_equal(a.status, 0);
     assert_int_equal(c.status, 0);
     assert_string_equal(a.out, b.out);
@@ -101,6 +101,75 @@ static void warmed_window(void **state)
     assert_true(clirun_csv_get(a.out, "ipc", 1) > 0);
     assert_string_not_equal(a.out, c.out);
     free(a.out), free(b.out), free(c.out);
+}
+
+/* Which run: by default the GPU's SMs share the grid and the busiest SM's
+ * share is simulated (reduce.spec: 512 CTAs over the GTX480's 15 SMs, SM 0
+ * runs ceil(512 / 15) = 35), the same bytes as --sms 15; estimate counts
+ * the same 35 CTAs on the busiest SM; --sms 1 is the whole grid on one SM;
+ * --side-by-side runs the whole grid on the --sms N SMs together. */
+static void default_run_is_the_busiest_sms_share(void **state)
+{
+    (void)state;
+    const char *k = "--gpu fermi-gtx480 --kernel inputs/kernels/reduce.spec --csv";
+    char args[256];
+    snprintf(args, sizeof args, "simulate %s", k);
+    clirun a = clirun_run(args);
+    snprintf(args, sizeof args, "simulate %s --sms 15", k);
+    clirun b = clirun_run(args);
+    snprintf(args, sizeof args, "simulate %s --sms 1", k);
+    clirun one = clirun_run(args);
+    assert_int_equal(a.status, 0);
+    assert_int_equal(b.status, 0);
+    assert_int_equal(one.status, 0);
+    assert_string_equal(a.out, b.out);
+    assert_true(clirun_csv_get(a.out, "sms", 1) == 15);
+    assert_true(clirun_csv_get(a.out, "ctas", 1) == 35);
+    assert_true(clirun_csv_get(a.out, "ctas_done", 1) == 35);
+    assert_true(clirun_csv_get(one.out, "sms", 1) == 1);
+    assert_true(clirun_csv_get(one.out, "ctas_done", 1) == 512);
+    assert_true(clirun_csv_get(one.out, "cycles", 1) > 10 * clirun_csv_get(a.out, "cycles", 1));
+    free(a.out), free(b.out), free(one.out);
+
+    clirun e = clirun_run("estimate --gpu fermi-gtx480 --kernel inputs/kernels/reduce.spec");
+    assert_int_equal(e.status, 0);
+    const char *busy = strstr(e.out, "CTAs on the busiest SM");
+    assert_non_null(busy);
+    long n = 0;
+    assert_int_equal(sscanf(busy + strlen("CTAs on the busiest SM"), "%ld", &n), 1);
+    assert_int_equal(n, 35);
+    free(e.out);
+    clirun h = clirun_run("simulate --gpu fermi-gtx480 --kernel inputs/kernels/reduce.spec");
+    assert_int_equal(h.status, 0);
+    assert_non_null(strstr(h.out, "run: the busiest SM's share of the grid spread over 15 SMs: "
+                                  "35 of 512 CTAs (grid indices 0, 15, ..., 510)"));
+    free(h.out);
+
+    clirun s2 = clirun_run("simulate --gpu fermi-gtx480 --kernel inputs/kernels/sfu.spec "
+                           "--sms 2 --side-by-side --cycles 5000 --csv");
+    assert_int_equal(s2.status, 0);
+    assert_true(clirun_csv_get(s2.out, "side_by_side", 1) == 1);
+    assert_true(clirun_csv_get(s2.out, "ctas", 1) == 480);   /* the whole grid */
+    free(s2.out);
+    clirun_expect_bad("simulate --gpu volta-hirf --kernel inputs/kernels/sfu.spec --side-by-side",
+                      "sms: 80 SMs side by side: the sampler models 1 to 64");
+}
+
+/* Every command that runs or describes a kernel says which run in --help. */
+static void help_says_which_run(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {"simulate", "estimate", "calibrate"};
+    for (int i = 0; i < 3; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "%s --help", cmds[i]);
+        clirun h = clirun_run(args);
+        assert_int_equal(h.status, 0);
+        assert_non_null(strstr(h.out, "Which run: by default the GPU's SMs share the grid"));
+        assert_non_null(strstr(h.out, "ceil(grid / SMs) CTAs"));
+        assert_non_null(strstr(h.out, "--sms 1"));
+        free(h.out);
+    }
 }
 
 static void bad_input(void **state)
@@ -129,6 +198,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(csv_and_determinism),
         cmocka_unit_test(full_run),
         cmocka_unit_test(warmed_window),
+        cmocka_unit_test(default_run_is_the_busiest_sms_share),
+        cmocka_unit_test(help_says_which_run),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests_name("cli_simulate", tests, NULL, NULL);

@@ -259,6 +259,37 @@ static void waves_with_partial_last(void **state)
     assert_float_equal(cycles, 2300.0 + 3 * 100.0, 1e-6);
 }
 
+/* The critical-CTA bound on the same 5 CTAs, 2 resident (waves of 900
+ * cycles, 2300 in all, no tail): CTA 3 starts with wave floor(3 / 2) = 1 at
+ * 900 and alone takes 1600 -> 2500 > 2300, the run's end; CTA 4 (wave 2,
+ * at 1800) alone 400 -> 2200 binds nothing.  Figures walked for a run of
+ * another length (crit_ctas 6) do not apply. */
+static void critical_cta_ends_the_run(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 4.0;
+    k.crit_ctas = 5;
+    k.ncrit = 2;
+    k.crit_pos[0] = 3;
+    k.crit_cycles[0] = 1600.0;
+    k.crit_pos[1] = 4;
+    k.crit_cycles[1] = 400.0;
+    double ipc;
+    double cycles = rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL);
+    assert_float_equal(cycles, 2500.0, 1e-6);
+    assert_float_equal(ipc, 2000.0 / 2500.0, 1e-9);
+    k.crit_cycles[0] = 1300.0;     /* 900 + 1300 = 2200: the waves' 2300 stand */
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
+    k.crit_cycles[0] = 1600.0;
+    k.crit_ctas = 6;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
+}
+
 static void parameters_table(void **state)
 {
     (void)state;
@@ -286,6 +317,7 @@ int main(void)
         cmocka_unit_test(stealing_helps),
         cmocka_unit_test(more_warps_hide_latency),
         cmocka_unit_test(waves_with_partial_last),
+        cmocka_unit_test(critical_cta_ends_the_run),
         cmocka_unit_test(parameters_table),
     };
     return cmocka_run_group_tests_name("ipc", tests, NULL, NULL);

@@ -139,8 +139,8 @@ static void ctaset_slice_is_the_walk(void **state)
     rf_func *f = branchy(true);
     assert_non_null(f);
     rf_ctaset *all = NULL, *direct = NULL, *slice = NULL;
-    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 16, 7, &all, &err), 0);
-    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 3, 8, 7, &direct, &err), 0);
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 16, 1, 7, &all, &err), 0);
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 3, 8, 1, 7, &direct, &err), 0);
     assert_int_equal(rf_kchar_ctaset_slice(all, 3, 8, &slice, &err), 0);
     assert_int_equal(slice->nctas, 8);
     assert_int_equal(slice->wpc, 2);
@@ -514,7 +514,7 @@ static void block_limit(void **state)
     rf_gpu gpu;
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
     rf_ctaset *cs = NULL;
-    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 1, 1, &cs, &err), RF_ELIMIT);
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 1, 1, 1, &cs, &err), RF_ELIMIT);
     assert_null(cs);
     assert_string_equal(err.msg, want);
     free(fq);

@@ -384,6 +384,40 @@ static void test_parse_dim3(void **state)
     assert_string_equal(err.msg, "f:3:7: grid: 65536 is outside [1, 65535]");
 }
 
+/* The busiest SM's share of a grid dealt round-robin (rf_kernel_spread):
+ * grid 100 over 15 SMs gives SM 0 CTAs 0, 15, 30, 45, 60, 75, 90, i.e.
+ * ceil(100 / 15) = 7 (SMs 10..14 get 6); 8 x 16 = 128 CTAs over 15 SMs,
+ * ceil(128 / 15) = 9, the last 8 x 15 = 120; a grid smaller than the SMs,
+ * one CTA; 1 SM (or 0), the whole grid in order. */
+static void test_spread(void **state)
+{
+    (void)state;
+    rf_kernel k;
+    memset(&k, 0, sizeof k);
+    k.launch.grid[0] = 100;
+    k.launch.grid[1] = k.launch.grid[2] = 1;
+    assert_int_equal(rf_kernel_ctas(&k), 100);   /* sms 0 reads as 1 */
+    assert_int_equal(rf_kernel_sms(&k), 1);
+    rf_kernel_spread(&k, 15);
+    assert_int_equal(rf_kernel_sms(&k), 15);
+    assert_int_equal(rf_kernel_ctas(&k), 7);
+    assert_int_equal(rf_kernel_grid_ctas(&k), 100);
+    static const long want[7] = {0, 15, 30, 45, 60, 75, 90};
+    for (int j = 0; j < 7; j++)
+        assert_int_equal(rf_kernel_cta_index(&k, j), want[j]);
+    k.launch.grid[0] = 8;
+    k.launch.grid[1] = 16;
+    assert_int_equal(rf_kernel_ctas(&k), 9);
+    assert_int_equal(rf_kernel_cta_index(&k, 8), 120);
+    k.launch.grid[0] = 4;
+    k.launch.grid[1] = 1;
+    assert_int_equal(rf_kernel_ctas(&k), 1);
+    rf_kernel_spread(&k, 0);
+    assert_int_equal(rf_kernel_sms(&k), 1);
+    assert_int_equal(rf_kernel_ctas(&k), 4);
+    assert_int_equal(rf_kernel_cta_index(&k, 3), 3);
+}
+
 static void test_tables(void **state)
 {
     (void)state;
@@ -411,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_call_registers),
         cmocka_unit_test(test_sass_kernel),
         cmocka_unit_test(test_parse_dim3),
+        cmocka_unit_test(test_spread),
         cmocka_unit_test(test_tables),
     };
     return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);

@@ -273,7 +273,7 @@ static void level(void **state)
     rf_err err = {0};
     rf_ctaset *cs = NULL;
     assert_int_equal(rf_kchar_ctaset(&fx->sf.gpu, k->func, &k->profile, fx->kc.warps_per_cta, 0,
-                                     410, 7, &cs, &err), 0);
+                                     410, 1, 7, &cs, &err), 0);
     rf_ipc_params p;
     rf_ipc_params_default(&p);
     double pop = 0;

@@ -156,14 +156,14 @@ static void short_kernel_plan_fits_the_budget(void **state)
     assert_int_equal(rf_kchar_compute(&f->gpu, k, &kc, &err), RF_OK);
     rf_plan pl;
     assert_int_equal(rf_plan_make(&f->gpu, k, &kc, 0, &pl, &err), RF_OK);
-    /* kmeans on 128 CTAs: the model puts the run at about 28,100 cycles
-     * (27,960 to 28,220 as the allocator's numbering and schedule move the
-     * model), so the budget is 0.0425 x 28,100 = 1,194 cycles: one sample
-     * (the level's baseline window), 1,194 cycles long.  Warm-up: one CTA
-     * lifetime, 28,100 x 8 resident / 128 CTAs = 1,756 cycles, capped at
-     * half the sample, 597; window 1,194 - 597 = 597.  Position: 30% of
+    /* kmeans on 128 CTAs: the model puts the run at about 36,380 cycles
+     * (its critical CTA, analytic/ipc.c: the sampler's full run takes
+     * 35,664), so the budget is 0.0425 x 36,380 = 1,546 cycles: one sample
+     * (the level's baseline window), 1,546 cycles long.  Warm-up: one CTA
+     * lifetime, 36,380 x 8 resident / 128 CTAs = 2,274 cycles, capped at
+     * half the sample, 773; window 1,546 - 773 = 773.  Position: 30% of
      * 128 CTAs = 38, rounded down to whole waves of 8: 32. */
-    assert_float_equal(pl.full_cycles, 28100, 200);
+    assert_float_equal(pl.full_cycles, 36380, 200);
     assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
     assert_int_equal(pl.n, 1);
     assert_int_equal(pl.resident, 8);
@@ -188,16 +188,23 @@ static void too_short_a_kernel_stays_uncalibrated(void **state)
     const fix *f = *state;
     rf_plan pl;
     rf_err err;
-    /* 64 CTAs: an estimated 14,700 cycles, a budget of 0.0425 x 14,700 =
-     * 626 cycles: not one 1000-cycle sample. */
-    assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 0, &pl, &err), RF_OK);
+    /* kmeans on 16 CTAs: an estimated 19,540 cycles (its critical CTA), a
+     * budget of 0.0425 x 19,540 = 830 cycles: not one 1000-cycle sample. */
+    rf_kernel *k;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    ko.grid = "16";
+    assert_int_equal(rf_kernel_load("inputs/kernels/kmeans.spec", &ko, &k, &err), RF_OK);
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_compute(&f->gpu, k, &kc, &err), RF_OK);
+    assert_int_equal(rf_plan_make(&f->gpu, k, &kc, 0, &pl, &err), RF_OK);
     assert_true(pl.budget < 1000);
     assert_int_equal(pl.n, 0);
     assert_float_equal(pl.cost, 0, 0);
     rf_calib cal;
     rf_calib_report rep;
     rf_calib_opts co = {0, 1, NULL, false, NULL};
-    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &cal, &rep, &err),
+    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", k, &kc, &co, &cal, &rep, &err),
                      RF_OK);
     assert_int_equal(rep.n, 0);
     assert_float_equal(rep.sim_cycles, 0, 0);
@@ -209,11 +216,11 @@ static void too_short_a_kernel_stays_uncalibrated(void **state)
      * IPC x [0.894162, 1.105838]. */
     rf_design d;
     rf_design_init(&d);
-    rf_shape sh = {f->k->regs, rf_kernel_threads(f->k), f->k->smem_static + f->k->launch.smem,
-                   rf_kernel_ctas(f->k), 1};
+    rf_shape sh = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                   rf_kernel_ctas(k), 1};
     rf_estimate e, u;
-    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
-    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, NULL, &u, &err), RF_OK);
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &kc, &sh, &cal, &e, &err), RF_OK);
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &kc, &sh, NULL, &u, &err), RF_OK);
     assert_false(e.calibrated);
     assert_float_equal(e.ipc, u.ipc, 1e-12);
     assert_float_equal(e.ipc_lo, 0.894162 * u.ipc, 1e-6 * u.ipc);
@@ -225,13 +232,14 @@ static void too_short_a_kernel_stays_uncalibrated(void **state)
     close(fd);
     assert_int_equal(rf_record_save(path, &cal, &err), RF_OK);
     rf_calib back;
-    assert_int_equal(rf_record_load_kernel(path, "fermi-gtx480", f->k, &back, &err), RF_OK);
+    assert_int_equal(rf_record_load_kernel(path, "fermi-gtx480", k, &back, &err), RF_OK);
     unlink(path);
     assert_int_equal(back.samples, 0);
     assert_int_equal(back.nfit, 0);
-    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &back, &e, &err), RF_OK);
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &kc, &sh, &back, &e, &err), RF_OK);
     assert_false(e.calibrated);
     assert_float_equal(e.ipc, u.ipc, 1e-12);
+    rf_kernel_destroy(k);
 }
 
 /* Calibrated interval (calibrate/extrapolate.c) of a record with no fitted

@@ -166,9 +166,9 @@ static void keyed_by_entry_launch_and_content(void **state)
     rf_kernel *a = load(spec, NULL), *b = load(spec, "64");
     char key[RF_CALIB_NAME_MAX];
     rf_calib_key(a, key, sizeof key);
-    assert_string_equal(key, "reduce.spec:reduce grid=512,1,1 block=256,1,1 smem=0 regs=12");
+    assert_string_equal(key, "reduce.spec:reduce grid=512,1,1 block=256,1,1 smem=0 regs=12 sms=1");
     rf_calib_key(b, key, sizeof key);
-    assert_string_equal(key, "reduce.spec:reduce grid=64,1,1 block=256,1,1 smem=0 regs=12");
+    assert_string_equal(key, "reduce.spec:reduce grid=64,1,1 block=256,1,1 smem=0 regs=12 sms=1");
     assert_true(a->digest == b->digest);   /* same files, other launch */
 
     rf_err err = {0};
@@ -185,6 +185,22 @@ static void keyed_by_entry_launch_and_content(void **state)
     assert_int_equal(rf_record_load_kernel(rec, "fermi-gtx480", b, &got, &err), RF_OK);
     assert_float_equal(got.level, 0.75, 0.0);
     assert_int_equal(rf_record_load_kernel(rec, "v100", a, &got, &err), RF_EUNKNOWN);
+
+    /* The same launch spread over 15 SMs (the run sampled is SM 0's share):
+     * another key, so the one-SM record is not applied to it, and its own
+     * record does not replace the one-SM one. */
+    rf_kernel_spread(a, 15);
+    rf_calib_key(a, key, sizeof key);
+    assert_string_equal(key, "reduce.spec:reduce grid=512,1,1 block=256,1,1 smem=0 regs=12 sms=15");
+    assert_int_equal(rf_record_load_kernel(rec, "fermi-gtx480", a, &got, &err), RF_EUNKNOWN);
+    rf_calib_init_kernel(&c, "fermi-gtx480", a);
+    c.level = 1.25;
+    assert_int_equal(rf_record_save(rec, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load_kernel(rec, "fermi-gtx480", a, &got, &err), RF_OK);
+    assert_float_equal(got.level, 1.25, 0.0);
+    rf_kernel_spread(a, 1);
+    assert_int_equal(rf_record_load_kernel(rec, "fermi-gtx480", a, &got, &err), RF_OK);
+    assert_float_equal(got.level, 1.5, 0.0);
 
     /* The same key over other content. */
     copy_file("inputs/kernels/reduce.spec", spec, "; an edit\n");

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../analytic/kchar.h"
 #include "support/simfix.h"
 
 /* 12 CTAs of 256 threads (8 warps), 3 resident; loop taken 5 times on average. */
@@ -168,6 +169,70 @@ static void skip_ctas_and_sms(void **state)
     assert_true(two.cycles < all.cycles);
 }
 
+/* Warp instructions of grid CTA c walked alone with the sampler's draws of
+ * seed 1 (analytic/kchar.c, the walk calibration replays windows with). */
+static double cta_insts(simfix *fx, long c)
+{
+    rf_ctaset *cs = NULL;
+    rf_err err = {0};
+    assert_int_equal(rf_kchar_ctaset(&fx->gpu, &fx->func, &fx->kernel.profile, 8, c, 1, 1, 1,
+                                     &cs, &err),
+                     RF_OK);
+    double n = 0;
+    for (int i = 0; i < cs->wpc * cs->maxph; i++)
+        n += cs->insts[i];
+    rf_kchar_ctaset_free(cs);
+    return n;
+}
+
+/* The busiest SM's share of a grid spread over SMs (inputs/kernel.h):
+ * 12 CTAs over 5 SMs deal CTAs 0, 5, 10 to SM 0 (ceil(12 / 5) = 3), so the
+ * share runs 3 CTAs whose loop trips (drawn per CTA: the body holds a
+ * barrier) are those of grid CTAs 0, 5 and 10, the CTAs the strided walk
+ * replays. */
+static void busiest_sm_share(void **state)
+{
+    (void)state;
+    simfix fx;
+    loop_kernel(&fx);
+    fx.opts.seed = 1;
+    rf_kernel_spread(&fx.kernel, 5);
+    assert_int_equal(rf_kernel_ctas(&fx.kernel), 3);
+    assert_int_equal(rf_kernel_grid_ctas(&fx.kernel), 12);
+    rf_sim_stats st = run(&fx);
+    assert_int_equal(st.ctas_done, 3);
+    double want = cta_insts(&fx, 0) + cta_insts(&fx, 5) + cta_insts(&fx, 10);
+    assert_float_equal((double)st.warp_insts, want, 0.0);
+    /* Not the grid's first three CTAs: their trips differ. */
+    double first3 = cta_insts(&fx, 0) + cta_insts(&fx, 1) + cta_insts(&fx, 2);
+    assert_true(first3 != want);
+    rf_ctaset *cs = NULL;
+    rf_err err = {0};
+    assert_int_equal(rf_kchar_ctaset(&fx.gpu, &fx.func, &fx.kernel.profile, 8, 0, 3, 5, 1, &cs,
+                                     &err),
+                     RF_OK);
+    double strided = 0;
+    for (int i = 0; i < cs->nctas * cs->wpc * cs->maxph; i++)
+        strided += cs->insts[i];
+    rf_kchar_ctaset_free(cs);
+    assert_float_equal(strided, want, 0.0);
+    /* The share's critical CTAs (analytic/kchar.c): found from the end, so
+     * the last CTA (position 2) always, and each earlier one kept longer
+     * than every later one. */
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_compute(&fx.gpu, &fx.kernel, &kc, &err), RF_OK);
+    assert_int_equal(kc.crit_ctas, 3);
+    assert_true(kc.ncrit >= 1 && kc.ncrit <= 3);
+    assert_int_equal(kc.crit_pos[kc.ncrit - 1], 2);
+    for (int i = 1; i < kc.ncrit; i++) {
+        assert_true(kc.crit_pos[i] > kc.crit_pos[i - 1]);
+        assert_true(kc.crit_cycles[i] < kc.crit_cycles[i - 1]);
+    }
+    /* Spread over 1 SM: the whole grid. */
+    rf_kernel_spread(&fx.kernel, 1);
+    assert_int_equal(run(&fx).ctas_done, 12);
+}
+
 static void watchdog(void **state)
 {
     (void)state;
@@ -246,6 +311,7 @@ int main(void)
         cmocka_unit_test(skipping_is_exact),
         cmocka_unit_test(windows_add_up),
         cmocka_unit_test(skip_ctas_and_sms),
+        cmocka_unit_test(busiest_sm_share),
         cmocka_unit_test(watchdog),
         cmocka_unit_test(throughput_bounds),
         cmocka_unit_test(bad_input),
