@@ -55,6 +55,10 @@
  *    paths until the mean's standard error is 1%, or the first draw alone
  *    when its batches of CTAs agree), over the wave formula's IPC there;
  *    estimates multiply by it (calibrate/extrapolate.c).
+ * 6. Shrinkage: the weight on the calibrated correction, from the
+ *    corrections of the whole-kernel estimates at the sampled designs and
+ *    the windows' rms residual (shrink_weight below; the model:
+ *    calibrate/extrapolate.c).
  */
 #include "calibrate.h"
 
@@ -755,6 +759,34 @@ static int fit_design(fit_ctx *c, int first, const double *y, double rate, rf_ca
     return rc;
 }
 
+/* The shrinkage weight (calibrate/extrapolate.c, 3.): the corrections
+ * log(IPC_cal / IPC_unc) of the whole-kernel estimates (one SM, the whole
+ * grid, as the windows run) at the sampled designs, against the windows'
+ * noise on the level they set: their rms residual about the fit over the
+ * samples (rf_extrap_shrink_weight). */
+static int shrink_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                         rf_calib *out, rf_calib_report *rep, rf_err *err)
+{
+    const rf_plan *plan = &rep->plan;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    double corr[RF_PLAN_MAX], c2 = 0;
+    out->shrink = 1.0;
+    for (int i = 0; i < plan->n; i++) {
+        rf_estimate ec, eu;
+        int rc = rf_extrap_estimate(gpu, &plan->pt[i].design, kc, &shape, out, &ec, err);
+        if (!rc)
+            rc = rf_extrap_estimate(gpu, &plan->pt[i].design, kc, &shape, NULL, &eu, err);
+        if (rc)
+            return rc;
+        corr[i] = log(ec.ipc / eu.ipc);
+        c2 += corr[i] * corr[i] / plan->n;
+    }
+    rep->corr_rms = sqrt(c2);
+    out->shrink = rf_extrap_shrink_weight(corr, plan->n, out->rms_rel, out->samples);
+    return RF_OK;
+}
+
 int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
                  const rf_ipc_kernel *kc, const rf_calib_opts *opts, rf_calib *out,
                  rf_calib_report *rep, rf_err *err)
@@ -1018,5 +1050,7 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     if (!rc)
         rc = whole_kernel_level(gpu, k, &kuse, out, c.rate ? rep->fit.theta[c.np] : 1.0, seed,
                                 err);
+    if (!rc)
+        rc = shrink_weight(gpu, k, kc, out, rep, err);
     return rc;
 }

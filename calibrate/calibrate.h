@@ -32,6 +32,8 @@ typedef struct rf_calib_report {
     rf_calib_sample s[RF_PLAN_MAX];
     rf_fit_result fit;
     double sim_cycles;     /* cycles the sampler simulated (warm-ups included) */
+    double corr_rms;       /* rms of log(IPC_cal / IPC_unc) at the sampled designs, the
+                              correction the record's shrink weight is set from */
 } rf_calib_report;
 
 typedef struct rf_calib_opts {

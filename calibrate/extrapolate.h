@@ -45,6 +45,19 @@ typedef struct rf_estimate {
     rf_sw_counters occc;    /* occupancy-raising designs' counters (analytic/switching.c) */
 } rf_estimate;
 
+/* Shrinkage weight of a calibration (calibrate/extrapolate.c, 3.): from
+ * the corrections c[0..m) = log(IPC_cal / IPC_unc) at the sampled designs
+ * and the windows' relative noise s over n windows,
+ *     w = D^2 / (D^2 + s^2 / n),  D^2 = max(0, mean c_k^2 - s^2 / n);
+ * 1 when there is neither correction nor noise. */
+double rf_extrap_shrink_weight(const double *c, int m, double s, int n);
+
+/* Relative variance of a calibrated estimate (calibrate/extrapolate.c, 4.)
+ * with windows' noise s over n windows, shrinkage weight w, correction c
+ * at the point and the fitted parameters' variance vfit_rel (g^T C g /
+ * IPC_cal^2). */
+double rf_extrap_rel_var(double s, int n, double w, double c, double vfit_rel);
+
 /* CTAs the busiest SM runs: ceil(ctas / sms), sms <= 0 meaning the GPU's. */
 long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms);
 

@@ -6,6 +6,9 @@
  *   cov:NAME:NAME     covariance of two fitted parameters
  *   rms_rel, dof, samples, sample_cycles, full_cycles, level, meas_reads,
  *   meas_writes, meas_live (when measured; older records lack it)
+ *   shrink            the weight on the calibrated correction, 0..1; records
+ *                     written before it lack the row and read as 1 (no
+ *                     shrinkage, the estimates they were made for)
  *   digest            the kernel's content digest, 16 hex digits (rf_kernel.digest)
  * The kernel column holds rf_calib_key's "NAME:ENTRY grid=.. block=.. smem=..
  * regs=.. sms=..", so two entries or launches of one file, or one launch
@@ -39,6 +42,7 @@ void rf_calib_init(rf_calib *c, const char *gpu, const char *kernel)
     snprintf(c->kernel, sizeof c->kernel, "%s", kernel ? kernel : "");
     rf_ipc_params_default(&c->params);
     c->level = 1.0;
+    c->shrink = 1.0;
 }
 
 void rf_calib_key(const rf_kernel *k, char *buf, size_t n)
@@ -295,6 +299,11 @@ static int load(const char *path, const char *gpu, const char *kernel, bool want
             }
         } else if (!strcmp(key, "rms_rel")) {
             rc = num(rw, path, line, &c->rms_rel, err);
+        } else if (!strcmp(key, "shrink")) {
+            rc = num(rw, path, line, &c->shrink, err);
+            if (!rc && !(c->shrink >= 0 && c->shrink <= 1))
+                rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside [0, 1]",
+                                c->shrink);
         } else if (!strcmp(key, "dof")) {
             if (!(rc = num(rw, path, line, &v, err)))
                 c->dof = (int)v;
@@ -413,6 +422,7 @@ static void put_record(rf_csvw *w, const rf_calib *c)
             put_num(w, c, key, c->cov[a][b]);
         }
     put_num(w, c, "rms_rel", c->rms_rel);
+    put_num(w, c, "shrink", c->shrink);
     put_num(w, c, "dof", c->dof);
     put_num(w, c, "samples", c->samples);
     put_num(w, c, "sample_cycles", c->sample_cycles);

@@ -32,6 +32,10 @@ typedef struct rf_calib {
     int fit_idx[RF_FIT_MAXP];          /* their indices in rf_ipc_mparams */
     double cov[RF_FIT_MAXP][RF_FIT_MAXP]; /* their covariance */
     double rms_rel;                    /* relative rms of the fit residuals */
+    double shrink;                     /* weight w on the calibrated correction: estimates
+                                        * are IPC_unc (IPC_cal / IPC_unc)^w, 0..1
+                                        * (calibrate/extrapolate.c); 1 = none, as in
+                                        * records without the row */
     int dof;                           /* observations - fitted parameters */
     int samples;                       /* sampler runs */
     double sample_cycles;              /* cycles simulated by the samples (warm-up included) */

@@ -390,15 +390,16 @@ static int calibrate_many(const rf_mpi *m, const many_opts *mo, char **paths, in
     }
     printf("calibrate: %d kernels on %s%s, records %s\n\n", n, mo->gpu_name,
            mo->pf ? ", register-cache model" : "", out_path);
-    rf_tbl *t = rf_tbl_new(6, (const char *const[]){"kernel", "samples", "cycles sampled",
-                                                    "of a full run", "rms residual", "dof"});
+    rf_tbl *t = rf_tbl_new(7, (const char *const[]){"kernel", "samples", "cycles sampled",
+                                                    "of a full run", "rms residual", "dof",
+                                                    "shrink w"});
     for (int i = 0; t && i < n; i++) {
         const rf_calib *c = &cals[i];
         char share[32] = "-";
         if (c->full_cycles > 0)
             snprintf(share, sizeof share, "%.2f%%", 100.0 * c->sample_cycles / c->full_cycles);
-        rf_tbl_addf(t, "%s\t%d\t%.0f\t%s\t%.2f%%\t%d", c->kernel, c->samples, c->sample_cycles,
-                    share, 100.0 * c->rms_rel, c->dof);
+        rf_tbl_addf(t, "%s\t%d\t%.0f\t%s\t%.2f%%\t%d\t%.3f", c->kernel, c->samples,
+                    c->sample_cycles, share, 100.0 * c->rms_rel, c->dof, c->shrink);
     }
     if (t) {
         rf_tbl_print(t, stdout);
@@ -665,6 +666,10 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     }
     printf("\nfit: chi^2 %.3g -> %.3g (relative), rms residual %.2f%%, %d dof, %zu iterations\n",
            rep->fit.chisq0, rep->fit.chisq, 100.0 * cal.rms_rel, cal.dof, rep->fit.iters);
+    if (cal.samples > 0)
+        printf("shrink: w = %.3f (correction %.2f%% rms at the sampled designs, noise %.2f%% / "
+               "sqrt(%d)): estimate = uncalibrated x (calibrated / uncalibrated)^w\n",
+               cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.rms_rel, cal.samples);
     printf("cost: %.0f cycles sampled vs %.0f for a full run (estimate): %.2f%%\n", rep->sim_cycles,
            rep->plan.full_cycles, 100.0 * rep->sim_cycles / rep->plan.full_cycles);
     if (co.budget_cycles > 0 && rep->sim_cycles > (double)co.budget_cycles)

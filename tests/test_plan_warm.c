@@ -2,8 +2,9 @@
  * sampler's opt-in walk (rf_sim_opts.warm_ctas, sampler/dispatcher.c), the
  * plan's warmed points (rf_plan_warm, calibrate/plan.c) and a warmed
  * calibration (the default of rf_calib_opts, calibrate/calibrate.c); the
- * default budget's window count and sizes on short kernels, and the
- * prediction interval's variance (calibrate/extrapolate.c). */
+ * default budget's window count and sizes on short kernels, the shrinkage
+ * of the calibrated correction and the prediction interval's variance
+ * (calibrate/extrapolate.c). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -139,6 +140,28 @@ static void warmed_calibration_fits(void **state)
         /* The fit follows the windows within their assumed noise scale. */
         assert_true(fabs(rep.s[i].ipc_fit - rep.s[i].ipc) < 0.2 * rep.s[i].ipc);
     }
+    /* The shrink weight is the one of the unshrunk record's corrections at
+     * the sampled designs (one SM, the whole grid) against the windows'
+     * rms residual over the samples, and the report's corr_rms is their
+     * rms. */
+    rf_calib unshrunk = cal;
+    unshrunk.shrink = 1.0;
+    rf_shape sh = {f->k->regs, rf_kernel_threads(f->k), f->k->smem_static + f->k->launch.smem,
+                   rf_kernel_ctas(f->k), 1};
+    double corr[RF_PLAN_MAX], c2 = 0;
+    for (int i = 0; i < rep.plan.n; i++) {
+        rf_estimate ec, eu;
+        assert_int_equal(rf_extrap_estimate(&f->gpu, &rep.plan.pt[i].design, &f->kc, &sh,
+                                            &unshrunk, &ec, &err), RF_OK);
+        assert_int_equal(rf_extrap_estimate(&f->gpu, &rep.plan.pt[i].design, &f->kc, &sh, NULL,
+                                            &eu, &err), RF_OK);
+        corr[i] = log(ec.ipc / eu.ipc);
+        c2 += corr[i] * corr[i] / rep.plan.n;
+    }
+    assert_true(cal.shrink >= 0 && cal.shrink <= 1);
+    assert_float_equal(cal.shrink, rf_extrap_shrink_weight(corr, rep.plan.n, cal.rms_rel,
+                                                           cal.samples), 1e-12);
+    assert_float_equal(rep.corr_rms, sqrt(c2), 1e-12);
 }
 
 /* Default budget on short kernels (calibrate/plan.c): 4.25% of the
@@ -243,9 +266,9 @@ static void too_short_a_kernel_stays_uncalibrated(void **state)
 }
 
 /* Calibrated interval (calibrate/extrapolate.c) of a record with no fitted
- * parameters: v = 0.023^2 + s^2 / n = 0.000529 + 0.04^2 / 4 = 0.000929,
- * half width 1.959964 x sqrt(0.000929) = 1.959964 x 0.0304795 = 0.0597387
- * of the IPC. */
+ * parameters and no shrinkage: v = 0.013^2 + s^2 / n = 0.000169 +
+ * 0.04^2 / 4 = 0.000569, half width 1.959964 x sqrt(0.000569) = 1.959964 x
+ * 0.0238537 = 0.0467524 of the IPC. */
 static void interval_from_the_windows_noise(void **state)
 {
     const fix *f = *state;
@@ -261,9 +284,79 @@ static void interval_from_the_windows_noise(void **state)
     rf_err err;
     assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
     assert_true(e.calibrated);
-    assert_float_equal(e.ipc_lo, (1 - 0.0597387) * e.ipc, 1e-6 * e.ipc);
-    assert_float_equal(e.ipc_hi, (1 + 0.0597387) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_lo, (1 - 0.0467524) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_hi, (1 + 0.0467524) * e.ipc, 1e-6 * e.ipc);
     assert_float_equal(e.cycles_lo, e.insts / e.ipc_hi, 1e-9 * e.cycles);
+}
+
+/* The shrinkage weight w = D^2 / (D^2 + s^2 / n), D^2 = max(0, mean c^2 -
+ * s^2 / n), for made-up corrections at four sampled designs with windows'
+ * noise s = 0.06 (n = 4: s^2 / n = 0.0009):
+ *   c = 0.10, 0.06, 0.08, 0.04: mean c^2 = (0.01 + 0.0036 + 0.0064 +
+ *     0.0016) / 4 = 0.0054, D^2 = 0.0045, w = 0.0045 / 0.0054 = 5/6;
+ *   c = 0.02, -0.01, 0.01, 0: mean c^2 = 0.0006 / 4 = 0.00015 < 0.0009:
+ *     within the noise, D^2 = 0, w = 0;
+ *   no correction and no noise: w = 1 (nothing to shrink). */
+static void shrink_weight_by_hand(void **state)
+{
+    (void)state;
+    const double big[4] = {0.10, 0.06, 0.08, 0.04}, small[4] = {0.02, -0.01, 0.01, 0.0};
+    const double none[4] = {0, 0, 0, 0};
+    assert_float_equal(rf_extrap_shrink_weight(big, 4, 0.06, 4), 5.0 / 6.0, 1e-12);
+    assert_float_equal(rf_extrap_shrink_weight(small, 4, 0.06, 4), 0.0, 0.0);
+    assert_float_equal(rf_extrap_shrink_weight(none, 4, 0.0, 4), 1.0, 0.0);
+    /* A larger noise shrinks more: s = 0.12, s^2 / n = 0.0036, D^2 =
+     * 0.0018, w = 0.0018 / 0.0054 = 1/3. */
+    assert_float_equal(rf_extrap_shrink_weight(big, 4, 0.12, 4), 1.0 / 3.0, 1e-12);
+}
+
+/* The relative variance of a calibrated estimate, v = 0.013^2 + s^2 / n +
+ * w^2 vfit + ((1 - w) c)^2, at s = 0.06, n = 4, w = 5/6, c = ln 1.1 =
+ * 0.0953102, vfit = 0.0004: 0.000169 + 0.0009 + 0.000277778 +
+ * (0.0158850)^2 = 0.000169 + 0.0009 + 0.000277778 + 0.000252334 =
+ * 0.00159911. */
+static void interval_variance_by_hand(void **state)
+{
+    (void)state;
+    assert_float_equal(rf_extrap_rel_var(0.06, 4, 5.0 / 6.0, log(1.1), 0.0004), 0.00159911,
+                       1e-8);
+    /* Unshrunk (w = 1): the correction's part is gone, the covariance's
+     * whole: 0.000169 + 0.0009 + 0.0004 = 0.001469. */
+    assert_float_equal(rf_extrap_rel_var(0.06, 4, 1.0, log(1.1), 0.0004), 0.001469, 1e-12);
+}
+
+/* A record whose level is 1.1 at the default parameters (no fitted ones)
+ * calibrates IPC to 1.1 x the uncalibrated one; with w = 5/6 the estimate
+ * is IPC_unc x 1.1^(5/6) = 1.0826645 IPC_unc, cycles = instructions / IPC,
+ * and its interval v = 0.013^2 + 0.06^2 / 4 + ((1 - 5/6) ln 1.1)^2 =
+ * 0.000169 + 0.0009 + 0.000252334 = 0.00132133, half width 1.959964 x
+ * 0.0363502 = 0.0712450 of the estimate. */
+static void shrunk_estimate_and_interval(void **state)
+{
+    const fix *f = *state;
+    rf_calib cal;
+    rf_calib_init_kernel(&cal, "fermi-gtx480", f->k);
+    cal.samples = 4;
+    cal.rms_rel = 0.06;
+    cal.level = 1.1;
+    cal.shrink = 5.0 / 6.0;
+    rf_design d;
+    rf_design_init(&d);
+    rf_shape sh = {f->k->regs, rf_kernel_threads(f->k), f->k->smem_static + f->k->launch.smem,
+                   rf_kernel_ctas(f->k), 1};
+    rf_estimate e, u;
+    rf_err err;
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, NULL, &u, &err), RF_OK);
+    assert_true(e.calibrated);
+    assert_float_equal(e.ipc, 1.0826645 * u.ipc, 1e-6 * u.ipc);
+    assert_float_equal(e.cycles, e.insts / e.ipc, 1e-9 * e.cycles);
+    assert_float_equal(e.ipc_lo, (1 - 0.0712450) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_hi, (1 + 0.0712450) * e.ipc, 1e-6 * e.ipc);
+    /* w = 0: the uncalibrated estimate itself. */
+    cal.shrink = 0;
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
+    assert_float_equal(e.ipc, u.ipc, 1e-12 * u.ipc);
 }
 
 int main(void)
@@ -276,6 +369,9 @@ int main(void)
         cmocka_unit_test(short_kernel_plan_fits_the_budget),
         cmocka_unit_test(too_short_a_kernel_stays_uncalibrated),
         cmocka_unit_test(interval_from_the_windows_noise),
+        cmocka_unit_test(shrink_weight_by_hand),
+        cmocka_unit_test(interval_variance_by_hand),
+        cmocka_unit_test(shrunk_estimate_and_interval),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

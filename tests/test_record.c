@@ -1,8 +1,8 @@
 /* test_record.c - the calibration record file (calibrate/record.c): other
  * GPU/kernel pairs kept on save, a byte-order mark before the header, a
  * directory named as the record, the saved file's mode (the umask's, not a
- * temporary file's 0600), nothing left behind when saving fails, and the
- * record key: name, entry, launch and content digest. */
+ * temporary file's 0600), nothing left behind when saving fails, the
+ * shrink weight's row, and the record key: name, entry, launch and content digest. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,6 +102,40 @@ static void live_share_round_trip(void **state)
     assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
     assert_non_null(strstr(err.msg, ":2"));
     assert_non_null(strstr(err.msg, "meas_live"));
+    unlink(path);
+}
+
+/* shrink (the weight on the calibrated correction): saved and read back
+ * exactly; a record without the row (written before it) reads as 1, no
+ * shrinkage, the estimates it was made for; a value outside [0, 1] is an
+ * error naming file, line and key. */
+static void shrink_round_trip(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rfkit-test-shrXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    rf_err err = {0};
+    rf_calib c, got;
+    rf_calib_init(&c, "fermi-gtx480", "kmeans");
+    assert_float_equal(c.shrink, 1.0, 0.0);
+    c.shrink = 0.8333333333333334;
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load(path, "fermi-gtx480", "kmeans", &got, &err), RF_OK);
+    assert_true(got.shrink == c.shrink);
+
+    write_file(path, "gpu,kernel,key,value\nv100,sgemm,rms_rel,0.04\n");
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_OK);
+    assert_float_equal(got.shrink, 1.0, 0.0);
+
+    write_file(path, "gpu,kernel,key,value\nv100,sgemm,level,1\nv100,sgemm,shrink,1.5\n");
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, ":3"));
+    assert_non_null(strstr(err.msg, "shrink"));
+    write_file(path, "gpu,kernel,key,value\nv100,sgemm,shrink,nan\n");
+    assert_int_not_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_OK);
+    assert_non_null(strstr(err.msg, "shrink"));
     unlink(path);
 }
 
@@ -240,6 +274,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keeps_other_pairs_and_reads_a_bom),
         cmocka_unit_test(live_share_round_trip),
+        cmocka_unit_test(shrink_round_trip),
         cmocka_unit_test(a_directory_is_not_a_record),
         cmocka_unit_test(digest_is_fnv1a),
         cmocka_unit_test(keyed_by_entry_launch_and_content),
