@@ -28,8 +28,8 @@
  *    from the collector and issue caps; prior 2 +- 0.2 cycles) (and, with
  *    HI-RF windows, rc_stall and rc_burst, after the register-cache
  *    locality rc_locality is set from their conflict rates, analytic/
- *    rccollide.c) (windows shorter than SHORT_LATS DRAM latencies
- *    count as noisier), bounded as
+ *    rccollide.c) (windows shorter than SHORT_LATS DRAM latencies or
+ *    one CTA lifetime count as noisier), bounded as
  *    rf_ipc_mparams says, by successive linearisations of the window model
  *    (fit_windows), each linear surrogate fitted with GSL (calibrate/fit.c:
  *    error handler off, every status checked).  Parameter covariance from
@@ -115,12 +115,23 @@
 /* The rate's prior: one factor on every window and the level (mid-run
  * level the parameters do not set), +- 0.05. */
 #define PRIOR_RATE 0.05
-/* Short windows.  A window under SHORT_LATS DRAM latencies (kmeans on
- * volta-hirf: 677 cycles, 1.7 latencies) sees each warp through one or two
- * memory waits: its noise is taken as WINDOW_NOISE sqrt(SHORT_LATS
- * latencies / length), and the HI-RF write-back terms keep priors of
- * +- PRIOR_RC_SHORT instead of 0.5, since such windows barely inform them. */
+/* Short windows.  A window reads the level of the stretch it covers: under
+ * SHORT_LATS DRAM latencies (kmeans on volta-hirf: 677 cycles, 1.7
+ * latencies) it sees each warp through one or two memory waits, and under
+ * one CTA lifetime (the estimated full run x resident CTAs / CTAs, at the
+ * default design) it sees the CTAs through part of their lives only: a
+ * phase, or (on a short run, whose windows start at the few CTA
+ * dispatches there are) the CTAs' prologues.  Its noise is taken as
+ * WINDOW_NOISE sqrt(span / length), span the longer of SHORT_LATS DRAM
+ * latencies and one CTA lifetime (short_factor): the noise of the mean of
+ * span / length independent stretches.  The HI-RF write-back terms keep
+ * priors of +- PRIOR_RC_SHORT instead of 0.5 under SHORT_LATS latencies,
+ * since such windows barely inform them.  The lifetime's factor (1) is
+ * chosen on the nine tuning kernels on fermi-gtx480, whole grid on one SM
+ * and the default share of 15 SMs (bench_validation, calibration seeds
+ * 1-4); the design windows (rf_calib_fit_sw) keep the latencies alone. */
 #define SHORT_LATS 4.0
+#define SHORT_LIVES 1.0
 #define PRIOR_RC_SHORT 0.25
 /* Switching designs' windows (calibrate --design finereg, calibrate/
  * plan.c): sw_sync (prior 0.75 +- 0.5) and sw_cost (prior 1 +- 0.1) of
@@ -185,6 +196,17 @@
 #define LEVEL_BATCHES 8
 #define LEVEL_BATCH_SE 0.0033
 #define LEVEL_BATCH_WAVES 32
+
+/* The factor on the noise of a window of len cycles on gpu, for CTAs of
+ * an estimated life cycles (0: unknown): the short-window rule above,
+ * sqrt(span / len), at least 1. */
+static double short_factor(const rf_gpu *gpu, double life, double len)
+{
+    double span = SHORT_LATS * (gpu->dram_latency > 0 ? gpu->dram_latency : 0);
+    if (SHORT_LIVES * life > span)
+        span = SHORT_LIVES * life;
+    return len > 0 && span > len ? sqrt(span / len) : 1.0;
+}
 
 /* rf_calib_window_ipc with the population model's start kept in *ws
  * (prepared on the first call, reused while the window's start is the
@@ -687,9 +709,7 @@ int rf_calib_fit_sw(const rf_gpu *gpu, const rf_kernel *kern, const rf_ipc_kerne
     for (int i = 0; i < n; i++) {
         if (!(w[i].ipc > 0))
             continue;
-        double nz = noise;
-        if (gpu->dram_latency > 0 && w[i].cycles > 0 && SHORT_LATS * gpu->dram_latency > w[i].cycles)
-            nz *= sqrt(SHORT_LATS * gpu->dram_latency / w[i].cycles);
+        double nz = noise * short_factor(gpu, 0, w[i].cycles);
         yy[x.n] = w[i].ipc;
         sg[x.n] = nz * w[i].ipc;
         use[x.n++] = w[i];
@@ -816,8 +836,8 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
          * uncalibrated (calibrate/extrapolate.c). */
         if (opts && opts->progress)
             fprintf(opts->progress,
-                    "calibrate: the kernel's estimated %.0f cycles leave no sample of at least "
-                    "1000 cycles within the budget: no samples, estimates stay uncalibrated\n",
+                    "calibrate: the kernel's estimated %.0f cycles leave no sample of two DRAM "
+                    "latencies within the budget: no samples, estimates stay uncalibrated\n",
                     plan->full_cycles);
         return RF_OK;
     }
@@ -994,11 +1014,12 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
     y_all[nord + c.np] = 1.0;
     sigma[nord + c.np] = PRIOR_RATE;
     int nrate = c.rate ? 1 : 0;
+    long nctas = rf_kernel_ctas(k);
+    double life = nctas > 0 && plan->resident > 0
+                      ? plan->full_cycles * plan->resident / (double)nctas : 0.0;
     for (int i = 0; i < nord; i++) {
         y_all[i] = y[i];
-        double nz = window[i] > 0 && span > window[i] ? WINDOW_NOISE * sqrt(span / window[i])
-                                                      : WINDOW_NOISE;
-        sigma[i] = nz * y[i];
+        sigma[i] = WINDOW_NOISE * short_factor(gpu, life, window[i]) * y[i];
     }
 
     rf_fit_problem pb = {(size_t)(nord + c.np + nrate), (size_t)(c.np + nrate), y_all, sigma,

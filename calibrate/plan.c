@@ -1,38 +1,45 @@
 /* plan.c - sampling plan.
  *
  * Design points (B0, C0: the GPU's banks and collectors), one window each:
- *   baseline, B0 banks, at 30% of the grid   the level (scheduler share, rate)
- *   baseline, B0/4 banks, at 40%             bank queueing (conflict_scale)
- *   stealing, B0/2 banks, at 50%             what stealing removes
- *   baseline, B0 banks, C0/2 collectors, at 60%  the collector hold (coll_base)
- *   hirf concat and hirf tea, at 30%         register-cache locality and the
- *                                            NVM write-back stall (GPUs with
- *                                            an NVM main file, seed 002)
+ *   baseline, B0 banks                 the level (scheduler share, rate)
+ *   baseline, B0/4 banks               bank queueing (conflict_scale)
+ *   stealing, B0/2 banks               what stealing removes
+ *   baseline, B0 banks, C0/2 collectors  the collector hold (coll_base)
+ *   hirf concat and hirf tea, at the   register-cache locality and the
+ *   level's position                   NVM write-back stall (GPUs with
+ *                                      an NVM main file, seed 002)
  * Every window also measures the level, which is what a short window
  * measures least well: a kmeans window of 1,300 cycles reads 0.81-1.11 at
  * neighbouring grid positions (CTAs 696-728, sampler seed 1) against 1.04-1.11
- * for 20,000-cycle stretches of the same run.  The four windows therefore sit
- * at four grid positions: their noise on the level averages out, where the
- * earlier plan's three windows at one position (paired, the same CTAs) shared
- * it.  bench_accuracy, mean / worst |error| averaged over calibration seeds
- * 1-6: paired 2.58% / 8.54% (highest 11.47%); four positions 1.94% / 7.52%
- * (highest 8.67%); with the collector window in place of the second 16-bank
- * one (hotspot's 8-collector points were 5-8% low, and the intervals held
- * 180 of 180 points instead of 173 of 189) and the stealing model of
- * analytic/conflict.c, 1.86% / 7.20% (highest 8.02%).  Window positions
- * 0.2-0.8 and a fifth window were tried too (7.4-9.7% worst on average: the
- * table above is not the only good one, and none removes the noise).
- * skip_ctas is rounded to whole resident waves.
- * Cost: 4 (6) samples of budget / 4 (6) cycles, budget = 4.25% of the estimated full
- * single-SM run unless given (5% with room for the estimate's error), each
- * sample (warm-up and window) at least 1000 cycles.  Under the default
- * budget a short kernel gets fewer samples (the first points of the
- * table), or none below 1000 / 0.0425 = 23,530 estimated cycles; a given
- * budget keeps every point at 1000 cycles at least.
+ * for 20,000-cycle stretches of the same run.  The windows therefore sit at
+ * distinct positions, so that their noise on the level averages out.
+ * Positions: the m ordinary points kept (baseline and stealing, up to four)
+ * stratify the run's CTAs (the run's: the whole grid, or the busiest SM's
+ * share of a spread grid, inputs/kernel.h), the j-th at the middle of
+ * stratum j, skip_ctas = floor((j + 1/2) ctas / m): 12.5, 37.5, 62.5 and
+ * 87.5% for four.  A position is a CTA, not a whole resident wave: the
+ * functional walk (rf_plan_warm) starts the window where that CTA is
+ * dispatched, so a run of a few waves still gets distinct positions
+ * (whole waves would put two to four windows of a 2-5-wave share on one
+ * CTA).  On a run of one wave every position is the run's start.
+ * Sizing: the samples (warm-up and window) share the budget equally,
+ * budget / n cycles each, budget = 4.25% of the estimated full run of the
+ * kernel's run unless given (5% with room for the estimate's error).  The
+ * windows' length thus follows the run: a short run gets short windows,
+ * down to MIN_SAMPLE_LATS DRAM latencies for the sample: a timed warm-up
+ * of one latency (rf_plan_warm) and a window of one at least, since a
+ * window shorter than the memory round trip sees no warp through a memory
+ * wait and says nothing about the level.  Under the default budget a run
+ * too short for every point gets as many as fit (the first points of the
+ * table), and none when not even one sample fits (below 2 x 330 / 0.0425
+ * = 15,530 estimated cycles on fermi-gtx480); a given budget keeps every
+ * point at the least sample.  What a window covers of a CTA lifetime
+ * (budget / n against the estimated full run x resident / CTAs) sets its
+ * noise in the fit (calibrate/calibrate.c, short_factor).
  *
  * Design windows (rf_plan_make_design; calibrate --design finereg): two
- *   windows of the design at 30% and 50% (the level's and the stealing
- *   window's CTAs), placed right after the level's window so that a short
+ *   windows of the design at the level's and the stealing window's CTAs
+ *   (the last ordinary point kept when that one is not), placed right after the level's window so that a short
  *   kernel's budget drops the structure windows first, then moved to the
  *   end of the plan (plan->ndesign); the budget is shared over all points
  *   (4 + 2, or 6 + 2 on an NVM GPU), so the ordinary windows are shorter
@@ -72,7 +79,12 @@
 #include "../analytic/rcindex.h"
 #include "extrapolate.h"
 
+/* The shortest sample: a timed warm-up and a window of one DRAM latency
+ * each (a window shorter than the memory round trip sees a warp through
+ * no memory wait at all: it says nothing about the level), or MIN_SAMPLE
+ * cycles on a GPU without a DRAM latency. */
 #define MIN_SAMPLE 1000
+#define MIN_SAMPLE_LATS 2
 /* Share of the estimated full run the samples may cost: 4.25%, so that the
  * 5% target holds when the estimate is up to 15% long. */
 #define BUDGET_SHARE 0.0425
@@ -138,16 +150,18 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
     int bh = b0 / 2 >= 2 ? b0 / 2 : 2;
     int c0 = gpu->collectors > 0 ? gpu->collectors : 16;
     int ch = c0 / 2 >= 3 ? c0 / 2 : 3;
+    /* at: the ordinary point whose position a HI-RF or design window
+     * shares (the level's, or the stealing window's). */
     struct {
-        int kind, banks, colls, index;
+        int kind, banks, colls, index, at;
         double where;
     } pts[RF_PLAN_ORD + RF_PLAN_DESIGN] = {
-        {RF_DESIGN_BASELINE, b0, 0, 0, 0.3},
-        {RF_DESIGN_BASELINE, bq, 0, 0, 0.4},
-        {RF_DESIGN_STEALING, bh, 0, 0, 0.5},
-        {RF_DESIGN_BASELINE, b0, ch, 0, 0.6},
-        {RF_DESIGN_HIRF, 0, 0, RF_RC_CONCAT, 0.3},
-        {RF_DESIGN_HIRF, 0, 0, RF_RC_TEA, 0.3},
+        {RF_DESIGN_BASELINE, b0, 0, 0, -1, 0},
+        {RF_DESIGN_BASELINE, bq, 0, 0, -1, 0},
+        {RF_DESIGN_STEALING, bh, 0, 0, -1, 0},
+        {RF_DESIGN_BASELINE, b0, ch, 0, -1, 0},
+        {RF_DESIGN_HIRF, 0, 0, RF_RC_CONCAT, 0, 0},
+        {RF_DESIGN_HIRF, 0, 0, RF_RC_TEA, 0, 0},
     };
     /* HI-RF points when the main file is NVM (seed 002): the register cache
      * with the concatenated and the TEA index, base assignment. */
@@ -162,7 +176,7 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
             pts[i + RF_PLAN_DESIGN] = pts[i];
         for (int j = 0; j < RF_PLAN_DESIGN; j++) {
             pts[1 + j].kind = -1;
-            pts[1 + j].where = j == 0 ? 0.3 : 0.5;
+            pts[1 + j].at = 2 * j;
         }
         npts += RF_PLAN_DESIGN;
     }
@@ -173,24 +187,45 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
     /* Warm-up: one CTA lifetime (the cold start's lock step is the part the
      * window model reproduces least well), at most half of a sample. */
     /* A sample (warm-up and window) spans its share of the budget, at
-     * least MIN_SAMPLE cycles.  (A minimum on the window alone put the
-     * warm-up on top: kmeans on maxwell-gtx980, budget 3,974 cycles, cost
-     * 5.9% of its full run.) */
+     * least `least` cycles (MIN_SAMPLE_LATS DRAM latencies).  (A minimum on
+     * the window alone put the warm-up on top: kmeans on maxwell-gtx980,
+     * budget 3,974 cycles, cost 5.9% of its full run.) */
     /* A default budget is a ceiling: a kernel too short for npts samples
-     * of MIN_SAMPLE cycles within it gets as many as fit, in the table's
+     * of `least` cycles within it gets as many as fit, in the table's
      * order (the level's window first), and none when not even one fits
      * (the estimates then stay uncalibrated).  A budget the caller gives
-     * keeps every point at MIN_SAMPLE at least. */
+     * keeps every point at `least` cycles at least. */
+    double least = gpu->dram_latency > 0 ? MIN_SAMPLE_LATS * (double)gpu->dram_latency
+                                         : MIN_SAMPLE;
     if (budget_cycles == 0) {
-        int fit = (int)(plan->budget / MIN_SAMPLE);
+        int fit = (int)(plan->budget / least);
         npts = fit < npts ? fit : npts;
     }
     if (npts <= 0)
         return RF_OK;
     double per = plan->budget / npts;
-    if (per < MIN_SAMPLE)
-        per = MIN_SAMPLE;
+    if (per < least)
+        per = least;
     double life = ctas > 0 && resident > 0 ? plan->full_cycles * resident / (double)ctas : 0.0;
+    /* Positions: the m ordinary points kept (baseline and stealing) stratify
+     * the run's CTAs, the j-th at the middle of stratum j, CTA floor((j +
+     * 1/2) ctas / m); a HI-RF or design window takes the position of the
+     * ordinary point it names (at; the last kept one when that one was
+     * dropped). */
+    int m = 0;
+    for (int i = 0; i < npts; i++)
+        m += pts[i].at < 0;
+    for (int i = 0, j = 0; i < npts; i++)
+        if (pts[i].at < 0)
+            pts[i].where = (j++ + 0.5) / m;
+    for (int i = 0; i < npts; i++) {
+        if (pts[i].at < 0)
+            continue;
+        int want = pts[i].at < m ? pts[i].at : m - 1;
+        for (int q = 0, j = 0; q < npts; q++)
+            if (pts[q].at < 0 && j++ == want)
+                pts[i].where = pts[q].where;
+    }
     uint64_t warm = (uint64_t)(life < 0.5 * per ? life : 0.5 * per);
     uint64_t window = (uint64_t)per - warm;
     for (int i = 0; i < npts; i++) {
@@ -198,10 +233,7 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
         rf_design_init(&p->design);
         if (pts[i].kind < 0) {
             p->design = *dd;
-            long skip = (long)(pts[i].where * ctas);
-            if (resident > 0)
-                skip -= skip % resident;
-            p->skip_ctas = (uint64_t)(skip > 0 ? skip : 0);
+            p->skip_ctas = (uint64_t)(pts[i].where * (double)ctas);
             p->warmup = warm;
             p->cycles = window;
             snprintf(p->label, sizeof p->label, "%s at %.0f%%", rf_design_name(dd->kind),
@@ -218,10 +250,7 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
         p->design.collectors = pts[i].colls;
         if (pts[i].kind == RF_DESIGN_STEALING)
             p->design.read_steal = p->design.write_steal = true;
-        long skip = (long)(pts[i].where * ctas);
-        if (resident > 0)
-            skip -= skip % resident;
-        p->skip_ctas = (uint64_t)(skip > 0 ? skip : 0);
+        p->skip_ctas = (uint64_t)(pts[i].where * (double)ctas);
         p->warmup = warm;
         p->cycles = window;
         if (pts[i].kind == RF_DESIGN_HIRF)

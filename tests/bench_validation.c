@@ -143,6 +143,17 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms
         return -1;
     }
     kj->cal_cpu_s = benchrun_cpu_s() - t0;
+    if (getenv("RF_BENCH_VERBOSE")) {
+        const rf_plan *pl = &kj->rep->plan;
+        long ctas = rf_kernel_ctas(kj->k);
+        printf("  plan %-12s %ld CTAs, %d resident, est %.0f cycles (CTA life %.0f), "
+               "%d windows:", name, ctas, pl->resident, pl->full_cycles,
+               ctas > 0 ? pl->full_cycles * pl->resident / (double)ctas : 0.0, pl->n);
+        for (int i = 0; i < pl->n; i++)
+            printf(" %llu@%llu", (unsigned long long)pl->pt[i].cycles,
+                   (unsigned long long)pl->pt[i].skip_ctas);
+        printf(" rms %.1f%% w %.2f\n", 100 * kj->cal.rms_rel, kj->cal.shrink);
+    }
     for (int i = 0; i < NDESIGN; i++) {
         benchrun_point *p = &kj->pts[i];
         p->gpu = &kj->gpu;

@@ -57,15 +57,15 @@ static void plan_spends_the_budget(void **state)
     /* Four samples of 10000 cycles, warm-up included. */
     assert_float_equal(pl.cost, 40000, 4);
     assert_true(pl.full_cycles > 0);
-    /* Four grid positions, 30/40/50/60% of hotspot's 32 x 32 = 1,024 CTAs
-     * rounded down to whole waves of 4 resident CTAs (26 registers x 256
-     * threads = 6,656 of Fermi's 32,768): 307 -> 304, 409 -> 408, 512,
-     * 614 -> 612. */
+    /* Four grid positions stratifying hotspot's 32 x 32 = 1,024 CTAs, the
+     * middles of four strata: (j + 1/2) x 1024 / 4 = 128, 384, 640, 896
+     * (4 resident CTAs: 26 registers x 256 threads = 6,656 of Fermi's
+     * 32,768). */
     assert_int_equal(pl.resident, 4);
-    assert_int_equal((int)pl.pt[0].skip_ctas, 304);
-    assert_int_equal((int)pl.pt[1].skip_ctas, 408);
-    assert_int_equal((int)pl.pt[2].skip_ctas, 512);
-    assert_int_equal((int)pl.pt[3].skip_ctas, 612);
+    assert_int_equal((int)pl.pt[0].skip_ctas, 128);
+    assert_int_equal((int)pl.pt[1].skip_ctas, 384);
+    assert_int_equal((int)pl.pt[2].skip_ctas, 640);
+    assert_int_equal((int)pl.pt[3].skip_ctas, 896);
     /* Designs: 16 banks, 16 / 4 banks, stealing on 16 / 2, 16 / 2 collectors. */
     assert_int_equal(pl.pt[0].design.banks, 16);
     assert_int_equal(pl.pt[1].design.banks, 4);
@@ -159,15 +159,15 @@ static void plan_adds_design_windows(void **state)
     assert_float_equal(pl.cost, 60000, 6);
     for (int i = 0; i < 4; i++)
         assert_true(pl.pt[i].design.kind != RF_DESIGN_FINEREG);
-    /* The ordinary points keep their positions (304, 408, 512, 612, as
-     * plan_spends_the_budget); the design's two sit at the level's (30%:
-     * 307 -> 304 in waves of 4) and the stealing window's (50%: 512). */
-    assert_int_equal((int)pl.pt[0].skip_ctas, 304);
-    assert_int_equal((int)pl.pt[3].skip_ctas, 612);
+    /* The ordinary points keep their positions (128, 384, 640, 896, as
+     * plan_spends_the_budget); the design's two sit at the level's (128)
+     * and the stealing window's (640). */
+    assert_int_equal((int)pl.pt[0].skip_ctas, 128);
+    assert_int_equal((int)pl.pt[3].skip_ctas, 896);
     assert_int_equal(pl.pt[4].design.kind, RF_DESIGN_FINEREG);
     assert_int_equal(pl.pt[5].design.kind, RF_DESIGN_FINEREG);
-    assert_int_equal((int)pl.pt[4].skip_ctas, 304);
-    assert_int_equal((int)pl.pt[5].skip_ctas, 512);
+    assert_int_equal((int)pl.pt[4].skip_ctas, 128);
+    assert_int_equal((int)pl.pt[5].skip_ctas, 640);
     /* Without a design: the ordinary plan, no design windows. */
     assert_int_equal(rf_plan_make_design(&f->gpu, f->k, &f->kc, 40000, NULL, &pl, &err), RF_OK);
     assert_int_equal(pl.n, 4);

@@ -1,8 +1,9 @@
 /* test_plan.c - where the calibration's windows sit and how long they run
  * (calibrate/plan.c): positions in the grid, warm-ups, window lengths and
  * the budget, each worked out by hand in the comments.  kmeans on
- * fermi-gtx480 holds 8 CTAs per SM (test_plan_warm.c), so positions round
- * down to multiples of 8. */
+ * fermi-gtx480 holds 8 CTAs per SM (test_plan_warm.c), hotspot 4; the
+ * fermi-gtx480 DRAM latency is 330 cycles, so a sample is at least
+ * 2 x 330 = 660 cycles. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,7 +22,9 @@ typedef struct fix {
     rf_ipc_kernel kc;
 } fix;
 
-static fix *load(const char *grid)
+/* spec's kernel on fermi-gtx480, grid (NULL: the spec's) spread over sms
+ * SMs (the busiest SM's share; 1: the whole grid). */
+static fix *load_run(const char *spec, const char *grid, int sms)
 {
     fix *f = calloc(1, sizeof *f);
     assert_non_null(f);
@@ -30,9 +33,15 @@ static fix *load(const char *grid)
     memset(&ko, 0, sizeof ko);
     ko.grid = grid;
     assert_int_equal(rf_gpu_load("fermi-gtx480", &f->gpu, NULL, &err), RF_OK);
-    assert_int_equal(rf_kernel_load("inputs/kernels/kmeans.spec", &ko, &f->k, &err), RF_OK);
+    assert_int_equal(rf_kernel_load(spec, &ko, &f->k, &err), RF_OK);
+    rf_kernel_spread(f->k, sms);
     assert_int_equal(rf_kchar_compute(&f->gpu, f->k, &f->kc, &err), RF_OK);
     return f;
+}
+
+static fix *load(const char *grid)
+{
+    return load_run("inputs/kernels/kmeans.spec", grid, 1);
 }
 
 static void unload(fix *f)
@@ -58,15 +67,13 @@ static void point_is(const rf_plan_point *p, int kind, int banks, int colls, uin
 /* A given budget of 4,000 cycles on 64 CTAs: four samples of
  * 4000 / 4 = 1000 cycles.  Warm-up: one CTA lifetime, full x 8 / 64
  * (about 1,840 cycles: the model's full run is about 14,700), capped at
- * half a sample: 500; window 1000 - 500 = 500.  Positions, 30/40/50/60%
- * of 64 CTAs rounded down to whole waves of 8:
- *   0.3 x 64 = 19.2 -> 19 -> 16;   0.4 x 64 = 25.6 -> 25 -> 24;
- *   0.5 x 64 = 32 -> 32;           0.6 x 64 = 38.4 -> 38 -> 32.
+ * half a sample: 500; window 1000 - 500 = 500.  Positions: the middles of
+ * four strata of 64 CTAs, (j + 1/2) x 64 / 4 = 8, 24, 40, 56.
  * Design points (16 banks and 16 collectors on the GPU): 16 banks, 16 / 4
  * = 4 banks, stealing at 16 / 2 = 8 banks, 16 banks with 16 / 2 = 8
  * collectors.  Cost 4 x 1000 = 4000.
  * Warmed (rf_plan_warm): 4 turnovers of 8 slots = 32 CTAs walked, at most
- * the CTAs before the window: 16, 24, 32, 32; timed warm-up one DRAM
+ * the CTAs before the window: 8, 24, 32, 32; timed warm-up one DRAM
  * latency (330) when below the old warm-up (500): 330; window
  * 1000 - 330 = 670; cost unchanged. */
 static void given_budget_four_windows(void **state)
@@ -82,11 +89,11 @@ static void given_budget_four_windows(void **state)
     assert_int_equal(pl.ndesign, 0);
     assert_float_equal(pl.budget, 4000, 0);
     assert_float_equal(pl.cost, 4000, 0);
-    point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 16, "baseline banks=16");
+    point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 8, "baseline banks=16");
     point_is(&pl.pt[1], RF_DESIGN_BASELINE, 4, 0, 24, "baseline banks=4");
-    point_is(&pl.pt[2], RF_DESIGN_STEALING, 8, 0, 32, "stealing banks=8");
-    point_is(&pl.pt[3], RF_DESIGN_BASELINE, 16, 8, 32, "baseline banks=16 coll=8");
-    const uint64_t walked[4] = {16, 24, 32, 32};
+    point_is(&pl.pt[2], RF_DESIGN_STEALING, 8, 0, 40, "stealing banks=8");
+    point_is(&pl.pt[3], RF_DESIGN_BASELINE, 16, 8, 56, "baseline banks=16 coll=8");
+    const uint64_t walked[4] = {8, 24, 32, 32};
     for (int i = 0; i < 4; i++) {
         assert_int_equal(pl.pt[i].warm_ctas, 0);
         assert_int_equal(pl.pt[i].warmup, 500);
@@ -106,9 +113,8 @@ static void given_budget_four_windows(void **state)
  * budget = 0.0425 x full; per sample budget / 4.  The CTA lifetime,
  * full x 8 / 1024 = 0.0078 full, exceeds half a sample, 0.0425 / 8 =
  * 0.0053 full, so the warm-up is half a sample: warm = (int)(per / 2),
- * window = (int)per - warm.  Positions:
- *   0.3 x 1024 = 307.2 -> 307 - 307 mod 8 = 304;  0.4: 409 - 1 = 408;
- *   0.5: 512;  0.6: 614.4 -> 614 - 6 = 608.
+ * window = (int)per - warm.  Positions: the middles of four strata,
+ * (j + 1/2) x 1024 / 4 = 128, 384, 640, 896.
  * Cost 4 (int)per <= budget.  Warmed: 32 CTAs walked before each (all
  * have 32 or more before them); timed warm-up min(330, warm) = 330 (warm
  * is about 980 cycles: full about 185,000). */
@@ -124,7 +130,7 @@ static void default_budget_long_grid(void **state)
     double per = pl.budget / 4;
     uint64_t warm = (uint64_t)(0.5 * per), win = (uint64_t)per - warm;
     assert_true(warm > 330);
-    const uint64_t skip[4] = {304, 408, 512, 608};
+    const uint64_t skip[4] = {128, 384, 640, 896};
     for (int i = 0; i < 4; i++) {
         assert_int_equal((int)pl.pt[i].skip_ctas, (int)skip[i]);
         assert_int_equal(pl.pt[i].warmup, warm);
@@ -144,9 +150,10 @@ static void default_budget_long_grid(void **state)
 /* Design windows (rf_plan_make_design, finereg) with a given budget of
  * 12,000 cycles on 64 CTAs: 4 + 2 samples of 12000 / 6 = 2000 cycles;
  * warm-up min(lifetime, half a sample) = min(14,700 x 8 / 64 = 1,838,
- * 1000) = 1000, window 2000 - 1000 = 1000; the design's two windows at 30%
- * and 50% (CTAs 16 and 32, as above) come last (ndesign 2).  Cost
- * 6 x 2000 = 12000. */
+ * 1000) = 1000, window 2000 - 1000 = 1000; the design's two windows at the
+ * level's and the stealing window's positions (CTAs 8 and 40, as above:
+ * 12.5% and 62.5% of the grid, labelled to the percent) come last
+ * (ndesign 2).  Cost 6 x 2000 = 12000. */
 static void design_windows_share_the_budget(void **state)
 {
     (void)state;
@@ -160,21 +167,75 @@ static void design_windows_share_the_budget(void **state)
     assert_int_equal(pl.n, 6);
     assert_int_equal(pl.ndesign, 2);
     assert_true(pl.full_cycles * 8 / 64 > 1000);
-    point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 16, "baseline banks=16");
+    point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 8, "baseline banks=16");
     point_is(&pl.pt[1], RF_DESIGN_BASELINE, 4, 0, 24, "baseline banks=4");
-    point_is(&pl.pt[2], RF_DESIGN_STEALING, 8, 0, 32, "stealing banks=8");
-    point_is(&pl.pt[3], RF_DESIGN_BASELINE, 16, 8, 32, "baseline banks=16 coll=8");
+    point_is(&pl.pt[2], RF_DESIGN_STEALING, 8, 0, 40, "stealing banks=8");
+    point_is(&pl.pt[3], RF_DESIGN_BASELINE, 16, 8, 56, "baseline banks=16 coll=8");
     assert_int_equal(pl.pt[4].design.kind, RF_DESIGN_FINEREG);
     assert_int_equal(pl.pt[5].design.kind, RF_DESIGN_FINEREG);
-    assert_int_equal((int)pl.pt[4].skip_ctas, 16);
-    assert_int_equal((int)pl.pt[5].skip_ctas, 32);
-    assert_string_equal(pl.pt[4].label, "finereg at 30%");
-    assert_string_equal(pl.pt[5].label, "finereg at 50%");
+    assert_int_equal((int)pl.pt[4].skip_ctas, 8);
+    assert_int_equal((int)pl.pt[5].skip_ctas, 40);
+    assert_string_equal(pl.pt[4].label, "finereg at 12%");
+    assert_string_equal(pl.pt[5].label, "finereg at 62%");
     for (int i = 0; i < 6; i++) {
         assert_int_equal(pl.pt[i].warmup, 1000);
         assert_int_equal(pl.pt[i].cycles, 1000);
     }
     assert_float_equal(pl.cost, 12000, 0);
+    unload(f);
+}
+
+/* A short run: hotspot's default run on fermi-gtx480, the busiest of 15
+ * SMs, ceil(1024 / 15) = 69 CTAs (grid indices 0, 15, ..., 1020), 4
+ * resident.  The model puts the share at about 44,390 cycles, so the
+ * budget is 0.0425 x 44,390 = 1,887 cycles: 1887 / 660 = 2.86, two samples
+ * (the level's baseline window and the 4-bank one) of 1887 / 2 = 943
+ * cycles (the sample's integer part).  Warm-up: one CTA lifetime, 44,390 x
+ * 4 / 69 = 2,573 cycles, capped at half a sample: (int)471.7 = 471;
+ * window 943 - 471 = 472.  Positions: the middles of two strata of 69
+ * CTAs, 0.25 x 69 = 17.25 -> 17 and 0.75 x 69 = 51.75 -> 51 (not whole
+ * waves: the functional walk starts the window where CTA 17 is
+ * dispatched).  Cost 2 x 943 = 1886 <= 1887.  Warmed: 4 turnovers of 4
+ * slots = 16 CTAs walked (both have 16 or more before them), timed warm-up
+ * min(330, 471) = 330, window 943 - 330 = 613, one DRAM latency or more.
+ * kmeans' default run (69 CTAs, about 10,320 cycles) has a budget of
+ * 0.0425 x 10,320 = 439 cycles, under one 660-cycle sample: no windows. */
+static void short_run_gets_short_windows(void **state)
+{
+    (void)state;
+    fix *f = load_run("inputs/kernels/hotspot.spec", NULL, 15);
+    rf_plan pl;
+    rf_err err;
+    assert_int_equal(rf_kernel_ctas(f->k), 69);
+    assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 0, &pl, &err), RF_OK);
+    assert_float_equal(pl.full_cycles, 44390, 20);
+    assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
+    assert_int_equal(pl.resident, 4);
+    assert_int_equal(pl.n, 2);
+    point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 17, "baseline banks=16");
+    point_is(&pl.pt[1], RF_DESIGN_BASELINE, 4, 0, 51, "baseline banks=4");
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pl.pt[i].warmup, 471);
+        assert_int_equal(pl.pt[i].cycles, 472);
+    }
+    assert_float_equal(pl.cost, 1886, 0);
+    assert_true(pl.cost <= pl.budget);
+    rf_plan_warm(&f->gpu, &pl);
+    assert_float_equal(pl.cost, 1886, 0);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pl.pt[i].warm_ctas, 16);
+        assert_int_equal(pl.pt[i].warmup, 330);
+        assert_int_equal(pl.pt[i].cycles, 613);
+    }
+    unload(f);
+
+    f = load_run("inputs/kernels/kmeans.spec", NULL, 15);
+    assert_int_equal(rf_kernel_ctas(f->k), 69);
+    assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 0, &pl, &err), RF_OK);
+    assert_float_equal(pl.full_cycles, 10320, 20);
+    assert_true(pl.budget < 660);
+    assert_int_equal(pl.n, 0);
+    assert_float_equal(pl.cost, 0, 0);
     unload(f);
 }
 
@@ -184,6 +245,7 @@ int main(void)
         cmocka_unit_test(given_budget_four_windows),
         cmocka_unit_test(default_budget_long_grid),
         cmocka_unit_test(design_windows_share_the_budget),
+        cmocka_unit_test(short_run_gets_short_windows),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

@@ -165,7 +165,8 @@ static void warmed_calibration_fits(void **state)
 }
 
 /* Default budget on short kernels (calibrate/plan.c): 4.25% of the
- * estimated full run, as many samples of at least 1000 cycles as fit. */
+ * estimated full run, as many samples of at least two DRAM latencies
+ * (2 x 330 = 660 cycles on fermi-gtx480) as fit. */
 static void short_kernel_plan_fits_the_budget(void **state)
 {
     const fix *f = *state;
@@ -181,28 +182,37 @@ static void short_kernel_plan_fits_the_budget(void **state)
     assert_int_equal(rf_plan_make(&f->gpu, k, &kc, 0, &pl, &err), RF_OK);
     /* kmeans on 128 CTAs: the model puts the run at about 36,380 cycles
      * (its critical CTA, analytic/ipc.c: the sampler's full run takes
-     * 35,664), so the budget is 0.0425 x 36,380 = 1,546 cycles: one sample
-     * (the level's baseline window), 1,546 cycles long.  Warm-up: one CTA
-     * lifetime, 36,380 x 8 resident / 128 CTAs = 2,274 cycles, capped at
-     * half the sample, 773; window 1,546 - 773 = 773.  Position: 30% of
-     * 128 CTAs = 38, rounded down to whole waves of 8: 32. */
+     * 35,664), so the budget is 0.0425 x 36,384 = 1,546 cycles: 1546 / 660
+     * = 2.3, two samples (the level's baseline window and the 4-bank one)
+     * of 1546 / 2 = 773 cycles.  Warm-up: one CTA lifetime, 36,384 x 8
+     * resident / 128 CTAs = 2,274 cycles, capped at half the sample,
+     * (int)386.5 = 386; window 773 - 386 = 387.  Positions: the middles of
+     * two strata of 128 CTAs, 0.25 x 128 = 32 and 0.75 x 128 = 96. */
     assert_float_equal(pl.full_cycles, 36380, 200);
     assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
-    assert_int_equal(pl.n, 1);
+    assert_int_equal(pl.n, 2);
     assert_int_equal(pl.resident, 8);
     assert_int_equal(pl.pt[0].design.kind, RF_DESIGN_BASELINE);
     assert_int_equal(pl.pt[0].design.banks, 16);
+    assert_int_equal(pl.pt[1].design.kind, RF_DESIGN_BASELINE);
+    assert_int_equal(pl.pt[1].design.banks, 4);
     assert_int_equal((int)pl.pt[0].skip_ctas, 32);
-    uint64_t per = (uint64_t)pl.budget, warm = (uint64_t)(0.5 * pl.budget);
-    assert_int_equal(pl.pt[0].warmup, warm);
-    assert_int_equal(pl.pt[0].cycles, per - warm);
+    assert_int_equal((int)pl.pt[1].skip_ctas, 96);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pl.pt[i].warmup, 386);
+        assert_int_equal(pl.pt[i].cycles, 387);
+    }
+    assert_float_equal(pl.cost, 1546, 0);
     assert_true(pl.cost <= 0.0425 * pl.full_cycles);
-    /* Warmed: 4 turnovers of 8 slots (32 CTAs, all before the window), the
-     * timed warm-up one DRAM latency (330 cycles), the rest window. */
+    /* Warmed: 4 turnovers of 8 slots (32 CTAs, all before each window), the
+     * timed warm-up one DRAM latency (330 cycles), the rest window:
+     * 773 - 330 = 443. */
     rf_plan_warm(&f->gpu, &pl);
-    assert_int_equal(pl.pt[0].warm_ctas, 32);
-    assert_int_equal(pl.pt[0].warmup, 330);
-    assert_int_equal(pl.pt[0].cycles, per - 330);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pl.pt[i].warm_ctas, 32);
+        assert_int_equal(pl.pt[i].warmup, 330);
+        assert_int_equal(pl.pt[i].cycles, 443);
+    }
     rf_kernel_destroy(k);
 }
 
@@ -211,17 +221,18 @@ static void too_short_a_kernel_stays_uncalibrated(void **state)
     const fix *f = *state;
     rf_plan pl;
     rf_err err;
-    /* kmeans on 16 CTAs: an estimated 19,540 cycles (its critical CTA), a
-     * budget of 0.0425 x 19,540 = 830 cycles: not one 1000-cycle sample. */
+    /* kmeans' default run on fermi-gtx480: the busiest of 15 SMs, 69 of
+     * 1,024 CTAs, an estimated 10,320 cycles, a budget of 0.0425 x 10,320
+     * = 439 cycles: not one sample of two DRAM latencies (660 cycles). */
     rf_kernel *k;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
-    ko.grid = "16";
     assert_int_equal(rf_kernel_load("inputs/kernels/kmeans.spec", &ko, &k, &err), RF_OK);
+    rf_kernel_spread(k, 15);
     rf_ipc_kernel kc;
     assert_int_equal(rf_kchar_compute(&f->gpu, k, &kc, &err), RF_OK);
     assert_int_equal(rf_plan_make(&f->gpu, k, &kc, 0, &pl, &err), RF_OK);
-    assert_true(pl.budget < 1000);
+    assert_true(pl.budget < 660);
     assert_int_equal(pl.n, 0);
     assert_float_equal(pl.cost, 0, 0);
     rf_calib cal;
