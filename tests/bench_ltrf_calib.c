@@ -157,6 +157,9 @@ static int calibrate_and_estimate(const rf_gpu *gpu, kjob *j)
         base.kind = RF_DESIGN_BASELINE;
         if (!rc)
             rc = rf_pffit_level(gpu, j->k, &j->kc, &base, 1, &j->cal[p], &err);
+        if (!rc)
+            rc = rf_pffit_window_level(gpu, j->k, &j->kc, &j->plan[p], j->win[p], 1, &j->cal[p],
+                                       &j->rep[p], &err);
         double t3 = benchrun_cpu_s();
         j->part_s[p][0] = t1 - t0;
         j->part_s[p][1] = t2 - t1;
@@ -253,8 +256,11 @@ static void verbose_kernel(const kjob *j)
         for (int q = 0; q < c->nfit; q++)
             printf(" %s=%.3g", rf_ipc_mparams[c->fit_idx[q]].name,
                    rf_mparam_get(&rf_ipc_mparams[c->fit_idx[q]], &c->params));
-        printf("\n      baseline: full run / model's steady state %.4f\n",
-               j->full[p][0].ipc / j->steady0[p]);
+        printf("\n      baseline: full run / model's steady state %.4f; windows / population "
+               "model %+.2f%% +- %.2f%%, level %.4f, level sd %.2f%%, shrink %.3f (corrections "
+               "%.2f%% rms)\n",
+               j->full[p][0].ipc / j->steady0[p], 100 * r->lv_mean, 100 * r->lv_noise, c->level,
+               100 * sqrt(c->level_var), c->shrink, 100 * r->corr_rms);
         for (int q = 1; q < r->per; q++)
             printf("      ratio %-7s windows %.4f +- %.3f  model %.4f -> %.4f  full runs %.4f\n",
                    pts[q].label, r->ratio[q], r->noise[q], r->model0[q], r->model[q],
