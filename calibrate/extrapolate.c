@@ -32,8 +32,10 @@
  *    Assumption: the correction is mostly one level over the designs (the
  *    windows' noise is on the level), so one weight serves every design
  *    point, HI-RF and the occupancy designs included.  Records without the
- *    weight (older ones, the register-cache fits of calibrate/pffit.c and
- *    calibrate/rcfit.c) have w = 1.
+ *    weight (older ones, the full-run fits of calibrate/pffit.c and
+ *    calibrate/rcfit.c) have w = 1; the register-cache windows' records
+ *    take theirs from the windows' noise and the level's variance
+ *    (calibrate/pffit.c rf_pffit_shrink).
  * 4. Prediction interval (calibrated only).  The relative error variance
  *        v = SIGMA_PRED^2 + s^2 / n + w^2 g^T C g / IPC_cal^2 + ((1 - w) c)^2
  *    with s^2 / n the windows' noise on the level they set together, g = d

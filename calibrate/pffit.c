@@ -229,12 +229,18 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
  * cost 2.5 times as much CPU for no better estimates.  It needs no window,
  * so a kernel too short for a pair gets it too (its record has no
  * samples: its estimates are reported uncalibrated).
+ * Then the baseline windows check that level (rf_pffit_window_level,
+ * "level from the windows" below): its variance joins the interval, and
+ * the whole correction is shrunk toward the uncalibrated estimate by the
+ * windows' noise.
  * Measured (tests/bench_ltrf_calib.c, maxwell-ltrf, one calibration per
- * pool; preferred pool / 8 warps; windows within 3% of the run): on the
- * nine tuning kernels mean |IPC error| 7.96% / 10.43% uncalibrated, 4.31% /
- * 6.66% calibrated, the design-over-baseline ratios 3.46% / 9.66% -> 3.07%
- * / 6.83%; on the validation kernels 15.59% / 11.84% -> 9.50% / 9.53%,
- * ratios 7.06% / 10.70% -> 3.75% / 7.40%.  Chosen on the nine (windows
+ * pool; preferred pool / 8 warps; windows within 3% of the run; the
+ * uncalibrated model without RFC's bias since): on the nine tuning
+ * kernels mean |IPC error| 5.27% / 6.16% uncalibrated, 4.57% / 6.90%
+ * calibrated (kmeans at 8 warps, no window, its population level alone:
+ * 5.95% -> 10.98%), 95% intervals holding 94% / 99% of the full runs
+ * (median width 27% / 35%); on the validation kernels 12.40% / 9.43% ->
+ * 10.30% / 8.52%, 87% / 90% (38% / 41%).  Chosen on the nine (windows
  * alone, 4.25% of the run): WIN_FLOOR 0.02 / 0.05 / 0.08 summed 16.72 /
  * 16.84 / 16.90 (mean error, both pools); WIN_NOISE_ONE 0.05 / 0.10 / 0.20
  * with prior widths 0.5 / 1 / 2: best 0.20 and 1 (16.59).
