@@ -236,11 +236,12 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
  * Measured (tests/bench_ltrf_calib.c, maxwell-ltrf, one calibration per
  * pool; preferred pool / 8 warps; windows within 3% of the run; the
  * uncalibrated model without RFC's bias since): on the nine tuning
- * kernels mean |IPC error| 5.27% / 6.16% uncalibrated, 4.57% / 6.90%
- * calibrated (kmeans at 8 warps, no window, its population level alone:
- * 5.95% -> 10.98%), 95% intervals holding 94% / 99% of the full runs
- * (median width 27% / 35%); on the validation kernels 12.40% / 9.43% ->
- * 10.30% / 8.52%, 87% / 90% (38% / 41%).  Chosen on the nine (windows
+ * kernels mean |IPC error| 5.27% / 6.16% uncalibrated, 4.76% / 6.30%
+ * calibrated (sgemm at 8 warps 4.25% -> 7.79%: its windows read RFC #7 at
+ * 0.68 of the baseline, its full runs 0.62), 95% intervals holding 94% /
+ * 99% of the full runs (median width 27% / 35%); on the validation
+ * kernels 12.40% / 9.43% -> 10.29% / 8.69%, 87% / 90% (38% / 41%).
+ * Chosen on the nine (windows
  * alone, 4.25% of the run): WIN_FLOOR 0.02 / 0.05 / 0.08 summed 16.72 /
  * 16.84 / 16.90 (mean error, both pools); WIN_NOISE_ONE 0.05 / 0.10 / 0.20
  * with prior widths 0.5 / 1 / 2: best 0.20 and 1 (16.59).
@@ -544,7 +545,13 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * is what the whole run has that mid-run windows do not see (start-up,
  * tail).  A record without windows takes LV_SD_NONE^2, the population
  * level's rms error on the nine tuning kernels' baseline full runs
- * (bench_ltrf_calib, both pools: 11.4%).
+ * (bench_ltrf_calib, both pools: 11.4%), and its level, c = ln level, is
+ * shrunk by the same rule as a correction against that noise: level^w,
+ * w = max(0, c^2 - LV_SD_NONE^2) / c^2 (kmeans, level 1.143: w = 0.28;
+ * on the nine's three kernel-pools without windows the mean |error| went
+ * 4.38 / 4.76 / 10.98% -> 2.21 / 8.69 / 5.56%, bfs at the preferred pool,
+ * kmeans at both; conv_row, the validation kernel without windows, 14.51
+ * / 4.92% -> 14.41 / 6.60%).
  * Shrink (rf_pffit_shrink): the corrections c_j = ln(IPC_cal / IPC_unc)
  * of the whole-kernel estimates at the windows' designs (the level and the
  * fitted parameters together) against the noise of what set them,
@@ -627,7 +634,12 @@ int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
     cal->shrink = 1.0;
     rep->lv_mean = rep->lv_noise = rep->corr_rms = 0;
     if (plan->n <= 0) {
+        /* No window checks the level: shrunk as a correction of noise
+         * LV_SD_NONE (the record has no samples, so its own weight is
+         * never applied). */
         cal->level_var = LV_SD_NONE * LV_SD_NONE;
+        double c = log(cal->level);
+        cal->level = exp(rf_extrap_shrink_weight(&c, 1, LV_SD_NONE, 1) * c);
         return RF_OK;
     }
     int per = plan->ndesign + 1, npos = plan->n / per;

@@ -98,8 +98,8 @@ int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *k
  * CTAs (rf_calib_window_ipc, sampler seed `seed`) at cal's parameters;
  * the windows' log ratio to it sets cal->level_var, then cal->shrink
  * (rf_pffit_shrink).  A plan without windows: cal->level_var the prior of
- * a level no window checked, shrink 1.  Call after rf_pffit_fit_windows
- * and rf_pffit_level. */
+ * a level no window checked, the level shrunk toward 1 against it, shrink
+ * 1.  Call after rf_pffit_fit_windows and rf_pffit_level. */
 int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                           const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
                           uint64_t seed, rf_calib *cal, rf_pffit_wrep *rep, rf_err *err);

@@ -269,7 +269,7 @@ static void no_windows(void **state)
  * fixture's estimated run (40 ALU instructions per warp) is too short for
  * a pair of windows within 3% of it, so rf_pffit_calibrate leaves the
  * record without samples (its estimates are reported uncalibrated) and
- * sets the level alone; the same seed gives the same level. */
+ * sets the level alone, shrunk as a level no window checked. */
 static void level(void **state)
 {
     fixture *fx = *state;
@@ -303,7 +303,11 @@ static void level(void **state)
     assert_int_equal(plan.n, 0);
     assert_int_equal(c2.samples, 0);
     assert_int_equal(c2.nfit, 0);
-    assert_float_equal(c2.level, cal.level, 1e-12);
+    /* No window checked it: shrunk toward 1 as rf_pffit_window_level
+     * does, level^w, w = max(0, c^2 - 0.114^2) / c^2, c = ln level. */
+    double c = log(cal.level), wl = c * c > 0.012996 ? (c * c - 0.012996) / (c * c) : 0.0;
+    assert_float_equal(c2.level, exp(wl * c), 1e-12);
+    assert_float_equal(c2.level_var, 0.012996, 1e-12);
 }
 
 /* The level's variance, 0.5^2 (m^2 + se^2) + 0.04^2:
@@ -369,7 +373,11 @@ static void interval_takes_level_var(void **state)
  * model's, not moved by the windows.  The shrink weight is
  * rf_pffit_shrink of the corrections ln(IPC_cal / IPC_unc) at the three
  * designs against the ratios' noise (2%: the floor) and level_var.  No
- * windows: level_var 0.114^2 = 0.012996, shrink 1. */
+ * windows: level_var 0.114^2 = 0.012996, shrink 1, and the level shrunk
+ * as a correction of that noise: level 1.2, c = ln 1.2 = 0.1823216, c^2 =
+ * 0.0332412, w = (0.0332412 - 0.012996) / 0.0332412 = 0.6090388, level
+ * exp(0.6090388 x 0.1823216) = 1.1174406; level 1.05, c^2 = 0.0023805 <
+ * 0.012996: level 1. */
 static void window_level(void **state)
 {
     fixture *fx = *state;
@@ -435,10 +443,16 @@ static void window_level(void **state)
     assert_int_equal(p.n, 0);
     rf_calib_init(&cal, "maxwell-ltrf", "simfix");
     cal.shrink = 0.5;
+    cal.level = 1.2;
     assert_int_equal(rf_pffit_window_level(&fx->sf.gpu, k, &fx->kc, &p, w, 3, &cal, &rep, &err),
                      0);
     assert_float_equal(cal.level_var, 0.012996, 1e-12);
     assert_float_equal(cal.shrink, 1.0, 0.0);
+    assert_float_equal(cal.level, 1.1174406, 1e-7);
+    cal.level = 1.05;
+    assert_int_equal(rf_pffit_window_level(&fx->sf.gpu, k, &fx->kc, &p, w, 3, &cal, &rep, &err),
+                     0);
+    assert_float_equal(cal.level, 1.0, 1e-15);
 }
 
 /* The record's level_var row: saved and read back exactly; a record
