@@ -258,7 +258,9 @@ static int load(const char *path, const char *gpu, const char *kernel, bool want
             int j = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, key + 6);
             if (j < 0)
                 /* Not RF_EUNKNOWN, which callers read as "no record". */
-                rc = rf_err_set(err, RF_EPARSE, path, (int)line, 3, key, "unknown model parameter");
+                rc = rf_err_set(err, RF_EPARSE, path, (int)line, 3, key,
+                                "unknown model parameter (a record of another rfkit "
+                                "version? calibrate again)");
             else if (!(rc = num(rw, path, line, &v, err))) {
                 const rf_mparam *mp = &rf_ipc_mparams[j];
                 if (v < mp->lo || v > mp->hi)
@@ -270,8 +272,9 @@ static int load(const char *path, const char *gpu, const char *kernel, bool want
         } else if (!strcmp(key, "fit")) {
             int j = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, rw->f[3]);
             if (j < 0)
-                rc = rf_err_set(err, RF_EPARSE, path, (int)line, 4, key, "unknown model parameter '%s'",
-                                rw->f[3]);
+                rc = rf_err_set(err, RF_EPARSE, path, (int)line, 4, key,
+                                "unknown model parameter '%s' (a record of another rfkit "
+                                "version? calibrate again)", rw->f[3]);
             else if (c->nfit >= RF_FIT_MAXP)
                 rc = rf_err_set(err, RF_ELIMIT, path, (int)line, 3, key, "more than %d fitted parameters",
                                 RF_FIT_MAXP);
