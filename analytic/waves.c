@@ -384,10 +384,13 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
     int n = s.nslots, wpc = s.wpc, nw = n * wpc;
     double *v = calloc((size_t)nw, sizeof *v);
     int *order = calloc((size_t)nw, sizeof *order);
-    if (!v || !order) {
-        free(v), free(order);
+    char *dirty = calloc((size_t)n, 1);   /* slots settle_needed may hold */
+    if (!v || !order || !dirty) {
+        free(v), free(order), free(dirty);
         return RF_ENOMEM;
     }
+    for (int k = 0; k < n; k++)
+        dirty[k] = settle_needed(&s, k);
     double c_last = 1.0;     /* issue stretch of the previous event */
     bool window = run->t_end > 0;
     double t = 0, insts = 0, active_time = 0, t0 = run->t_start, t1 = run->t_end;
@@ -448,8 +451,15 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
         s.retired += rate * dt;
             active_time += a * (hi - lo);
         }
-        for (int x = 0; x < na; x++)
-            s.rem[order[x]] -= v[order[x]] * dt;
+        /* A slot can need settling only where a warp's phase just ran out
+         * (or a drained slot launches, below): a settled slot has an
+         * issuing warp with time left, or none to settle (settle_needed). */
+        for (int x = 0; x < na; x++) {
+            int i = order[x];
+            s.rem[i] -= v[i] * dt;
+            if (s.rem[i] <= 1e-7)
+                dirty[i / wpc] = 1;
+        }
         t += dt;
         s.now = t;
         if (stop)
@@ -458,9 +468,13 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
             if (s.free_at[k] >= 0 && s.free_at[k] <= t + 1e-9) {
                 s.free_at[k] = -1;
                 launch(&s, k);
+                dirty[k] = 1;
             }
+            if (!dirty[k])
+                continue;
             if (settle_needed(&s, k))
                 settle(&s, k);
+            dirty[k] = settle_needed(&s, k);
         }
     }
     double len = window ? t1 - t0 : t;
@@ -476,7 +490,7 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
             out->batch_ipc[b] = s.bt[b + 1] > s.bt[b]
                                     ? (s.bi[b + 1] - s.bi[b]) / (s.bt[b + 1] - s.bt[b]) : 0.0;
     }
-    free(v), free(order);
+    free(v), free(order), free(dirty);
     return 0;
 }
 
