@@ -1084,6 +1084,9 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         }
     }
     cs->nctas = nctas;
+    cs->seed = seed;
+    cs->first_cta = first_cta;
+    cs->stride = stride;
     free(ready);
     free(from_mem);
     free(sI);
@@ -1136,6 +1139,7 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
     cs->insts = own_insts;
     cs->time = own_time;
     cs->nctas = nctas;
+    cs->first_cta = src->first_cta + first;
     memcpy(cs->nph, src->nph + first, sizeof *cs->nph * (size_t)nctas);
     memcpy(cs->insts, src->insts + per * (size_t)first, sizeof *cs->insts * per * (size_t)nctas);
     memcpy(cs->time, src->time + per * (size_t)first, sizeof *cs->time * per * (size_t)nctas);
@@ -1165,8 +1169,35 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
     return RF_OK;
 }
 
+int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu *gpu,
+                          const rf_func *f, const rf_profile *prof, int wpc, long first_cta,
+                          int nctas, long stride, uint64_t seed, rf_ctaset **out, rf_err *err)
+{
+    if (stride < 1)
+        stride = 1;
+    for (int h = 0; h < nhave; h++) {
+        const rf_ctaset *src = have[h];
+        if (src && src->seed == seed && src->stride == stride && src->wpc == (wpc < 1 ? 1 : wpc)
+            && first_cta >= src->first_cta && nctas >= 1
+            && first_cta + nctas <= src->first_cta + src->nctas)
+            return rf_kchar_ctaset_slice(src, (int)(first_cta - src->first_cta), nctas, out, err);
+    }
+    return rf_kchar_ctaset(gpu, f, prof, wpc, first_cta, nctas, stride, seed, out, err);
+}
+
+/* rf_kchar_func, handing back the CTA sample in *keep when keep is not
+ * NULL. */
+static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                      int threads_per_cta, rf_ipc_kernel *out, rf_ctaset **keep, rf_err *err);
+
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err)
+{
+    return kchar_func(gpu, f, prof, threads_per_cta, out, NULL, err);
+}
+
+static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                      int threads_per_cta, rf_ipc_kernel *out, rf_ctaset **keep, rf_err *err)
 {
     memset(out, 0, sizeof *out);
     out->func = f;              /* valid while the caller's kernel lives */
@@ -1303,7 +1334,10 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     out->drain = cs->drain;
     out->active_frac = cs->active_frac;
     out->live_frac = cs->live_frac;
-    rf_kchar_ctaset_free(cs);
+    if (keep)
+        *keep = cs;
+    else
+        rf_kchar_ctaset_free(cs);
     out->mem_latency = mem_lat;
     out->dram_bytes = dram / total;
     out->insts_per_warp = total;
@@ -1456,9 +1490,17 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
 
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_err *err)
 {
+    return rf_kchar_compute_walked(gpu, k, out, NULL, err);
+}
+
+int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
+                            rf_ctaset **walked, rf_err *err)
+{
+    if (walked)
+        *walked = NULL;
     if (!k->func)
         return rf_err_set(err, RF_EUNSUPPORTED, k->name, 0, 0, NULL, "kernel has no entry function");
-    int rc = rf_kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), out, err);
+    int rc = kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), out, walked, err);
     double ipw;
     if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
                                        rf_kernel_ctas(k), rf_kernel_sms(k), &ipw) == RF_OK
@@ -1471,5 +1513,9 @@ int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, 
      * kernel they cannot be counted for leaves nregs 0 (uniform writes). */
     if (rc == 0 && rf_rcc_writes_of(k->func, &k->profile, &out->rcw, NULL) != 0)
         out->rcw.nregs = 0;
+    if (rc && walked) {
+        rf_kchar_ctaset_free(*walked);
+        *walked = NULL;
+    }
     return rc;
 }
