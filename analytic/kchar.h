@@ -86,6 +86,10 @@ typedef struct rf_ctaset {
     double drain;          /* mean cycles from a warp's exit to its last retirement */
     uint64_t seed;         /* the walk: its c-th CTA is grid CTA (first_cta + c) * stride */
     long first_cta, stride;/* under the sampler's streams for seed */
+    double *cta_drain;     /* [nctas] each CTA's drain (its warps' longest) */
+    double *run;           /* [4 nctas] the walk's running sums of memory stall cycles,
+                            * other stall cycles, waits ending a turn and memory waits
+                            * after each CTA (NULL in a slice) */
 } rf_ctaset;
 
 /* CTAs first_cta .. first_cta + nctas - 1 of the kernel's run, with the
@@ -114,9 +118,13 @@ int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu 
                           const rf_func *f, const rf_profile *prof, int wpc, long first_cta,
                           int nctas, long stride, uint64_t seed, rf_ctaset **out, rf_err *err);
 
-/* rf_kchar_compute that also hands back the characterisation's CTA sample
- * (CTAs 0, 1, ... of seed 1, stride 1; the caller frees it) for the
- * calibration's walks to reuse (rf_calib_run_walked). */
+/* rf_kchar_compute that also hands back the CTAs it walked for the
+ * calibration's walks to reuse (rf_calib_run_walked; the caller frees
+ * them): the run's first RF_KCHAR_WALK_CTAS CTAs (at most) under seed 1,
+ * from which the characterisation's sample and the critical CTAs are taken
+ * where they lie among them (the same figures as rf_kchar_compute), or the
+ * characterisation's sample when that holds more. */
+#define RF_KCHAR_WALK_CTAS 4096
 int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
                             rf_ctaset **walked, rf_err *err);
 
