@@ -268,6 +268,8 @@ static void warm(sim *s, int n, long until)
  * (c = 1, every warp at its lone speed, when the warps ask less).  With
  * every warp at the kernel's mean ipt this is the equal share; where
  * phases differ it slows the issuing phases, not the waiting ones. */
+#define NEWTON_TOL 1e-5
+
 static void issue_stretch(const sim *s, const int *order, int na, double ipc, double *v,
                           double *c_last)
 {
@@ -280,7 +282,10 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
          * Newton converges from below, and from above its first step lands
          * below the root.  It starts at the previous event's c (the
          * population changes by one phase between events), a step below 1
-         * restarting from 1. */
+         * restarting from 1.  It stops after a step under NEWTON_TOL of c:
+         * convergence is quadratic, the error after a step at most
+         * |f'' / 2 f'| = sum r^3 / sum r^2 <= max r <= 1 (ipt <= 1) times the
+         * step squared, so under NEWTON_TOL^2 c^2. */
         c = *c_last > 1.0 ? *c_last : 1.0;
         for (int it = 0; it < 50; it++) {
             double f = -ipc, df = 0;
@@ -295,7 +300,7 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
             c -= step;
             if (c < 1.0)
                 c = 1.0;
-            else if (fabs(step) < 1e-9 * c)
+            else if (fabs(step) < NEWTON_TOL * c)
                 break;
         }
         *c_last = c;
