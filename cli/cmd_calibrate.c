@@ -237,10 +237,12 @@ static void calibrate_item(const many_opts *mo, const char *path, kernel_cal *it
     it->rc = !rep || !pr ? rf_err_set(&it->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
                   : rf_kernel_fit_regs(k, mo->gpu, &it->err);
     rf_kernel_spread(k, mo->sms);
-    /* The characterisation's CTA walks serve the calibration's too. */
+    /* The characterisation's CTA walks (seed 1) serve the calibration's
+     * too at that seed. */
     rf_ctaset *walked = NULL;
+    bool share = !mo->pf && mo->co.seed <= 1;
     if (!it->rc)
-        it->rc = rf_kchar_compute_walked(mo->gpu, k, &kc, mo->pf ? NULL : &walked, &it->err);
+        it->rc = rf_kchar_compute_walked(mo->gpu, k, &kc, share ? &walked : NULL, &it->err);
     if (!it->rc && mo->pf)
         it->rc = calibrate_pf(mo->gpu, mo->gpu_name, k, &kc, mo->co.budget_cycles, mo->co.seed,
                               mo->pool, pr, &it->cal, &it->err);
@@ -594,10 +596,11 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     int rc = !rep ? rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
                   : rf_kernel_fit_regs(k, &gpu, &err);
     rf_kernel_spread(k, sms > 0 ? (int)sms : (gpu.sms > 0 ? gpu.sms : 1));
-    /* The characterisation's CTA walks serve the calibration's too. */
+    /* The characterisation's CTA walks (seed 1) serve the calibration's
+     * too at that seed. */
     rf_ctaset *walked = NULL;
     if (!rc)
-        rc = rf_kchar_compute_walked(&gpu, k, &kc, pf ? NULL : &walked, &err);
+        rc = rf_kchar_compute_walked(&gpu, k, &kc, !pf && co.seed <= 1 ? &walked : NULL, &err);
     if (!rc && pf) {
         pf_run *pr = calloc(1, sizeof *pr);
         rc = pr ? calibrate_pf(&gpu, gpu_name, k, &kc, co.budget_cycles, co.seed, (int)pool, pr,
