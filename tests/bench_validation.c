@@ -6,11 +6,18 @@
  * Every kernel runs on fermi-gtx480 (16 banks, 16 collectors) at 7 design
  * points: the default design (the baseline of the speedups), banks 4, 8 and
  * 32, read stealing and read+write stealing at 8 banks, and 8 collectors.
- * Each point is compared with a full sampler run of the whole grid on one
- * SM, and the estimates describe the same machine (rf_shape.sms = 1, as
- * `estimate --sms 1`).  Every point is scored, the ones the calibration's
- * windows ran included: a window is a short sample, the score is on the
- * whole-kernel IPC.
+ * Two runs, each scored on its own (both by default):
+ *   --sms 1     each point against a full sampler run of the whole grid on
+ *               one SM, the estimates describing the same machine
+ *               (rf_shape.sms = 1, as `estimate --sms 1`);
+ *   default     the GPU's 15 SMs sharing the grid (inputs/kernel.h
+ *               rf_kernel_spread): calibration, estimates and full runs all
+ *               of the busiest SM's share, as `calibrate`, `estimate` and
+ *               `simulate --full` run with no --sms.
+ * RF_BENCH_SMS=N runs one of them: 1 the whole grid on one SM, 0 the
+ * GPU's count (the default run), another N the grid over N SMs.  Every
+ * point is scored, the ones the calibration's windows ran included: a
+ * window is a short sample, the score is on the whole-kernel IPC.
  *
  * Columns per set:
  *   unc, cal     mean and worst |IPC error| of the uncalibrated and the
@@ -34,7 +41,8 @@
  *
  * Full runs go to all cores.  RF_BENCH_VALCACHE=FILE keeps the full runs
  * (IPC, cycles, CPU time) in FILE and reuses them on the next run (delete
- * it when the sampler or a kernel changes).  RF_BENCH_KERNELS=a,b limits the
+ * it when the sampler or a kernel changes; the runs of a spread grid are
+ * keyed "sms=N|set|kernel|design", those of --sms 1 without the prefix).  RF_BENCH_KERNELS=a,b limits the
  * run to the kernels named; RF_BENCH_VERBOSE=1 prints every point;
  * RF_BENCH_SEEDS=N adds each set's calibrated figures over calibration
  * seeds 1..N (N more calibrations per kernel).
@@ -57,6 +65,7 @@
 
 typedef struct kjob {
     const char *set;
+    int sms;                /* SMs the grid is spread over (1: the whole grid) */
     char *name;
     rf_gpu gpu;
     rf_kernel *k;
@@ -95,7 +104,17 @@ static void design_point(int i, rf_design *d)
     }
 }
 
-static int setup(kjob *kj, const char *set, const char *dir, char *name)
+/* The estimates' machine: the grid over kj->sms SMs (the share's CTAs per
+ * SM, as `estimate` describes it). */
+static rf_shape job_shape(const kjob *kj)
+{
+    rf_shape sh = {kj->k->regs, rf_kernel_threads(kj->k), kj->k->smem_static + kj->k->launch.smem,
+                   rf_kernel_grid_ctas(kj->k), kj->sms};
+    return sh;
+}
+
+/* sms 0: the GPU's count. */
+static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms)
 {
     rf_err err;
     char path[512];
@@ -114,6 +133,8 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name)
         fprintf(stderr, "bench_validation: %s: %s\n", path, err.msg);
         return -1;
     }
+    kj->sms = sms > 0 ? sms : (kj->gpu.sms > 0 ? kj->gpu.sms : 1);
+    rf_kernel_spread(kj->k, kj->sms);
     double t0 = benchrun_cpu_s();
     rf_calib_opts co = {0, 1, NULL, false, NULL};
     rf_ctaset *walked = NULL;
@@ -132,15 +153,18 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name)
         p->gpu = &kj->gpu;
         p->k = kj->k;
         design_point(i, &p->d);
-        snprintf(p->key, sizeof p->key, "%s|%s|%s", set, name, design_label[i]);
+        if (kj->sms > 1)
+            snprintf(p->key, sizeof p->key, "sms=%d|%s|%s|%s", kj->sms, set, name,
+                     design_label[i]);
+        else
+            snprintf(p->key, sizeof p->key, "%s|%s|%s", set, name, design_label[i]);
     }
     return 0;
 }
 
 static void score(kjob *kj)
 {
-    rf_shape sh = {kj->k->regs, rf_kernel_threads(kj->k), kj->k->smem_static + kj->k->launch.smem,
-                   rf_kernel_ctas(kj->k), 1};
+    rf_shape sh = job_shape(kj);
     rf_estimate ec[NDESIGN], eu[NDESIGN];
     bool ok[NDESIGN];
     rf_err err;
@@ -182,8 +206,7 @@ static void score(kjob *kj)
  * (added to *sum, *n, *worst). */
 static void score_cal(const kjob *kj, const rf_calib *cal, double *sum, int *n, double *worst)
 {
-    rf_shape sh = {kj->k->regs, rf_kernel_threads(kj->k), kj->k->smem_static + kj->k->launch.smem,
-                   rf_kernel_ctas(kj->k), 1};
+    rf_shape sh = job_shape(kj);
     rf_err err;
     for (int i = 0; i < NDESIGN; i++) {
         const benchrun_point *p = &kj->pts[i];
@@ -304,7 +327,9 @@ static void kernel_lines(kjob *jobs, int n)
     }
 }
 
-int main(void)
+/* One run (the grid over sms SMs, 0: the GPU's count): calibration, full
+ * runs and the table of both sets.  Returns 0, or 1 on a setup error. */
+static int run_mode(int sms)
 {
     const struct { const char *set, *dir; } sets[2] = {{"tuning", "inputs/kernels"},
                                                       {"validation", "inputs/validation"}};
@@ -327,7 +352,7 @@ int main(void)
                 free(names[i]);
                 continue;
             }
-            if (setup(&jobs[nk], sets[s].set, sets[s].dir, names[i]))
+            if (setup(&jobs[nk], sets[s].set, sets[s].dir, names[i], sms))
                 return 1;
             nk++;
         }
@@ -352,8 +377,14 @@ int main(void)
     setsum sum[2];
     for (int s = 0; s < 2; s++)
         sum[s] = summarise(&jobs[first[s]], first[s + 1] - first[s]);
-    printf("validation: whole-kernel IPC of estimate (--sms 1) vs simulate --full on %s, %d design points per kernel\n",
-           GPU_NAME, NDESIGN);
+    int used = nk > 0 ? jobs[0].sms : (sms > 0 ? sms : 1);
+    if (used > 1)
+        printf("validation, default run (%d SMs share the grid, the busiest SM's share): "
+               "whole-share IPC of estimate vs simulate --full on %s, %d design points per "
+               "kernel\n", used, GPU_NAME, NDESIGN);
+    else
+        printf("validation, --sms 1 (the whole grid on one SM): whole-kernel IPC of estimate "
+               "vs simulate --full on %s, %d design points per kernel\n", GPU_NAME, NDESIGN);
     printf("%-28s %14s %14s\n", "", "tuning (nine)", "validation");
     printf("%-28s %14d %14d\n", "kernels", sum[0].kernels, sum[1].kernels);
     printf("%-28s %14d %14d\n", "points", sum[0].pts, sum[1].pts);
@@ -392,4 +423,23 @@ int main(void)
     free(all);
     free(jobs);
     return 0;
+}
+
+int main(void)
+{
+    const char *sms = getenv("RF_BENCH_SMS");
+    if (sms && *sms) {
+        char *end;
+        long n = strtol(sms, &end, 10);
+        if (*end || n < 0 || n > 1024) {
+            fprintf(stderr, "bench_validation: RF_BENCH_SMS: '%s' is not an SM count (0: the GPU's)\n",
+                    sms);
+            return 1;
+        }
+        return run_mode((int)n);
+    }
+    if (run_mode(1))
+        return 1;
+    printf("\n");
+    return run_mode(0);
 }
