@@ -677,6 +677,8 @@ void rf_kchar_ctaset_free(rf_ctaset *cs)
     free(cs->nph);
     free(cs->insts);
     free(cs->time);
+    free(cs->cta_drain);
+    free(cs->run);
     free(cs);
 }
 
@@ -976,7 +978,7 @@ static int restride(rf_ctaset *cs, int n, int phases)
  * at most rel_se; cs->nctas is then the CTAs walked. */
 static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
                        long first_cta, int nctas, long stride, uint64_t seed, double rel_se,
-                       rf_ctaset **out, rf_err *err)
+                       const rf_ctaset *from, rf_ctaset **out, rf_err *err)
 {
     *out = NULL;
     if (f->nblocks > RF_KIR_MAX_BLOCKS)
@@ -998,10 +1000,13 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     float *sT = calloc((size_t)wpc * MC_MAXPH, sizeof *sT);
     if (cs) {
         cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
+        cs->cta_drain = calloc((size_t)nctas, sizeof *cs->cta_drain);
+        cs->run = calloc((size_t)nctas * 4, sizeof *cs->run);
         cs->insts = calloc((size_t)nctas * wpc * maxph, sizeof *cs->insts);
         cs->time = calloc((size_t)nctas * wpc * maxph, sizeof *cs->time);
     }
-    if (prc || !cs || !ready || !from_mem || !sI || !sT || !cs->nph || !cs->insts || !cs->time) {
+    if (prc || !cs || !ready || !from_mem || !sI || !sT || !cs->nph || !cs->insts || !cs->time
+        || !cs->cta_drain || !cs->run) {
         if (prc == RF_OK)
             walk_prog_free(&prog);
         free(ready);
@@ -1017,6 +1022,10 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
     double mom[2][3] = {{0}};   /* per-CTA moments: active_frac, cpi_lone */
+    /* CTAs `from` walked from the same first CTA are taken from it: the
+     * same rows, drain and running sums as walking them again. */
+    int nfrom = from && from->run && from->seed == seed && from->stride == stride
+                    && from->wpc == wpc && from->first_cta == first_cta ? from->nctas : 0;
     for (int c = 0; c < nctas; c++) {
         double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
         float *I = sI, *T = sT;
@@ -1024,7 +1033,20 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         memset(sT, 0, sizeof *sT * (size_t)wpc * MC_MAXPH);
         int nph = 1;
         double cta_drain = 0;
-        for (int w = 0; w < wpc; w++) {
+        if (c < nfrom) {
+            nph = from->nph[c];
+            for (int w = 0; w < wpc; w++) {
+                size_t at = ((size_t)c * wpc + w) * from->maxph;
+                memcpy(I + (size_t)w * MC_MAXPH, from->insts + at, sizeof *I * (size_t)nph);
+                memcpy(T + (size_t)w * MC_MAXPH, from->time + at, sizeof *T * (size_t)nph);
+            }
+            cta_drain = from->cta_drain[c];
+            sm = from->run[4 * c];
+            sd = from->run[4 * c + 1];
+            nev = from->run[4 * c + 2];
+            nmw = from->run[4 * c + 3];
+        }
+        for (int w = 0; w < wpc && c >= nfrom; w++) {
             uint64_t cta = (uint64_t)((first_cta + c) * stride);
             uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
             double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem,
@@ -1033,6 +1055,11 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             cta_drain = d > cta_drain ? d : cta_drain;
         }
         drain += cta_drain;
+        cs->cta_drain[c] = cta_drain;
+        cs->run[4 * c] = sm;
+        cs->run[4 * c + 1] = sd;
+        cs->run[4 * c + 2] = nev;
+        cs->run[4 * c + 3] = nmw;
         cs->nph[c] = nph;
         if (nph > maxph && restride(cs, c, nph > 2 * maxph ? nph : 2 * maxph) != RF_OK) {
             walk_prog_free(&prog);
@@ -1084,6 +1111,9 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         }
     }
     cs->nctas = nctas;
+    cs->seed = seed;
+    cs->first_cta = first_cta;
+    cs->stride = stride;
     free(ready);
     free(from_mem);
     free(sI);
@@ -1108,7 +1138,7 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                     rf_err *err)
 {
     return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, stride > 1 ? stride : 1, seed, 0.0,
-                       out, err);
+                       NULL, out, err);
 }
 
 int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
@@ -1129,13 +1159,25 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
         rf_kchar_ctaset_free(cs);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }
+    double *own_drain = cs->nph ? malloc(sizeof *own_drain * (size_t)nctas) : NULL;
+    if (!own_drain) {
+        rf_kchar_ctaset_free(cs);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    }
     int *own_nph = cs->nph;
     float *own_insts = cs->insts, *own_time = cs->time;
     *cs = *src;
     cs->nph = own_nph;
     cs->insts = own_insts;
     cs->time = own_time;
+    cs->cta_drain = own_drain;
+    cs->run = NULL;
+    if (src->cta_drain)
+        memcpy(cs->cta_drain, src->cta_drain + first, sizeof *cs->cta_drain * (size_t)nctas);
+    else
+        memset(cs->cta_drain, 0, sizeof *cs->cta_drain * (size_t)nctas);
     cs->nctas = nctas;
+    cs->first_cta = src->first_cta + first;
     memcpy(cs->nph, src->nph + first, sizeof *cs->nph * (size_t)nctas);
     memcpy(cs->insts, src->insts + per * (size_t)first, sizeof *cs->insts * per * (size_t)nctas);
     memcpy(cs->time, src->time + per * (size_t)first, sizeof *cs->time * per * (size_t)nctas);
@@ -1165,8 +1207,39 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
     return RF_OK;
 }
 
+int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu *gpu,
+                          const rf_func *f, const rf_profile *prof, int wpc, long first_cta,
+                          int nctas, long stride, uint64_t seed, rf_ctaset **out, rf_err *err)
+{
+    if (stride < 1)
+        stride = 1;
+    for (int h = 0; h < nhave; h++) {
+        const rf_ctaset *src = have[h];
+        if (src && src->seed == seed && src->stride == stride && src->wpc == (wpc < 1 ? 1 : wpc)
+            && first_cta >= src->first_cta && nctas >= 1
+            && first_cta + nctas <= src->first_cta + src->nctas)
+            return rf_kchar_ctaset_slice(src, (int)(first_cta - src->first_cta), nctas, out, err);
+    }
+    return rf_kchar_ctaset(gpu, f, prof, wpc, first_cta, nctas, stride, seed, out, err);
+}
+
+/* rf_kchar_func, handing back the CTA sample in *keep when keep is not
+ * NULL. */
+static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                      int threads_per_cta, const rf_ctaset *from, rf_ipc_kernel *out,
+                      rf_ctaset **keep, rf_err *err);
+
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err)
+{
+    return kchar_func(gpu, f, prof, threads_per_cta, NULL, out, NULL, err);
+}
+
+/* rf_kchar_func, the CTAs of its sample that `from` walked taken from it
+ * (ctaset_walk), the sample handed back in *keep when keep is not NULL. */
+static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                      int threads_per_cta, const rf_ctaset *from, rf_ipc_kernel *out,
+                      rf_ctaset **keep, rf_err *err)
 {
     memset(out, 0, sizeof *out);
     out->func = f;              /* valid while the caller's kernel lives */
@@ -1293,7 +1366,7 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     out->warps_per_cta = (threads_per_cta + ws_ - 1) / ws_;
     rf_ctaset *cs;
     rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, 1, RF_KCHAR_MC_SEED,
-                     RF_KCHAR_MC_REL_SE, &cs, err);
+                     RF_KCHAR_MC_REL_SE, from, &cs, err);
     if (rc)
         return rc;
     out->stall_mem = cs->s_mem;
@@ -1303,7 +1376,10 @@ int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
     out->drain = cs->drain;
     out->active_frac = cs->active_frac;
     out->live_frac = cs->live_frac;
-    rf_kchar_ctaset_free(cs);
+    if (keep)
+        *keep = cs;
+    else
+        rf_kchar_ctaset_free(cs);
     out->mem_latency = mem_lat;
     out->dram_bytes = dram / total;
     out->insts_per_warp = total;
@@ -1391,7 +1467,8 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
 #define RF_KCHAR_CRIT_CHUNK 64
 
 static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
-                        long ctas, long stride, rf_ipc_kernel *out, rf_err *err)
+                        long ctas, long stride, const rf_ctaset *from, rf_ipc_kernel *out,
+                        rf_err *err)
 {
     out->ncrit = 0;
     out->crit_ctas = 0;
@@ -1407,14 +1484,25 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     }
     for (long c0 = 0; c0 < n; c0 += RF_KCHAR_CRIT_CHUNK) {
         int m = (int)(n - c0 < RF_KCHAR_CRIT_CHUNK ? n - c0 : RF_KCHAR_CRIT_CHUNK);
+        /* The chunk's CTAs from `from` where it walked them (the same
+         * rows and drains), else walked. */
         rf_ctaset *cs;
-        int rc = ctaset_walk(gpu, f, prof, wpc, first + c0, m, stride, RF_KCHAR_MC_SEED, 0.0, &cs,
-                             err);
+        const rf_ctaset *h[1] = {from};
+        int rc = from && from->cta_drain
+                     ? rf_kchar_ctaset_reuse(h, 1, gpu, f, prof, wpc, first + c0, m,
+                                             stride, RF_KCHAR_MC_SEED, &cs, err)
+                     : ctaset_walk(gpu, f, prof, wpc, first + c0, m, stride, RF_KCHAR_MC_SEED,
+                                   0.0, NULL, &cs, err);
         if (rc) {
             free(lone);
             free(rec);
             return rc;
         }
+        /* The chunk's mean drain, summed as its own walk sums it. */
+        double dsum = 0;
+        for (int c = 0; c < m; c++)
+            dsum += cs->cta_drain[c];
+        cs->drain = dsum / m;
         for (int c = 0; c < m; c++) {
             const float *T = cs->time + (size_t)c * cs->wpc * cs->maxph;
             double t = 0;
@@ -1456,9 +1544,33 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
 
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_err *err)
 {
+    return rf_kchar_compute_walked(gpu, k, out, NULL, err);
+}
+
+int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
+                            rf_ctaset **walked, rf_err *err)
+{
+    if (walked)
+        *walked = NULL;
     if (!k->func)
         return rf_err_set(err, RF_EUNSUPPORTED, k->name, 0, 0, NULL, "kernel has no entry function");
-    int rc = rf_kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), out, err);
+    /* The run's first CTAs, walked once for the sample, the critical CTAs
+     * and the calibration. */
+    rf_ctaset *grid = NULL;
+    int rc = RF_OK;
+    if (walked) {
+        long n = rf_kernel_ctas(k);
+        int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
+        rc = ctaset_walk(gpu, k->func, &k->profile, (rf_kernel_threads(k) + ws_ - 1) / ws_, 0,
+                         n > RF_KCHAR_WALK_CTAS ? RF_KCHAR_WALK_CTAS : n < 1 ? 1 : (int)n,
+                         rf_kernel_sms(k) > 1 ? rf_kernel_sms(k) : 1, RF_KCHAR_MC_SEED, 0.0,
+                         NULL, &grid, err);
+        if (rc)
+            return rc;
+    }
+    rf_ctaset *sample = NULL;
+    rc = kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), grid, out,
+                    walked ? &sample : NULL, err);
     double ipw;
     if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
                                        rf_kernel_ctas(k), rf_kernel_sms(k), &ipw) == RF_OK
@@ -1466,10 +1578,24 @@ int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, 
         out->insts_per_warp = ipw;
     if (rc == 0)
         rc = run_critical(gpu, k->func, &k->profile, out->warps_per_cta, rf_kernel_ctas(k),
-                          rf_kernel_sms(k), out, err);
+                          rf_kernel_sms(k), grid, out, err);
+    if (walked && rc == 0) {
+        /* Hand back whichever holds more CTAs from the first (the sample
+         * on a grid shorter than it, with stride 1). */
+        bool more = sample && sample->stride == grid->stride && sample->nctas > grid->nctas;
+        *walked = more ? sample : grid;
+        rf_kchar_ctaset_free(more ? grid : sample);
+    } else {
+        rf_kchar_ctaset_free(grid);
+        rf_kchar_ctaset_free(sample);
+    }
     /* Per-register writes for register-cache collisions (rccollide.c); a
      * kernel they cannot be counted for leaves nregs 0 (uniform writes). */
     if (rc == 0 && rf_rcc_writes_of(k->func, &k->profile, &out->rcw, NULL) != 0)
         out->rcw.nregs = 0;
+    if (rc && walked) {
+        rf_kchar_ctaset_free(*walked);
+        *walked = NULL;
+    }
     return rc;
 }

@@ -84,6 +84,12 @@ typedef struct rf_ctaset {
     double turn_insts;     /* instructions per wait of more than a cycle: a warp's
                             * turn at a greedy scheduler */
     double drain;          /* mean cycles from a warp's exit to its last retirement */
+    uint64_t seed;         /* the walk: its c-th CTA is grid CTA (first_cta + c) * stride */
+    long first_cta, stride;/* under the sampler's streams for seed */
+    double *cta_drain;     /* [nctas] each CTA's drain (its warps' longest) */
+    double *run;           /* [4 nctas] the walk's running sums of memory stall cycles,
+                            * other stall cycles, waits ending a turn and memory waits
+                            * after each CTA (NULL in a slice) */
 } rf_ctaset;
 
 /* CTAs first_cta .. first_cta + nctas - 1 of the kernel's run, with the
@@ -102,6 +108,25 @@ void rf_kchar_ctaset_free(rf_ctaset *cs);
  * outside src (RF_EINTERNAL), out of memory. */
 int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
                           rf_err *err);
+
+/* rf_kchar_ctaset that takes the CTAs from one of the nhave sets in have
+ * (entries may be NULL) when it holds them all (the same seed, stride and
+ * warps per CTA, the range inside its walk): a slice, the same CTAs, the
+ * stall, turn and drain figures the holder's (rf_kchar_ctaset_slice); else
+ * walks them. */
+int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu *gpu,
+                          const rf_func *f, const rf_profile *prof, int wpc, long first_cta,
+                          int nctas, long stride, uint64_t seed, rf_ctaset **out, rf_err *err);
+
+/* rf_kchar_compute that also hands back the CTAs it walked for the
+ * calibration's walks to reuse (rf_calib_run_walked; the caller frees
+ * them): the run's first RF_KCHAR_WALK_CTAS CTAs (at most) under seed 1,
+ * from which the characterisation's sample and the critical CTAs are taken
+ * where they lie among them (the same figures as rf_kchar_compute), or the
+ * characterisation's sample when that holds more. */
+#define RF_KCHAR_WALK_CTAS 4096
+int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
+                            rf_ctaset **walked, rf_err *err);
 
 /* Same from a bare function, profile and CTA shape (tests, tools). */
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,

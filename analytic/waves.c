@@ -268,6 +268,8 @@ static void warm(sim *s, int n, long until)
  * (c = 1, every warp at its lone speed, when the warps ask less).  With
  * every warp at the kernel's mean ipt this is the equal share; where
  * phases differ it slows the issuing phases, not the waiting ones. */
+#define NEWTON_TOL 1e-5
+
 static void issue_stretch(const sim *s, const int *order, int na, double ipc, double *v,
                           double *c_last)
 {
@@ -280,7 +282,10 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
          * Newton converges from below, and from above its first step lands
          * below the root.  It starts at the previous event's c (the
          * population changes by one phase between events), a step below 1
-         * restarting from 1. */
+         * restarting from 1.  It stops after a step under NEWTON_TOL of c:
+         * convergence is quadratic, the error after a step at most
+         * |f'' / 2 f'| = sum r^3 / sum r^2 <= max r <= 1 (ipt <= 1) times the
+         * step squared, so under NEWTON_TOL^2 c^2. */
         c = *c_last > 1.0 ? *c_last : 1.0;
         for (int it = 0; it < 50; it++) {
             double f = -ipc, df = 0;
@@ -295,7 +300,7 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
             c -= step;
             if (c < 1.0)
                 c = 1.0;
-            else if (fabs(step) < 1e-9 * c)
+            else if (fabs(step) < NEWTON_TOL * c)
                 break;
         }
         *c_last = c;
@@ -384,10 +389,13 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
     int n = s.nslots, wpc = s.wpc, nw = n * wpc;
     double *v = calloc((size_t)nw, sizeof *v);
     int *order = calloc((size_t)nw, sizeof *order);
-    if (!v || !order) {
-        free(v), free(order);
+    char *dirty = calloc((size_t)n, 1);   /* slots settle_needed may hold */
+    if (!v || !order || !dirty) {
+        free(v), free(order), free(dirty);
         return RF_ENOMEM;
     }
+    for (int k = 0; k < n; k++)
+        dirty[k] = settle_needed(&s, k);
     double c_last = 1.0;     /* issue stretch of the previous event */
     bool window = run->t_end > 0;
     double t = 0, insts = 0, active_time = 0, t0 = run->t_start, t1 = run->t_end;
@@ -448,8 +456,15 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
         s.retired += rate * dt;
             active_time += a * (hi - lo);
         }
-        for (int x = 0; x < na; x++)
-            s.rem[order[x]] -= v[order[x]] * dt;
+        /* A slot can need settling only where a warp's phase just ran out
+         * (or a drained slot launches, below): a settled slot has an
+         * issuing warp with time left, or none to settle (settle_needed). */
+        for (int x = 0; x < na; x++) {
+            int i = order[x];
+            s.rem[i] -= v[i] * dt;
+            if (s.rem[i] <= 1e-7)
+                dirty[i / wpc] = 1;
+        }
         t += dt;
         s.now = t;
         if (stop)
@@ -458,9 +473,13 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
             if (s.free_at[k] >= 0 && s.free_at[k] <= t + 1e-9) {
                 s.free_at[k] = -1;
                 launch(&s, k);
+                dirty[k] = 1;
             }
+            if (!dirty[k])
+                continue;
             if (settle_needed(&s, k))
                 settle(&s, k);
+            dirty[k] = settle_needed(&s, k);
         }
     }
     double len = window ? t1 - t0 : t;
@@ -476,7 +495,7 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
             out->batch_ipc[b] = s.bt[b + 1] > s.bt[b]
                                     ? (s.bi[b + 1] - s.bi[b]) / (s.bt[b + 1] - s.bt[b]) : 0.0;
     }
-    free(v), free(order);
+    free(v), free(order), free(dirty);
     return 0;
 }
 

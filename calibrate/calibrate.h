@@ -55,6 +55,15 @@ int rf_calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
                  const rf_ipc_kernel *kc, const rf_calib_opts *opts, rf_calib *out,
                  rf_calib_report *rep, rf_err *err);
 
+/* rf_calib_run taking the CTAs its walks need (the windows', the level's
+ * draws, calibrate/calibrate.c) from walked where it holds them (may be
+ * NULL): the characterisation's sample (rf_kchar_compute_walked), so that
+ * no CTA is walked twice.  The same result as rf_calib_run. */
+int rf_calib_run_walked(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
+                        const rf_ipc_kernel *kc, const rf_ctaset *walked,
+                        const rf_calib_opts *opts, rf_calib *out, rf_calib_report *rep,
+                        rf_err *err);
+
 /* IPC the model gives for a sampler window of design d: the CTA population
  * model (analytic/waves.c) from a start at CTA `skip` (cs: the CTAs from
  * `skip - warm` on, rf_kchar_ctaset with the sampler's seed), cold

@@ -32,8 +32,10 @@
  *    Assumption: the correction is mostly one level over the designs (the
  *    windows' noise is on the level), so one weight serves every design
  *    point, HI-RF and the occupancy designs included.  Records without the
- *    weight (older ones, the register-cache fits of calibrate/pffit.c and
- *    calibrate/rcfit.c) have w = 1.
+ *    weight (older ones, the full-run fits of calibrate/pffit.c and
+ *    calibrate/rcfit.c) have w = 1; the register-cache windows' records
+ *    take theirs from the windows' noise and the level's variance
+ *    (calibrate/pffit.c rf_pffit_shrink).
  * 4. Prediction interval (calibrated only).  The relative error variance
  *        v = SIGMA_PRED^2 + s^2 / n + w^2 g^T C g / IPC_cal^2 + ((1 - w) c)^2
  *    with s^2 / n the windows' noise on the level they set together, g = d
@@ -43,10 +45,14 @@
  *    correction the shrinkage gave up (the estimate is that far from the
  *    calibrated one), and SIGMA_PRED the calibrated model's error that
  *    none of these explains; 95% interval IPC (1 +- 1.96 sqrt(v)) about
- *    the shrunk estimate; cycles = instructions / IPC at its ends.  A
+ *    the shrunk estimate; cycles = instructions / IPC at its ends.  The
+ *    register-cache records (calibrate/pffit.c) add level_var, the
+ *    level's own variance as their baseline windows measure it (the
+ *    population model's level, which the ratios do not see): the
+ *    calibrated estimate's error, which the shrunk one carries too.  A
  *    record without samples (calibrate/plan.c: too short a kernel) gives
  *    an uncalibrated estimate with the uncalibrated model's interval,
- *    IPC (1 +- 1.96 SIGMA_UNC).
+ *    IPC (1 +- 1.96 sqrt(SIGMA_UNC^2 + level_var)).
  * 5. Area of the design's register file per SM (analytic/area.c).
  * 6. Energy (analytic/energy.c, rf_energy_of_events: the events-to-accesses
  *    mapping `simulate` uses too) of all SMs in use, from the events of the
@@ -477,15 +483,17 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
             out->cycles *= ipc_cal / out->ipc;
         }
         int n = cal->samples > 0 ? cal->samples : 1;
-        double v = rf_extrap_rel_var(cal->rms_rel, n, w, corr, vfit / (ipc_cal * ipc_cal));
+        double v = rf_extrap_rel_var(cal->rms_rel, n, w, corr, vfit / (ipc_cal * ipc_cal))
+                   + cal->level_var;
         double half = Z95 * sqrt(v) * out->ipc;
         out->ipc_lo = out->ipc - half > 0 ? out->ipc - half : 0.0;
         out->ipc_hi = out->ipc + half;
         out->cycles_lo = out->insts / out->ipc_hi;
         out->cycles_hi = out->ipc_lo > 0 ? out->insts / out->ipc_lo : INFINITY;
     } else if (cal) {
-        /* A record without samples: the uncalibrated model's own error. */
-        double half = Z95 * SIGMA_UNC * out->ipc;
+        /* A record without samples: the uncalibrated model's own error,
+         * and the level's where the record says it. */
+        double half = Z95 * sqrt(SIGMA_UNC * SIGMA_UNC + cal->level_var) * out->ipc;
         out->ipc_lo = out->ipc - half > 0 ? out->ipc - half : 0.0;
         out->ipc_hi = out->ipc + half;
         out->cycles_lo = out->insts / out->ipc_hi;

@@ -63,6 +63,12 @@ typedef struct rf_pffit_wrep {
     double model0[RF_PLAN_PF_PTS];  /* the model's ratio at the defaults */
     double model[RF_PLAN_PF_PTS];   /* ... at the fitted parameters */
     double sim_cycles;        /* cycles simulated (warm-ups included) */
+    /* The baseline windows against the population model at the same
+     * windows (rf_pffit_window_level). */
+    double base_model[RF_PLAN_PF_POS]; /* the model's IPC at position g's baseline window */
+    double lv_mean;           /* mean over positions of ln(window / model) */
+    double lv_noise;          /* its standard error (sd over positions / sqrt(npos)) */
+    double corr_rms;          /* rms of ln(IPC_cal / IPC_unc) at the windows' designs */
 } rf_pffit_wrep;
 
 /* Run the plan's windows on the sampler (one SM, sampler seed `seed`);
@@ -87,8 +93,33 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
 int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                    const rf_design *base, uint64_t seed, rf_calib *cal, rf_err *err);
 
-/* Plan (template tmpl, budget_cycles 0: the default), windows, fit and the
- * level (rf_pffit_level at the template's baseline; also when the kernel is
+/* What the baseline windows say of the level (calibrate/pffit.c, "level
+ * from the windows"): the population model replays each baseline window's
+ * CTAs (rf_calib_window_ipc, sampler seed `seed`) at cal's parameters;
+ * the windows' log ratio to it sets cal->level_var, then cal->shrink
+ * (rf_pffit_shrink).  A plan without windows: cal->level_var the prior of
+ * a level no window checked, the level shrunk toward 1 against it, shrink
+ * 1.  Call after rf_pffit_fit_windows and rf_pffit_level. */
+int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                          const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
+                          uint64_t seed, rf_calib *cal, rf_pffit_wrep *rep, rf_err *err);
+
+/* The level's relative variance from the windows' mean log ratio m to the
+ * population model and its standard error se:
+ *     LV_SCALE^2 (m^2 + se^2) + LV_FLOOR^2   (0.5, 0.04). */
+double rf_pffit_level_var(double m, double se);
+
+/* The shrink weight of a register-cache record: rf_extrap_shrink_weight
+ * (n = 1) of the corrections c[0..m) (ln IPC_cal / IPC_unc at the windows'
+ * designs) against the noise of what set them,
+ *     N = level_var + mean_{j=1..m-1} (noise[j]^2 + SH_FLOOR^2)   (0.05)
+ * (noise[j]: design window j's ratio noise; noise[0], the baseline's,
+ * unused). */
+double rf_pffit_shrink(const double *c, int m, const double *noise, double level_var);
+
+/* Plan (template tmpl, budget_cycles 0: the default), windows, fit, the
+ * level (rf_pffit_level at the template's baseline, then
+ * rf_pffit_window_level; also when the kernel is
  * too short for windows: the record then has no samples, its estimates are
  * reported uncalibrated, and the level still applies). */
 int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,

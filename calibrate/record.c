@@ -9,6 +9,9 @@
  *   shrink            the weight on the calibrated correction, 0..1; records
  *                     written before it lack the row and read as 1 (no
  *                     shrinkage, the estimates they were made for)
+ *   level_var         the level's own relative variance (register-cache
+ *                     records, calibrate/pffit.c), >= 0; written when
+ *                     non-zero, absent reads as 0
  *   digest            the kernel's content digest, 16 hex digits (rf_kernel.digest)
  * The kernel column holds rf_calib_key's "NAME:ENTRY grid=.. block=.. smem=..
  * regs=.. sms=..", so two entries or launches of one file, or one launch
@@ -255,7 +258,9 @@ static int load(const char *path, const char *gpu, const char *kernel, bool want
             int j = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, key + 6);
             if (j < 0)
                 /* Not RF_EUNKNOWN, which callers read as "no record". */
-                rc = rf_err_set(err, RF_EPARSE, path, (int)line, 3, key, "unknown model parameter");
+                rc = rf_err_set(err, RF_EPARSE, path, (int)line, 3, key,
+                                "unknown model parameter (a record of another rfkit "
+                                "version? calibrate again)");
             else if (!(rc = num(rw, path, line, &v, err))) {
                 const rf_mparam *mp = &rf_ipc_mparams[j];
                 if (v < mp->lo || v > mp->hi)
@@ -267,8 +272,9 @@ static int load(const char *path, const char *gpu, const char *kernel, bool want
         } else if (!strcmp(key, "fit")) {
             int j = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, rw->f[3]);
             if (j < 0)
-                rc = rf_err_set(err, RF_EPARSE, path, (int)line, 4, key, "unknown model parameter '%s'",
-                                rw->f[3]);
+                rc = rf_err_set(err, RF_EPARSE, path, (int)line, 4, key,
+                                "unknown model parameter '%s' (a record of another rfkit "
+                                "version? calibrate again)", rw->f[3]);
             else if (c->nfit >= RF_FIT_MAXP)
                 rc = rf_err_set(err, RF_ELIMIT, path, (int)line, 3, key, "more than %d fitted parameters",
                                 RF_FIT_MAXP);
@@ -318,6 +324,11 @@ static int load(const char *path, const char *gpu, const char *kernel, bool want
             rc = num(rw, path, line, &c->level, err);
             if (!rc && !(c->level > 0.2 && c->level < 5.0))
                 rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside (0.2, 5)", c->level);
+        } else if (!strcmp(key, "level_var")) {
+            rc = num(rw, path, line, &c->level_var, err);
+            if (!rc && !(c->level_var >= 0 && c->level_var < 1))
+                rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside [0, 1)",
+                                c->level_var);
         } else if (!strcmp(key, "meas_reads")) {
             rc = num(rw, path, line, &c->meas_reads, err);
             c->has_meas = true;
@@ -428,6 +439,8 @@ static void put_record(rf_csvw *w, const rf_calib *c)
     put_num(w, c, "sample_cycles", c->sample_cycles);
     put_num(w, c, "full_cycles", c->full_cycles);
     put_num(w, c, "level", c->level);
+    if (c->level_var > 0)
+        put_num(w, c, "level_var", c->level_var);
     if (c->has_meas) {
         put_num(w, c, "meas_reads", c->meas_reads);
         put_num(w, c, "meas_writes", c->meas_writes);

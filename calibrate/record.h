@@ -42,6 +42,10 @@ typedef struct rf_calib {
     double full_cycles;                /* cycles of one full run (model estimate) */
     double level;                      /* whole-kernel IPC of the CTA population model over
                                         * that of the wave formula, default design (1 = none) */
+    double level_var;                  /* relative variance of the level beyond the fit's
+                                        * terms: what the register-cache windows say of it
+                                        * (calibrate/pffit.c); 0 = none, as in records
+                                        * without the row */
     bool has_meas;                     /* measured operand counts below are valid */
     double meas_reads;                 /* bank reads per instruction in the samples */
     double meas_writes;                /* bank writes per instruction */

@@ -202,6 +202,9 @@ static void print_pf(const rf_kernel *k, const char *gpu_name, const char *out_p
     }
     printf("\nfit: rms residual %.2f%% (log ratio), %d dof; level %.4f (population model over "
            "the wave formula)\n", 100.0 * cal->rms_rel, cal->dof, cal->level);
+    printf("level: +-%.1f%% (1 sd, from the baseline windows against the population model); "
+           "shrink: w = %.3f on the correction\n",
+           100.0 * sqrt(cal->level_var > 0 ? cal->level_var : 0.0), cal->shrink);
     printf("cost: %.0f cycles sampled vs %.0f for a full run of the baseline (estimate): %.2f%%\n",
            pr->rep.sim_cycles, pl->full_cycles, 100.0 * pr->rep.sim_cycles / pl->full_cycles);
 }
@@ -237,13 +240,19 @@ static void calibrate_item(const many_opts *mo, const char *path, kernel_cal *it
     it->rc = !rep || !pr ? rf_err_set(&it->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
                   : rf_kernel_fit_regs(k, mo->gpu, &it->err);
     rf_kernel_spread(k, mo->sms);
+    /* The characterisation's CTA walks (seed 1) serve the calibration's
+     * too at that seed. */
+    rf_ctaset *walked = NULL;
+    bool share = !mo->pf && mo->co.seed <= 1;
     if (!it->rc)
-        it->rc = rf_kchar_compute(mo->gpu, k, &kc, &it->err);
+        it->rc = rf_kchar_compute_walked(mo->gpu, k, &kc, share ? &walked : NULL, &it->err);
     if (!it->rc && mo->pf)
         it->rc = calibrate_pf(mo->gpu, mo->gpu_name, k, &kc, mo->co.budget_cycles, mo->co.seed,
                               mo->pool, pr, &it->cal, &it->err);
     else if (!it->rc)
-        it->rc = rf_calib_run(mo->gpu, mo->gpu_name, k, &kc, &mo->co, &it->cal, rep, &it->err);
+        it->rc = rf_calib_run_walked(mo->gpu, mo->gpu_name, k, &kc, walked, &mo->co, &it->cal,
+                                     rep, &it->err);
+    rf_kchar_ctaset_free(walked);
     free(pr);
     free(rep);
     rf_kernel_destroy(k);
@@ -590,8 +599,11 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     int rc = !rep ? rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
                   : rf_kernel_fit_regs(k, &gpu, &err);
     rf_kernel_spread(k, sms > 0 ? (int)sms : (gpu.sms > 0 ? gpu.sms : 1));
+    /* The characterisation's CTA walks (seed 1) serve the calibration's
+     * too at that seed. */
+    rf_ctaset *walked = NULL;
     if (!rc)
-        rc = rf_kchar_compute(&gpu, k, &kc, &err);
+        rc = rf_kchar_compute_walked(&gpu, k, &kc, !pf && co.seed <= 1 ? &walked : NULL, &err);
     if (!rc && pf) {
         pf_run *pr = calloc(1, sizeof *pr);
         rc = pr ? calibrate_pf(&gpu, gpu_name, k, &kc, co.budget_cycles, co.seed, (int)pool, pr,
@@ -609,7 +621,8 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         return rc ? fail(m, &err) : 0;
     }
     if (!rc)
-        rc = rf_calib_run(&gpu, gpu_name, k, &kc, &co, &cal, rep, &err);
+        rc = rf_calib_run_walked(&gpu, gpu_name, k, &kc, walked, &co, &cal, rep, &err);
+    rf_kchar_ctaset_free(walked);
     if (rc)
         rf_cli_place_kernel(&err, &ko, kernel_path);
     if (!rc)

@@ -11,19 +11,22 @@
  *                                                (never sampled)
  * and rfkit estimate --sms 1 of each, uncalibrated and calibrated with the
  * record of that pool: rf_pffit_calibrate's steps (plan and windows, fit,
- * level) at the pool, timed one by one (calibrate --design ltrf
+ * level, the windows' check of it) at the pool, timed one by one (calibrate --design ltrf
  * [--active-warps -1]; sampler seed 1).  Reported per set and pool: mean
  * and worst |IPC error|, kernels whose calibrated mean is worse than their
  * uncalibrated one, the error of each design point's IPC over the
  * baseline's ("design/baseline": what the windows calibrate; the level
  * moves every design alike), the share of points inside the calibrated
- * 95% interval and its median width (relative to the estimate; the
- * uncalibrated model's +-1.96 x 5.4% for a record without windows), and
+ * 95% interval and its median width (relative to the estimate; for a
+ * record without windows the uncalibrated model's 5.4% and the level's
+ * prior, calibrate/extrapolate.c), and
  * the cost of calibrating: its sampled cycles (warm-ups included) over the
  * full run's cycles of the baseline at the pool, and its CPU time (the
  * kernel's characterisation, windows, fit, level) over that full run's and
  * over LTRF #6's (and without the characterisation, rf_kchar_compute,
- * which every estimate pays too), with the medians of its parts.
+ * which every estimate pays too), with the medians of its parts (windows,
+ * fit, level, the baseline windows' check of the level and the shrink
+ * weight, rf_pffit_window_level).
  *
  * RF_BENCH_LTRFCACHE=FILE keeps the full runs between runs (delete it
  * when the sampler changes); RF_BENCH_KERNELS=a,b limits the kernels;
@@ -78,7 +81,7 @@ typedef struct kjob {
     rf_pffit_wrep rep[NPOOL];
     double cal_cpu_s[NPOOL];    /* rf_kchar_compute + rf_pffit_calibrate */
     double kchar_cpu_s;
-    double part_s[NPOOL][3];    /* plan and windows, fit, level */
+    double part_s[NPOOL][4];    /* plan and windows, fit, level, the windows' level check */
     benchrun_point full[NPOOL][NPT];
     double steady0[NPOOL];      /* uncalibrated baseline steady state */
     double unc[NPOOL][NPT], est[NPOOL][NPT], lo[NPOOL][NPT], hi[NPOOL][NPT];
@@ -158,10 +161,15 @@ static int calibrate_and_estimate(const rf_gpu *gpu, kjob *j)
         if (!rc)
             rc = rf_pffit_level(gpu, j->k, &j->kc, &base, 1, &j->cal[p], &err);
         double t3 = benchrun_cpu_s();
+        if (!rc)
+            rc = rf_pffit_window_level(gpu, j->k, &j->kc, &j->plan[p], j->win[p], 1, &j->cal[p],
+                                       &j->rep[p], &err);
+        double t4 = benchrun_cpu_s();
         j->part_s[p][0] = t1 - t0;
         j->part_s[p][1] = t2 - t1;
         j->part_s[p][2] = t3 - t2;
-        j->cal_cpu_s[p] = t3 - t0 + j->kchar_cpu_s;
+        j->part_s[p][3] = t4 - t3;
+        j->cal_cpu_s[p] = t4 - t0 + j->kchar_cpu_s;
     }
     rf_shape shape = {j->k->regs, rf_kernel_threads(j->k),
                       j->k->smem_static + j->k->launch.smem, rf_kernel_ctas(j->k), 1};
@@ -189,7 +197,7 @@ typedef struct setsum {
     double unc_sum, unc_max, cal_sum, cal_max;
     double runc_sum, rcal_sum, rcal_max;      /* design / baseline ratio errors */
     double width[MAXK * NPT];
-    double cyc[MAXK], cpu[MAXK], cpu6[MAXK], cpu6k[MAXK], part[3][MAXK];
+    double cyc[MAXK], cpu[MAXK], cpu6[MAXK], cpu6k[MAXK], part[4][MAXK];
 } setsum;
 
 static void summarise(const kjob *jobs, int nk, int set, int p, setsum *s)
@@ -234,7 +242,7 @@ static void summarise(const kjob *jobs, int nk, int set, int p, setsum *s)
         s->cpu[s->kernels] = j->cal_cpu_s[p] / b->cpu_s;
         s->cpu6[s->kernels] = j->cal_cpu_s[p] / b6->cpu_s;
         s->cpu6k[s->kernels] = (j->cal_cpu_s[p] - j->kchar_cpu_s) / b6->cpu_s;
-        for (int q = 0; q < 3; q++)
+        for (int q = 0; q < 4; q++)
             s->part[q][s->kernels] = j->part_s[p][q] / b6->cpu_s;
         s->kernels++;
     }
@@ -253,8 +261,11 @@ static void verbose_kernel(const kjob *j)
         for (int q = 0; q < c->nfit; q++)
             printf(" %s=%.3g", rf_ipc_mparams[c->fit_idx[q]].name,
                    rf_mparam_get(&rf_ipc_mparams[c->fit_idx[q]], &c->params));
-        printf("\n      baseline: full run / model's steady state %.4f\n",
-               j->full[p][0].ipc / j->steady0[p]);
+        printf("\n      baseline: full run / model's steady state %.4f; windows / population "
+               "model %+.2f%% +- %.2f%%, level %.4f, level sd %.2f%%, shrink %.3f (corrections "
+               "%.2f%% rms)\n",
+               j->full[p][0].ipc / j->steady0[p], 100 * r->lv_mean, 100 * r->lv_noise, c->level,
+               100 * sqrt(c->level_var), c->shrink, 100 * r->corr_rms);
         for (int q = 1; q < r->per; q++)
             printf("      ratio %-7s windows %.4f +- %.3f  model %.4f -> %.4f  full runs %.4f\n",
                    pts[q].label, r->ratio[q], r->noise[q], r->model0[q], r->model[q],
@@ -389,6 +400,7 @@ int main(void)
     ROW("  windows, median", benchrun_median(((setsum *)S)->part[0], S->kernels));
     ROW("  fit, median", benchrun_median(((setsum *)S)->part[1], S->kernels));
     ROW("  level, median", benchrun_median(((setsum *)S)->part[2], S->kernels));
+    ROW("  windows' level check, median", benchrun_median(((setsum *)S)->part[3], S->kernels));
 #undef ROW
     printf("targets (issue 25, validation): calibrated mean <= 3%%, worst <= 10%% at both pools;"
            " calibrate <= 10%% of a full run\n");

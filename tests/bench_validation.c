@@ -29,7 +29,7 @@
  *                from calibrated estimates resp. from full runs;
  *   in 95% PI    share of full runs inside the calibrated 95% interval, and
  *                the median interval width (hi - lo) / estimate;
- *   cal/full     CPU time of calibration (rf_kchar_compute + rf_calib_run)
+ *   cal/full     CPU time of calibration (rf_kchar_compute_walked + rf_calib_run_walked)
  *                over the CPU time of the default design's full run, median
  *                and max over the set's kernels (thread CPU time, so the
  *                ratio holds on a machine shared with other jobs);
@@ -72,7 +72,7 @@ typedef struct kjob {
     rf_ipc_kernel kc;
     rf_calib cal;
     rf_calib_report *rep;
-    double cal_cpu_s;       /* rf_kchar_compute + rf_calib_run */
+    double cal_cpu_s;       /* rf_kchar_compute_walked + rf_calib_run_walked */
     benchrun_point *pts;    /* NDESIGN full runs; pts[0] is the default design */
     /* scores */
     int n, nspd, in;
@@ -137,8 +137,13 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms
     rf_kernel_spread(kj->k, kj->sms);
     double t0 = benchrun_cpu_s();
     rf_calib_opts co = {0, 1, NULL, false, NULL};
-    if (rf_kchar_compute(&kj->gpu, kj->k, &kj->kc, &err)
-        || rf_calib_run(&kj->gpu, GPU_NAME, kj->k, &kj->kc, &co, &kj->cal, kj->rep, &err)) {
+    rf_ctaset *walked = NULL;
+    int rc = rf_kchar_compute_walked(&kj->gpu, kj->k, &kj->kc, &walked, &err);
+    if (!rc)
+        rc = rf_calib_run_walked(&kj->gpu, GPU_NAME, kj->k, &kj->kc, walked, &co, &kj->cal,
+                                 kj->rep, &err);
+    rf_kchar_ctaset_free(walked);
+    if (rc) {
         fprintf(stderr, "bench_validation: calibrate %s: %s\n", path, err.msg);
         return -1;
     }

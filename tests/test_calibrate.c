@@ -144,6 +144,35 @@ static void calibrates_and_round_trips(void **state)
 
 /* calibrate --design finereg's plan: two FineReg windows after the
  * ordinary four, the same budget shared six ways. */
+/* rf_calib_run_walked with the characterisation's walk (the run's first
+ * CTAs under seed 1: the windows' CTAs and the level's first draw among
+ * them) gives rf_calib_run's record to the bit. */
+static void walked_calibration_is_the_same(void **state)
+{
+    fix *f = *state;
+    static rf_calib_report rep;
+    rf_calib a, b;
+    rf_err err;
+    rf_ipc_kernel kc;
+    rf_ctaset *walked = NULL;
+    assert_int_equal(rf_kchar_compute_walked(&f->gpu, f->k, &kc, &walked, &err), RF_OK);
+    assert_memory_equal(&kc, &f->kc, sizeof kc);
+    assert_non_null(walked);
+    assert_int_equal(walked->nctas, rf_kernel_ctas(f->k));
+    rf_calib_opts co = {40000, 1, NULL, false, NULL};
+    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &a, &rep, &err),
+                     RF_OK);
+    assert_int_equal(rf_calib_run_walked(&f->gpu, "fermi-gtx480", f->k, &kc, walked, &co, &b,
+                                         &rep, &err),
+                     RF_OK);
+    assert_true(a.level == b.level);
+    assert_true(a.shrink == b.shrink);
+    assert_true(a.rms_rel == b.rms_rel);
+    assert_memory_equal(&a.params, &b.params, sizeof a.params);
+    assert_memory_equal(a.cov, b.cov, sizeof a.cov);
+    rf_kchar_ctaset_free(walked);
+}
+
 static void plan_adds_design_windows(void **state)
 {
     fix *f = *state;
@@ -340,6 +369,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plan_spends_the_budget),
         cmocka_unit_test(calibrates_and_round_trips),
+        cmocka_unit_test(walked_calibration_is_the_same),
         cmocka_unit_test(plan_adds_design_windows),
         cmocka_unit_test(fit_sw_recovers_sync),
         cmocka_unit_test(design_windows_fit_sw_only),

@@ -163,6 +163,85 @@ static void ctaset_slice_is_the_walk(void **state)
     kb_free(f);
 }
 
+/* rf_kchar_ctaset_reuse: a range the held set walked (same seed, stride
+ * and warps per CTA) is its slice, the very rows a walk gives; under
+ * another seed it is walked (different draws). */
+static void ctaset_reuse_is_the_walk(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_func *f = branchy(true);
+    assert_non_null(f);
+    rf_ctaset *all = NULL, *direct = NULL, *reused = NULL, *other = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 4, 16, 3, 7, &all, &err), 0);
+    assert_int_equal(all->first_cta, 4);
+    assert_int_equal(all->stride, 3);
+    assert_true(all->seed == 7);
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 9, 6, 3, 7, &direct, &err), 0);
+    const rf_ctaset *have[2] = {NULL, all};
+    assert_int_equal(rf_kchar_ctaset_reuse(have, 2, &gpu, f, &prof, 2, 9, 6, 3, 7, &reused, &err),
+                     0);
+    assert_int_equal(reused->first_cta, 9);
+    size_t per = (size_t)direct->wpc * (size_t)direct->maxph;
+    assert_int_equal(reused->maxph, direct->maxph);
+    assert_memory_equal(reused->nph, direct->nph, sizeof *direct->nph * 6);
+    assert_memory_equal(reused->insts, direct->insts, sizeof *direct->insts * per * 6);
+    assert_memory_equal(reused->time, direct->time, sizeof *direct->time * per * 6);
+    assert_memory_equal(reused->cta_drain, direct->cta_drain, sizeof *direct->cta_drain * 6);
+    /* Seed 8: not held, walked: other draws. */
+    assert_int_equal(rf_kchar_ctaset_reuse(have, 2, &gpu, f, &prof, 2, 9, 6, 3, 8, &other, &err),
+                     0);
+    assert_true(other->seed == 8);
+    assert_memory_not_equal(other->time, direct->time, sizeof *direct->time * per * 6);
+    rf_kchar_ctaset_free(all);
+    rf_kchar_ctaset_free(direct);
+    rf_kchar_ctaset_free(reused);
+    rf_kchar_ctaset_free(other);
+    kb_free(f);
+}
+
+/* rf_kchar_compute_walked gives rf_kchar_compute's figures to the bit (its
+ * sample and critical CTAs taken from the one walk of the run's first
+ * CTAs), and hands back the CTAs from the run's first under seed 1: nbody
+ * (16 CTAs) on one SM, where the sample (up to 128 CTAs, stride 1) holds
+ * more, and spread over 15 SMs (stride 15: the run's 2 CTAs); reduce (512
+ * CTAs) on one SM, the run's CTAs. */
+static void compute_walked_is_compute(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    const char *spec[3] = {"inputs/validation/nbody.spec", "inputs/validation/nbody.spec",
+                           "inputs/kernels/reduce.spec"};
+    const int sms[3] = {1, 15, 1};
+    for (int i = 0; i < 3; i++) {
+        rf_kernel_opts o;
+        memset(&o, 0, sizeof o);
+        o.no_ptxas = true;
+        rf_kernel *k = NULL;
+        assert_int_equal(rf_kernel_load(spec[i], &o, &k, &err), 0);
+        rf_kernel_spread(k, sms[i]);
+        rf_ipc_kernel a, b;
+        rf_ctaset *walked = NULL;
+        assert_int_equal(rf_kchar_compute(&gpu, k, &a, &err), 0);
+        assert_int_equal(rf_kchar_compute_walked(&gpu, k, &b, &walked, &err), 0);
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_non_null(walked);
+        assert_true(walked->seed == 1);
+        assert_int_equal(walked->first_cta, 0);
+        assert_int_equal(walked->stride, sms[i]);
+        /* nbody on one SM: the sample's 128 CTAs (its ratios' errors stay
+         * above 0.5% to the end, kchar.c); else the run's CTAs. */
+        assert_int_equal(walked->nctas, i == 0 ? 128 : rf_kernel_ctas(k));
+        rf_kchar_ctaset_free(walked);
+        rf_kernel_destroy(k);
+    }
+}
+
 /* Turns (rf_ipc_kernel.turn_insts): one block per warp,
  *   i0 alu r1 = r0   issues at 0, r1 ready at 2 + L (L: the ALU latency)
  *   i1 alu r2 = r0   at 1
@@ -550,6 +629,8 @@ int main(void)
         cmocka_unit_test(runs_and_repeats),
         cmocka_unit_test(live_fraction),
         cmocka_unit_test(ctaset_slice_is_the_walk),
+        cmocka_unit_test(ctaset_reuse_is_the_walk),
+        cmocka_unit_test(compute_walked_is_compute),
         cmocka_unit_test(turn_length),
         cmocka_unit_test(big_cfg_frequencies),
         cmocka_unit_test(irreducible_and_unbounded),

@@ -2,13 +2,18 @@
  * --design rfc|ltrf): its plan (rf_plan_make_pf, calibrate/plan.c) on a
  * small hand-built kernel, and the fit of rf_pffit_fit_windows
  * (calibrate/pffit.c): the ratios, their measured noise and the priors,
- * and the level of rf_pffit_level. */
+ * the level of rf_pffit_level, and what the baseline windows say of it
+ * (rf_pffit_window_level: the level's variance, the shrink weight, the
+ * record's level_var row and the interval it widens). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../analytic/kchar.h"
@@ -16,6 +21,7 @@
 #include "../calibrate/extrapolate.h"
 #include "../calibrate/pffit.h"
 #include "../calibrate/plan.h"
+#include "../calibrate/record.h"
 #include "support/simfix.h"
 
 /* maxwell-ltrf (dram_latency 350 cycles, 2048 threads, 64 K registers and
@@ -263,7 +269,7 @@ static void no_windows(void **state)
  * fixture's estimated run (40 ALU instructions per warp) is too short for
  * a pair of windows within 3% of it, so rf_pffit_calibrate leaves the
  * record without samples (its estimates are reported uncalibrated) and
- * sets the level alone; the same seed gives the same level. */
+ * sets the level alone, shrunk as a level no window checked. */
 static void level(void **state)
 {
     fixture *fx = *state;
@@ -297,7 +303,194 @@ static void level(void **state)
     assert_int_equal(plan.n, 0);
     assert_int_equal(c2.samples, 0);
     assert_int_equal(c2.nfit, 0);
-    assert_float_equal(c2.level, cal.level, 1e-12);
+    /* No window checked it: shrunk toward 1 as rf_pffit_window_level
+     * does, level^w, w = max(0, c^2 - 0.114^2) / c^2, c = ln level. */
+    double c = log(cal.level), wl = c * c > 0.012996 ? (c * c - 0.012996) / (c * c) : 0.0;
+    assert_float_equal(c2.level, exp(wl * c), 1e-12);
+    assert_float_equal(c2.level_var, 0.012996, 1e-12);
+}
+
+/* The level's variance, 0.5^2 (m^2 + se^2) + 0.04^2:
+ *   m = 0.10, se = 0.02: 0.25 (0.01 + 0.0004) + 0.0016 = 0.0042;
+ *   m = se = 0: the floor alone, 0.0016.
+ * The shrink weight against N = level_var + mean_j (noise_j^2 + 0.05^2)
+ * over the design windows j = 1, 2:
+ *   noise 0.03, 0.04, level_var 0.0042: N = 0.0042 + ((0.0009 + 0.0025)
+ *   + (0.0016 + 0.0025)) / 2 = 0.0042 + 0.00375 = 0.00795;
+ *   c = (0.2, 0.1, -0.1): mean c^2 = (0.04 + 0.01 + 0.01) / 3 = 0.02,
+ *   D^2 = 0.02 - 0.00795 = 0.01205, w = 0.01205 / 0.02 = 0.6025;
+ *   c = (0.05, 0.02, 0): mean c^2 = 0.0029 / 3 = 0.000967 < N: w = 0. */
+static void level_variance_and_shrink(void **state)
+{
+    (void)state;
+    assert_float_equal(rf_pffit_level_var(0.10, 0.02), 0.0042, 1e-15);
+    assert_float_equal(rf_pffit_level_var(-0.10, 0.02), 0.0042, 1e-15);
+    assert_float_equal(rf_pffit_level_var(0, 0), 0.0016, 1e-15);
+    const double noise[3] = {0, 0.03, 0.04};
+    assert_float_equal(rf_pffit_shrink((double[]){0.2, 0.1, -0.1}, 3, noise, 0.0042), 0.6025,
+                       1e-12);
+    assert_float_equal(rf_pffit_shrink((double[]){0.05, 0.02, 0}, 3, noise, 0.0042), 0.0, 0.0);
+}
+
+/* The interval of a record with level_var 0.01 (samples 6, no fitted
+ * parameters, no residual, no shrinkage): v = SIGMA_PRED^2 + level_var =
+ * 0.013^2 + 0.01 = 0.010169, half width 1.959964 sqrt(0.010169) =
+ * 0.197646 of the estimate (0.013 x 1.959964 = 0.025480 without it).  A
+ * record without samples: the uncalibrated model's 5.4% and the level's,
+ * 1.959964 sqrt(0.054^2 + 0.01) = 0.222747. */
+static void interval_takes_level_var(void **state)
+{
+    fixture *fx = *state;
+    rf_design base = fx->tmpl;
+    base.kind = RF_DESIGN_BASELINE;
+    rf_kernel *k = &fx->sf.kernel;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    cal.samples = 6;
+    rf_estimate e;
+    rf_err err = {0};
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.025480, 1e-6);
+    cal.level_var = 0.01;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.197646, 1e-6);
+    assert_float_equal((e.ipc - e.ipc_lo) / e.ipc, 0.197646, 1e-6);
+    cal.samples = 0;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
+    assert_false(e.calibrated);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.222747, 1e-6);
+}
+
+/* The baseline windows against the population model at the same windows:
+ * two positions, the baseline windows reading 1.1 and 1.2 times the
+ * model's replay there (rep.base_model, which the windows' IPCs do not
+ * move), the design windows the model's ratios.  d = ln 1.1 = 0.0953102,
+ * ln 1.2 = 0.1823216; m = 0.1388159; sd = (d2 - d1) / sqrt 2 = 0.0615263,
+ * se = sd / sqrt 2 = 0.0435057; level_var = 0.25 (0.1388159^2 +
+ * 0.0435057^2) + 0.0016 = 0.0068906.  The level is the population
+ * model's, not moved by the windows.  The shrink weight is
+ * rf_pffit_shrink of the corrections ln(IPC_cal / IPC_unc) at the three
+ * designs against the ratios' noise (2%: the floor) and level_var.  No
+ * windows: level_var 0.114^2 = 0.012996, shrink 1, and the level shrunk
+ * as a correction of that noise: level 1.2, c = ln 1.2 = 0.1823216, c^2 =
+ * 0.0332412, w = (0.0332412 - 0.012996) / 0.0332412 = 0.6090388, level
+ * exp(0.6090388 x 0.1823216) = 1.1174406; level 1.05, c^2 = 0.0023805 <
+ * 0.012996: level 1. */
+static void window_level(void **state)
+{
+    fixture *fx = *state;
+    rf_kernel *k = &fx->sf.kernel;
+    rf_plan p;
+    make(fx, 12000, &p);
+    assert_int_equal(p.n, 6);
+    rf_pffit_win w[RF_PLAN_MAX];
+    memset(w, 0, sizeof w);
+    double m[3];
+    for (int j = 0; j < 3; j++)
+        m[j] = model_ipc(fx, &p.pt[j].design, NULL);
+    for (int i = 0; i < 6; i++) {
+        w[i].ipc = m[i % 3];
+        w[i].warmup = 1000;
+        w[i].cycles = 1000;
+    }
+    rf_design base = fx->tmpl;
+    base.kind = RF_DESIGN_BASELINE;
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    rf_pffit_wrep rep;
+    rf_err err = {0};
+    assert_int_equal(rf_pffit_fit_windows(&fx->sf.gpu, k, &fx->kc, &p, w, &cal, &rep, &err), 0);
+    assert_int_equal(rf_pffit_level(&fx->sf.gpu, k, &fx->kc, &base, 3, &cal, &err), 0);
+    rf_calib c0 = cal;
+    assert_int_equal(rf_pffit_window_level(&fx->sf.gpu, k, &fx->kc, &p, w, 3, &cal, &rep, &err),
+                     0);
+    double mod[2] = {rep.base_model[0], rep.base_model[1]};
+    assert_true(mod[0] > 0 && mod[1] > 0);
+    for (int g = 0; g < 2; g++)
+        for (int j = 0; j < 3; j++)
+            w[g * 3 + j].ipc = (g ? 1.2 : 1.1) * mod[g] * m[j] / m[0];
+    cal = c0;
+    assert_int_equal(rf_pffit_fit_windows(&fx->sf.gpu, k, &fx->kc, &p, w, &cal, &rep, &err), 0);
+    cal.level = c0.level;
+    assert_int_equal(rf_pffit_window_level(&fx->sf.gpu, k, &fx->kc, &p, w, 3, &cal, &rep, &err),
+                     0);
+    assert_float_equal(rep.base_model[0], mod[0], 1e-12);
+    assert_float_equal(rep.base_model[1], mod[1], 1e-12);
+    assert_float_equal(rep.lv_mean, 0.1388159, 1e-7);
+    assert_float_equal(rep.lv_noise, 0.0435057, 1e-7);
+    assert_float_equal(cal.level_var, 0.0068906, 1e-7);
+    assert_float_equal(cal.level, c0.level, 0.0);
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    double c[3];
+    rf_calib cs = cal;
+    cs.shrink = 1.0;
+    for (int j = 0; j < 3; j++) {
+        rf_estimate ec, eu;
+        assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &p.pt[j].design, &fx->kc, &shape, &cs,
+                                            &ec, &err), 0);
+        assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &p.pt[j].design, &fx->kc, &shape, NULL,
+                                            &eu, &err), 0);
+        c[j] = log(ec.ipc / eu.ipc);
+    }
+    assert_float_equal(rep.noise[1], 0.02, 1e-12);
+    assert_float_equal(cal.shrink, rf_pffit_shrink(c, 3, rep.noise, 0.0068906), 1e-6);
+    assert_true(cal.shrink >= 0 && cal.shrink <= 1);
+
+    make(fx, 1900, &p);
+    assert_int_equal(p.n, 0);
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    cal.shrink = 0.5;
+    cal.level = 1.2;
+    assert_int_equal(rf_pffit_window_level(&fx->sf.gpu, k, &fx->kc, &p, w, 3, &cal, &rep, &err),
+                     0);
+    assert_float_equal(cal.level_var, 0.012996, 1e-12);
+    assert_float_equal(cal.shrink, 1.0, 0.0);
+    assert_float_equal(cal.level, 1.1174406, 1e-7);
+    cal.level = 1.05;
+    assert_int_equal(rf_pffit_window_level(&fx->sf.gpu, k, &fx->kc, &p, w, 3, &cal, &rep, &err),
+                     0);
+    assert_float_equal(cal.level, 1.0, 1e-15);
+}
+
+/* The record's level_var row: saved and read back exactly; a record
+ * without it (every ordinary one: the row is written only when non-zero)
+ * reads as 0; a value outside [0, 1) is an error naming file, line and
+ * key. */
+static void record_level_var(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rfkit-test-lvarXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    rf_err err = {0};
+    rf_calib c, got;
+    rf_calib_init(&c, "maxwell-ltrf", "sgemm");
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    char buf[65536];
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+    assert_null(strstr(buf, "level_var"));
+    assert_int_equal(rf_record_load(path, "maxwell-ltrf", "sgemm", &got, &err), RF_OK);
+    assert_float_equal(got.level_var, 0.0, 0.0);
+    c.level_var = 0.0068906475557629946;
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load(path, "maxwell-ltrf", "sgemm", &got, &err), RF_OK);
+    assert_true(got.level_var == c.level_var);
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("gpu,kernel,key,value\nv100,sgemm,level,1\nv100,sgemm,level_var,-0.1\n", fp);
+    fclose(fp);
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, ":3"));
+    assert_non_null(strstr(err.msg, "level_var"));
+    unlink(path);
 }
 
 int main(void)
@@ -310,6 +503,10 @@ int main(void)
         cmocka_unit_test(measured_noise),
         cmocka_unit_test(no_windows),
         cmocka_unit_test(level),
+        cmocka_unit_test(level_variance_and_shrink),
+        cmocka_unit_test(interval_takes_level_var),
+        cmocka_unit_test(window_level),
+        cmocka_unit_test(record_level_var),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
