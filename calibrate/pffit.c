@@ -233,18 +233,9 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
  * "level from the windows" below): its variance joins the interval, and
  * the whole correction is shrunk toward the uncalibrated estimate by the
  * windows' noise.
- * Measured (tests/bench_ltrf_calib.c, maxwell-ltrf, one calibration per
- * pool; preferred pool / 8 warps; windows within 3% of the run; the
- * uncalibrated model without RFC's bias since): on the nine tuning
- * kernels mean |IPC error| 5.27% / 6.16% uncalibrated, 4.76% / 6.30%
- * calibrated (sgemm at 8 warps 4.25% -> 7.79%: its windows read RFC #7 at
- * 0.68 of the baseline, its full runs 0.62), 95% intervals holding 94% /
- * 99% of the full runs (median width 27% / 35%); on the validation
- * kernels 12.40% / 9.43% -> 10.29% / 8.69%, 87% / 90% (38% / 41%).
- * Chosen on the nine (windows
- * alone, 4.25% of the run): WIN_FLOOR 0.02 / 0.05 / 0.08 summed 16.72 /
- * 16.84 / 16.90 (mean error, both pools); WIN_NOISE_ONE 0.05 / 0.10 / 0.20
- * with prior widths 0.5 / 1 / 2: best 0.20 and 1 (16.59).
+ * WIN_FLOOR and WIN_NOISE_ONE (with its prior width) are chosen on the nine
+ * tuning kernels, by the summed mean |error| of both pools
+ * (tests/bench_ltrf_calib.c, which reports the figures on both sets).
  */
 
 /* The fit stops at a step of WIN_XTOL in the logistic coordinate or a
