@@ -246,13 +246,8 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
 #define WIN_ITER 4
 #define WIN_FLOOR 0.02
 #define WIN_NOISE_ONE 0.20
-/* The level's draws: LEVEL_MIN_SEEDS to LEVEL_SEEDS of them, until the
- * mean's standard error is LEVEL_REL_SE (one draw: see the level above);
- * at most LEVEL_MAX_CTAS CTAs, as calibrate.c. */
+/* The level's one draw covers at most LEVEL_MAX_CTAS CTAs, as calibrate.c. */
 #define LEVEL_MAX_CTAS 4096
-#define LEVEL_SEEDS 1
-#define LEVEL_MIN_SEEDS 1
-#define LEVEL_REL_SE 0.01
 
 static const char *const win_names[] = {"pf_scale", "rfc_scale"};
 static const double win_prior[] = {1.0, 1.0};
@@ -458,30 +453,15 @@ int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *k
 {
     long total = rf_kernel_ctas(k);
     int n = total > LEVEL_MAX_CTAS ? LEVEL_MAX_CTAS : (int)total;
-    double ones[LEVEL_SEEDS], pop = 0;
-    int used = 0, rc = RF_OK;
-    for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
-        rf_ctaset *cs = NULL;
-        rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kc->warps_per_cta, 0, n,
-                             rf_kernel_sms(k), seed + (uint64_t)s, &cs, err);
-        double one = 0;
-        if (!rc)
-            rc = rf_calib_window_ipc(gpu, base, k, kc, cs, &cal->params, 0, 0, 0, 0, &one, err);
-        rf_kchar_ctaset_free(cs);
-        if (rc)
-            return rc;
-        ones[used++] = one;
-        pop = 0;
-        for (int i = 0; i < used; i++)
-            pop += ones[i] / used;
-        if (used >= LEVEL_MIN_SEEDS) {
-            double ss = 0;
-            for (int i = 0; i < used; i++)
-                ss += (ones[i] - pop) * (ones[i] - pop);
-            if (sqrt(ss / (used - 1) / used) <= LEVEL_REL_SE * pop)
-                break;
-        }
-    }
+    rf_ctaset *cs = NULL;
+    int rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kc->warps_per_cta, 0, n,
+                             rf_kernel_sms(k), seed, &cs, err);
+    double pop = 0;
+    if (!rc)
+        rc = rf_calib_window_ipc(gpu, base, k, kc, cs, &cal->params, 0, 0, 0, 0, &pop, err);
+    rf_kchar_ctaset_free(cs);
+    if (rc)
+        return rc;
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem, total, 1};
     rf_calib c0 = *cal;
     c0.level = 1.0;

@@ -123,6 +123,24 @@ static bool hirf_default(const rf_gpu *gpu, rf_design *d)
     return rf_rc_geom_for(d, gpu, &g, NULL) == 0;
 }
 
+/* A plan's start: the uncalibrated estimate of the whole run (one SM, as
+ * the sampler's run) at design base, its cycles, and the budget (the given
+ * cycles, or share of them). */
+static int plan_begin(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                      const rf_design *base, uint64_t budget_cycles, double share,
+                      rf_plan *plan, rf_estimate *e, rf_err *err)
+{
+    memset(plan, 0, sizeof *plan);
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    int rc = rf_extrap_estimate(gpu, base, kc, &shape, NULL, e, err);
+    if (rc)
+        return rc;
+    plan->full_cycles = e->cycles;
+    plan->budget = budget_cycles > 0 ? (double)budget_cycles : share * e->cycles;
+    return RF_OK;
+}
+
 int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                  uint64_t budget_cycles, rf_plan *plan, rf_err *err)
 {
@@ -133,17 +151,12 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
                         uint64_t budget_cycles, const rf_design *dd, rf_plan *plan,
                         rf_err *err)
 {
-    memset(plan, 0, sizeof *plan);
     rf_design base;
     rf_design_init(&base);
-    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
-                      rf_kernel_ctas(k), 1};
     rf_estimate e;
-    int rc = rf_extrap_estimate(gpu, &base, kc, &shape, NULL, &e, err);
+    int rc = plan_begin(gpu, k, kc, &base, budget_cycles, BUDGET_SHARE, plan, &e, err);
     if (rc)
         return rc;
-    plan->full_cycles = e.cycles;
-    plan->budget = budget_cycles > 0 ? (double)budget_cycles : BUDGET_SHARE * e.cycles;
 
     int b0 = gpu->rf_banks > 0 ? gpu->rf_banks : 16;
     int bq = b0 / 4 >= 2 ? b0 / 4 : 2;
@@ -359,17 +372,12 @@ static const struct {
 int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                     const rf_design *tmpl, uint64_t budget_cycles, rf_plan *plan, rf_err *err)
 {
-    memset(plan, 0, sizeof *plan);
     rf_design base = *tmpl;
     base.kind = RF_DESIGN_BASELINE;
-    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
-                      rf_kernel_ctas(k), 1};
     rf_estimate e;
-    int rc = rf_extrap_estimate(gpu, &base, kc, &shape, NULL, &e, err);
+    int rc = plan_begin(gpu, k, kc, &base, budget_cycles, PF_BUDGET_SHARE, plan, &e, err);
     if (rc)
         return rc;
-    plan->full_cycles = e.cycles;
-    plan->budget = budget_cycles > 0 ? (double)budget_cycles : PF_BUDGET_SHARE * e.cycles;
     long ctas = rf_kernel_ctas(k);
     int resident = e.occ.active_ctas > 0 ? e.occ.active_ctas : e.occ.ctas_per_sm;
     plan->resident = resident;
