@@ -88,7 +88,9 @@ typedef struct sim_inst {
     uint8_t ii_mult;            /* initiation-interval multiplier (fp64: 4) */
     uint8_t exits;              /* the warp ends after this instruction (SIM_BR_EXIT: when drawn) */
     uint8_t cta_uniform;        /* loop back edge decided once per CTA (body has a barrier) */
-    float p_taken;              /* the spec's [branches] probability, < 0 = the profile's */
+    double p_taken;             /* the spec's [branches] probability, < 0 = the profile's
+                                   (double: a trip count t of 2^24 or more gives
+                                   (t - 1) / t, which a float rounds to 1) */
     int latency;                /* cycles for fixed-latency classes */
     uint32_t bytes;             /* bytes per warp access (memory classes) */
     int next;                   /* instruction after (not taken); -1 = end */

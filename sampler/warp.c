@@ -171,7 +171,7 @@ int sim_prog_build(sim_prog *p, const rf_func *f, const rf_gpu *gpu, int regs_al
         si->next = -1;
         si->taken = -1;
         si->br = SIM_BR_NONE;
-        si->p_taken = -1.0f;
+        si->p_taken = -1.0;
         if (b < 0) {
             si->next = i + 1 < n ? i + 1 : -1;
         } else {
@@ -193,7 +193,7 @@ int sim_prog_build(sim_prog *p, const rf_func *f, const rf_gpu *gpu, int regs_al
                 else
                     si->br = SIM_BR_FWD;
                 if (si->br != SIM_BR_ALWAYS && bl->has_taken)
-                    si->p_taken = (float)bl->taken_p;
+                    si->p_taken = bl->taken_p;
                 if (si->br == SIM_BR_ALWAYS)
                     si->next = si->taken;
             }

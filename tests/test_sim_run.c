@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "../analytic/kchar.h"
+#include "../sampler/sim_internal.h"
 #include "support/simfix.h"
 
 /* 12 CTAs of 256 threads (8 warps), 3 resident; loop taken 5 times on average. */
@@ -303,9 +304,32 @@ static void bad_input(void **state)
     assert_int_equal(run_rc(&fx, &st, &err), RF_EUSAGE);
 }
 
+/* A loop of trip count t = 2^25 takes its back edge with p = (t - 1) / t
+ * (inputs/tripcount.c).  As a float, 1 - 2^-25 rounds to 1 (24-bit
+ * significand), and the loop would never exit; the prepared branch keeps
+ * the probability as given, below 1. */
+static void long_trip_probability(void **state)
+{
+    (void)state;
+    simfix fx;
+    loop_kernel(&fx);
+    double t = 33554432.0;              /* 2^25 */
+    fx.blocks[1].has_taken = true;
+    fx.blocks[1].taken_p = (t - 1) / t;
+    sim_prog p;
+    rf_err err = {0};
+    assert_int_equal(sim_prog_build(&p, &fx.func, &fx.gpu, 32, fx.gpu.rf_banks, &err), 0);
+    int br = fx.blocks[1].first + fx.blocks[1].ninsts - 1;
+    assert_int_equal(p.insts[br].br, SIM_BR_LOOP);
+    assert_true(p.insts[br].p_taken < 1.0);
+    assert_true(p.insts[br].p_taken == (t - 1) / t);
+    sim_prog_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(long_trip_probability),
         cmocka_unit_test(invariants),
         cmocka_unit_test(deterministic),
         cmocka_unit_test(skipping_is_exact),
