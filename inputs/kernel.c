@@ -33,6 +33,7 @@
 #include "kir_internal.h"
 #include "../common/digest.h"
 #include "ptxas.h"
+#include "regalloc.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -662,7 +663,8 @@ static int load_code(rf_kernel *k, const char *code_path, const char *entry,
         k->regs_rfkit = k->source->nregs;
     } else {
         rf_func *phys;
-        rc = rf_regalloc(k->source, &phys, err);
+        int sm = rf_regalloc_module_sm(k->mod);
+        rc = rf_regalloc_target(k->source, 255, rf_regalloc_sm_budget(sm), sm, &phys, err);
         if (rc)
             return rc;
         k->func = phys;

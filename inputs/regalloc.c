@@ -76,6 +76,7 @@
 #include "regalloc.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1923,6 +1924,23 @@ int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err)
     k->regs_rfkit = phys->nregs;
     k->regs = cap;
     return RF_OK;
+}
+
+int rf_regalloc_module_sm(const rf_module *m)
+{
+    const char *t = m ? m->target : "";
+    if (strncmp(t, "sm_", 3) != 0)
+        return RF_REGALLOC_SM;
+    int sm = 0, n = 0;
+    for (t += 3; isdigit((unsigned char)*t) && n < 4; t++, n++)
+        sm = sm * 10 + (*t - '0');
+    return n >= 2 ? sm : RF_REGALLOC_SM;
+}
+
+int rf_regalloc_sm_budget(int sm)
+{
+    int threads = sm == 75 ? 1024 : sm == 86 || sm == 89 ? 1536 : 2048;
+    return 65536 / threads;
 }
 
 int rf_regalloc_budget(const rf_gpu *gpu)

@@ -37,4 +37,16 @@ int rf_regalloc_budget(const rf_gpu *gpu);
 int rf_regalloc_target(const rf_func *virt, int max_regs, int budget, int sm,
                        rf_func **out, rf_err *err);
 
+/* The target a module's code is compiled for: its PTX .target ("sm_NN",
+ * "sm_90a"), as compute capability * 10; RF_REGALLOC_SM where it names
+ * none (SASS, a generic target).  ptxas -v compiles for the same target
+ * (inputs/ptxas.c), so rfkit's count and ptxas's answer one question. */
+int rf_regalloc_module_sm(const rf_module *m);
+
+/* The budget (RF_REGALLOC_BUDGET) of target sm: registers per SM / most
+ * threads per SM on that compute capability (CUDA C Programming Guide,
+ * "Compute Capabilities"): 64 K registers everywhere from sm_50 on; 2,048
+ * threads, 1,024 on sm_75, 1,536 on sm_86 and sm_89: 32, 64 and 42. */
+int rf_regalloc_sm_budget(int sm);
+
 #endif /* RF_REGALLOC_H */

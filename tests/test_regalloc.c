@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
@@ -753,6 +754,58 @@ static void test_stretch_sm80(void **state)
     rf_module_destroy(m);
 }
 
+/* A module's target picks the allocation rules and budget at load.
+ * rf_regalloc_module_sm: ".target sm_90a" -> 90, "sm_100" -> 100, no "sm_"
+ * -> RF_REGALLOC_SM (75).  rf_regalloc_sm_budget = 65536 registers /
+ * threads per SM: sm_75 1,024 -> 64; sm_86 1,536 -> 42 (65536 / 1536 =
+ * 42.7); sm_80, sm_90 2,048 -> 32.  ldc_loop.ptx loaded with its target
+ * rewritten to sm_80 and sm_90 takes the counts of test_ldc_pointer_sm90
+ * (budget 32 there as here): 8 and 10 registers. */
+static void test_module_target(void **state)
+{
+    (void)state;
+    rf_module m = {0};
+    strcpy(m.target, "sm_90a");
+    assert_int_equal(rf_regalloc_module_sm(&m), 90);
+    strcpy(m.target, "sm_100");
+    assert_int_equal(rf_regalloc_module_sm(&m), 100);
+    strcpy(m.target, "");
+    assert_int_equal(rf_regalloc_module_sm(&m), RF_REGALLOC_SM);
+    assert_int_equal(rf_regalloc_sm_budget(75), 64);
+    assert_int_equal(rf_regalloc_sm_budget(86), 42);
+    assert_int_equal(rf_regalloc_sm_budget(80), 32);
+    assert_int_equal(rf_regalloc_sm_budget(90), 32);
+
+    FILE *f = fopen("tests/fixtures/ldc_loop.ptx", "rb");
+    assert_non_null(f);
+    char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *t = strstr(text, ".target sm_75");
+    assert_non_null(t);
+    const char *targets[] = {"80", "90"};
+    const int regs[] = {8, 10};
+    for (int i = 0; i < 2; i++) {
+        memcpy(t + strlen(".target sm_"), targets[i], 2);
+        char path[64];
+        snprintf(path, sizeof path, "/tmp/rfkit-test-target-%ld.ptx", (long)getpid());
+        FILE *o = fopen(path, "wb");
+        assert_non_null(o);
+        fputs(text, o);
+        fclose(o);
+        rf_kernel_opts ko = {.no_ptxas = true, .grid = "1", .block = "128"};
+        rf_kernel *k;
+        rf_err err = {0};
+        int rc = rf_kernel_load(path, &ko, &k, &err);
+        remove(path);
+        if (rc)
+            fail_msg("%s", err.msg);
+        assert_int_equal(k->regs_rfkit, regs[i]);
+        rf_kernel_destroy(k);
+    }
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -769,6 +822,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_atomic_reduction),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_ldc_pointer_sm90),
+        cmocka_unit_test(test_module_target),
         cmocka_unit_test(test_stretch_sm80),
         cmocka_unit_test(test_cap_spills),
         cmocka_unit_test(test_kernel_fit),
