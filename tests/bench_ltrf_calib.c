@@ -30,7 +30,13 @@
  *
  * RF_BENCH_LTRFCACHE=FILE keeps the full runs between runs (delete it
  * when the sampler changes); RF_BENCH_KERNELS=a,b limits the kernels;
- * RF_BENCH_VERBOSE=1 prints every kernel's windows and points.
+ * RF_BENCH_VERBOSE=1 prints every kernel's windows and points;
+ * RF_BENCH_DUMP=FILE writes one line per kernel and pool (set, kernel, pool,
+ * positions, points per position, the windows' level check mean and
+ * standard error, level, level variance, shrink, the two ratios' noise,
+ * the uncalibrated baseline's steady-state IPC; then per point the full
+ * run's IPC, the uncalibrated estimate, the calibrated one before the
+ * shrinkage and after it), for weighing level and shrinkage rules offline.
  */
 #include <math.h>
 #include <stdio.h>
@@ -412,6 +418,29 @@ int main(void)
         for (int i = 0; i < nk; i++)
             verbose_kernel(&jobs[i]);
     }
+    const char *dump = getenv("RF_BENCH_DUMP");
+    FILE *df = dump ? fopen(dump, "w") : NULL;
+    for (int i = 0; df && i < nk; i++) {
+        kjob *j = &jobs[i];
+        rf_shape shape = {j->k->regs, rf_kernel_threads(j->k),
+                          j->k->smem_static + j->k->launch.smem, rf_kernel_ctas(j->k), 1};
+        for (int p = 0; p < NPOOL; p++) {
+            const rf_pffit_wrep *r = &j->rep[p];
+            rf_calib c1 = j->cal[p];
+            c1.shrink = 1.0;
+            fprintf(df, "%d %s %d %d %d %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g", j->set, j->name, p,
+                    r->npos, r->per, r->lv_mean, r->lv_noise, c1.level, c1.level_var,
+                    j->cal[p].shrink, r->noise[1], r->noise[2], j->steady0[p]);
+            for (int t = 0; t < NPT; t++) {
+                rf_estimate e;
+                rf_extrap_estimate(&gpu, &j->full[p][t].d, &j->kc, &shape, &c1, &e, &err);
+                fprintf(df, " %.6g %.6g %.6g %.6g", j->full[p][t].ipc, j->unc[p][t], e.ipc, j->est[p][t]);
+            }
+            fprintf(df, "\n");
+        }
+    }
+    if (df)
+        fclose(df);
     for (int i = 0; i < nk; i++)
         rf_kernel_destroy(jobs[i].k);
     return 0;
