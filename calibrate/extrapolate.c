@@ -210,6 +210,41 @@ static void kernel_for(const rf_ipc_kernel *kc, bool need_rcw, rf_ipc_kernel *k)
     k->rcw.func = NULL;
 }
 
+/* The two-level scheduler's pool holds warps that are not waiting on
+ * memory: W_pool warps issuing at cpi_w without the memory stall are W_pool
+ * / r warps of the IPC model (r: share of a warp's time not waiting on
+ * memory), so the per-wave warps (resident x active fraction) are capped
+ * at W_pool / r.  The pool bounds every design the sampler runs under a
+ * two-level scheduler (maxwell-ltrf's own policy: the baseline too), not
+ * only LTRF's and RFC's; the CTA population model's rates take the same
+ * cap (calibrate/calibrate.c), so the level it sets stays the ratio of two
+ * models of one machine.  (Measured, bench_ltrf_calib at the preset's 8
+ * active warps: without the cap on the baseline, design/baseline IPC
+ * ratios were 7.4% off uncalibrated on the nine tuning kernels, the
+ * baseline alone up to +34%, sfu.) */
+double rf_extrap_pool_warps(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k,
+                            const rf_ipc_params *p, const rf_ipc_machine *m)
+{
+    int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
+    if (d->kind == RF_DESIGN_LTRF && d->scheduler == 0)
+        policy = RF_SCHED_TWO_LEVEL;
+    if (policy != RF_SCHED_TWO_LEVEL)
+        return INFINITY;
+    double busy = 1.0 + p->lat_scale * k->stall_dep + m->extra_stall;
+    double r = busy / (busy + p->mem_scale * k->stall_mem);
+    return r > 0 ? rf_design_pool(d, gpu) / r : INFINITY;
+}
+
+static void pool_cap(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                     rf_ipc_kernel *k, const rf_ipc_params *p, const rf_ipc_machine *m)
+{
+    double cap = rf_extrap_pool_warps(gpu, d, k, p, m);
+    double act = k->active_frac > 0 ? k->active_frac : 1.0;
+    double resident = (double)occ->warps_per_sm * act;
+    if (resident > cap)
+        k->active_frac = act * cap / resident;
+}
+
 /* RFC and LTRF: operands come from the register cache (1-cycle access), the
  * PREFETCH, activation and miss stalls of analytic/prefetch.c join the
  * design terms, and under a two-level scheduler the active pool (design
@@ -222,8 +257,10 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                     rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m,
                     rf_pf_kernel *pk_out, rf_pf_terms *t_out, rf_err *err)
 {
-    if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
+    if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF) {
+        pool_cap(gpu, d, occ, k, p, m);
         return RF_OK;
+    }
     if (!k->func || !k->prof)
         return rf_err_set(err, RF_EUSAGE, NULL, 0, 0, "design",
                           "%s needs the kernel's code for its register-cache model",
@@ -263,17 +300,7 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */
     m->extra_stall += t.extra_stall;
     m->extra_hold += t.extra_hold;
-    /* The two-level scheduler's pool holds warps that are not waiting on
-     * memory: W_pool warps issuing at cpi_w without the memory stall are W_pool
-     * / r warps of the IPC model (r: share of a warp's time not waiting on
-     * memory), so the per-wave warps (resident x active fraction) are capped
-     * at W_pool / r. */
-    double busy = 1.0 + p->lat_scale * k->stall_dep + m->extra_stall;
-    double r = busy / (busy + p->mem_scale * k->stall_mem);
-    double act = k->active_frac > 0 ? k->active_frac : 1.0;
-    double resident = (double)occ->warps_per_sm * act;
-    if (policy == RF_SCHED_TWO_LEVEL && r > 0 && resident > pool / r)
-        k->active_frac = act * (pool / r) / resident;
+    pool_cap(gpu, d, occ, k, p, m);
     if (pk_out)
         *pk_out = pk;
     if (t_out)
