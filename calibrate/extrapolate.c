@@ -34,8 +34,12 @@
  *    point, HI-RF and the occupancy designs included.  Records without the
  *    weight (older ones, the full-run fits of calibrate/pffit.c and
  *    calibrate/rcfit.c) have w = 1; the register-cache windows' records
- *    take theirs from the windows' noise and the level's variance
- *    (calibrate/pffit.c rf_pffit_shrink).
+ *    take theirs from the windows' noise (calibrate/pffit.c
+ *    rf_pffit_shrink) and weigh their level apart (level_apart): the
+ *    level, from the CTA population model, and the rest of the correction,
+ *    from the windows' ratios, have noises of their own, so
+ *        IPC = IPC_unc level^wl exp(w c'),  c' = c - ln level,
+ *    wl the level's own weight (the record's level_shrink).
  * 4. Prediction interval (calibrated only).  The relative error variance
  *        v = SIGMA_PRED^2 + s^2 / n + w^2 g^T C g / IPC_cal^2 + ((1 - w) c)^2
  *    with s^2 / n the windows' noise on the level they set together, g = d
@@ -49,7 +53,9 @@
  *    register-cache records (calibrate/pffit.c) add level_var, the
  *    level's own variance as their baseline windows measure it (the
  *    population model's level, which the ratios do not see): the
- *    calibrated estimate's error, which the shrunk one carries too.  A
+ *    calibrated estimate's error, which the shrunk one carries too, and,
+ *    with the level weighed apart, ((1 - wl) ln level)^2 beside the
+ *    ((1 - w) c')^2 of the rest.  A
  *    record without samples (calibrate/plan.c: too short a kernel) gives
  *    an uncalibrated estimate with the uncalibrated model's interval,
  *    IPC (1 +- 1.96 sqrt(SIGMA_UNC^2 + level_var)).
@@ -497,21 +503,30 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
                 for (int b = 0; b < cal->nfit; b++)
                     vfit += g[a] * cal->cov[a][b] * g[b];
         }
-        /* Shrinkage toward the uncalibrated estimate (3. above). */
+        /* Shrinkage toward the uncalibrated estimate (3. above); a record
+         * whose level has its own weight wl (level_apart) shrinks the level
+         * and the rest of the correction apart. */
         double w = cal->shrink >= 0 && cal->shrink <= 1 ? cal->shrink : 1.0;
-        double ipc_cal = out->ipc, corr = 0;
-        if (w < 1) {
+        bool apart = cal->level_apart && cal->level_shrink >= 0 && cal->level_shrink <= 1;
+        double wl = apart ? cal->level_shrink : w;
+        double ipc_cal = out->ipc, corr = 0, lcorr = 0;
+        if (w < 1 || wl < 1) {
             rf_estimate u;
             rc = rf_extrap_estimate(gpu, d, kc, shape, NULL, &u, err);
             if (rc)
                 return rc;
             corr = log(ipc_cal / u.ipc);
-            out->ipc = u.ipc * exp(w * corr);
+            if (apart) {
+                lcorr = log(level);
+                corr -= lcorr;
+            }
+            out->ipc = u.ipc * exp(w * corr + wl * lcorr);
             out->cycles *= ipc_cal / out->ipc;
         }
         int n = cal->samples > 0 ? cal->samples : 1;
+        double gave_l = (1.0 - wl) * lcorr;
         double v = rf_extrap_rel_var(cal->rms_rel, n, w, corr, vfit / (ipc_cal * ipc_cal))
-                   + cal->level_var;
+                   + cal->level_var + gave_l * gave_l;
         double half = Z95 * sqrt(v) * out->ipc;
         out->ipc_lo = out->ipc - half > 0 ? out->ipc - half : 0.0;
         out->ipc_hi = out->ipc + half;

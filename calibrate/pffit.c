@@ -523,10 +523,15 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * 4.38 / 4.76 / 10.98% -> 2.21 / 8.69 / 5.56%, bfs at the preferred pool,
  * kmeans at both; conv_row, the validation kernel without windows, 14.51
  * / 4.92% -> 14.41 / 6.60%).
- * Shrink (rf_pffit_shrink): the corrections c_j = ln(IPC_cal / IPC_unc)
- * of the whole-kernel estimates at the windows' designs (the level and the
- * fitted parameters together) against the noise of what set them,
- *     N = level_var + mean_j (sigma_j^2 + SH_FLOOR^2),
+ * Shrink: the level and the fitted parameters come from different
+ * measurements (the population model checked by the baseline windows; the
+ * paired windows' ratios), so each is weighed against its own noise
+ * (calibrate/extrapolate.c, level_apart): the level's weight wl =
+ * rf_extrap_shrink_weight of ln level against sqrt(level_var), and the
+ * record's shrink (rf_pffit_shrink) of the corrections beside the level,
+ * c_j = ln(IPC_cal / (level IPC_unc)) of the whole-kernel estimates at the
+ * windows' designs, against
+ *     N = mean_j (sigma_j^2 + SH_FLOOR^2),
  * sigma_j the ratios' noise as fitted (one position: LV_NOISE_ONE and
  * WIN_FLOOR, not the fit's WIN_NOISE_ONE, a prior width), SH_FLOOR what a
  * window pair's ratio reads apart from the whole run's (sgemm at 8 warps:
@@ -603,6 +608,8 @@ int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
                           uint64_t seed, rf_calib *cal, rf_pffit_wrep *rep, rf_err *err)
 {
     cal->shrink = 1.0;
+    cal->level_apart = false;
+    cal->level_shrink = 1.0;
     rep->lv_mean = rep->lv_noise = rep->corr_rms = 0;
     if (plan->n <= 0) {
         /* No window checks the level: shrunk as a correction of noise
@@ -635,7 +642,8 @@ int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
     cal->level_var = rf_pffit_level_var(m, se);
     rep->lv_mean = m;
     rep->lv_noise = se;
-    /* The corrections at the windows' designs, whole kernel on one SM. */
+    /* The corrections at the windows' designs beside the level, whole
+     * kernel on one SM. */
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
                       rf_kernel_ctas(k), 1};
     double c[RF_PLAN_PF_PTS], c2 = 0;
@@ -646,13 +654,16 @@ int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
             rc = rf_extrap_estimate(gpu, &plan->pt[j].design, kc, &shape, NULL, &eu, err);
         if (rc)
             return rc;
-        c[j] = log(ec.ipc / eu.ipc);
+        c[j] = log(ec.ipc / eu.ipc) - log(cal->level);
         c2 += c[j] * c[j] / per;
     }
     rep->corr_rms = sqrt(c2);
     double rn[RF_PLAN_PF_PTS];
     for (int j = 0; j < per; j++)
         rn[j] = npos > 1 ? rep->noise[j] : sqrt(LV_NOISE_ONE * LV_NOISE_ONE + WIN_FLOOR * WIN_FLOOR);
-    cal->shrink = rf_pffit_shrink(c, per, rn, cal->level_var);
+    cal->shrink = rf_pffit_shrink(c, per, rn, 0);
+    double cl = log(cal->level);
+    cal->level_apart = true;
+    cal->level_shrink = rf_extrap_shrink_weight(&cl, 1, sqrt(cal->level_var), 1);
     return RF_OK;
 }

@@ -268,10 +268,11 @@ static void verbose_kernel(const kjob *j)
             printf(" %s=%.3g", rf_ipc_mparams[c->fit_idx[q]].name,
                    rf_mparam_get(&rf_ipc_mparams[c->fit_idx[q]], &c->params));
         printf("\n      baseline: full run / model's steady state %.4f; windows / population "
-               "model %+.2f%% +- %.2f%%, level %.4f, level sd %.2f%%, shrink %.3f (corrections "
-               "%.2f%% rms)\n",
+               "model %+.2f%% +- %.2f%%, level %.4f, level sd %.2f%%, its weight %.3f, shrink %.3f "
+               "(corrections beside the level %.2f%% rms)\n",
                j->full[p][0].ipc / j->steady0[p], 100 * r->lv_mean, 100 * r->lv_noise, c->level,
-               100 * sqrt(c->level_var), c->shrink, 100 * r->corr_rms);
+               100 * sqrt(c->level_var), c->level_apart ? c->level_shrink : c->shrink, c->shrink,
+               100 * r->corr_rms);
         for (int q = 1; q < r->per; q++)
             printf("      ratio %-7s windows %.4f +- %.3f  model %.4f -> %.4f  full runs %.4f\n",
                    pts[q].label, r->ratio[q], r->noise[q], r->model0[q], r->model[q],
@@ -428,6 +429,7 @@ int main(void)
             const rf_pffit_wrep *r = &j->rep[p];
             rf_calib c1 = j->cal[p];
             c1.shrink = 1.0;
+            c1.level_apart = false;
             fprintf(df, "%d %s %d %d %d %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g", j->set, j->name, p,
                     r->npos, r->per, r->lv_mean, r->lv_noise, c1.level, c1.level_var,
                     j->cal[p].shrink, r->noise[1], r->noise[2], j->steady0[p]);

@@ -363,6 +363,44 @@ static void interval_takes_level_var(void **state)
     assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.222747, 1e-6);
 }
 
+/* A record whose level has its own weight (level_apart): level 1.2 at
+ * weight 0.5, the parameters at their defaults (no correction beside the
+ * level), samples 6, no residual: IPC = IPC_unc 1.2^0.5 = 1.0954451
+ * IPC_unc, whatever the other weight; the interval adds the level's
+ * correction given up, ((1 - 0.5) ln 1.2)^2 = 0.0911608^2: v = 0.013^2 +
+ * 0.0083103 = 0.0084793, half width 1.959964 sqrt(v) = 0.1804795 of the
+ * estimate.  Weight 1: the whole level, 1.2 IPC_unc, and the floor's
+ * 0.025480 alone. */
+static void level_weighed_apart(void **state)
+{
+    fixture *fx = *state;
+    rf_design base = fx->tmpl;
+    base.kind = RF_DESIGN_BASELINE;
+    rf_kernel *k = &fx->sf.kernel;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    rf_err err = {0};
+    rf_estimate u, e;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, NULL, &u, &err), 0);
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    cal.samples = 6;
+    cal.level = 1.2;
+    cal.level_apart = true;
+    cal.level_shrink = 0.5;
+    for (int i = 0; i < 2; i++) {
+        cal.shrink = i ? 0.3 : 1.0;
+        assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err),
+                         0);
+        assert_float_equal(e.ipc / u.ipc, 1.0954451, 1e-7);
+        assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.1804795, 1e-6);
+    }
+    cal.level_shrink = 1.0;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
+    assert_float_equal(e.ipc / u.ipc, 1.2, 1e-12);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.025480, 1e-6);
+}
+
 /* The baseline windows against the population model at the same windows:
  * two positions, the baseline windows reading 1.1 and 1.2 times the
  * model's replay there (rep.base_model, which the windows' IPCs do not
@@ -427,17 +465,22 @@ static void window_level(void **state)
     double c[3];
     rf_calib cs = cal;
     cs.shrink = 1.0;
+    cs.level_apart = false;
     for (int j = 0; j < 3; j++) {
         rf_estimate ec, eu;
         assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &p.pt[j].design, &fx->kc, &shape, &cs,
                                             &ec, &err), 0);
         assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &p.pt[j].design, &fx->kc, &shape, NULL,
                                             &eu, &err), 0);
-        c[j] = log(ec.ipc / eu.ipc);
+        c[j] = log(ec.ipc / eu.ipc) - log(cal.level);
     }
     assert_float_equal(rep.noise[1], 0.02, 1e-12);
-    assert_float_equal(cal.shrink, rf_pffit_shrink(c, 3, rep.noise, 0.0068906), 1e-6);
+    assert_float_equal(cal.shrink, rf_pffit_shrink(c, 3, rep.noise, 0), 1e-6);
     assert_true(cal.shrink >= 0 && cal.shrink <= 1);
+    /* The level's own weight: c = ln level against sqrt(level_var). */
+    double cl = log(cal.level), cl2 = cl * cl;
+    assert_true(cal.level_apart);
+    assert_float_equal(cal.level_shrink, cl2 > 0.0068906 ? (cl2 - 0.0068906) / cl2 : 0.0, 1e-6);
 
     make(fx, 1900, &p);
     assert_int_equal(p.n, 0);
@@ -490,6 +533,23 @@ static void record_level_var(void **state)
     assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
     assert_non_null(strstr(err.msg, ":3"));
     assert_non_null(strstr(err.msg, "level_var"));
+    /* level_shrink: absent, the level is weighed with the rest; saved and
+     * read back exactly; outside [0, 1] an error naming file, line and key. */
+    assert_false(got.level_apart);
+    c.level_apart = true;
+    c.level_shrink = 0.60903884470785211;
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load(path, "maxwell-ltrf", "sgemm", &got, &err), RF_OK);
+    assert_true(got.level_apart);
+    assert_true(got.level_shrink == c.level_shrink);
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("gpu,kernel,key,value\nv100,sgemm,level,1\nv100,sgemm,level_shrink,1.5\n", fp);
+    fclose(fp);
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(err.msg, ":3"));
+    assert_non_null(strstr(err.msg, "level_shrink"));
     unlink(path);
 }
 
@@ -505,6 +565,7 @@ int main(void)
         cmocka_unit_test(level),
         cmocka_unit_test(level_variance_and_shrink),
         cmocka_unit_test(interval_takes_level_var),
+        cmocka_unit_test(level_weighed_apart),
         cmocka_unit_test(window_level),
         cmocka_unit_test(record_level_var),
     };
