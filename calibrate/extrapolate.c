@@ -259,29 +259,43 @@ static void pool_cap(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
  * analytic/prefetch.c) loads the cache's banks, so k->writes is scaled by
  * it; its bank queue takes ltrf_conflict on top of conflict_scale
  * (design_params, in rf_extrap_estimate). */
+/* The register-cache figures of the kernel's code for design d (no
+ * parameter enters them). */
+static int pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k,
+                     rf_pf_kernel *pk, rf_err *err)
+{
+    if (!k->func || !k->prof)
+        return rf_err_set(err, RF_EUSAGE, NULL, 0, 0, "design",
+                          "%s needs the kernel's code for its register-cache model",
+                          rf_design_name(d->kind));
+    bool plus = d->kind == RF_DESIGN_LTRF && d->plus;
+    int rc = rf_pf_characterise(k->func, k->prof, d->interval_regs, plus, pk, err);
+    if (rc == 0 && d->kind == RF_DESIGN_RFC)
+        rc = rf_pf_reuse(k->func, k->prof, pk, err);
+    if (rc == 0 && d->kind == RF_DESIGN_LTRF)
+        rf_pf_cta_warps(pk, k->warps_per_cta);
+    if (rc == 0 && d->kind == RF_DESIGN_RFC)
+        rc = rf_pf_miss_walk(gpu, d, k->func, k->prof, k->warps_per_cta, pk, err);
+    return rc < 0 ? rc : RF_OK;
+}
+
 static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                     rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m,
-                    rf_pf_kernel *pk_out, rf_pf_terms *t_out, rf_err *err)
+                    const rf_pf_kernel *pk_in, rf_pf_kernel *pk_out, rf_pf_terms *t_out,
+                    rf_err *err)
 {
     if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF) {
         pool_cap(gpu, d, occ, k, p, m);
         return RF_OK;
     }
-    if (!k->func || !k->prof)
-        return rf_err_set(err, RF_EUSAGE, NULL, 0, 0, "design",
-                          "%s needs the kernel's code for its register-cache model",
-                          rf_design_name(d->kind));
     rf_pf_kernel pk;
-    bool plus = d->kind == RF_DESIGN_LTRF && d->plus;
-    int rc = rf_pf_characterise(k->func, k->prof, d->interval_regs, plus, &pk, err);
-    if (rc == 0 && d->kind == RF_DESIGN_RFC)
-        rc = rf_pf_reuse(k->func, k->prof, &pk, err);
-    if (rc == 0 && d->kind == RF_DESIGN_LTRF)
-        rf_pf_cta_warps(&pk, k->warps_per_cta);
-    if (rc == 0 && d->kind == RF_DESIGN_RFC)
-        rc = rf_pf_miss_walk(gpu, d, k->func, k->prof, k->warps_per_cta, &pk, err);
-    if (rc < 0)
-        return rc;
+    if (pk_in) {
+        pk = *pk_in;
+    } else {
+        int rc = pf_kernel(gpu, d, k, &pk, err);
+        if (rc < 0)
+            return rc;
+    }
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
     if (d->kind == RF_DESIGN_LTRF && d->scheduler == 0)
         policy = RF_SCHED_TWO_LEVEL;        /* as the sampler: LTRF's active pool */
@@ -317,7 +331,7 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
 int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                  rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
 {
-    return pf_apply(gpu, d, occ, k, p, m, NULL, NULL, err);
+    return pf_apply(gpu, d, occ, k, p, m, NULL, NULL, NULL, err);
 }
 
 /* The parameters the IPC model sees for design d: LTRF's register-cache
@@ -406,9 +420,29 @@ int rf_extrap_sw(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     return RF_OK;
 }
 
+int rf_extrap_pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
+                        const rf_shape *shape, rf_pf_kernel *pk, rf_err *err)
+{
+    memset(pk, 0, sizeof *pk);
+    if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
+        return RF_OK;
+    rf_ipc_kernel k;
+    kernel_for(kc, false, &k);
+    int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    k.warps_per_cta = (shape->threads + ws - 1) / ws;
+    return pf_kernel(gpu, d, &k, pk, err);
+}
+
 int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
                        const rf_shape *shape, const rf_calib *cal, rf_estimate *out,
                        rf_err *err)
+{
+    return rf_extrap_estimate_pk(gpu, d, kc, shape, cal, NULL, out, err);
+}
+
+int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
+                          const rf_shape *shape, const rf_calib *cal, const rf_pf_kernel *pk_in,
+                          rf_estimate *out, rf_err *err)
 {
     memset(out, 0, sizeof *out);
     out->ipc_lo = out->ipc_hi = out->cycles_lo = out->cycles_hi = NAN;
@@ -444,7 +478,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     rf_pf_terms pt;
     memset(&pk, 0, sizeof pk);
     memset(&pt, 0, sizeof pt);
-    if ((rc = pf_apply(gpu, d, &out->occ, &k, &p, &m, &pk, &pt, err)) < 0)
+    if ((rc = pf_apply(gpu, d, &out->occ, &k, &p, &m, pk_in, &pk, &pt, err)) < 0)
         return rc;
     double late = writes_all - k.writes;    /* LTRF: results written to the main file */
     double reads0 = k.reads, writes0 = k.writes;
@@ -487,7 +521,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
                     c2.shrink = 1.0;
                     c2.params = q;
                     rf_estimate e2;
-                    rc = rf_extrap_estimate(gpu, d, kc, shape, &c2, &e2, err);
+                    rc = rf_extrap_estimate_pk(gpu, d, kc, shape, &c2, pk_in, &e2, err);
                     if (rc)
                         return rc;
                     g[j] = (e2.ipc - out->ipc) / h;
@@ -512,7 +546,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
         double ipc_cal = out->ipc, corr = 0, lcorr = 0;
         if (w < 1 || wl < 1) {
             rf_estimate u;
-            rc = rf_extrap_estimate(gpu, d, kc, shape, NULL, &u, err);
+            rc = rf_extrap_estimate_pk(gpu, d, kc, shape, NULL, pk_in, &u, err);
             if (rc)
                 return rc;
             corr = log(ipc_cal / u.ipc);

@@ -295,6 +295,7 @@ typedef struct win_ctx {
     /* Each point's last estimate and the parameters it read (those its
      * design does not use zeroed): a finite-difference step in another
      * design's parameter reuses it. */
+    rf_pf_kernel pk[RF_PLAN_PF_PTS]; /* each point's code figures (rf_extrap_pf_kernel) */
     bool memo_ok[RF_PLAN_PF_PTS];
     double memo_key[RF_PLAN_PF_PTS][WIN_P];
     double memo_ipc[RF_PLAN_PF_PTS];
@@ -329,7 +330,8 @@ static int win_ratios(win_ctx *c, const double *th, double *out)
             continue;
         }
         rf_estimate e;
-        if (rf_extrap_estimate(c->gpu, d, c->kc, &shape, &c->cal, &e, NULL) || !(e.ipc > 0))
+        if (rf_extrap_estimate_pk(c->gpu, d, c->kc, &shape, &c->cal, &c->pk[j], &e, NULL)
+            || !(e.ipc > 0))
             return RF_EFIT;
         ipc[j] = c->memo_ipc[j] = e.ipc;
         memcpy(c->memo_key[j], key, sizeof key);
@@ -407,6 +409,15 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
         start[j] = rf_mparam_get(mp, &cal->params);
         y[nr + j] = start[j];
         sig[nr + j] = win_prior[j];
+    }
+    /* The code's register-cache figures take no parameter: walked once per
+     * point, not at every evaluation of the fit. */
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    for (int j = 0; j < per; j++) {
+        int rc = rf_extrap_pf_kernel(gpu, &plan->pt[j].design, kc, &shape, &c.pk[j], err);
+        if (rc)
+            return rc;
     }
     double r0[RF_PLAN_PF_PTS];
     if (win_ratios(&c, start, r0))
@@ -649,9 +660,12 @@ int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
     double c[RF_PLAN_PF_PTS], c2 = 0;
     for (int j = 0; j < per; j++) {
         rf_estimate ec, eu;
-        int rc = rf_extrap_estimate(gpu, &plan->pt[j].design, kc, &shape, cal, &ec, err);
+        rf_pf_kernel pk;
+        int rc = rf_extrap_pf_kernel(gpu, &plan->pt[j].design, kc, &shape, &pk, err);
         if (!rc)
-            rc = rf_extrap_estimate(gpu, &plan->pt[j].design, kc, &shape, NULL, &eu, err);
+            rc = rf_extrap_estimate_pk(gpu, &plan->pt[j].design, kc, &shape, cal, &pk, &ec, err);
+        if (!rc)
+            rc = rf_extrap_estimate_pk(gpu, &plan->pt[j].design, kc, &shape, NULL, &pk, &eu, err);
         if (rc)
             return rc;
         c[j] = log(ec.ipc / eu.ipc) - log(cal->level);

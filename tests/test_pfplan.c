@@ -401,6 +401,48 @@ static void level_weighed_apart(void **state)
     assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.025480, 1e-6);
 }
 
+/* rf_extrap_estimate_pk with the figures rf_extrap_pf_kernel gives is
+ * rf_extrap_estimate, to the bit: for RFC #7 and LTRF #7 (the walked
+ * figures: the miss path's extra stall, the intervals), uncalibrated and
+ * under a record whose shrinkage re-estimates uncalibrated inside; the
+ * baseline's figures are zero. */
+static void estimate_with_pf_kernel(void **state)
+{
+    fixture *fx = *state;
+    rf_kernel *k = &fx->sf.kernel;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    cal.samples = 6;
+    cal.level = 1.1;
+    cal.shrink = 0.4;
+    rf_err err = {0};
+    const int kinds[3] = {RF_DESIGN_RFC, RF_DESIGN_LTRF, RF_DESIGN_BASELINE};
+    for (int i = 0; i < 3; i++) {
+        rf_design d = fx->tmpl;
+        d.kind = kinds[i];
+        d.rf_config = 7;
+        rf_pf_kernel pk;
+        assert_int_equal(rf_extrap_pf_kernel(&fx->sf.gpu, &d, &fx->kc, &shape, &pk, &err), 0);
+        if (kinds[i] == RF_DESIGN_RFC)
+            assert_true(pk.miss_delay > 0);
+        if (kinds[i] == RF_DESIGN_BASELINE)
+            assert_float_equal(pk.miss_delay, 0.0, 0.0);
+        for (int c = 0; c < 2; c++) {
+            rf_estimate a, b;
+            const rf_calib *cp = c ? &cal : NULL;
+            assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, cp, &a, &err),
+                             0);
+            assert_int_equal(rf_extrap_estimate_pk(&fx->sf.gpu, &d, &fx->kc, &shape, cp, &pk, &b,
+                                                   &err), 0);
+            assert_true(a.ipc == b.ipc);
+            assert_true(a.cycles == b.cycles);
+            assert_true(a.ipc_hi == b.ipc_hi || (isnan(a.ipc_hi) && isnan(b.ipc_hi)));
+        }
+    }
+}
+
 /* The baseline windows against the population model at the same windows:
  * two positions, the baseline windows reading 1.1 and 1.2 times the
  * model's replay there (rep.base_model, which the windows' IPCs do not
@@ -566,6 +608,7 @@ int main(void)
         cmocka_unit_test(level_variance_and_shrink),
         cmocka_unit_test(interval_takes_level_var),
         cmocka_unit_test(level_weighed_apart),
+        cmocka_unit_test(estimate_with_pf_kernel),
         cmocka_unit_test(window_level),
         cmocka_unit_test(record_level_var),
     };
