@@ -512,16 +512,26 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
                 if (v + h > mp->hi)
                     h = -h;
                 rf_mparam_put(mp, &q, v + h);
-                if (!strncmp(mp->name, "sw_", 3)) {
+                bool pf_term = (d->kind == RF_DESIGN_RFC || d->kind == RF_DESIGN_LTRF)
+                               && (!strncmp(mp->name, "pf_", 3) || !strncmp(mp->name, "rfc_", 4));
+                if (pf_term && cal->shrink == 0) {
+                    g[j] = 0;   /* weighed by w^2 = 0 below: not worth an estimate */
+                    continue;
+                }
+                if (!strncmp(mp->name, "sw_", 3) || pf_term) {
                     /* The switching terms act before the IPC model
-                     * (rf_extrap_sw): the whole estimate again, without
+                     * (rf_extrap_sw), the register-cache terms through
+                     * its stalls (pf_apply): the whole estimate again
+                     * (the code's register-cache figures reused), without
                      * its interval or shrinkage. */
                     rf_calib c2 = *cal;
                     c2.nfit = 0;
                     c2.shrink = 1.0;
+                    c2.level_apart = false;
                     c2.params = q;
                     rf_estimate e2;
-                    rc = rf_extrap_estimate_pk(gpu, d, kc, shape, &c2, pk_in, &e2, err);
+                    rc = rf_extrap_estimate_pk(gpu, d, kc, shape, &c2, pf_term ? &pk : pk_in, &e2,
+                                               err);
                     if (rc)
                         return rc;
                     g[j] = (e2.ipc - out->ipc) / h;

@@ -401,6 +401,53 @@ static void level_weighed_apart(void **state)
     assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.025480, 1e-6);
 }
 
+/* The interval of a register-cache record carries its fitted parameters'
+ * covariance: rfc_scale fitted with variance 0.04 (sd 0.2), shrink 1, no
+ * residual.  RFC #7's estimate moves with rfc_scale through its miss
+ * stall, g = dIPC / d rfc_scale (forward difference over h = 1e-4 x the
+ * parameter's range, 8: 8e-4), so v = 0.013^2 + g^2 0.04 / IPC^2; the
+ * baseline's does not move (v = 0.013^2, half width 0.025480).  Shrink 0:
+ * the term is weighed by w^2 = 0, and the interval is the floor's plus
+ * the correction given up (none: the parameters at their defaults). */
+static void interval_takes_pf_covariance(void **state)
+{
+    fixture *fx = *state;
+    rf_kernel *k = &fx->sf.kernel;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    cal.samples = 6;
+    cal.nfit = 1;
+    cal.fit_idx[0] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, "rfc_scale");
+    assert_true(cal.fit_idx[0] >= 0);
+    cal.cov[0][0] = 0.04;
+    rf_err err = {0};
+    rf_design d = fx->tmpl;
+    d.kind = RF_DESIGN_RFC;
+    d.rf_config = 7;
+    rf_estimate e, e2;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, &cal, &e, &err), 0);
+    rf_calib c2 = cal;
+    c2.nfit = 0;
+    const rf_mparam *mp = &rf_ipc_mparams[cal.fit_idx[0]];
+    double h = 1e-4 * (mp->hi - mp->lo);
+    rf_mparam_put(mp, &c2.params, rf_mparam_get(mp, &c2.params) + h);
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, &c2, &e2, &err), 0);
+    double g = (e2.ipc - e.ipc) / h;
+    assert_true(g < 0);     /* a larger miss stall, a lower IPC */
+    double half = 1.959963984540054 * sqrt(0.013 * 0.013 + g * g * 0.04 / (e.ipc * e.ipc));
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, half, 1e-9);
+    assert_true(half > 0.025480);
+    cal.shrink = 0;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, &cal, &e, &err), 0);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.025480, 1e-6);
+    cal.shrink = 1;
+    d.kind = RF_DESIGN_BASELINE;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, &cal, &e, &err), 0);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.025480, 1e-6);
+}
+
 /* rf_extrap_estimate_pk with the figures rf_extrap_pf_kernel gives is
  * rf_extrap_estimate, to the bit: for RFC #7 and LTRF #7 (the walked
  * figures: the miss path's extra stall, the intervals), uncalibrated and
@@ -609,6 +656,7 @@ int main(void)
         cmocka_unit_test(interval_takes_level_var),
         cmocka_unit_test(level_weighed_apart),
         cmocka_unit_test(estimate_with_pf_kernel),
+        cmocka_unit_test(interval_takes_pf_covariance),
         cmocka_unit_test(window_level),
         cmocka_unit_test(record_level_var),
     };
