@@ -462,6 +462,15 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
 int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                    const rf_design *base, uint64_t seed, rf_calib *cal, rf_err *err)
 {
+    return rf_pffit_level_walked(gpu, k, kc, base, seed, cal, NULL, err);
+}
+
+int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                          const rf_design *base, uint64_t seed, rf_calib *cal,
+                          rf_ctaset **walked, rf_err *err)
+{
+    if (walked)
+        *walked = NULL;
     long total = rf_kernel_ctas(k);
     int n = total > LEVEL_MAX_CTAS ? LEVEL_MAX_CTAS : (int)total;
     rf_ctaset *cs = NULL;
@@ -470,7 +479,10 @@ int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *k
     double pop = 0;
     if (!rc)
         rc = rf_calib_window_ipc(gpu, base, k, kc, cs, &cal->params, 0, 0, 0, 0, &pop, err);
-    rf_kchar_ctaset_free(cs);
+    if (!rc && walked)
+        *walked = cs;
+    else
+        rf_kchar_ctaset_free(cs);
     if (rc)
         return rc;
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem, total, 1};
@@ -499,10 +511,12 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
         rc = rf_pffit_fit_windows(gpu, k, kc, plan, w, cal, rep, err);
     rf_design base = *tmpl;
     base.kind = RF_DESIGN_BASELINE;
+    rf_ctaset *walked = NULL;
     if (!rc)
-        rc = rf_pffit_level(gpu, k, kc, &base, seed, cal, err);
+        rc = rf_pffit_level_walked(gpu, k, kc, &base, seed, cal, &walked, err);
     if (!rc)
-        rc = rf_pffit_window_level(gpu, k, kc, plan, w, seed, cal, rep, err);
+        rc = rf_pffit_window_level_from(gpu, k, kc, plan, w, seed, walked, cal, rep, err);
+    rf_kchar_ctaset_free(walked);
     return rc;
 }
 
@@ -591,7 +605,8 @@ double rf_pffit_shrink(const double *c, int m, const double *noise, double level
  * estimated turnaround, with a margin; calibrate/calibrate.c window_ctas). */
 static int base_window_model(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                              const rf_plan *plan, const rf_plan_point *pt, uint64_t cycles,
-                             uint64_t seed, const rf_ipc_params *p, double *ipc, rf_err *err)
+                             uint64_t seed, const rf_ctaset *walked, const rf_ipc_params *p,
+                             double *ipc, rf_err *err)
 {
     long total = rf_kernel_ctas(k);
     long first = (long)pt->skip_ctas - (long)pt->warm_ctas;
@@ -605,8 +620,9 @@ static int base_window_model(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc
     if (n > (double)(total - first))
         n = (double)(total - first);
     rf_ctaset *cs = NULL;
-    int rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kc->warps_per_cta, first, (int)n,
-                             rf_kernel_sms(k), seed, &cs, err);
+    int rc = rf_kchar_ctaset_reuse(&walked, walked ? 1 : 0, gpu, k->func, &k->profile,
+                                   kc->warps_per_cta, first, (int)n, rf_kernel_sms(k), seed, &cs,
+                                   err);
     if (!rc)
         rc = rf_calib_window_ipc(gpu, &pt->design, k, kc, cs, p, pt->skip_ctas, pt->warm_ctas,
                                  pt->warmup, cycles, ipc, err);
@@ -617,6 +633,14 @@ static int base_window_model(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc
 int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                           const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
                           uint64_t seed, rf_calib *cal, rf_pffit_wrep *rep, rf_err *err)
+{
+    return rf_pffit_window_level_from(gpu, k, kc, plan, w, seed, NULL, cal, rep, err);
+}
+
+int rf_pffit_window_level_from(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                               const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
+                               uint64_t seed, const rf_ctaset *walked, rf_calib *cal,
+                               rf_pffit_wrep *rep, rf_err *err)
 {
     cal->shrink = 1.0;
     cal->level_apart = false;
@@ -636,8 +660,8 @@ int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
     for (int g = 0; g < npos; g++) {
         const rf_plan_point *pt = &plan->pt[g * per];
         double mod = 0;
-        int rc = base_window_model(gpu, k, kc, plan, pt, w[g * per].cycles, seed, &cal->params,
-                                   &mod, err);
+        int rc = base_window_model(gpu, k, kc, plan, pt, w[g * per].cycles, seed, walked,
+                                   &cal->params, &mod, err);
         if (rc)
             return rc;
         if (!(mod > 0))

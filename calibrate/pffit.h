@@ -7,6 +7,7 @@
 #define RF_PFFIT_H
 
 #include "../analytic/ipc.h"
+#include "../analytic/kchar.h"
 #include "../common/error.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
@@ -92,6 +93,11 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
  * (calibrate/pffit.c). */
 int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                    const rf_design *base, uint64_t seed, rf_calib *cal, rf_err *err);
+/* rf_pffit_level, handing back the CTAs it walked in *walked (the caller
+ * frees them; NULL on error) for rf_pffit_window_level_from to slice. */
+int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                          const rf_design *base, uint64_t seed, rf_calib *cal,
+                          rf_ctaset **walked, rf_err *err);
 
 /* What the baseline windows say of the level (calibrate/pffit.c, "level
  * from the windows"): the population model replays each baseline window's
@@ -106,6 +112,13 @@ int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *k
 int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                           const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
                           uint64_t seed, rf_calib *cal, rf_pffit_wrep *rep, rf_err *err);
+/* rf_pffit_window_level, each window's CTAs sliced from `walked` (the
+ * level's walk, rf_pffit_level_walked: the same CTAs under the same seed)
+ * where it holds them, else walked (rf_kchar_ctaset_reuse); NULL: walked. */
+int rf_pffit_window_level_from(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                               const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
+                               uint64_t seed, const rf_ctaset *walked, rf_calib *cal,
+                               rf_pffit_wrep *rep, rf_err *err);
 
 /* The level's relative variance from the windows' mean log ratio m to the
  * population model and its standard error se:

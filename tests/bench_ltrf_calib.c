@@ -164,12 +164,14 @@ static int calibrate_and_estimate(const rf_gpu *gpu, kjob *j)
         double t2 = benchrun_cpu_s();
         rf_design base = tmpl;
         base.kind = RF_DESIGN_BASELINE;
+        rf_ctaset *walked = NULL;
         if (!rc)
-            rc = rf_pffit_level(gpu, j->k, &j->kc, &base, 1, &j->cal[p], &err);
+            rc = rf_pffit_level_walked(gpu, j->k, &j->kc, &base, 1, &j->cal[p], &walked, &err);
         double t3 = benchrun_cpu_s();
         if (!rc)
-            rc = rf_pffit_window_level(gpu, j->k, &j->kc, &j->plan[p], j->win[p], 1, &j->cal[p],
-                                       &j->rep[p], &err);
+            rc = rf_pffit_window_level_from(gpu, j->k, &j->kc, &j->plan[p], j->win[p], 1, walked,
+                                            &j->cal[p], &j->rep[p], &err);
+        rf_kchar_ctaset_free(walked);
         double t4 = benchrun_cpu_s();
         j->part_s[p][0] = t1 - t0;
         j->part_s[p][1] = t2 - t1;

@@ -545,6 +545,24 @@ static void window_level(void **state)
                      0);
     assert_float_equal(rep.base_model[0], mod[0], 1e-12);
     assert_float_equal(rep.base_model[1], mod[1], 1e-12);
+    /* The windows' CTAs sliced from the level's walk: the same CTAs under
+     * the same seed, the same replay. */
+    rf_calib cw = c0;
+    rf_ctaset *walked = NULL;
+    assert_int_equal(rf_pffit_level_walked(&fx->sf.gpu, k, &fx->kc, &base, 3, &cw, &walked, &err),
+                     0);
+    assert_non_null(walked);
+    assert_float_equal(cw.level, c0.level, 0.0);
+    rf_pffit_wrep rw;
+    cw = cal;
+    assert_int_equal(rf_pffit_fit_windows(&fx->sf.gpu, k, &fx->kc, &p, w, &cw, &rw, &err), 0);
+    cw.level = c0.level;
+    assert_int_equal(rf_pffit_window_level_from(&fx->sf.gpu, k, &fx->kc, &p, w, 3, walked, &cw,
+                                                &rw, &err), 0);
+    rf_kchar_ctaset_free(walked);
+    assert_float_equal(rw.base_model[0], mod[0], 1e-12);
+    assert_float_equal(rw.base_model[1], mod[1], 1e-12);
+    assert_float_equal(cw.level_var, cal.level_var, 1e-15);
     assert_float_equal(rep.lv_mean, 0.1388159, 1e-7);
     assert_float_equal(rep.lv_noise, 0.0435057, 1e-7);
     assert_float_equal(cal.level_var, 0.0068906, 1e-7);
