@@ -224,10 +224,13 @@ static void kernel_for(const rf_ipc_kernel *kc, bool need_rcw, rf_ipc_kernel *k)
  * two-level scheduler (maxwell-ltrf's own policy: the baseline too), not
  * only LTRF's and RFC's; the CTA population model's rates take the same
  * cap (calibrate/calibrate.c), so the level it sets stays the ratio of two
- * models of one machine.  (Measured, bench_ltrf_calib at the preset's 8
- * active warps: without the cap on the baseline, design/baseline IPC
- * ratios were 7.4% off uncalibrated on the nine tuning kernels, the
- * baseline alone up to +34%, sfu.) */
+ * models of one machine.  Where the pool binds, the capped latency limit
+ * W_pool / (r cpi_w) is about the pool limit W_pool / cpi_short (analytic/
+ * ipc.c), and the soft minimum of the two sits 2^(-1/p) (0.84 at the
+ * default p = 4) below either: the pool costs more than its limit alone,
+ * as the sampler's pool does (swaps in and out of the pool; sfu's
+ * baseline loses 38% from 32 to 8 active warps in full runs, the pool
+ * limit alone 23%). */
 double rf_extrap_pool_warps(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k,
                             const rf_ipc_params *p, const rf_ipc_machine *m)
 {
