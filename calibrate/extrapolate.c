@@ -229,8 +229,8 @@ static void kernel_for(const rf_ipc_kernel *kc, bool need_rcw, rf_ipc_kernel *k)
  * ipc.c), and the soft minimum of the two sits 2^(-1/p) (0.84 at the
  * default p = 4) below either: the pool costs more than its limit alone,
  * as the sampler's pool does (swaps in and out of the pool; sfu's
- * baseline loses 38% from 32 to 8 active warps in full runs, the pool
- * limit alone 23%). */
+ * baseline loses 38% from 32 to 8 active warps in full runs, the model
+ * without the cap 23%, with it 31%). */
 double rf_extrap_pool_warps(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k,
                             const rf_ipc_params *p, const rf_ipc_machine *m)
 {
