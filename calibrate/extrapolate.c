@@ -34,8 +34,12 @@
  *    point, HI-RF and the occupancy designs included.  Records without the
  *    weight (older ones, the full-run fits of calibrate/pffit.c and
  *    calibrate/rcfit.c) have w = 1; the register-cache windows' records
- *    take theirs from the windows' noise and the level's variance
- *    (calibrate/pffit.c rf_pffit_shrink).
+ *    take theirs from the windows' noise (calibrate/pffit.c
+ *    rf_pffit_shrink) and weigh their level apart (level_apart): the
+ *    level, from the CTA population model, and the rest of the correction,
+ *    from the windows' ratios, have noises of their own, so
+ *        IPC = IPC_unc level^wl exp(w c'),  c' = c - ln level,
+ *    wl the level's own weight (the record's level_shrink).
  * 4. Prediction interval (calibrated only).  The relative error variance
  *        v = SIGMA_PRED^2 + s^2 / n + w^2 g^T C g / IPC_cal^2 + ((1 - w) c)^2
  *    with s^2 / n the windows' noise on the level they set together, g = d
@@ -49,7 +53,9 @@
  *    register-cache records (calibrate/pffit.c) add level_var, the
  *    level's own variance as their baseline windows measure it (the
  *    population model's level, which the ratios do not see): the
- *    calibrated estimate's error, which the shrunk one carries too.  A
+ *    calibrated estimate's error, which the shrunk one carries too, and,
+ *    with the level weighed apart, ((1 - wl) ln level)^2 beside the
+ *    ((1 - w) c')^2 of the rest.  A
  *    record without samples (calibrate/plan.c: too short a kernel) gives
  *    an uncalibrated estimate with the uncalibrated model's interval,
  *    IPC (1 +- 1.96 sqrt(SIGMA_UNC^2 + level_var)).
@@ -210,6 +216,44 @@ static void kernel_for(const rf_ipc_kernel *kc, bool need_rcw, rf_ipc_kernel *k)
     k->rcw.func = NULL;
 }
 
+/* The two-level scheduler's pool holds warps that are not waiting on
+ * memory: W_pool warps issuing at cpi_w without the memory stall are W_pool
+ * / r warps of the IPC model (r: share of a warp's time not waiting on
+ * memory), so the per-wave warps (resident x active fraction) are capped
+ * at W_pool / r.  The pool bounds every design the sampler runs under a
+ * two-level scheduler (maxwell-ltrf's own policy: the baseline too), not
+ * only LTRF's and RFC's; the CTA population model's rates take the same
+ * cap (calibrate/calibrate.c), so the level it sets stays the ratio of two
+ * models of one machine.  Where the pool binds, the capped latency limit
+ * W_pool / (r cpi_w) is about the pool limit W_pool / cpi_short (analytic/
+ * ipc.c), and the soft minimum of the two sits 2^(-1/p) (0.84 at the
+ * default p = 4) below either: the pool costs more than its limit alone,
+ * as the sampler's pool does (swaps in and out of the pool; sfu's
+ * baseline loses 38% from 32 to 8 active warps in full runs, the model
+ * without the cap 23%, with it 31%). */
+double rf_extrap_pool_warps(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k,
+                            const rf_ipc_params *p, const rf_ipc_machine *m)
+{
+    int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
+    if (d->kind == RF_DESIGN_LTRF && d->scheduler == 0)
+        policy = RF_SCHED_TWO_LEVEL;
+    if (policy != RF_SCHED_TWO_LEVEL)
+        return INFINITY;
+    double busy = 1.0 + p->lat_scale * k->stall_dep + m->extra_stall;
+    double r = busy / (busy + p->mem_scale * k->stall_mem);
+    return r > 0 ? rf_design_pool(d, gpu) / r : INFINITY;
+}
+
+static void pool_cap(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                     rf_ipc_kernel *k, const rf_ipc_params *p, const rf_ipc_machine *m)
+{
+    double cap = rf_extrap_pool_warps(gpu, d, k, p, m);
+    double act = k->active_frac > 0 ? k->active_frac : 1.0;
+    double resident = (double)occ->warps_per_sm * act;
+    if (resident > cap)
+        k->active_frac = act * cap / resident;
+}
+
 /* RFC and LTRF: operands come from the register cache (1-cycle access), the
  * PREFETCH, activation and miss stalls of analytic/prefetch.c join the
  * design terms, and under a two-level scheduler the active pool (design
@@ -218,27 +262,43 @@ static void kernel_for(const rf_ipc_kernel *kc, bool need_rcw, rf_ipc_kernel *k)
  * analytic/prefetch.c) loads the cache's banks, so k->writes is scaled by
  * it; its bank queue takes ltrf_conflict on top of conflict_scale
  * (design_params, in rf_extrap_estimate). */
-static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
-                    rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m,
-                    rf_pf_kernel *pk_out, rf_pf_terms *t_out, rf_err *err)
+/* The register-cache figures of the kernel's code for design d (no
+ * parameter enters them). */
+static int pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k,
+                     rf_pf_kernel *pk, rf_err *err)
 {
-    if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
-        return RF_OK;
     if (!k->func || !k->prof)
         return rf_err_set(err, RF_EUSAGE, NULL, 0, 0, "design",
                           "%s needs the kernel's code for its register-cache model",
                           rf_design_name(d->kind));
-    rf_pf_kernel pk;
     bool plus = d->kind == RF_DESIGN_LTRF && d->plus;
-    int rc = rf_pf_characterise(k->func, k->prof, d->interval_regs, plus, &pk, err);
+    int rc = rf_pf_characterise(k->func, k->prof, d->interval_regs, plus, pk, err);
     if (rc == 0 && d->kind == RF_DESIGN_RFC)
-        rc = rf_pf_reuse(k->func, k->prof, &pk, err);
+        rc = rf_pf_reuse(k->func, k->prof, pk, err);
     if (rc == 0 && d->kind == RF_DESIGN_LTRF)
-        rf_pf_cta_warps(&pk, k->warps_per_cta);
+        rf_pf_cta_warps(pk, k->warps_per_cta);
     if (rc == 0 && d->kind == RF_DESIGN_RFC)
-        rc = rf_pf_miss_walk(gpu, d, k->func, k->prof, k->warps_per_cta, &pk, err);
-    if (rc < 0)
-        return rc;
+        rc = rf_pf_miss_walk(gpu, d, k->func, k->prof, k->warps_per_cta, pk, err);
+    return rc < 0 ? rc : RF_OK;
+}
+
+static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+                    rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m,
+                    const rf_pf_kernel *pk_in, rf_pf_kernel *pk_out, rf_pf_terms *t_out,
+                    rf_err *err)
+{
+    if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF) {
+        pool_cap(gpu, d, occ, k, p, m);
+        return RF_OK;
+    }
+    rf_pf_kernel pk;
+    if (pk_in) {
+        pk = *pk_in;
+    } else {
+        int rc = pf_kernel(gpu, d, k, &pk, err);
+        if (rc < 0)
+            return rc;
+    }
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
     if (d->kind == RF_DESIGN_LTRF && d->scheduler == 0)
         policy = RF_SCHED_TWO_LEVEL;        /* as the sampler: LTRF's active pool */
@@ -263,17 +323,7 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */
     m->extra_stall += t.extra_stall;
     m->extra_hold += t.extra_hold;
-    /* The two-level scheduler's pool holds warps that are not waiting on
-     * memory: W_pool warps issuing at cpi_w without the memory stall are W_pool
-     * / r warps of the IPC model (r: share of a warp's time not waiting on
-     * memory), so the per-wave warps (resident x active fraction) are capped
-     * at W_pool / r. */
-    double busy = 1.0 + p->lat_scale * k->stall_dep + m->extra_stall;
-    double r = busy / (busy + p->mem_scale * k->stall_mem);
-    double act = k->active_frac > 0 ? k->active_frac : 1.0;
-    double resident = (double)occ->warps_per_sm * act;
-    if (policy == RF_SCHED_TWO_LEVEL && r > 0 && resident > pool / r)
-        k->active_frac = act * (pool / r) / resident;
+    pool_cap(gpu, d, occ, k, p, m);
     if (pk_out)
         *pk_out = pk;
     if (t_out)
@@ -284,7 +334,7 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
 int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                  rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
 {
-    return pf_apply(gpu, d, occ, k, p, m, NULL, NULL, err);
+    return pf_apply(gpu, d, occ, k, p, m, NULL, NULL, NULL, err);
 }
 
 /* The parameters the IPC model sees for design d: LTRF's register-cache
@@ -373,9 +423,29 @@ int rf_extrap_sw(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     return RF_OK;
 }
 
+int rf_extrap_pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
+                        const rf_shape *shape, rf_pf_kernel *pk, rf_err *err)
+{
+    memset(pk, 0, sizeof *pk);
+    if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
+        return RF_OK;
+    rf_ipc_kernel k;
+    kernel_for(kc, false, &k);
+    int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    k.warps_per_cta = (shape->threads + ws - 1) / ws;
+    return pf_kernel(gpu, d, &k, pk, err);
+}
+
 int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
                        const rf_shape *shape, const rf_calib *cal, rf_estimate *out,
                        rf_err *err)
+{
+    return rf_extrap_estimate_pk(gpu, d, kc, shape, cal, NULL, out, err);
+}
+
+int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
+                          const rf_shape *shape, const rf_calib *cal, const rf_pf_kernel *pk_in,
+                          rf_estimate *out, rf_err *err)
 {
     memset(out, 0, sizeof *out);
     out->ipc_lo = out->ipc_hi = out->cycles_lo = out->cycles_hi = NAN;
@@ -411,7 +481,7 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
     rf_pf_terms pt;
     memset(&pk, 0, sizeof pk);
     memset(&pt, 0, sizeof pt);
-    if ((rc = pf_apply(gpu, d, &out->occ, &k, &p, &m, &pk, &pt, err)) < 0)
+    if ((rc = pf_apply(gpu, d, &out->occ, &k, &p, &m, pk_in, &pk, &pt, err)) < 0)
         return rc;
     double late = writes_all - k.writes;    /* LTRF: results written to the main file */
     double reads0 = k.reads, writes0 = k.writes;
@@ -445,16 +515,26 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
                 if (v + h > mp->hi)
                     h = -h;
                 rf_mparam_put(mp, &q, v + h);
-                if (!strncmp(mp->name, "sw_", 3)) {
+                bool pf_term = (d->kind == RF_DESIGN_RFC || d->kind == RF_DESIGN_LTRF)
+                               && (!strncmp(mp->name, "pf_", 3) || !strncmp(mp->name, "rfc_", 4));
+                if (pf_term && cal->shrink == 0) {
+                    g[j] = 0;   /* weighed by w^2 = 0 below: not worth an estimate */
+                    continue;
+                }
+                if (!strncmp(mp->name, "sw_", 3) || pf_term) {
                     /* The switching terms act before the IPC model
-                     * (rf_extrap_sw): the whole estimate again, without
+                     * (rf_extrap_sw), the register-cache terms through
+                     * its stalls (pf_apply): the whole estimate again
+                     * (the code's register-cache figures reused), without
                      * its interval or shrinkage. */
                     rf_calib c2 = *cal;
                     c2.nfit = 0;
                     c2.shrink = 1.0;
+                    c2.level_apart = false;
                     c2.params = q;
                     rf_estimate e2;
-                    rc = rf_extrap_estimate(gpu, d, kc, shape, &c2, &e2, err);
+                    rc = rf_extrap_estimate_pk(gpu, d, kc, shape, &c2, pf_term ? &pk : pk_in, &e2,
+                                               err);
                     if (rc)
                         return rc;
                     g[j] = (e2.ipc - out->ipc) / h;
@@ -470,21 +550,30 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
                 for (int b = 0; b < cal->nfit; b++)
                     vfit += g[a] * cal->cov[a][b] * g[b];
         }
-        /* Shrinkage toward the uncalibrated estimate (3. above). */
+        /* Shrinkage toward the uncalibrated estimate (3. above); a record
+         * whose level has its own weight wl (level_apart) shrinks the level
+         * and the rest of the correction apart. */
         double w = cal->shrink >= 0 && cal->shrink <= 1 ? cal->shrink : 1.0;
-        double ipc_cal = out->ipc, corr = 0;
-        if (w < 1) {
+        bool apart = cal->level_apart && cal->level_shrink >= 0 && cal->level_shrink <= 1;
+        double wl = apart ? cal->level_shrink : w;
+        double ipc_cal = out->ipc, corr = 0, lcorr = 0;
+        if (w < 1 || wl < 1) {
             rf_estimate u;
-            rc = rf_extrap_estimate(gpu, d, kc, shape, NULL, &u, err);
+            rc = rf_extrap_estimate_pk(gpu, d, kc, shape, NULL, pk_in, &u, err);
             if (rc)
                 return rc;
             corr = log(ipc_cal / u.ipc);
-            out->ipc = u.ipc * exp(w * corr);
+            if (apart) {
+                lcorr = log(level);
+                corr -= lcorr;
+            }
+            out->ipc = u.ipc * exp(w * corr + wl * lcorr);
             out->cycles *= ipc_cal / out->ipc;
         }
         int n = cal->samples > 0 ? cal->samples : 1;
+        double gave_l = (1.0 - wl) * lcorr;
         double v = rf_extrap_rel_var(cal->rms_rel, n, w, corr, vfit / (ipc_cal * ipc_cal))
-                   + cal->level_var;
+                   + cal->level_var + gave_l * gave_l;
         double half = Z95 * sqrt(v) * out->ipc;
         out->ipc_lo = out->ipc - half > 0 ? out->ipc - half : 0.0;
         out->ipc_hi = out->ipc + half;

@@ -295,6 +295,7 @@ typedef struct win_ctx {
     /* Each point's last estimate and the parameters it read (those its
      * design does not use zeroed): a finite-difference step in another
      * design's parameter reuses it. */
+    rf_pf_kernel pk[RF_PLAN_PF_PTS]; /* each point's code figures (rf_extrap_pf_kernel) */
     bool memo_ok[RF_PLAN_PF_PTS];
     double memo_key[RF_PLAN_PF_PTS][WIN_P];
     double memo_ipc[RF_PLAN_PF_PTS];
@@ -329,7 +330,8 @@ static int win_ratios(win_ctx *c, const double *th, double *out)
             continue;
         }
         rf_estimate e;
-        if (rf_extrap_estimate(c->gpu, d, c->kc, &shape, &c->cal, &e, NULL) || !(e.ipc > 0))
+        if (rf_extrap_estimate_pk(c->gpu, d, c->kc, &shape, &c->cal, &c->pk[j], &e, NULL)
+            || !(e.ipc > 0))
             return RF_EFIT;
         ipc[j] = c->memo_ipc[j] = e.ipc;
         memcpy(c->memo_key[j], key, sizeof key);
@@ -408,6 +410,15 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
         y[nr + j] = start[j];
         sig[nr + j] = win_prior[j];
     }
+    /* The code's register-cache figures take no parameter: walked once per
+     * point, not at every evaluation of the fit. */
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    for (int j = 0; j < per; j++) {
+        int rc = rf_extrap_pf_kernel(gpu, &plan->pt[j].design, kc, &shape, &c.pk[j], err);
+        if (rc)
+            return rc;
+    }
     double r0[RF_PLAN_PF_PTS];
     if (win_ratios(&c, start, r0))
         return rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name,
@@ -451,6 +462,15 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
 int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                    const rf_design *base, uint64_t seed, rf_calib *cal, rf_err *err)
 {
+    return rf_pffit_level_walked(gpu, k, kc, base, seed, cal, NULL, err);
+}
+
+int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                          const rf_design *base, uint64_t seed, rf_calib *cal,
+                          rf_ctaset **walked, rf_err *err)
+{
+    if (walked)
+        *walked = NULL;
     long total = rf_kernel_ctas(k);
     int n = total > LEVEL_MAX_CTAS ? LEVEL_MAX_CTAS : (int)total;
     rf_ctaset *cs = NULL;
@@ -459,7 +479,10 @@ int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *k
     double pop = 0;
     if (!rc)
         rc = rf_calib_window_ipc(gpu, base, k, kc, cs, &cal->params, 0, 0, 0, 0, &pop, err);
-    rf_kchar_ctaset_free(cs);
+    if (!rc && walked)
+        *walked = cs;
+    else
+        rf_kchar_ctaset_free(cs);
     if (rc)
         return rc;
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem, total, 1};
@@ -488,10 +511,12 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
         rc = rf_pffit_fit_windows(gpu, k, kc, plan, w, cal, rep, err);
     rf_design base = *tmpl;
     base.kind = RF_DESIGN_BASELINE;
+    rf_ctaset *walked = NULL;
     if (!rc)
-        rc = rf_pffit_level(gpu, k, kc, &base, seed, cal, err);
+        rc = rf_pffit_level_walked(gpu, k, kc, &base, seed, cal, &walked, err);
     if (!rc)
-        rc = rf_pffit_window_level(gpu, k, kc, plan, w, seed, cal, rep, err);
+        rc = rf_pffit_window_level_from(gpu, k, kc, plan, w, seed, walked, cal, rep, err);
+    rf_kchar_ctaset_free(walked);
     return rc;
 }
 
@@ -523,10 +548,15 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * 4.38 / 4.76 / 10.98% -> 2.21 / 8.69 / 5.56%, bfs at the preferred pool,
  * kmeans at both; conv_row, the validation kernel without windows, 14.51
  * / 4.92% -> 14.41 / 6.60%).
- * Shrink (rf_pffit_shrink): the corrections c_j = ln(IPC_cal / IPC_unc)
- * of the whole-kernel estimates at the windows' designs (the level and the
- * fitted parameters together) against the noise of what set them,
- *     N = level_var + mean_j (sigma_j^2 + SH_FLOOR^2),
+ * Shrink: the level and the fitted parameters come from different
+ * measurements (the population model checked by the baseline windows; the
+ * paired windows' ratios), so each is weighed against its own noise
+ * (calibrate/extrapolate.c, level_apart): the level's weight wl =
+ * rf_extrap_shrink_weight of ln level against sqrt(level_var), and the
+ * record's shrink (rf_pffit_shrink) of the corrections beside the level,
+ * c_j = ln(IPC_cal / (level IPC_unc)) of the whole-kernel estimates at the
+ * windows' designs, against
+ *     N = mean_j (sigma_j^2 + SH_FLOOR^2),
  * sigma_j the ratios' noise as fitted (one position: LV_NOISE_ONE and
  * WIN_FLOOR, not the fit's WIN_NOISE_ONE, a prior width), SH_FLOOR what a
  * window pair's ratio reads apart from the whole run's (sgemm at 8 warps:
@@ -575,7 +605,8 @@ double rf_pffit_shrink(const double *c, int m, const double *noise, double level
  * estimated turnaround, with a margin; calibrate/calibrate.c window_ctas). */
 static int base_window_model(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                              const rf_plan *plan, const rf_plan_point *pt, uint64_t cycles,
-                             uint64_t seed, const rf_ipc_params *p, double *ipc, rf_err *err)
+                             uint64_t seed, const rf_ctaset *walked, const rf_ipc_params *p,
+                             double *ipc, rf_err *err)
 {
     long total = rf_kernel_ctas(k);
     long first = (long)pt->skip_ctas - (long)pt->warm_ctas;
@@ -589,8 +620,9 @@ static int base_window_model(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc
     if (n > (double)(total - first))
         n = (double)(total - first);
     rf_ctaset *cs = NULL;
-    int rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kc->warps_per_cta, first, (int)n,
-                             rf_kernel_sms(k), seed, &cs, err);
+    int rc = rf_kchar_ctaset_reuse(&walked, walked ? 1 : 0, gpu, k->func, &k->profile,
+                                   kc->warps_per_cta, first, (int)n, rf_kernel_sms(k), seed, &cs,
+                                   err);
     if (!rc)
         rc = rf_calib_window_ipc(gpu, &pt->design, k, kc, cs, p, pt->skip_ctas, pt->warm_ctas,
                                  pt->warmup, cycles, ipc, err);
@@ -602,7 +634,17 @@ int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
                           const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
                           uint64_t seed, rf_calib *cal, rf_pffit_wrep *rep, rf_err *err)
 {
+    return rf_pffit_window_level_from(gpu, k, kc, plan, w, seed, NULL, cal, rep, err);
+}
+
+int rf_pffit_window_level_from(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                               const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
+                               uint64_t seed, const rf_ctaset *walked, rf_calib *cal,
+                               rf_pffit_wrep *rep, rf_err *err)
+{
     cal->shrink = 1.0;
+    cal->level_apart = false;
+    cal->level_shrink = 1.0;
     rep->lv_mean = rep->lv_noise = rep->corr_rms = 0;
     if (plan->n <= 0) {
         /* No window checks the level: shrunk as a correction of noise
@@ -618,8 +660,8 @@ int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
     for (int g = 0; g < npos; g++) {
         const rf_plan_point *pt = &plan->pt[g * per];
         double mod = 0;
-        int rc = base_window_model(gpu, k, kc, plan, pt, w[g * per].cycles, seed, &cal->params,
-                                   &mod, err);
+        int rc = base_window_model(gpu, k, kc, plan, pt, w[g * per].cycles, seed, walked,
+                                   &cal->params, &mod, err);
         if (rc)
             return rc;
         if (!(mod > 0))
@@ -635,24 +677,31 @@ int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
     cal->level_var = rf_pffit_level_var(m, se);
     rep->lv_mean = m;
     rep->lv_noise = se;
-    /* The corrections at the windows' designs, whole kernel on one SM. */
+    /* The corrections at the windows' designs beside the level, whole
+     * kernel on one SM. */
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
                       rf_kernel_ctas(k), 1};
     double c[RF_PLAN_PF_PTS], c2 = 0;
     for (int j = 0; j < per; j++) {
         rf_estimate ec, eu;
-        int rc = rf_extrap_estimate(gpu, &plan->pt[j].design, kc, &shape, cal, &ec, err);
+        rf_pf_kernel pk;
+        int rc = rf_extrap_pf_kernel(gpu, &plan->pt[j].design, kc, &shape, &pk, err);
         if (!rc)
-            rc = rf_extrap_estimate(gpu, &plan->pt[j].design, kc, &shape, NULL, &eu, err);
+            rc = rf_extrap_estimate_pk(gpu, &plan->pt[j].design, kc, &shape, cal, &pk, &ec, err);
+        if (!rc)
+            rc = rf_extrap_estimate_pk(gpu, &plan->pt[j].design, kc, &shape, NULL, &pk, &eu, err);
         if (rc)
             return rc;
-        c[j] = log(ec.ipc / eu.ipc);
+        c[j] = log(ec.ipc / eu.ipc) - log(cal->level);
         c2 += c[j] * c[j] / per;
     }
     rep->corr_rms = sqrt(c2);
     double rn[RF_PLAN_PF_PTS];
     for (int j = 0; j < per; j++)
         rn[j] = npos > 1 ? rep->noise[j] : sqrt(LV_NOISE_ONE * LV_NOISE_ONE + WIN_FLOOR * WIN_FLOOR);
-    cal->shrink = rf_pffit_shrink(c, per, rn, cal->level_var);
+    cal->shrink = rf_pffit_shrink(c, per, rn, 0);
+    double cl = log(cal->level);
+    cal->level_apart = true;
+    cal->level_shrink = rf_extrap_shrink_weight(&cl, 1, sqrt(cal->level_var), 1);
     return RF_OK;
 }

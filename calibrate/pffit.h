@@ -7,6 +7,7 @@
 #define RF_PFFIT_H
 
 #include "../analytic/ipc.h"
+#include "../analytic/kchar.h"
 #include "../common/error.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
@@ -92,17 +93,32 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
  * (calibrate/pffit.c). */
 int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                    const rf_design *base, uint64_t seed, rf_calib *cal, rf_err *err);
+/* rf_pffit_level, handing back the CTAs it walked in *walked (the caller
+ * frees them; NULL on error) for rf_pffit_window_level_from to slice. */
+int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                          const rf_design *base, uint64_t seed, rf_calib *cal,
+                          rf_ctaset **walked, rf_err *err);
 
 /* What the baseline windows say of the level (calibrate/pffit.c, "level
  * from the windows"): the population model replays each baseline window's
  * CTAs (rf_calib_window_ipc, sampler seed `seed`) at cal's parameters;
- * the windows' log ratio to it sets cal->level_var, then cal->shrink
- * (rf_pffit_shrink).  A plan without windows: cal->level_var the prior of
- * a level no window checked, the level shrunk toward 1 against it, shrink
- * 1.  Call after rf_pffit_fit_windows and rf_pffit_level. */
+ * the windows' log ratio to it sets cal->level_var; then the level's own
+ * weight cal->level_shrink (cal->level_apart: ln level against
+ * sqrt(level_var)) and cal->shrink, the weight of the corrections beside
+ * the level (rf_pffit_shrink with level_var 0).  A plan without windows:
+ * cal->level_var the prior of a level no window checked, the level shrunk
+ * toward 1 against it, shrink 1.  Call after rf_pffit_fit_windows and
+ * rf_pffit_level. */
 int rf_pffit_window_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                           const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
                           uint64_t seed, rf_calib *cal, rf_pffit_wrep *rep, rf_err *err);
+/* rf_pffit_window_level, each window's CTAs sliced from `walked` (the
+ * level's walk, rf_pffit_level_walked: the same CTAs under the same seed)
+ * where it holds them, else walked (rf_kchar_ctaset_reuse); NULL: walked. */
+int rf_pffit_window_level_from(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                               const rf_plan *plan, const rf_pffit_win w[RF_PLAN_MAX],
+                               uint64_t seed, const rf_ctaset *walked, rf_calib *cal,
+                               rf_pffit_wrep *rep, rf_err *err);
 
 /* The level's relative variance from the windows' mean log ratio m to the
  * population model and its standard error se:
@@ -111,7 +127,8 @@ double rf_pffit_level_var(double m, double se);
 
 /* The shrink weight of a register-cache record: rf_extrap_shrink_weight
  * (n = 1) of the corrections c[0..m) (ln IPC_cal / IPC_unc at the windows'
- * designs) against the noise of what set them,
+ * designs; rf_pffit_window_level passes them beside the level, with
+ * level_var 0) against the noise of what set them,
  *     N = level_var + mean_{j=1..m-1} (noise[j]^2 + SH_FLOOR^2)   (0.05)
  * (noise[j]: design window j's ratio noise; noise[0], the baseline's,
  * unused). */

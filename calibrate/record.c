@@ -12,6 +12,9 @@
  *   level_var         the level's own relative variance (register-cache
  *                     records, calibrate/pffit.c), >= 0; written when
  *                     non-zero, absent reads as 0
+ *   level_shrink      the level's own weight, 0..1 (register-cache records:
+ *                     shrink then weighs the correction beside the level);
+ *                     absent: shrink weighs the level with the rest
  *   digest            the kernel's content digest, 16 hex digits (rf_kernel.digest)
  * The kernel column holds rf_calib_key's "NAME:ENTRY grid=.. block=.. smem=..
  * regs=.. sms=..", so two entries or launches of one file, or one launch
@@ -324,6 +327,12 @@ static int load(const char *path, const char *gpu, const char *kernel, bool want
             rc = num(rw, path, line, &c->level, err);
             if (!rc && !(c->level > 0.2 && c->level < 5.0))
                 rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside (0.2, 5)", c->level);
+        } else if (!strcmp(key, "level_shrink")) {
+            rc = num(rw, path, line, &c->level_shrink, err);
+            if (!rc && !(c->level_shrink >= 0 && c->level_shrink <= 1))
+                rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside [0, 1]",
+                                c->level_shrink);
+            c->level_apart = true;
         } else if (!strcmp(key, "level_var")) {
             rc = num(rw, path, line, &c->level_var, err);
             if (!rc && !(c->level_var >= 0 && c->level_var < 1))
@@ -441,6 +450,8 @@ static void put_record(rf_csvw *w, const rf_calib *c)
     put_num(w, c, "level", c->level);
     if (c->level_var > 0)
         put_num(w, c, "level_var", c->level_var);
+    if (c->level_apart)
+        put_num(w, c, "level_shrink", c->level_shrink);
     if (c->has_meas) {
         put_num(w, c, "meas_reads", c->meas_reads);
         put_num(w, c, "meas_writes", c->meas_writes);

@@ -46,6 +46,12 @@ typedef struct rf_calib {
                                         * terms: what the register-cache windows say of it
                                         * (calibrate/pffit.c); 0 = none, as in records
                                         * without the row */
+    bool level_apart;                  /* the level has its own weight: estimates are
+                                        * IPC_unc level^wl (IPC_cal / (level IPC_unc))^w
+                                        * (register-cache records, calibrate/pffit.c);
+                                        * false: w weighs the level with the rest, as in
+                                        * records without the row */
+    double level_shrink;               /* wl, 0..1, when level_apart */
     bool has_meas;                     /* measured operand counts below are valid */
     double meas_reads;                 /* bank reads per instruction in the samples */
     double meas_writes;                /* bank writes per instruction */

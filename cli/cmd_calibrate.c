@@ -202,9 +202,15 @@ static void print_pf(const rf_kernel *k, const char *gpu_name, const char *out_p
     }
     printf("\nfit: rms residual %.2f%% (log ratio), %d dof; level %.4f (population model over "
            "the wave formula)\n", 100.0 * cal->rms_rel, cal->dof, cal->level);
-    printf("level: +-%.1f%% (1 sd, from the baseline windows against the population model); "
-           "shrink: w = %.3f on the correction\n",
-           100.0 * sqrt(cal->level_var > 0 ? cal->level_var : 0.0), cal->shrink);
+    if (cal->level_apart)
+        printf("level: +-%.1f%% (1 sd, from the baseline windows against the population model), "
+               "weight %.3f; shrink: w = %.3f on the correction beside the level\n",
+               100.0 * sqrt(cal->level_var > 0 ? cal->level_var : 0.0), cal->level_shrink,
+               cal->shrink);
+    else
+        printf("level: +-%.1f%% (1 sd, from the baseline windows against the population model); "
+               "shrink: w = %.3f on the correction\n",
+               100.0 * sqrt(cal->level_var > 0 ? cal->level_var : 0.0), cal->shrink);
     printf("cost: %.0f cycles sampled vs %.0f for a full run of the baseline (estimate): %.2f%%\n",
            pr->rep.sim_cycles, pl->full_cycles, 100.0 * pr->rep.sim_cycles / pl->full_cycles);
 }

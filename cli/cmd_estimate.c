@@ -218,8 +218,14 @@ int rf_cmd_estimate(int argc, char **argv)
     rc = rf_record_load_kernel(cfile, gpu_name, k, &cal, &cerr);
     if (rc == RF_OK) {
         use = &cal;
-        snprintf(note, sizeof note, "%s (%d samples, %d dof, rms %.2f%%, shrink w %.3f)", cfile,
-                 cal.samples, cal.dof, 100.0 * cal.rms_rel, cal.shrink);
+        if (cal.level_apart)
+            snprintf(note, sizeof note,
+                     "%s (%d samples, %d dof, rms %.2f%%, shrink w %.3f, level's weight %.3f)",
+                     cfile, cal.samples, cal.dof, 100.0 * cal.rms_rel, cal.shrink,
+                     cal.level_shrink);
+        else
+            snprintf(note, sizeof note, "%s (%d samples, %d dof, rms %.2f%%, shrink w %.3f)",
+                     cfile, cal.samples, cal.dof, 100.0 * cal.rms_rel, cal.shrink);
     } else if (rc == RF_EUNKNOWN || (rc == RF_EIO && !calib)) {
         char key[RF_CALIB_NAME_MAX];
         rf_calib_key(k, key, sizeof key);

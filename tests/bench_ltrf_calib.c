@@ -30,7 +30,13 @@
  *
  * RF_BENCH_LTRFCACHE=FILE keeps the full runs between runs (delete it
  * when the sampler changes); RF_BENCH_KERNELS=a,b limits the kernels;
- * RF_BENCH_VERBOSE=1 prints every kernel's windows and points.
+ * RF_BENCH_VERBOSE=1 prints every kernel's windows and points;
+ * RF_BENCH_DUMP=FILE writes one line per kernel and pool (set, kernel, pool,
+ * positions, points per position, the windows' level check mean and
+ * standard error, level, level variance, shrink, the two ratios' noise,
+ * the uncalibrated baseline's steady-state IPC; then per point the full
+ * run's IPC, the uncalibrated estimate, the calibrated one before the
+ * shrinkage and after it), for weighing level and shrinkage rules offline.
  */
 #include <math.h>
 #include <stdio.h>
@@ -158,12 +164,14 @@ static int calibrate_and_estimate(const rf_gpu *gpu, kjob *j)
         double t2 = benchrun_cpu_s();
         rf_design base = tmpl;
         base.kind = RF_DESIGN_BASELINE;
+        rf_ctaset *walked = NULL;
         if (!rc)
-            rc = rf_pffit_level(gpu, j->k, &j->kc, &base, 1, &j->cal[p], &err);
+            rc = rf_pffit_level_walked(gpu, j->k, &j->kc, &base, 1, &j->cal[p], &walked, &err);
         double t3 = benchrun_cpu_s();
         if (!rc)
-            rc = rf_pffit_window_level(gpu, j->k, &j->kc, &j->plan[p], j->win[p], 1, &j->cal[p],
-                                       &j->rep[p], &err);
+            rc = rf_pffit_window_level_from(gpu, j->k, &j->kc, &j->plan[p], j->win[p], 1, walked,
+                                            &j->cal[p], &j->rep[p], &err);
+        rf_kchar_ctaset_free(walked);
         double t4 = benchrun_cpu_s();
         j->part_s[p][0] = t1 - t0;
         j->part_s[p][1] = t2 - t1;
@@ -262,10 +270,11 @@ static void verbose_kernel(const kjob *j)
             printf(" %s=%.3g", rf_ipc_mparams[c->fit_idx[q]].name,
                    rf_mparam_get(&rf_ipc_mparams[c->fit_idx[q]], &c->params));
         printf("\n      baseline: full run / model's steady state %.4f; windows / population "
-               "model %+.2f%% +- %.2f%%, level %.4f, level sd %.2f%%, shrink %.3f (corrections "
-               "%.2f%% rms)\n",
+               "model %+.2f%% +- %.2f%%, level %.4f, level sd %.2f%%, its weight %.3f, shrink %.3f "
+               "(corrections beside the level %.2f%% rms)\n",
                j->full[p][0].ipc / j->steady0[p], 100 * r->lv_mean, 100 * r->lv_noise, c->level,
-               100 * sqrt(c->level_var), c->shrink, 100 * r->corr_rms);
+               100 * sqrt(c->level_var), c->level_apart ? c->level_shrink : c->shrink, c->shrink,
+               100 * r->corr_rms);
         for (int q = 1; q < r->per; q++)
             printf("      ratio %-7s windows %.4f +- %.3f  model %.4f -> %.4f  full runs %.4f\n",
                    pts[q].label, r->ratio[q], r->noise[q], r->model0[q], r->model[q],
@@ -412,6 +421,30 @@ int main(void)
         for (int i = 0; i < nk; i++)
             verbose_kernel(&jobs[i]);
     }
+    const char *dump = getenv("RF_BENCH_DUMP");
+    FILE *df = dump ? fopen(dump, "w") : NULL;
+    for (int i = 0; df && i < nk; i++) {
+        kjob *j = &jobs[i];
+        rf_shape shape = {j->k->regs, rf_kernel_threads(j->k),
+                          j->k->smem_static + j->k->launch.smem, rf_kernel_ctas(j->k), 1};
+        for (int p = 0; p < NPOOL; p++) {
+            const rf_pffit_wrep *r = &j->rep[p];
+            rf_calib c1 = j->cal[p];
+            c1.shrink = 1.0;
+            c1.level_apart = false;
+            fprintf(df, "%d %s %d %d %d %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g", j->set, j->name, p,
+                    r->npos, r->per, r->lv_mean, r->lv_noise, c1.level, c1.level_var,
+                    j->cal[p].shrink, r->noise[1], r->noise[2], j->steady0[p]);
+            for (int t = 0; t < NPT; t++) {
+                rf_estimate e;
+                rf_extrap_estimate(&gpu, &j->full[p][t].d, &j->kc, &shape, &c1, &e, &err);
+                fprintf(df, " %.6g %.6g %.6g %.6g", j->full[p][t].ipc, j->unc[p][t], e.ipc, j->est[p][t]);
+            }
+            fprintf(df, "\n");
+        }
+    }
+    if (df)
+        fclose(df);
     for (int i = 0; i < nk; i++)
         rf_kernel_destroy(jobs[i].k);
     return 0;

@@ -363,6 +363,133 @@ static void interval_takes_level_var(void **state)
     assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.222747, 1e-6);
 }
 
+/* A record whose level has its own weight (level_apart): level 1.2 at
+ * weight 0.5, the parameters at their defaults (no correction beside the
+ * level), samples 6, no residual: IPC = IPC_unc 1.2^0.5 = 1.0954451
+ * IPC_unc, whatever the other weight; the interval adds the level's
+ * correction given up, ((1 - 0.5) ln 1.2)^2 = 0.0911608^2: v = 0.013^2 +
+ * 0.0083103 = 0.0084793, half width 1.959964 sqrt(v) = 0.1804795 of the
+ * estimate.  Weight 1: the whole level, 1.2 IPC_unc, and the floor's
+ * 0.025480 alone. */
+static void level_weighed_apart(void **state)
+{
+    fixture *fx = *state;
+    rf_design base = fx->tmpl;
+    base.kind = RF_DESIGN_BASELINE;
+    rf_kernel *k = &fx->sf.kernel;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    rf_err err = {0};
+    rf_estimate u, e;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, NULL, &u, &err), 0);
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    cal.samples = 6;
+    cal.level = 1.2;
+    cal.level_apart = true;
+    cal.level_shrink = 0.5;
+    for (int i = 0; i < 2; i++) {
+        cal.shrink = i ? 0.3 : 1.0;
+        assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err),
+                         0);
+        assert_float_equal(e.ipc / u.ipc, 1.0954451, 1e-7);
+        assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.1804795, 1e-6);
+    }
+    cal.level_shrink = 1.0;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
+    assert_float_equal(e.ipc / u.ipc, 1.2, 1e-12);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.025480, 1e-6);
+}
+
+/* The interval of a register-cache record carries its fitted parameters'
+ * covariance: rfc_scale fitted with variance 0.04 (sd 0.2), shrink 1, no
+ * residual.  RFC #7's estimate moves with rfc_scale through its miss
+ * stall, g = dIPC / d rfc_scale (forward difference over h = 1e-4 x the
+ * parameter's range, 8: 8e-4), so v = 0.013^2 + g^2 0.04 / IPC^2; the
+ * baseline's does not move (v = 0.013^2, half width 0.025480).  Shrink 0:
+ * the term is weighed by w^2 = 0, and the interval is the floor's plus
+ * the correction given up (none: the parameters at their defaults). */
+static void interval_takes_pf_covariance(void **state)
+{
+    fixture *fx = *state;
+    rf_kernel *k = &fx->sf.kernel;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    cal.samples = 6;
+    cal.nfit = 1;
+    cal.fit_idx[0] = rf_mparam_index(rf_ipc_mparams, rf_ipc_nmparams, "rfc_scale");
+    assert_true(cal.fit_idx[0] >= 0);
+    cal.cov[0][0] = 0.04;
+    rf_err err = {0};
+    rf_design d = fx->tmpl;
+    d.kind = RF_DESIGN_RFC;
+    d.rf_config = 7;
+    rf_estimate e, e2;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, &cal, &e, &err), 0);
+    rf_calib c2 = cal;
+    c2.nfit = 0;
+    const rf_mparam *mp = &rf_ipc_mparams[cal.fit_idx[0]];
+    double h = 1e-4 * (mp->hi - mp->lo);
+    rf_mparam_put(mp, &c2.params, rf_mparam_get(mp, &c2.params) + h);
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, &c2, &e2, &err), 0);
+    double g = (e2.ipc - e.ipc) / h;
+    assert_true(g < 0);     /* a larger miss stall, a lower IPC */
+    double half = 1.959963984540054 * sqrt(0.013 * 0.013 + g * g * 0.04 / (e.ipc * e.ipc));
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, half, 1e-9);
+    assert_true(half > 0.025480);
+    cal.shrink = 0;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, &cal, &e, &err), 0);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.025480, 1e-6);
+    cal.shrink = 1;
+    d.kind = RF_DESIGN_BASELINE;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, &cal, &e, &err), 0);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.025480, 1e-6);
+}
+
+/* rf_extrap_estimate_pk with the figures rf_extrap_pf_kernel gives is
+ * rf_extrap_estimate, to the bit: for RFC #7 and LTRF #7 (the walked
+ * figures: the miss path's extra stall, the intervals), uncalibrated and
+ * under a record whose shrinkage re-estimates uncalibrated inside; the
+ * baseline's figures are zero. */
+static void estimate_with_pf_kernel(void **state)
+{
+    fixture *fx = *state;
+    rf_kernel *k = &fx->sf.kernel;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_ctas(k), 1};
+    rf_calib cal;
+    rf_calib_init(&cal, "maxwell-ltrf", "simfix");
+    cal.samples = 6;
+    cal.level = 1.1;
+    cal.shrink = 0.4;
+    rf_err err = {0};
+    const int kinds[3] = {RF_DESIGN_RFC, RF_DESIGN_LTRF, RF_DESIGN_BASELINE};
+    for (int i = 0; i < 3; i++) {
+        rf_design d = fx->tmpl;
+        d.kind = kinds[i];
+        d.rf_config = 7;
+        rf_pf_kernel pk;
+        assert_int_equal(rf_extrap_pf_kernel(&fx->sf.gpu, &d, &fx->kc, &shape, &pk, &err), 0);
+        if (kinds[i] == RF_DESIGN_RFC)
+            assert_true(pk.miss_delay > 0);
+        if (kinds[i] == RF_DESIGN_BASELINE)
+            assert_float_equal(pk.miss_delay, 0.0, 0.0);
+        for (int c = 0; c < 2; c++) {
+            rf_estimate a, b;
+            const rf_calib *cp = c ? &cal : NULL;
+            assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, cp, &a, &err),
+                             0);
+            assert_int_equal(rf_extrap_estimate_pk(&fx->sf.gpu, &d, &fx->kc, &shape, cp, &pk, &b,
+                                                   &err), 0);
+            assert_true(a.ipc == b.ipc);
+            assert_true(a.cycles == b.cycles);
+            assert_true(a.ipc_hi == b.ipc_hi || (isnan(a.ipc_hi) && isnan(b.ipc_hi)));
+        }
+    }
+}
+
 /* The baseline windows against the population model at the same windows:
  * two positions, the baseline windows reading 1.1 and 1.2 times the
  * model's replay there (rep.base_model, which the windows' IPCs do not
@@ -418,6 +545,24 @@ static void window_level(void **state)
                      0);
     assert_float_equal(rep.base_model[0], mod[0], 1e-12);
     assert_float_equal(rep.base_model[1], mod[1], 1e-12);
+    /* The windows' CTAs sliced from the level's walk: the same CTAs under
+     * the same seed, the same replay. */
+    rf_calib cw = c0;
+    rf_ctaset *walked = NULL;
+    assert_int_equal(rf_pffit_level_walked(&fx->sf.gpu, k, &fx->kc, &base, 3, &cw, &walked, &err),
+                     0);
+    assert_non_null(walked);
+    assert_float_equal(cw.level, c0.level, 0.0);
+    rf_pffit_wrep rw;
+    cw = cal;
+    assert_int_equal(rf_pffit_fit_windows(&fx->sf.gpu, k, &fx->kc, &p, w, &cw, &rw, &err), 0);
+    cw.level = c0.level;
+    assert_int_equal(rf_pffit_window_level_from(&fx->sf.gpu, k, &fx->kc, &p, w, 3, walked, &cw,
+                                                &rw, &err), 0);
+    rf_kchar_ctaset_free(walked);
+    assert_float_equal(rw.base_model[0], mod[0], 1e-12);
+    assert_float_equal(rw.base_model[1], mod[1], 1e-12);
+    assert_float_equal(cw.level_var, cal.level_var, 1e-15);
     assert_float_equal(rep.lv_mean, 0.1388159, 1e-7);
     assert_float_equal(rep.lv_noise, 0.0435057, 1e-7);
     assert_float_equal(cal.level_var, 0.0068906, 1e-7);
@@ -427,17 +572,22 @@ static void window_level(void **state)
     double c[3];
     rf_calib cs = cal;
     cs.shrink = 1.0;
+    cs.level_apart = false;
     for (int j = 0; j < 3; j++) {
         rf_estimate ec, eu;
         assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &p.pt[j].design, &fx->kc, &shape, &cs,
                                             &ec, &err), 0);
         assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &p.pt[j].design, &fx->kc, &shape, NULL,
                                             &eu, &err), 0);
-        c[j] = log(ec.ipc / eu.ipc);
+        c[j] = log(ec.ipc / eu.ipc) - log(cal.level);
     }
     assert_float_equal(rep.noise[1], 0.02, 1e-12);
-    assert_float_equal(cal.shrink, rf_pffit_shrink(c, 3, rep.noise, 0.0068906), 1e-6);
+    assert_float_equal(cal.shrink, rf_pffit_shrink(c, 3, rep.noise, 0), 1e-6);
     assert_true(cal.shrink >= 0 && cal.shrink <= 1);
+    /* The level's own weight: c = ln level against sqrt(level_var). */
+    double cl = log(cal.level), cl2 = cl * cl;
+    assert_true(cal.level_apart);
+    assert_float_equal(cal.level_shrink, cl2 > 0.0068906 ? (cl2 - 0.0068906) / cl2 : 0.0, 1e-6);
 
     make(fx, 1900, &p);
     assert_int_equal(p.n, 0);
@@ -490,6 +640,23 @@ static void record_level_var(void **state)
     assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
     assert_non_null(strstr(err.msg, ":3"));
     assert_non_null(strstr(err.msg, "level_var"));
+    /* level_shrink: absent, the level is weighed with the rest; saved and
+     * read back exactly; outside [0, 1] an error naming file, line and key. */
+    assert_false(got.level_apart);
+    c.level_apart = true;
+    c.level_shrink = 0.60903884470785211;
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load(path, "maxwell-ltrf", "sgemm", &got, &err), RF_OK);
+    assert_true(got.level_apart);
+    assert_true(got.level_shrink == c.level_shrink);
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("gpu,kernel,key,value\nv100,sgemm,level,1\nv100,sgemm,level_shrink,1.5\n", fp);
+    fclose(fp);
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(err.msg, ":3"));
+    assert_non_null(strstr(err.msg, "level_shrink"));
     unlink(path);
 }
 
@@ -505,6 +672,9 @@ int main(void)
         cmocka_unit_test(level),
         cmocka_unit_test(level_variance_and_shrink),
         cmocka_unit_test(interval_takes_level_var),
+        cmocka_unit_test(level_weighed_apart),
+        cmocka_unit_test(estimate_with_pf_kernel),
+        cmocka_unit_test(interval_takes_pf_covariance),
         cmocka_unit_test(window_level),
         cmocka_unit_test(record_level_var),
     };
