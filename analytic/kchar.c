@@ -107,7 +107,10 @@
  * active_frac and cpi_lone are at most RF_KCHAR_MC_REL_SE, at most
  * RF_KCHAR_MC_CTAS: a kernel whose CTAs differ walks them all, one whose
  * CTAs are alike (or whose warps are long enough to average within a CTA)
- * stops early. */
+ * stops early.  For a kernel's run (rf_kchar_compute) the sample is the
+ * run's own CTAs, those SM 0 runs (grid CTAs 0, s, 2 s, ... of a grid
+ * spread over s SMs), and never more than the run holds: a run of fewer
+ * CTAs is described by exactly its CTAs. */
 #define RF_KCHAR_MC_CTAS 128
 #define RF_KCHAR_MC_MIN_CTAS 8
 #define RF_KCHAR_MC_STEP 8
@@ -1223,23 +1226,23 @@ int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu 
     return rf_kchar_ctaset(gpu, f, prof, wpc, first_cta, nctas, stride, seed, out, err);
 }
 
-/* rf_kchar_func, handing back the CTA sample in *keep when keep is not
- * NULL. */
+/* rf_kchar_func with the sample drawn from a run of `ctas` CTAs (0: no
+ * bound) spread over `stride` SMs (the sample's c-th CTA is grid CTA
+ * c stride), the CTAs of the sample that `from` walked taken from it
+ * (ctaset_walk). */
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                      int threads_per_cta, const rf_ctaset *from, rf_ipc_kernel *out,
-                      rf_ctaset **keep, rf_err *err);
+                      int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
+                      rf_ipc_kernel *out, rf_err *err);
 
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err)
 {
-    return kchar_func(gpu, f, prof, threads_per_cta, NULL, out, NULL, err);
+    return kchar_func(gpu, f, prof, threads_per_cta, 0, 1, NULL, out, err);
 }
 
-/* rf_kchar_func, the CTAs of its sample that `from` walked taken from it
- * (ctaset_walk), the sample handed back in *keep when keep is not NULL. */
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                      int threads_per_cta, const rf_ctaset *from, rf_ipc_kernel *out,
-                      rf_ctaset **keep, rf_err *err)
+                      int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
+                      rf_ipc_kernel *out, rf_err *err)
 {
     memset(out, 0, sizeof *out);
     out->func = f;              /* valid while the caller's kernel lives */
@@ -1365,8 +1368,9 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
     out->warps_per_cta = (threads_per_cta + ws_ - 1) / ws_;
     rf_ctaset *cs;
-    rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, 1, RF_KCHAR_MC_SEED,
-                     RF_KCHAR_MC_REL_SE, from, &cs, err);
+    int nsample = ctas > 0 && ctas < RF_KCHAR_MC_CTAS ? (int)ctas : RF_KCHAR_MC_CTAS;
+    rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, nsample, stride > 1 ? stride : 1,
+                     RF_KCHAR_MC_SEED, RF_KCHAR_MC_REL_SE, from, &cs, err);
     if (rc)
         return rc;
     out->stall_mem = cs->s_mem;
@@ -1376,10 +1380,7 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     out->drain = cs->drain;
     out->active_frac = cs->active_frac;
     out->live_frac = cs->live_frac;
-    if (keep)
-        *keep = cs;
-    else
-        rf_kchar_ctaset_free(cs);
+    rf_kchar_ctaset_free(cs);
     out->mem_latency = mem_lat;
     out->dram_bytes = dram / total;
     out->insts_per_warp = total;
@@ -1554,8 +1555,8 @@ int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel
         *walked = NULL;
     if (!k->func)
         return rf_err_set(err, RF_EUNSUPPORTED, k->name, 0, 0, NULL, "kernel has no entry function");
-    /* The run's first CTAs, walked once for the sample, the critical CTAs
-     * and the calibration. */
+    /* The run's first CTAs, walked once for the sample (among them: it is
+     * the run's first CTAs too), the critical CTAs and the calibration. */
     rf_ctaset *grid = NULL;
     int rc = RF_OK;
     if (walked) {
@@ -1568,9 +1569,8 @@ int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel
         if (rc)
             return rc;
     }
-    rf_ctaset *sample = NULL;
-    rc = kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), grid, out,
-                    walked ? &sample : NULL, err);
+    rc = kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), rf_kernel_ctas(k),
+                    rf_kernel_sms(k), grid, out, err);
     double ipw;
     if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
                                        rf_kernel_ctas(k), rf_kernel_sms(k), &ipw) == RF_OK
@@ -1579,16 +1579,10 @@ int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel
     if (rc == 0)
         rc = run_critical(gpu, k->func, &k->profile, out->warps_per_cta, rf_kernel_ctas(k),
                           rf_kernel_sms(k), grid, out, err);
-    if (walked && rc == 0) {
-        /* Hand back whichever holds more CTAs from the first (the sample
-         * on a grid shorter than it, with stride 1). */
-        bool more = sample && sample->stride == grid->stride && sample->nctas > grid->nctas;
-        *walked = more ? sample : grid;
-        rf_kchar_ctaset_free(more ? grid : sample);
-    } else {
+    if (walked && rc == 0)
+        *walked = grid;
+    else
         rf_kchar_ctaset_free(grid);
-        rf_kchar_ctaset_free(sample);
-    }
     /* Per-register writes for register-cache collisions (rccollide.c); a
      * kernel they cannot be counted for leaves nregs 0 (uniform writes). */
     if (rc == 0 && rf_rcc_writes_of(k->func, &k->profile, &out->rcw, NULL) != 0)

@@ -121,9 +121,9 @@ int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu 
 /* rf_kchar_compute that also hands back the CTAs it walked for the
  * calibration's walks to reuse (rf_calib_run_walked; the caller frees
  * them): the run's first RF_KCHAR_WALK_CTAS CTAs (at most) under seed 1,
- * from which the characterisation's sample and the critical CTAs are taken
- * where they lie among them (the same figures as rf_kchar_compute), or the
- * characterisation's sample when that holds more. */
+ * from which the characterisation's sample (the run's first CTAs) and the
+ * critical CTAs are taken where they lie among them (the same figures as
+ * rf_kchar_compute). */
 #define RF_KCHAR_WALK_CTAS 4096
 int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
                             rf_ctaset **walked, rf_err *err);

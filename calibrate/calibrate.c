@@ -523,7 +523,8 @@ static void free_sets(fit_ctx *c)
 
 /* CTAs a window can run: those of the functional warming, the resident
  * ones plus those started in the warm-up and window, at the estimated CTA
- * turnaround, with a margin. */
+ * turnaround, with a margin; never past the run's last CTA (the population
+ * model launches none beyond it, window_ipc), at least one. */
 static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident,
                        const rf_plan_point *pt, uint64_t span)
 {
@@ -531,7 +532,10 @@ static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident,
     double waves = resident > 0 ? (double)total / resident : 1.0;
     double per_wave = waves > 0 ? plan->full_cycles / waves : plan->full_cycles;
     double n = (double)pt->warm_ctas + resident * (2.0 + (per_wave > 0 ? span / per_wave : 1.0)) + 8;
-    return n > WINDOW_MAX_CTAS ? WINDOW_MAX_CTAS : (int)n;
+    double left = (double)total - ((double)pt->skip_ctas - (double)pt->warm_ctas);
+    if (n > left)
+        n = left;
+    return n > WINDOW_MAX_CTAS ? WINDOW_MAX_CTAS : n < 1 ? 1 : (int)n;
 }
 
 /* The CTAs each window ran (window_ctas of them from its first, warming

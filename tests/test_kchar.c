@@ -205,10 +205,10 @@ static void ctaset_reuse_is_the_walk(void **state)
 
 /* rf_kchar_compute_walked gives rf_kchar_compute's figures to the bit (its
  * sample and critical CTAs taken from the one walk of the run's first
- * CTAs), and hands back the CTAs from the run's first under seed 1: nbody
- * (16 CTAs) on one SM, where the sample (up to 128 CTAs, stride 1) holds
- * more, and spread over 15 SMs (stride 15: the run's 2 CTAs); reduce (512
- * CTAs) on one SM, the run's CTAs. */
+ * CTAs), and hands back the run's CTAs from the first under seed 1: nbody
+ * (16 CTAs) on one SM, its sample the run's 16 CTAs (not 128: the run
+ * holds no more); spread over 15 SMs (stride 15: the run's 2 CTAs, the
+ * sample's too); reduce (512 CTAs) on one SM. */
 static void compute_walked_is_compute(void **state)
 {
     (void)state;
@@ -234,9 +234,7 @@ static void compute_walked_is_compute(void **state)
         assert_true(walked->seed == 1);
         assert_int_equal(walked->first_cta, 0);
         assert_int_equal(walked->stride, sms[i]);
-        /* nbody on one SM: the sample's 128 CTAs (its ratios' errors stay
-         * above 0.5% to the end, kchar.c); else the run's CTAs. */
-        assert_int_equal(walked->nctas, i == 0 ? 128 : rf_kernel_ctas(k));
+        assert_int_equal(walked->nctas, rf_kernel_ctas(k));
         rf_kchar_ctaset_free(walked);
         rf_kernel_destroy(k);
     }
