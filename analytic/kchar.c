@@ -743,6 +743,7 @@ typedef struct walk_block {
 typedef struct walk_prog {
     walk_inst *in;
     walk_block *blk;
+    int nregs;                   /* registers the program names: 0 .. nregs - 1 */
 } walk_prog;
 
 static void walk_prog_free(walk_prog *w)
@@ -762,6 +763,7 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
         walk_prog_free(w);
         return RF_ENOMEM;
     }
+    w->nregs = 0;
     for (int k = 0; k < f->ninsts; k++) {
         const rf_inst *in = &f->insts[k];
         walk_inst *x = &w->in[k];
@@ -769,8 +771,10 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
         for (int u = 0; u < in->nuses + in->ndefs + (in->guard >= 0); u++) {
             int r = u < in->nuses ? in->uses[u]
                   : u < in->nuses + in->ndefs ? in->defs[u - in->nuses] : in->guard;
-            if (r >= 0 && r < NREG)
+            if (r >= 0 && r < NREG) {
                 x->reg[x->nreg++] = (uint16_t)r;
+                w->nregs = r + 1 > w->nregs ? r + 1 : w->nregs;
+            }
         }
         bool store = in->cls == RF_OC_ST_GLOBAL || in->cls == RF_OC_ST_LOCAL
                   || in->cls == RF_OC_ST_SHARED;
@@ -847,7 +851,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                         double *sd, double *nev, double *nmw, int *nph)
 {
     uint64_t nbr = 0, nmem = 0, nloop = 0;
-    for (int r = 0; r < NREG; r++) {
+    /* Registers the program never names stay unread. */
+    for (int r = 0; r < w->nregs; r++) {
         ready[r] = 0;
         from_mem[r] = false;
     }
@@ -1008,17 +1013,12 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->insts = calloc((size_t)nctas * wpc * maxph, sizeof *cs->insts);
         cs->time = calloc((size_t)nctas * wpc * maxph, sizeof *cs->time);
     }
-    if (prc || !cs || !ready || !from_mem || !sI || !sT || !cs->nph || !cs->insts || !cs->time
-        || !cs->cta_drain || !cs->run) {
-        if (prc == RF_OK)
-            walk_prog_free(&prog);
-        free(ready);
-        free(from_mem);
-        free(sI);
-        free(sT);
-        rf_kchar_ctaset_free(cs);
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
-    }
+    int rc = prc;
+    if (!rc && (!cs || !ready || !from_mem || !sI || !sT || !cs->nph || !cs->insts || !cs->time
+                || !cs->cta_drain || !cs->run))
+        rc = RF_ENOMEM;
+    if (rc)
+        goto done;
     cs->nctas = nctas;
     cs->wpc = wpc;
     cs->maxph = maxph;
@@ -1064,16 +1064,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->run[4 * c + 2] = nev;
         cs->run[4 * c + 3] = nmw;
         cs->nph[c] = nph;
-        if (nph > maxph && restride(cs, c, nph > 2 * maxph ? nph : 2 * maxph) != RF_OK) {
-            walk_prog_free(&prog);
-            free(ready);
-            free(from_mem);
-            free(sI);
-            free(sT);
-            rf_kchar_ctaset_free(cs);
-            return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
-                              "kernel characteristics: out of memory");
-        }
+        if (nph > maxph && (rc = restride(cs, c, nph > 2 * maxph ? nph : 2 * maxph)) != RF_OK)
+            goto done;
         maxph = cs->maxph;
         for (int w = 0; w < wpc; w++) {
             size_t at = ((size_t)c * wpc + w) * maxph;
@@ -1117,11 +1109,18 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     cs->seed = seed;
     cs->first_cta = first_cta;
     cs->stride = stride;
+done:
+    /* One exit: the scratch always freed, the set handed back or freed. */
+    if (prc == RF_OK)
+        walk_prog_free(&prog);
     free(ready);
     free(from_mem);
     free(sI);
     free(sT);
-    walk_prog_free(&prog);
+    if (rc) {
+        rf_kchar_ctaset_free(cs);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    }
     cs->active_frac = crit > 0 ? work / crit : 1.0;
     cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
     cs->live_frac = crit > 0 ? live / crit : 1.0;
