@@ -240,6 +240,40 @@ static void compute_walked_is_compute(void **state)
     }
 }
 
+/* The characterisation's sample is the run's own CTAs: nbody spread over
+ * 15 SMs runs grid CTAs 0 and 15 on SM 0, so rf_kchar_compute's walked
+ * figures are those of rf_kchar_ctaset over those two CTAs (first 0, two
+ * CTAs, stride 15, seed 1; two CTAs are under RF_KCHAR_MC_MIN_CTAS, so the
+ * sample cannot stop early), not those of CTAs 0..127 of the whole grid. */
+static void sample_is_the_runs_ctas(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k = NULL;
+    assert_int_equal(rf_kernel_load("inputs/validation/nbody.spec", &o, &k, &err), 0);
+    rf_kernel_spread(k, 15);
+    assert_int_equal(rf_kernel_ctas(k), 2);
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), 0);
+    rf_ctaset *cs = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, k->func, &k->profile, kc.warps_per_cta, 0, 2, 15, 1,
+                                     &cs, &err), 0);
+    assert_int_equal(cs->nctas, 2);
+    assert_true(kc.active_frac == cs->active_frac);
+    assert_true(kc.live_frac == cs->live_frac);
+    assert_true(kc.stall_mem == cs->s_mem);
+    assert_true(kc.stall_dep == cs->s_dep);
+    assert_true(kc.turn_insts == cs->turn_insts);
+    assert_true(kc.drain == cs->drain);
+    rf_kchar_ctaset_free(cs);
+    rf_kernel_destroy(k);
+}
+
 /* Turns (rf_ipc_kernel.turn_insts): one block per warp,
  *   i0 alu r1 = r0   issues at 0, r1 ready at 2 + L (L: the ALU latency)
  *   i1 alu r2 = r0   at 1
@@ -629,6 +663,7 @@ int main(void)
         cmocka_unit_test(ctaset_slice_is_the_walk),
         cmocka_unit_test(ctaset_reuse_is_the_walk),
         cmocka_unit_test(compute_walked_is_compute),
+        cmocka_unit_test(sample_is_the_runs_ctas),
         cmocka_unit_test(turn_length),
         cmocka_unit_test(big_cfg_frequencies),
         cmocka_unit_test(irreducible_and_unbounded),
