@@ -60,7 +60,9 @@ double rf_kchar_mem_latency(const rf_gpu *gpu, const rf_profile *prof);
 
 /* Fill *out for kernel k on gpu (physical function k->func); its
  * instructions per warp are those of k's run (the whole grid, or SM 0's
- * share of a spread grid: inputs/kernel.h rf_kernel_spread). */
+ * share of a spread grid: inputs/kernel.h rf_kernel_spread), and its lone-
+ * warp figures (stalls, turns, drain, active and live fractions) those of
+ * the run's own first CTAs (at most RF_KCHAR_MC_CTAS of them, kchar.c). */
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
                      rf_err *err);
 
