@@ -107,7 +107,10 @@
  * active_frac and cpi_lone are at most RF_KCHAR_MC_REL_SE, at most
  * RF_KCHAR_MC_CTAS: a kernel whose CTAs differ walks them all, one whose
  * CTAs are alike (or whose warps are long enough to average within a CTA)
- * stops early. */
+ * stops early.  For a kernel's run (rf_kchar_compute) the sample is the
+ * run's own CTAs, those SM 0 runs (grid CTAs 0, s, 2 s, ... of a grid
+ * spread over s SMs), and never more than the run holds: a run of fewer
+ * CTAs is described by exactly its CTAs. */
 #define RF_KCHAR_MC_CTAS 128
 #define RF_KCHAR_MC_MIN_CTAS 8
 #define RF_KCHAR_MC_STEP 8
@@ -740,6 +743,7 @@ typedef struct walk_block {
 typedef struct walk_prog {
     walk_inst *in;
     walk_block *blk;
+    int nregs;                   /* registers the program names: 0 .. nregs - 1 */
 } walk_prog;
 
 static void walk_prog_free(walk_prog *w)
@@ -759,6 +763,7 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
         walk_prog_free(w);
         return RF_ENOMEM;
     }
+    w->nregs = 0;
     for (int k = 0; k < f->ninsts; k++) {
         const rf_inst *in = &f->insts[k];
         walk_inst *x = &w->in[k];
@@ -766,8 +771,10 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
         for (int u = 0; u < in->nuses + in->ndefs + (in->guard >= 0); u++) {
             int r = u < in->nuses ? in->uses[u]
                   : u < in->nuses + in->ndefs ? in->defs[u - in->nuses] : in->guard;
-            if (r >= 0 && r < NREG)
+            if (r >= 0 && r < NREG) {
                 x->reg[x->nreg++] = (uint16_t)r;
+                w->nregs = r + 1 > w->nregs ? r + 1 : w->nregs;
+            }
         }
         bool store = in->cls == RF_OC_ST_GLOBAL || in->cls == RF_OC_ST_LOCAL
                   || in->cls == RF_OC_ST_SHARED;
@@ -844,7 +851,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                         double *sd, double *nev, double *nmw, int *nph)
 {
     uint64_t nbr = 0, nmem = 0, nloop = 0;
-    for (int r = 0; r < NREG; r++) {
+    /* Registers the program never names stay unread. */
+    for (int r = 0; r < w->nregs; r++) {
         ready[r] = 0;
         from_mem[r] = false;
     }
@@ -1005,17 +1013,12 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->insts = calloc((size_t)nctas * wpc * maxph, sizeof *cs->insts);
         cs->time = calloc((size_t)nctas * wpc * maxph, sizeof *cs->time);
     }
-    if (prc || !cs || !ready || !from_mem || !sI || !sT || !cs->nph || !cs->insts || !cs->time
-        || !cs->cta_drain || !cs->run) {
-        if (prc == RF_OK)
-            walk_prog_free(&prog);
-        free(ready);
-        free(from_mem);
-        free(sI);
-        free(sT);
-        rf_kchar_ctaset_free(cs);
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
-    }
+    int rc = prc;
+    if (!rc && (!cs || !ready || !from_mem || !sI || !sT || !cs->nph || !cs->insts || !cs->time
+                || !cs->cta_drain || !cs->run))
+        rc = RF_ENOMEM;
+    if (rc)
+        goto done;
     cs->nctas = nctas;
     cs->wpc = wpc;
     cs->maxph = maxph;
@@ -1061,16 +1064,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->run[4 * c + 2] = nev;
         cs->run[4 * c + 3] = nmw;
         cs->nph[c] = nph;
-        if (nph > maxph && restride(cs, c, nph > 2 * maxph ? nph : 2 * maxph) != RF_OK) {
-            walk_prog_free(&prog);
-            free(ready);
-            free(from_mem);
-            free(sI);
-            free(sT);
-            rf_kchar_ctaset_free(cs);
-            return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
-                              "kernel characteristics: out of memory");
-        }
+        if (nph > maxph && (rc = restride(cs, c, nph > 2 * maxph ? nph : 2 * maxph)) != RF_OK)
+            goto done;
         maxph = cs->maxph;
         for (int w = 0; w < wpc; w++) {
             size_t at = ((size_t)c * wpc + w) * maxph;
@@ -1114,11 +1109,18 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     cs->seed = seed;
     cs->first_cta = first_cta;
     cs->stride = stride;
+done:
+    /* One exit: the scratch always freed, the set handed back or freed. */
+    if (prc == RF_OK)
+        walk_prog_free(&prog);
     free(ready);
     free(from_mem);
     free(sI);
     free(sT);
-    walk_prog_free(&prog);
+    if (rc) {
+        rf_kchar_ctaset_free(cs);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    }
     cs->active_frac = crit > 0 ? work / crit : 1.0;
     cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
     cs->live_frac = crit > 0 ? live / crit : 1.0;
@@ -1223,23 +1225,23 @@ int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu 
     return rf_kchar_ctaset(gpu, f, prof, wpc, first_cta, nctas, stride, seed, out, err);
 }
 
-/* rf_kchar_func, handing back the CTA sample in *keep when keep is not
- * NULL. */
+/* rf_kchar_func with the sample drawn from a run of `ctas` CTAs (0: no
+ * bound) spread over `stride` SMs (the sample's c-th CTA is grid CTA
+ * c stride), the CTAs of the sample that `from` walked taken from it
+ * (ctaset_walk). */
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                      int threads_per_cta, const rf_ctaset *from, rf_ipc_kernel *out,
-                      rf_ctaset **keep, rf_err *err);
+                      int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
+                      rf_ipc_kernel *out, rf_err *err);
 
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err)
 {
-    return kchar_func(gpu, f, prof, threads_per_cta, NULL, out, NULL, err);
+    return kchar_func(gpu, f, prof, threads_per_cta, 0, 1, NULL, out, err);
 }
 
-/* rf_kchar_func, the CTAs of its sample that `from` walked taken from it
- * (ctaset_walk), the sample handed back in *keep when keep is not NULL. */
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                      int threads_per_cta, const rf_ctaset *from, rf_ipc_kernel *out,
-                      rf_ctaset **keep, rf_err *err)
+                      int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
+                      rf_ipc_kernel *out, rf_err *err)
 {
     memset(out, 0, sizeof *out);
     out->func = f;              /* valid while the caller's kernel lives */
@@ -1365,8 +1367,9 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
     out->warps_per_cta = (threads_per_cta + ws_ - 1) / ws_;
     rf_ctaset *cs;
-    rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, RF_KCHAR_MC_CTAS, 1, RF_KCHAR_MC_SEED,
-                     RF_KCHAR_MC_REL_SE, from, &cs, err);
+    int nsample = ctas > 0 && ctas < RF_KCHAR_MC_CTAS ? (int)ctas : RF_KCHAR_MC_CTAS;
+    rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, nsample, stride > 1 ? stride : 1,
+                     RF_KCHAR_MC_SEED, RF_KCHAR_MC_REL_SE, from, &cs, err);
     if (rc)
         return rc;
     out->stall_mem = cs->s_mem;
@@ -1376,10 +1379,7 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     out->drain = cs->drain;
     out->active_frac = cs->active_frac;
     out->live_frac = cs->live_frac;
-    if (keep)
-        *keep = cs;
-    else
-        rf_kchar_ctaset_free(cs);
+    rf_kchar_ctaset_free(cs);
     out->mem_latency = mem_lat;
     out->dram_bytes = dram / total;
     out->insts_per_warp = total;
@@ -1554,8 +1554,8 @@ int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel
         *walked = NULL;
     if (!k->func)
         return rf_err_set(err, RF_EUNSUPPORTED, k->name, 0, 0, NULL, "kernel has no entry function");
-    /* The run's first CTAs, walked once for the sample, the critical CTAs
-     * and the calibration. */
+    /* The run's first CTAs, walked once for the sample (among them: it is
+     * the run's first CTAs too), the critical CTAs and the calibration. */
     rf_ctaset *grid = NULL;
     int rc = RF_OK;
     if (walked) {
@@ -1568,9 +1568,8 @@ int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel
         if (rc)
             return rc;
     }
-    rf_ctaset *sample = NULL;
-    rc = kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), grid, out,
-                    walked ? &sample : NULL, err);
+    rc = kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), rf_kernel_ctas(k),
+                    rf_kernel_sms(k), grid, out, err);
     double ipw;
     if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
                                        rf_kernel_ctas(k), rf_kernel_sms(k), &ipw) == RF_OK
@@ -1579,16 +1578,10 @@ int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel
     if (rc == 0)
         rc = run_critical(gpu, k->func, &k->profile, out->warps_per_cta, rf_kernel_ctas(k),
                           rf_kernel_sms(k), grid, out, err);
-    if (walked && rc == 0) {
-        /* Hand back whichever holds more CTAs from the first (the sample
-         * on a grid shorter than it, with stride 1). */
-        bool more = sample && sample->stride == grid->stride && sample->nctas > grid->nctas;
-        *walked = more ? sample : grid;
-        rf_kchar_ctaset_free(more ? grid : sample);
-    } else {
+    if (walked && rc == 0)
+        *walked = grid;
+    else
         rf_kchar_ctaset_free(grid);
-        rf_kchar_ctaset_free(sample);
-    }
     /* Per-register writes for register-cache collisions (rccollide.c); a
      * kernel they cannot be counted for leaves nregs 0 (uniform writes). */
     if (rc == 0 && rf_rcc_writes_of(k->func, &k->profile, &out->rcw, NULL) != 0)

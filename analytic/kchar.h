@@ -60,7 +60,9 @@ double rf_kchar_mem_latency(const rf_gpu *gpu, const rf_profile *prof);
 
 /* Fill *out for kernel k on gpu (physical function k->func); its
  * instructions per warp are those of k's run (the whole grid, or SM 0's
- * share of a spread grid: inputs/kernel.h rf_kernel_spread). */
+ * share of a spread grid: inputs/kernel.h rf_kernel_spread), and its lone-
+ * warp figures (stalls, turns, drain, active and live fractions) those of
+ * the run's own first CTAs (at most RF_KCHAR_MC_CTAS of them, kchar.c). */
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
                      rf_err *err);
 
@@ -121,9 +123,9 @@ int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu 
 /* rf_kchar_compute that also hands back the CTAs it walked for the
  * calibration's walks to reuse (rf_calib_run_walked; the caller frees
  * them): the run's first RF_KCHAR_WALK_CTAS CTAs (at most) under seed 1,
- * from which the characterisation's sample and the critical CTAs are taken
- * where they lie among them (the same figures as rf_kchar_compute), or the
- * characterisation's sample when that holds more. */
+ * from which the characterisation's sample (the run's first CTAs) and the
+ * critical CTAs are taken where they lie among them (the same figures as
+ * rf_kchar_compute). */
 #define RF_KCHAR_WALK_CTAS 4096
 int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
                             rf_ctaset **walked, rf_err *err);

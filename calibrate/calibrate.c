@@ -54,7 +54,8 @@
  *    held (rf_calib_fit_sw; priors PRIOR_SW_SYNC, PRIOR_SW_COST).
  * 5. Level: the whole grid run through the population model at the default
  *    design and the fitted parameters (averaged over draws of the CTAs'
- *    paths until the mean's standard error is 1%, or the first draw alone
+ *    paths until the mean's standard error is 1%, or half the windows'
+ *    own noise on the level where that is wider, or the first draw alone
  *    when its batches of CTAs agree), over the wave formula's IPC there;
  *    estimates multiply by it (calibrate/extrapolate.c).
  * 6. Shrinkage: the weight on the calibrated correction, from the
@@ -195,6 +196,18 @@
 #define LEVEL_SEEDS 8
 #define LEVEL_MIN_SEEDS 3
 #define LEVEL_REL_SE 0.01
+/* The draws need not be finer than the windows allow: the level carries
+ * the windows' own noise, s / sqrt(n) (rms_rel over the n samples), and a
+ * draws' standard error of LEVEL_WINDOW_SHARE of that adds
+ * sqrt(1 + 0.5^2) - 1 = 12% to it in quadrature.  The draws stop at
+ * max(LEVEL_REL_SE, LEVEL_WINDOW_SHARE s / sqrt(n)) of their mean, still
+ * after LEVEL_MIN_SEEDS draws at least.  Where the windows are noisy (the
+ * default run, whose windows read one SM's share: s 4-50%) three draws
+ * serve where up to eight ran.  Chosen on the nine tuning kernels
+ * (bench_validation, fermi-gtx480, calibration seeds 1-4, mean |error|
+ * at --sms 1 / default run): 2.18% / 4.02% with the 1% rule alone,
+ * 2.18% / 4.02% at 0.33, 2.19% / 4.05% at 0.5, 2.19% / 4.22% at 1. */
+#define LEVEL_WINDOW_SHARE 0.5
 /* One seed can be enough: on a grid of LEVEL_BATCH_WAVES waves or more,
  * the first seed's run is cut into LEVEL_BATCHES batches of CTAs
  * (rf_waves_run.batches), and when the standard error of their mean IPC
@@ -526,7 +539,8 @@ static void free_sets(fit_ctx *c)
 
 /* CTAs a window can run: those of the functional warming, the resident
  * ones plus those started in the warm-up and window, at the estimated CTA
- * turnaround, with a margin. */
+ * turnaround, with a margin; never past the run's last CTA (the population
+ * model launches none beyond it, window_ipc), at least one. */
 static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident,
                        const rf_plan_point *pt, uint64_t span)
 {
@@ -534,7 +548,10 @@ static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident,
     double waves = resident > 0 ? (double)total / resident : 1.0;
     double per_wave = waves > 0 ? plan->full_cycles / waves : plan->full_cycles;
     double n = (double)pt->warm_ctas + resident * (2.0 + (per_wave > 0 ? span / per_wave : 1.0)) + 8;
-    return n > WINDOW_MAX_CTAS ? WINDOW_MAX_CTAS : (int)n;
+    double left = (double)total - ((double)pt->skip_ctas - (double)pt->warm_ctas);
+    if (n > left)
+        n = left;
+    return n > WINDOW_MAX_CTAS ? WINDOW_MAX_CTAS : n < 1 ? 1 : (int)n;
 }
 
 /* The CTAs each window ran (window_ctas of them from its first, warming
@@ -601,8 +618,10 @@ static int level_ctas(const rf_kernel *k)
  * formula, default design, calibrated parameters (single SM, as the
  * sampler's full run), the population model's IPC averaged over the CTA
  * paths and cache outcomes of LEVEL_MIN_SEEDS to LEVEL_SEEDS draws (the
- * first draw0, the rest from walked where it holds them), or of the first
- * alone when its batches say it is close enough (LEVEL_BATCH_SE). */
+ * first draw0, the rest from walked where it holds them; until their
+ * standard error meets LEVEL_REL_SE or LEVEL_WINDOW_SHARE), or of the first
+ * alone when its batches say it is close enough (LEVEL_BATCH_SE).  Reads
+ * out->rms_rel and out->samples: the fit's, set before. */
 static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
                               rf_calib *out, double rate, uint64_t seed, const rf_ctaset *draw0,
                               const rf_ctaset *walked, rf_err *err)
@@ -620,6 +639,11 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     bool batched = res > 0 && total >= LEVEL_BATCH_WAVES * res;
     double ones[LEVEL_SEEDS], fluid = 0;
     int used = 0;
+    /* The draws' target: LEVEL_REL_SE, or the share of the windows' noise
+     * on the level when that is wider. */
+    double wn = out->samples > 0
+                    ? LEVEL_WINDOW_SHARE * out->rms_rel / sqrt((double)out->samples) : 0.0;
+    double target = wn > LEVEL_REL_SE ? wn : LEVEL_REL_SE;
     for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
         rf_ctaset *cs = NULL;
         if (s > 0)
@@ -655,7 +679,7 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
             double ss = 0;
             for (int i = 0; i < used; i++)
                 ss += (ones[i] - fluid) * (ones[i] - fluid);
-            if (sqrt(ss / (used - 1) / used) <= LEVEL_REL_SE * fluid)
+            if (sqrt(ss / (used - 1) / used) <= target * fluid)
                 break;
         }
     }

@@ -205,10 +205,10 @@ static void ctaset_reuse_is_the_walk(void **state)
 
 /* rf_kchar_compute_walked gives rf_kchar_compute's figures to the bit (its
  * sample and critical CTAs taken from the one walk of the run's first
- * CTAs), and hands back the CTAs from the run's first under seed 1: nbody
- * (16 CTAs) on one SM, where the sample (up to 128 CTAs, stride 1) holds
- * more, and spread over 15 SMs (stride 15: the run's 2 CTAs); reduce (512
- * CTAs) on one SM, the run's CTAs. */
+ * CTAs), and hands back the run's CTAs from the first under seed 1: nbody
+ * (16 CTAs) on one SM, its sample the run's 16 CTAs (not 128: the run
+ * holds no more); spread over 15 SMs (stride 15: the run's 2 CTAs, the
+ * sample's too); reduce (512 CTAs) on one SM. */
 static void compute_walked_is_compute(void **state)
 {
     (void)state;
@@ -234,12 +234,44 @@ static void compute_walked_is_compute(void **state)
         assert_true(walked->seed == 1);
         assert_int_equal(walked->first_cta, 0);
         assert_int_equal(walked->stride, sms[i]);
-        /* nbody on one SM: the sample's 128 CTAs (its ratios' errors stay
-         * above 0.5% to the end, kchar.c); else the run's CTAs. */
-        assert_int_equal(walked->nctas, i == 0 ? 128 : rf_kernel_ctas(k));
+        assert_int_equal(walked->nctas, rf_kernel_ctas(k));
         rf_kchar_ctaset_free(walked);
         rf_kernel_destroy(k);
     }
+}
+
+/* The characterisation's sample is the run's own CTAs: nbody spread over
+ * 15 SMs runs grid CTAs 0 and 15 on SM 0, so rf_kchar_compute's walked
+ * figures are those of rf_kchar_ctaset over those two CTAs (first 0, two
+ * CTAs, stride 15, seed 1; two CTAs are under RF_KCHAR_MC_MIN_CTAS, so the
+ * sample cannot stop early), not those of CTAs 0..127 of the whole grid. */
+static void sample_is_the_runs_ctas(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k = NULL;
+    assert_int_equal(rf_kernel_load("inputs/validation/nbody.spec", &o, &k, &err), 0);
+    rf_kernel_spread(k, 15);
+    assert_int_equal(rf_kernel_ctas(k), 2);
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), 0);
+    rf_ctaset *cs = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, k->func, &k->profile, kc.warps_per_cta, 0, 2, 15, 1,
+                                     &cs, &err), 0);
+    assert_int_equal(cs->nctas, 2);
+    assert_true(kc.active_frac == cs->active_frac);
+    assert_true(kc.live_frac == cs->live_frac);
+    assert_true(kc.stall_mem == cs->s_mem);
+    assert_true(kc.stall_dep == cs->s_dep);
+    assert_true(kc.turn_insts == cs->turn_insts);
+    assert_true(kc.drain == cs->drain);
+    rf_kchar_ctaset_free(cs);
+    rf_kernel_destroy(k);
 }
 
 /* Turns (rf_ipc_kernel.turn_insts): one block per warp,
@@ -631,6 +663,7 @@ int main(void)
         cmocka_unit_test(ctaset_slice_is_the_walk),
         cmocka_unit_test(ctaset_reuse_is_the_walk),
         cmocka_unit_test(compute_walked_is_compute),
+        cmocka_unit_test(sample_is_the_runs_ctas),
         cmocka_unit_test(turn_length),
         cmocka_unit_test(big_cfg_frequencies),
         cmocka_unit_test(irreducible_and_unbounded),
