@@ -61,7 +61,7 @@ double rf_extrap_shrink_prior(double d, double v);
  * extrapolate.c, 4.): the windows' mean residual about the fit (bias) and
  * its standard error se, shrinkage weight w, correction c at the point and
  * the fitted parameters' variance vfit_rel,
- *     bias^2 + se^2 + w^2 vfit_rel + ((1 - w) c)^2. */
+ *     0.013^2 + bias^2 + se^2 + w^2 vfit_rel + ((1 - w) c)^2. */
 double rf_extrap_rel_var_win(double bias, double se, double w, double c, double vfit_rel);
 
 /* Relative variance of a calibrated estimate (calibrate/extrapolate.c, 4.)

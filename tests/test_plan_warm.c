@@ -376,20 +376,21 @@ static void shrink_prior_by_hand(void **state)
     assert_float_equal(rf_extrap_shrink_prior(0.0, 0.01), 0.0, 0.0);
 }
 
-/* The relative variance of a window calibration's estimate, v = b^2 +
- * se^2 + w^2 vfit + ((1 - w) c)^2, at the first windows above (b = 0.01,
- * se = 0.00912871), w = 325 / 334, c = ln 1.1 = 0.0953102, vfit = 0.0004:
- * 0.0001 + 0.0000833333 + 0.000378734 + (9 / 334 x 0.0953102)^2 =
- * 0.0001 + 0.0000833333 + 0.000378734 + 0.0000065958 = 0.000568663. */
+/* The relative variance of a window calibration's estimate, v = 0.013^2 +
+ * b^2 + se^2 + w^2 vfit + ((1 - w) c)^2, at the first windows above (b =
+ * 0.01, se = 0.00912871), w = 325 / 334, c = ln 1.1 = 0.0953102, vfit =
+ * 0.0004: 0.000169 + 0.0001 + 0.0000833333 + 0.000378734 + (9 / 334 x
+ * 0.0953102)^2 = 0.000169 + 0.0001 + 0.0000833333 + 0.000378734 +
+ * 0.0000065958 = 0.000737663. */
 static void window_interval_variance_by_hand(void **state)
 {
     (void)state;
     assert_float_equal(rf_extrap_rel_var_win(0.01, sqrt(0.001 / 12), 325.0 / 334.0, log(1.1),
-                                             0.0004), 0.000568663, 1e-9);
+                                             0.0004), 0.000737663, 1e-9);
     /* The sign of the bias does not matter; unshrunk, no covariance:
-     * 0.0001 + 0.0000833333. */
+     * 0.000169 + 0.0001 + 0.0000833333. */
     assert_float_equal(rf_extrap_rel_var_win(-0.01, sqrt(0.001 / 12), 1.0, log(1.1), 0.0),
-                       0.0001 + 0.001 / 12, 1e-15);
+                       0.000169 + 0.0001 + 0.001 / 12, 1e-15);
 }
 
 /* The relative variance of a calibrated estimate, v = 0.013^2 + s^2 / n +
@@ -440,18 +441,18 @@ static void shrunk_estimate_and_interval(void **state)
     assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
     assert_float_equal(e.ipc, u.ipc, 1e-12 * u.ipc);
     /* A window calibration's record (win_bias 0.02, win_se 0.01) with w =
-     * 1/2: IPC_unc x 1.1^0.5 = 1.0488088 IPC_unc, v = 0.02^2 + 0.01^2 +
-     * (0.5 ln 1.1)^2 = 0.0004 + 0.0001 + 0.00227101 = 0.00277101, half
-     * width 1.959964 x 0.0526404 = 0.103173 of the estimate (rms_rel and
-     * SIGMA_PRED no longer enter). */
+     * 1/2: IPC_unc x 1.1^0.5 = 1.0488088 IPC_unc, v = 0.013^2 + 0.02^2 +
+     * 0.01^2 + (0.5 ln 1.1)^2 = 0.000169 + 0.0004 + 0.0001 + 0.00227101 =
+     * 0.00294001, half width 1.959964 x 0.0542219 = 0.106273 of the
+     * estimate (rms_rel no longer enters). */
     cal.shrink = 0.5;
     cal.has_win = true;
     cal.win_bias = 0.02;
     cal.win_se = 0.01;
     assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
     assert_float_equal(e.ipc, 1.0488088 * u.ipc, 1e-6 * u.ipc);
-    assert_float_equal(e.ipc_lo, (1 - 0.103173) * e.ipc, 1e-6 * e.ipc);
-    assert_float_equal(e.ipc_hi, (1 + 0.103173) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_lo, (1 - 0.106273) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_hi, (1 + 0.106273) * e.ipc, 1e-6 * e.ipc);
 }
 
 int main(void)
