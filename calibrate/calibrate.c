@@ -923,8 +923,9 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
          * uncalibrated (calibrate/extrapolate.c). */
         if (opts && opts->progress)
             fprintf(opts->progress,
-                    "calibrate: the kernel's estimated %.0f cycles leave no sample of two DRAM "
-                    "latencies within the budget: no samples, estimates stay uncalibrated\n",
+                    "calibrate: the kernel's estimated %.0f cycles leave no sample (two DRAM "
+                    "latencies, four for a share of a spread grid) within the budget: no "
+                    "samples, estimates stay uncalibrated\n",
                     plan->full_cycles);
         return RF_OK;
     }
