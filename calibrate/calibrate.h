@@ -76,6 +76,19 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
                         uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
                         double *ipc, rf_err *err);
 
+/* The ordinary windows' agreement with the fitted model (calibrate/
+ * calibrate.c, step 6): r[0..n) their relative residuals (fit - sampled) /
+ * sampled, sig[0..n) their relative noise as the fit takes it.
+ *   *bias = mean r;
+ *   *se   = its standard error, sqrt(sum (r_i - bias)^2 / ((n - 1) n)),
+ *           or sig[0] for one window;
+ *   *v    = the noise variance of the level the windows set together,
+ *           1 / sum 1/sig_i^2, times max(1, sum (r_i / sig_i)^2 / (n - 1))
+ *           (the windows scattering more than their noise says; n >= 2).
+ * n = 0: all three 0. */
+void rf_calib_window_noise(const double *r, const double *sig, int n, double *bias, double *se,
+                           double *v);
+
 /* One window of a switching design for rf_calib_fit_sw. */
 typedef struct rf_calib_swwin {
     const rf_plan_point *pt;    /* its design, place and length as planned */

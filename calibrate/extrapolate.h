@@ -52,10 +52,23 @@ typedef struct rf_estimate {
  * 1 when there is neither correction nor noise. */
 double rf_extrap_shrink_weight(const double *c, int m, double s, int n);
 
+/* Shrinkage weight of a window calibration (calibrate/extrapolate.c, 3.):
+ * prior width d of the correction, noise variance v of the calibrated
+ * level (relative), w = d^2 / (d^2 + v); 1 when both are 0. */
+double rf_extrap_shrink_prior(double d, double v);
+
+/* Relative variance of a window calibration's estimate (calibrate/
+ * extrapolate.c, 4.): the windows' mean residual about the fit (bias) and
+ * its standard error se, shrinkage weight w, correction c at the point and
+ * the fitted parameters' variance vfit_rel,
+ *     0.013^2 + bias^2 + se^2 + w^2 vfit_rel + ((1 - w) c)^2. */
+double rf_extrap_rel_var_win(double bias, double se, double w, double c, double vfit_rel);
+
 /* Relative variance of a calibrated estimate (calibrate/extrapolate.c, 4.)
  * with windows' noise s over n windows, shrinkage weight w, correction c
  * at the point and the fitted parameters' variance vfit_rel (g^T C g /
- * IPC_cal^2). */
+ * IPC_cal^2), for records without the windows' bias (register-cache
+ * records, older records). */
 double rf_extrap_rel_var(double s, int n, double w, double c, double vfit_rel);
 
 /* CTAs the busiest SM runs: ceil(ctas / sms), sms <= 0 meaning the GPU's. */

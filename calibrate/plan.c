@@ -29,11 +29,15 @@
  * down to MIN_SAMPLE_LATS DRAM latencies for the sample: a timed warm-up
  * of one latency (rf_plan_warm) and a window of one at least, since a
  * window shorter than the memory round trip sees no warp through a memory
- * wait and says nothing about the level.  Under the default budget a run
- * too short for every point gets as many as fit (the first points of the
- * table), and none when not even one sample fits (below 2 x 330 / 0.0425
- * = 15,530 estimated cycles on fermi-gtx480); a given budget keeps every
- * point at the least sample.  What a window covers of a CTA lifetime
+ * wait and says nothing about the level.  Under the default budget a
+ * sample of a spread grid's share (the default run) is at least
+ * DEFAULT_SAMPLE_LATS DRAM latencies, of the whole grid on one SM
+ * MIN_SAMPLE_LATS: a run too short
+ * for every point gets as many such samples as fit (the first points of
+ * the table: fewer, longer windows), and none when not even one fits
+ * (below 4 x 330 / 0.0425 = 31,059 estimated cycles on fermi-gtx480, 2 x
+ * 330 / 0.0425 = 15,530 for the whole grid on one SM); a
+ * given budget keeps every point at the least sample.  What a window covers of a CTA lifetime
  * (budget / n against the estimated full run x resident / CTAs) sets its
  * noise in the fit (calibrate/calibrate.c, short_factor).
  *
@@ -85,6 +89,21 @@
  * cycles on a GPU without a DRAM latency. */
 #define MIN_SAMPLE 1000
 #define MIN_SAMPLE_LATS 2
+/* Under the default budget, a grid spread over the GPU's SMs (the default
+ * run: SM 0's share, inputs/kernel.h) takes samples of at least
+ * DEFAULT_SAMPLE_LATS DRAM latencies (a timed warm-up of one and a window
+ * of three): a short share's
+ * windows of 1.6-2 latencies read its level far off (conv_row's share on
+ * fermi-gtx480: 518-cycle windows 1.05-1.69 IPC at warm-ups of 0.3-16k
+ * cycles, 5,000-cycle windows 1.20-1.25, the full share 1.21), so fewer,
+ * longer windows.  Chosen on the nine tuning kernels' default runs (the
+ * busiest SM of 15, shares of 9,800-260,000 cycles; bench_validation,
+ * calibration seeds 1-4, calibrated mean |error|): 2 latencies 4.67%, 3
+ * 4.59%, 4 4.39%, 5 4.50%, 6 4.62%, 8 4.47%.  The whole grid on one SM
+ * keeps MIN_SAMPLE_LATS: its samples on fermi-gtx480 are longer than
+ * either, and the HI-RF points of short kernels on volta-hirf (kmeans'
+ * 677-cycle windows) were sized on it (calibrate/pffit.c, bench_hirf). */
+#define DEFAULT_SAMPLE_LATS 4
 /* Share of the estimated full run the samples may cost: 4.25%, so that the
  * 5% target holds when the estimate is up to 15% long. */
 #define BUDGET_SHARE 0.0425
@@ -204,14 +223,17 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
      * the window alone put the warm-up on top: kmeans on maxwell-gtx980,
      * budget 3,974 cycles, cost 5.9% of its full run.) */
     /* A default budget is a ceiling: a kernel too short for npts samples
-     * of `least` cycles within it gets as many as fit, in the table's
+     * (of DEFAULT_SAMPLE_LATS latencies on a spread grid, `least` on the
+     * whole grid) within it gets as many as fit, in the table's
      * order (the level's window first), and none when not even one fits
      * (the estimates then stay uncalibrated).  A budget the caller gives
      * keeps every point at `least` cycles at least. */
-    double least = gpu->dram_latency > 0 ? MIN_SAMPLE_LATS * (double)gpu->dram_latency
-                                         : MIN_SAMPLE;
+    double lat = gpu->dram_latency > 0 ? (double)gpu->dram_latency : 0.0;
+    double least = lat > 0 ? MIN_SAMPLE_LATS * lat : MIN_SAMPLE;
     if (budget_cycles == 0) {
-        int fit = (int)(plan->budget / least);
+        double want = lat > 0 ? (rf_kernel_sms(k) > 1 ? DEFAULT_SAMPLE_LATS : MIN_SAMPLE_LATS) * lat
+                              : MIN_SAMPLE;
+        int fit = (int)(plan->budget / want);
         npts = fit < npts ? fit : npts;
     }
     if (npts <= 0)

@@ -9,6 +9,11 @@
  *   shrink            the weight on the calibrated correction, 0..1; records
  *                     written before it lack the row and read as 1 (no
  *                     shrinkage, the estimates they were made for)
+ *   win_bias, win_se  the ordinary windows' mean relative residual about the
+ *                     fit and its standard error (the interval's level terms,
+ *                     calibrate/extrapolate.c); written by window
+ *                     calibrations, absent in older and register-cache
+ *                     records, which keep the earlier interval
  *   level_var         the level's own relative variance (register-cache
  *                     records, calibrate/pffit.c), >= 0; written when
  *                     non-zero, absent reads as 0
@@ -32,6 +37,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,6 +344,18 @@ static int load(const char *path, const char *gpu, const char *kernel, bool want
             if (!rc && !(c->level_var >= 0 && c->level_var < 1))
                 rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside [0, 1)",
                                 c->level_var);
+        } else if (!strcmp(key, "win_bias")) {
+            rc = num(rw, path, line, &c->win_bias, err);
+            if (!rc && !(fabs(c->win_bias) < 1))
+                rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside (-1, 1)",
+                                c->win_bias);
+            c->has_win = true;
+        } else if (!strcmp(key, "win_se")) {
+            rc = num(rw, path, line, &c->win_se, err);
+            if (!rc && !(c->win_se >= 0 && c->win_se < 1))
+                rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside [0, 1)",
+                                c->win_se);
+            c->has_win = true;
         } else if (!strcmp(key, "meas_reads")) {
             rc = num(rw, path, line, &c->meas_reads, err);
             c->has_meas = true;
@@ -452,6 +470,10 @@ static void put_record(rf_csvw *w, const rf_calib *c)
         put_num(w, c, "level_var", c->level_var);
     if (c->level_apart)
         put_num(w, c, "level_shrink", c->level_shrink);
+    if (c->has_win) {
+        put_num(w, c, "win_bias", c->win_bias);
+        put_num(w, c, "win_se", c->win_se);
+    }
     if (c->has_meas) {
         put_num(w, c, "meas_reads", c->meas_reads);
         put_num(w, c, "meas_writes", c->meas_writes);

@@ -52,6 +52,13 @@ typedef struct rf_calib {
                                         * false: w weighs the level with the rest, as in
                                         * records without the row */
     double level_shrink;               /* wl, 0..1, when level_apart */
+    bool has_win;                      /* win_bias and win_se below are set (ordinary
+                                        * windows' records; older and register-cache
+                                        * records lack them) */
+    double win_bias;                   /* the ordinary windows' mean relative residual about
+                                        * the fitted model, (fit - sampled) / sampled */
+    double win_se;                     /* standard error of that mean (calibrate/calibrate.c
+                                        * rf_calib_window_noise) */
     bool has_meas;                     /* measured operand counts below are valid */
     double meas_reads;                 /* bank reads per instruction in the samples */
     double meas_writes;                /* bank writes per instruction */

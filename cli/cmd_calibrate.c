@@ -686,9 +686,10 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     printf("\nfit: chi^2 %.3g -> %.3g (relative), rms residual %.2f%%, %d dof, %zu iterations\n",
            rep->fit.chisq0, rep->fit.chisq, 100.0 * cal.rms_rel, cal.dof, rep->fit.iters);
     if (cal.samples > 0)
-        printf("shrink: w = %.3f (correction %.2f%% rms at the sampled designs, noise %.2f%% / "
-               "sqrt(%d)): estimate = uncalibrated x (calibrated / uncalibrated)^w\n",
-               cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.rms_rel, cal.samples);
+        printf("shrink: w = %.3f (correction %.2f%% rms at the sampled designs; the windows' "
+               "mean residual about the fit %+.2f%% +- %.2f%%): estimate = uncalibrated x "
+               "(calibrated / uncalibrated)^w\n",
+               cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.win_bias, 100.0 * cal.win_se);
     printf("cost: %.0f cycles sampled vs %.0f for a full run (estimate): %.2f%%\n", rep->sim_cycles,
            rep->plan.full_cycles, 100.0 * rep->sim_cycles / rep->plan.full_cycles);
     if (co.budget_cycles > 0 && rep->sim_cycles > (double)co.budget_cycles)

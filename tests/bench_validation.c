@@ -213,60 +213,95 @@ static void score(kjob *kj)
     }
 }
 
-/* Calibrated mean and worst |IPC error| of kernel kj under calibration cal
- * (added to *sum, *n, *worst). */
-static void score_cal(const kjob *kj, const rf_calib *cal, double *sum, int *n, double *worst)
+/* One calibration seed's figures over a set: calibrated |IPC error| sum,
+ * points and worst, full runs inside the 95% interval and the intervals'
+ * widths, kernels whose calibrated mean error exceeds the uncalibrated. */
+typedef struct seedsum {
+    double sum, worst;
+    int n, in, worse;
+    double *width;          /* n widths (hi - lo) / estimate, room for the set's points */
+} seedsum;
+
+/* Kernel kj under calibration cal, added to *s. */
+static void score_cal(const kjob *kj, const rf_calib *cal, seedsum *s)
 {
     rf_shape sh = job_shape(kj);
     rf_err err;
+    double ksum = 0, usum = 0;
     for (int i = 0; i < NDESIGN; i++) {
         const benchrun_point *p = &kj->pts[i];
-        rf_estimate e;
+        rf_estimate e, u;
         if (p->rc || !(p->ipc > 0)
-            || rf_extrap_estimate(&kj->gpu, &p->d, &kj->kc, &sh, cal, &e, &err))
+            || rf_extrap_estimate(&kj->gpu, &p->d, &kj->kc, &sh, cal, &e, &err)
+            || rf_extrap_estimate(&kj->gpu, &p->d, &kj->kc, &sh, NULL, &u, &err))
             continue;
         double x = fabs(e.ipc - p->ipc) / p->ipc;
-        *sum += x, (*n)++;
-        *worst = fmax(*worst, x);
+        ksum += x;
+        usum += fabs(u.ipc - p->ipc) / p->ipc;
+        s->worst = fmax(s->worst, x);
+        s->in += p->ipc >= e.ipc_lo && p->ipc <= e.ipc_hi;
+        s->width[s->n++] = (e.ipc_hi - e.ipc_lo) / e.ipc;
     }
+    s->sum += ksum;
+    s->worse += ksum > usum;
 }
 
 /* RF_BENCH_SEEDS=N: every kernel calibrated again with sampler seeds 1..N,
  * each set scored against the same full runs: how much of a figure is the
  * paths the windows drew (a model change smaller than this spread is not
- * measured by one seed). */
+ * measured by one seed).  Per seed: calibrated mean / worst |error|, the
+ * share of full runs in the 95% interval @ the median width, and the
+ * kernels calibration makes worse; then the range of the means and worsts
+ * and the interval's figures over all seeds' points together. */
 static void seed_spread(const kjob *jobs, const int *first, int nseeds)
 {
     rf_calib_report *rep = malloc(sizeof *rep);
-    if (!rep)
+    double *all = malloc(sizeof *all * (size_t)(nseeds * (first[2] + 1) * NDESIGN));
+    double *width = malloc(sizeof *width * (size_t)((first[2] + 1) * NDESIGN));
+    if (!rep || !all || !width) {
+        free(rep);
+        free(all);
+        free(width);
         return;
-    printf("\ncalibrated mean / worst |error| over calibration seeds 1-%d:\n", nseeds);
+    }
+    printf("\ncalibrated mean / worst |error|, in 95%% interval @ median width, kernels worse, "
+           "over calibration seeds 1-%d:\n", nseeds);
     for (int s = 0; s < 2; s++) {
         double mean_lo = INFINITY, mean_hi = 0, worst_lo = INFINITY, worst_hi = 0;
+        int nall = 0, inall = 0;
+        double sumall = 0;
         printf("  %-10s", s ? "validation" : "tuning");
         for (int seed = 1; seed <= nseeds; seed++) {
-            double sum = 0, worst = 0;
-            int n = 0;
+            seedsum ss = {0, 0, 0, 0, 0, width};
             for (int i = first[s]; i < first[s + 1]; i++) {
                 rf_calib_opts co = {0, (uint64_t)seed, NULL, false, NULL};
                 rf_calib cal;
                 rf_err err;
                 if (rf_calib_run(&jobs[i].gpu, GPU_NAME, jobs[i].k, &jobs[i].kc, &co, &cal, rep,
                                  &err) == RF_OK)
-                    score_cal(&jobs[i], &cal, &sum, &n, &worst);
+                    score_cal(&jobs[i], &cal, &ss);
                 else
                     fprintf(stderr, "bench_validation: %s seed %d: %s\n", jobs[i].name, seed,
                             err.msg);
             }
-            double mean = n ? sum / n : 0;
-            printf(" %5.2f/%5.2f%%", 100 * mean, 100 * worst);
+            double mean = ss.n ? ss.sum / ss.n : 0;
+            printf(" %5.2f/%5.2f%% %3.0f%%@%4.1f%% %d", 100 * mean, 100 * ss.worst,
+                   ss.n ? 100.0 * ss.in / ss.n : 0, 100 * benchrun_median(width, ss.n), ss.worse);
             mean_lo = fmin(mean_lo, mean), mean_hi = fmax(mean_hi, mean);
-            worst_lo = fmin(worst_lo, worst), worst_hi = fmax(worst_hi, worst);
+            worst_lo = fmin(worst_lo, ss.worst), worst_hi = fmax(worst_hi, ss.worst);
+            memcpy(all + nall, width, sizeof *all * (size_t)ss.n);
+            nall += ss.n;
+            inall += ss.in;
+            sumall += ss.sum;
         }
-        printf("   mean %.2f-%.2f%%, worst %.2f-%.2f%%\n", 100 * mean_lo, 100 * mean_hi,
-               100 * worst_lo, 100 * worst_hi);
+        printf("\n  %-10s mean %.2f-%.2f%% (all seeds %.2f%%), worst %.2f-%.2f%%, in 95%% "
+               "interval %.1f%% of %d @ median width %.2f%%\n", "", 100 * mean_lo, 100 * mean_hi,
+               nall ? 100 * sumall / nall : 0, 100 * worst_lo, 100 * worst_hi,
+               nall ? 100.0 * inall / nall : 0, nall, 100 * benchrun_median(all, nall));
     }
     free(rep);
+    free(all);
+    free(width);
 }
 
 /* The figures of one set (kernels jobs[0..n)). */

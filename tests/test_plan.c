@@ -3,7 +3,8 @@
  * the budget, each worked out by hand in the comments.  kmeans on
  * fermi-gtx480 holds 8 CTAs per SM (test_plan_warm.c), hotspot 4; the
  * fermi-gtx480 DRAM latency is 330 cycles, so a sample is at least
- * 2 x 330 = 660 cycles. */
+ * 2 x 330 = 660 cycles, and under the default budget on a spread grid's
+ * share 4 x 330 = 1,320. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -188,18 +189,18 @@ static void design_windows_share_the_budget(void **state)
 /* A short run: hotspot's default run on fermi-gtx480, the busiest of 15
  * SMs, ceil(1024 / 15) = 69 CTAs (grid indices 0, 15, ..., 1020), 4
  * resident.  The model puts the share at about 44,390 cycles, so the
- * budget is 0.0425 x 44,390 = 1,887 cycles: 1887 / 660 = 2.86, two samples
- * (the level's baseline window and the 4-bank one) of 1887 / 2 = 943
+ * budget is 0.0425 x 44,390 = 1,886.8 cycles; a spread grid's samples are
+ * at least four DRAM latencies, 4 x 330 = 1,320 cycles: 1886.8 / 1320 =
+ * 1.43, one sample (the level's baseline window) of the whole budget, 1886
  * cycles (the sample's integer part).  Warm-up: one CTA lifetime, 44,390 x
- * 4 / 69 = 2,573 cycles, capped at half a sample: (int)471.7 = 471;
- * window 943 - 471 = 472.  Positions: the middles of two strata of 69
- * CTAs, 0.25 x 69 = 17.25 -> 17 and 0.75 x 69 = 51.75 -> 51 (not whole
- * waves: the functional walk starts the window where CTA 17 is
- * dispatched).  Cost 2 x 943 = 1886 <= 1887.  Warmed: 4 turnovers of 4
- * slots = 16 CTAs walked (both have 16 or more before them), timed warm-up
- * min(330, 471) = 330, window 943 - 330 = 613, one DRAM latency or more.
+ * 4 / 69 = 2,573 cycles, capped at half a sample: (int)943.4 = 943;
+ * window 1886 - 943 = 943.  Position: the middle of one stratum of 69
+ * CTAs, 0.5 x 69 = 34.5 -> 34 (not a whole wave: the functional walk
+ * starts the window where CTA 34 is dispatched).  Cost 1886 <= 1886.8.
+ * Warmed: 4 turnovers of 4 slots = 16 CTAs walked (34 before it), timed
+ * warm-up min(330, 943) = 330, window 1886 - 330 = 1556.
  * kmeans' default run (69 CTAs, about 10,280 cycles) has a budget of
- * 0.0425 x 10,280 = 437 cycles, under one 660-cycle sample: no windows. */
+ * 0.0425 x 10,280 = 437 cycles, under one sample: no windows. */
 static void short_run_gets_short_windows(void **state)
 {
     (void)state;
@@ -211,22 +212,17 @@ static void short_run_gets_short_windows(void **state)
     assert_float_equal(pl.full_cycles, 44390, 20);
     assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
     assert_int_equal(pl.resident, 4);
-    assert_int_equal(pl.n, 2);
-    point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 17, "baseline banks=16");
-    point_is(&pl.pt[1], RF_DESIGN_BASELINE, 4, 0, 51, "baseline banks=4");
-    for (int i = 0; i < 2; i++) {
-        assert_int_equal(pl.pt[i].warmup, 471);
-        assert_int_equal(pl.pt[i].cycles, 472);
-    }
+    assert_int_equal(pl.n, 1);
+    point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 34, "baseline banks=16");
+    assert_int_equal(pl.pt[0].warmup, 943);
+    assert_int_equal(pl.pt[0].cycles, 943);
     assert_float_equal(pl.cost, 1886, 0);
     assert_true(pl.cost <= pl.budget);
     rf_plan_warm(&f->gpu, &pl);
     assert_float_equal(pl.cost, 1886, 0);
-    for (int i = 0; i < 2; i++) {
-        assert_int_equal(pl.pt[i].warm_ctas, 16);
-        assert_int_equal(pl.pt[i].warmup, 330);
-        assert_int_equal(pl.pt[i].cycles, 613);
-    }
+    assert_int_equal(pl.pt[0].warm_ctas, 16);
+    assert_int_equal(pl.pt[0].warmup, 330);
+    assert_int_equal(pl.pt[0].cycles, 1556);
     unload(f);
 
     f = load_run("inputs/kernels/kmeans.spec", NULL, 15);

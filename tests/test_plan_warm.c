@@ -140,27 +140,33 @@ static void warmed_calibration_fits(void **state)
         /* The fit follows the windows within their assumed noise scale. */
         assert_true(fabs(rep.s[i].ipc_fit - rep.s[i].ipc) < 0.2 * rep.s[i].ipc);
     }
-    /* The shrink weight is the one of the unshrunk record's corrections at
-     * the sampled designs (one SM, the whole grid) against the windows'
-     * rms residual over the samples, and the report's corr_rms is their
-     * rms. */
+    /* The record keeps the ordinary windows' mean residual about the fit
+     * (rf_calib_window_noise); the shrink weight is PRIOR_CORR^2 /
+     * (PRIOR_CORR^2 + v) with v at least the noise of four windows of
+     * WINDOW_NOISE each, 0.06^2 / 4 = 0.0009 (calibrate/calibrate.c):
+     * w <= 0.04 / 0.0409.  The report's corr_rms is the rms of the unshrunk
+     * record's corrections at the sampled designs (one SM, the whole grid). */
+    int nord = rep.plan.n - rep.plan.ndesign;
+    double bias = 0;
+    for (int i = 0; i < nord; i++)
+        bias += (rep.s[i].ipc_fit - rep.s[i].ipc) / rep.s[i].ipc / nord;
+    assert_true(cal.has_win);
+    assert_float_equal(cal.win_bias, bias, 1e-12);
+    assert_true(cal.win_se > 0);
+    assert_true(cal.shrink > 0 && cal.shrink <= 0.04 / (0.04 + 0.0036 / nord) + 1e-12);
     rf_calib unshrunk = cal;
     unshrunk.shrink = 1.0;
     rf_shape sh = {f->k->regs, rf_kernel_threads(f->k), f->k->smem_static + f->k->launch.smem,
                    rf_kernel_ctas(f->k), 1};
-    double corr[RF_PLAN_MAX], c2 = 0;
+    double c2 = 0;
     for (int i = 0; i < rep.plan.n; i++) {
         rf_estimate ec, eu;
         assert_int_equal(rf_extrap_estimate(&f->gpu, &rep.plan.pt[i].design, &f->kc, &sh,
                                             &unshrunk, &ec, &err), RF_OK);
         assert_int_equal(rf_extrap_estimate(&f->gpu, &rep.plan.pt[i].design, &f->kc, &sh, NULL,
                                             &eu, &err), RF_OK);
-        corr[i] = log(ec.ipc / eu.ipc);
-        c2 += corr[i] * corr[i] / rep.plan.n;
+        c2 += log(ec.ipc / eu.ipc) * log(ec.ipc / eu.ipc) / rep.plan.n;
     }
-    assert_true(cal.shrink >= 0 && cal.shrink <= 1);
-    assert_float_equal(cal.shrink, rf_extrap_shrink_weight(corr, rep.plan.n, cal.rms_rel,
-                                                           cal.samples), 1e-12);
     assert_float_equal(rep.corr_rms, sqrt(c2), 1e-12);
 }
 
@@ -321,6 +327,72 @@ static void shrink_weight_by_hand(void **state)
     assert_float_equal(rf_extrap_shrink_weight(big, 4, 0.12, 4), 1.0 / 3.0, 1e-12);
 }
 
+/* The windows' agreement with the fit (rf_calib_window_noise), by hand.
+ * Residuals 0.02, -0.01, 0.03, 0 with noise 0.06, 0.06, 0.06, 0.12:
+ *   bias = 0.04 / 4 = 0.01;
+ *   se = sqrt((0.01^2 + 0.02^2 + 0.02^2 + 0.01^2) / (3 x 4))
+ *      = sqrt(0.001 / 12) = 0.00912871;
+ *   v = 1 / (3 / 0.0036 + 1 / 0.0144) = 0.0144 / 13 = 0.00110769, the
+ *     scatter within the noise (chi^2 / 3 = (0.0014 / 0.0036) / 3 =
+ *     0.1296 < 1).
+ * Residuals +-0.10 about 0 with noise 0.06 each: bias 0, se = sqrt(0.04 /
+ * 12) = 0.0577350, chi^2 / 3 = (0.04 / 0.0036) / 3 = 3.7037, v = 0.0036 /
+ * 4 x 3.7037 = 0.01 / 3.
+ * One window, residual 0.05, noise 0.2: bias 0.05, se = v^0.5 = 0.2. */
+static void window_noise_by_hand(void **state)
+{
+    (void)state;
+    const double r1[4] = {0.02, -0.01, 0.03, 0.0}, s1[4] = {0.06, 0.06, 0.06, 0.12};
+    const double r2[4] = {0.10, -0.10, 0.10, -0.10}, s2[4] = {0.06, 0.06, 0.06, 0.06};
+    const double r3[1] = {0.05}, s3[1] = {0.2};
+    double b, se, v;
+    rf_calib_window_noise(r1, s1, 4, &b, &se, &v);
+    assert_float_equal(b, 0.01, 1e-15);
+    assert_float_equal(se, 0.00912871, 1e-8);
+    assert_float_equal(v, 0.0144 / 13, 1e-15);
+    rf_calib_window_noise(r2, s2, 4, &b, &se, &v);
+    assert_float_equal(b, 0.0, 1e-15);
+    assert_float_equal(se, 0.0577350, 1e-7);
+    assert_float_equal(v, 0.01 / 3, 1e-15);
+    rf_calib_window_noise(r3, s3, 1, &b, &se, &v);
+    assert_float_equal(b, 0.05, 1e-15);
+    assert_float_equal(se, 0.2, 1e-15);
+    assert_float_equal(v, 0.04, 1e-15);
+    rf_calib_window_noise(r3, s3, 0, &b, &se, &v);
+    assert_true(b == 0 && se == 0 && v == 0);
+}
+
+/* The prior weight w = D^2 / (D^2 + V): D = 0.2 against V = 0.0144 / 13
+ * (the first windows above): 0.04 / (0.04 + 0.0144 / 13) = 0.52 / 0.5344
+ * = 325 / 334 = 0.973054; against V = 0.04: 1/2; no noise: 1; no prior
+ * width and no noise: 1 (nothing to weigh); no prior width: 0. */
+static void shrink_prior_by_hand(void **state)
+{
+    (void)state;
+    assert_float_equal(rf_extrap_shrink_prior(0.2, 0.0144 / 13), 325.0 / 334.0, 1e-15);
+    assert_float_equal(rf_extrap_shrink_prior(0.2, 0.04), 0.5, 1e-15);
+    assert_float_equal(rf_extrap_shrink_prior(0.2, 0.0), 1.0, 0.0);
+    assert_float_equal(rf_extrap_shrink_prior(0.0, 0.0), 1.0, 0.0);
+    assert_float_equal(rf_extrap_shrink_prior(0.0, 0.01), 0.0, 0.0);
+}
+
+/* The relative variance of a window calibration's estimate, v = 0.013^2 +
+ * b^2 + se^2 + w^2 vfit + ((1 - w) c)^2, at the first windows above (b =
+ * 0.01, se = 0.00912871), w = 325 / 334, c = ln 1.1 = 0.0953102, vfit =
+ * 0.0004: 0.000169 + 0.0001 + 0.0000833333 + 0.000378734 + (9 / 334 x
+ * 0.0953102)^2 = 0.000169 + 0.0001 + 0.0000833333 + 0.000378734 +
+ * 0.0000065958 = 0.000737663. */
+static void window_interval_variance_by_hand(void **state)
+{
+    (void)state;
+    assert_float_equal(rf_extrap_rel_var_win(0.01, sqrt(0.001 / 12), 325.0 / 334.0, log(1.1),
+                                             0.0004), 0.000737663, 1e-9);
+    /* The sign of the bias does not matter; unshrunk, no covariance:
+     * 0.000169 + 0.0001 + 0.0000833333. */
+    assert_float_equal(rf_extrap_rel_var_win(-0.01, sqrt(0.001 / 12), 1.0, log(1.1), 0.0),
+                       0.000169 + 0.0001 + 0.001 / 12, 1e-15);
+}
+
 /* The relative variance of a calibrated estimate, v = 0.013^2 + s^2 / n +
  * w^2 vfit + ((1 - w) c)^2, at s = 0.06, n = 4, w = 5/6, c = ln 1.1 =
  * 0.0953102, vfit = 0.0004: 0.000169 + 0.0009 + 0.000277778 +
@@ -368,6 +440,19 @@ static void shrunk_estimate_and_interval(void **state)
     cal.shrink = 0;
     assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
     assert_float_equal(e.ipc, u.ipc, 1e-12 * u.ipc);
+    /* A window calibration's record (win_bias 0.02, win_se 0.01) with w =
+     * 1/2: IPC_unc x 1.1^0.5 = 1.0488088 IPC_unc, v = 0.013^2 + 0.02^2 +
+     * 0.01^2 + (0.5 ln 1.1)^2 = 0.000169 + 0.0004 + 0.0001 + 0.00227101 =
+     * 0.00294001, half width 1.959964 x 0.0542219 = 0.106273 of the
+     * estimate (rms_rel no longer enters). */
+    cal.shrink = 0.5;
+    cal.has_win = true;
+    cal.win_bias = 0.02;
+    cal.win_se = 0.01;
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
+    assert_float_equal(e.ipc, 1.0488088 * u.ipc, 1e-6 * u.ipc);
+    assert_float_equal(e.ipc_lo, (1 - 0.106273) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_hi, (1 + 0.106273) * e.ipc, 1e-6 * e.ipc);
 }
 
 int main(void)
@@ -381,6 +466,9 @@ int main(void)
         cmocka_unit_test(too_short_a_kernel_stays_uncalibrated),
         cmocka_unit_test(interval_from_the_windows_noise),
         cmocka_unit_test(shrink_weight_by_hand),
+        cmocka_unit_test(window_noise_by_hand),
+        cmocka_unit_test(shrink_prior_by_hand),
+        cmocka_unit_test(window_interval_variance_by_hand),
         cmocka_unit_test(interval_variance_by_hand),
         cmocka_unit_test(shrunk_estimate_and_interval),
     };

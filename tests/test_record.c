@@ -139,6 +139,44 @@ static void shrink_round_trip(void **state)
     unlink(path);
 }
 
+/* win_bias and win_se (the windows' mean residual about the fit and its
+ * standard error): saved and read back exactly when set; a record without
+ * them (older, register-cache) reads has_win false and writes neither row;
+ * a bias outside (-1, 1) or a negative standard error is an error naming
+ * file, line and key. */
+static void window_rows_round_trip(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rfkit-test-winXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    rf_err err = {0};
+    rf_calib c, got;
+    rf_calib_init(&c, "fermi-gtx480", "kmeans");
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load(path, "fermi-gtx480", "kmeans", &got, &err), RF_OK);
+    assert_false(got.has_win);
+    c.has_win = true;
+    c.win_bias = -0.031234567890123456;
+    c.win_se = 0.0091287092917527679;
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load(path, "fermi-gtx480", "kmeans", &got, &err), RF_OK);
+    assert_true(got.has_win);
+    assert_true(got.win_bias == c.win_bias);
+    assert_true(got.win_se == c.win_se);
+
+    write_file(path, "gpu,kernel,key,value\nv100,sgemm,level,1\nv100,sgemm,win_bias,1.5\n");
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, ":3"));
+    assert_non_null(strstr(err.msg, "win_bias"));
+    write_file(path, "gpu,kernel,key,value\nv100,sgemm,win_se,-0.01\n");
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, ":2"));
+    assert_non_null(strstr(err.msg, "win_se"));
+    unlink(path);
+}
+
 /* FNV-1a 64: offset basis 0xcbf29ce484222325, prime 0x100000001b3.
  * "a" (0x61): (0xcbf29ce484222325 ^ 0x61) * 0x100000001b3 mod 2^64
  * = 0xcbf29ce484222344 * 0x100000001b3 = 0xaf63dc4c8601ec8c. */
@@ -275,6 +313,7 @@ int main(void)
         cmocka_unit_test(keeps_other_pairs_and_reads_a_bom),
         cmocka_unit_test(live_share_round_trip),
         cmocka_unit_test(shrink_round_trip),
+        cmocka_unit_test(window_rows_round_trip),
         cmocka_unit_test(a_directory_is_not_a_record),
         cmocka_unit_test(digest_is_fnv1a),
         cmocka_unit_test(keyed_by_entry_launch_and_content),
