@@ -364,6 +364,59 @@ static void design_windows_fit_sw_only(void **state)
     assert_non_null(strstr(err.msg, "no free parameter"));
 }
 
+/* HI-RF plans whose fit stops at a bound (calibrate/calibrate.c,
+ * hirf_window_check): transpose on volta-hirf, whole grid on one SM.  Its
+ * windows read the lock-stepped CTAs' issue phase, far above the model;
+ * the fit takes gto_share to its bound 1 and leaves a mean log residual r.
+ * By hand from the report: r = mean_i ln(y_i / f_i) over the six
+ * windows; the record's level_var = r^2, and its weight is
+ *   w = D^2 / (D^2 + N),  N = s^2 / n + r^2,  D^2 = max(0, c^2 - N)
+ * (s the rms residual, n the samples, c the correction's rms).  A kernel
+ * whose fit stays inside its bounds (reduce) keeps level_var 0. */
+static void hirf_bound_counts_the_residual(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    assert_int_equal(rf_gpu_load("volta-hirf", &gpu, NULL, &err), RF_OK);
+    const char *paths[2] = {"inputs/validation/transpose.spec", "inputs/kernels/reduce.spec"};
+    for (int q = 0; q < 2; q++) {
+        rf_kernel *k = NULL;
+        rf_ipc_kernel kc;
+        assert_int_equal(rf_kernel_load(paths[q], &ko, &k, &err), RF_OK);
+        assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
+        rf_calib cal;
+        rf_calib_report *rep = malloc(sizeof *rep);
+        assert_non_null(rep);
+        rf_calib_opts co = {0, 1, NULL, false, NULL};
+        assert_int_equal(rf_calib_run(&gpu, "volta-hirf", k, &kc, &co, &cal, rep, &err), RF_OK);
+        /* Four ordinary windows and the two HI-RF ones, all fitted. */
+        int nhirf = 0;
+        for (int i = 0; i < rep->n; i++)
+            nhirf += rep->plan.pt[i].design.kind == RF_DESIGN_HIRF;
+        assert_int_equal(rep->n, 6);
+        assert_int_equal(nhirf, 2);
+        if (q == 0) {
+            assert_float_equal(cal.params.gto_share, 1.0, 1e-3);
+            double r = 0;
+            for (int i = 0; i < rep->n; i++)
+                r += log(rep->s[i].ipc / rep->s[i].ipc_fit) / rep->n;
+            assert_true(r > 0.1);
+            assert_float_equal(cal.level_var, r * r, 1e-12);
+            double nz = cal.rms_rel * cal.rms_rel / cal.samples + r * r;
+            double c2 = rep->corr_rms * rep->corr_rms, d2 = c2 > nz ? c2 - nz : 0;
+            assert_float_equal(cal.shrink, d2 / (d2 + nz), 1e-12);
+        } else {
+            assert_true(cal.params.gto_share < 0.99);
+            assert_float_equal(cal.level_var, 0, 0);
+        }
+        free(rep);
+        rf_kernel_destroy(k);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +426,7 @@ int main(void)
         cmocka_unit_test(plan_adds_design_windows),
         cmocka_unit_test(fit_sw_recovers_sync),
         cmocka_unit_test(design_windows_fit_sw_only),
+        cmocka_unit_test(hirf_bound_counts_the_residual),
     };
     return cmocka_run_group_tests_name("calibrate", tests, setup, teardown);
 }
