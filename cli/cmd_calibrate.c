@@ -679,7 +679,16 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     }
     printf("\nfit: chi^2 %.3g -> %.3g (relative), rms residual %.2f%%, %d dof, %zu iterations\n",
            rep->fit.chisq0, rep->fit.chisq, 100.0 * cal.rms_rel, cal.dof, rep->fit.iters);
-    if (cal.samples > 0)
+    /* HI-RF records whose fit stopped at a bound count the windows' mean
+     * residual as a bias of the level (calibrate/calibrate.c,
+     * hirf_window_check): their level_var. */
+    if (cal.samples > 0 && cal.level_var > 0)
+        printf("shrink: w = %.3f (correction %.2f%% rms at the sampled designs, noise %.2f%% / "
+               "sqrt(%d) and the windows' mean residual %.2f%%, the fit at a bound): estimate "
+               "= uncalibrated x (calibrated / uncalibrated)^w\n",
+               cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.rms_rel, cal.samples,
+               100.0 * sqrt(cal.level_var));
+    else if (cal.samples > 0)
         printf("shrink: w = %.3f (correction %.2f%% rms at the sampled designs, noise %.2f%% / "
                "sqrt(%d)): estimate = uncalibrated x (calibrated / uncalibrated)^w\n",
                cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.rms_rel, cal.samples);
