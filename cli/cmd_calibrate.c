@@ -679,19 +679,22 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     }
     printf("\nfit: chi^2 %.3g -> %.3g (relative), rms residual %.2f%%, %d dof, %zu iterations\n",
            rep->fit.chisq0, rep->fit.chisq, 100.0 * cal.rms_rel, cal.dof, rep->fit.iters);
-    /* HI-RF records whose fit stopped at a bound count the windows' mean
-     * residual as a bias of the level (calibrate/calibrate.c,
-     * hirf_window_check): their level_var. */
-    if (cal.samples > 0 && cal.level_var > 0)
+    if (cal.samples > 0 && rep->hirf_bias != 0)
         printf("shrink: w = %.3f (correction %.2f%% rms at the sampled designs, noise %.2f%% / "
-               "sqrt(%d) and the windows' mean residual %.2f%%, the fit at a bound): estimate "
+               "sqrt(%d) and the windows' mean residual %+.2f%%, the fit at a bound): estimate "
                "= uncalibrated x (calibrated / uncalibrated)^w\n",
                cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.rms_rel, cal.samples,
-               100.0 * sqrt(cal.level_var));
+               100.0 * rep->hirf_bias);
     else if (cal.samples > 0)
         printf("shrink: w = %.3f (correction %.2f%% rms at the sampled designs, noise %.2f%% / "
                "sqrt(%d)): estimate = uncalibrated x (calibrated / uncalibrated)^w\n",
                cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.rms_rel, cal.samples);
+    if (cal.level_var > 0)
+        printf("interval: %.2f%% (sd) joins every estimate's relative error (HI-RF "
+               "windows: the residual at a bound %.2f%%, their register-cache ratios against "
+               "the estimates' %.2f%% rms)\n",
+               100.0 * sqrt(cal.level_var), 100.0 * fabs(rep->hirf_bias),
+               100.0 * sqrt(rep->hirf_ratio_var));
     printf("cost: %.0f cycles sampled vs %.0f for a full run (estimate): %.2f%%\n", rep->sim_cycles,
            rep->plan.full_cycles, 100.0 * rep->sim_cycles / rep->plan.full_cycles);
     if (co.budget_cycles > 0 && rep->sim_cycles > (double)co.budget_cycles)
