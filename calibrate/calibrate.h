@@ -34,6 +34,13 @@ typedef struct rf_calib_report {
     double sim_cycles;     /* cycles the sampler simulated (warm-ups included) */
     double corr_rms;       /* rms of log(IPC_cal / IPC_unc) at the sampled designs, the
                               correction the record's shrink weight is set from */
+    double level_noise;    /* the windows' noise variance on the level they set (v of the
+                              shrink weight w = D^2 / (D^2 + v), rf_calib_window_noise) */
+    double hirf_bias;      /* HI-RF plans, fit at a bound: the windows' mean log residual,
+                              counted in the shrinkage noise (0: none) */
+    double hirf_ratio_var; /* HI-RF plans: mean squared log difference of the windows' and
+                              the estimates' HI-RF-to-baseline ratios, in the level
+                              variance */
 } rf_calib_report;
 
 typedef struct rf_calib_opts {

@@ -687,9 +687,14 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
            rep->fit.chisq0, rep->fit.chisq, 100.0 * cal.rms_rel, cal.dof, rep->fit.iters);
     if (cal.samples > 0)
         printf("shrink: w = %.3f (correction %.2f%% rms at the sampled designs; the windows' "
-               "mean residual about the fit %+.2f%% +- %.2f%%): estimate = uncalibrated x "
+               "mean residual about the fit %+.2f%% +- %.2f%%%s): estimate = uncalibrated x "
                "(calibrated / uncalibrated)^w\n",
-               cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.win_bias, 100.0 * cal.win_se);
+               cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.win_bias, 100.0 * cal.win_se,
+               rep->hirf_bias != 0 ? ", a bias of the level: the fit at a bound" : "");
+    if (cal.level_var > 0)
+        printf("interval: %.2f%% (sd) joins every estimate's relative error (HI-RF "
+               "windows: their register-cache ratios against the estimates' %.2f%% rms)\n",
+               100.0 * sqrt(cal.level_var), 100.0 * sqrt(rep->hirf_ratio_var));
     printf("cost: %.0f cycles sampled vs %.0f for a full run (estimate): %.2f%%\n", rep->sim_cycles,
            rep->plan.full_cycles, 100.0 * rep->sim_cycles / rep->plan.full_cycles);
     if (co.budget_cycles > 0 && rep->sim_cycles > (double)co.budget_cycles)

@@ -36,7 +36,8 @@
  *
  * Table 6 (validation, issue 25): the nine tuning kernels (inputs/kernels/)
  * and the validation kernels (inputs/validation/) side by side, whole
- * grids: `rfkit calibrate` (seed 1) then estimate with rf_shape.sms = 1,
+ * grids: `rfkit calibrate` (seed 1, or RF_BENCH_CALSEED) then estimate
+ * with rf_shape.sms = 1,
  * against full sampler runs of the whole grid on one SM, at HI, HI_CAC,
  * HI_Worst, TEA and HI_Full (SRAM apart): uncalibrated and calibrated mean
  * and worst |IPC error|, the error of the speedup over SRAM, kernels and
@@ -512,7 +513,11 @@ static void vscore(vjob *j, const rf_gpu *gpu)
     rf_err err = {0};
     rf_calib_report *rep = malloc(sizeof *rep);
     double t0 = benchrun_cpu_s();
-    rf_calib_opts co = {0, 1, NULL, false, NULL};
+    /* RF_BENCH_CALSEED=S: the windows' sampler seed (default 1), against
+     * the same full runs (seed 1). */
+    const char *senv = getenv("RF_BENCH_CALSEED");
+    uint64_t seed = senv && atoll(senv) > 0 ? (uint64_t)atoll(senv) : 1;
+    rf_calib_opts co = {0, seed, NULL, false, NULL};
     if (!rep || rf_kchar_compute(gpu, j->k, &j->kc, &err)
         || rf_calib_run(gpu, gpu->name, j->k, &j->kc, &co, &j->cal, rep, &err)) {
         fprintf(stderr, "bench_hirf: calibrate %s: %s\n", j->name, err.msg);

@@ -364,6 +364,99 @@ static void design_windows_fit_sw_only(void **state)
     assert_non_null(strstr(err.msg, "no free parameter"));
 }
 
+/* HI-RF plans (calibrate/calibrate.c, hirf_window_check and
+ * hirf_ratio_check): transpose on volta-hirf, whole grid on one SM.  Its
+ * windows read the lock-stepped CTAs' issue phase, far above the model;
+ * the fit takes gto_share to its bound 1 and leaves a mean log residual r.
+ * By hand from the report: r = mean_i ln(y_i / f_i) over the six windows;
+ * the design response's disagreement D2 = mean_h d_h^2 over the two HI-RF
+ * windows, d_h = ln(y_h / y_b) - ln(IPC(d_h) / IPC(baseline)) (y_b the
+ * baseline window at the same CTAs, the IPCs the calibrated whole-kernel
+ * estimates); the record's level_var = D2 (the windows' mean residual is
+ * the record's win_bias, which the interval counts), and its weight is
+ *   w = D^2 / (D^2 + v + r^2),  D = PRIOR_CORR = 0.2
+ * (v the windows' noise on the level, rep->level_noise).  A kernel whose
+ * fit stays inside its bounds (reduce) keeps w = D^2 / (D^2 + v). */
+static double ratio_disagreement(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
+                                 const rf_calib_report *rep, const rf_calib *cal)
+{
+    rf_calib c = *cal;
+    c.nfit = 0;
+    c.shrink = 1.0;
+    c.level_var = 0;
+    rf_shape sh = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                   rf_kernel_ctas(k), 1};
+    rf_err err;
+    rf_estimate e0, e;
+    rf_design d0;
+    rf_design_init(&d0);
+    assert_int_equal(rf_extrap_estimate(gpu, &d0, kc, &sh, &c, &e0, &err), RF_OK);
+    /* The level window (baseline, the GPU's banks) is sample 0; the two
+     * HI-RF windows run its CTAs. */
+    assert_int_equal(rep->plan.pt[0].design.kind, RF_DESIGN_BASELINE);
+    double d2 = 0;
+    int n = 0;
+    for (int i = 0; i < rep->n; i++) {
+        if (rep->plan.pt[i].design.kind != RF_DESIGN_HIRF)
+            continue;
+        assert_int_equal(rep->plan.pt[i].skip_ctas, rep->plan.pt[0].skip_ctas);
+        assert_int_equal(rf_extrap_estimate(gpu, &rep->plan.pt[i].design, kc, &sh, &c, &e, &err),
+                         RF_OK);
+        double d = log(rep->s[i].ipc / rep->s[0].ipc) - log(e.ipc / e0.ipc);
+        d2 += d * d;
+        n++;
+    }
+    assert_int_equal(n, 2);
+    return d2 / n;
+}
+
+static void hirf_windows_checked(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    assert_int_equal(rf_gpu_load("volta-hirf", &gpu, NULL, &err), RF_OK);
+    const char *paths[2] = {"inputs/validation/transpose.spec", "inputs/kernels/reduce.spec"};
+    for (int q = 0; q < 2; q++) {
+        rf_kernel *k = NULL;
+        rf_ipc_kernel kc;
+        assert_int_equal(rf_kernel_load(paths[q], &ko, &k, &err), RF_OK);
+        assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
+        rf_calib cal;
+        rf_calib_report *rep = malloc(sizeof *rep);
+        assert_non_null(rep);
+        rf_calib_opts co = {0, 1, NULL, false, NULL};
+        assert_int_equal(rf_calib_run(&gpu, "volta-hirf", k, &kc, &co, &cal, rep, &err), RF_OK);
+        /* Four ordinary windows and the two HI-RF ones, all fitted. */
+        int nhirf = 0;
+        for (int i = 0; i < rep->n; i++)
+            nhirf += rep->plan.pt[i].design.kind == RF_DESIGN_HIRF;
+        assert_int_equal(rep->n, 6);
+        assert_int_equal(nhirf, 2);
+        double D2 = ratio_disagreement(&gpu, k, &kc, rep, &cal);
+        assert_true(D2 > 0);
+        if (q == 0) {
+            assert_float_equal(cal.params.gto_share, 1.0, 1e-3);
+            double r = 0;
+            for (int i = 0; i < rep->n; i++)
+                r += log(rep->s[i].ipc / rep->s[i].ipc_fit) / rep->n;
+            assert_true(r > 0.1);
+            assert_float_equal(rep->hirf_bias, r, 1e-12);
+            assert_float_equal(cal.level_var, D2, 1e-12);
+            assert_float_equal(cal.shrink, 0.04 / (0.04 + rep->level_noise + r * r), 1e-12);
+        } else {
+            assert_true(cal.params.gto_share < 0.99);
+            assert_float_equal(rep->hirf_bias, 0, 0);
+            assert_float_equal(cal.level_var, D2, 1e-12);
+            assert_float_equal(cal.shrink, 0.04 / (0.04 + rep->level_noise), 1e-12);
+        }
+        free(rep);
+        rf_kernel_destroy(k);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +466,7 @@ int main(void)
         cmocka_unit_test(plan_adds_design_windows),
         cmocka_unit_test(fit_sw_recovers_sync),
         cmocka_unit_test(design_windows_fit_sw_only),
+        cmocka_unit_test(hirf_windows_checked),
     };
     return cmocka_run_group_tests_name("calibrate", tests, setup, teardown);
 }
