@@ -74,6 +74,8 @@
  *   active_frac = E[sum_p mean_w T_w,p] / E[sum_p max_w T_w,p]
  * (a warp's time over the CTA's critical time: time, not instructions, since
  * the slowest warp's extra work is usually its slowest code, a memory loop).
+ * Every barrier phase counts, however many a CTA has (a CTA set's stored
+ * rows fold a warp's phases past MC_MAXPH into one, the sums above do not).
  * The IPC model issues from active_frac x resident warps; analytic/waves.c
  * runs the same CTA samples through time.
  * Live fraction: the share of resident warps that have not exited, which
@@ -657,7 +659,14 @@ static int gpr_writes(const rf_inst *in)
     return n;
 }
 
+/* Phases stored per warp in a CTA set's rows (rf_ctaset.maxph at most):
+ * a warp's later phases are summed into its row's last.  The walk itself
+ * keeps every phase up to MC_WALKPH (its scratch rows grow to the CTA's
+ * phases), so that a CTA's critical time (the sum over phases of the
+ * slowest warp's time) counts every barrier: folding phases into one
+ * takes the slowest warp's sum, not the sum of each phase's slowest. */
 #define MC_MAXPH 64
+#define MC_WALKPH 65536
 #define NREG (RF_PRED_BASE + RF_MAX_PRED)
 
 /* Counter-based uniform draws in [0,1) from (seed, warp, counter, stream):
@@ -678,6 +687,7 @@ void rf_kchar_ctaset_free(rf_ctaset *cs)
     free(cs->insts);
     free(cs->time);
     free(cs->cta_drain);
+    free(cs->cta_crit);
     free(cs->run);
     free(cs);
 }
@@ -837,11 +847,12 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
 }
 
 /* One warp alone along a random path; adds its instructions and cycles per
- * phase to I[] and T[], its stalls to *sm / *sd; returns the drain. */
+ * phase to I[] and T[] (cap phases: the phases after the cap's last go
+ * into it, and *over is set), its stalls to *sm / *sd; returns the drain. */
 static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                         const walk_prog *w, uint64_t seed, uint64_t cta, uint64_t gid,
-                        double *ready, bool *from_mem, float *I, float *T, double *sm,
-                        double *sd, double *nev, double *nmw, int *nph)
+                        double *ready, bool *from_mem, float *I, float *T, int cap,
+                        double *sm, double *sd, double *nev, double *nmw, int *nph, bool *over)
 {
     uint64_t nbr = 0, nmem = 0, nloop = 0;
     for (int r = 0; r < NREG; r++) {
@@ -898,10 +909,14 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             t = start + 1.0;
             I[ph] += 1.0f;
             cnt++;
-            if (in->end == WE_BARRIER && ph + 1 < MC_MAXPH) {
-                T[ph] += (float)(t - t_phase);
-                t_phase = t;
-                ph++;
+            if (in->end == WE_BARRIER) {
+                if (ph + 1 < cap) {
+                    T[ph] += (float)(t - t_phase);
+                    t_phase = t;
+                    ph++;
+                } else {
+                    *over = true;
+                }
             }
             if (in->end == WE_EXIT) {
                 ended = true;
@@ -992,21 +1007,23 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     bool *from_mem = malloc(sizeof *from_mem * NREG);
     walk_prog prog;
     int prc = walk_prog_make(gpu, f, prof, &prog);
-    /* A CTA is walked into scratch rows of MC_MAXPH phases, then stored
+    /* A CTA is walked into scratch rows of scap phases (doubled, and the
+     * CTA walked again, when one has more, up to MC_WALKPH), then stored
      * with the set's stride, maxph: the most phases a CTA so far had (the
-     * stored rows grow, re-laid, when a CTA has more). */
-    int maxph = 1;
-    float *sI = calloc((size_t)wpc * MC_MAXPH, sizeof *sI);
-    float *sT = calloc((size_t)wpc * MC_MAXPH, sizeof *sT);
+     * stored rows grow, re-laid, when a CTA has more), at most MC_MAXPH. */
+    int maxph = 1, scap = MC_MAXPH;
+    float *sI = calloc((size_t)wpc * scap, sizeof *sI);
+    float *sT = calloc((size_t)wpc * scap, sizeof *sT);
     if (cs) {
         cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
+        cs->cta_crit = calloc((size_t)nctas * 3, sizeof *cs->cta_crit);
         cs->cta_drain = calloc((size_t)nctas, sizeof *cs->cta_drain);
         cs->run = calloc((size_t)nctas * 4, sizeof *cs->run);
         cs->insts = calloc((size_t)nctas * wpc * maxph, sizeof *cs->insts);
         cs->time = calloc((size_t)nctas * wpc * maxph, sizeof *cs->time);
     }
     if (prc || !cs || !ready || !from_mem || !sI || !sT || !cs->nph || !cs->insts || !cs->time
-        || !cs->cta_drain || !cs->run) {
+        || !cs->cta_drain || !cs->run || !cs->cta_crit) {
         if (prc == RF_OK)
             walk_prog_free(&prog);
         free(ready);
@@ -1028,34 +1045,103 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
                     && from->wpc == wpc && from->first_cta == first_cta ? from->nctas : 0;
     for (int c = 0; c < nctas; c++) {
         double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
-        float *I = sI, *T = sT;
-        memset(sI, 0, sizeof *sI * (size_t)wpc * MC_MAXPH);
-        memset(sT, 0, sizeof *sT * (size_t)wpc * MC_MAXPH);
-        int nph = 1;
-        double cta_drain = 0;
+        double run0[4] = {sm, sd, nev, nmw};
+        float *I, *T;
+        int nph;
+        double cta_drain;
+        double cw = 0, cc = 0, cl = 0;  /* the CTA's work, critical and live time */
         if (c < nfrom) {
+            I = sI;
+            T = sT;
+            memset(sI, 0, sizeof *sI * (size_t)wpc * scap);
+            memset(sT, 0, sizeof *sT * (size_t)wpc * scap);
             nph = from->nph[c];
             for (int w = 0; w < wpc; w++) {
                 size_t at = ((size_t)c * wpc + w) * from->maxph;
-                memcpy(I + (size_t)w * MC_MAXPH, from->insts + at, sizeof *I * (size_t)nph);
-                memcpy(T + (size_t)w * MC_MAXPH, from->time + at, sizeof *T * (size_t)nph);
+                memcpy(I + (size_t)w * scap, from->insts + at, sizeof *I * (size_t)nph);
+                memcpy(T + (size_t)w * scap, from->time + at, sizeof *T * (size_t)nph);
             }
+            cw = from->cta_crit[3 * c];
+            cc = from->cta_crit[3 * c + 1];
+            cl = from->cta_crit[3 * c + 2];
             cta_drain = from->cta_drain[c];
             sm = from->run[4 * c];
             sd = from->run[4 * c + 1];
             nev = from->run[4 * c + 2];
             nmw = from->run[4 * c + 3];
-        }
-        for (int w = 0; w < wpc && c >= nfrom; w++) {
-            uint64_t cta = (uint64_t)((first_cta + c) * stride);
-            uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
-            double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem,
-                                 I + (size_t)w * MC_MAXPH, T + (size_t)w * MC_MAXPH, &sm, &sd,
-                                 &nev, &nmw, &nph);
-            cta_drain = d > cta_drain ? d : cta_drain;
+        } else {
+            for (;;) {
+                memset(sI, 0, sizeof *sI * (size_t)wpc * scap);
+                memset(sT, 0, sizeof *sT * (size_t)wpc * scap);
+                nph = 1;
+                cta_drain = 0;
+                bool over = false;
+                for (int w = 0; w < wpc; w++) {
+                    uint64_t cta = (uint64_t)((first_cta + c) * stride);
+                    uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
+                    double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem,
+                                         sI + (size_t)w * scap, sT + (size_t)w * scap, scap,
+                                         &sm, &sd, &nev, &nmw, &nph, &over);
+                    cta_drain = d > cta_drain ? d : cta_drain;
+                }
+                if (!over || scap >= MC_WALKPH)
+                    break;
+                /* More phases than the scratch holds: walk the CTA again
+                 * (the same draws) into rows twice as long. */
+                sm = run0[0];
+                sd = run0[1];
+                nev = run0[2];
+                nmw = run0[3];
+                scap *= 2;
+                float *nI = realloc(sI, sizeof *sI * (size_t)wpc * scap);
+                if (nI)
+                    sI = nI;
+                float *nT = nI ? realloc(sT, sizeof *sT * (size_t)wpc * scap) : NULL;
+                if (nT)
+                    sT = nT;
+                if (!nI || !nT) {
+                    walk_prog_free(&prog);
+                    free(ready);
+                    free(from_mem);
+                    free(sI);
+                    free(sT);
+                    rf_kchar_ctaset_free(cs);
+                    return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
+                                      "kernel characteristics: out of memory");
+                }
+            }
+            I = sI;
+            T = sT;
+            /* Every phase: work (mean warp), critical (slowest warp) and
+             * live time (header). */
+            for (int ph = 0; ph < nph; ph++) {
+                double mx = 0, sum = 0;
+                for (int w = 0; w < wpc; w++) {
+                    double v = T[(size_t)w * scap + ph];
+                    sum += v;
+                    mx = v > mx ? v : mx;
+                }
+                cw += sum / wpc;
+                cc += mx;
+                cl += ph < nph - 1 ? mx : sum / wpc;
+            }
+            /* The stored rows: phases past MC_MAXPH into the last. */
+            if (nph > MC_MAXPH) {
+                for (int w = 0; w < wpc; w++) {
+                    float *wi = I + (size_t)w * scap, *wt = T + (size_t)w * scap;
+                    for (int ph = MC_MAXPH; ph < nph; ph++) {
+                        wi[MC_MAXPH - 1] += wi[ph];
+                        wt[MC_MAXPH - 1] += wt[ph];
+                    }
+                }
+                nph = MC_MAXPH;
+            }
         }
         drain += cta_drain;
         cs->cta_drain[c] = cta_drain;
+        cs->cta_crit[3 * c] = cw;
+        cs->cta_crit[3 * c + 1] = cc;
+        cs->cta_crit[3 * c + 2] = cl;
         cs->run[4 * c] = sm;
         cs->run[4 * c + 1] = sd;
         cs->run[4 * c + 2] = nev;
@@ -1074,25 +1160,16 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         maxph = cs->maxph;
         for (int w = 0; w < wpc; w++) {
             size_t at = ((size_t)c * wpc + w) * maxph;
-            memcpy(cs->insts + at, I + (size_t)w * MC_MAXPH, sizeof *I * (size_t)nph);
-            memcpy(cs->time + at, T + (size_t)w * MC_MAXPH, sizeof *T * (size_t)nph);
-        }
-        for (int ph = 0; ph < nph; ph++) {
-            double mx = 0, sum = 0;
-            for (int w = 0; w < wpc; w++) {
-                double v = T[(size_t)w * MC_MAXPH + ph];
-                sum += v;
-                mx = v > mx ? v : mx;
-                ti += I[(size_t)w * MC_MAXPH + ph];
-                tt += v;
+            memcpy(cs->insts + at, I + (size_t)w * scap, sizeof *I * (size_t)nph);
+            memcpy(cs->time + at, T + (size_t)w * scap, sizeof *T * (size_t)nph);
+            for (int ph = 0; ph < nph; ph++) {
+                ti += I[(size_t)w * scap + ph];
+                tt += T[(size_t)w * scap + ph];
             }
-            work += sum / wpc;
-            crit += mx;
-            /* Live time: a warp holds its registers through every phase
-             * but the CTA's last (waiting at each barrier for the slowest
-             * warp) and through its own work in the last. */
-            live += ph < nph - 1 ? mx : sum / wpc;
         }
+        work += cw;
+        crit += cc;
+        live += cl;
         if (rel_se > 0) {
             double x[2] = {work - work0, tt - tt0}, y[2] = {crit - crit0, ti - ti0};
             for (int q = 0; q < 2; q++) {
@@ -1160,7 +1237,10 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }
     double *own_drain = cs->nph ? malloc(sizeof *own_drain * (size_t)nctas) : NULL;
-    if (!own_drain) {
+    double *own_crit = src->cta_crit ? malloc(sizeof *own_crit * 3 * (size_t)nctas) : NULL;
+    if (!own_drain || (src->cta_crit && !own_crit)) {
+        free(own_drain);
+        free(own_crit);
         rf_kchar_ctaset_free(cs);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }
@@ -1171,6 +1251,9 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
     cs->insts = own_insts;
     cs->time = own_time;
     cs->cta_drain = own_drain;
+    cs->cta_crit = own_crit;
+    if (own_crit)
+        memcpy(own_crit, src->cta_crit + 3 * (size_t)first, sizeof *own_crit * 3 * (size_t)nctas);
     cs->run = NULL;
     if (src->cta_drain)
         memcpy(cs->cta_drain, src->cta_drain + first, sizeof *cs->cta_drain * (size_t)nctas);
@@ -1181,11 +1264,13 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
     memcpy(cs->nph, src->nph + first, sizeof *cs->nph * (size_t)nctas);
     memcpy(cs->insts, src->insts + per * (size_t)first, sizeof *cs->insts * per * (size_t)nctas);
     memcpy(cs->time, src->time + per * (size_t)first, sizeof *cs->time * per * (size_t)nctas);
-    /* The ratios over the slice's CTAs, summed as the walk sums them. */
+    /* The ratios over the slice's CTAs, summed as the walk sums them (the
+     * work, critical and live times from cta_crit where the walk kept them). */
     double work = 0, crit = 0, live = 0, ti = 0, tt = 0;
     for (int c = 0; c < nctas; c++) {
         const float *I = cs->insts + per * (size_t)c, *T = cs->time + per * (size_t)c;
         int nph = cs->nph[c];
+        double cw = 0, cc = 0, cl = 0;
         for (int ph = 0; ph < nph; ph++) {
             double mx = 0, sum = 0;
             for (int w = 0; w < cs->wpc; w++) {
@@ -1195,10 +1280,18 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
                 ti += I[(size_t)w * cs->maxph + ph];
                 tt += v;
             }
-            work += sum / cs->wpc;
-            crit += mx;
-            live += ph < nph - 1 ? mx : sum / cs->wpc;
+            cw += sum / cs->wpc;
+            cc += mx;
+            cl += ph < nph - 1 ? mx : sum / cs->wpc;
         }
+        if (cs->cta_crit) {
+            cw = cs->cta_crit[3 * c];
+            cc = cs->cta_crit[3 * c + 1];
+            cl = cs->cta_crit[3 * c + 2];
+        }
+        work += cw;
+        crit += cc;
+        live += cl;
     }
     cs->active_frac = crit > 0 ? work / crit : 1.0;
     cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
@@ -1504,13 +1597,18 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             dsum += cs->cta_drain[c];
         cs->drain = dsum / m;
         for (int c = 0; c < m; c++) {
-            const float *T = cs->time + (size_t)c * cs->wpc * cs->maxph;
             double t = 0;
-            for (int ph = 0; ph < cs->nph[c]; ph++) {
-                double mx = 0;
-                for (int w = 0; w < cs->wpc; w++)
-                    mx = T[(size_t)w * cs->maxph + ph] > mx ? T[(size_t)w * cs->maxph + ph] : mx;
-                t += mx;
+            if (cs->cta_crit) {
+                t = cs->cta_crit[3 * c + 1];
+            } else {
+                const float *T = cs->time + (size_t)c * cs->wpc * cs->maxph;
+                for (int ph = 0; ph < cs->nph[c]; ph++) {
+                    double mx = 0;
+                    for (int w = 0; w < cs->wpc; w++)
+                        mx = T[(size_t)w * cs->maxph + ph] > mx ? T[(size_t)w * cs->maxph + ph]
+                                                                : mx;
+                    t += mx;
+                }
             }
             lone[c0 + c] = t;
         }
@@ -1537,6 +1635,7 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     }
     out->ncrit = keep;
     out->crit_ctas = ctas;
+
     free(lone);
     free(rec);
     return RF_OK;
