@@ -112,6 +112,24 @@
  * exit, analytic/kchar.c) and a tail t * (insts_per_warp * cpi_w) (t free,
  * default 0).
  *
+ * Critical CTAs.  A run ends no earlier than any CTA's start plus its lone
+ * cycles T_j (the sum over its barrier phases of the slowest warp's
+ * lone-warp time, plus the drain; analytic/kchar.c).  Where kchar knows
+ * every CTA's T_j (runs of at most RF_IPC_NLONE CTAs: the default run's
+ * share, short grids), the starts are those of list scheduling, as the
+ * sampler's dispatcher gives a freed slot the next CTA: CTA j takes the
+ * earliest free of `resident` slots, which it then holds s T_j cycles, where
+ *   s = max(g, wave / mean_j T_j),
+ *   g = (1 + a S_dep + m S_mem + s_x) / (1 + S_dep + S_mem)
+ * stretches the lone times to the full wave's pace (a CTA among others is
+ * no faster than alone); g carries the design's stalls and the fitted
+ * scales into the lone times, which kchar walks at the baseline's
+ * latencies (the other warps' contention stays out: a late CTA runs
+ * mostly alone), and the bound is start + g T_j.  With CTAs of very unequal length (trip counts
+ * drawn per CTA) the CTAs before a long one are shorter than the mean, so
+ * it starts well before wave floor(j / resident), the start used for
+ * longer runs, where kchar keeps the last CTAs' records only.
+ *
  * Known limits (measured on the built-in SM model, fermi-gtx480, one SM):
  * - Scheduler.  The steady state does not depend on the warp scheduler;
  *   the sampler's GTO runs kmeans about 8% below LRR over long windows
@@ -669,12 +687,38 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     } else {
         cycles = wave;
     }
-    if (k->crit_ctas == ctas)
+    /* The lone times at the design's per-warp pace (header). */
+    double base = 1.0 + k->stall_dep + k->stall_mem;
+    double own = 1.0 + p->lat_scale * k->stall_dep + p->mem_scale * k->stall_mem + m->extra_stall;
+    double g = base > 0 ? own / base : 1.0;
+    if (k->crit_ctas == ctas && k->nlone == ctas && ctas <= RF_IPC_NLONE) {
+        /* List scheduling (header). */
+        double mean = 0.0;
+        for (long j = 0; j < ctas; j++)
+            mean += k->lone[j];
+        mean /= (double)ctas;
+        double s = mean > 0 && wave > g * mean ? wave / mean : g;
+        double slot[RF_IPC_NLONE];
+        int ns = resident < ctas ? resident : (int)ctas;
+        for (int i = 0; i < ns; i++)
+            slot[i] = 0.0;
+        for (long j = 0; j < ctas; j++) {
+            int f = 0;
+            for (int i = 1; i < ns; i++)
+                if (slot[i] < slot[f])
+                    f = i;
+            double end = slot[f] + g * k->lone[j];
+            if (end > cycles)
+                cycles = end;
+            slot[f] += s * k->lone[j];
+        }
+    } else if (k->crit_ctas == ctas) {
         for (int i = 0; i < k->ncrit && i < RF_IPC_NCRIT; i++) {
-            double end = (double)(k->crit_pos[i] / resident) * wave + k->crit_cycles[i];
+            double end = (double)(k->crit_pos[i] / resident) * wave + g * k->crit_cycles[i];
             if (end > cycles)
                 cycles = end;
         }
+    }
     if (ipc_out)
         *ipc_out = ctas * i_cta / cycles;
     return cycles;

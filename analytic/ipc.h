@@ -23,6 +23,9 @@
 #define RF_IPC_MAXRUN 8
 /* Critical CTAs of a run kept (rf_ipc_kernel.crit_pos). */
 #define RF_IPC_NCRIT 32
+/* Runs of at most this many CTAs keep every CTA's lone cycles
+ * (rf_ipc_kernel.lone). */
+#define RF_IPC_NLONE 256
 
 /* What the kernel does per warp instruction (static IR analysis weighted by
  * the profile, or measured in samples; analytic/kchar.c fills it). */
@@ -71,6 +74,10 @@ typedef struct rf_ipc_kernel {
     int ncrit;
     long crit_pos[RF_IPC_NCRIT];
     double crit_cycles[RF_IPC_NCRIT];
+    /* Every CTA's lone cycles (as crit_cycles), in run order, when that run
+     * has at most RF_IPC_NLONE CTAs: nlone = crit_ctas then, else 0. */
+    int nlone;
+    float lone[RF_IPC_NLONE];
     rf_rcc_writes rcw;      /* writes per register (HI-RF collisions); nregs 0 = unknown */
     rf_sw_liveprof swp;     /* live registers for RegMutex and FineReg (analytic/switching.c) */
     /* The code and profile, for designs characterised per design point
@@ -162,10 +169,11 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
  * `resident` at a time (active warps per CTA from k->warps_per_cta; m->warps
  * is overwritten per wave), and no fewer than a critical CTA needs: when
  * k's critical CTAs are those of a run of `ctas` CTAs, the one at position
- * j starts with wave floor(j / resident) and runs at least its lone cycles
- * (list scheduling's bound: a kernel ends no earlier than its longest CTA
- * started late, which a short run or a few long CTAs make the critical
- * path).  Returns cycles; *ipc_out (may be NULL) gets the kernel's IPC,
+ * j starts with wave floor(j / resident), or, with every CTA's lone cycles
+ * known (k->nlone), when list scheduling of the run's CTAs frees it a slot,
+ * and runs at least its lone cycles (a kernel ends no earlier than its
+ * longest CTA started late, which a short run or a few long CTAs make the
+ * critical path).  Returns cycles; *ipc_out (may be NULL) gets the kernel's IPC,
  * *steady (may be NULL) the full-wave steady state. */
 double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                             const rf_ipc_params *p, long ctas, int resident,

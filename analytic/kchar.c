@@ -1555,7 +1555,10 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
  * are the CTAs longer than every later one (a later, shorter CTA ends
  * first: the bound of rf_ipc_kernel_cycles never comes from it), at most
  * RF_IPC_NCRIT of them, evenly spaced among those when more.  Earlier CTAs
- * are left out: in a run that long they start too early to end it. */
+ * are left out: in a run that long they start too early to end it.  A run
+ * of at most RF_KCHAR_CRIT_MAX (and RF_IPC_NLONE) CTAs also keeps every
+ * CTA's lone cycles (rf_ipc_kernel.lone), for the list-scheduled starts of
+ * rf_ipc_kernel_cycles. */
 #define RF_KCHAR_CRIT_MAX 256
 #define RF_KCHAR_CRIT_CHUNK 64
 
@@ -1565,6 +1568,7 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
 {
     out->ncrit = 0;
     out->crit_ctas = 0;
+    out->nlone = 0;
     long n = ctas < RF_KCHAR_CRIT_MAX ? ctas : RF_KCHAR_CRIT_MAX, first = ctas - n;
     if (n < 1)
         return RF_OK;
@@ -1635,6 +1639,11 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     }
     out->ncrit = keep;
     out->crit_ctas = ctas;
+    if (n == ctas && n <= RF_IPC_NLONE) {
+        for (long j = 0; j < n; j++)
+            out->lone[j] = (float)lone[j];
+        out->nlone = (int)n;
+    }
 
     free(lone);
     free(rec);

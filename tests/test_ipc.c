@@ -290,6 +290,43 @@ static void critical_cta_ends_the_run(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
 }
 
+/* List-scheduled starts where every CTA's lone cycles are known: the same 5
+ * CTAs, 2 resident, waves of 900 cycles (2300 in all), lone cycles 300,
+ * 1500, 400, 500, 1000 (mean 740; g = 1: no design stalls, default
+ * scales), so each holds its slot s = 900 / 740 = 45/37 of its lone time.
+ * CTAs 0 and 1 start at 0 (slot 1 held to 1500 x 45/37 = 1824.3); CTA 2
+ * takes slot 0 at 300 x 45/37, CTA 3 at 700 x 45/37, CTA 4 at
+ * 1200 x 45/37 = 1459.46, and ends alone 1000 later: 91000/37 = 2459.46 >
+ * 2300.  (The wave start floor(4 / 2) x 900 = 1800 would give 2800.)
+ * With CTA 4 at 600 lone cycles it ends at 2236.4 (s = 900/660) and the
+ * waves' 2300 stand. */
+static void list_scheduled_critical_cta(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 4.0;
+    const float lone[5] = {300, 1500, 400, 500, 1000};
+    k.crit_ctas = 5;
+    k.ncrit = 1;
+    k.crit_pos[0] = 4;
+    k.crit_cycles[0] = 1000;
+    k.nlone = 5;
+    for (int j = 0; j < 5; j++)
+        k.lone[j] = lone[j];
+    double ipc;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 91000.0 / 37.0,
+                       1e-3);
+    k.lone[4] = 600;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
+    /* Without every lone time, the wave start: 1800 + 1000. */
+    k.nlone = 0;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2800.0, 1e-6);
+}
+
 static void parameters_table(void **state)
 {
     (void)state;
@@ -318,6 +355,7 @@ int main(void)
         cmocka_unit_test(more_warps_hide_latency),
         cmocka_unit_test(waves_with_partial_last),
         cmocka_unit_test(critical_cta_ends_the_run),
+        cmocka_unit_test(list_scheduled_critical_cta),
         cmocka_unit_test(parameters_table),
     };
     return cmocka_run_group_tests_name("ipc", tests, NULL, NULL);

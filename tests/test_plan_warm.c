@@ -180,15 +180,15 @@ static void short_kernel_plan_fits_the_budget(void **state)
     assert_int_equal(rf_kchar_compute(&f->gpu, k, &kc, &err), RF_OK);
     rf_plan pl;
     assert_int_equal(rf_plan_make(&f->gpu, k, &kc, 0, &pl, &err), RF_OK);
-    /* kmeans on 128 CTAs: the model puts the run at about 36,380 cycles
-     * (its critical CTA, analytic/ipc.c: the sampler's full run takes
-     * 35,664), so the budget is 0.0425 x 36,384 = 1,546 cycles: 1546 / 660
-     * = 2.3, two samples (the level's baseline window and the 4-bank one)
-     * of 1546 / 2 = 773 cycles.  Warm-up: one CTA lifetime, 36,384 x 8
-     * resident / 128 CTAs = 2,274 cycles, capped at half the sample,
-     * (int)386.5 = 386; window 773 - 386 = 387.  Positions: the middles of
+    /* kmeans on 128 CTAs: the model puts the run at about 32,403 cycles
+     * (its critical CTA, list-scheduled, analytic/ipc.c: the sampler's full
+     * run takes 35,664), so the budget is 0.0425 x 32,403 = 1,377 cycles:
+     * 1377 / 660 = 2.1, two samples (the level's baseline window and the
+     * 4-bank one) of 1377 / 2 = 688 cycles.  Warm-up: one CTA lifetime,
+     * 32,403 x 8 resident / 128 CTAs = 2,025 cycles, capped at half the
+     * sample, 344; window 688 - 344 = 344.  Positions: the middles of
      * two strata of 128 CTAs, 0.25 x 128 = 32 and 0.75 x 128 = 96. */
-    assert_float_equal(pl.full_cycles, 36380, 200);
+    assert_float_equal(pl.full_cycles, 32403, 200);
     assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
     assert_int_equal(pl.n, 2);
     assert_int_equal(pl.resident, 8);
@@ -199,19 +199,19 @@ static void short_kernel_plan_fits_the_budget(void **state)
     assert_int_equal((int)pl.pt[0].skip_ctas, 32);
     assert_int_equal((int)pl.pt[1].skip_ctas, 96);
     for (int i = 0; i < 2; i++) {
-        assert_int_equal(pl.pt[i].warmup, 386);
-        assert_int_equal(pl.pt[i].cycles, 387);
+        assert_int_equal(pl.pt[i].warmup, 344);
+        assert_int_equal(pl.pt[i].cycles, 344);
     }
-    assert_float_equal(pl.cost, 1546, 0);
+    assert_float_equal(pl.cost, 1376, 0);
     assert_true(pl.cost <= 0.0425 * pl.full_cycles);
     /* Warmed: 4 turnovers of 8 slots (32 CTAs, all before each window), the
      * timed warm-up one DRAM latency (330 cycles), the rest window:
-     * 773 - 330 = 443. */
+     * 688 - 330 = 358. */
     rf_plan_warm(&f->gpu, &pl);
     for (int i = 0; i < 2; i++) {
         assert_int_equal(pl.pt[i].warm_ctas, 32);
         assert_int_equal(pl.pt[i].warmup, 330);
-        assert_int_equal(pl.pt[i].cycles, 443);
+        assert_int_equal(pl.pt[i].cycles, 358);
     }
     rf_kernel_destroy(k);
 }
