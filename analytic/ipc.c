@@ -130,6 +130,16 @@
  * it starts well before wave floor(j / resident), the start used for
  * longer runs, where kchar keeps the last CTAs' records only.
  *
+ * DRAM drain.  The run's DRAM loads (and atomics), b_ld bytes per
+ * instruction, pass one first-come-first-served server of BW bytes per
+ * cycle (the SM's share), and the last of them returns a DRAM latency
+ * L_dram after it is served, so a run of I instructions takes at least
+ *   I b_ld / BW + L_dram
+ * cycles.  The soft minimum's DRAM cap is a steady-state queue; a run of
+ * a wave or two whose warps issue their loads together at the start
+ * (short_axpy's 2 CTAs of 8 warps per SM at the default run: 4 KB of
+ * loads, 242 cycles of service, then 330 of latency) ends on this bound.
+ *
  * Known limits (measured on the built-in SM model, fermi-gtx480, one SM):
  * - Scheduler.  The steady state does not depend on the warp scheduler;
  *   the sampler's GTO runs kmeans about 8% below LRR over long windows
@@ -718,6 +728,13 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
             if (end > cycles)
                 cycles = end;
         }
+    }
+    /* DRAM drain (header). */
+    if (k->dram_load_bytes > 0 && m->dram_bytes_per_cycle > 0) {
+        double end = (double)ctas * i_cta * k->dram_load_bytes / m->dram_bytes_per_cycle
+                   + k->dram_latency;
+        if (end > cycles)
+            cycles = end;
     }
     if (ipc_out)
         *ipc_out = ctas * i_cta / cycles;

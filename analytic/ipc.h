@@ -52,6 +52,8 @@ typedef struct rf_ipc_kernel {
     double drain;           /* cycles a CTA slot stays held after its last warp
                              * exits (its last instructions retiring) */
     double dram_bytes;      /* DRAM bytes per instruction */
+    double dram_load_bytes; /* of them, the loads' and atomics' (a warp waits for them) */
+    double dram_latency;    /* cycles, a DRAM access's latency past its queue */
     double intra[RF_IPC_MAXB + 1]; /* extra read cycles/inst from same-bank operands, by B */
     double run_ge[3][RF_IPC_MAXRUN + 1]; /* ALU, SFU, LD/ST: share of the class's instructions
                              * right behind at least C independent instructions of the
@@ -173,7 +175,8 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
  * known (k->nlone), when list scheduling of the run's CTAs frees it a slot,
  * and runs at least its lone cycles (a kernel ends no earlier than its
  * longest CTA started late, which a short run or a few long CTAs make the
- * critical path).  Returns cycles; *ipc_out (may be NULL) gets the kernel's IPC,
+ * critical path), nor than its DRAM loads take to pass the SM's share of
+ * the bandwidth and return (k->dram_load_bytes, k->dram_latency).  Returns cycles; *ipc_out (may be NULL) gets the kernel's IPC,
  * *steady (may be NULL) the full-wave steady state. */
 double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                             const rf_ipc_params *p, long ctas, int resident,

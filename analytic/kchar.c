@@ -90,7 +90,8 @@
  * DRAM traffic: warp_size x 4 bytes per 32-bit word (coalesced): loads move
  * their destination words when they miss both caches, stores their data
  * words (operands besides a 64-bit address) and atomics one word when they
- * miss L2.
+ * miss L2; dram_load_bytes counts the loads' and atomics' (a warp waits for
+ * them, stores are posted).
  *
  * Inputs: physical function, profile, GPU latencies.  Outputs: rf_ipc_kernel.
  */
@@ -1358,7 +1359,7 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     double total = 0, mem = 0, sfu = 0, alu = 0, alu_use = 0, ldst = 0, none = 0;
     double reads = 0, writes = 0;
     double word_bytes = 4.0 * (gpu->warp_size > 0 ? gpu->warp_size : 32);
-    double dram = 0;
+    double dram = 0, dram_ld = 0;
     double kh[RF_IPC_MAXK + 1] = {0};
     double intra[RF_IPC_MAXB + 1] = {0};
     double run[3][RF_IPC_MAXRUN + 1] = {{0}}, ucount[3] = {0}, rep[3] = {0};
@@ -1411,12 +1412,16 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
                 break;
             }
             double miss2 = 1.0 - prof->l2_hit;
-            if (cls == RF_OC_LD_GLOBAL || cls == RF_OC_LD_LOCAL)
-                dram += w * word_bytes * (nw > 0 ? nw : 1) * (1.0 - prof->l1_hit) * miss2;
-            else if (cls == RF_OC_ST_GLOBAL || cls == RF_OC_ST_LOCAL)
+            if (cls == RF_OC_LD_GLOBAL || cls == RF_OC_LD_LOCAL) {
+                double lb = w * word_bytes * (nw > 0 ? nw : 1) * (1.0 - prof->l1_hit) * miss2;
+                dram += lb;
+                dram_ld += lb;
+            } else if (cls == RF_OC_ST_GLOBAL || cls == RF_OC_ST_LOCAL) {
                 dram += w * word_bytes * (k > 2 ? k - 2 : 1) * miss2;
-            else if (cls == RF_OC_ATOMIC)
+            } else if (cls == RF_OC_ATOMIC) {
                 dram += w * word_bytes * miss2;
+                dram_ld += w * word_bytes * miss2;
+            }
             reads += w * k;
             kh[k > RF_IPC_MAXK ? RF_IPC_MAXK : k] += w;
             writes += w * nw;
@@ -1475,6 +1480,8 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
         rf_kchar_ctaset_free(cs);
     out->mem_latency = mem_lat;
     out->dram_bytes = dram / total;
+    out->dram_load_bytes = dram_ld / total;
+    out->dram_latency = gpu->dram_latency;
     out->insts_per_warp = total;
     return RF_OK;
 }

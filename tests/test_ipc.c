@@ -327,6 +327,31 @@ static void list_scheduled_critical_cta(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2800.0, 1e-6);
 }
 
+/* The DRAM drain on the same 5 CTAs (2000 warp instructions, waves of 900
+ * cycles, 2300 in all): 2 bytes of loads per instruction through 1 byte
+ * per cycle, then a 330-cycle latency: 2000 x 2 / 1 + 330 = 4330 cycles
+ * (DRAM bytes per instruction left 0, so the steady state has no DRAM
+ * cap).  At 4 bytes per cycle, 2000 x 2 / 4 + 330 = 1330: the waves' 2300
+ * stand. */
+static void dram_drain_bounds_the_run(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 4.0;
+    k.dram_load_bytes = 2.0;
+    k.dram_latency = 330.0;
+    m.dram_bytes_per_cycle = 1.0;
+    double ipc;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 4330.0, 1e-6);
+    assert_float_equal(ipc, 2000.0 / 4330.0, 1e-9);
+    m.dram_bytes_per_cycle = 4.0;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
+}
+
 static void parameters_table(void **state)
 {
     (void)state;
@@ -356,6 +381,7 @@ int main(void)
         cmocka_unit_test(waves_with_partial_last),
         cmocka_unit_test(critical_cta_ends_the_run),
         cmocka_unit_test(list_scheduled_critical_cta),
+        cmocka_unit_test(dram_drain_bounds_the_run),
         cmocka_unit_test(parameters_table),
     };
     return cmocka_run_group_tests_name("ipc", tests, NULL, NULL);
