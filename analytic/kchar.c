@@ -665,7 +665,9 @@ static int gpr_writes(const rf_inst *in)
  * keeps every phase up to MC_WALKPH (its scratch rows grow to the CTA's
  * phases), so that a CTA's critical time (the sum over phases of the
  * slowest warp's time) counts every barrier: folding phases into one
- * takes the slowest warp's sum, not the sum of each phase's slowest. */
+ * takes the slowest warp's sum, not the sum of each phase's slowest, so
+ * the folded phase's times are padded by the difference (the waits at
+ * the folded barriers), every warp alike. */
 #define MC_MAXPH 64
 #define MC_WALKPH 65536
 #define NREG (RF_PRED_BASE + RF_MAX_PRED)
@@ -1126,15 +1128,28 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
                 cc += mx;
                 cl += ph < nph - 1 ? mx : sum / wpc;
             }
-            /* The stored rows: phases past MC_MAXPH into the last. */
+            /* The stored rows: phases past MC_MAXPH into the last, each
+             * warp's time there padded by the folded barriers' waits (the
+             * sum of the folded phases' slowest warp less the slowest
+             * warp's sum), so that the rows' critical time is the CTA's. */
             if (nph > MC_MAXPH) {
+                double cfold = 0, smax = 0;
+                for (int ph = MC_MAXPH - 1; ph < nph; ph++) {
+                    double mx = 0;
+                    for (int w = 0; w < wpc; w++)
+                        mx = T[(size_t)w * scap + ph] > mx ? T[(size_t)w * scap + ph] : mx;
+                    cfold += mx;
+                }
                 for (int w = 0; w < wpc; w++) {
                     float *wi = I + (size_t)w * scap, *wt = T + (size_t)w * scap;
                     for (int ph = MC_MAXPH; ph < nph; ph++) {
                         wi[MC_MAXPH - 1] += wi[ph];
                         wt[MC_MAXPH - 1] += wt[ph];
                     }
+                    smax = wt[MC_MAXPH - 1] > smax ? wt[MC_MAXPH - 1] : smax;
                 }
+                for (int w = 0; w < wpc; w++)
+                    T[(size_t)w * scap + MC_MAXPH - 1] += (float)(cfold - smax);
                 nph = MC_MAXPH;
             }
         }

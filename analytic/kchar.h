@@ -72,12 +72,15 @@ typedef struct rf_ctaset {
     int nctas;             /* CTAs sampled */
     int wpc;               /* warps per CTA */
     int maxph;             /* phases stored per warp (barriers + 1, capped: a warp's
-                            * later phases summed into its last) */
+                            * later phases summed into its last, every warp's
+                            * time there padded by the folded barriers' waits,
+                            * so that its slowest warp's time is the sum of the
+                            * folded phases' slowest) */
     int *nph;              /* [nctas] phases of each CTA */
     float *insts;          /* [(cta * wpc + warp) * maxph + phase] warp instructions */
     float *time;           /* same layout: lone-warp cycles */
     double active_frac;    /* E[sum_p mean_w T] / E[sum_p max_w T] */
-    double cpi_lone;       /* sum T / sum I */
+    double cpi_lone;       /* sum T / sum I (over the rows) */
     double live_frac;      /* share of resident warps not exited (barrier waits count) */
     double s_mem, s_dep;   /* stall cycles per instruction on memory / other producers */
     double mem_waits;      /* waits on global memory per instruction (s_mem / mem_waits:

@@ -167,13 +167,14 @@ static void ctaset_slice_is_the_walk(void **state)
  * loop (mean trip 150, drawn per CTA as the sampler does for a loop
  * holding a barrier) of branchy's phase (B0 skips B1's twenty dependent
  * ALU instructions with probability 0.5, per warp) and a barrier.  Two
- * warps per CTA.  The rows fold the phases past the 63rd into the last,
- * which keeps each warp's sums (the work, the mean warp's time, is the
- * rows') but takes the slowest warp's sum of the folded phases, not the
- * sum of each phase's slowest: the CTA's critical time (cta_crit) counts
- * every phase, so it exceeds the rows' by the folded phases' barrier
- * waits (in some CTA of 16 at least); a CTA of fewer than 64 phases has
- * the rows' exactly. */
+ * warps per CTA.  The walk's work, critical and live times (cta_crit)
+ * count every phase.  The rows fold the phases past the 63rd into the
+ * last: summed, the slowest warp's sum falls short of the sum of each
+ * phase's slowest by the waits at the folded barriers, so every warp's
+ * folded time is padded by that difference.  Then the rows' critical time
+ * (the sum over phases of the slower warp) is the walk's, in every CTA;
+ * the rows' work (mean warp) is the walk's where nothing was folded, and
+ * above it by the pad in some folded CTA (of 16). */
 static rf_func *barrier_loop(void)
 {
     kb_builder b;
@@ -218,14 +219,13 @@ static void critical_time_counts_every_phase(void **state)
             work += (a + bb) / 2;
             crit += a > bb ? a : bb;
         }
-        assert_float_equal(cs->cta_crit[3 * c], work, 1e-3 * work);
+        assert_float_equal(cs->cta_crit[3 * c + 1], crit, 1e-3 * crit);
         if (cs->nph[c] == 64) {
-            /* 64 phases or more, folded: the rows' critical time at most. */
-            assert_true(cs->cta_crit[3 * c + 1] >= crit - 1e-3 * crit);
-            folded += cs->cta_crit[3 * c + 1] > crit + 1.0;
+            assert_true(work >= cs->cta_crit[3 * c] - 1e-3 * work);
+            folded += work > cs->cta_crit[3 * c] + 1.0;
         } else {
             whole++;
-            assert_float_equal(cs->cta_crit[3 * c + 1], crit, 1e-3 * crit);
+            assert_float_equal(cs->cta_crit[3 * c], work, 1e-3 * work);
         }
         /* Never below the mean warp nor above both warps' sum. */
         assert_true(cs->cta_crit[3 * c + 1] >= cs->cta_crit[3 * c]);
