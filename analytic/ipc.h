@@ -171,11 +171,11 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
  * `resident` at a time (active warps per CTA from k->warps_per_cta; m->warps
  * is overwritten per wave), and no fewer than a critical CTA needs: when
  * k's critical CTAs are those of a run of `ctas` CTAs, the one at position
- * j starts with wave floor(j / resident), or, with every CTA's lone cycles
- * known (k->nlone), when list scheduling of the run's CTAs frees it a slot,
- * and runs at least its lone cycles (a kernel ends no earlier than its
- * longest CTA started late, which a short run or a few long CTAs make the
- * critical path), nor than its DRAM loads take to pass the SM's share of
+ * j starts with wave floor(j / resident) and runs at least its lone cycles
+ * (a kernel ends no earlier than its longest CTA started late, which a
+ * short run or a few long CTAs make the critical path), or, with every
+ * CTA's lone cycles known (k->nlone), the run's CTAs advance as a fluid
+ * through the slots at the pace of the CTAs resident (analytic/ipc.c), nor than its DRAM loads take to pass the SM's share of
  * the bandwidth and return (k->dram_load_bytes, k->dram_latency).  Returns cycles; *ipc_out (may be NULL) gets the kernel's IPC,
  * *steady (may be NULL) the full-wave steady state. */
 double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,

@@ -1579,7 +1579,7 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
  * RF_IPC_NCRIT of them, evenly spaced among those when more.  Earlier CTAs
  * are left out: in a run that long they start too early to end it.  A run
  * of at most RF_KCHAR_CRIT_MAX (and RF_IPC_NLONE) CTAs also keeps every
- * CTA's lone cycles (rf_ipc_kernel.lone), for the list-scheduled starts of
+ * CTA's lone cycles (rf_ipc_kernel.lone), for the CTA fluid of
  * rf_ipc_kernel_cycles. */
 #define RF_KCHAR_CRIT_MAX 256
 #define RF_KCHAR_CRIT_CHUNK 64

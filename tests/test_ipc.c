@@ -290,17 +290,21 @@ static void critical_cta_ends_the_run(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
 }
 
-/* List-scheduled starts where every CTA's lone cycles are known: the same 5
- * CTAs, 2 resident, waves of 900 cycles (2300 in all), lone cycles 300,
- * 1500, 400, 500, 1000 (mean 740; g = 1: no design stalls, default
- * scales), so each holds its slot s = 900 / 740 = 45/37 of its lone time.
- * CTAs 0 and 1 start at 0 (slot 1 held to 1500 x 45/37 = 1824.3); CTA 2
- * takes slot 0 at 300 x 45/37, CTA 3 at 700 x 45/37, CTA 4 at
- * 1200 x 45/37 = 1459.46, and ends alone 1000 later: 91000/37 = 2459.46 >
- * 2300.  (The wave start floor(4 / 2) x 900 = 1800 would give 2800.)
- * With CTA 4 at 600 lone cycles it ends at 2236.4 (s = 900/660) and the
- * waves' 2300 stand. */
-static void list_scheduled_critical_cta(void **state)
+/* The CTA fluid where every CTA's lone cycles are known: the same 5 CTAs
+ * of 400 instructions, 2 resident; IPC with 2 CTAs (8 warps) 1/1.125, with
+ * 1 CTA (4 warps) 0.8 (the waves: 900 + 900 + 500 = 2300 cycles); g = 1
+ * (no design stalls, default scales).  Lone cycles 300, 1500, 400, 500,
+ * 1000, mean 740: x(2) = 2 x 400 x 1.125 / 740 = 45/37, x(1) =
+ * 400 / (0.8 x 740) = 0.68 -> g = 1.  CTAs 0 and 1 start; CTA 0 ends after
+ * 300 lone cycles, CTA 2 takes its slot and ends 400 later, CTA 3 500
+ * later, CTA 4 starts as CTA 1 has 300 left: 1500 lone cycles in all at
+ * 45/37, then CTA 4's last 700 alone at 1:
+ *   1500 x 45/37 + 700 = 2524.32 > 2300.
+ * CTA 4 at 600 (mean 660, x(2) = 15/11): 1500 x 15/11 + 300 = 2345.45.
+ * Equal CTAs (400 each: x(2) = 2.25, x(1) = 1.25) are the waves:
+ * 400 x 2.25 x 2 + 400 x 1.25 = 2300.  Without every lone time, the
+ * critical record's wave start: floor(4 / 2) x 900 + 1000 = 2800. */
+static void cta_fluid_ends_the_run(void **state)
 {
     (void)state;
     rf_ipc_kernel k = plain_kernel();
@@ -318,11 +322,14 @@ static void list_scheduled_critical_cta(void **state)
     for (int j = 0; j < 5; j++)
         k.lone[j] = lone[j];
     double ipc;
-    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 91000.0 / 37.0,
-                       1e-3);
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1500.0 * 45.0 / 37.0 + 700.0, 1e-3);
     k.lone[4] = 600;
-    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
-    /* Without every lone time, the wave start: 1800 + 1000. */
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1500.0 * 15.0 / 11.0 + 300.0, 1e-3);
+    for (int j = 0; j < 5; j++)
+        k.lone[j] = 400;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-3);
     k.nlone = 0;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2800.0, 1e-6);
 }
@@ -380,7 +387,7 @@ int main(void)
         cmocka_unit_test(more_warps_hide_latency),
         cmocka_unit_test(waves_with_partial_last),
         cmocka_unit_test(critical_cta_ends_the_run),
-        cmocka_unit_test(list_scheduled_critical_cta),
+        cmocka_unit_test(cta_fluid_ends_the_run),
         cmocka_unit_test(dram_drain_bounds_the_run),
         cmocka_unit_test(parameters_table),
     };
