@@ -849,14 +849,47 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
     return RF_OK;
 }
 
-/* One warp alone along a random path; adds its instructions and cycles per
- * phase to I[] and T[] (cap phases: the phases after the cap's last go
- * into it, and *over is set), its stalls to *sm / *sd; returns the drain. */
+/* A CTA's scratch rows: warp w's instructions and lone cycles of phase p at
+ * I[w cap + p], T[w cap + p]. */
+typedef struct scratch {
+    float *I, *T;
+    int cap, wpc;
+} scratch;
+
+/* Doubles the rows (each warp's row moved to the new stride, the new
+ * phases zero); false when out of memory (the rows kept). */
+static bool scratch_grow(scratch *s)
+{
+    size_t oc = (size_t)s->cap, nc = 2 * oc, n = (size_t)s->wpc * nc;
+    float *nI = realloc(s->I, sizeof *nI * n);
+    if (!nI)
+        return false;
+    s->I = nI;
+    float *nT = realloc(s->T, sizeof *nT * n);
+    if (!nT)
+        return false;
+    s->T = nT;
+    for (size_t w = (size_t)s->wpc; w-- > 0;) {
+        memmove(s->I + w * nc, s->I + w * oc, sizeof *nI * oc);
+        memmove(s->T + w * nc, s->T + w * oc, sizeof *nT * oc);
+        memset(s->I + w * nc + oc, 0, sizeof *nI * (nc - oc));
+        memset(s->T + w * nc + oc, 0, sizeof *nT * (nc - oc));
+    }
+    s->cap = (int)nc;
+    return true;
+}
+
+/* One warp (warp wi of its CTA) alone along a random path; adds its
+ * instructions and cycles per phase to its scratch row (grown as it needs,
+ * to MC_WALKPH phases; the phases past that go into the last), its stalls
+ * to *sm / *sd; returns the drain.  *oom is set when the rows could not
+ * grow. */
 static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                         const walk_prog *w, uint64_t seed, uint64_t cta, uint64_t gid,
-                        double *ready, bool *from_mem, float *I, float *T, int cap,
-                        double *sm, double *sd, double *nev, double *nmw, int *nph, bool *over)
+                        double *ready, bool *from_mem, scratch *sc, int wi, double *sm,
+                        double *sd, double *nev, double *nmw, int *nph, bool *oom)
 {
+    float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
     uint64_t nbr = 0, nmem = 0, nloop = 0;
     for (int r = 0; r < NREG; r++) {
         ready[r] = 0;
@@ -913,12 +946,16 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             I[ph] += 1.0f;
             cnt++;
             if (in->end == WE_BARRIER) {
-                if (ph + 1 < cap) {
+                if (ph + 1 >= sc->cap && sc->cap < MC_WALKPH) {
+                    if (!scratch_grow(sc))
+                        *oom = true;
+                    I = sc->I + (size_t)wi * sc->cap;
+                    T = sc->T + (size_t)wi * sc->cap;
+                }
+                if (ph + 1 < sc->cap) {
                     T[ph] += (float)(t - t_phase);
                     t_phase = t;
                     ph++;
-                } else {
-                    *over = true;
                 }
             }
             if (in->end == WE_EXIT) {
@@ -1010,13 +1047,13 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     bool *from_mem = malloc(sizeof *from_mem * NREG);
     walk_prog prog;
     int prc = walk_prog_make(gpu, f, prof, &prog);
-    /* A CTA is walked into scratch rows of scap phases (doubled, and the
-     * CTA walked again, when one has more, up to MC_WALKPH), then stored
-     * with the set's stride, maxph: the most phases a CTA so far had (the
-     * stored rows grow, re-laid, when a CTA has more), at most MC_MAXPH. */
-    int maxph = 1, scap = MC_MAXPH;
-    float *sI = calloc((size_t)wpc * scap, sizeof *sI);
-    float *sT = calloc((size_t)wpc * scap, sizeof *sT);
+    /* A CTA is walked into scratch rows (doubled when a warp has more
+     * phases, up to MC_WALKPH), then stored with the set's stride, maxph:
+     * the most phases a CTA so far had (the stored rows grow, re-laid,
+     * when a CTA has more), at most MC_MAXPH. */
+    int maxph = 1;
+    scratch sc = {calloc((size_t)wpc * MC_MAXPH, sizeof *sc.I),
+                  calloc((size_t)wpc * MC_MAXPH, sizeof *sc.T), MC_MAXPH, wpc};
     if (cs) {
         cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
         cs->cta_crit = calloc((size_t)nctas * 3, sizeof *cs->cta_crit);
@@ -1025,14 +1062,14 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->insts = calloc((size_t)nctas * wpc * maxph, sizeof *cs->insts);
         cs->time = calloc((size_t)nctas * wpc * maxph, sizeof *cs->time);
     }
-    if (prc || !cs || !ready || !from_mem || !sI || !sT || !cs->nph || !cs->insts || !cs->time
+    if (prc || !cs || !ready || !from_mem || !sc.I || !sc.T || !cs->nph || !cs->insts || !cs->time
         || !cs->cta_drain || !cs->run || !cs->cta_crit) {
         if (prc == RF_OK)
             walk_prog_free(&prog);
         free(ready);
         free(from_mem);
-        free(sI);
-        free(sT);
+        free(sc.I);
+        free(sc.T);
         rf_kchar_ctaset_free(cs);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }
@@ -1048,17 +1085,17 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
                     && from->wpc == wpc && from->first_cta == first_cta ? from->nctas : 0;
     for (int c = 0; c < nctas; c++) {
         double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
-        double run0[4] = {sm, sd, nev, nmw};
         float *I, *T;
         int nph;
         double cta_drain;
         double cw = 0, cc = 0, cl = 0;  /* the CTA's work, critical and live time */
+        int used;                       /* phases of the rows written */
+        int scap = sc.cap;      /* the rows are zero (calloc, then cleared below) */
         if (c < nfrom) {
-            I = sI;
-            T = sT;
-            memset(sI, 0, sizeof *sI * (size_t)wpc * scap);
-            memset(sT, 0, sizeof *sT * (size_t)wpc * scap);
+            I = sc.I;
+            T = sc.T;
             nph = from->nph[c];
+            used = nph;
             for (int w = 0; w < wpc; w++) {
                 size_t at = ((size_t)c * wpc + w) * from->maxph;
                 memcpy(I + (size_t)w * scap, from->insts + at, sizeof *I * (size_t)nph);
@@ -1073,48 +1110,29 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             nev = from->run[4 * c + 2];
             nmw = from->run[4 * c + 3];
         } else {
-            for (;;) {
-                memset(sI, 0, sizeof *sI * (size_t)wpc * scap);
-                memset(sT, 0, sizeof *sT * (size_t)wpc * scap);
-                nph = 1;
-                cta_drain = 0;
-                bool over = false;
-                for (int w = 0; w < wpc; w++) {
-                    uint64_t cta = (uint64_t)((first_cta + c) * stride);
-                    uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
-                    double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem,
-                                         sI + (size_t)w * scap, sT + (size_t)w * scap, scap,
-                                         &sm, &sd, &nev, &nmw, &nph, &over);
-                    cta_drain = d > cta_drain ? d : cta_drain;
-                }
-                if (!over || scap >= MC_WALKPH)
-                    break;
-                /* More phases than the scratch holds: walk the CTA again
-                 * (the same draws) into rows twice as long. */
-                sm = run0[0];
-                sd = run0[1];
-                nev = run0[2];
-                nmw = run0[3];
-                scap *= 2;
-                float *nI = realloc(sI, sizeof *sI * (size_t)wpc * scap);
-                if (nI)
-                    sI = nI;
-                float *nT = nI ? realloc(sT, sizeof *sT * (size_t)wpc * scap) : NULL;
-                if (nT)
-                    sT = nT;
-                if (!nI || !nT) {
-                    walk_prog_free(&prog);
-                    free(ready);
-                    free(from_mem);
-                    free(sI);
-                    free(sT);
-                    rf_kchar_ctaset_free(cs);
-                    return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
-                                      "kernel characteristics: out of memory");
-                }
+            nph = 1;
+            cta_drain = 0;
+            bool oom = false;
+            for (int w = 0; w < wpc; w++) {
+                uint64_t cta = (uint64_t)((first_cta + c) * stride);
+                uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
+                double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem, &sc,
+                                     w, &sm, &sd, &nev, &nmw, &nph, &oom);
+                cta_drain = d > cta_drain ? d : cta_drain;
             }
-            I = sI;
-            T = sT;
+            if (oom) {
+                walk_prog_free(&prog);
+                free(ready);
+                free(from_mem);
+                free(sc.I);
+                free(sc.T);
+                rf_kchar_ctaset_free(cs);
+                return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
+                                  "kernel characteristics: out of memory");
+            }
+            scap = sc.cap;
+            I = sc.I;
+            T = sc.T;
             /* Every phase: work (mean warp), critical (slowest warp) and
              * live time (header). */
             for (int ph = 0; ph < nph; ph++) {
@@ -1128,6 +1146,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
                 cc += mx;
                 cl += ph < nph - 1 ? mx : sum / wpc;
             }
+            used = nph;
             /* The stored rows: phases past MC_MAXPH into the last, each
              * warp's time there padded by the folded barriers' waits (the
              * sum of the folded phases' slowest warp less the slowest
@@ -1167,8 +1186,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             walk_prog_free(&prog);
             free(ready);
             free(from_mem);
-            free(sI);
-            free(sT);
+            free(sc.I);
+            free(sc.T);
             rf_kchar_ctaset_free(cs);
             return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
                               "kernel characteristics: out of memory");
@@ -1182,6 +1201,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
                 ti += I[(size_t)w * scap + ph];
                 tt += T[(size_t)w * scap + ph];
             }
+            memset(I + (size_t)w * scap, 0, sizeof *I * (size_t)used);
+            memset(T + (size_t)w * scap, 0, sizeof *T * (size_t)used);
         }
         work += cw;
         crit += cc;
@@ -1209,8 +1230,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     cs->stride = stride;
     free(ready);
     free(from_mem);
-    free(sI);
-    free(sT);
+    free(sc.I);
+    free(sc.T);
     walk_prog_free(&prog);
     cs->active_frac = crit > 0 ? work / crit : 1.0;
     cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
