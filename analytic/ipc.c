@@ -112,6 +112,39 @@
  * exit, analytic/kchar.c) and a tail t * (insts_per_warp * cpi_w) (t free,
  * default 0).
  *
+ * Critical CTAs.  A run ends no earlier than any CTA's start plus its lone
+ * cycles T_j (the sum over its barrier phases of the slowest warp's
+ * lone-warp time, plus the drain; analytic/kchar.c), times
+ *   g = (1 + a S_dep + m S_mem + s_x) / (1 + S_dep + S_mem),
+ * which carries the design's stalls and the fitted scales into the lone
+ * times kchar walks at the baseline's latencies.  Where kchar knows every
+ * CTA's T_j (runs of at most RF_IPC_NLONE CTAs: the default run's share,
+ * short grids), the run is a fluid of CTAs: the slots take the grid's CTAs
+ * in order, as the sampler's dispatcher gives a freed slot the next CTA,
+ * and with n CTAs resident each advances through its lone time at the
+ * rate 1 / x(n),
+ *   x(n) = max(g, n I_cta / (IPC(n) mean_j T_j))
+ * (IPC(n) the steady state with n CTAs' active warps: n CTAs retire
+ * n I_cta instructions, mean T_j of lone time each, in n I_cta / IPC(n)
+ * cycles; no CTA is faster than alone).  The run takes the larger of the
+ * waves and the fluid's end.  With CTAs of very unequal length (trip
+ * counts drawn per CTA) the CTAs before a long one are shorter than the
+ * mean, so it starts well before wave floor(j / resident), and the last
+ * long CTAs run with fewer and fewer others, faster than in a full wave
+ * but slower than alone.  Longer runs, where kchar keeps the last CTAs'
+ * records only, take the start wave floor(j / resident) and the lone
+ * cycles g T_j.
+ *
+ * DRAM drain.  The run's DRAM loads (and atomics), b_ld bytes per
+ * instruction, pass one first-come-first-served server of BW bytes per
+ * cycle (the SM's share), and the last of them returns a DRAM latency
+ * L_dram after it is served, so a run of I instructions takes at least
+ *   I b_ld / BW + L_dram
+ * cycles.  The soft minimum's DRAM cap is a steady-state queue; a run of
+ * a wave or two whose warps issue their loads together at the start
+ * (short_axpy's 2 CTAs of 8 warps per SM at the default run: 4 KB of
+ * loads, 242 cycles of service, then 330 of latency) ends on this bound.
+ *
  * Known limits (measured on the built-in SM model, fermi-gtx480, one SM):
  * - Scheduler.  The steady state does not depend on the warp scheduler;
  *   the sampler's GTO runs kmeans about 8% below LRR over long windows
@@ -669,12 +702,68 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     } else {
         cycles = wave;
     }
-    if (k->crit_ctas == ctas)
+    /* The lone times at the design's per-warp pace (header). */
+    double base = 1.0 + k->stall_dep + k->stall_mem;
+    double own = 1.0 + p->lat_scale * k->stall_dep + p->mem_scale * k->stall_mem + m->extra_stall;
+    double g = base > 0 ? own / base : 1.0;
+    if (k->crit_ctas == ctas && k->nlone == ctas && ctas <= RF_IPC_NLONE) {
+        /* CTA fluid (header): x(n) for n = 1 .. ns, then the slots
+         * advance together from one CTA's end to the next. */
+        double mean = 0.0;
+        for (long j = 0; j < ctas; j++)
+            mean += k->lone[j];
+        mean /= (double)ctas;
+        int ns = resident < ctas ? resident : (int)ctas;
+        double rem[RF_IPC_NLONE], x[RF_IPC_NLONE + 1];
+        for (int n = 1; n <= ns; n++) {
+            rf_ipc_machine mn = *m;
+            mn.warps = n * wpc * act;
+            rf_ipc_result rn;
+            rf_ipc_steady(k, &mn, p, &rn);
+            double v = rn.ipc > 0 && mean > 0 ? n * i_cta / (rn.ipc * mean) : g;
+            x[n] = v > g ? v : g;
+        }
+        long next = 0;
+        int nact = ns;
+        for (int i = 0; i < ns; i++)
+            rem[i] = k->lone[next++];
+        double t = 0.0;
+        while (nact > 0) {
+            double dt = INFINITY;
+            for (int i = 0; i < ns; i++)
+                if (rem[i] >= 0 && rem[i] < dt)
+                    dt = rem[i];
+            t += dt * x[nact];
+            for (int i = 0; i < ns; i++) {
+                if (rem[i] < 0)
+                    continue;
+                rem[i] -= dt;
+                if (rem[i] <= 1e-9 * mean) {
+                    if (next < ctas) {
+                        rem[i] = k->lone[next++];
+                    } else {
+                        rem[i] = -1.0;      /* the slot stays empty */
+                        nact--;
+                    }
+                }
+            }
+        }
+        if (t > cycles)
+            cycles = t;
+    } else if (k->crit_ctas == ctas) {
         for (int i = 0; i < k->ncrit && i < RF_IPC_NCRIT; i++) {
-            double end = (double)(k->crit_pos[i] / resident) * wave + k->crit_cycles[i];
+            double end = (double)(k->crit_pos[i] / resident) * wave + g * k->crit_cycles[i];
             if (end > cycles)
                 cycles = end;
         }
+    }
+    /* DRAM drain (header). */
+    if (k->dram_load_bytes > 0 && m->dram_bytes_per_cycle > 0) {
+        double end = (double)ctas * i_cta * k->dram_load_bytes / m->dram_bytes_per_cycle
+                   + k->dram_latency;
+        if (end > cycles)
+            cycles = end;
+    }
     if (ipc_out)
         *ipc_out = ctas * i_cta / cycles;
     return cycles;

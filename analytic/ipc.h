@@ -23,6 +23,9 @@
 #define RF_IPC_MAXRUN 8
 /* Critical CTAs of a run kept (rf_ipc_kernel.crit_pos). */
 #define RF_IPC_NCRIT 32
+/* Runs of at most this many CTAs keep every CTA's lone cycles
+ * (rf_ipc_kernel.lone). */
+#define RF_IPC_NLONE 256
 
 /* What the kernel does per warp instruction (static IR analysis weighted by
  * the profile, or measured in samples; analytic/kchar.c fills it). */
@@ -49,6 +52,8 @@ typedef struct rf_ipc_kernel {
     double drain;           /* cycles a CTA slot stays held after its last warp
                              * exits (its last instructions retiring) */
     double dram_bytes;      /* DRAM bytes per instruction */
+    double dram_load_bytes; /* of them, the loads' and atomics' (a warp waits for them) */
+    double dram_latency;    /* cycles, a DRAM access's latency past its queue */
     double intra[RF_IPC_MAXB + 1]; /* extra read cycles/inst from same-bank operands, by B */
     double run_ge[3][RF_IPC_MAXRUN + 1]; /* ALU, SFU, LD/ST: share of the class's instructions
                              * right behind at least C independent instructions of the
@@ -71,6 +76,10 @@ typedef struct rf_ipc_kernel {
     int ncrit;
     long crit_pos[RF_IPC_NCRIT];
     double crit_cycles[RF_IPC_NCRIT];
+    /* Every CTA's lone cycles (as crit_cycles), in run order, when that run
+     * has at most RF_IPC_NLONE CTAs: nlone = crit_ctas then, else 0. */
+    int nlone;
+    float lone[RF_IPC_NLONE];
     rf_rcc_writes rcw;      /* writes per register (HI-RF collisions); nregs 0 = unknown */
     rf_sw_liveprof swp;     /* live registers for RegMutex and FineReg (analytic/switching.c) */
     /* The code and profile, for designs characterised per design point
@@ -163,9 +172,11 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
  * is overwritten per wave), and no fewer than a critical CTA needs: when
  * k's critical CTAs are those of a run of `ctas` CTAs, the one at position
  * j starts with wave floor(j / resident) and runs at least its lone cycles
- * (list scheduling's bound: a kernel ends no earlier than its longest CTA
- * started late, which a short run or a few long CTAs make the critical
- * path).  Returns cycles; *ipc_out (may be NULL) gets the kernel's IPC,
+ * (a kernel ends no earlier than its longest CTA started late, which a
+ * short run or a few long CTAs make the critical path), or, with every
+ * CTA's lone cycles known (k->nlone), the run's CTAs advance as a fluid
+ * through the slots at the pace of the CTAs resident (analytic/ipc.c), nor than its DRAM loads take to pass the SM's share of
+ * the bandwidth and return (k->dram_load_bytes, k->dram_latency).  Returns cycles; *ipc_out (may be NULL) gets the kernel's IPC,
  * *steady (may be NULL) the full-wave steady state. */
 double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                             const rf_ipc_params *p, long ctas, int resident,

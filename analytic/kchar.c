@@ -74,6 +74,8 @@
  *   active_frac = E[sum_p mean_w T_w,p] / E[sum_p max_w T_w,p]
  * (a warp's time over the CTA's critical time: time, not instructions, since
  * the slowest warp's extra work is usually its slowest code, a memory loop).
+ * Every barrier phase counts, however many a CTA has (a CTA set's stored
+ * rows fold a warp's phases past MC_MAXPH into one, the sums above do not).
  * The IPC model issues from active_frac x resident warps; analytic/waves.c
  * runs the same CTA samples through time.
  * Live fraction: the share of resident warps that have not exited, which
@@ -88,7 +90,8 @@
  * DRAM traffic: warp_size x 4 bytes per 32-bit word (coalesced): loads move
  * their destination words when they miss both caches, stores their data
  * words (operands besides a 64-bit address) and atomics one word when they
- * miss L2.
+ * miss L2; dram_load_bytes counts the loads' and atomics' (a warp waits for
+ * them, stores are posted).
  *
  * Inputs: physical function, profile, GPU latencies.  Outputs: rf_ipc_kernel.
  */
@@ -660,7 +663,16 @@ static int gpr_writes(const rf_inst *in)
     return n;
 }
 
+/* Phases stored per warp in a CTA set's rows (rf_ctaset.maxph at most):
+ * a warp's later phases are summed into its row's last.  The walk itself
+ * keeps every phase up to MC_WALKPH (its scratch rows grow to the CTA's
+ * phases), so that a CTA's critical time (the sum over phases of the
+ * slowest warp's time) counts every barrier: folding phases into one
+ * takes the slowest warp's sum, not the sum of each phase's slowest, so
+ * the folded phase's times are padded by the difference (the waits at
+ * the folded barriers), every warp alike. */
 #define MC_MAXPH 64
+#define MC_WALKPH 65536
 #define NREG (RF_PRED_BASE + RF_MAX_PRED)
 
 /* Counter-based uniform draws in [0,1) from (seed, warp, counter, stream):
@@ -681,6 +693,7 @@ void rf_kchar_ctaset_free(rf_ctaset *cs)
     free(cs->insts);
     free(cs->time);
     free(cs->cta_drain);
+    free(cs->cta_crit);
     free(cs->run);
     free(cs);
 }
@@ -843,13 +856,47 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
     return RF_OK;
 }
 
-/* One warp alone along a random path; adds its instructions and cycles per
- * phase to I[] and T[], its stalls to *sm / *sd; returns the drain. */
+/* A CTA's scratch rows: warp w's instructions and lone cycles of phase p at
+ * I[w cap + p], T[w cap + p]. */
+typedef struct scratch {
+    float *I, *T;
+    int cap, wpc;
+} scratch;
+
+/* Doubles the rows (each warp's row moved to the new stride, the new
+ * phases zero); false when out of memory (the rows kept). */
+static bool scratch_grow(scratch *s)
+{
+    size_t oc = (size_t)s->cap, nc = 2 * oc, n = (size_t)s->wpc * nc;
+    float *nI = realloc(s->I, sizeof *nI * n);
+    if (!nI)
+        return false;
+    s->I = nI;
+    float *nT = realloc(s->T, sizeof *nT * n);
+    if (!nT)
+        return false;
+    s->T = nT;
+    for (size_t w = (size_t)s->wpc; w-- > 0;) {
+        memmove(s->I + w * nc, s->I + w * oc, sizeof *nI * oc);
+        memmove(s->T + w * nc, s->T + w * oc, sizeof *nT * oc);
+        memset(s->I + w * nc + oc, 0, sizeof *nI * (nc - oc));
+        memset(s->T + w * nc + oc, 0, sizeof *nT * (nc - oc));
+    }
+    s->cap = (int)nc;
+    return true;
+}
+
+/* One warp (warp wi of its CTA) alone along a random path; adds its
+ * instructions and cycles per phase to its scratch row (grown as it needs,
+ * to MC_WALKPH phases; the phases past that go into the last), its stalls
+ * to *sm / *sd; returns the drain.  *oom is set when the rows could not
+ * grow. */
 static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                         const walk_prog *w, uint64_t seed, uint64_t cta, uint64_t gid,
-                        double *ready, bool *from_mem, float *I, float *T, double *sm,
-                        double *sd, double *nev, double *nmw, int *nph)
+                        double *ready, bool *from_mem, scratch *sc, int wi, double *sm,
+                        double *sd, double *nev, double *nmw, int *nph, bool *oom)
 {
+    float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
     uint64_t nbr = 0, nmem = 0, nloop = 0;
     /* Registers the program never names stay unread. */
     for (int r = 0; r < w->nregs; r++) {
@@ -906,10 +953,18 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             t = start + 1.0;
             I[ph] += 1.0f;
             cnt++;
-            if (in->end == WE_BARRIER && ph + 1 < MC_MAXPH) {
-                T[ph] += (float)(t - t_phase);
-                t_phase = t;
-                ph++;
+            if (in->end == WE_BARRIER) {
+                if (ph + 1 >= sc->cap && sc->cap < MC_WALKPH) {
+                    if (!scratch_grow(sc))
+                        *oom = true;
+                    I = sc->I + (size_t)wi * sc->cap;
+                    T = sc->T + (size_t)wi * sc->cap;
+                }
+                if (ph + 1 < sc->cap) {
+                    T[ph] += (float)(t - t_phase);
+                    t_phase = t;
+                    ph++;
+                }
             }
             if (in->end == WE_EXIT) {
                 ended = true;
@@ -1000,30 +1055,32 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     bool *from_mem = malloc(sizeof *from_mem * NREG);
     walk_prog prog;
     int prc = walk_prog_make(gpu, f, prof, &prog);
-    /* A CTA is walked into scratch rows of MC_MAXPH phases, then stored
-     * with the set's stride, maxph: the most phases a CTA so far had (the
-     * stored rows grow, re-laid, when a CTA has more). */
+    /* A CTA is walked into scratch rows (doubled when a warp has more
+     * phases, up to MC_WALKPH), then stored with the set's stride, maxph:
+     * the most phases a CTA so far had (the stored rows grow, re-laid,
+     * when a CTA has more), at most MC_MAXPH. */
     int maxph = 1;
-    float *sI = calloc((size_t)wpc * MC_MAXPH, sizeof *sI);
-    float *sT = calloc((size_t)wpc * MC_MAXPH, sizeof *sT);
+    scratch sc = {calloc((size_t)wpc * MC_MAXPH, sizeof *sc.I),
+                  calloc((size_t)wpc * MC_MAXPH, sizeof *sc.T), MC_MAXPH, wpc};
     if (cs) {
         cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
+        cs->cta_crit = calloc((size_t)nctas * 3, sizeof *cs->cta_crit);
         cs->cta_drain = calloc((size_t)nctas, sizeof *cs->cta_drain);
         cs->run = calloc((size_t)nctas * 4, sizeof *cs->run);
         cs->insts = calloc((size_t)nctas * wpc * maxph, sizeof *cs->insts);
         cs->time = calloc((size_t)nctas * wpc * maxph, sizeof *cs->time);
     }
+    double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
+    double live = 0;
     int rc = prc;
-    if (!rc && (!cs || !ready || !from_mem || !sI || !sT || !cs->nph || !cs->insts || !cs->time
-                || !cs->cta_drain || !cs->run))
+    if (!rc && (!cs || !ready || !from_mem || !sc.I || !sc.T || !cs->nph || !cs->insts || !cs->time
+                || !cs->cta_drain || !cs->run || !cs->cta_crit))
         rc = RF_ENOMEM;
     if (rc)
         goto done;
     cs->nctas = nctas;
     cs->wpc = wpc;
     cs->maxph = maxph;
-    double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
-    double live = 0;
     double mom[2][3] = {{0}};   /* per-CTA moments: active_frac, cpi_lone */
     /* CTAs `from` walked from the same first CTA are taken from it: the
      * same rows, drain and running sums as walking them again. */
@@ -1031,34 +1088,92 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
                     && from->wpc == wpc && from->first_cta == first_cta ? from->nctas : 0;
     for (int c = 0; c < nctas; c++) {
         double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
-        float *I = sI, *T = sT;
-        memset(sI, 0, sizeof *sI * (size_t)wpc * MC_MAXPH);
-        memset(sT, 0, sizeof *sT * (size_t)wpc * MC_MAXPH);
-        int nph = 1;
-        double cta_drain = 0;
+        float *I, *T;
+        int nph;
+        double cta_drain;
+        double cw = 0, cc = 0, cl = 0;  /* the CTA's work, critical and live time */
+        int used;                       /* phases of the rows written */
+        int scap = sc.cap;      /* the rows are zero (calloc, then cleared below) */
         if (c < nfrom) {
+            I = sc.I;
+            T = sc.T;
             nph = from->nph[c];
+            used = nph;
             for (int w = 0; w < wpc; w++) {
                 size_t at = ((size_t)c * wpc + w) * from->maxph;
-                memcpy(I + (size_t)w * MC_MAXPH, from->insts + at, sizeof *I * (size_t)nph);
-                memcpy(T + (size_t)w * MC_MAXPH, from->time + at, sizeof *T * (size_t)nph);
+                memcpy(I + (size_t)w * scap, from->insts + at, sizeof *I * (size_t)nph);
+                memcpy(T + (size_t)w * scap, from->time + at, sizeof *T * (size_t)nph);
             }
+            cw = from->cta_crit[3 * c];
+            cc = from->cta_crit[3 * c + 1];
+            cl = from->cta_crit[3 * c + 2];
             cta_drain = from->cta_drain[c];
             sm = from->run[4 * c];
             sd = from->run[4 * c + 1];
             nev = from->run[4 * c + 2];
             nmw = from->run[4 * c + 3];
-        }
-        for (int w = 0; w < wpc && c >= nfrom; w++) {
-            uint64_t cta = (uint64_t)((first_cta + c) * stride);
-            uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
-            double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem,
-                                 I + (size_t)w * MC_MAXPH, T + (size_t)w * MC_MAXPH, &sm, &sd,
-                                 &nev, &nmw, &nph);
-            cta_drain = d > cta_drain ? d : cta_drain;
+        } else {
+            nph = 1;
+            cta_drain = 0;
+            bool oom = false;
+            for (int w = 0; w < wpc; w++) {
+                uint64_t cta = (uint64_t)((first_cta + c) * stride);
+                uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
+                double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem, &sc,
+                                     w, &sm, &sd, &nev, &nmw, &nph, &oom);
+                cta_drain = d > cta_drain ? d : cta_drain;
+            }
+            if (oom) {
+                rc = RF_ENOMEM;
+                goto done;
+            }
+            scap = sc.cap;
+            I = sc.I;
+            T = sc.T;
+            /* Every phase: work (mean warp), critical (slowest warp) and
+             * live time (header). */
+            for (int ph = 0; ph < nph; ph++) {
+                double mx = 0, sum = 0;
+                for (int w = 0; w < wpc; w++) {
+                    double v = T[(size_t)w * scap + ph];
+                    sum += v;
+                    mx = v > mx ? v : mx;
+                }
+                cw += sum / wpc;
+                cc += mx;
+                cl += ph < nph - 1 ? mx : sum / wpc;
+            }
+            used = nph;
+            /* The stored rows: phases past MC_MAXPH into the last, each
+             * warp's time there padded by the folded barriers' waits (the
+             * sum of the folded phases' slowest warp less the slowest
+             * warp's sum), so that the rows' critical time is the CTA's. */
+            if (nph > MC_MAXPH) {
+                double cfold = 0, smax = 0;
+                for (int ph = MC_MAXPH - 1; ph < nph; ph++) {
+                    double mx = 0;
+                    for (int w = 0; w < wpc; w++)
+                        mx = T[(size_t)w * scap + ph] > mx ? T[(size_t)w * scap + ph] : mx;
+                    cfold += mx;
+                }
+                for (int w = 0; w < wpc; w++) {
+                    float *wi = I + (size_t)w * scap, *wt = T + (size_t)w * scap;
+                    for (int ph = MC_MAXPH; ph < nph; ph++) {
+                        wi[MC_MAXPH - 1] += wi[ph];
+                        wt[MC_MAXPH - 1] += wt[ph];
+                    }
+                    smax = wt[MC_MAXPH - 1] > smax ? wt[MC_MAXPH - 1] : smax;
+                }
+                for (int w = 0; w < wpc; w++)
+                    T[(size_t)w * scap + MC_MAXPH - 1] += (float)(cfold - smax);
+                nph = MC_MAXPH;
+            }
         }
         drain += cta_drain;
         cs->cta_drain[c] = cta_drain;
+        cs->cta_crit[3 * c] = cw;
+        cs->cta_crit[3 * c + 1] = cc;
+        cs->cta_crit[3 * c + 2] = cl;
         cs->run[4 * c] = sm;
         cs->run[4 * c + 1] = sd;
         cs->run[4 * c + 2] = nev;
@@ -1069,25 +1184,18 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         maxph = cs->maxph;
         for (int w = 0; w < wpc; w++) {
             size_t at = ((size_t)c * wpc + w) * maxph;
-            memcpy(cs->insts + at, I + (size_t)w * MC_MAXPH, sizeof *I * (size_t)nph);
-            memcpy(cs->time + at, T + (size_t)w * MC_MAXPH, sizeof *T * (size_t)nph);
-        }
-        for (int ph = 0; ph < nph; ph++) {
-            double mx = 0, sum = 0;
-            for (int w = 0; w < wpc; w++) {
-                double v = T[(size_t)w * MC_MAXPH + ph];
-                sum += v;
-                mx = v > mx ? v : mx;
-                ti += I[(size_t)w * MC_MAXPH + ph];
-                tt += v;
+            memcpy(cs->insts + at, I + (size_t)w * scap, sizeof *I * (size_t)nph);
+            memcpy(cs->time + at, T + (size_t)w * scap, sizeof *T * (size_t)nph);
+            for (int ph = 0; ph < nph; ph++) {
+                ti += I[(size_t)w * scap + ph];
+                tt += T[(size_t)w * scap + ph];
             }
-            work += sum / wpc;
-            crit += mx;
-            /* Live time: a warp holds its registers through every phase
-             * but the CTA's last (waiting at each barrier for the slowest
-             * warp) and through its own work in the last. */
-            live += ph < nph - 1 ? mx : sum / wpc;
+            memset(I + (size_t)w * scap, 0, sizeof *I * (size_t)used);
+            memset(T + (size_t)w * scap, 0, sizeof *T * (size_t)used);
         }
+        work += cw;
+        crit += cc;
+        live += cl;
         if (rel_se > 0) {
             double x[2] = {work - work0, tt - tt0}, y[2] = {crit - crit0, ti - ti0};
             for (int q = 0; q < 2; q++) {
@@ -1115,8 +1223,8 @@ done:
         walk_prog_free(&prog);
     free(ready);
     free(from_mem);
-    free(sI);
-    free(sT);
+    free(sc.I);
+    free(sc.T);
     if (rc) {
         rf_kchar_ctaset_free(cs);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
@@ -1162,7 +1270,10 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }
     double *own_drain = cs->nph ? malloc(sizeof *own_drain * (size_t)nctas) : NULL;
-    if (!own_drain) {
+    double *own_crit = src->cta_crit ? malloc(sizeof *own_crit * 3 * (size_t)nctas) : NULL;
+    if (!own_drain || (src->cta_crit && !own_crit)) {
+        free(own_drain);
+        free(own_crit);
         rf_kchar_ctaset_free(cs);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }
@@ -1173,6 +1284,9 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
     cs->insts = own_insts;
     cs->time = own_time;
     cs->cta_drain = own_drain;
+    cs->cta_crit = own_crit;
+    if (own_crit)
+        memcpy(own_crit, src->cta_crit + 3 * (size_t)first, sizeof *own_crit * 3 * (size_t)nctas);
     cs->run = NULL;
     if (src->cta_drain)
         memcpy(cs->cta_drain, src->cta_drain + first, sizeof *cs->cta_drain * (size_t)nctas);
@@ -1183,11 +1297,13 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
     memcpy(cs->nph, src->nph + first, sizeof *cs->nph * (size_t)nctas);
     memcpy(cs->insts, src->insts + per * (size_t)first, sizeof *cs->insts * per * (size_t)nctas);
     memcpy(cs->time, src->time + per * (size_t)first, sizeof *cs->time * per * (size_t)nctas);
-    /* The ratios over the slice's CTAs, summed as the walk sums them. */
+    /* The ratios over the slice's CTAs, summed as the walk sums them (the
+     * work, critical and live times from cta_crit where the walk kept them). */
     double work = 0, crit = 0, live = 0, ti = 0, tt = 0;
     for (int c = 0; c < nctas; c++) {
         const float *I = cs->insts + per * (size_t)c, *T = cs->time + per * (size_t)c;
         int nph = cs->nph[c];
+        double cw = 0, cc = 0, cl = 0;
         for (int ph = 0; ph < nph; ph++) {
             double mx = 0, sum = 0;
             for (int w = 0; w < cs->wpc; w++) {
@@ -1197,10 +1313,18 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
                 ti += I[(size_t)w * cs->maxph + ph];
                 tt += v;
             }
-            work += sum / cs->wpc;
-            crit += mx;
-            live += ph < nph - 1 ? mx : sum / cs->wpc;
+            cw += sum / cs->wpc;
+            cc += mx;
+            cl += ph < nph - 1 ? mx : sum / cs->wpc;
         }
+        if (cs->cta_crit) {
+            cw = cs->cta_crit[3 * c];
+            cc = cs->cta_crit[3 * c + 1];
+            cl = cs->cta_crit[3 * c + 2];
+        }
+        work += cw;
+        crit += cc;
+        live += cl;
     }
     cs->active_frac = crit > 0 ? work / crit : 1.0;
     cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
@@ -1267,7 +1391,7 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     double total = 0, mem = 0, sfu = 0, alu = 0, alu_use = 0, ldst = 0, none = 0;
     double reads = 0, writes = 0;
     double word_bytes = 4.0 * (gpu->warp_size > 0 ? gpu->warp_size : 32);
-    double dram = 0;
+    double dram = 0, dram_ld = 0;
     double kh[RF_IPC_MAXK + 1] = {0};
     double intra[RF_IPC_MAXB + 1] = {0};
     double run[3][RF_IPC_MAXRUN + 1] = {{0}}, ucount[3] = {0}, rep[3] = {0};
@@ -1320,12 +1444,16 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
                 break;
             }
             double miss2 = 1.0 - prof->l2_hit;
-            if (cls == RF_OC_LD_GLOBAL || cls == RF_OC_LD_LOCAL)
-                dram += w * word_bytes * (nw > 0 ? nw : 1) * (1.0 - prof->l1_hit) * miss2;
-            else if (cls == RF_OC_ST_GLOBAL || cls == RF_OC_ST_LOCAL)
+            if (cls == RF_OC_LD_GLOBAL || cls == RF_OC_LD_LOCAL) {
+                double lb = w * word_bytes * (nw > 0 ? nw : 1) * (1.0 - prof->l1_hit) * miss2;
+                dram += lb;
+                dram_ld += lb;
+            } else if (cls == RF_OC_ST_GLOBAL || cls == RF_OC_ST_LOCAL) {
                 dram += w * word_bytes * (k > 2 ? k - 2 : 1) * miss2;
-            else if (cls == RF_OC_ATOMIC)
+            } else if (cls == RF_OC_ATOMIC) {
                 dram += w * word_bytes * miss2;
+                dram_ld += w * word_bytes * miss2;
+            }
             reads += w * k;
             kh[k > RF_IPC_MAXK ? RF_IPC_MAXK : k] += w;
             writes += w * nw;
@@ -1382,6 +1510,8 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     rf_kchar_ctaset_free(cs);
     out->mem_latency = mem_lat;
     out->dram_bytes = dram / total;
+    out->dram_load_bytes = dram_ld / total;
+    out->dram_latency = gpu->dram_latency;
     out->insts_per_warp = total;
     return RF_OK;
 }
@@ -1462,7 +1592,10 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
  * are the CTAs longer than every later one (a later, shorter CTA ends
  * first: the bound of rf_ipc_kernel_cycles never comes from it), at most
  * RF_IPC_NCRIT of them, evenly spaced among those when more.  Earlier CTAs
- * are left out: in a run that long they start too early to end it. */
+ * are left out: in a run that long they start too early to end it.  A run
+ * of at most RF_KCHAR_CRIT_MAX (and RF_IPC_NLONE) CTAs also keeps every
+ * CTA's lone cycles (rf_ipc_kernel.lone), for the CTA fluid of
+ * rf_ipc_kernel_cycles. */
 #define RF_KCHAR_CRIT_MAX 256
 #define RF_KCHAR_CRIT_CHUNK 64
 
@@ -1472,6 +1605,7 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
 {
     out->ncrit = 0;
     out->crit_ctas = 0;
+    out->nlone = 0;
     long n = ctas < RF_KCHAR_CRIT_MAX ? ctas : RF_KCHAR_CRIT_MAX, first = ctas - n;
     if (n < 1)
         return RF_OK;
@@ -1504,13 +1638,18 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             dsum += cs->cta_drain[c];
         cs->drain = dsum / m;
         for (int c = 0; c < m; c++) {
-            const float *T = cs->time + (size_t)c * cs->wpc * cs->maxph;
             double t = 0;
-            for (int ph = 0; ph < cs->nph[c]; ph++) {
-                double mx = 0;
-                for (int w = 0; w < cs->wpc; w++)
-                    mx = T[(size_t)w * cs->maxph + ph] > mx ? T[(size_t)w * cs->maxph + ph] : mx;
-                t += mx;
+            if (cs->cta_crit) {
+                t = cs->cta_crit[3 * c + 1];
+            } else {
+                const float *T = cs->time + (size_t)c * cs->wpc * cs->maxph;
+                for (int ph = 0; ph < cs->nph[c]; ph++) {
+                    double mx = 0;
+                    for (int w = 0; w < cs->wpc; w++)
+                        mx = T[(size_t)w * cs->maxph + ph] > mx ? T[(size_t)w * cs->maxph + ph]
+                                                                : mx;
+                    t += mx;
+                }
             }
             lone[c0 + c] = t;
         }
@@ -1537,6 +1676,12 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     }
     out->ncrit = keep;
     out->crit_ctas = ctas;
+    if (n == ctas && n <= RF_IPC_NLONE) {
+        for (long j = 0; j < n; j++)
+            out->lone[j] = (float)lone[j];
+        out->nlone = (int)n;
+    }
+
     free(lone);
     free(rec);
     return RF_OK;

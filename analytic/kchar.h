@@ -73,12 +73,16 @@ int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
 typedef struct rf_ctaset {
     int nctas;             /* CTAs sampled */
     int wpc;               /* warps per CTA */
-    int maxph;             /* phases stored per warp (barriers + 1, capped) */
+    int maxph;             /* phases stored per warp (barriers + 1, capped: a warp's
+                            * later phases summed into its last, every warp's
+                            * time there padded by the folded barriers' waits,
+                            * so that its slowest warp's time is the sum of the
+                            * folded phases' slowest) */
     int *nph;              /* [nctas] phases of each CTA */
     float *insts;          /* [(cta * wpc + warp) * maxph + phase] warp instructions */
     float *time;           /* same layout: lone-warp cycles */
     double active_frac;    /* E[sum_p mean_w T] / E[sum_p max_w T] */
-    double cpi_lone;       /* sum T / sum I */
+    double cpi_lone;       /* sum T / sum I (over the rows) */
     double live_frac;      /* share of resident warps not exited (barrier waits count) */
     double s_mem, s_dep;   /* stall cycles per instruction on memory / other producers */
     double mem_waits;      /* waits on global memory per instruction (s_mem / mem_waits:
@@ -89,6 +93,10 @@ typedef struct rf_ctaset {
     uint64_t seed;         /* the walk: its c-th CTA is grid CTA (first_cta + c) * stride */
     long first_cta, stride;/* under the sampler's streams for seed */
     double *cta_drain;     /* [nctas] each CTA's drain (its warps' longest) */
+    double *cta_crit;      /* [3 nctas] each CTA's work (sum over its phases of the
+                            * mean warp's lone time), critical time (of the slowest
+                            * warp's) and live time, over every phase, also those
+                            * folded into a row's last (maxph); NULL: from the rows */
     double *run;           /* [4 nctas] the walk's running sums of memory stall cycles,
                             * other stall cycles, waits ending a turn and memory waits
                             * after each CTA (NULL in a slice) */

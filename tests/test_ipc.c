@@ -290,6 +290,75 @@ static void critical_cta_ends_the_run(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
 }
 
+/* The CTA fluid where every CTA's lone cycles are known: the same 5 CTAs
+ * of 400 instructions, 2 resident; IPC with 2 CTAs (8 warps) 1/1.125, with
+ * 1 CTA (4 warps) 0.8 (the waves: 900 + 900 + 500 = 2300 cycles); g = 1
+ * (no design stalls, default scales).  Lone cycles 300, 1500, 400, 500,
+ * 1000, mean 740: x(2) = 2 x 400 x 1.125 / 740 = 45/37, x(1) =
+ * 400 / (0.8 x 740) = 0.68 -> g = 1.  CTAs 0 and 1 start; CTA 0 ends after
+ * 300 lone cycles, CTA 2 takes its slot and ends 400 later, CTA 3 500
+ * later, CTA 4 starts as CTA 1 has 300 left: 1500 lone cycles in all at
+ * 45/37, then CTA 4's last 700 alone at 1:
+ *   1500 x 45/37 + 700 = 2524.32 > 2300.
+ * CTA 4 at 600 (mean 660, x(2) = 15/11): 1500 x 15/11 + 300 = 2345.45.
+ * Equal CTAs (400 each: x(2) = 2.25, x(1) = 1.25) are the waves:
+ * 400 x 2.25 x 2 + 400 x 1.25 = 2300.  Without every lone time, the
+ * critical record's wave start: floor(4 / 2) x 900 + 1000 = 2800. */
+static void cta_fluid_ends_the_run(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 4.0;
+    const float lone[5] = {300, 1500, 400, 500, 1000};
+    k.crit_ctas = 5;
+    k.ncrit = 1;
+    k.crit_pos[0] = 4;
+    k.crit_cycles[0] = 1000;
+    k.nlone = 5;
+    for (int j = 0; j < 5; j++)
+        k.lone[j] = lone[j];
+    double ipc;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1500.0 * 45.0 / 37.0 + 700.0, 1e-3);
+    k.lone[4] = 600;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1500.0 * 15.0 / 11.0 + 300.0, 1e-3);
+    for (int j = 0; j < 5; j++)
+        k.lone[j] = 400;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-3);
+    k.nlone = 0;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2800.0, 1e-6);
+}
+
+/* The DRAM drain on the same 5 CTAs (2000 warp instructions, waves of 900
+ * cycles, 2300 in all): 2 bytes of loads per instruction through 1 byte
+ * per cycle, then a 330-cycle latency: 2000 x 2 / 1 + 330 = 4330 cycles
+ * (DRAM bytes per instruction left 0, so the steady state has no DRAM
+ * cap).  At 4 bytes per cycle, 2000 x 2 / 4 + 330 = 1330: the waves' 2300
+ * stand. */
+static void dram_drain_bounds_the_run(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 4.0;
+    k.dram_load_bytes = 2.0;
+    k.dram_latency = 330.0;
+    m.dram_bytes_per_cycle = 1.0;
+    double ipc;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 4330.0, 1e-6);
+    assert_float_equal(ipc, 2000.0 / 4330.0, 1e-9);
+    m.dram_bytes_per_cycle = 4.0;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
+}
+
 static void parameters_table(void **state)
 {
     (void)state;
@@ -318,6 +387,8 @@ int main(void)
         cmocka_unit_test(more_warps_hide_latency),
         cmocka_unit_test(waves_with_partial_last),
         cmocka_unit_test(critical_cta_ends_the_run),
+        cmocka_unit_test(cta_fluid_ends_the_run),
+        cmocka_unit_test(dram_drain_bounds_the_run),
         cmocka_unit_test(parameters_table),
     };
     return cmocka_run_group_tests_name("ipc", tests, NULL, NULL);

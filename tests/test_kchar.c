@@ -163,6 +163,80 @@ static void ctaset_slice_is_the_walk(void **state)
     kb_free(f);
 }
 
+/* A CTA whose barrier loop runs past the rows' MC_MAXPH (64) phases: a
+ * loop (mean trip 150, drawn per CTA as the sampler does for a loop
+ * holding a barrier) of branchy's phase (B0 skips B1's twenty dependent
+ * ALU instructions with probability 0.5, per warp) and a barrier.  Two
+ * warps per CTA.  The walk's work, critical and live times (cta_crit)
+ * count every phase.  The rows fold the phases past the 63rd into the
+ * last: summed, the slowest warp's sum falls short of the sum of each
+ * phase's slowest by the waits at the folded barriers, so every warp's
+ * folded time is padded by that difference.  Then the rows' critical time
+ * (the sum over phases of the slower warp) is the walk's, in every CTA;
+ * the rows' work (mean warp) is the walk's where nothing was folded, and
+ * above it by the pad in some folded CTA (of 16). */
+static rf_func *barrier_loop(void)
+{
+    kb_builder b;
+    kb_begin(&b, "bar_loop");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r1 = r0");
+    kb_i(&b, "@p0 bra");
+    int B1 = kb_block(&b, "B1");
+    for (int i = 0; i < 20; i++)
+        kb_i(&b, "alu r1 = r1");
+    int B2 = kb_block(&b, "B2");
+    kb_i(&b, "bar");
+    kb_i(&b, "@p1 bra");
+    int B3 = kb_block(&b, "B3");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, B1, B2);
+    kb_succ(&b, B1, B2, -1);
+    kb_succ(&b, B2, B3, B0);
+    kb_succ(&b, B3, -1, -1);
+    return kb_finish(&b);
+}
+
+static void critical_time_counts_every_phase(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_profile prof = {150, 0.5, 1, 1, 0};
+    rf_func *f = barrier_loop();
+    assert_non_null(f);
+    rf_ctaset *cs = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 16, 1, 1, &cs, &err), 0);
+    assert_non_null(cs->cta_crit);
+    assert_true(cs->maxph <= 64);
+    int folded = 0, whole = 0;
+    for (int c = 0; c < cs->nctas; c++) {
+        const float *T = cs->time + (size_t)c * 2 * cs->maxph;
+        double work = 0, crit = 0;
+        for (int ph = 0; ph < cs->nph[c]; ph++) {
+            double a = T[ph], bb = T[cs->maxph + ph];
+            work += (a + bb) / 2;
+            crit += a > bb ? a : bb;
+        }
+        assert_float_equal(cs->cta_crit[3 * c + 1], crit, 1e-3 * crit);
+        if (cs->nph[c] == 64) {
+            assert_true(work >= cs->cta_crit[3 * c] - 1e-3 * work);
+            folded += work > cs->cta_crit[3 * c] + 1.0;
+        } else {
+            whole++;
+            assert_float_equal(cs->cta_crit[3 * c], work, 1e-3 * work);
+        }
+        /* Never below the mean warp nor above both warps' sum. */
+        assert_true(cs->cta_crit[3 * c + 1] >= cs->cta_crit[3 * c]);
+        assert_true(cs->cta_crit[3 * c + 1] <= 2 * cs->cta_crit[3 * c] + 1e-6);
+    }
+    assert_true(folded > 0);
+    assert_true(whole > 0);
+    rf_kchar_ctaset_free(cs);
+    kb_free(f);
+}
+
 /* rf_kchar_ctaset_reuse: a range the held set walked (same seed, stride
  * and warps per CTA) is its slice, the very rows a walk gives; under
  * another seed it is walked (different draws). */
@@ -661,6 +735,7 @@ int main(void)
         cmocka_unit_test(runs_and_repeats),
         cmocka_unit_test(live_fraction),
         cmocka_unit_test(ctaset_slice_is_the_walk),
+        cmocka_unit_test(critical_time_counts_every_phase),
         cmocka_unit_test(ctaset_reuse_is_the_walk),
         cmocka_unit_test(compute_walked_is_compute),
         cmocka_unit_test(sample_is_the_runs_ctas),

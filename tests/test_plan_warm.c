@@ -180,21 +180,21 @@ static void short_kernel_plan_fits_the_budget(void **state)
     rf_err err;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
-    ko.grid = "128";
+    ko.grid = "160";
     assert_int_equal(rf_kernel_load("inputs/kernels/kmeans.spec", &ko, &k, &err), RF_OK);
     rf_ipc_kernel kc;
     assert_int_equal(rf_kchar_compute(&f->gpu, k, &kc, &err), RF_OK);
     rf_plan pl;
     assert_int_equal(rf_plan_make(&f->gpu, k, &kc, 0, &pl, &err), RF_OK);
-    /* kmeans on 128 CTAs: the model puts the run at about 36,380 cycles
-     * (its critical CTA, analytic/ipc.c: the sampler's full run takes
-     * 35,664), so the budget is 0.0425 x 36,384 = 1,546 cycles: 1546 / 660
-     * = 2.3, two samples (the level's baseline window and the 4-bank one)
-     * of 1546 / 2 = 773 cycles.  Warm-up: one CTA lifetime, 36,384 x 8
-     * resident / 128 CTAs = 2,274 cycles, capped at half the sample,
-     * (int)386.5 = 386; window 773 - 386 = 387.  Positions: the middles of
-     * two strata of 128 CTAs, 0.25 x 128 = 32 and 0.75 x 128 = 96. */
-    assert_float_equal(pl.full_cycles, 36380, 200);
+    /* kmeans on 160 CTAs: the model puts the run at about 32,041 cycles
+     * (its long CTAs through the CTA fluid, analytic/ipc.c: the sampler's
+     * full run takes 36,354), so the budget is 0.0425 x 32,041 = 1,362
+     * cycles: 1362 / 660 = 2.06, two samples (the level's baseline window
+     * and the 4-bank one) of 1362 / 2 = 680 cycles.  Warm-up: one CTA
+     * lifetime, 32,041 x 8 resident / 160 CTAs = 1,602 cycles, capped at
+     * half the sample, 340; window 680 - 340 = 340.  Positions: the middles
+     * of two strata of 160 CTAs, 0.25 x 160 = 40 and 0.75 x 160 = 120. */
+    assert_float_equal(pl.full_cycles, 32041, 200);
     assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
     assert_int_equal(pl.n, 2);
     assert_int_equal(pl.resident, 8);
@@ -202,22 +202,22 @@ static void short_kernel_plan_fits_the_budget(void **state)
     assert_int_equal(pl.pt[0].design.banks, 16);
     assert_int_equal(pl.pt[1].design.kind, RF_DESIGN_BASELINE);
     assert_int_equal(pl.pt[1].design.banks, 4);
-    assert_int_equal((int)pl.pt[0].skip_ctas, 32);
-    assert_int_equal((int)pl.pt[1].skip_ctas, 96);
+    assert_int_equal((int)pl.pt[0].skip_ctas, 40);
+    assert_int_equal((int)pl.pt[1].skip_ctas, 120);
     for (int i = 0; i < 2; i++) {
-        assert_int_equal(pl.pt[i].warmup, 386);
-        assert_int_equal(pl.pt[i].cycles, 387);
+        assert_int_equal(pl.pt[i].warmup, 340);
+        assert_int_equal(pl.pt[i].cycles, 340);
     }
-    assert_float_equal(pl.cost, 1546, 0);
+    assert_float_equal(pl.cost, 1360, 0);
     assert_true(pl.cost <= 0.0425 * pl.full_cycles);
     /* Warmed: 4 turnovers of 8 slots (32 CTAs, all before each window), the
      * timed warm-up one DRAM latency (330 cycles), the rest window:
-     * 773 - 330 = 443. */
+     * 680 - 330 = 350. */
     rf_plan_warm(&f->gpu, &pl);
     for (int i = 0; i < 2; i++) {
         assert_int_equal(pl.pt[i].warm_ctas, 32);
         assert_int_equal(pl.pt[i].warmup, 330);
-        assert_int_equal(pl.pt[i].cycles, 443);
+        assert_int_equal(pl.pt[i].cycles, 350);
     }
     rf_kernel_destroy(k);
 }
@@ -228,8 +228,8 @@ static void too_short_a_kernel_stays_uncalibrated(void **state)
     rf_plan pl;
     rf_err err;
     /* kmeans' default run on fermi-gtx480: the busiest of 15 SMs, 69 of
-     * 1,024 CTAs, an estimated 10,320 cycles, a budget of 0.0425 x 10,320
-     * = 439 cycles: not one sample of two DRAM latencies (660 cycles). */
+     * 1,024 CTAs, an estimated 9,274 cycles, a budget of 0.0425 x 9,274
+     * = 394 cycles: not one sample of two DRAM latencies (660 cycles). */
     rf_kernel *k;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
