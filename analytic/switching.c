@@ -183,73 +183,139 @@ static int sharing_code(const rf_func *f, const rf_profile *prof, const rf_desig
     return 0;
 }
 
-/* One instruction of RegMutex's chunk protocol: the hold after
- * instruction i given the hold before it; *held (may be NULL): the warp
- * holds a chunk while issuing it; *exit: it gives one back. */
-static bool srp_step(const rf_func *f, const rf_live *lv, int i, int base, int regs, bool hold,
-                     bool *held, bool *exit)
+/* A set of base-set sizes 0..RF_SW_MAXBASE-1: bit b of w[b / 64]. */
+typedef struct base_set {
+    uint64_t w[RF_SW_MAXBASE / 64];
+} base_set;
+_Static_assert(RF_SW_MAXBASE % 64 == 0, "base_set holds whole words");
+
+/* The bases lo <= b < hi. */
+static base_set base_range(int lo, int hi)
 {
-    int li = rf_regset_count(&lv->in[i]), lo = rf_regset_count(&lv->out[i]);
-    bool bar = f->insts[i].cls == RF_OC_BARRIER;
-    bool need = base < regs && !bar && (li > base || lo > base);
-    bool release = bar || (need && lo <= base);
-    bool h = hold || need;
-    if (held)
-        *held = h;
-    if (exit)
-        *exit = h && release;
-    return h && !release;
+    base_set s;
+    memset(&s, 0, sizeof s);
+    if (lo < 0)
+        lo = 0;
+    if (hi > RF_SW_MAXBASE)
+        hi = RF_SW_MAXBASE;
+    for (int b = lo; b < hi; b++)
+        s.w[b >> 6] |= (uint64_t)1 << (b & 63);
+    return s;
 }
 
-/* RegMutex's hold for base set `base` over the executed instructions:
- * out[0] the share held, out[1] chunks given back per warp, out[2] the
- * share of instructions that are loads issued holding.  hold_in: scratch,
- * one per block.
+/* One instruction of RegMutex's chunk protocol, srp_step's rule, for
+ * every base at once: the warp needs a chunk at a non-barrier instruction
+ * whose live-in or live-out exceeds the base (bases below
+ * mx = max(live-in, live-out)); it gives it back at a barrier, or at a
+ * needing one whose live-out fits the base (lo <= base < mx). */
+typedef struct srp_inst {
+    base_set need, release;
+} srp_inst;
+
+/* The hold after the instruction given the hold before it (all bases);
+ * *held: the bases at which the warp holds a chunk while issuing it;
+ * *exit: those at which it gives one back. */
+static base_set srp_step_all(const srp_inst *x, base_set hold, base_set *held, base_set *exit)
+{
+    base_set h, after;
+    for (int j = 0; j < RF_SW_MAXBASE / 64; j++) {
+        h.w[j] = hold.w[j] | x->need.w[j];
+        exit->w[j] = h.w[j] & x->release.w[j];
+        after.w[j] = h.w[j] & ~x->release.w[j];
+    }
+    *held = h;
+    return after;
+}
+
+/* RegMutex's hold for every base set 1 <= base < top over the executed
+ * instructions: region[base] the share held, acquires[base] chunks given
+ * back per warp, region_loads[base] the share of instructions that are
+ * loads issued holding.
  * A warp takes a chunk at an instruction that needs one and keeps it
  * until one that needs it leaves its live registers at the base set or
  * fewer, or at a barrier (sampler/regmutex.c).  Whether a warp may hold
  * one entering a block is a forward dataflow over the CFG (held at the
- * end of any predecessor), to a fixed point. */
-static void hold_stats(const rf_func *f, const rf_live *lv, const double *freq, int base,
-                       bool *hold_in, double out[3])
+ * end of any predecessor), to its least fixed point.  Each base's
+ * dataflow is independent of the others', so all bases run together as
+ * bit sets; each base's sums add the same terms in the same order as a
+ * pass of its own. */
+static int hold_stats(const rf_func *f, const rf_live *lv, const double *freq, int top,
+                      rf_sw_liveprof *out, rf_err *err)
 {
-    int regs = RF_MAX_GPR;
-    memset(hold_in, 0, (size_t)(f->nblocks > 0 ? f->nblocks : 1) * sizeof *hold_in);
+    size_t nb = (size_t)(f->nblocks > 0 ? f->nblocks : 1);
+    size_t ni = (size_t)(lv->ninsts > 0 ? lv->ninsts : 1);
+    base_set *hold_in = calloc(nb, sizeof *hold_in);
+    srp_inst *xs = malloc(ni * sizeof *xs);
+    double *sums = calloc(3 * (size_t)RF_SW_MAXBASE, sizeof *sums);
+    if (!hold_in || !xs || !sums) {
+        free(hold_in);
+        free(xs);
+        free(sums);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory");
+    }
+    for (int i = 0; i < lv->ninsts; i++) {
+        int li = rf_regset_count(&lv->in[i]), lo = rf_regset_count(&lv->out[i]);
+        int mx = li > lo ? li : lo;
+        if (f->insts[i].cls == RF_OC_BARRIER) {
+            xs[i].need = base_range(0, 0);
+            xs[i].release = base_range(0, RF_SW_MAXBASE);
+        } else {
+            xs[i].need = base_range(0, mx);
+            xs[i].release = base_range(lo, mx);
+        }
+    }
     for (bool changed = true; changed;) {
         changed = false;
         for (int b = 0; b < f->nblocks; b++) {
             const rf_block *blk = &f->blocks[b];
-            bool hold = hold_in[b];
+            base_set hold = hold_in[b], held, exit;
             for (int i = blk->first; i < blk->first + blk->ninsts && i < lv->ninsts; i++)
-                hold = srp_step(f, lv, i, base, regs, hold, NULL, NULL);
+                hold = srp_step_all(&xs[i], hold, &held, &exit);
             for (int j = 0; j < blk->nsucc; j++) {
                 int t = blk->succ[j];
-                if (hold && t >= 0 && t < f->nblocks && !hold_in[t]) {
-                    hold_in[t] = true;
-                    changed = true;
+                if (t < 0 || t >= f->nblocks)
+                    continue;
+                for (int q = 0; q < RF_SW_MAXBASE / 64; q++) {
+                    uint64_t add = hold.w[q] & ~hold_in[t].w[q];
+                    if (add) {
+                        hold_in[t].w[q] |= add;
+                        changed = true;
+                    }
                 }
             }
         }
     }
-    double total = 0, held_n = 0, exits = 0, held_loads = 0;
+    double *held_n = sums, *exits = sums + RF_SW_MAXBASE, *held_loads = sums + 2 * RF_SW_MAXBASE;
+    base_set want = base_range(1, top);
+    double total = 0;
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *blk = &f->blocks[b];
         double w = freq[b];
         if (!(w > 0))
             continue;
-        bool hold = hold_in[b];
+        base_set hold = hold_in[b], held, exit;
         for (int i = blk->first; i < blk->first + blk->ninsts && i < lv->ninsts; i++) {
-            bool held, exit;
-            hold = srp_step(f, lv, i, base, regs, hold, &held, &exit);
+            hold = srp_step_all(&xs[i], hold, &held, &exit);
             total += w;
-            held_n += held ? w : 0.0;
-            exits += exit ? w : 0.0;
-            held_loads += hold && rf_live_long_latency(&f->insts[i]) ? w : 0.0;
+            bool load = rf_live_long_latency(&f->insts[i]);
+            for (int q = 0; q < RF_SW_MAXBASE / 64; q++) {
+                uint64_t m[3] = {held.w[q] & want.w[q], exit.w[q] & want.w[q],
+                                 load ? hold.w[q] & want.w[q] : 0};
+                for (int s = 0; s < 3; s++)
+                    for (uint64_t bits = m[s]; bits; bits &= bits - 1)
+                        sums[s * RF_SW_MAXBASE + 64 * q + __builtin_ctzll(bits)] += w;
+            }
         }
     }
-    out[0] = total > 0 ? held_n / total : 0.0;
-    out[1] = exits;
-    out[2] = total > 0 ? held_loads / total : 0.0;
+    for (int base = 1; base < top; base++) {
+        out->region[base] = (float)(total > 0 ? held_n[base] / total : 0.0);
+        out->acquires[base] = (float)exits[base];
+        out->region_loads[base] = (float)(total > 0 ? held_loads[base] / total : 0.0);
+    }
+    free(hold_in);
+    free(xs);
+    free(sums);
+    return 0;
 }
 
 int rf_sw_liveprof_of(const rf_func *f, const double *freq, rf_sw_liveprof *out, rf_err *err)
@@ -259,11 +325,6 @@ int rf_sw_liveprof_of(const rf_func *f, const double *freq, rf_sw_liveprof *out,
     int rc = rf_live_compute(f, &lv, err);
     if (rc < 0)
         return rc;
-    bool *hold_in = malloc((size_t)(f->nblocks > 0 ? f->nblocks : 1) * sizeof *hold_in);
-    if (!hold_in) {
-        rf_live_free(&lv);
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory");
-    }
     double total = 0, loads = 0, live_loads = 0, bars = 0, live_bars = 0;
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *blk = &f->blocks[b];
@@ -287,17 +348,10 @@ int rf_sw_liveprof_of(const rf_func *f, const double *freq, rf_sw_liveprof *out,
     out->live_barrier = bars > 0 ? live_bars / bars : -1.0;
     /* Base sets at or above the most live registers need no chunk. */
     int top = lv.max_live < RF_SW_MAXBASE ? lv.max_live : RF_SW_MAXBASE - 1;
-    for (int base = 1; base < top; base++) {
-        double st[3];
-        hold_stats(f, &lv, freq, base, hold_in, st);
-        out->region[base] = (float)st[0];
-        out->acquires[base] = (float)st[1];
-        out->region_loads[base] = (float)st[2];
-    }
-    out->valid = true;
-    free(hold_in);
+    rc = hold_stats(f, &lv, freq, top, out, err);
+    out->valid = rc == 0;
     rf_live_free(&lv);
-    return 0;
+    return rc;
 }
 
 /* RegMutex's and FineReg's figures from the kernel's live-register

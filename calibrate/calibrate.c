@@ -174,18 +174,21 @@
  * 9.75%), and against the full run of seed 1 alone too (window seeds 1-10:
  * 10.63% -> 9.91%); bench_accuracy (fermi-gtx480) 1.80% / 7.47% -> 1.88% /
  * 7.49% over calibration seeds 1-6.
- * Seeds are added until the standard error of their mean (sample standard
- * deviation / sqrt(seeds)) is at most LEVEL_REL_SE of it, from
- * LEVEL_MIN_SEEDS up to LEVEL_SEEDS: a kernel whose paths hardly depend on
- * the draws stops at three, one with data-dependent paths runs up to
+ * Seeds are added until the standard error of their mean (one draw's
+ * standard deviation / sqrt(seeds)) is at most LEVEL_REL_SE of it, up to
+ * LEVEL_SEEDS; the deviation is the draws' own, from LEVEL_MIN_SEEDS
+ * draws, or pooled with the first draw's batches where a long grid has
+ * them (LEVEL_BATCH_INFLATE): a kernel whose paths hardly depend on the
+ * draws stops at one to three, one with data-dependent paths runs up to
  * eight.  A seed costs a walk and a population-model run of the whole
  * grid, 4-16% of a full sampler run's CPU time: up to eight seeds instead
  * of sixteen leave bench_validation's calibrated errors where they were
  * (tri_imbal and nbody, which ran sixteen: 1.41% / 2.75% -> 1.43% /
  * 2.82%), two instead of three do not (reduce 1.11% -> 2.36%, libor
- * 1.30% -> 2.19%).  LEVEL_REL_SE = 1%: the windows set the level to their
+ * 1.30% -> 2.19%).  LEVEL_REL_SE = 2%: the windows set the level to their
  * own noise, s / sqrt(n) (several percent, calibrate/extrapolate.c), so a
- * finer mean of the draws buys no accuracy.
+ * finer mean of the draws buys no accuracy; on the nine, calibration seeds
+ * 1-4, one draw alone leaves the --sms 1 errors where three left them.
  * The draws: draw 0 is the grid's n CTAs (n = min(grid, LEVEL_MAX_CTAS))
  * under the windows' seed (the full run's own CTAs at that seed), draw s
  * the next n, CTAs s n .. (s + 1) n - 1, under the same seed: a CTA's paths
@@ -199,7 +202,7 @@
  * Deterministic: the same draws in the same order. */
 #define LEVEL_SEEDS 8
 #define LEVEL_MIN_SEEDS 3
-#define LEVEL_REL_SE 0.01
+#define LEVEL_REL_SE 0.02
 /* The draws need not be finer than the windows allow: the level carries
  * the windows' own noise, s / sqrt(n) (rms_rel over the n samples), and a
  * draws' standard error of LEVEL_WINDOW_SHARE of that adds
@@ -212,18 +215,21 @@
  * at --sms 1 / default run): 2.18% / 4.02% with the 1% rule alone,
  * 2.18% / 4.02% at 0.33, 2.19% / 4.05% at 0.5, 2.19% / 4.22% at 1. */
 #define LEVEL_WINDOW_SHARE 0.5
-/* One seed can be enough: on a grid of LEVEL_BATCH_WAVES waves or more,
- * the first seed's run is cut into LEVEL_BATCHES batches of CTAs
- * (rf_waves_run.batches), and when the standard error of their mean IPC
- * is at most LEVEL_BATCH_SE of it the level is that seed's.  The batches
- * understate the spread between seeds (reduce: 0.58% by its batches, 1.9%
- * sd between seeds 1-4; trsv 1.4% and 1.9%), hence a third of
- * LEVEL_REL_SE.  The grids that stop there (scan, jacobi9, conv_row,
- * hotspot: batches' error 0.02-0.17%) read 0.03-0.1% apart from seed to
- * seed; bench_validation's calibrated figures stay (1.57% / 2.61% mean
- * before, 1.57% / 2.60% after, nine / validation). */
+/* The first draw's batches: on a grid of LEVEL_BATCH_WAVES waves or more,
+ * the first draw's run is cut into LEVEL_BATCHES batches of CTAs
+ * (rf_waves_run.batches), and the standard error of their mean IPC, times
+ * LEVEL_BATCH_INFLATE, is a prior on one draw's relative spread worth
+ * LEVEL_BATCHES - 1 degrees of freedom.  The draws' own spread is pooled
+ * with it (var = (nu0 sb^2 + ss) / (nu0 + draws - 1)), so that one draw
+ * ends the level when the batches put its standard error under the
+ * target, and a second or third ends it on the pooled estimate, where
+ * without batches LEVEL_MIN_SEEDS draws must show it alone.  The batches
+ * understate the spread between draws: the inflation is the root mean
+ * square of (draws' standard deviation / a draw's batch standard error)
+ * over the nine tuning kernels at --sms 1 (8 draws each, every draw's
+ * batches; per kernel 0.5-2.3). */
 #define LEVEL_BATCHES 8
-#define LEVEL_BATCH_SE 0.0033
+#define LEVEL_BATCH_INFLATE 1.6
 #define LEVEL_BATCH_WAVES 32
 
 /* The factor on the noise of a window of len cycles on gpu, for CTAs of
@@ -621,10 +627,11 @@ static int level_ctas(const rf_kernel *k)
 /* level = whole-grid IPC of the population model / that of the wave
  * formula, default design, calibrated parameters (single SM, as the
  * sampler's full run), the population model's IPC averaged over the CTA
- * paths and cache outcomes of LEVEL_MIN_SEEDS to LEVEL_SEEDS draws (the
- * first draw0, the rest from walked where it holds them; until their
- * standard error meets LEVEL_REL_SE or LEVEL_WINDOW_SHARE), or of the first
- * alone when its batches say it is close enough (LEVEL_BATCH_SE).  Reads
+ * paths and cache outcomes of up to LEVEL_SEEDS draws (the first draw0,
+ * the rest from walked where it holds them), until their standard error,
+ * from their spread pooled with the first draw's batches (after one draw
+ * where the grid has batches, else LEVEL_MIN_SEEDS), meets LEVEL_REL_SE
+ * or LEVEL_WINDOW_SHARE.  Reads
  * out->rms_rel and out->samples: the fit's, set before. */
 static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
                               rf_calib *out, double rate, uint64_t seed, const rf_ctaset *draw0,
@@ -648,6 +655,10 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     double wn = out->samples > 0
                     ? LEVEL_WINDOW_SHARE * out->rms_rel / sqrt((double)out->samples) : 0.0;
     double target = wn > LEVEL_REL_SE ? wn : LEVEL_REL_SE;
+    /* One draw's relative spread from the first draw's batches (sb, nu0
+     * degrees of freedom; 0: none). */
+    double sb = 0;
+    int nu0 = 0;
     for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
         rf_ctaset *cs = NULL;
         if (s > 0)
@@ -664,28 +675,27 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
             break;
         ones[used++] = one;
         if (s == 0 && batched && wo.nbatch == LEVEL_BATCHES) {
-            /* The first seed's batches: their standard error as the
-             * seeds' would be. */
             double m = 0, ss = 0;
             for (int b = 0; b < wo.nbatch; b++)
                 m += wo.batch_ipc[b] / wo.nbatch;
             for (int b = 0; b < wo.nbatch; b++)
                 ss += (wo.batch_ipc[b] - m) * (wo.batch_ipc[b] - m);
-            if (m > 0 && sqrt(ss / (wo.nbatch - 1) / wo.nbatch) <= LEVEL_BATCH_SE * m) {
-                fluid = one;
-                break;
+            if (m > 0) {
+                sb = LEVEL_BATCH_INFLATE * sqrt(ss / (wo.nbatch - 1) / wo.nbatch) / m;
+                nu0 = wo.nbatch - 1;
             }
         }
         fluid = 0;
         for (int i = 0; i < used; i++)
             fluid += ones[i] / used;
-        if (used >= LEVEL_MIN_SEEDS) {
-            double ss = 0;
-            for (int i = 0; i < used; i++)
-                ss += (ones[i] - fluid) * (ones[i] - fluid);
-            if (sqrt(ss / (used - 1) / used) <= target * fluid)
-                break;
-        }
+        /* One draw's relative variance: the batches' prior pooled with the
+         * draws' own spread; the level's, that over the draws. */
+        double ss = 0;
+        for (int i = 0; i < used && fluid > 0; i++)
+            ss += (ones[i] - fluid) * (ones[i] - fluid) / (fluid * fluid);
+        double var = nu0 + used - 1 > 0 ? (nu0 * sb * sb + ss) / (nu0 + used - 1) : 0.0;
+        if ((nu0 > 0 || used >= LEVEL_MIN_SEEDS) && sqrt(var / used) <= target)
+            break;
     }
     if (rc)
         return rc;

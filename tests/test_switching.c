@@ -326,6 +326,63 @@ static void regmutex_hold(void **state)
     kb_free(f);
 }
 
+/* RegMutex's hold over a loop and a barrier, base sets 1 and 2 (each
+ * base's dataflow is its own, computed for all bases at once).
+ *   B0: i0 alu r0 =           live in/out 0/1
+ *       i1 alu r1 = r0                    1/2
+ *       i2 alu r2 = r0                    2/3
+ *   B1: i3 ldg r1 = r1 r2                 3/3   (loop body, 4 times)
+ *       i4 @p0 bra B1                     3/3
+ *   B2: i5 bar                            3/3
+ *       i6 stg = r0 r1 r2                 3/0
+ *       i7 exit                           0/0
+ * Block frequencies 1, 4, 1: 3 + 8 + 3 = 14 executed instructions.
+ * Base 1: i1 takes a chunk (2 live > 1) and nothing before the barrier
+ * gives it back (no live-out of 1 or fewer), so the warp enters the loop
+ * and B2 holding; the barrier gives it back (exit 1), i6 takes one and
+ * gives it back (live-out 0: exit 2).  Held: i1, i2 (2), the loop (8),
+ * i5 and i6 (2): 12 of 14; acquires 2; the load i3 issued holding 4
+ * times: 4 of 14.  Base 2: i1 needs none (2 live), i2 takes it: held 11
+ * of 14, acquires 2, loads 4 of 14.  Base 3 and above: no chunk (the
+ * most live registers are 3). */
+static void regmutex_hold_loop(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "loop");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r0 =");
+    kb_i(&b, "alu r1 = r0");
+    kb_i(&b, "alu r2 = r0");
+    int B1 = kb_block(&b, "B1");
+    kb_i(&b, "ldg r1 = r1 r2");
+    kb_i(&b, "@p0 bra");
+    int B2 = kb_block(&b, "B2");
+    kb_i(&b, "bar");
+    kb_i(&b, "stg = r0 r1 r2");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, B1, -1);
+    kb_succ(&b, B1, B2, B1);
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    double freq[3] = {1.0, 4.0, 1.0};
+    rf_sw_liveprof *lp = malloc(sizeof *lp);
+    assert_non_null(lp);
+    assert_int_equal(rf_sw_liveprof_of(f, freq, lp, NULL), 0);
+    assert_true(lp->valid);
+    NEAR(lp->loads, 4.0 / 14.0);
+    NEAR(lp->region[1], 12.0 / 14.0);
+    NEAR(lp->acquires[1], 2);
+    NEAR(lp->region_loads[1], 4.0 / 14.0);
+    NEAR(lp->region[2], 11.0 / 14.0);
+    NEAR(lp->acquires[2], 2);
+    NEAR(lp->region_loads[2], 4.0 / 14.0);
+    NEAR(lp->region[3], 0);
+    NEAR(lp->acquires[3], 0);
+    free(lp);
+    kb_free(f);
+}
+
 /* The estimate on a bundled kernel: the baseline and sharing with F = 0
  * have no design counters and the same IPC; VT's counters are those of
  * the closed forms (resident = the register file's CTAs). */
@@ -374,6 +431,7 @@ int main(void)
         cmocka_unit_test(regdram_switch_bytes),
         cmocka_unit_test(sharing_lock_wait),
         cmocka_unit_test(regmutex_hold),
+        cmocka_unit_test(regmutex_hold_loop),
         cmocka_unit_test(estimate_counters),
     };
     return cmocka_run_group_tests_name("switching", tests, NULL, NULL);
