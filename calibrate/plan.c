@@ -90,16 +90,17 @@
  * all of them and do not average out over positions.
  * Settled samples: where each point's window would be shorter than one
  * CTA lifetime and the budget holds at least two samples of a timed
- * warm-up of one lifetime and a window of one (after the DRAM latency's
+ * warm-up of 1.5 lifetimes and a window of one (after the DRAM latency's
  * fill), the plan takes as many such samples as the budget holds and
  * fewer points (the structure windows go first; the level's window and,
  * on an NVM GPU, the HI-RF windows at its CTAs stay), and the timed
- * warm-up stays one lifetime after the functional walk (plan->settle):
- * transpose's two samples (baseline and HI-RF concat at CTA 512, 5,969
- * cycles of warm-up, 10,266 of window) instead of six 5,411-cycle ones.
+ * warm-up (1.5 lifetimes, at most half a sample) stays after the
+ * functional walk (plan->settle): transpose's two samples (baseline and
+ * HI-RF concat at CTA 512, 8,117 cycles of warm-up, 8,118 of window)
+ * instead of six 5,411-cycle ones.
  * The window model replays the same warm-up, so it sees the same stretch.
  * A kernel whose budget holds fewer than two keeps the ordinary plan
- * (reduce on volta-hirf: 61,350 cycles against 45,512 per settled sample).
+ * (reduce on volta-hirf: 61,350 cycles against 56,790 per settled sample).
  */
 #include "plan.h"
 
@@ -137,9 +138,14 @@
  * age mix of a renewal process with lengths of coefficient of variation
  * near 1 settles within a few turnovers). */
 #define WARM_TURNS 4
-/* Settled samples: at least SETTLE_MIN of them, or none; points dropped
+/* Settled samples: a timed warm-up of SETTLE_WARM CTA lifetimes (chosen on
+ * the nine tuning kernels, bench_hirf Table 6, calibration seeds 1-3: 1
+ * and 1.5 lifetimes both 3.31% mean, coverage 88.9% and 91.9%, median
+ * width 21.1% and 20.5%; 2 leaves no kernel settled), at least SETTLE_MIN
+ * of them, or none; points dropped
  * for them in this order (indices of rf_plan_make_design's table: the
  * collector window, the B0/4 window, stealing, HI-RF TEA, HI-RF concat). */
+#define SETTLE_WARM 1.5
 #define SETTLE_MIN 2
 static const int SETTLE_DROP[] = {3, 1, 2, 5, 4};
 
@@ -271,12 +277,12 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
     /* Settled samples (the top: limits of this placement): where the
      * default budget leaves each point a window shorter than one CTA
      * lifetime but holds at least SETTLE_MIN samples of a timed warm-up of
-     * one lifetime and a window of one (after the fill of one DRAM
-     * latency), the plan keeps that many points and gives each such a
+     * SETTLE_WARM lifetimes and a window of one (after the fill of one
+     * DRAM latency), the plan keeps that many points and gives each such a
      * sample: the points dropped in SETTLE_DROP's order (the structure
      * windows first, the level's window never). */
     if (budget_cycles == 0 && !dd && life > 0 && npts > SETTLE_MIN) {
-        int whole = (int)(plan->budget / (lat + 2 * life));
+        int whole = (int)(plan->budget / (lat + (SETTLE_WARM + 1) * life));
         if (plan->budget / npts - lat < life && whole >= SETTLE_MIN && whole < npts) {
             bool keep[RF_PLAN_ORD + RF_PLAN_DESIGN];
             for (int i = 0; i < npts; i++)
@@ -292,7 +298,7 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
                 if (keep[i])
                     pts[o++] = pts[i];
             npts = o;
-            plan->settle = life;
+            plan->settle = SETTLE_WARM * life;
         }
     }
     if (npts <= 0)
@@ -319,7 +325,8 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
             if (pts[q].at < 0 && j++ == want)
                 pts[i].where = pts[q].where;
     }
-    uint64_t warm = (uint64_t)(life < 0.5 * per ? life : 0.5 * per);
+    double lw = plan->settle > 0 ? plan->settle : life;
+    uint64_t warm = (uint64_t)(lw < 0.5 * per ? lw : 0.5 * per);
     uint64_t window = (uint64_t)per - warm;
     for (int i = 0; i < npts; i++) {
         rf_plan_point *p = &plan->pt[n++];
@@ -386,8 +393,8 @@ void rf_plan_warm(const rf_gpu *gpu, rf_plan *plan)
     for (int i = 0; i < plan->n; i++) {
         rf_plan_point *p = &plan->pt[i];
         p->warm_ctas = turns < p->skip_ctas ? turns : p->skip_ctas;
-        /* The old warm-up was one CTA lifetime, at most half a sample; a
-         * settled sample keeps it. */
+        /* The old warm-up was one CTA lifetime (a settled sample's
+         * SETTLE_WARM), at most half a sample; a settled sample keeps it. */
         double life = (double)p->warmup;
         double w = fill < life && !(plan->settle > 0) ? fill : life;
         uint64_t span = p->warmup + p->cycles;
