@@ -74,6 +74,33 @@
  * (same cost) gave bench_hirf's Table 5 (window seeds 1-20 against full
  * runs averaged over seeds 1-5) 2.63% / 8.59% and 2.80% / 9.60% mean /
  * worst averaged, against 2.33% / 8.39% with one DRAM latency.
+ *
+ * Limits of this placement.  The functional walk moves every warp alike,
+ * so where a kernel's CTAs all have one length they finish together and
+ * every window starts where a wave starts, whatever its grid position; and
+ * one DRAM latency of timed warm-up does not refill a bandwidth-bound
+ * memory queue, so the first wave after it runs unloaded.  transpose on
+ * volta-hirf (waves of 8 CTAs, about 6,000 cycles: some 3,000 cycles at
+ * IPC 1.1, then some 3,000 near 0.1) reads 0.92-0.99 in 6,094-cycle
+ * windows after 400 timed cycles at the four positions, 0.50-0.61 after
+ * 5,969 (one CTA lifetime), against 0.616 for the full run.  Where CTA
+ * lifetimes exceed the window (reduce on volta-hirf: 9,825-cycle windows,
+ * 22,556-cycle lifetimes) every window reads the same early part of its
+ * CTAs, so the windows' errors against the window model are common to
+ * all of them and do not average out over positions.
+ * Settled samples: where each point's window would be shorter than one
+ * CTA lifetime and the budget holds at least two samples of a timed
+ * warm-up of 1.5 lifetimes and a window of one (after the DRAM latency's
+ * fill), the plan takes as many such samples as the budget holds and
+ * fewer points (the structure windows go first; the level's window and,
+ * on an NVM GPU, the HI-RF windows at its CTAs stay), and the timed
+ * warm-up (1.5 lifetimes, at most half a sample) stays after the
+ * functional walk (plan->settle): transpose's two samples (baseline and
+ * HI-RF concat at CTA 512, 8,117 cycles of warm-up, 8,118 of window)
+ * instead of six 5,411-cycle ones.
+ * The window model replays the same warm-up, so it sees the same stretch.
+ * A kernel whose budget holds fewer than two keeps the ordinary plan
+ * (reduce on volta-hirf: 61,350 cycles against 56,790 per settled sample).
  */
 #include "plan.h"
 
@@ -111,6 +138,16 @@
  * age mix of a renewal process with lengths of coefficient of variation
  * near 1 settles within a few turnovers). */
 #define WARM_TURNS 4
+/* Settled samples: a timed warm-up of SETTLE_WARM CTA lifetimes (chosen on
+ * the nine tuning kernels, bench_hirf Table 6, calibration seeds 1-3: 1
+ * and 1.5 lifetimes both 3.31% mean, coverage 88.9% and 91.9%, median
+ * width 21.1% and 20.5%; 2 leaves no kernel settled), at least SETTLE_MIN
+ * of them, or none; points dropped
+ * for them in this order (indices of rf_plan_make_design's table: the
+ * collector window, the B0/4 window, stealing, HI-RF TEA, HI-RF concat). */
+#define SETTLE_WARM 1.5
+#define SETTLE_MIN 2
+static const int SETTLE_DROP[] = {3, 1, 2, 5, 4};
 
 /* The HI-RF design sampled on an NVM-backed GPU: base assignment, a
  * concatenated index with up to three register bits.  False when the GPU
@@ -236,12 +273,39 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
         int fit = (int)(plan->budget / want);
         npts = fit < npts ? fit : npts;
     }
+    double life = ctas > 0 && resident > 0 ? plan->full_cycles * resident / (double)ctas : 0.0;
+    /* Settled samples (the top: limits of this placement): where the
+     * default budget leaves each point a window shorter than one CTA
+     * lifetime but holds at least SETTLE_MIN samples of a timed warm-up of
+     * SETTLE_WARM lifetimes and a window of one (after the fill of one
+     * DRAM latency), the plan keeps that many points and gives each such a
+     * sample: the points dropped in SETTLE_DROP's order (the structure
+     * windows first, the level's window never). */
+    if (budget_cycles == 0 && !dd && life > 0 && npts > SETTLE_MIN) {
+        int whole = (int)(plan->budget / (lat + (SETTLE_WARM + 1) * life));
+        if (plan->budget / npts - lat < life && whole >= SETTLE_MIN && whole < npts) {
+            bool keep[RF_PLAN_ORD + RF_PLAN_DESIGN];
+            for (int i = 0; i < npts; i++)
+                keep[i] = true;
+            for (int q = 0, left = npts; q < (int)(sizeof SETTLE_DROP / sizeof SETTLE_DROP[0])
+                                         && left > whole; q++)
+                if (SETTLE_DROP[q] < npts) {
+                    keep[SETTLE_DROP[q]] = false;
+                    left--;
+                }
+            int o = 0;
+            for (int i = 0; i < npts; i++)
+                if (keep[i])
+                    pts[o++] = pts[i];
+            npts = o;
+            plan->settle = SETTLE_WARM * life;
+        }
+    }
     if (npts <= 0)
         return RF_OK;
     double per = plan->budget / npts;
     if (per < least)
         per = least;
-    double life = ctas > 0 && resident > 0 ? plan->full_cycles * resident / (double)ctas : 0.0;
     /* Positions: the m ordinary points kept (baseline and stealing) stratify
      * the run's CTAs, the j-th at the middle of stratum j, CTA floor((j +
      * 1/2) ctas / m); a HI-RF or design window takes the position of the
@@ -261,7 +325,8 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
             if (pts[q].at < 0 && j++ == want)
                 pts[i].where = pts[q].where;
     }
-    uint64_t warm = (uint64_t)(life < 0.5 * per ? life : 0.5 * per);
+    double lw = plan->settle > 0 ? plan->settle : life;
+    uint64_t warm = (uint64_t)(lw < 0.5 * per ? lw : 0.5 * per);
     uint64_t window = (uint64_t)per - warm;
     for (int i = 0; i < npts; i++) {
         rf_plan_point *p = &plan->pt[n++];
@@ -328,9 +393,10 @@ void rf_plan_warm(const rf_gpu *gpu, rf_plan *plan)
     for (int i = 0; i < plan->n; i++) {
         rf_plan_point *p = &plan->pt[i];
         p->warm_ctas = turns < p->skip_ctas ? turns : p->skip_ctas;
-        /* The old warm-up was one CTA lifetime, at most half a sample. */
+        /* The old warm-up was one CTA lifetime (a settled sample's
+         * SETTLE_WARM), at most half a sample; a settled sample keeps it. */
         double life = (double)p->warmup;
-        double w = fill < life ? fill : life;
+        double w = fill < life && !(plan->settle > 0) ? fill : life;
         uint64_t span = p->warmup + p->cycles;
         p->warmup = (uint64_t)w;
         p->cycles = span - p->warmup;

@@ -34,6 +34,9 @@ typedef struct rf_plan {
     double budget;           /* cycles the samples may cost (warm-ups included) */
     double cost;             /* sum of warm-ups and windows */
     int resident;            /* CTAs per SM at the default design */
+    double settle;           /* cycles: a settled plan's timed warm-up, 1.5 CTA
+                                lifetimes (at most half a sample), which
+                                rf_plan_warm keeps (0: none; calibrate/plan.c) */
     int ndesign;             /* the last ndesign points: windows of the design given to
                                 rf_plan_make_design */
 } rf_plan;

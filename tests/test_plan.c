@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "../analytic/kchar.h"
+#include "../analytic/rcindex.h"
 #include "../calibrate/plan.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
@@ -235,6 +236,80 @@ static void short_run_gets_short_windows(void **state)
     unload(f);
 }
 
+/* Settled samples (calibrate/plan.c): transpose on volta-hirf, the whole
+ * grid (1,024 CTAs) on one SM, 8 resident, DRAM latency 400 cycles, six
+ * points (four ordinary, two HI-RF).  Estimated full run about 764,038
+ * cycles: budget 0.0425 x 764,038 = 32,471.6; lifetime 764,038 x 8 / 1024
+ * = 5,969.0.  Six samples would be 32,471.6 / 6 = 5,411.9 cycles, windows
+ * of 5,411.9 - 400 = 5,011.9 < 5,969.0; a settled sample takes 400 + 2.5
+ * x 5,969.0 = 15,322.6 (a warm-up of 1.5 lifetimes and a window of one),
+ * and the budget holds floor(2.12) = 2.  Kept: the level's window
+ * (baseline, 8 banks) and HI-RF concat at its CTAs; the collector, 2-bank,
+ * stealing and TEA windows dropped.  One ordinary point: its stratum's
+ * middle, 1/2 x 1024 = CTA 512.  A sample 32,471.6 / 2 = 16,235.8 cycles:
+ * warm-up 1.5 x 5,969.0 = 8,953.6 capped at half a sample, (int)8,117.9 =
+ * 8,117; window (int)16,235.8 - 8,117 = 8,118 (over one lifetime).
+ * Warmed: 4 x 8 = 32 CTAs walked; the timed warm-up stays 8,117 (not the
+ * 400-cycle fill).  A budget given (32,471 cycles) keeps the six points,
+ * warmed to 400 + ((int)(32,471 / 6) - 400) = 400 + 5,011. */
+static void settled_samples_for_short_windows(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err;
+    rf_kernel *k = NULL;
+    rf_ipc_kernel kc;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    assert_int_equal(rf_gpu_load("volta-hirf", &gpu, NULL, &err), RF_OK);
+    assert_int_equal(rf_kernel_load("inputs/validation/transpose.spec", &ko, &k, &err), RF_OK);
+    rf_kernel_spread(k, 1);
+    assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
+    rf_plan pl;
+    assert_int_equal(rf_plan_make(&gpu, k, &kc, 0, &pl, &err), RF_OK);
+    assert_float_equal(pl.full_cycles, 764038, 50);
+    assert_int_equal(pl.resident, 8);
+    double life = pl.full_cycles * 8 / 1024;
+    assert_true(pl.budget / 6 - 400 < life);
+    assert_int_equal((int)(pl.budget / (400 + 2.5 * life)), 2);
+    assert_int_equal(pl.n, 2);
+    assert_float_equal(pl.settle, 1.5 * life, 1e-9);
+    assert_int_equal(pl.pt[0].design.kind, RF_DESIGN_BASELINE);
+    assert_int_equal(pl.pt[0].design.banks, 8);
+    assert_string_equal(pl.pt[0].label, "baseline banks=8");
+    assert_int_equal(pl.pt[1].design.kind, RF_DESIGN_HIRF);
+    assert_int_equal(pl.pt[1].design.index, RF_RC_CONCAT);
+    assert_string_equal(pl.pt[1].label, "hirf index=concat");
+    uint64_t per = (uint64_t)(pl.budget / 2), warm = (uint64_t)(pl.budget / 4);
+    assert_true(1.5 * life > pl.budget / 4);
+    assert_true((double)(per - warm) > life);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pl.pt[i].skip_ctas, 512);
+        assert_int_equal(pl.pt[i].warmup, warm);
+        assert_int_equal(pl.pt[i].cycles, per - warm);
+    }
+    assert_float_equal(pl.cost, 2.0 * (double)per, 0);
+    rf_plan_warm(&gpu, &pl);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pl.pt[i].warm_ctas, 32);
+        assert_int_equal(pl.pt[i].warmup, warm);
+        assert_int_equal(pl.pt[i].cycles, per - warm);
+    }
+    assert_float_equal(pl.cost, 2.0 * (double)per, 0);
+
+    uint64_t given = (uint64_t)pl.budget;
+    assert_int_equal(rf_plan_make(&gpu, k, &kc, given, &pl, &err), RF_OK);
+    assert_int_equal(pl.n, 6);
+    assert_float_equal(pl.settle, 0, 0);
+    rf_plan_warm(&gpu, &pl);
+    uint64_t six = (uint64_t)((double)given / 6);
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(pl.pt[i].warmup, 400);
+        assert_int_equal(pl.pt[i].cycles, six - 400);
+    }
+    rf_kernel_destroy(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +317,7 @@ int main(void)
         cmocka_unit_test(default_budget_long_grid),
         cmocka_unit_test(design_windows_share_the_budget),
         cmocka_unit_test(short_run_gets_short_windows),
+        cmocka_unit_test(settled_samples_for_short_windows),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }
