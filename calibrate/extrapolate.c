@@ -30,7 +30,7 @@
  *        w = D^2 / (D^2 + V)                  (rf_extrap_shrink_prior).
  *    Windows short against a CTA lifetime (a short share of the grid)
  *    have a large V, so much of their correction is given up; four long
- *    windows (V near 0.06^2 / 4 = 0.0009, D = 0.2) keep 98% of it.  Assumption: the correction is
+ *    windows (V near 0.06^2 / 4 = 0.0009, D = 0.07) keep 84% of it.  Assumption: the correction is
  *    mostly one level over the designs (the windows' noise is on the
  *    level), so one weight serves every design point, HI-RF and the
  *    occupancy designs included.  Records without the weight (older ones,

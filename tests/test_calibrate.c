@@ -377,7 +377,7 @@ static void design_windows_fit_sw_only(void **state)
  * baseline window at the same CTAs, the IPCs the calibrated whole-kernel
  * estimates); the record's level_var = D2 (the windows' mean residual is
  * the record's win_bias, which the interval counts), and its weight is
- *   w = D^2 / (D^2 + v + r^2),  D = PRIOR_CORR = 0.2
+ *   w = D^2 / (D^2 + v + r^2),  D = PRIOR_CORR = 0.07
  * (v the windows' noise on the level, rep->level_noise).  A kernel whose
  * fit stays inside its bounds (reduce) keeps w = D^2 / (D^2 + v). */
 static double ratio_disagreement(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
@@ -448,12 +448,12 @@ static void hirf_windows_checked(void **state)
             assert_true(r > 0.1);
             assert_float_equal(rep->hirf_bias, r, 1e-12);
             assert_float_equal(cal.level_var, D2, 1e-12);
-            assert_float_equal(cal.shrink, 0.04 / (0.04 + rep->level_noise + r * r), 1e-12);
+            assert_float_equal(cal.shrink, 0.0049 / (0.0049 + rep->level_noise + r * r), 1e-12);
         } else {
             assert_true(cal.params.gto_share < 0.99);
             assert_float_equal(rep->hirf_bias, 0, 0);
             assert_float_equal(cal.level_var, D2, 1e-12);
-            assert_float_equal(cal.shrink, 0.04 / (0.04 + rep->level_noise), 1e-12);
+            assert_float_equal(cal.shrink, 0.0049 / (0.0049 + rep->level_noise), 1e-12);
         }
         free(rep);
         rf_kernel_destroy(k);
