@@ -86,23 +86,12 @@
  * (1-13% by kernel; windows of 1,000-25,000 cycles).
  * The priors on the structure (conflict_scale +- 0.3, steal_cand and
  * dead_reg +- 0.1, coll_base +- 0.2 cycles) and the rate (+- 0.05) are
- * tight because the windows mislead them: the earlier plan's three paired
- * windows (one position) differ
- * from their mean by 2.9% rms between sampler seeds and the two positions
- * by another 2.9% (same measurement, seeds 1-6), as large as the design
- * differences the structure parameters would follow, so wide priors let one
- * seed's window noise bend the design response at points never sampled.
- * bench_accuracy, mean / worst |error| averaged over calibration seeds 1-6:
- * 2.78% / 11.55% with the earlier wide priors (+- 2, 0.3, 0.5, 0.1),
- * 2.66% / 8.98% with tight structure priors, 2.44% / 9.01% with the rate's
- * too (the uncalibrated model: 4.18% / 14.28%); 2.58% / 8.54% since the
- * pipe queue is bounded by the class's collectors (analytic/ipc.c); 1.82% / 7.05% with
- * the windows at four positions, the collector window and the stealing
- * model of analytic/conflict.c (calibrate/plan.c).  Chosen on the bundled
- * kernels on fermi-gtx480; checked on maxwell-gtx980, where they were not
- * chosen (RF_BENCH_GPU): 3.73% / 14.92% against 4.11% / 19.60% with the
- * wide priors; 2.95% / 16.50% with today's plan (sgemm's worst points,
- * 19-21%, are 22% off uncalibrated: the model's structure, not the fit). */
+ * tight because the windows' own noise is as large as the design
+ * differences the structure parameters follow: paired windows at one
+ * position differ by 2.9% rms between sampler seeds, and positions by
+ * another 2.9%, so wide priors let one seed's window noise bend the
+ * design response at points never sampled.  Chosen on the nine bundled
+ * kernels on fermi-gtx480 (bench_accuracy, bench_validation). */
 #define WINDOW_NOISE 0.06
 #define PRIOR_CONFLICT 0.3
 #define PRIOR_STEAL 0.1
@@ -162,43 +151,30 @@
 #define RATE_HI 2.0
 #define LEVEL_MAX_CTAS 4096
 #define WINDOW_MAX_CTAS 4096
-/* The level estimates the full run's expected IPC, not one seed's: a full
+/* The level estimates the full run's expected IPC, not one draw's: a full
  * run is one draw of the CTAs' paths and cache outcomes, and the population
- * model replaying seed s follows the full run at seed s closely (reduce on
+ * model replaying draw s follows the full run of draw s closely (reduce on
  * volta-hirf at the default parameters, seeds 1-5: 0.319 / 0.324 / 0.309 /
  * 0.317 / 0.333 against full runs 0.324 / 0.326 / 0.311 / 0.318 / 0.332),
- * so a level from the windows' seed alone carried that seed's 2.4% (sd)
- * into every estimate.  Averaged over seeds s..s+15: Table 5 of bench_hirf
- * (window seeds 1-20 against full runs averaged over seeds 1-5) 2.52% /
- * 10.20% -> 2.44% / 9.55% (mean / worst, averaged; 4 seeds 9.90%, 8
- * 9.75%), and against the full run of seed 1 alone too (window seeds 1-10:
- * 10.63% -> 9.91%); bench_accuracy (fermi-gtx480) 1.80% / 7.47% -> 1.88% /
- * 7.49% over calibration seeds 1-6.
- * Seeds are added until the standard error of their mean (one draw's
- * standard deviation / sqrt(seeds)) is at most LEVEL_REL_SE of it, up to
+ * so a level from one draw carries that draw's spread (2.4% sd there) into
+ * every estimate.
+ * Draws are added until the standard error of their mean (one draw's
+ * standard deviation / sqrt(draws)) is at most LEVEL_REL_SE of it, up to
  * LEVEL_SEEDS; the deviation is the draws' own, from LEVEL_MIN_SEEDS
  * draws, or pooled with the first draw's batches where a long grid has
  * them (LEVEL_BATCH_INFLATE): a kernel whose paths hardly depend on the
  * draws stops at one to three, one with data-dependent paths runs up to
- * eight.  A seed costs a walk and a population-model run of the whole
- * grid, 4-16% of a full sampler run's CPU time: up to eight seeds instead
- * of sixteen leave bench_validation's calibrated errors where they were
- * (tri_imbal and nbody, which ran sixteen: 1.41% / 2.75% -> 1.43% /
- * 2.82%), two instead of three do not (reduce 1.11% -> 2.36%, libor
- * 1.30% -> 2.19%).  LEVEL_REL_SE = 2%: the windows set the level to their
- * own noise, s / sqrt(n) (several percent, calibrate/extrapolate.c), so a
- * finer mean of the draws buys no accuracy; on the nine, calibration seeds
- * 1-4, one draw alone leaves the --sms 1 errors where three left them.
+ * eight.  A draw costs a walk and a population-model run of the whole
+ * grid, 4-16% of a full sampler run's CPU time.  LEVEL_REL_SE = 2%: the
+ * windows set the level to their own noise, s / sqrt(n) (several percent,
+ * calibrate/extrapolate.c), so a finer mean of the draws buys no accuracy
+ * (chosen on the nine, calibration seeds 1-4).
  * The draws: draw 0 is the grid's n CTAs (n = min(grid, LEVEL_MAX_CTAS))
  * under the windows' seed (the full run's own CTAs at that seed), draw s
  * the next n, CTAs s n .. (s + 1) n - 1, under the same seed: a CTA's paths
  * and cache outcomes depend on its index and the seed alone, so the draws
- * are independent draws of the grid as the seeds' were, and the CTAs the
- * characterisation walked (seed 1, rf_kchar_compute_walked) serve again.
- * The level's draw noise, measured: bench_validation's calibrated mean over
- * calibration seeds 1-8 reads 2.09% / 3.13% (nine / validation) with the
- * seeds s..s+7 and 2.16-2.31% / 3.08-3.16% with CTA ranges starting at 0,
- * 8 n and 16 n.
+ * are independent draws of the grid, and the CTAs the characterisation
+ * walked (rf_kchar_compute_walked) serve again.
  * Deterministic: the same draws in the same order. */
 #define LEVEL_SEEDS 8
 #define LEVEL_MIN_SEEDS 3
@@ -210,10 +186,8 @@
  * max(LEVEL_REL_SE, LEVEL_WINDOW_SHARE s / sqrt(n)) of their mean, still
  * after LEVEL_MIN_SEEDS draws at least.  Where the windows are noisy (the
  * default run, whose windows read one SM's share: s 4-50%) three draws
- * serve where up to eight ran.  Chosen on the nine tuning kernels
- * (bench_validation, fermi-gtx480, calibration seeds 1-4, mean |error|
- * at --sms 1 / default run): 2.18% / 4.02% with the 1% rule alone,
- * 2.18% / 4.02% at 0.33, 2.19% / 4.05% at 0.5, 2.19% / 4.22% at 1. */
+ * serve where up to eight would run.  Chosen on the nine tuning kernels
+ * (bench_validation, fermi-gtx480, calibration seeds 1-4). */
 #define LEVEL_WINDOW_SHARE 0.5
 /* The first draw's batches: on a grid of LEVEL_BATCH_WAVES waves or more,
  * the first draw's run is cut into LEVEL_BATCHES batches of CTAs
