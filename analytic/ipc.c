@@ -661,6 +661,18 @@ static void steady_pair(const rf_ipc_kernel *k, const rf_ipc_machine *m1,
     solve_finish(&s2, out2);
 }
 
+/* The warps that issue with n CTAs resident: their active warps, at most
+ * the two-level pool's cap, which k->active_frac carries at full
+ * residency (k->pool_warps); n wpc act without a cap. */
+static double issuing_warps(const rf_ipc_kernel *k, double n, double wpc, double act)
+{
+    if (k->pool_warps > 0 && k->active_free > 0) {
+        double w = n * wpc * k->active_free;
+        return w < k->pool_warps ? w : k->pool_warps;
+    }
+    return n * wpc * act;
+}
+
 double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                             const rf_ipc_params *p, long ctas, int resident,
                             double *ipc_out, rf_ipc_result *steady)
@@ -681,11 +693,11 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     rf_ipc_result r;
     double act = k->active_frac > 0 ? k->active_frac : 1.0;
     int first = full > 0 ? resident : (int)part;
-    mm.warps = first * wpc * act;
+    mm.warps = full > 0 ? first * wpc * act : issuing_warps(k, first, wpc, act);
     rf_ipc_result rp;
     rf_ipc_machine mp = mm;
     if (full > 0 && part > 0) {
-        mp.warps = part * wpc * act;
+        mp.warps = issuing_warps(k, part, wpc, act);
         steady_pair(k, &mm, &mp, p, &r, &rp);
     } else {
         rf_ipc_steady(k, &mm, p, &r);
@@ -717,7 +729,7 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         double rem[RF_IPC_NLONE], x[RF_IPC_NLONE + 1];
         for (int n = 1; n <= ns; n++) {
             rf_ipc_machine mn = *m;
-            mn.warps = n * wpc * act;
+            mn.warps = issuing_warps(k, n, wpc, act);
             rf_ipc_result rn;
             rf_ipc_steady(k, &mn, p, &rn);
             double v = rn.ipc > 0 && mean > 0 ? n * i_cta / (rn.ipc * mean) : g;

@@ -66,6 +66,11 @@ typedef struct rf_ipc_kernel {
                              * analytic/kchar.c), or measured by calibration */
     double active_frac;     /* mean warp work / CTA critical work (barrier phases,
                              * slowest warp): share of resident warps still issuing */
+    double pool_warps;      /* a two-level scheduler's cap on the warps that issue,
+                             * which active_frac already carries at full residency
+                             * (calibrate/extrapolate.c); with fewer CTAs resident
+                             * their active warps issue up to it.  0: no cap */
+    double active_free;     /* active_frac before that cap (0: active_frac) */
     int warps_per_cta;
     /* The run's critical CTAs (analytic/kchar.c): of the crit_ctas CTAs of
      * the run the figures describe, those that no later CTA outlasts, by

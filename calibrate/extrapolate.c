@@ -277,8 +277,11 @@ static void pool_cap(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     double cap = rf_extrap_pool_warps(gpu, d, k, p, m);
     double act = k->active_frac > 0 ? k->active_frac : 1.0;
     double resident = (double)occ->warps_per_sm * act;
-    if (resident > cap)
+    if (resident > cap) {
+        k->active_free = act;
+        k->pool_warps = cap;
         k->active_frac = act * cap / resident;
+    }
 }
 
 /* RFC and LTRF: operands come from the register cache (1-cycle access), the
