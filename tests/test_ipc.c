@@ -334,6 +334,38 @@ static void cta_fluid_ends_the_run(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2800.0, 1e-6);
 }
 
+/* The same five CTAs (lone 300, 1500, 400, 500, 1000) under a two-level
+ * pool of 4 warps, as calibrate/extrapolate.c's pool_cap leaves it at 2
+ * CTAs (8 warps) resident: active_frac 0.5, active_free 1, pool_warps 4.
+ * One CTA's 4 warps fill the pool as two CTAs' 8 do, so both run at the
+ * 4 warps' IPC 0.8: x(2) = 2 x 400 / (0.8 x 740) = 50/37, x(1) = 400 /
+ * (0.8 x 740) -> g = 1; the fluid: 1500 x 50/37 + 700 = 2727.03.  The
+ * waves: 2 x (2 x 400 / 0.8) + 400 / 0.8 = 2500 (the partial wave's one
+ * CTA at 4 warps, not at the share 0.5 of them). */
+static void pool_caps_short_run_warps(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 4.0;
+    const float lone[5] = {300, 1500, 400, 500, 1000};
+    k.crit_ctas = 5;
+    k.nlone = 5;
+    for (int j = 0; j < 5; j++)
+        k.lone[j] = lone[j];
+    k.active_frac = 0.5;
+    k.active_free = 1.0;
+    k.pool_warps = 4.0;
+    double ipc;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1500.0 * 50.0 / 37.0 + 700.0, 1e-3);
+    k.nlone = 0;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2500.0, 1e-6);
+}
+
 /* The DRAM drain on the same 5 CTAs (2000 warp instructions, waves of 900
  * cycles, 2300 in all): 2 bytes of loads per instruction through 1 byte
  * per cycle, then a 330-cycle latency: 2000 x 2 / 1 + 330 = 4330 cycles
@@ -388,6 +420,7 @@ int main(void)
         cmocka_unit_test(waves_with_partial_last),
         cmocka_unit_test(critical_cta_ends_the_run),
         cmocka_unit_test(cta_fluid_ends_the_run),
+        cmocka_unit_test(pool_caps_short_run_warps),
         cmocka_unit_test(dram_drain_bounds_the_run),
         cmocka_unit_test(parameters_table),
     };
