@@ -543,11 +543,7 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * level's rms error on the nine tuning kernels' baseline full runs
  * (bench_ltrf_calib, both pools: 11.4%), and its level, c = ln level, is
  * shrunk by the same rule as a correction against that noise: level^w,
- * w = max(0, c^2 - LV_SD_NONE^2) / c^2 (kmeans, level 1.143: w = 0.28;
- * on the nine's three kernel-pools without windows the mean |error| went
- * 4.38 / 4.76 / 10.98% -> 2.21 / 8.69 / 5.56%, bfs at the preferred pool,
- * kmeans at both; conv_row, the validation kernel without windows, 14.51
- * / 4.92% -> 14.41 / 6.60%).
+ * w = max(0, c^2 - LV_SD_NONE^2) / c^2 (kmeans, level 1.143: w = 0.28).
  * Shrink: the level and the fitted parameters come from different
  * measurements (the population model checked by the baseline windows; the
  * paired windows' ratios), so each is weighed against its own noise
@@ -564,20 +560,11 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  *     w = D^2 / (D^2 + N),  D^2 = max(0, mean c_j^2 - N)
  * as rf_extrap_shrink_weight: a correction the windows cannot tell from
  * their noise is not applied.
- * Chosen on the nine tuning kernels (bench_ltrf_calib, preferred pool / 8
- * warps, mean |IPC error|, coverage of the 95% interval): LV_SCALE 1 /
- * 0.5 / 0.35 with LV_FLOOR 0.03 / 0.04 / 0.03: 4.71% / 6.40%, 94% / 100%,
- * median width 35% / 45%; 4.56% / 6.91%, 94% / 98%, 26% / 35%; 4.54% /
- * 7.12%, 91% / 98%, 20% / 26% (the validation kernels' coverage 89-91%,
- * 87-90%, 77-85%); SH_FLOOR 0 / 0.03 / 0.05 (the 0.5 row): 2 / 3 / 2
- * tuning kernel-pools worse than uncalibrated, 0.05 the fewest over both
- * sets; LV_NOISE_ONE 0.10 / 0.05: one-position kernels (hotspot's RFC
- * #7, -17% uncalibrated, -2% calibrated) kept uncalibrated / calibrated.
- * A level correction from the windows, level exp(w m) with w = tau^2 /
- * (tau^2 + se^2), made the nine worse (tau 0.03: 4.71% / 7.01% against
- * 4.71% / 6.40%; tau 0.05-0.2: 4.92-5.26% / 7.92-8.31% against 4.71% /
- * 6.46%), though it helped the validation kernels (10.51% / 8.74% ->
- * 8.96% / 7.67%): not applied.
+ * LV_SCALE, LV_FLOOR, SH_FLOOR and LV_NOISE_ONE are chosen on the nine
+ * tuning kernels (bench_ltrf_calib, both pools: mean |IPC error|, coverage
+ * of the 95% interval, kernel-pools made worse than uncalibrated).  The
+ * level is not corrected from the baseline windows' mean m: on the nine
+ * that made the estimates worse at every prior width tried.
  */
 #define LV_MAX_CTAS 4096
 #define LV_SCALE 0.5
