@@ -56,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../analytic/kchar.h"
 #include "../calibrate/calibrate.h"
@@ -142,7 +143,9 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms
     kj->sms = sms > 0 ? sms : (kj->gpu.sms > 0 ? kj->gpu.sms : 1);
     rf_kernel_spread(kj->k, kj->sms);
     double t0 = benchrun_proc_cpu_s(), w0 = benchrun_wall_s();
-    rf_calib_opts co = {0, 1, NULL, false, NULL};
+    /* The default thread count of `rfkit calibrate`: one per online CPU. */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    rf_calib_opts co = {0, 1, NULL, false, NULL, ncpu > 1 ? (int)ncpu : 1};
     rf_ctaset *walked = NULL;
     int rc = rf_kchar_compute_walked(&kj->gpu, kj->k, &kj->kc, &walked, &err);
     if (!rc)
@@ -281,7 +284,7 @@ static void seed_spread(const kjob *jobs, const int *first, int nseeds)
         for (int seed = 1; seed <= nseeds; seed++) {
             seedsum ss = {0, 0, 0, 0, 0, width};
             for (int i = first[s]; i < first[s + 1]; i++) {
-                rf_calib_opts co = {0, (uint64_t)seed, NULL, false, NULL};
+                rf_calib_opts co = {0, (uint64_t)seed, NULL, false, NULL, 1};
                 rf_calib cal;
                 rf_err err;
                 if (rf_calib_run(&jobs[i].gpu, GPU_NAME, jobs[i].k, &jobs[i].kc, &co, &cal, rep,
