@@ -356,6 +356,7 @@ typedef struct fit_ctx {
     int idx[RF_FIT_MAXP];
     int np;                      /* model parameters fitted */
     bool rate;                   /* theta[np] is the rate (warmed windows) */
+    int jobs;                    /* threads for the windows' evaluations (linearise) */
     rf_err *err;
 } fit_ctx;
 
@@ -425,43 +426,81 @@ static int lin_model(const double *theta, size_t i, double *v, void *data)
     return RF_OK;
 }
 
+/* One window's model value and slopes (linearise): job i of its pool
+ * evaluates window i at p and at each q_j = p with parameter j moved by
+ * h[j], in that order, with window i's own population-model start
+ * (c->ws[i]), and writes row i of L. */
+typedef struct lin_job {
+    fit_ctx *c;
+    lin_ctx *L;
+    rf_ipc_params p;
+    double h[RF_FIT_MAXP];
+    rf_err err[RF_PLAN_MAX];
+} lin_job;
+
+static int lin_window(int i, void *ctx)
+{
+    lin_job *J = ctx;
+    fit_ctx *c = J->c;
+    const rf_plan_point *pt = &c->plan->pt[i];
+    rf_err *err = &J->err[i];
+    rf_err_clear(err);
+    int rc = window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], &J->p, pt->skip_ctas,
+                        pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], &c->ws[i], 0, NULL,
+                        &J->L->w0[i], err);
+    for (int j = 0; j < c->np && !rc; j++) {
+        const rf_mparam *mp = &rf_ipc_mparams[c->idx[j]];
+        J->L->jac[i][j] = 0;
+        if (!uses_param(&pt->design, mp->name))
+            continue;
+        rf_ipc_params q = J->p;
+        rf_mparam_put(mp, &q, J->L->th0[j] + J->h[j]);
+        double w;
+        rc = window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], &q, pt->skip_ctas,
+                        pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], &c->ws[i], 0, NULL,
+                        &w, err);
+        if (!rc)
+            J->L->jac[i][j] = (w - J->L->w0[i]) / J->h[j];
+    }
+    return rc;
+}
+
 /* The window model's values and slopes at theta (lo, hi: the bounds,
- * width: the priors' widths of the model parameters). */
+ * width: the priors' widths of the model parameters), the windows on
+ * c->jobs threads (each window's evaluations on one, as lin_window). */
 static int linearise(fit_ctx *c, const double *theta, const double *lo, const double *hi,
                      const double *width, lin_ctx *L)
 {
     L->c = c;
-    rf_ipc_params p = c->base;
+    lin_job *J = calloc(1, sizeof *J);
+    if (!J)
+        return rf_err_set(c->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    J->c = c;
+    J->L = L;
+    J->p = c->base;
     for (int j = 0; j < c->np; j++) {
         L->th0[j] = theta[j];
-        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &p, theta[j]);
-    }
-    for (int i = 0; i < c->nobs; i++) {
-        int rc = window_of(c, (size_t)i, &p, &L->w0[i]);
-        if (rc)
-            return rc;
-    }
-    for (int j = 0; j < c->np; j++) {
-        const rf_mparam *mp = &rf_ipc_mparams[c->idx[j]];
+        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &J->p, theta[j]);
         double h = LIN_STEP * width[j];
         if (theta[j] + h > hi[j])
             h = -h;
         if (theta[j] + h < lo[j])
             h = 0.5 * (hi[j] - lo[j]) * LIN_STEP;
-        rf_ipc_params q = p;
-        rf_mparam_put(mp, &q, theta[j] + h);
-        for (int i = 0; i < c->nobs; i++) {
-            L->jac[i][j] = 0;
-            if (!uses_param(&c->plan->pt[i].design, mp->name))
-                continue;
-            double w;
-            int rc = window_of(c, (size_t)i, &q, &w);
-            if (rc)
-                return rc;
-            L->jac[i][j] = (w - L->w0[i]) / h;
-        }
+        J->h[j] = h;
     }
-    return RF_OK;
+    rf_pool pool;
+    int rc = rf_pool_start(&pool, c->jobs, c->nobs, lin_window, J, c->err);
+    if (!rc) {
+        rf_pool_release(&pool, c->nobs);
+        for (int i = 0; i < c->nobs && !rc; i++) {
+            rc = rf_pool_wait(&pool, i);
+            if (rc && c->err)
+                *c->err = J->err[i];
+        }
+        rf_pool_finish(&pool);
+    }
+    free(J);
+    return rc;
 }
 
 /* Fit pb (its model: the windows of c, then the priors) by successive
@@ -1288,6 +1327,7 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     c.k = &kuse;
     c.plan = plan;
     c.window = window;
+    c.jobs = jobs;
     c.err = err;
     /* The level's first draw (the grid's CTAs under the windows' seed,
      * whole_kernel_level), walked now: the windows' CTAs are among them. */
