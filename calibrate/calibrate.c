@@ -74,6 +74,7 @@
 #include "../analytic/kchar.h"
 #include "../analytic/occupancy.h"
 #include "../analytic/waves.h"
+#include "../common/pool.h"
 #include "../sampler/sim.h"
 #include "extrapolate.h"
 
@@ -329,6 +330,7 @@ typedef struct fit_ctx {
     int idx[RF_FIT_MAXP];
     int np;                      /* model parameters fitted */
     bool rate;                   /* theta[np] is the rate (warmed windows) */
+    int jobs;                    /* threads for the windows' evaluations (linearise) */
     rf_err *err;
 } fit_ctx;
 
@@ -398,43 +400,81 @@ static int lin_model(const double *theta, size_t i, double *v, void *data)
     return RF_OK;
 }
 
+/* One window's model value and slopes (linearise): job i of its pool
+ * evaluates window i at p and at each q_j = p with parameter j moved by
+ * h[j], in that order, with window i's own population-model start
+ * (c->ws[i]), and writes row i of L. */
+typedef struct lin_job {
+    fit_ctx *c;
+    lin_ctx *L;
+    rf_ipc_params p;
+    double h[RF_FIT_MAXP];
+    rf_err err[RF_PLAN_MAX];
+} lin_job;
+
+static int lin_window(int i, void *ctx)
+{
+    lin_job *J = ctx;
+    fit_ctx *c = J->c;
+    const rf_plan_point *pt = &c->plan->pt[i];
+    rf_err *err = &J->err[i];
+    rf_err_clear(err);
+    int rc = window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], &J->p, pt->skip_ctas,
+                        pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], &c->ws[i], 0, NULL,
+                        &J->L->w0[i], err);
+    for (int j = 0; j < c->np && !rc; j++) {
+        const rf_mparam *mp = &rf_ipc_mparams[c->idx[j]];
+        J->L->jac[i][j] = 0;
+        if (!uses_param(&pt->design, mp->name))
+            continue;
+        rf_ipc_params q = J->p;
+        rf_mparam_put(mp, &q, J->L->th0[j] + J->h[j]);
+        double w;
+        rc = window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], &q, pt->skip_ctas,
+                        pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], &c->ws[i], 0, NULL,
+                        &w, err);
+        if (!rc)
+            J->L->jac[i][j] = (w - J->L->w0[i]) / J->h[j];
+    }
+    return rc;
+}
+
 /* The window model's values and slopes at theta (lo, hi: the bounds,
- * width: the priors' widths of the model parameters). */
+ * width: the priors' widths of the model parameters), the windows on
+ * c->jobs threads (each window's evaluations on one, as lin_window). */
 static int linearise(fit_ctx *c, const double *theta, const double *lo, const double *hi,
                      const double *width, lin_ctx *L)
 {
     L->c = c;
-    rf_ipc_params p = c->base;
+    lin_job *J = calloc(1, sizeof *J);
+    if (!J)
+        return rf_err_set(c->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    J->c = c;
+    J->L = L;
+    J->p = c->base;
     for (int j = 0; j < c->np; j++) {
         L->th0[j] = theta[j];
-        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &p, theta[j]);
-    }
-    for (int i = 0; i < c->nobs; i++) {
-        int rc = window_of(c, (size_t)i, &p, &L->w0[i]);
-        if (rc)
-            return rc;
-    }
-    for (int j = 0; j < c->np; j++) {
-        const rf_mparam *mp = &rf_ipc_mparams[c->idx[j]];
+        rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &J->p, theta[j]);
         double h = LIN_STEP * width[j];
         if (theta[j] + h > hi[j])
             h = -h;
         if (theta[j] + h < lo[j])
             h = 0.5 * (hi[j] - lo[j]) * LIN_STEP;
-        rf_ipc_params q = p;
-        rf_mparam_put(mp, &q, theta[j] + h);
-        for (int i = 0; i < c->nobs; i++) {
-            L->jac[i][j] = 0;
-            if (!uses_param(&c->plan->pt[i].design, mp->name))
-                continue;
-            double w;
-            int rc = window_of(c, (size_t)i, &q, &w);
-            if (rc)
-                return rc;
-            L->jac[i][j] = (w - L->w0[i]) / h;
-        }
+        J->h[j] = h;
     }
-    return RF_OK;
+    rf_pool pool;
+    int rc = rf_pool_start(&pool, c->jobs, c->nobs, lin_window, J, c->err);
+    if (!rc) {
+        rf_pool_release(&pool, c->nobs);
+        for (int i = 0; i < c->nobs && !rc; i++) {
+            rc = rf_pool_wait(&pool, i);
+            if (rc && c->err)
+                *c->err = J->err[i];
+        }
+        rf_pool_finish(&pool);
+    }
+    free(J);
+    return rc;
 }
 
 /* Fit pb (its model: the windows of c, then the priors) by successive
@@ -598,6 +638,63 @@ static int level_ctas(const rf_kernel *k)
     return total > LEVEL_MAX_CTAS ? LEVEL_MAX_CTAS : total < 1 ? 1 : (int)total;
 }
 
+/* The fewest draws, more than `used`, the level's stopping rule can stop
+ * at, knowing one draw's spread from the first draw's batches (sb, nu0
+ * degrees of freedom): the draws' own spread adds a sum of squares ss >= 0
+ * to the pooled variance, so the rule's test with ss = 0 (the same
+ * floating-point steps, each monotone) passes wherever it can pass.
+ * LEVEL_SEEDS where it cannot before the last draw. */
+static int level_need(int nu0, double sb, double target, int used)
+{
+    for (int u = used + 1; u < LEVEL_SEEDS; u++) {
+        if (!(nu0 > 0 || u >= LEVEL_MIN_SEEDS))
+            continue;
+        double var = nu0 + u - 1 > 0 ? (nu0 * sb * sb + 0.0) / (nu0 + u - 1) : 0.0;
+        if (sqrt(var / u) <= target)
+            return u;
+    }
+    return LEVEL_SEEDS;
+}
+
+/* The level's draws (whole_kernel_level), each an independent job of
+ * its pool writing its own slot: draw s > 0 walks CTAs
+ * [s n, (s + 1) n) with the sampler's streams for `seed` (from walked
+ * where it holds them); draw 0 is draw0, run in batches when `batched`. */
+typedef struct level_job {
+    const rf_gpu *gpu;
+    const rf_kernel *k;
+    const rf_ipc_kernel *kuse;
+    const rf_design *d;
+    const rf_ipc_params *p;
+    const rf_ctaset *draw0, *walked;
+    uint64_t seed;
+    int n;                      /* CTAs per draw (level_ctas) */
+    bool batched;
+    double one[LEVEL_SEEDS];    /* draw s's whole-grid IPC */
+    rf_waves_out wo0;           /* draw 0's batches */
+    rf_err err[LEVEL_SEEDS];
+} level_job;
+
+static int level_draw(int s, void *ctx)
+{
+    level_job *j = ctx;
+    rf_err *err = &j->err[s];
+    rf_err_clear(err);
+    rf_ctaset *cs = NULL;
+    int rc = RF_OK;
+    if (s > 0)
+        rc = rf_kchar_ctaset_reuse(&j->walked, 1, j->gpu, j->k->func, &j->k->profile,
+                                   j->kuse->warps_per_cta, (long)s * j->n, j->n,
+                                   rf_kernel_sms(j->k), j->seed, &cs, err);
+    rf_waves_out wo;
+    if (!rc)
+        rc = window_ipc(j->gpu, j->d, j->k, j->kuse, s > 0 ? cs : j->draw0, j->p, 0, 0, 0, 0,
+                        NULL, s == 0 && j->batched ? LEVEL_BATCHES : 0, s == 0 ? &j->wo0 : &wo,
+                        &j->one[s], err);
+    rf_kchar_ctaset_free(cs);
+    return rc;
+}
+
 /* level = whole-grid IPC of the population model / that of the wave
  * formula, default design, calibrated parameters (single SM, as the
  * sampler's full run), the population model's IPC averaged over the CTA
@@ -606,13 +703,17 @@ static int level_ctas(const rf_kernel *k)
  * from their spread pooled with the first draw's batches (after one draw
  * where the grid has batches, else LEVEL_MIN_SEEDS), meets LEVEL_REL_SE
  * or LEVEL_WINDOW_SHARE.  Reads
- * out->rms_rel and out->samples: the fit's, set before. */
+ * out->rms_rel and out->samples: the fit's, set before.
+ * On `jobs` threads the draws run ahead of the stopping rule: at once
+ * those it takes whatever they give (level_need), then, after the first
+ * draw, `jobs` at a time; the rule still takes them one by one in order,
+ * so the level is the same on any number of threads (a draw run ahead and
+ * not taken costs CPU time, not wall). */
 static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
                               rf_calib *out, double rate, uint64_t seed, const rf_ctaset *draw0,
-                              const rf_ctaset *walked, rf_err *err)
+                              const rf_ctaset *walked, int jobs, rf_err *err)
 {
     long total = rf_kernel_ctas(k);
-    int n = level_ctas(k);
     rf_design d;
     rf_design_init(&d);
     rf_occ_input in = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem};
@@ -621,7 +722,28 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     if (rc)
         return rc;
     long res = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
-    bool batched = res > 0 && total >= LEVEL_BATCH_WAVES * res;
+    level_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    j->gpu = gpu;
+    j->k = k;
+    j->kuse = kuse;
+    j->d = &d;
+    j->p = &out->params;
+    j->draw0 = draw0;
+    j->walked = walked;
+    j->seed = seed;
+    j->n = level_ctas(k);
+    j->batched = res > 0 && total >= LEVEL_BATCH_WAVES * res;
+    rf_pool pool;
+    rc = rf_pool_start(&pool, jobs, LEVEL_SEEDS, level_draw, j, err);
+    if (rc) {
+        free(j);
+        return rc;
+    }
+    /* Draws the rule takes at least: before the first, one where its
+     * batches may settle it, else LEVEL_MIN_SEEDS. */
+    int need = j->batched ? 1 : LEVEL_MIN_SEEDS;
     double ones[LEVEL_SEEDS], fluid = 0;
     int used = 0;
     /* The draws' target: LEVEL_REL_SE, or the share of the windows' noise
@@ -634,29 +756,25 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     double sb = 0;
     int nu0 = 0;
     for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
-        rf_ctaset *cs = NULL;
-        if (s > 0)
-            rc = rf_kchar_ctaset_reuse(&walked, 1, gpu, k->func, &k->profile,
-                                       kuse->warps_per_cta, (long)s * n, n, rf_kernel_sms(k),
-                                       seed, &cs, err);
-        double one = 0;
-        rf_waves_out wo;
-        if (!rc)
-            rc = window_ipc(gpu, &d, k, kuse, s > 0 ? cs : draw0, &out->params, 0, 0, 0, 0, NULL,
-                            s == 0 && batched ? LEVEL_BATCHES : 0, &wo, &one, err);
-        rf_kchar_ctaset_free(cs);
-        if (rc)
+        int ahead = s == 0 ? 1 : s + jobs;
+        rf_pool_release(&pool, need > ahead ? need : ahead);
+        rc = rf_pool_wait(&pool, s);
+        if (rc) {
+            if (err)
+                *err = j->err[s];
             break;
-        ones[used++] = one;
-        if (s == 0 && batched && wo.nbatch == LEVEL_BATCHES) {
+        }
+        ones[used++] = j->one[s];
+        const rf_waves_out *wo = &j->wo0;
+        if (s == 0 && j->batched && wo->nbatch == LEVEL_BATCHES) {
             double m = 0, ss = 0;
-            for (int b = 0; b < wo.nbatch; b++)
-                m += wo.batch_ipc[b] / wo.nbatch;
-            for (int b = 0; b < wo.nbatch; b++)
-                ss += (wo.batch_ipc[b] - m) * (wo.batch_ipc[b] - m);
+            for (int b = 0; b < wo->nbatch; b++)
+                m += wo->batch_ipc[b] / wo->nbatch;
+            for (int b = 0; b < wo->nbatch; b++)
+                ss += (wo->batch_ipc[b] - m) * (wo->batch_ipc[b] - m);
             if (m > 0) {
-                sb = LEVEL_BATCH_INFLATE * sqrt(ss / (wo.nbatch - 1) / wo.nbatch) / m;
-                nu0 = wo.nbatch - 1;
+                sb = LEVEL_BATCH_INFLATE * sqrt(ss / (wo->nbatch - 1) / wo->nbatch) / m;
+                nu0 = wo->nbatch - 1;
             }
         }
         fluid = 0;
@@ -670,7 +788,11 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
         double var = nu0 + used - 1 > 0 ? (nu0 * sb * sb + ss) / (nu0 + used - 1) : 0.0;
         if ((nu0 > 0 || used >= LEVEL_MIN_SEEDS) && sqrt(var / used) <= target)
             break;
+        if (s == 0)
+            need = level_need(nu0, sb, target, used);
     }
+    rf_pool_finish(&pool);
+    free(j);
     if (rc)
         return rc;
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem, total, 1};
@@ -979,6 +1101,35 @@ static void hirf_window_check(rf_calib_report *rep, int nord, bool at_bound, dou
     rep->hirf_bias = r;
 }
 
+/* The windows' sampler runs (step 2), each an independent job of
+ * calib_run's pool writing its own slot.  rf_sim_run reads the GPU, the
+ * kernel, the design and its options only (it builds its program and
+ * state per run), so the jobs share them. */
+typedef struct win_job {
+    const rf_gpu *gpu;
+    const rf_kernel *k;
+    const rf_plan *plan;
+    uint64_t seed;
+    rf_sim_stats st[RF_PLAN_MAX];
+    rf_err err[RF_PLAN_MAX];
+} win_job;
+
+static int win_run(int i, void *ctx)
+{
+    win_job *w = ctx;
+    const rf_plan_point *pt = &w->plan->pt[i];
+    rf_sim_opts so;
+    rf_sim_opts_init(&so);
+    so.seed = w->seed;
+    so.warmup = pt->warmup;
+    so.cycles = pt->cycles;
+    so.skip_ctas = pt->skip_ctas;
+    so.warm_ctas = pt->warm_ctas;
+    so.sms = 1;
+    rf_err_clear(&w->err[i]);
+    return rf_sim_run(w->gpu, &pt->design, w->k, &so, &w->st[i], &w->err[i]);
+}
+
 static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
                      const rf_ipc_kernel *kc, const rf_ctaset *walked, rf_ctaset **draw0,
                      const rf_calib_opts *opts, rf_calib *out, rf_calib_report *rep,
@@ -1041,25 +1192,36 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
         return RF_OK;
     }
 
-    /* Samples. */
+    /* Samples: the windows' sampler runs on the pool's threads, taken
+     * here in the plan's order. */
+    int jobs = opts && opts->jobs > 1 ? opts->jobs : 1;
     double y[RF_PLAN_MAX], window[RF_PLAN_MAX], conflict[RF_PLAN_MAX];
     int resident[RF_PLAN_MAX];
     double reads = 0, writes = 0, base_insts = 0, live = 0;
     int nlive = 0;
+    win_job *wj = calloc(1, sizeof *wj);
+    if (!wj)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    wj->gpu = gpu;
+    wj->k = k;
+    wj->plan = plan;
+    wj->seed = seed;
+    rf_pool pool;
+    rc = rf_pool_start(&pool, jobs, plan->n, win_run, wj, err);
+    if (rc) {
+        free(wj);
+        return rc;
+    }
+    rf_pool_release(&pool, plan->n);
     for (int i = 0; i < plan->n; i++) {
         const rf_plan_point *pt = &plan->pt[i];
-        rf_sim_opts so;
-        rf_sim_opts_init(&so);
-        so.seed = seed;
-        so.warmup = pt->warmup;
-        so.cycles = pt->cycles;
-        so.skip_ctas = pt->skip_ctas;
-        so.warm_ctas = pt->warm_ctas;
-        so.sms = 1;
-        rf_sim_stats st;
-        rc = rf_sim_run(gpu, &pt->design, k, &so, &st, err);
-        if (rc)
-            return rc;
+        rc = rf_pool_wait(&pool, i);
+        if (rc) {
+            if (err)
+                *err = wj->err[i];
+            break;
+        }
+        const rf_sim_stats st = wj->st[i];
         rf_calib_sample *s = &rep->s[i];
         snprintf(s->label, sizeof s->label, "%s", pt->label);
         s->skip_ctas = pt->skip_ctas;
@@ -1081,10 +1243,12 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
                         "left out of the fit\n", i + 1, plan->n, pt->label);
             continue;
         }
-        if (!(st.ipc > 0))
-            return rf_err_set(err, RF_EFIT, NULL, 0, 0, NULL,
-                              "sample '%s' retired no instructions in %llu cycles", pt->label,
-                              (unsigned long long)st.cycles);
+        if (!(st.ipc > 0)) {
+            rc = rf_err_set(err, RF_EFIT, NULL, 0, 0, NULL,
+                            "sample '%s' retired no instructions in %llu cycles", pt->label,
+                            (unsigned long long)st.cycles);
+            break;
+        }
         y[i] = st.ipc;
         window[i] = (double)st.cycles;
         conflict[i] = st.rc_writes ? (double)st.rc_conflicts / (double)st.rc_writes : 0.0;
@@ -1104,6 +1268,10 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
                     i + 1, plan->n, pt->label, (unsigned long long)pt->skip_ctas,
                     (unsigned long long)pt->warmup, (unsigned long long)st.cycles, st.ipc);
     }
+    rf_pool_finish(&pool);
+    free(wj);
+    if (rc)
+        return rc;
     rep->n = plan->n;
 
     rf_ipc_kernel kuse = *kc;
@@ -1132,6 +1300,7 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     c.k = &kuse;
     c.plan = plan;
     c.window = window;
+    c.jobs = jobs;
     c.err = err;
     /* The level's first draw (the grid's CTAs under the windows' seed,
      * whole_kernel_level), walked now: the windows' CTAs are among them. */
@@ -1289,7 +1458,7 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     free_sets(&c);
     if (!rc)
         rc = whole_kernel_level(gpu, k, &kuse, out, c.rate ? rep->fit.theta[c.np] : 1.0, seed,
-                                *draw0, walked, err);
+                                *draw0, walked, jobs, err);
     if (!rc)
         rc = shrink_weight(gpu, k, kc, vwin, out, rep, err);
     if (!rc && nhirf > 0)

@@ -54,6 +54,10 @@ typedef struct rf_calib_opts {
                                 regdram, finereg, regmutex): its windows join the
                                 plan within the same budget and fit sw_sync and
                                 sw_cost (calibrate/calibrate.c) */
+    int jobs;                /* threads running the windows' sampler runs, the fit's
+                                window models and the level's draws (<= 1: the
+                                calling thread alone); the record is the same on
+                                any number */
 } rf_calib_opts;
 
 /* Calibrate kernel k (characteristics kc) on gpu (named gpu_name in the

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../analytic/kchar.h"
 #include "../analytic/switching.h"
@@ -42,7 +43,7 @@ static void usage(FILE *out)
             "usage: rfkit calibrate --gpu G (--kernel K | --kernels LIST) [-o FILE]\n"
             "                       [--budget-cycles N] [--seed S]\n"
             "                       [--entry NAME] [--grid X,Y,Z] [--block X,Y,Z] [--smem B]\n"
-            "                       [--regs N] [--sms N] [--quiet] [--cold]\n"
+            "                       [--regs N] [--sms N] [--jobs N] [--quiet] [--cold]\n"
             "                       [--design D [--active-warps N]]\n\n"
             "Run short sampler windows at a few design points (warm-up, window, several\n"
             "places of the kernel), fit the IPC model's free parameters with GSL, print the\n"
@@ -74,6 +75,10 @@ static void usage(FILE *out)
             "  --sms N            SMs the grid is spread over (default: the GPU's); the\n"
             "                     busiest SM's share is sampled (1: the whole grid on one SM)\n"
             "  --seed S           sampler seed (default 1)\n"
+            "  --jobs N           threads running the windows, the fit's window models\n"
+            "                     and the level's draws at once (default: all cores;\n"
+            "                     under mpirun, the cores over the ranks of each\n"
+            "                     machine); the record is the same whatever N\n"
             "  --quiet            no per-sample progress lines (shown only on a terminal)\n"
             "  --cold             windows from a cold start.  By default each window\n"
             "                     starts after a few CTA turnovers walked untimed\n"
@@ -462,7 +467,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     rf_err_clear(&err);
     const char *gpu_name = NULL, *kernel_path = NULL, *out_path = DEFAULT_CALIB, *list = NULL;
     const char *budget_s = NULL, *seed_s = NULL, *design_s = NULL, *pool_s = NULL;
-    const char *sms_s = NULL;
+    const char *sms_s = NULL, *jobs_s = NULL;
     bool quiet = false, cold = false;
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
@@ -484,7 +489,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
                                    {"output", &out_path},     {"budget-cycles", &budget_s},
                                    {"seed", &seed_s},         {"active-warps", &pool_s},
                                    {"design", &design_s},     {"kernels", &list},
-                                   {"sms", &sms_s}};
+                                   {"sms", &sms_s},           {"jobs", &jobs_s}};
         int rc = rf_cli_values(argc, argv, &i, opts, sizeof opts / sizeof opts[0], &err);
         if (rc == 0)
             rc = rf_cli_kernel_opt(argc, argv, &i, &ko, &err);
@@ -506,7 +511,13 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         return fail(m, &err);
     }
     /* The per-sample lines are progress: on a terminal only. */
-    rf_calib_opts co = {0, 1, quiet || list ? NULL : rf_progress_stream(), cold, NULL};
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN) / m->local_size;
+    if (jobs < 1)
+        jobs = 1;
+    if (jobs_s && rf_parse_long_in(jobs_s, 1, 1024, RF_CLI_WHERE, 0, "jobs", &jobs, &err))
+        return fail(m, &err);
+    rf_calib_opts co = {0, 1, quiet || list ? NULL : rf_progress_stream(), cold, NULL,
+                        (int)jobs};
     if (budget_s && parse_u64("budget-cycles", budget_s, &co.budget_cycles, &err))
         return fail(m, &err);
     if (budget_s && co.budget_cycles == 0) {   /* 0 would silently mean the default */

@@ -236,7 +236,7 @@ static int load_one(int i, void *ctx, rf_err *err)
 static int calibrate_one(const run004 *x, kslot *s, int kind, int p, rf_err *err)
 {
     if (kind == T_CAL) {
-        rf_calib_opts co = {0, x->o->seed, NULL, false, NULL};
+        rf_calib_opts co = {0, x->o->seed, NULL, false, NULL, 1};
         rf_calib_report *rep = malloc(sizeof *rep);
         if (!rep)
             return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");

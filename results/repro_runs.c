@@ -33,7 +33,7 @@ int rf_rr_open(const rf_repro_opts *o, const rf_gpu *gpu, const char *name, int 
         if (!rep) {
             rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
         } else {
-            rf_calib_opts co = {0, seed, NULL, false, NULL};
+            rf_calib_opts co = {0, seed, NULL, false, NULL, 1};
             rc = rf_calib_run(gpu, gpu->name, rk->k, &rk->kc, &co, &rk->cal, rep, err);
             free(rep);
             rk->calibrated = rc == 0;

@@ -208,7 +208,7 @@ static void seed_spread(const kjob *jobs, int nk)
             double sum = 0, worst = 0;
             int n = 0;
             for (int i = 0; i < nk; i++) {
-                rf_calib_opts co = {0, (uint64_t)seed, NULL, warm == 0, NULL};
+                rf_calib_opts co = {0, (uint64_t)seed, NULL, warm == 0, NULL, 1};
                 rf_calib cal;
                 rf_err err;
                 if (rf_calib_run(&jobs[i].gpu, jobs[i].gpu_name, jobs[i].k, &jobs[i].kc, &co, &cal,
@@ -266,7 +266,7 @@ int main(void)
          * full runs keep seed 1), to see how much the figures owe to the
          * particular paths the samples drew. */
         const char *seed_env = getenv("RF_BENCH_SEED");
-        rf_calib_opts co = {0, seed_env ? strtoull(seed_env, NULL, 10) : 1, NULL, false, NULL};
+        rf_calib_opts co = {0, seed_env ? strtoull(seed_env, NULL, 10) : 1, NULL, false, NULL, 1};
         /* RF_BENCH_COLD=1: windows from a cold start, without functional
          * warming (rf_plan_warm). */
         co.cold = getenv("RF_BENCH_COLD") && atoi(getenv("RF_BENCH_COLD")) > 0;

@@ -239,7 +239,7 @@ int main(void)
     if (!rep)
         return 1;
     for (int i = 0; i < nk; i++) {
-        rf_calib_opts co = {0, 1, NULL, false, NULL};
+        rf_calib_opts co = {0, 1, NULL, false, NULL, 1};
         jobs[i].have_cal = rf_calib_run(&gpus[0], gpu_names[0], jobs[i].k, &jobs[i].kc[0], &co,
                                         &jobs[i].cal, rep, &err) == 0;
         if (!jobs[i].have_cal)

@@ -311,7 +311,7 @@ static int run_kernel(const rf_gpu *gpu, const char *path, row rows[NCFG], int *
     /* RF_BENCH_CALSEED=S: the windows' sampler seed (default 1; the full
      * runs keep theirs), to see how much one seed's windows move Table 5. */
     const char *senv = getenv("RF_BENCH_CALSEED");
-    rf_calib_opts co = {0, senv ? strtoull(senv, NULL, 10) : 1, NULL, false, NULL};
+    rf_calib_opts co = {0, senv ? strtoull(senv, NULL, 10) : 1, NULL, false, NULL, 1};
     int wrc = rep ? rf_calib_run(gpu, gpu->name, k, &kc, &co, &wc, rep, &err) : RF_ENOMEM;
     if (wrc)
         fprintf(stderr, "bench_hirf: %s: calibrate: %s\n", k->name, err.msg);
@@ -517,7 +517,7 @@ static void vscore(vjob *j, const rf_gpu *gpu)
      * the same full runs (seed 1). */
     const char *senv = getenv("RF_BENCH_CALSEED");
     uint64_t seed = senv && atoll(senv) > 0 ? (uint64_t)atoll(senv) : 1;
-    rf_calib_opts co = {0, seed, NULL, false, NULL};
+    rf_calib_opts co = {0, seed, NULL, false, NULL, 1};
     if (!rep || rf_kchar_compute(gpu, j->k, &j->kc, &err)
         || rf_calib_run(gpu, gpu->name, j->k, &j->kc, &co, &j->cal, rep, &err)) {
         fprintf(stderr, "bench_hirf: calibrate %s: %s\n", j->name, err.msg);

@@ -147,7 +147,7 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name)
         /* The kernel's calibration (seed 1): its windows run the baseline
          * and bank designs only, so every point scored here is one no
          * window ran. */
-        rf_calib_opts co = {0, 1, NULL, false, NULL};
+        rf_calib_opts co = {0, 1, NULL, false, NULL, 1};
         rf_calib_report *rep = malloc(sizeof *rep);
         kj->has_cal[g] = rep && rf_calib_run(&kj->gpu[g], gn, kj->k[g], &kj->kc[g], &co,
                                              &kj->cal[g], rep, &err) == RF_OK;
@@ -169,7 +169,7 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name)
          * (seed 1; switching designs only: sharing has no free parameter). */
         kj->has_dcal[i] = false;
         if (rf_sw_is_switching(points[i].kind)) {
-            rf_calib_opts dco = {0, 1, NULL, false, &p->d};
+            rf_calib_opts dco = {0, 1, NULL, false, &p->d, 1};
             rf_calib_report *rep = malloc(sizeof *rep);
             kj->has_dcal[i] = rep && rf_calib_run(p->gpu, points[i].gpu, p->k, &kj->kc[g], &dco,
                                                   &kj->dcal[i], rep, &err) == RF_OK;

@@ -160,7 +160,7 @@ static int bench_calibrate_cost(const char *const *names, size_t nk)
         }
         rf_ipc_kernel kc;
         rf_calib cal;
-        rf_calib_opts co = {0, 1, NULL, false, NULL};
+        rf_calib_opts co = {0, 1, NULL, false, NULL, 1};
         double w0 = now_us(), c0 = cpu_us();
         int rc = rf_kchar_compute(&gpu, k, &kc, &err);
         if (!rc)

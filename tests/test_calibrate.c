@@ -85,7 +85,7 @@ static void calibrates_and_round_trips(void **state)
     rf_calib cal;
     static rf_calib_report rep;
     rf_err err;
-    rf_calib_opts co = {40000, 1, NULL, true, NULL};     /* cold windows */
+    rf_calib_opts co = {40000, 1, NULL, true, NULL, 1};     /* cold windows */
     assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &cal, &rep, &err),
                      RF_OK);
     assert_int_equal(rep.n, 4);
@@ -159,7 +159,7 @@ static void walked_calibration_is_the_same(void **state)
     assert_memory_equal(&kc, &f->kc, sizeof kc);
     assert_non_null(walked);
     assert_int_equal(walked->nctas, rf_kernel_ctas(f->k));
-    rf_calib_opts co = {40000, 1, NULL, false, NULL};
+    rf_calib_opts co = {40000, 1, NULL, false, NULL, 1};
     assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &a, &rep, &err),
                      RF_OK);
     assert_int_equal(rf_calib_run_walked(&f->gpu, "fermi-gtx480", f->k, &kc, walked, &co, &b,
@@ -318,7 +318,7 @@ static void design_windows_fit_sw_only(void **state)
     rf_design d;
     rf_design_init(&d);
     assert_int_equal(rf_design_set_kind(&d, "finereg", &err), RF_OK);
-    rf_calib_opts co = {60000, 1, NULL, false, &d};
+    rf_calib_opts co = {60000, 1, NULL, false, &d, 1};
     assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &cal, &rep, &err),
                      RF_OK);
     assert_int_equal(rep.n, 6);
@@ -430,7 +430,7 @@ static void hirf_windows_checked(void **state)
         rf_calib cal;
         rf_calib_report *rep = malloc(sizeof *rep);
         assert_non_null(rep);
-        rf_calib_opts co = {q == 0 ? 32471 : 0, 1, NULL, false, NULL};
+        rf_calib_opts co = {q == 0 ? 32471 : 0, 1, NULL, false, NULL, 1};
         assert_int_equal(rf_calib_run(&gpu, "volta-hirf", k, &kc, &co, &cal, rep, &err), RF_OK);
         /* Four ordinary windows and the two HI-RF ones, all fitted. */
         int nhirf = 0;
@@ -460,12 +460,91 @@ static void hirf_windows_checked(void **state)
     }
 }
 
+/* The record file rf_record_save writes for cal, read back whole (n bytes). */
+static char *record_bytes(const rf_calib *cal, size_t *n)
+{
+    char path[] = "/tmp/rfkit-test-caljobsXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    rf_err err;
+    assert_int_equal(rf_record_save(path, cal, &err), RF_OK);
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    char *buf = calloc(1, 1 << 16);
+    assert_non_null(buf);
+    *n = fread(buf, 1, (1 << 16) - 1, fp);
+    fclose(fp);
+    unlink(path);
+    assert_true(*n > 0);
+    return buf;
+}
+
+/* The windows' sampler runs and the level's draws on 1, 2 and 4 threads give
+ * the same record, byte for byte, and the same samples: hotspot (four
+ * windows of a 40,000-cycle plan, the level settled by its first draw's
+ * batches), kmeans (the level over four draws, the last ones run ahead)
+ * and histogram (a grid without batches: three draws at once). */
+static void threads_give_the_same_record(void **state)
+{
+    (void)state;
+    const char *specs[3] = {"inputs/kernels/hotspot.spec", "inputs/kernels/kmeans.spec",
+                            "inputs/validation/histogram.spec"};
+    const uint64_t budget[3] = {40000, 0, 0};
+    rf_gpu gpu;
+    rf_err err;
+    assert_int_equal(rf_gpu_load("fermi-gtx480", &gpu, NULL, &err), RF_OK);
+    rf_calib_report *rep = malloc(2 * sizeof *rep);
+    assert_non_null(rep);
+    for (int q = 0; q < 3; q++) {
+        rf_kernel_opts ko;
+        memset(&ko, 0, sizeof ko);
+        rf_kernel *k;
+        rf_ipc_kernel kc;
+        assert_int_equal(rf_kernel_load(specs[q], &ko, &k, &err), RF_OK);
+        assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
+        rf_calib one, many;
+        rf_calib_opts co = {budget[q], 1, NULL, false, NULL, 1};
+        assert_int_equal(rf_calib_run(&gpu, "fermi-gtx480", k, &kc, &co, &one, &rep[0], &err),
+                         RF_OK);
+        assert_true(rep[0].n >= 4);
+        size_t n1;
+        char *b1 = record_bytes(&one, &n1);
+        for (int jobs = 2; jobs <= 4; jobs += 2) {
+            co.jobs = jobs;
+            assert_int_equal(rf_calib_run(&gpu, "fermi-gtx480", k, &kc, &co, &many, &rep[1],
+                                          &err),
+                             RF_OK);
+            size_t nn;
+            char *bn = record_bytes(&many, &nn);
+            assert_int_equal(nn, n1);
+            assert_memory_equal(bn, b1, n1);
+            free(bn);
+            assert_int_equal(rep[1].n, rep[0].n);
+            assert_true(rep[1].sim_cycles == rep[0].sim_cycles);
+            for (int i = 0; i < rep[0].n; i++) {
+                assert_string_equal(rep[1].s[i].label, rep[0].s[i].label);
+                assert_true(rep[1].s[i].ipc == rep[0].s[i].ipc);
+                assert_true(rep[1].s[i].cycles == rep[0].s[i].cycles);
+                assert_true(rep[1].s[i].ipc_fit == rep[0].s[i].ipc_fit);
+            }
+            assert_true(many.level == one.level);
+            assert_true(many.shrink == one.shrink);
+            assert_memory_equal(&many.params, &one.params, sizeof one.params);
+        }
+        free(b1);
+        rf_kernel_destroy(k);
+    }
+    free(rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plan_spends_the_budget),
         cmocka_unit_test(calibrates_and_round_trips),
         cmocka_unit_test(walked_calibration_is_the_same),
+        cmocka_unit_test(threads_give_the_same_record),
         cmocka_unit_test(plan_adds_design_windows),
         cmocka_unit_test(fit_sw_recovers_sync),
         cmocka_unit_test(design_windows_fit_sw_only),

@@ -101,6 +101,8 @@ static void bad_numbers_read_alike(void **state)
                       "rfkit: command line: sms: 0 is outside [1, 65536]");
     clirun_expect_bad("batch tests/fixtures/none.csv --jobs x",
                       "rfkit: command line: jobs: 'x' is not a whole number");
+    clirun_expect_bad("calibrate --gpu fermi-gtx480 --kernel " SPEC " --jobs 0",
+                      "rfkit: command line: jobs: 0 is outside [1, 1024]");
     clirun_expect_bad("analyze --banks 99 " SPEC,
                       "rfkit: command line: banks: 99 is outside [1, 64]");
     clirun_expect_bad("analyze --sharing 2 " SPEC,

@@ -129,7 +129,7 @@ static void warmed_calibration_fits(void **state)
     rf_calib cal;
     rf_calib_report rep;
     rf_err err;
-    rf_calib_opts co = {40000, 1, NULL, false, NULL};
+    rf_calib_opts co = {40000, 1, NULL, false, NULL, 1};
     assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &cal, &rep, &err),
                      RF_OK);
     assert_true(rep.plan.pt[0].warm_ctas > 0);
@@ -243,7 +243,7 @@ static void too_short_a_kernel_stays_uncalibrated(void **state)
     assert_float_equal(pl.cost, 0, 0);
     rf_calib cal;
     rf_calib_report rep;
-    rf_calib_opts co = {0, 1, NULL, false, NULL};
+    rf_calib_opts co = {0, 1, NULL, false, NULL, 1};
     assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", k, &kc, &co, &cal, &rep, &err),
                      RF_OK);
     assert_int_equal(rep.n, 0);

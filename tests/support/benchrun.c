@@ -48,6 +48,20 @@ double benchrun_cpu_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double benchrun_proc_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double benchrun_wall_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 typedef struct pool {
     benchrun_point *pts;
     int n;

@@ -53,4 +53,12 @@ double benchrun_median(double *x, int n);
  * holds on a machine shared with other jobs. */
 double benchrun_cpu_s(void);
 
+/* CPU time of every thread of the process (CLOCK_PROCESS_CPUTIME_ID): the
+ * cost of a call that runs its own threads, measured while no other thread
+ * of the process works. */
+double benchrun_proc_cpu_s(void);
+
+/* Wall-clock seconds (CLOCK_MONOTONIC). */
+double benchrun_wall_s(void);
+
 #endif /* RF_BENCHRUN_H */
