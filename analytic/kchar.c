@@ -98,6 +98,7 @@
 #include "kchar.h"
 
 #include "../common/draw.h"
+#include "../common/pool.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -886,15 +887,41 @@ static bool scratch_grow(scratch *s)
     return true;
 }
 
+/* A CTA's stalls in the order its walk met them (the threaded walk): a
+ * memory stall s as -s, a dependence stall as s; zero stalls, which add
+ * nothing to the running sums, are left out.  Added to the running sums in
+ * that order they give the sums the serial walk gives, bit for bit. */
+typedef struct stall_log {
+    double *v;
+    size_t n, cap;
+} stall_log;
+
+static bool stall_log_put(stall_log *lg, double v)
+{
+    if (lg->n == lg->cap) {
+        size_t nc = lg->cap ? 2 * lg->cap : 256;
+        double *nv = realloc(lg->v, sizeof *nv * nc);
+        if (!nv)
+            return false;
+        lg->v = nv;
+        lg->cap = nc;
+    }
+    lg->v[lg->n++] = v;
+    return true;
+}
+
 /* One warp (warp wi of its CTA) alone along a random path; adds its
  * instructions and cycles per phase to its scratch row (grown as it needs,
  * to MC_WALKPH phases; the phases past that go into the last), its stalls
- * to *sm / *sd; returns the drain.  *oom is set when the rows could not
- * grow. */
+ * to *sm / *sd (lg NULL) or to lg (in order; *sm, *sd untouched), its
+ * turns and memory waits to *nev / *nmw; returns the drain.  *oom is set
+ * when the rows or lg could not grow.  Reads gpu, f, prof and w only: the
+ * warp's state is ready[], from_mem[], *sc and the sums it is given. */
 static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                         const walk_prog *w, uint64_t seed, uint64_t cta, uint64_t gid,
                         double *ready, bool *from_mem, scratch *sc, int wi, double *sm,
-                        double *sd, double *nev, double *nmw, int *nph, bool *oom)
+                        double *sd, double *nev, double *nmw, stall_log *lg, int *nph,
+                        bool *oom)
 {
     float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
     uint64_t nbr = 0, nmem = 0, nloop = 0;
@@ -922,7 +949,12 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                     mem = from_mem[r];
                 }
             }
-            if (mem) {
+            if (lg) {
+                if (start > t && !stall_log_put(lg, mem ? -(start - t) : start - t))
+                    *oom = true;
+                if (mem)
+                    *nmw += start > t ? 1.0 : 0.0;
+            } else if (mem) {
                 *sm += start - t;
                 *nmw += start > t ? 1.0 : 0.0;
             } else
@@ -1034,14 +1066,128 @@ static int restride(rf_ctaset *cs, int n, int phases)
     return RF_OK;
 }
 
+/* One CTA's walk (CTA index cta of the grid): its warps walked into the
+ * rows of sc (zero on entry), *nph its phases and *used the phases of the
+ * rows written, its drain (slowest warp), work (mean warp), critical
+ * (slowest warp) and live time summed over its phases; phases past
+ * MC_MAXPH folded into the last (*nph then MC_MAXPH).  The stalls, turns
+ * and memory waits go as walk_warp puts them.  *oom as walk_warp. */
+static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                     const walk_prog *prog, uint64_t seed, uint64_t cta, int wpc, double *ready,
+                     bool *from_mem, scratch *sc, double *sm, double *sd, double *nev,
+                     double *nmw, stall_log *lg, int *nph_out, int *used, double *drain_out,
+                     double *cw_out, double *cc_out, double *cl_out, bool *oom)
+{
+    int nph = 1;
+    double cta_drain = 0, cw = 0, cc = 0, cl = 0;
+    for (int w = 0; w < wpc; w++) {
+        uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
+        double d = walk_warp(gpu, f, prof, prog, seed, cta, gid, ready, from_mem, sc, w, sm, sd,
+                             nev, nmw, lg, &nph, oom);
+        cta_drain = d > cta_drain ? d : cta_drain;
+    }
+    *drain_out = cta_drain;
+    *nph_out = nph;
+    *used = nph;
+    if (*oom)
+        return;
+    int scap = sc->cap;
+    float *I = sc->I, *T = sc->T;
+    /* Every phase: work (mean warp), critical (slowest warp) and live time
+     * (header). */
+    for (int ph = 0; ph < nph; ph++) {
+        double mx = 0, sum = 0;
+        for (int w = 0; w < wpc; w++) {
+            double v = T[(size_t)w * scap + ph];
+            sum += v;
+            mx = v > mx ? v : mx;
+        }
+        cw += sum / wpc;
+        cc += mx;
+        cl += ph < nph - 1 ? mx : sum / wpc;
+    }
+    *cw_out = cw;
+    *cc_out = cc;
+    *cl_out = cl;
+    /* The stored rows: phases past MC_MAXPH into the last, each warp's time
+     * there padded by the folded barriers' waits (the sum of the folded
+     * phases' slowest warp less the slowest warp's sum), so that the rows'
+     * critical time is the CTA's. */
+    if (nph > MC_MAXPH) {
+        double cfold = 0, smax = 0;
+        for (int ph = MC_MAXPH - 1; ph < nph; ph++) {
+            double mx = 0;
+            for (int w = 0; w < wpc; w++)
+                mx = T[(size_t)w * scap + ph] > mx ? T[(size_t)w * scap + ph] : mx;
+            cfold += mx;
+        }
+        for (int w = 0; w < wpc; w++) {
+            float *wi = I + (size_t)w * scap, *wt = T + (size_t)w * scap;
+            for (int ph = MC_MAXPH; ph < nph; ph++) {
+                wi[MC_MAXPH - 1] += wi[ph];
+                wt[MC_MAXPH - 1] += wt[ph];
+            }
+            smax = wt[MC_MAXPH - 1] > smax ? wt[MC_MAXPH - 1] : smax;
+        }
+        for (int w = 0; w < wpc; w++)
+            T[(size_t)w * scap + MC_MAXPH - 1] += (float)(cfold - smax);
+        *nph_out = MC_MAXPH;
+    }
+}
+
+/* The threaded walk's CTAs: CTA nfrom + j walked (job j) into slot
+ * j % nslot, its own scratch, the slot taken back (its rows cleared by the
+ * fold) before job j + nslot is let run. */
+#define WALK_SLOTS_PER_JOB 8
+
+typedef struct cta_slot {
+    scratch sc;
+    double *ready;
+    bool *from_mem;
+    stall_log lg;
+    double nev, nmw, drain, cw, cc, cl;
+    int nph, used;
+} cta_slot;
+
+typedef struct walk_job {
+    const rf_gpu *gpu;
+    const rf_func *f;
+    const rf_profile *prof;
+    const walk_prog *prog;
+    uint64_t seed;
+    long first_cta, stride;
+    int wpc, nfrom, nslot;
+    cta_slot *slot;
+} walk_job;
+
+static int walk_job_run(int j, void *ctx)
+{
+    const walk_job *wj = ctx;
+    cta_slot *sl = &wj->slot[j % wj->nslot];
+    double sm = 0, sd = 0;
+    bool oom = false;
+    sl->lg.n = 0;
+    sl->nev = sl->nmw = 0;
+    sl->cw = sl->cc = sl->cl = 0;
+    walk_cta(wj->gpu, wj->f, wj->prof, wj->prog, wj->seed,
+             (uint64_t)((wj->first_cta + wj->nfrom + j) * wj->stride), wj->wpc, sl->ready,
+             sl->from_mem, &sl->sc, &sm, &sd, &sl->nev, &sl->nmw, &sl->lg, &sl->nph, &sl->used,
+             &sl->drain, &sl->cw, &sl->cc, &sl->cl, &oom);
+    return oom ? RF_ENOMEM : RF_OK;
+}
+
 /* The CTA walk of rf_kchar_ctaset.  With rel_se > 0 it stops early, after
  * RF_KCHAR_MC_MIN_CTAS CTAs or any later multiple of RF_KCHAR_MC_STEP,
  * once the relative standard errors over CTAs of active_frac (work over
  * critical time) and of cpi_lone (lone cycles over instructions) are both
- * at most rel_se; cs->nctas is then the CTAs walked. */
+ * at most rel_se; cs->nctas is then the CTAs walked.  With jobs > 1 the
+ * CTAs are walked on up to jobs threads (walk_cta into per-CTA slots, at
+ * most WALK_SLOTS_PER_JOB per thread ahead of the fold) and folded into the
+ * set, the sums and the stopping rule in CTA order as the serial walk does:
+ * the same set to the bit; CTAs walked past an early stop are dropped. */
 static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
                        long first_cta, int nctas, long stride, uint64_t seed, double rel_se,
-                       const rf_ctaset *from, rf_ctaset **out, rf_err *err)
+                       const rf_ctaset *from, int jobs, rf_ctaset **out, rf_err *err)
 {
     *out = NULL;
     if (f->nblocks > RF_KIR_MAX_BLOCKS)
@@ -1073,6 +1219,9 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
     int rc = prc;
+    rf_pool pool;               /* the threaded walk (par) */
+    bool par = false;
+    walk_job wj = {gpu, f, prof, &prog, seed, first_cta, stride, wpc, 0, 0, NULL};
     if (!rc && (!cs || !ready || !from_mem || !sc.I || !sc.T || !cs->nph || !cs->insts || !cs->time
                 || !cs->cta_drain || !cs->run || !cs->cta_crit))
         rc = RF_ENOMEM;
@@ -1086,6 +1235,35 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
      * same rows, drain and running sums as walking them again. */
     int nfrom = from && from->run && from->seed == seed && from->stride == stride
                     && from->wpc == wpc && from->first_cta == first_cta ? from->nctas : 0;
+    if (nfrom > nctas)
+        nfrom = nctas;
+    /* The threaded walk: its slots, then its pool. */
+    wj.nfrom = nfrom;
+    if (jobs > 1 && nctas - nfrom > 1) {
+        int nslot = jobs * WALK_SLOTS_PER_JOB;
+        nslot = nslot < nctas - nfrom ? nslot : nctas - nfrom;
+        wj.slot = calloc((size_t)nslot, sizeof *wj.slot);
+        rc = wj.slot ? RF_OK : RF_ENOMEM;
+        if (wj.slot)
+            wj.nslot = nslot;
+        for (int q = 0; q < wj.nslot && !rc; q++) {
+            cta_slot *sl = &wj.slot[q];
+            sl->sc = (scratch){calloc((size_t)wpc * MC_MAXPH, sizeof *sl->sc.I),
+                               calloc((size_t)wpc * MC_MAXPH, sizeof *sl->sc.T), MC_MAXPH, wpc};
+            sl->ready = malloc(sizeof *sl->ready * NREG);
+            sl->from_mem = malloc(sizeof *sl->from_mem * NREG);
+            if (!sl->sc.I || !sl->sc.T || !sl->ready || !sl->from_mem)
+                rc = RF_ENOMEM;
+        }
+        if (!rc && (rc = rf_pool_start(&pool, jobs, nctas - nfrom, walk_job_run, &wj, err)) == RF_OK) {
+            par = true;
+            rf_pool_release(&pool, wj.nslot);
+        }
+        if (rc)
+            goto done;
+    }
+    cta_slot *slot = wj.slot;
+    int nslot = wj.nslot;
     for (int c = 0; c < nctas; c++) {
         double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
         float *I, *T;
@@ -1112,17 +1290,39 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             sd = from->run[4 * c + 1];
             nev = from->run[4 * c + 2];
             nmw = from->run[4 * c + 3];
-        } else {
-            nph = 1;
-            cta_drain = 0;
-            bool oom = false;
-            for (int w = 0; w < wpc; w++) {
-                uint64_t cta = (uint64_t)((first_cta + c) * stride);
-                uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
-                double d = walk_warp(gpu, f, prof, &prog, seed, cta, gid, ready, from_mem, &sc,
-                                     w, &sm, &sd, &nev, &nmw, &nph, &oom);
-                cta_drain = d > cta_drain ? d : cta_drain;
+        } else if (par) {
+            /* Walked on a thread into its slot: the stalls added in the
+             * walk's order, the turns and memory waits (whole numbers,
+             * exact) as counts. */
+            int rcw = rf_pool_wait(&pool, c - nfrom);
+            cta_slot *sl = &slot[(c - nfrom) % nslot];
+            if (rcw) {
+                rc = RF_ENOMEM;
+                goto done;
             }
+            for (size_t q = 0; q < sl->lg.n; q++) {
+                double v = sl->lg.v[q];
+                if (v < 0)
+                    sm += -v;
+                else
+                    sd += v;
+            }
+            nev += sl->nev;
+            nmw += sl->nmw;
+            nph = sl->nph;
+            used = sl->used;
+            cta_drain = sl->drain;
+            cw = sl->cw;
+            cc = sl->cc;
+            cl = sl->cl;
+            scap = sl->sc.cap;
+            I = sl->sc.I;
+            T = sl->sc.T;
+        } else {
+            bool oom = false;
+            walk_cta(gpu, f, prof, &prog, seed, (uint64_t)((first_cta + c) * stride), wpc, ready,
+                     from_mem, &sc, &sm, &sd, &nev, &nmw, NULL, &nph, &used, &cta_drain, &cw,
+                     &cc, &cl, &oom);
             if (oom) {
                 rc = RF_ENOMEM;
                 goto done;
@@ -1130,44 +1330,6 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             scap = sc.cap;
             I = sc.I;
             T = sc.T;
-            /* Every phase: work (mean warp), critical (slowest warp) and
-             * live time (header). */
-            for (int ph = 0; ph < nph; ph++) {
-                double mx = 0, sum = 0;
-                for (int w = 0; w < wpc; w++) {
-                    double v = T[(size_t)w * scap + ph];
-                    sum += v;
-                    mx = v > mx ? v : mx;
-                }
-                cw += sum / wpc;
-                cc += mx;
-                cl += ph < nph - 1 ? mx : sum / wpc;
-            }
-            used = nph;
-            /* The stored rows: phases past MC_MAXPH into the last, each
-             * warp's time there padded by the folded barriers' waits (the
-             * sum of the folded phases' slowest warp less the slowest
-             * warp's sum), so that the rows' critical time is the CTA's. */
-            if (nph > MC_MAXPH) {
-                double cfold = 0, smax = 0;
-                for (int ph = MC_MAXPH - 1; ph < nph; ph++) {
-                    double mx = 0;
-                    for (int w = 0; w < wpc; w++)
-                        mx = T[(size_t)w * scap + ph] > mx ? T[(size_t)w * scap + ph] : mx;
-                    cfold += mx;
-                }
-                for (int w = 0; w < wpc; w++) {
-                    float *wi = I + (size_t)w * scap, *wt = T + (size_t)w * scap;
-                    for (int ph = MC_MAXPH; ph < nph; ph++) {
-                        wi[MC_MAXPH - 1] += wi[ph];
-                        wt[MC_MAXPH - 1] += wt[ph];
-                    }
-                    smax = wt[MC_MAXPH - 1] > smax ? wt[MC_MAXPH - 1] : smax;
-                }
-                for (int w = 0; w < wpc; w++)
-                    T[(size_t)w * scap + MC_MAXPH - 1] += (float)(cfold - smax);
-                nph = MC_MAXPH;
-            }
         }
         drain += cta_drain;
         cs->cta_drain[c] = cta_drain;
@@ -1196,6 +1358,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         work += cw;
         crit += cc;
         live += cl;
+        if (par && c >= nfrom)
+            rf_pool_release(&pool, c - nfrom + 1 + nslot);   /* the slot is free again */
         if (rel_se > 0) {
             double x[2] = {work - work0, tt - tt0}, y[2] = {crit - crit0, ti - ti0};
             for (int q = 0; q < 2; q++) {
@@ -1219,6 +1383,16 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     cs->stride = stride;
 done:
     /* One exit: the scratch always freed, the set handed back or freed. */
+    if (par)
+        rf_pool_finish(&pool);
+    for (int q = 0; q < wj.nslot; q++) {
+        free(wj.slot[q].sc.I);
+        free(wj.slot[q].sc.T);
+        free(wj.slot[q].ready);
+        free(wj.slot[q].from_mem);
+        free(wj.slot[q].lg.v);
+    }
+    free(wj.slot);
     if (prc == RF_OK)
         walk_prog_free(&prog);
     free(ready);
@@ -1248,7 +1422,7 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                     rf_err *err)
 {
     return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, stride > 1 ? stride : 1, seed, 0.0,
-                       NULL, out, err);
+                       NULL, 1, out, err);
 }
 
 int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
@@ -1337,6 +1511,15 @@ int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu 
                           const rf_func *f, const rf_profile *prof, int wpc, long first_cta,
                           int nctas, long stride, uint64_t seed, rf_ctaset **out, rf_err *err)
 {
+    return rf_kchar_ctaset_reuse_jobs(have, nhave, gpu, f, prof, wpc, first_cta, nctas, stride,
+                                      seed, 1, out, err);
+}
+
+int rf_kchar_ctaset_reuse_jobs(const rf_ctaset *const *have, int nhave, const rf_gpu *gpu,
+                               const rf_func *f, const rf_profile *prof, int wpc,
+                               long first_cta, int nctas, long stride, uint64_t seed, int jobs,
+                               rf_ctaset **out, rf_err *err)
+{
     if (stride < 1)
         stride = 1;
     for (int h = 0; h < nhave; h++) {
@@ -1346,7 +1529,8 @@ int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu 
             && first_cta + nctas <= src->first_cta + src->nctas)
             return rf_kchar_ctaset_slice(src, (int)(first_cta - src->first_cta), nctas, out, err);
     }
-    return rf_kchar_ctaset(gpu, f, prof, wpc, first_cta, nctas, stride, seed, out, err);
+    return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, stride, seed, 0.0, NULL, jobs, out,
+                       err);
 }
 
 /* rf_kchar_func with the sample drawn from a run of `ctas` CTAs (0: no
@@ -1355,17 +1539,17 @@ int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu 
  * (ctaset_walk). */
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                       int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
-                      rf_ipc_kernel *out, rf_err *err);
+                      int jobs, rf_ipc_kernel *out, rf_err *err);
 
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err)
 {
-    return kchar_func(gpu, f, prof, threads_per_cta, 0, 1, NULL, out, err);
+    return kchar_func(gpu, f, prof, threads_per_cta, 0, 1, NULL, 1, out, err);
 }
 
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                       int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
-                      rf_ipc_kernel *out, rf_err *err)
+                      int jobs, rf_ipc_kernel *out, rf_err *err)
 {
     memset(out, 0, sizeof *out);
     out->func = f;              /* valid while the caller's kernel lives */
@@ -1497,7 +1681,7 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     rf_ctaset *cs;
     int nsample = ctas > 0 && ctas < RF_KCHAR_MC_CTAS ? (int)ctas : RF_KCHAR_MC_CTAS;
     rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, nsample, stride > 1 ? stride : 1,
-                     RF_KCHAR_MC_SEED, RF_KCHAR_MC_REL_SE, from, &cs, err);
+                     RF_KCHAR_MC_SEED, RF_KCHAR_MC_REL_SE, from, jobs, &cs, err);
     if (rc)
         return rc;
     out->stall_mem = cs->s_mem;
@@ -1600,8 +1784,8 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
 #define RF_KCHAR_CRIT_CHUNK 64
 
 static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
-                        long ctas, long stride, const rf_ctaset *from, rf_ipc_kernel *out,
-                        rf_err *err)
+                        long ctas, long stride, const rf_ctaset *from, int jobs,
+                        rf_ipc_kernel *out, rf_err *err)
 {
     out->ncrit = 0;
     out->crit_ctas = 0;
@@ -1623,10 +1807,10 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
         rf_ctaset *cs;
         const rf_ctaset *h[1] = {from};
         int rc = from && from->cta_drain
-                     ? rf_kchar_ctaset_reuse(h, 1, gpu, f, prof, wpc, first + c0, m,
-                                             stride, RF_KCHAR_MC_SEED, &cs, err)
+                     ? rf_kchar_ctaset_reuse_jobs(h, 1, gpu, f, prof, wpc, first + c0, m,
+                                                  stride, RF_KCHAR_MC_SEED, jobs, &cs, err)
                      : ctaset_walk(gpu, f, prof, wpc, first + c0, m, stride, RF_KCHAR_MC_SEED,
-                                   0.0, NULL, &cs, err);
+                                   0.0, NULL, jobs, &cs, err);
         if (rc) {
             free(lone);
             free(rec);
@@ -1689,11 +1873,17 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
 
 int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_err *err)
 {
-    return rf_kchar_compute_walked(gpu, k, out, NULL, err);
+    return rf_kchar_compute_walked_jobs(gpu, k, out, NULL, 1, err);
 }
 
 int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
                             rf_ctaset **walked, rf_err *err)
+{
+    return rf_kchar_compute_walked_jobs(gpu, k, out, walked, 1, err);
+}
+
+int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
+                                 rf_ctaset **walked, int jobs, rf_err *err)
 {
     if (walked)
         *walked = NULL;
@@ -1709,12 +1899,12 @@ int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel
         rc = ctaset_walk(gpu, k->func, &k->profile, (rf_kernel_threads(k) + ws_ - 1) / ws_, 0,
                          n > RF_KCHAR_WALK_CTAS ? RF_KCHAR_WALK_CTAS : n < 1 ? 1 : (int)n,
                          rf_kernel_sms(k) > 1 ? rf_kernel_sms(k) : 1, RF_KCHAR_MC_SEED, 0.0,
-                         NULL, &grid, err);
+                         NULL, jobs, &grid, err);
         if (rc)
             return rc;
     }
     rc = kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), rf_kernel_ctas(k),
-                    rf_kernel_sms(k), grid, out, err);
+                    rf_kernel_sms(k), grid, jobs, out, err);
     double ipw;
     if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
                                        rf_kernel_ctas(k), rf_kernel_sms(k), &ipw) == RF_OK
@@ -1722,7 +1912,7 @@ int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel
         out->insts_per_warp = ipw;
     if (rc == 0)
         rc = run_critical(gpu, k->func, &k->profile, out->warps_per_cta, rf_kernel_ctas(k),
-                          rf_kernel_sms(k), grid, out, err);
+                          rf_kernel_sms(k), grid, jobs, out, err);
     if (walked && rc == 0)
         *walked = grid;
     else

@@ -127,6 +127,12 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
 int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu *gpu,
                           const rf_func *f, const rf_profile *prof, int wpc, long first_cta,
                           int nctas, long stride, uint64_t seed, rf_ctaset **out, rf_err *err);
+/* The same, the CTAs it walks walked on up to jobs threads (the same set to
+ * the bit whatever jobs; 1: on the calling thread). */
+int rf_kchar_ctaset_reuse_jobs(const rf_ctaset *const *have, int nhave, const rf_gpu *gpu,
+                               const rf_func *f, const rf_profile *prof, int wpc,
+                               long first_cta, int nctas, long stride, uint64_t seed, int jobs,
+                               rf_ctaset **out, rf_err *err);
 
 /* rf_kchar_compute that also hands back the CTAs it walked for the
  * calibration's walks to reuse (rf_calib_run_walked; the caller frees
@@ -137,6 +143,10 @@ int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu 
 #define RF_KCHAR_WALK_CTAS 4096
 int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
                             rf_ctaset **walked, rf_err *err);
+/* The same, its CTA walks on up to jobs threads (the same figures and
+ * walked set to the bit whatever jobs; 1: on the calling thread). */
+int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
+                                 rf_ctaset **walked, int jobs, rf_err *err);
 
 /* Same from a bare function, profile and CTA shape (tests, tools). */
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,

@@ -585,8 +585,8 @@ static int window_ctas(const rf_plan *plan, const rf_kernel *k, int resident,
  * CTAs), each taking its slice (rf_kchar_ctaset_slice: the same CTAs). */
 static int window_sets(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
                        const rf_plan *plan, const int *resident, const double *window,
-                       uint64_t seed, const rf_ctaset *const *have, int nhave, rf_ctaset **cs,
-                       rf_err *err)
+                       uint64_t seed, const rf_ctaset *const *have, int nhave, int jobs,
+                       rf_ctaset **cs, rf_err *err)
 {
     long first[RF_PLAN_MAX], end[RF_PLAN_MAX];
     bool done[RF_PLAN_MAX];
@@ -617,8 +617,9 @@ static int window_sets(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
                 }
         }
         rf_ctaset *all = NULL;
-        rc = rf_kchar_ctaset_reuse(have, nhave, gpu, k->func, &k->profile, kuse->warps_per_cta,
-                                   lo, (int)(hi - lo), rf_kernel_sms(k), seed, &all, err);
+        rc = rf_kchar_ctaset_reuse_jobs(have, nhave, gpu, k->func, &k->profile,
+                                        kuse->warps_per_cta, lo, (int)(hi - lo), rf_kernel_sms(k),
+                                        seed, jobs, &all, err);
         for (int j = 0; j < plan->n && !rc; j++)
             if (in[j]) {
                 rc = rf_kchar_ctaset_slice(all, (int)(first[j] - lo), (int)(end[j] - first[j]),
@@ -1304,12 +1305,12 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     c.err = err;
     /* The level's first draw (the grid's CTAs under the windows' seed,
      * whole_kernel_level), walked now: the windows' CTAs are among them. */
-    rc = rf_kchar_ctaset_reuse(&walked, 1, gpu, k->func, &k->profile, kuse.warps_per_cta, 0,
-                               level_ctas(k), rf_kernel_sms(k), seed, draw0, err);
+    rc = rf_kchar_ctaset_reuse_jobs(&walked, 1, gpu, k->func, &k->profile, kuse.warps_per_cta, 0,
+                                    level_ctas(k), rf_kernel_sms(k), seed, jobs, draw0, err);
     if (rc)
         return rc;
     const rf_ctaset *have[2] = {*draw0, walked};
-    rc = window_sets(gpu, k, &kuse, plan, resident, window, seed, have, 2, c.cs, err);
+    rc = window_sets(gpu, k, &kuse, plan, resident, window, seed, have, 2, jobs, c.cs, err);
     if (rc) {
         free_sets(&c);
         return rc;

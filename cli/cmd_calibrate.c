@@ -256,7 +256,8 @@ static void calibrate_item(const many_opts *mo, const char *path, kernel_cal *it
     rf_ctaset *walked = NULL;
     bool share = !mo->pf && mo->co.seed <= 1;
     if (!it->rc)
-        it->rc = rf_kchar_compute_walked(mo->gpu, k, &kc, share ? &walked : NULL, &it->err);
+        it->rc = rf_kchar_compute_walked_jobs(mo->gpu, k, &kc, share ? &walked : NULL,
+                                              mo->co.jobs, &it->err);
     if (!it->rc && mo->pf)
         it->rc = calibrate_pf(mo->gpu, mo->gpu_name, k, &kc, mo->co.budget_cycles, mo->co.seed,
                               mo->pool, pr, &it->cal, &it->err);
@@ -620,7 +621,8 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
      * too at that seed. */
     rf_ctaset *walked = NULL;
     if (!rc)
-        rc = rf_kchar_compute_walked(&gpu, k, &kc, !pf && co.seed <= 1 ? &walked : NULL, &err);
+        rc = rf_kchar_compute_walked_jobs(&gpu, k, &kc, !pf && co.seed <= 1 ? &walked : NULL,
+                                          co.jobs, &err);
     if (!rc && pf) {
         pf_run *pr = calloc(1, sizeof *pr);
         rc = pr ? calibrate_pf(&gpu, gpu_name, k, &kc, co.budget_cycles, co.seed, (int)pool, pr,

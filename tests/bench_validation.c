@@ -147,7 +147,7 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     rf_calib_opts co = {0, 1, NULL, false, NULL, ncpu > 1 ? (int)ncpu : 1};
     rf_ctaset *walked = NULL;
-    int rc = rf_kchar_compute_walked(&kj->gpu, kj->k, &kj->kc, &walked, &err);
+    int rc = rf_kchar_compute_walked_jobs(&kj->gpu, kj->k, &kj->kc, &walked, co.jobs, &err);
     if (!rc)
         rc = rf_calib_run_walked(&kj->gpu, GPU_NAME, kj->k, &kj->kc, walked, &co, &kj->cal,
                                  kj->rep, &err);

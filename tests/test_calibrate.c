@@ -510,8 +510,29 @@ static void threads_give_the_same_record(void **state)
         assert_true(rep[0].n >= 4);
         size_t n1;
         char *b1 = record_bytes(&one, &n1);
+        rf_ipc_kernel kc1;
+        rf_ctaset *w1 = NULL;
+        memset(&kc1, 0, sizeof kc1);
+        assert_int_equal(rf_kchar_compute_walked_jobs(&gpu, k, &kc1, &w1, 1, &err), RF_OK);
         for (int jobs = 2; jobs <= 4; jobs += 2) {
             co.jobs = jobs;
+            /* The characterisation and its walked CTAs, walked on threads. */
+            rf_ipc_kernel kcn;
+            rf_ctaset *wn = NULL;
+            memset(&kcn, 0, sizeof kcn);
+            assert_int_equal(rf_kchar_compute_walked_jobs(&gpu, k, &kcn, &wn, jobs, &err), RF_OK);
+            assert_memory_equal(&kcn, &kc1, sizeof kc1);
+            assert_int_equal(wn->nctas, w1->nctas);
+            assert_int_equal(wn->maxph, w1->maxph);
+            size_t rows = (size_t)w1->nctas * (size_t)w1->wpc * (size_t)w1->maxph;
+            assert_memory_equal(wn->insts, w1->insts, sizeof *w1->insts * rows);
+            assert_memory_equal(wn->time, w1->time, sizeof *w1->time * rows);
+            assert_memory_equal(wn->run, w1->run, sizeof *w1->run * 4 * (size_t)w1->nctas);
+            assert_memory_equal(wn->cta_crit, w1->cta_crit,
+                                sizeof *w1->cta_crit * 3 * (size_t)w1->nctas);
+            assert_true(wn->s_mem == w1->s_mem && wn->s_dep == w1->s_dep
+                        && wn->turn_insts == w1->turn_insts && wn->drain == w1->drain);
+            rf_kchar_ctaset_free(wn);
             assert_int_equal(rf_calib_run(&gpu, "fermi-gtx480", k, &kc, &co, &many, &rep[1],
                                           &err),
                              RF_OK);
@@ -533,6 +554,7 @@ static void threads_give_the_same_record(void **state)
             assert_memory_equal(&many.params, &one.params, sizeof one.params);
         }
         free(b1);
+        rf_kchar_ctaset_free(w1);
         rf_kernel_destroy(k);
     }
     free(rep);
