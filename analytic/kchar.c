@@ -1135,10 +1135,14 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     }
 }
 
-/* The threaded walk's CTAs: CTA nfrom + j walked (job j) into slot
- * j % nslot, its own scratch, the slot taken back (its rows cleared by the
- * fold) before job j + nslot is let run. */
-#define WALK_SLOTS_PER_JOB 8
+/* The threaded walk's CTAs, in blocks of WALK_BLOCK (one pool job each,
+ * so that a thread waits and wakes once a block, not once a CTA): CTA
+ * nfrom + i walked into slot i % nslot, its own scratch; the fold clears a
+ * slot's rows and lets block b + nslot / WALK_BLOCK run once it has taken
+ * block b.  At most WALK_BLOCKS_PER_JOB blocks a thread run ahead of the
+ * fold. */
+#define WALK_BLOCK 32
+#define WALK_BLOCKS_PER_JOB 2
 
 typedef struct cta_slot {
     scratch sc;
@@ -1156,24 +1160,32 @@ typedef struct walk_job {
     const walk_prog *prog;
     uint64_t seed;
     long first_cta, stride;
-    int wpc, nfrom, nslot;
+    int wpc, nfrom, nwalk, nslot;   /* nwalk: CTAs nfrom .. nfrom + nwalk - 1 */
     cta_slot *slot;
 } walk_job;
 
 static int walk_job_run(int j, void *ctx)
 {
     const walk_job *wj = ctx;
-    cta_slot *sl = &wj->slot[j % wj->nslot];
-    double sm = 0, sd = 0;
-    bool oom = false;
-    sl->lg.n = 0;
-    sl->nev = sl->nmw = 0;
-    sl->cw = sl->cc = sl->cl = 0;
-    walk_cta(wj->gpu, wj->f, wj->prof, wj->prog, wj->seed,
-             (uint64_t)((wj->first_cta + wj->nfrom + j) * wj->stride), wj->wpc, sl->ready,
-             sl->from_mem, &sl->sc, &sm, &sd, &sl->nev, &sl->nmw, &sl->lg, &sl->nph, &sl->used,
-             &sl->drain, &sl->cw, &sl->cc, &sl->cl, &oom);
-    return oom ? RF_ENOMEM : RF_OK;
+    int end = (j + 1) * WALK_BLOCK < wj->nwalk ? (j + 1) * WALK_BLOCK : wj->nwalk;
+    for (int i = j * WALK_BLOCK; i < end; i++) {
+        /* Walked on a copy of the slot, written back at the end: the
+         * running counts stay off the cache lines of the slots beside it. */
+        cta_slot sl = wj->slot[i % wj->nslot];
+        double sm = 0, sd = 0;
+        bool oom = false;
+        sl.lg.n = 0;
+        sl.nev = sl.nmw = 0;
+        sl.cw = sl.cc = sl.cl = 0;
+        walk_cta(wj->gpu, wj->f, wj->prof, wj->prog, wj->seed,
+                 (uint64_t)((wj->first_cta + wj->nfrom + i) * wj->stride), wj->wpc, sl.ready,
+                 sl.from_mem, &sl.sc, &sm, &sd, &sl.nev, &sl.nmw, &sl.lg, &sl.nph, &sl.used,
+                 &sl.drain, &sl.cw, &sl.cc, &sl.cl, &oom);
+        wj->slot[i % wj->nslot] = sl;
+        if (oom)
+            return RF_ENOMEM;
+    }
+    return RF_OK;
 }
 
 /* The CTA walk of rf_kchar_ctaset.  With rel_se > 0 it stops early, after
@@ -1181,8 +1193,8 @@ static int walk_job_run(int j, void *ctx)
  * once the relative standard errors over CTAs of active_frac (work over
  * critical time) and of cpi_lone (lone cycles over instructions) are both
  * at most rel_se; cs->nctas is then the CTAs walked.  With jobs > 1 the
- * CTAs are walked on up to jobs threads (walk_cta into per-CTA slots, at
- * most WALK_SLOTS_PER_JOB per thread ahead of the fold) and folded into the
+ * CTAs are walked on up to jobs threads (walk_cta into per-CTA slots, in
+ * blocks of WALK_BLOCK, see walk_job_run) and folded into the
  * set, the sums and the stopping rule in CTA order as the serial walk does:
  * the same set to the bit; CTAs walked past an early stop are dropped. */
 static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
@@ -1221,7 +1233,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     int rc = prc;
     rf_pool pool;               /* the threaded walk (par) */
     bool par = false;
-    walk_job wj = {gpu, f, prof, &prog, seed, first_cta, stride, wpc, 0, 0, NULL};
+    walk_job wj = {gpu, f, prof, &prog, seed, first_cta, stride, wpc, 0, 0, 0, NULL};
     if (!rc && (!cs || !ready || !from_mem || !sc.I || !sc.T || !cs->nph || !cs->insts || !cs->time
                 || !cs->cta_drain || !cs->run || !cs->cta_crit))
         rc = RF_ENOMEM;
@@ -1240,8 +1252,10 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     /* The threaded walk: its slots, then its pool. */
     wj.nfrom = nfrom;
     if (jobs > 1 && nctas - nfrom > 1) {
-        int nslot = jobs * WALK_SLOTS_PER_JOB;
-        nslot = nslot < nctas - nfrom ? nslot : nctas - nfrom;
+        int nblocks = (nctas - nfrom + WALK_BLOCK - 1) / WALK_BLOCK;
+        int ahead = jobs * WALK_BLOCKS_PER_JOB < nblocks ? jobs * WALK_BLOCKS_PER_JOB : nblocks;
+        int nslot = ahead * WALK_BLOCK;
+        wj.nwalk = nctas - nfrom;
         wj.slot = calloc((size_t)nslot, sizeof *wj.slot);
         rc = wj.slot ? RF_OK : RF_ENOMEM;
         if (wj.slot)
@@ -1255,9 +1269,9 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             if (!sl->sc.I || !sl->sc.T || !sl->ready || !sl->from_mem)
                 rc = RF_ENOMEM;
         }
-        if (!rc && (rc = rf_pool_start(&pool, jobs, nctas - nfrom, walk_job_run, &wj, err)) == RF_OK) {
+        if (!rc && (rc = rf_pool_start(&pool, jobs, nblocks, walk_job_run, &wj, err)) == RF_OK) {
             par = true;
-            rf_pool_release(&pool, wj.nslot);
+            rf_pool_release(&pool, ahead);
         }
         if (rc)
             goto done;
@@ -1294,7 +1308,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             /* Walked on a thread into its slot: the stalls added in the
              * walk's order, the turns and memory waits (whole numbers,
              * exact) as counts. */
-            int rcw = rf_pool_wait(&pool, c - nfrom);
+            int rcw = rf_pool_wait(&pool, (c - nfrom) / WALK_BLOCK);
             cta_slot *sl = &slot[(c - nfrom) % nslot];
             if (rcw) {
                 rc = RF_ENOMEM;
@@ -1358,8 +1372,9 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         work += cw;
         crit += cc;
         live += cl;
-        if (par && c >= nfrom)
-            rf_pool_release(&pool, c - nfrom + 1 + nslot);   /* the slot is free again */
+        /* A block taken: its slots free again for the block nslot on. */
+        if (par && c >= nfrom && ((c - nfrom + 1) % WALK_BLOCK == 0 || c + 1 == nctas))
+            rf_pool_release(&pool, (c - nfrom) / WALK_BLOCK + 1 + nslot / WALK_BLOCK);
         if (rel_se > 0) {
             double x[2] = {work - work0, tt - tt0}, y[2] = {crit - crit0, ti - ti0};
             for (int q = 0; q < 2; q++) {
