@@ -55,9 +55,10 @@ typedef struct rf_calib_opts {
                                 plan within the same budget and fit sw_sync and
                                 sw_cost (calibrate/calibrate.c) */
     int jobs;                /* threads running the windows' sampler runs, the fit's
-                                window models and the level's draws (<= 1: the
-                                calling thread alone); the record is the same on
-                                any number */
+                                window models, the level's draws and the CTA walks
+                                of the windows and the level's first draw (<= 1:
+                                the calling thread alone); the record is the same
+                                on any number */
 } rf_calib_opts;
 
 /* Calibrate kernel k (characteristics kc) on gpu (named gpu_name in the

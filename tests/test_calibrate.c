@@ -481,7 +481,9 @@ static char *record_bytes(const rf_calib *cal, size_t *n)
 }
 
 /* The windows' sampler runs and the level's draws on 1, 2 and 4 threads give
- * the same record, byte for byte, and the same samples: hotspot (four
+ * the same record, byte for byte, and the same samples (and the
+ * characterisation, its CTA walks on those threads, the same figures and
+ * walked CTAs): hotspot (four
  * windows of a 40,000-cycle plan, the level settled by its first draw's
  * batches), kmeans (the level over four draws, the last ones run ahead)
  * and histogram (a grid without batches: three draws at once). */
