@@ -941,15 +941,8 @@ static int fit_design(fit_ctx *c, int first, const double *y, double rate, rf_ca
     return rc;
 }
 
-/* The prior width of the calibrated correction, log(IPC_cal / IPC_unc):
- * the uncalibrated model's error, as a normal prior of the true
- * correction (calibrate/extrapolate.c, 3.), of the order of the nine
- * tuning kernels' uncalibrated errors (mean |error| 3.8% with the whole
- * grid on one SM, 3.0% at the default share of 15 SMs, up to 13%).
- * Chosen on the nine on fermi-gtx480 (bench_validation, both run kinds,
- * calibration seeds 1-4): 0.05 and 0.07 give the least sum of their
- * calibrated mean |error|, 0.07 the narrower intervals. */
-#define PRIOR_CORR 0.07
+/* The prior width of the calibrated correction (calibrate/extrapolate.h). */
+#define PRIOR_CORR RF_EXTRAP_PRIOR_CORR
 
 void rf_calib_window_noise(const double *r, const double *sig, int n, double *bias, double *se,
                            double *v)

@@ -35,15 +35,14 @@
  *    level), so one weight serves every design point, HI-RF and the
  *    occupancy designs included.  Records without the weight (older ones,
  *    the full-run fits of calibrate/pffit.c and calibrate/rcfit.c) have
- *    w = 1; the register-cache windows' records take theirs from the
- *    empirical-Bayes rule of rf_extrap_shrink_weight (calibrate/pffit.c
- *    rf_pffit_shrink): D^2 = max(0, mean c_k^2 - N) over the sampled
- *    designs' corrections, w = D^2 / (D^2 + N), N their noise, and weigh
- *    their level apart (level_apart): the level, from the CTA population
- *    model, and the rest of the correction, from the windows' ratios, have
- *    noises of their own, so
+ *    w = 1; the register-cache windows' records weigh their level apart
+ *    (level_apart): the level, from the CTA population model, and the
+ *    rest of the correction, from the windows' ratios, have noises of
+ *    their own, so
  *        IPC = IPC_unc level^wl exp(w c'),  c' = c - ln level,
- *    wl the level's own weight (the record's level_shrink).
+ *    wl = D^2 / (D^2 + level_var) the level's own weight (the record's
+ *    level_shrink) and w = D^2 / (D^2 + N), N the ratios' noise
+ *    (calibrate/pffit.c rf_pffit_shrink), with the same D.
  * 4. Prediction interval (calibrated only).  The relative error variance
  *        v = SIGMA_PRED^2 + L + w^2 g^T C g / IPC_cal^2 + ((1 - w) c)^2
  *    with L the error of the calibrated level, g = d IPC_cal / d theta

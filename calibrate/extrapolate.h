@@ -52,6 +52,17 @@ typedef struct rf_estimate {
  * 1 when there is neither correction nor noise. */
 double rf_extrap_shrink_weight(const double *c, int m, double s, int n);
 
+/* The prior width of the calibrated correction, log(IPC_cal / IPC_unc):
+ * the uncalibrated model's error, as a normal prior of the true
+ * correction (calibrate/extrapolate.c, 3.), of the order of the nine
+ * tuning kernels' uncalibrated errors (mean |error| 3.8% with the whole
+ * grid on one SM, 3.0% at the default share of 15 SMs, up to 13%).
+ * Chosen on the nine on fermi-gtx480 (bench_validation, both run kinds,
+ * calibration seeds 1-4): 0.05 and 0.07 give the least sum of their
+ * calibrated mean |error|, 0.07 the narrower intervals.  The
+ * register-cache records take the same width (calibrate/pffit.c). */
+#define RF_EXTRAP_PRIOR_CORR 0.07
+
 /* Shrinkage weight of a window calibration (calibrate/extrapolate.c, 3.):
  * prior width d of the correction, noise variance v of the calibrated
  * level (relative), w = d^2 / (d^2 + v); 1 when both are 0. */

@@ -547,8 +547,9 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * Shrink: the level and the fitted parameters come from different
  * measurements (the population model checked by the baseline windows; the
  * paired windows' ratios), so each is weighed against its own noise
- * (calibrate/extrapolate.c, level_apart): the level's weight wl =
- * rf_extrap_shrink_weight of ln level against sqrt(level_var), and the
+ * (calibrate/extrapolate.c, level_apart), each as a correction of prior
+ * width D = RF_EXTRAP_PRIOR_CORR (the ordinary calibration's) measured
+ * with noise: the level's weight wl = D^2 / (D^2 + level_var), and the
  * record's shrink (rf_pffit_shrink) of the corrections beside the level,
  * c_j = ln(IPC_cal / (level IPC_unc)) of the whole-kernel estimates at the
  * windows' designs, against
@@ -557,9 +558,7 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * WIN_FLOOR, not the fit's WIN_NOISE_ONE, a prior width), SH_FLOOR what a
  * window pair's ratio reads apart from the whole run's (sgemm at 8 warps:
  * RFC #7 0.68 in the windows, 0.62 in full runs); then
- *     w = D^2 / (D^2 + N),  D^2 = max(0, mean c_j^2 - N)
- * as rf_extrap_shrink_weight: a correction the windows cannot tell from
- * their noise is not applied.
+ *     w = D^2 / (D^2 + N).
  * LV_SCALE, LV_FLOOR, SH_FLOOR and LV_NOISE_ONE are chosen on the nine
  * tuning kernels (bench_ltrf_calib, both pools: mean |IPC error|, coverage
  * of the 95% interval, kernel-pools made worse than uncalibrated).  The
@@ -578,12 +577,12 @@ double rf_pffit_level_var(double m, double se)
     return LV_SCALE * LV_SCALE * (m * m + se * se) + LV_FLOOR * LV_FLOOR;
 }
 
-double rf_pffit_shrink(const double *c, int m, const double *noise, double level_var)
+double rf_pffit_shrink(int m, const double *noise, double level_var)
 {
     double r2 = 0;
     for (int j = 1; j < m; j++)
         r2 += (noise[j] * noise[j] + SH_FLOOR * SH_FLOOR) / (m - 1);
-    return rf_extrap_shrink_weight(c, m, sqrt(level_var + r2), 1);
+    return rf_extrap_shrink_prior(RF_EXTRAP_PRIOR_CORR, level_var + r2);
 }
 
 /* The population model's IPC at baseline window pt (measured length
@@ -686,9 +685,8 @@ int rf_pffit_window_level_from(const rf_gpu *gpu, const rf_kernel *k, const rf_i
     double rn[RF_PLAN_PF_PTS];
     for (int j = 0; j < per; j++)
         rn[j] = npos > 1 ? rep->noise[j] : sqrt(LV_NOISE_ONE * LV_NOISE_ONE + WIN_FLOOR * WIN_FLOOR);
-    cal->shrink = rf_pffit_shrink(c, per, rn, 0);
-    double cl = log(cal->level);
+    cal->shrink = rf_pffit_shrink(per, rn, 0);
     cal->level_apart = true;
-    cal->level_shrink = rf_extrap_shrink_weight(&cl, 1, sqrt(cal->level_var), 1);
+    cal->level_shrink = rf_extrap_shrink_prior(RF_EXTRAP_PRIOR_CORR, cal->level_var);
     return RF_OK;
 }

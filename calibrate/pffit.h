@@ -103,8 +103,8 @@ int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
  * from the windows"): the population model replays each baseline window's
  * CTAs (rf_calib_window_ipc, sampler seed `seed`) at cal's parameters;
  * the windows' log ratio to it sets cal->level_var; then the level's own
- * weight cal->level_shrink (cal->level_apart: ln level against
- * sqrt(level_var)) and cal->shrink, the weight of the corrections beside
+ * weight cal->level_shrink (cal->level_apart: D^2 / (D^2 + level_var),
+ * D = RF_EXTRAP_PRIOR_CORR) and cal->shrink, the weight of the corrections beside
  * the level (rf_pffit_shrink with level_var 0).  A plan without windows:
  * cal->level_var the prior of a level no window checked, the level shrunk
  * toward 1 against it, shrink 1.  Call after rf_pffit_fit_windows and
@@ -125,14 +125,14 @@ int rf_pffit_window_level_from(const rf_gpu *gpu, const rf_kernel *k, const rf_i
  *     LV_SCALE^2 (m^2 + se^2) + LV_FLOOR^2   (0.5, 0.04). */
 double rf_pffit_level_var(double m, double se);
 
-/* The shrink weight of a register-cache record: rf_extrap_shrink_weight
- * (n = 1) of the corrections c[0..m) (ln IPC_cal / IPC_unc at the windows'
- * designs; rf_pffit_window_level passes them beside the level, with
- * level_var 0) against the noise of what set them,
- *     N = level_var + mean_{j=1..m-1} (noise[j]^2 + SH_FLOOR^2)   (0.05)
+/* The shrink weight of a register-cache record's corrections beside the
+ * level, against the noise of what set them (m windows at a position, the
+ * baseline first),
+ *     N = level_var + mean_{j=1..m-1} (noise[j]^2 + SH_FLOOR^2)   (0.05),
+ *     w = D^2 / (D^2 + N),  D = RF_EXTRAP_PRIOR_CORR
  * (noise[j]: design window j's ratio noise; noise[0], the baseline's,
- * unused). */
-double rf_pffit_shrink(const double *c, int m, const double *noise, double level_var);
+ * unused; rf_pffit_window_level passes level_var 0). */
+double rf_pffit_shrink(int m, const double *noise, double level_var);
 
 /* Plan (template tmpl, budget_cycles 0: the default), windows, fit, the
  * level (rf_pffit_level at the template's baseline, then

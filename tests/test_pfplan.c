@@ -314,12 +314,11 @@ static void level(void **state)
  *   m = 0.10, se = 0.02: 0.25 (0.01 + 0.0004) + 0.0016 = 0.0042;
  *   m = se = 0: the floor alone, 0.0016.
  * The shrink weight against N = level_var + mean_j (noise_j^2 + 0.05^2)
- * over the design windows j = 1, 2:
+ * over the design windows j = 1, 2, w = D^2 / (D^2 + N), D = 0.07:
  *   noise 0.03, 0.04, level_var 0.0042: N = 0.0042 + ((0.0009 + 0.0025)
- *   + (0.0016 + 0.0025)) / 2 = 0.0042 + 0.00375 = 0.00795;
- *   c = (0.2, 0.1, -0.1): mean c^2 = (0.04 + 0.01 + 0.01) / 3 = 0.02,
- *   D^2 = 0.02 - 0.00795 = 0.01205, w = 0.01205 / 0.02 = 0.6025;
- *   c = (0.05, 0.02, 0): mean c^2 = 0.0029 / 3 = 0.000967 < N: w = 0. */
+ *   + (0.0016 + 0.0025)) / 2 = 0.0042 + 0.00375 = 0.00795,
+ *   w = 0.0049 / 0.01285 = 0.381323;
+ *   level_var 0: N = 0.00375, w = 0.0049 / 0.00865 = 0.566474. */
 static void level_variance_and_shrink(void **state)
 {
     (void)state;
@@ -327,9 +326,8 @@ static void level_variance_and_shrink(void **state)
     assert_float_equal(rf_pffit_level_var(-0.10, 0.02), 0.0042, 1e-15);
     assert_float_equal(rf_pffit_level_var(0, 0), 0.0016, 1e-15);
     const double noise[3] = {0, 0.03, 0.04};
-    assert_float_equal(rf_pffit_shrink((double[]){0.2, 0.1, -0.1}, 3, noise, 0.0042), 0.6025,
-                       1e-12);
-    assert_float_equal(rf_pffit_shrink((double[]){0.05, 0.02, 0}, 3, noise, 0.0042), 0.0, 0.0);
+    assert_float_equal(rf_pffit_shrink(3, noise, 0.0042), 0.0049 / 0.01285, 1e-12);
+    assert_float_equal(rf_pffit_shrink(3, noise, 0), 0.0049 / 0.00865, 1e-12);
 }
 
 /* The interval of a record with level_var 0.01 (samples 6, no fitted
@@ -497,9 +495,11 @@ static void estimate_with_pf_kernel(void **state)
  * ln 1.2 = 0.1823216; m = 0.1388159; sd = (d2 - d1) / sqrt 2 = 0.0615263,
  * se = sd / sqrt 2 = 0.0435057; level_var = 0.25 (0.1388159^2 +
  * 0.0435057^2) + 0.0016 = 0.0068906.  The level is the population
- * model's, not moved by the windows.  The shrink weight is
- * rf_pffit_shrink of the corrections ln(IPC_cal / IPC_unc) at the three
- * designs against the ratios' noise (2%: the floor) and level_var.  No
+ * model's, not moved by the windows.  The shrink weight of the
+ * corrections beside it: D^2 / (D^2 + N), D = 0.07, N = the design
+ * windows' mean (noise^2 + 0.05^2), their ratios' noise 2% (the floor):
+ * 0.0049 / (0.0049 + 0.0004 + 0.0025) = 0.628205; the level's own
+ * weight 0.0049 / (0.0049 + 0.0068906) = 0.415606.  No
  * windows: level_var 0.114^2 = 0.012996, shrink 1, and the level shrunk
  * as a correction of that noise: level 1.2, c = ln 1.2 = 0.1823216, c^2 =
  * 0.0332412, w = (0.0332412 - 0.012996) / 0.0332412 = 0.6090388, level
@@ -567,27 +567,13 @@ static void window_level(void **state)
     assert_float_equal(rep.lv_noise, 0.0435057, 1e-7);
     assert_float_equal(cal.level_var, 0.0068906, 1e-7);
     assert_float_equal(cal.level, c0.level, 0.0);
-    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
-                      rf_kernel_ctas(k), 1};
-    double c[3];
-    rf_calib cs = cal;
-    cs.shrink = 1.0;
-    cs.level_apart = false;
-    for (int j = 0; j < 3; j++) {
-        rf_estimate ec, eu;
-        assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &p.pt[j].design, &fx->kc, &shape, &cs,
-                                            &ec, &err), 0);
-        assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &p.pt[j].design, &fx->kc, &shape, NULL,
-                                            &eu, &err), 0);
-        c[j] = log(ec.ipc / eu.ipc) - log(cal.level);
-    }
     assert_float_equal(rep.noise[1], 0.02, 1e-12);
-    assert_float_equal(cal.shrink, rf_pffit_shrink(c, 3, rep.noise, 0), 1e-6);
+    assert_float_equal(rep.noise[2], 0.02, 1e-12);
+    assert_float_equal(cal.shrink, 0.0049 / 0.0078, 1e-12);
     assert_true(cal.shrink >= 0 && cal.shrink <= 1);
-    /* The level's own weight: c = ln level against sqrt(level_var). */
-    double cl = log(cal.level), cl2 = cl * cl;
+    /* The level's own weight: D^2 / (D^2 + level_var), D = 0.07. */
     assert_true(cal.level_apart);
-    assert_float_equal(cal.level_shrink, cl2 > 0.0068906 ? (cl2 - 0.0068906) / cl2 : 0.0, 1e-6);
+    assert_float_equal(cal.level_shrink, 0.0049 / (0.0049 + 0.0068906), 1e-5);
 
     make(fx, 1900, &p);
     assert_int_equal(p.n, 0);
