@@ -71,7 +71,7 @@ static void queueing_with_write_priority(void **state)
     /* rho_r = 0.3, rho_w = 0.2: rho = 0.5, R0 = 0.25.
      * W_write = 0.25 / 0.8 = 0.3125; W_read = 0.25 / (0.8 * 0.5) = 0.625;
      * inter-read = 0.15 / 0.7 = 0.2142857; inter-write = 0.625 - 0.2142857. */
-    rf_bank_load load = {0.3, 0.2, 8, false, false, 0};
+    rf_bank_load load = {.rho_read = 0.3, .rho_write = 0.2, .banks = 8};
     rf_bank_wait w;
     rf_bank_waits(&load, &p, &w);
     assert_float_equal(w.write_wait, 0.3125, 1e-12);
@@ -82,7 +82,7 @@ static void queueing_with_write_priority(void **state)
     assert_float_equal(w.stolen_writes, 0.0, 0.0);
 
     /* Idle banks: no wait. */
-    rf_bank_load idle = {0, 0, 8, true, true, 0};
+    rf_bank_load idle = {.banks = 8, .read_steal = true, .write_steal = true};
     rf_bank_waits(&idle, &p, &w);
     assert_float_equal(w.read_wait, 0.0, 0.0);
     assert_float_equal(w.write_wait, 0.0, 0.0);
@@ -104,7 +104,7 @@ static void stealing_fractions(void **state)
      *   removed = 0.5 * 0.9921875 * (1 - 0.15) = 0.421679688;
      *   stolen = 0.3 * 0.5 * 0.9921875 = 0.148828125.
      * read wait = (1 - 0.4) (0.2142857 + 0.4107143 (1 - 0.421679688)). */
-    rf_bank_load load = {0.3, 0.2, 8, true, true, 0};
+    rf_bank_load load = {.rho_read = 0.3, .rho_write = 0.2, .banks = 8, .read_steal = true, .write_steal = true};
     rf_bank_wait w;
     rf_bank_waits(&load, &p, &w);
     assert_float_equal(w.read_removed, 0.4, 1e-12);
@@ -136,7 +136,7 @@ static void finite_source_bounds_the_read_wait(void **state)
      * R0 = (0.1 + 0.5 * 4) / 2 = 1.05, rho = 0.6;
      * open queue W_read = 1.05 / ((1 - 0.5) (1 - 0.6)) = 5.25.
      * With one collector per bank the bound is R0 + 1 = 2.05. */
-    rf_bank_load load = {0.1, 0.5, 8, false, false, 4.0, 0};
+    rf_bank_load load = {.rho_read = 0.1, .rho_write = 0.5, .banks = 8, .write_service = 4.0};
     rf_bank_wait w;
     rf_bank_waits(&load, &p, &w);
     assert_float_equal(w.read_wait, 5.25, 1e-12);
@@ -145,7 +145,7 @@ static void finite_source_bounds_the_read_wait(void **state)
     assert_float_equal(w.read_wait, 2.05, 1e-12);
     /* Below the bound the open queue stands: rho_w = 0.05 (S = 1),
      * rho_r = 0.1: R0 = 0.075, W = 0.075 / (0.95 * 0.85) = 0.0928793. */
-    rf_bank_load light = {0.1, 0.05, 8, false, false, 0, 1.0};
+    rf_bank_load light = {.rho_read = 0.1, .rho_write = 0.05, .banks = 8, .ahead_max = 1.0};
     rf_bank_waits(&light, &p, &w);
     assert_float_equal(w.read_wait, 0.075 / (0.95 * 0.85), 1e-12);
 }
@@ -154,7 +154,7 @@ static void saturation_is_finite(void **state)
 {
     (void)state;
     rf_conflict_params p = defaults();
-    rf_bank_load load = {0.9, 0.5, 4, false, false, 0};
+    rf_bank_load load = {.rho_read = 0.9, .rho_write = 0.5, .banks = 4};
     rf_bank_wait w;
     rf_bank_waits(&load, &p, &w);
     assert_true(w.read_wait > 10.0);

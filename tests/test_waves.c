@@ -48,13 +48,13 @@ static void latency_bound_cta(void **state)
      * 20 with 30 instructions: IPC 1.5. */
     const float t[2][2] = {{10, 0}, {20, 0}};
     rf_ctaset *cs = make_set(1, 1, t);
-    rf_waves_run run = {1, 0, 1, 0, 0, 0.0, 0};
+    rf_waves_run run = {.resident = 1, .ctas = 1};
     rf_waves_out o;
     assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
     assert_float_equal(o.cycles, 20, 1e-9);
     assert_float_equal(o.ipc, 1.5, 1e-9);
     /* Window [5, 15): 2 per cycle until 10, then 1: 15 instructions. */
-    rf_waves_run win = {1, 0, 1, 5, 15, 0.0, 0};
+    rf_waves_run win = {.resident = 1, .ctas = 1, .t_start = 5, .t_end = 15};
     assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &win, &o), 0);
     assert_float_equal(o.insts, 15, 1e-9);
     assert_float_equal(o.ipc, 1.5, 1e-9);
@@ -71,12 +71,13 @@ static void issue_bound_sharing(void **state)
     const float t[2][2] = {{10, 0}, {20, 0}};
     rf_ctaset *cs = make_set(1, 1, t);
     rf_waves_out o;
-    rf_waves_run eq = {1, 0, 1, 0, 0, 0.0, 0};
+    rf_waves_run eq = {.resident = 1, .ctas = 1};
     assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &eq, &o), 0);
     assert_float_equal(o.cycles, 30, 1e-9);
     assert_float_equal(o.ipc, 1.0, 1e-9);
     /* Window [0, 10): equal share retires 10; so does oldest first. */
-    rf_waves_run w1 = {1, 0, 1, 0, 10, 0.0, 0}, w2 = {1, 0, 1, 0, 10, 1.0, 0};
+    rf_waves_run w1 = {.resident = 1, .ctas = 1, .t_end = 10};
+    rf_waves_run w2 = {.resident = 1, .ctas = 1, .t_end = 10, .oldest_first = 1.0};
     assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &w1, &o), 0);
     assert_float_equal(o.insts, 10, 1e-9);
     /* Mean issuing warps over [0, 10): 2 with equal share, 2 with oldest
@@ -84,7 +85,7 @@ static void issue_bound_sharing(void **state)
     assert_float_equal(o.mean_active, 2, 1e-9);
     assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &w2, &o), 0);
     assert_float_equal(o.insts, 10, 1e-9);
-    rf_waves_run old = {1, 0, 1, 0, 0, 1.0, 0};
+    rf_waves_run old = {.resident = 1, .ctas = 1, .oldest_first = 1.0};
     assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &old, &o), 0);
     assert_float_equal(o.cycles, 30, 1e-9);
     free_set(cs);
@@ -113,16 +114,16 @@ static void issue_stretch_where_throughput_bound(void **state)
     const double tab[3] = {0, 1, 0.6};
     const double stretch[3] = {0, 1, 1};
     rf_waves_out o;
-    rf_waves_run eq = {1, 0, 1, 0, 0, 0.0, 0, NULL};
+    rf_waves_run eq = {.resident = 1, .ctas = 1};
     assert_int_equal(rf_waves_sim(cs, tab, 0, &eq, &o), 0);
     assert_float_equal(o.cycles, 20, 1e-9);
     assert_float_equal(o.ipc, 0.6, 1e-9);
-    rf_waves_run st = {1, 0, 1, 0, 0, 0.0, 0, stretch};
+    rf_waves_run st = {.resident = 1, .ctas = 1, .stretch = stretch};
     assert_int_equal(rf_waves_sim(cs, tab, 0, &st, &o), 0);
     assert_float_equal(o.cycles, 17.016067, 1e-5);
     assert_float_equal(o.ipc, 0.705216, 1e-6);
     /* While both issue the SM retires IPC(2): window [0, 10) holds 6. */
-    rf_waves_run w = {1, 0, 1, 0, 10, 0.0, 0, stretch};
+    rf_waves_run w = {.resident = 1, .ctas = 1, .t_end = 10, .stretch = stretch};
     assert_int_equal(rf_waves_sim(cs, tab, 0, &w, &o), 0);
     assert_float_equal(o.insts, 6.0, 1e-6);
     free_set(cs);
@@ -135,7 +136,7 @@ static void barrier_waits_for_the_slowest(void **state)
      * barrier from 10 to 20, then both run to 30: 50 instructions / 30. */
     const float t[2][2] = {{10, 10}, {20, 10}};
     rf_ctaset *cs = make_set(1, 2, t);
-    rf_waves_run run = {1, 0, 1, 0, 0, 0.0, 0};
+    rf_waves_run run = {.resident = 1, .ctas = 1};
     rf_waves_out o;
     assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
     assert_float_equal(o.cycles, 30, 1e-9);
@@ -150,13 +151,13 @@ static void slots_drain_before_the_next_cta(void **state)
      * 20 + 5 + 20 + 5 = 50 cycles for 2 x 2 x 20 = 80 instructions. */
     const float t[2][2] = {{20, 0}, {20, 0}};
     rf_ctaset *cs = make_set(2, 1, t);
-    rf_waves_run run = {1, 0, 2, 0, 0, 0.0, 0};
+    rf_waves_run run = {.resident = 1, .ctas = 2};
     rf_waves_out o;
     assert_int_equal(rf_waves_sim(cs, latency_bound, 5, &run, &o), 0);
     assert_float_equal(o.cycles, 50, 1e-9);
     assert_float_equal(o.ipc, 80.0 / 50.0, 1e-9);
     /* Without drain, two slots run both at once: 20 cycles. */
-    rf_waves_run two = {2, 0, 2, 0, 0, 0.0, 0};
+    rf_waves_run two = {.resident = 2, .ctas = 2};
     double tab4[5] = {0, 1, 2, 3, 4};
     assert_int_equal(rf_waves_sim(cs, tab4, 0, &two, &o), 0);
     assert_float_equal(o.cycles, 20, 1e-9);
@@ -184,7 +185,7 @@ static void warming_walks_to_the_window_cta(void **state)
      * the second starts at t = 0 as if cold: 20 cycles, 40 instructions. */
     const float one[2] = {10, 20};
     rf_ctaset *cs = make_lengths(2, one);
-    rf_waves_run w1 = {1, 0, 2, 0, 0, 0.0, 1};
+    rf_waves_run w1 = {.resident = 1, .ctas = 2, .warm_ctas = 1};
     assert_int_equal(rf_waves_sim(cs, tab4, 0, &w1, &o), 0);
     assert_float_equal(o.cycles, 20, 1e-9);
     assert_float_equal(o.insts, 40, 1e-9);
@@ -196,14 +197,14 @@ static void warming_walks_to_the_window_cta(void **state)
      * instructions (cold, A and B alone would take 30 cycles for 80). */
     const float three[3] = {10, 30, 20};
     cs = make_lengths(3, three);
-    rf_waves_run w2 = {2, 0, 3, 0, 0, 0.0, 2};
+    rf_waves_run w2 = {.resident = 2, .ctas = 3, .warm_ctas = 2};
     assert_int_equal(rf_waves_sim(cs, tab4, 0, &w2, &o), 0);
     assert_float_equal(o.cycles, 20, 1e-9);
     assert_float_equal(o.insts, 80, 1e-9);
     assert_float_equal(o.ipc, 4, 1e-9);
     /* No warming: the same grid from a cold start, A, B then C: C starts
      * at 10 in A's slot and ends at 30 with B: 120 instructions / 30. */
-    rf_waves_run cold = {2, 0, 3, 0, 0, 0.0, 0};
+    rf_waves_run cold = {.resident = 2, .ctas = 3};
     assert_int_equal(rf_waves_sim(cs, tab4, 0, &cold, &o), 0);
     assert_float_equal(o.cycles, 30, 1e-9);
     assert_float_equal(o.insts, 120, 1e-9);
@@ -219,7 +220,7 @@ static void prepared_start_serves_many_runs(void **state)
     double tab1[5] = {0, 1, 1, 1, 1};     /* IPC(a) = 1 */
     const float three[3] = {10, 30, 20};
     rf_ctaset *cs = make_lengths(3, three);
-    rf_waves_run w2 = {2, 0, 3, 0, 0, 0.0, 2};
+    rf_waves_run w2 = {.resident = 2, .ctas = 3, .warm_ctas = 2};
     rf_waves_state *st = NULL;
     assert_int_equal(rf_waves_prepare(cs, 0, &w2, &st), 0);
     assert_true(rf_waves_state_matches(st, cs, 0, &w2));
@@ -265,7 +266,7 @@ static void batches_of_a_whole_run(void **state)
     rf_ctaset *cs = make_set(4, 1, t);
     for (int c = 2; c < 4; c++)
         cs->time[(c * 2 + 1) * 2] = cs->insts[(c * 2 + 1) * 2] = 30;
-    rf_waves_run run = {1, 0, 4, 0, 0, 0.0, 0, NULL, 2};
+    rf_waves_run run = {.resident = 1, .ctas = 4, .batches = 2};
     rf_waves_out o;
     assert_int_equal(rf_waves_sim(cs, tab4, 0, &run, &o), 0);
     assert_float_equal(o.cycles, 80, 1e-9);
