@@ -59,7 +59,7 @@
  *    when its batches of CTAs agree), over the wave formula's IPC there;
  *    estimates multiply by it (calibrate/extrapolate.c).
  * 6. Shrinkage: the weight on the calibrated correction, from the prior
- *    width of the correction (PRIOR_CORR) and the windows' noise on the
+ *    width of the correction (RF_EXTRAP_PRIOR_CORR) and the windows' noise on the
  *    level (rf_calib_window_noise; shrink_weight below; the model:
  *    calibrate/extrapolate.c); the windows' mean residual about the fit
  *    and its standard error go into the record for the interval.
@@ -941,8 +941,6 @@ static int fit_design(fit_ctx *c, int first, const double *y, double rate, rf_ca
     return rc;
 }
 
-/* The prior width of the calibrated correction (calibrate/extrapolate.h). */
-#define PRIOR_CORR RF_EXTRAP_PRIOR_CORR
 
 void rf_calib_window_noise(const double *r, const double *sig, int n, double *bias, double *se,
                            double *v)
@@ -970,7 +968,7 @@ void rf_calib_window_noise(const double *r, const double *sig, int n, double *bi
 }
 
 /* The shrinkage weight (calibrate/extrapolate.c, 3.): the prior width
- * PRIOR_CORR against v, the noise variance of the level the ordinary
+ * RF_EXTRAP_PRIOR_CORR against v, the noise variance of the level the ordinary
  * windows set (rf_calib_window_noise).  The report keeps the rms of the
  * corrections log(IPC_cal / IPC_unc) of the whole-kernel estimates (one SM,
  * the whole grid, as the windows run) at the sampled designs. */
@@ -994,7 +992,7 @@ static int shrink_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
     }
     rep->corr_rms = sqrt(c2);
     rep->level_noise = v;
-    out->shrink = rf_extrap_shrink_prior(PRIOR_CORR, v);
+    out->shrink = rf_extrap_shrink_prior(RF_EXTRAP_PRIOR_CORR, v);
     return RF_OK;
 }
 
@@ -1070,8 +1068,7 @@ static int hirf_ratio_check(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_
  * the level they set: the weight is taken again as
  *     w = D^2 / (D^2 + v + r^2)            (rf_extrap_shrink_prior).
  * The interval counts the windows' mean residual already (the record's
- * win_bias, calibrate/extrapolate.c); a record without it takes r^2 into
- * its level variance.  A residual the priors leave (the fit inside its
+ * win_bias, calibrate/extrapolate.c).  A residual the priors leave (the fit inside its
  * bounds) is not counted: there the windows' level is right more often
  * than not. */
 static void hirf_window_check(rf_calib_report *rep, int nord, bool at_bound, double v,
@@ -1089,9 +1086,7 @@ static void hirf_window_check(rf_calib_report *rep, int nord, bool at_bound, dou
     if (n == 0)
         return;
     r /= n;
-    out->shrink = rf_extrap_shrink_prior(PRIOR_CORR, v + r * r);
-    if (!out->has_win)
-        out->level_var += r * r;
+    out->shrink = rf_extrap_shrink_prior(RF_EXTRAP_PRIOR_CORR, v + r * r);
     rep->hirf_bias = r;
 }
 
