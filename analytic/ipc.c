@@ -94,6 +94,23 @@
  * 8 collectors: 0.43 blocked scheduler cycles per ALU and 0.99 per LD/ST
  * instruction; IPC 1.12 typed against 1.75 with one shared pool.)
  *
+ * Barrier regions.  A barrier holds a CTA's warps in one stretch of the
+ * code until all of them arrive, so the warps of a kernel with barriers
+ * run its regions (the code between barriers, analytic/kchar.c) in step,
+ * and the SM is assumed to run one region at a time: its throughput is
+ * the time-weighted mean over the regions, each solved at its own unit
+ * mix (the other figures, stalls and operand counts, are the kernel's),
+ *   1 / IPC = sum_r share_r / IPC_r      (share_r: the region's share of
+ *                                         the kernel's instructions),
+ * below the IPC of the mean mix when the regions ask different pipes
+ * (a region of shared-memory loads behind one of arithmetic).  The
+ * reported limits are those of the region that takes the most time.
+ * (Measured on the built-in SM model, fermi-gtx480, whole grid on one SM:
+ * conv_row's load region (LD/ST 0.07 of its instructions) and tap region
+ * (0.47) read 1.274 against the mean mix's 1.478 and the sampler's 1.221;
+ * transpose, whose regions wait on DRAM in turn while other CTAs use the
+ * pipes, reads 0.905 against 0.997 and the sampler's 1.045.)
+ *
  * Collector hold.  c0 (coll_base) counts a bank read cycle and a dispatch
  * cycle; an instruction that reads no register skips the read, so the
  * fixed hold is c0 - P(no register read) (register-cache hits still take
@@ -299,6 +316,7 @@ static double root_p(double s, double p, int ip)
 /* Invariants of one solve. */
 typedef struct solve_ctx {
     const rf_ipc_kernel *k;
+    rf_ipc_mix mix;     /* the unit mix solved for (the kernel's, or a barrier region's) */
     const rf_ipc_machine *m;
     const rf_ipc_params *p;
     double hk;          /* sum_k P(k) H_k */
@@ -354,7 +372,6 @@ static void unit_waits(double x, double ua, double sa, double us, double ss, dou
 /* F(x); fills out when non-NULL. */
 static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
 {
-    const rf_ipc_kernel *k = c->k;
     const rf_ipc_machine *m = c->m;
     rf_bank_load load = {x * c->rd_bank, x * c->wr_bank, m->banks,
                          m->read_steal, m->write_steal, m->write_service, c->ahead_max,
@@ -370,7 +387,7 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     if (c->typed)       /* finite source (header): at most C_u - 1 ahead */
         for (int i = 0; i < 3; i++)
             wu[i] = wu[i] < c->wu_cap[i] ? wu[i] : c->wu_cap[i];
-    double uw = k->frac_alu * wu[0] + k->frac_sfu * wu[1] + k->frac_ldst * wu[2];
+    double uw = c->mix.frac_alu * wu[0] + c->mix.frac_sfu * wu[1] + c->mix.frac_ldst * wu[2];
     double t_coll = c->fixed_hold + coll_wait + c->p->unit_hold * uw;
     double cpi = c->fixed_cpi + c->p->rf_path * coll_wait;
     if (m->wb_rate > 0)             /* NVM write-backs (HI-RF): service and queueing */
@@ -472,10 +489,10 @@ static void set_prun(solve_ctx *c)
 }
 
 /* Invariants of a solve (but P_run, set_prun, none depends on m->warps). */
-static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_ipc_machine *m,
                         const rf_ipc_params *p, solve *sv)
 {
-    solve_ctx c = {.k = k, .m = m, .p = p, .p_exp = p->smooth};
+    solve_ctx c = {.k = k, .mix = *mx, .m = m, .p = p, .p_exp = p->smooth};
     double ps = floor(p->smooth);
     c.ip = (ps == p->smooth && ps <= 64) ? (int)ps : 0;
 
@@ -495,16 +512,16 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     double issue = (double)m->schedulers * m->issue_width;
     int pipes = m->alu_pipes > 0 ? m->alu_pipes : 1;
     double unit = INFINITY;
-    if (k->alu_use > 0 && m->alu_ii > 0)
-        unit = min_run(unit, pipes / (m->alu_ii * k->alu_use));
-    if (k->frac_sfu > 0 && m->sfu_ii > 0)
-        unit = min_run(unit, 1.0 / (m->sfu_ii * k->frac_sfu));
-    if (k->frac_ldst > 0 && m->ldst_ii > 0)
-        unit = min_run(unit, 1.0 / (m->ldst_ii * k->frac_ldst));
+    if (mx->alu_use > 0 && m->alu_ii > 0)
+        unit = min_run(unit, pipes / (m->alu_ii * mx->alu_use));
+    if (mx->frac_sfu > 0 && m->sfu_ii > 0)
+        unit = min_run(unit, 1.0 / (m->sfu_ii * mx->frac_sfu));
+    if (mx->frac_ldst > 0 && m->ldst_ii > 0)
+        unit = min_run(unit, 1.0 / (m->ldst_ii * mx->frac_ldst));
     double dram = (k->dram_bytes > 0 && m->dram_bytes_per_cycle > 0)
                 ? m->dram_bytes_per_cycle / k->dram_bytes : INFINITY;
-    c.coll_frac = 1.0 - k->frac_none > 0.05 ? 1.0 - k->frac_none : 0.05;
-    c.class_sum = k->frac_alu + k->frac_sfu + k->frac_ldst;
+    c.coll_frac = 1.0 - mx->frac_none > 0.05 ? 1.0 - mx->frac_none : 0.05;
+    c.class_sum = mx->frac_alu + mx->frac_sfu + mx->frac_ldst;
     c.typed = m->coll_split[0] > 0 && m->coll_split[1] > 0 && m->coll_split[2] > 0
            && c.class_sum > 0;
     if (c.class_sum > 0)
@@ -515,16 +532,16 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         c.ahead_max = m->collectors > 0 ? (double)m->collectors / m->banks : 0.0;
     }
     c.s_alu = m->alu_pipes > 0 ? m->alu_ii / m->alu_pipes : 0.0;
-    c.u_alu = k->alu_use * c.s_alu;
-    c.u_sfu = k->frac_sfu * m->sfu_ii;
-    c.u_ldst = k->frac_ldst * m->ldst_ii;
+    c.u_alu = mx->alu_use * c.s_alu;
+    c.u_sfu = mx->frac_sfu * m->sfu_ii;
+    c.u_ldst = mx->frac_ldst * m->ldst_ii;
     c.caps_sum = inv_pow(issue, c.p_exp, c.ip);
     c.blocking = c.typed;
     if (c.typed) {
         const double svc[3] = {c.s_alu, m->sfu_ii, m->ldst_ii};
         for (int u = 0; u < 3; u++)
             c.wu_cap[u] = (m->coll_split[u] - 1) * svc[u];
-        const double fu[3] = {k->frac_alu, k->frac_sfu, k->frac_ldst};
+        const double fu[3] = {mx->frac_alu, mx->frac_sfu, mx->frac_ldst};
         for (int u = 0; u < 3; u++)
             if (fu[u] > 0) {
                 int j = c.ncls++;
@@ -624,27 +641,76 @@ static void solve_finish(const solve *sv, rf_ipc_result *out)
             out->bound = i;
 }
 
-void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
-                   const rf_ipc_params *p, rf_ipc_result *out)
+
+/* The kernel's one unit mix. */
+static rf_ipc_mix whole_mix(const rf_ipc_kernel *k)
+{
+    return (rf_ipc_mix){1.0, k->frac_alu, k->alu_use, k->frac_sfu, k->frac_ldst, k->frac_none};
+}
+
+static void steady_mix(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_ipc_machine *m,
+                       const rf_ipc_params *p, rf_ipc_result *out)
 {
     solve sv;
-    solve_setup(k, m, p, &sv);
+    solve_setup(k, mx, m, p, &sv);
     solve_begin(&sv, out);
     while (!sv.done)
         solve_step(&sv);
     solve_finish(&sv, out);
 }
 
+/* Barrier regions (header): each region's steady state at its own mix,
+ * folded as 1 / IPC = sum_r share_r / IPC_r; the other figures are those
+ * of the region that takes the most time. */
+static void steady_phases(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                          const rf_ipc_params *p, rf_ipc_result *out)
+{
+    double inv = 0.0, most = -1.0;
+    for (int i = 0; i < k->nphase && i < RF_IPC_NPHASE; i++) {
+        rf_ipc_result r;
+        steady_mix(k, &k->phase[i], m, p, &r);
+        if (!(r.ipc > 0)) {
+            *out = r;
+            return;
+        }
+        double t = k->phase[i].share / r.ipc;
+        inv += t;
+        if (t > most) {
+            most = t;
+            *out = r;
+        }
+    }
+    out->ipc = inv > 0 ? 1.0 / inv : 0.0;
+}
+
+void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                   const rf_ipc_params *p, rf_ipc_result *out)
+{
+    if (k->nphase >= 2) {
+        steady_phases(k, m, p, out);
+        return;
+    }
+    rf_ipc_mix mx = whole_mix(k);
+    steady_mix(k, &mx, m, p, out);
+}
+
 /* Two independent solves stepped in turn: the same operations as one after
  * the other (so the same results), but the processor overlaps their
  * dependency chains (divisions and square roots).  m2 differs from m1 in
- * warps only, so the second solve's invariants are the first's. */
+ * warps only, so the second solve's invariants are the first's.  Barrier
+ * regions: each machine on its own (steady_phases). */
 static void steady_pair(const rf_ipc_kernel *k, const rf_ipc_machine *m1,
                         const rf_ipc_machine *m2, const rf_ipc_params *p,
                         rf_ipc_result *out1, rf_ipc_result *out2)
 {
+    if (k->nphase >= 2) {
+        steady_phases(k, m1, p, out1);
+        steady_phases(k, m2, p, out2);
+        return;
+    }
+    rf_ipc_mix mx = whole_mix(k);
     solve s1, s2;
-    solve_setup(k, m1, p, &s1);
+    solve_setup(k, &mx, m1, p, &s1);
     s2 = s1;
     s2.c.m = m2;
     s2.c.inv_warps = 1.0 / m2->warps;

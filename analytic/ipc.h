@@ -27,6 +27,16 @@
  * (rf_ipc_kernel.lone). */
 #define RF_IPC_NLONE 256
 
+/* Barrier regions kept with their own unit mix (rf_ipc_kernel.phase). */
+#define RF_IPC_NPHASE 8
+
+/* The unit mix of a share of the kernel's instructions (the whole kernel,
+ * or one barrier region: code between barriers, analytic/kchar.c). */
+typedef struct rf_ipc_mix {
+    double share;           /* share of the kernel's warp instructions */
+    double frac_alu, alu_use, frac_sfu, frac_ldst, frac_none; /* as rf_ipc_kernel's */
+} rf_ipc_mix;
+
 /* What the kernel does per warp instruction (static IR analysis weighted by
  * the profile, or measured in samples; analytic/kchar.c fills it). */
 typedef struct rf_ipc_kernel {
@@ -72,6 +82,12 @@ typedef struct rf_ipc_kernel {
                              * their active warps issue up to it.  0: no cap */
     double active_free;     /* active_frac before that cap (0: active_frac) */
     int warps_per_cta;
+    /* Barrier regions (analytic/kchar.c): the code between barriers, each
+     * with the unit mix of its instructions, the largest RF_IPC_NPHASE - 1
+     * kept and the rest merged into the last; nphase < 2: the kernel's
+     * one mix (no barrier, or every region alike). */
+    int nphase;
+    rf_ipc_mix phase[RF_IPC_NPHASE];
     /* The run's critical CTAs (analytic/kchar.c): of the crit_ctas CTAs of
      * the run the figures describe, those that no later CTA outlasts, by
      * position in the run (crit_pos, increasing) and the cycles each takes

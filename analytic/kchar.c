@@ -32,7 +32,11 @@
  * (fp64 taking 4 pipe slots), SFU, LD/ST-unit, and unit-less (barrier,
  * exit) instructions; register reads are distinct general registers an
  * instruction uses (predicates live in their own file), writes the distinct
- * general registers it defines; read_k the histogram of reads.
+ * general registers it defines; read_k the histogram of reads.  The same
+ * unit mix per barrier region (barrier_regions: the code a warp runs
+ * between two barriers, an instruction's region reached through the CFG
+ * without crossing a barrier), weighted by f, for analytic/ipc.c's
+ * region fold.
  *
  * Class runs (head-of-line blocking at the collectors, analytic/ipc.c).
  * Within a block, an instruction continues a run when it has the unit class
@@ -628,6 +632,125 @@ static int unit_of(int cls)
     default:
         return 0;
     }
+}
+
+/* Barrier regions: the code a warp runs between two barriers.  Every
+ * instruction joins the next one of its block, and a block's last its
+ * successors' first, except after a barrier (the barrier belongs to the
+ * region it closes); the regions are the connected parts (union-find over
+ * instructions, and block entries standing for empty blocks).  reg_of
+ * [f->ninsts] gets each instruction's region, 0 .. n - 1 in order of
+ * first instruction; returns n, or -1 when out of memory. */
+static int uf_find(int *up, int x)
+{
+    while (up[x] != x) {
+        up[x] = up[up[x]];
+        x = up[x];
+    }
+    return x;
+}
+
+static void uf_join(int *up, int a, int b)
+{
+    a = uf_find(up, a);
+    b = uf_find(up, b);
+    if (a != b)
+        up[a > b ? a : b] = a < b ? a : b;
+}
+
+static int barrier_regions(const rf_func *f, int *reg_of)
+{
+    int n = f->ninsts + f->nblocks;
+    int *up = malloc(sizeof *up * (size_t)(n > 0 ? n : 1));
+    if (!up)
+        return -1;
+    for (int x = 0; x < n; x++)
+        up[x] = x;
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *blk = &f->blocks[b];
+        int entry = f->ninsts + b, last = entry;
+        for (int i = 0; i < blk->ninsts; i++) {
+            int x = blk->first + i;
+            if (last == entry || f->insts[last].cls != RF_OC_BARRIER)
+                uf_join(up, last, x);
+            last = x;
+        }
+        if (last != entry && f->insts[last].cls == RF_OC_BARRIER)
+            continue;
+        for (int s = 0; s < blk->nsucc; s++)
+            if (blk->succ[s] >= 0 && blk->succ[s] < f->nblocks)
+                uf_join(up, last, f->ninsts + blk->succ[s]);
+    }
+    int nreg = 0;
+    int *id = malloc(sizeof *id * (size_t)(n > 0 ? n : 1));
+    if (!id) {
+        free(up);
+        return -1;
+    }
+    for (int x = 0; x < n; x++)
+        id[x] = -1;
+    for (int x = 0; x < f->ninsts; x++) {
+        int r = uf_find(up, x);
+        if (id[r] < 0)
+            id[r] = nreg++;
+        reg_of[x] = id[r];
+    }
+    free(id);
+    free(up);
+    return nreg;
+}
+
+/* The kernel's barrier regions as rf_ipc_kernel.phase: from each region's
+ * executed instructions (cnt[r * 6 + ...]: total, ALU, ALU slots, SFU,
+ * LD/ST, none), the RF_IPC_NPHASE - 1 largest kept, the rest merged into
+ * the last; out->nphase stays 0 when every executed instruction is in one
+ * region. */
+static void set_phases(const double *cnt, int nreg, double total, rf_ipc_kernel *out)
+{
+    int order[RF_IPC_NPHASE];
+    int nk = 0, used = 0;
+    for (int r = 0; r < nreg; r++)
+        used += cnt[r * 6] > 0;
+    if (used < 2 || !(total > 0))
+        return;
+    /* The largest regions by executed instructions (ties: the earlier). */
+    for (int r = 0; r < nreg; r++) {
+        if (!(cnt[r * 6] > 0))
+            continue;
+        int pos = nk;
+        while (pos > 0 && cnt[order[pos - 1] * 6] < cnt[r * 6])
+            pos--;
+        if (pos >= RF_IPC_NPHASE - 1)
+            continue;
+        int last = nk < RF_IPC_NPHASE - 1 ? nk : RF_IPC_NPHASE - 2;
+        for (int j = last; j > pos; j--)
+            order[j] = order[j - 1];
+        order[pos] = r;
+        if (nk < RF_IPC_NPHASE - 1)
+            nk++;
+    }
+    double sum[RF_IPC_NPHASE][6] = {{0}};
+    for (int j = 0; j < nk; j++)
+        for (int c = 0; c < 6; c++)
+            sum[j][c] = cnt[order[j] * 6 + c];
+    bool rest = false;
+    for (int r = 0; r < nreg; r++) {
+        bool kept = false;
+        for (int j = 0; j < nk; j++)
+            kept |= order[j] == r;
+        if (kept || !(cnt[r * 6] > 0))
+            continue;
+        rest = true;
+        for (int c = 0; c < 6; c++)
+            sum[nk][c] += cnt[r * 6 + c];
+    }
+    int np = nk + (rest ? 1 : 0);
+    for (int j = 0; j < np; j++) {
+        double t = sum[j][0];
+        out->phase[j] = (rf_ipc_mix){t / total, sum[j][1] / t, sum[j][2] / t, sum[j][3] / t,
+                                     sum[j][4] / t, sum[j][5] / t};
+    }
+    out->nphase = np;
 }
 
 /* True when `in` must wait for `prev`'s results (the scoreboard: a register
@@ -1594,6 +1717,15 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     double kh[RF_IPC_MAXK + 1] = {0};
     double intra[RF_IPC_MAXB + 1] = {0};
     double run[3][RF_IPC_MAXRUN + 1] = {{0}}, ucount[3] = {0}, rep[3] = {0};
+    int *reg_of = malloc(sizeof *reg_of * (size_t)(f->ninsts > 0 ? f->ninsts : 1));
+    int nreg = reg_of ? barrier_regions(f, reg_of) : -1;
+    double *rcnt = nreg > 0 ? calloc((size_t)nreg * 6, sizeof *rcnt) : NULL;
+    if (!reg_of || nreg < 0 || (nreg > 0 && !rcnt)) {
+        free(reg_of);
+        free(rcnt);
+        free(freq);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    }
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *blk = &f->blocks[b];
         double w = freq[b];
@@ -1622,6 +1754,11 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
             total += w;
             int cls = in->cls;
             mem += is_mem_class(cls) ? w : 0;
+            double *rc_ = &rcnt[reg_of[blk->first + i] * 6];
+            rc_[0] += w;
+            rc_[u == 0 ? 1 : u == 1 ? 3 : u == 2 ? 4 : 5] += w;
+            if (u == 0)
+                rc_[2] += w * (cls == RF_OC_ALU64 ? 4.0 : 1.0);
             int regs[RF_MAX_USES];
             int k = gpr_reads(in, regs);
             int nw = gpr_writes(in);
@@ -1670,6 +1807,10 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
         }
     }
     free(freq);
+    if (total > 0)
+        set_phases(rcnt, nreg, total, out);
+    free(reg_of);
+    free(rcnt);
     if (total <= 0)
         return rf_err_set(err, RF_EUNSUPPORTED, f->name, 0, 0, NULL, "kernel executes no instructions");
     out->frac_mem = mem / total;

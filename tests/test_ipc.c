@@ -63,6 +63,48 @@ static void harmonic_soft_min(void **state)
     assert_float_equal(r.ipc, 1.0 / sqrt(33.0 / 64.0), 1e-9);
 }
 
+/* Barrier regions: each region's steady state at its own mix, folded as
+ * 1 / IPC = sum_r share_r / IPC_r.  Plain kernel, one pool of 6 collectors
+ * held 3 cycles, p = 2 (latency 8, issue 2 as above), two regions of half
+ * the instructions each:
+ *   r1: no barriers, collectors 6 / 3 = 2:
+ *       IPC_1 = (1/64 + 1/4 + 1/4)^-1/2 = 8 / sqrt(33)
+ *   r2: half barriers (no collector), 6 / (3 x 0.5) = 4:
+ *       IPC_2 = (1/64 + 1/4 + 1/16)^-1/2 = 8 / sqrt(21)
+ *   IPC = 1 / (0.5 sqrt(33) / 8 + 0.5 sqrt(21) / 8)
+ *       = 16 / (sqrt(33) + sqrt(21)) = 1.549318,
+ * below the mean mix's (barriers 1/4: collectors 6 / (3 x 0.75) = 8/3,
+ * (1/64 + 1/4 + 9/64)^-1/2 = 8 / sqrt(26) = 1.568929).  With p = 1 every
+ * limit enters as its reciprocal, linear in the mix, so the fold is the
+ * mean mix's: 1 / (1/8 + 1/2 + 3/8) = 1. */
+static void barrier_regions_fold(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    k.frac_none = 0.25;
+    k.frac_alu = 0.75;
+    k.alu_use = 0.75;
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 2.0;
+    p.coll_base = 4.0;
+    rf_ipc_result r;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.ipc, 8.0 / sqrt(26.0), 1e-9);
+    k.nphase = 2;
+    k.phase[0] = (rf_ipc_mix){0.5, 1.0, 1.0, 0.0, 0.0, 0.0};
+    k.phase[1] = (rf_ipc_mix){0.5, 0.5, 0.5, 0.0, 0.0, 0.5};
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.ipc, 16.0 / (sqrt(33.0) + sqrt(21.0)), 1e-9);
+    /* The other figures: those of r1, which takes 0.5 sqrt(33) / 8 of the
+     * time against r2's 0.5 sqrt(21) / 8. */
+    assert_float_equal(r.lim_collect, 2.0, 1e-12);
+    p.smooth = 1.0;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.ipc, 1.0, 1e-9);
+}
+
 static void typed_collectors(void **state)
 {
     (void)state;
@@ -411,6 +453,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(harmonic_soft_min),
+        cmocka_unit_test(barrier_regions_fold),
         cmocka_unit_test(typed_collectors),
         cmocka_unit_test(pipe_queue_bounded_by_collectors),
         cmocka_unit_test(stalls_add_to_warp_time),

@@ -71,6 +71,88 @@ static void runs_and_repeats(void **state)
     kb_free(f);
 }
 
+/* Barrier regions (the code between barriers, each with its own unit mix):
+ *   B0 alu r0 =                          once
+ *   B1 lds r2 / lds r3 / lds r6 / bar    loop body, 4 times (trip 3: the
+ *   B2 alu r4 / alu r5 / bar             back edge taken 3/4)
+ *   B3 @p0 bra -> B1                     4 times
+ *   B4 exit                              once
+ * B1 and B2 end with barriers, so B2 starts a region and B3 does too; B3
+ * joins B1 (its back edge) and B4, B0 joins B1: region A = {B0, B1, B3, B4},
+ * region B = {B2}.
+ *   A: alu 1 + bra 4 = 5 ALU, lds 3 x 4 = 12 LD/ST, bar 4 + exit 1 = 5
+ *      none: 22 instructions;
+ *   B: alu 2 x 4 = 8 ALU, bar 4 none: 12.
+ * Of 34: A 22/34 (alu 5/22, ldst 12/22, none 5/22), B 12/34 (alu 8/12,
+ * none 4/12), the larger first; the kernel's mix is their blend
+ * (ldst 12/34). */
+static void barrier_regions_split_the_mix(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "regions");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r0 =");
+    int B1 = kb_block(&b, "B1");
+    kb_i(&b, "lds r2 = r0");
+    kb_i(&b, "lds r3 = r0");
+    kb_i(&b, "lds r6 = r0");
+    kb_i(&b, "bar");
+    int B2 = kb_block(&b, "B2");
+    kb_i(&b, "alu r4 = r2 r3");
+    kb_i(&b, "alu r5 = r4");
+    kb_i(&b, "bar");
+    int B3 = kb_block(&b, "B3");
+    kb_i(&b, "@p0 bra");
+    int B4 = kb_block(&b, "B4");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, B1, -1);
+    kb_succ(&b, B1, B2, -1);
+    kb_succ(&b, B2, B3, -1);
+    kb_succ(&b, B3, B4, B1);
+    kb_succ(&b, B4, -1, -1);
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_profile prof = {3, 0.5, 1, 1, 0};
+    rf_ipc_kernel k;
+    assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
+    assert_int_equal(k.nphase, 2);
+    assert_float_equal(k.phase[0].share, 22.0 / 34.0, 1e-12);
+    assert_float_equal(k.phase[0].frac_alu, 5.0 / 22.0, 1e-12);
+    assert_float_equal(k.phase[0].alu_use, 5.0 / 22.0, 1e-12);
+    assert_float_equal(k.phase[0].frac_ldst, 12.0 / 22.0, 1e-12);
+    assert_float_equal(k.phase[0].frac_none, 5.0 / 22.0, 1e-12);
+    assert_float_equal(k.phase[0].frac_sfu, 0.0, 0.0);
+    assert_float_equal(k.phase[1].share, 12.0 / 34.0, 1e-12);
+    assert_float_equal(k.phase[1].frac_alu, 8.0 / 12.0, 1e-12);
+    assert_float_equal(k.phase[1].frac_ldst, 0.0, 0.0);
+    assert_float_equal(k.phase[1].frac_none, 4.0 / 12.0, 1e-12);
+    assert_float_equal(k.frac_ldst, 12.0 / 34.0, 1e-12);
+    kb_free(f);
+
+    /* Without the barriers every instruction is in one region: one mix. */
+    kb_begin(&b, "one_region");
+    B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r0 =");
+    B1 = kb_block(&b, "B1");
+    kb_i(&b, "lds r2 = r0");
+    kb_i(&b, "alu r4 = r2");
+    kb_i(&b, "@p0 bra");
+    B2 = kb_block(&b, "B2");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, B1, -1);
+    kb_succ(&b, B1, B2, B1);
+    kb_succ(&b, B2, -1, -1);
+    f = kb_finish(&b);
+    assert_non_null(f);
+    assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
+    assert_int_equal(k.nphase, 0);
+    kb_free(f);
+}
+
 /* Live fraction (the warps holding registers) against the active fraction
  * (the warps with work), two warps per CTA.  Phase 0: B0 branches (taken
  * with probability 0.5, drawn per warp) to B1, twenty dependent ALU
@@ -733,6 +815,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(runs_and_repeats),
+        cmocka_unit_test(barrier_regions_split_the_mix),
         cmocka_unit_test(live_fraction),
         cmocka_unit_test(ctaset_slice_is_the_walk),
         cmocka_unit_test(critical_time_counts_every_phase),

@@ -189,17 +189,17 @@ static void design_windows_share_the_budget(void **state)
 
 /* A short run: hotspot's default run on fermi-gtx480, the busiest of 15
  * SMs, ceil(1024 / 15) = 69 CTAs (grid indices 0, 15, ..., 1020), 4
- * resident.  The model puts the share at about 44,390 cycles, so the
- * budget is 0.0425 x 44,390 = 1,886.8 cycles; a spread grid's samples are
- * at least four DRAM latencies, 4 x 330 = 1,320 cycles: 1886.8 / 1320 =
- * 1.43, one sample (the level's baseline window) of the whole budget, 1886
- * cycles (the sample's integer part).  Warm-up: one CTA lifetime, 44,390 x
- * 4 / 69 = 2,573 cycles, capped at half a sample: (int)943.4 = 943;
- * window 1886 - 943 = 943.  Position: the middle of one stratum of 69
+ * resident.  The model puts the share at about 44,465 cycles, so the
+ * budget is 0.0425 x 44,465 = 1,889.8 cycles; a spread grid's samples are
+ * at least four DRAM latencies, 4 x 330 = 1,320 cycles: 1889.8 / 1320 =
+ * 1.43, one sample (the level's baseline window) of the whole budget, 1889
+ * cycles (the sample's integer part).  Warm-up: one CTA lifetime, 44,465 x
+ * 4 / 69 = 2,578 cycles, capped at half a sample: (int)944.9 = 944;
+ * window 1889 - 944 = 945.  Position: the middle of one stratum of 69
  * CTAs, 0.5 x 69 = 34.5 -> 34 (not a whole wave: the functional walk
- * starts the window where CTA 34 is dispatched).  Cost 1886 <= 1886.8.
+ * starts the window where CTA 34 is dispatched).  Cost 1889 <= 1889.8.
  * Warmed: 4 turnovers of 4 slots = 16 CTAs walked (34 before it), timed
- * warm-up min(330, 943) = 330, window 1886 - 330 = 1556.
+ * warm-up min(330, 944) = 330, window 1889 - 330 = 1559.
  * kmeans' default run (69 CTAs, about 9,274 cycles) has a budget of
  * 0.0425 x 9,274 = 394 cycles, under one sample: no windows. */
 static void short_run_gets_short_windows(void **state)
@@ -210,20 +210,20 @@ static void short_run_gets_short_windows(void **state)
     rf_err err;
     assert_int_equal(rf_kernel_ctas(f->k), 69);
     assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 0, &pl, &err), RF_OK);
-    assert_float_equal(pl.full_cycles, 44390, 20);
+    assert_float_equal(pl.full_cycles, 44465, 20);
     assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
     assert_int_equal(pl.resident, 4);
     assert_int_equal(pl.n, 1);
     point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 34, "baseline banks=16");
-    assert_int_equal(pl.pt[0].warmup, 943);
-    assert_int_equal(pl.pt[0].cycles, 943);
-    assert_float_equal(pl.cost, 1886, 0);
+    assert_int_equal(pl.pt[0].warmup, 944);
+    assert_int_equal(pl.pt[0].cycles, 945);
+    assert_float_equal(pl.cost, 1889, 0);
     assert_true(pl.cost <= pl.budget);
     rf_plan_warm(&f->gpu, &pl);
-    assert_float_equal(pl.cost, 1886, 0);
+    assert_float_equal(pl.cost, 1889, 0);
     assert_int_equal(pl.pt[0].warm_ctas, 16);
     assert_int_equal(pl.pt[0].warmup, 330);
-    assert_int_equal(pl.pt[0].cycles, 1556);
+    assert_int_equal(pl.pt[0].cycles, 1559);
     unload(f);
 
     f = load_run("inputs/kernels/kmeans.spec", NULL, 15);
@@ -238,20 +238,20 @@ static void short_run_gets_short_windows(void **state)
 
 /* Settled samples (calibrate/plan.c): transpose on volta-hirf, the whole
  * grid (1,024 CTAs) on one SM, 8 resident, DRAM latency 400 cycles, six
- * points (four ordinary, two HI-RF).  Estimated full run about 764,038
- * cycles: budget 0.0425 x 764,038 = 32,471.6; lifetime 764,038 x 8 / 1024
- * = 5,969.0.  Six samples would be 32,471.6 / 6 = 5,411.9 cycles, windows
- * of 5,411.9 - 400 = 5,011.9 < 5,969.0; a settled sample takes 400 + 2.5
- * x 5,969.0 = 15,322.6 (a warm-up of 1.5 lifetimes and a window of one),
+ * points (four ordinary, two HI-RF).  Estimated full run about 780,193
+ * cycles: budget 0.0425 x 780,193 = 33,158.2; lifetime 780,193 x 8 / 1024
+ * = 6,095.3.  Six samples would be 33,158.2 / 6 = 5,526.4 cycles, windows
+ * of 5,526.4 - 400 = 5,126.4 < 6,095.3; a settled sample takes 400 + 2.5
+ * x 6,095.3 = 15,638.2 (a warm-up of 1.5 lifetimes and a window of one),
  * and the budget holds floor(2.12) = 2.  Kept: the level's window
  * (baseline, 8 banks) and HI-RF concat at its CTAs; the collector, 2-bank,
  * stealing and TEA windows dropped.  One ordinary point: its stratum's
- * middle, 1/2 x 1024 = CTA 512.  A sample 32,471.6 / 2 = 16,235.8 cycles:
- * warm-up 1.5 x 5,969.0 = 8,953.6 capped at half a sample, (int)8,117.9 =
- * 8,117; window (int)16,235.8 - 8,117 = 8,118 (over one lifetime).
- * Warmed: 4 x 8 = 32 CTAs walked; the timed warm-up stays 8,117 (not the
- * 400-cycle fill).  A budget given (32,471 cycles) keeps the six points,
- * warmed to 400 + ((int)(32,471 / 6) - 400) = 400 + 5,011. */
+ * middle, 1/2 x 1024 = CTA 512.  A sample 33,158.2 / 2 = 16,579.1 cycles:
+ * warm-up 1.5 x 6,095.3 = 9,143.0 capped at half a sample, (int)8,289.5 =
+ * 8,289; window (int)16,579.1 - 8,289 = 8,290 (over one lifetime).
+ * Warmed: 4 x 8 = 32 CTAs walked; the timed warm-up stays 8,289 (not the
+ * 400-cycle fill).  A budget given (33,158 cycles) keeps the six points,
+ * warmed to 400 + ((int)(33,158 / 6) - 400) = 400 + 5,126. */
 static void settled_samples_for_short_windows(void **state)
 {
     (void)state;
@@ -267,7 +267,7 @@ static void settled_samples_for_short_windows(void **state)
     assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
     rf_plan pl;
     assert_int_equal(rf_plan_make(&gpu, k, &kc, 0, &pl, &err), RF_OK);
-    assert_float_equal(pl.full_cycles, 764038, 50);
+    assert_float_equal(pl.full_cycles, 780193, 50);
     assert_int_equal(pl.resident, 8);
     double life = pl.full_cycles * 8 / 1024;
     assert_true(pl.budget / 6 - 400 < life);
