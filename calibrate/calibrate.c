@@ -370,10 +370,27 @@ static bool uses_param(const rf_design *d, const char *name)
  * on the model found, within its step tolerance, at a fraction of the
  * model evaluations (a window evaluation is a population-model run,
  * analytic/waves.c; the fit on the model asked for one per parameter and
- * window at each of its 10-15 iterations). */
+ * window at each of its 10-15 iterations).
+ * At every centre after the first the windows' values come first (one run
+ * each).  Where each window's value is what the previous surrogate
+ * predicted there, within LIN_AGREE of the window's noise sigma_i (the
+ * rate applied), the slopes are kept, corrected by Broyden's rank-one
+ * update so that the surrogate passes through both centres:
+ *     J_i += e_i s^T D / (s^T D s),  e_i the miss, s the step,
+ * D = diag(1 / width_j^2) over the parameters window i reads (the step
+ * measured in prior widths); else the forward differences are taken anew.
+ * The bound: a slope error dJ moves the surrogate's minimum by about
+ * dJ r / J^2 with residuals r ~ sigma and J ~ sigma per standard error;
+ * a quadratic model that misses by e over a step s has a slope error
+ * e / |s| at the new centre, so the next step is off by about e / sigma
+ * standard errors: LIN_AGREE = 0.02 keeps that at the stop tolerance
+ * LIN_TOL (a standard error is at most a prior width).  A centre that only
+ * confirms convergence thus costs one run per window, not one per window
+ * and parameter read. */
 #define LIN_STEP 0.01
 #define LIN_TOL 0.02
 #define LIN_MAX 6
+#define LIN_AGREE 0.02
 
 typedef struct lin_ctx {
     const fit_ctx *c;
@@ -400,15 +417,21 @@ static int lin_model(const double *theta, size_t i, double *v, void *data)
     return RF_OK;
 }
 
+/* What linearise evaluates at its centre: the values and the slopes, the
+ * values alone (the slopes kept), or the slopes alone (the values already
+ * in L->w0). */
+enum { LIN_ALL, LIN_VALUES, LIN_SLOPES };
+
 /* One window's model value and slopes (linearise): job i of its pool
  * evaluates window i at p and at each q_j = p with parameter j moved by
- * h[j], in that order, with window i's own population-model start
- * (c->ws[i]), and writes row i of L. */
+ * h[j], in that order (as what asks), with window i's own
+ * population-model start (c->ws[i]), and writes row i of L. */
 typedef struct lin_job {
     fit_ctx *c;
     lin_ctx *L;
     rf_ipc_params p;
     double h[RF_FIT_MAXP];
+    int what;                                /* LIN_ALL, LIN_VALUES or LIN_SLOPES */
     rf_err err[RF_PLAN_MAX];
 } lin_job;
 
@@ -419,9 +442,13 @@ static int lin_window(int i, void *ctx)
     const rf_plan_point *pt = &c->plan->pt[i];
     rf_err *err = &J->err[i];
     rf_err_clear(err);
-    int rc = window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], &J->p, pt->skip_ctas,
+    int rc = RF_OK;
+    if (J->what != LIN_SLOPES)
+        rc = window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], &J->p, pt->skip_ctas,
                         pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], &c->ws[i], 0, NULL,
                         &J->L->w0[i], err);
+    if (J->what == LIN_VALUES)
+        return rc;
     for (int j = 0; j < c->np && !rc; j++) {
         const rf_mparam *mp = &rf_ipc_mparams[c->idx[j]];
         J->L->jac[i][j] = 0;
@@ -439,11 +466,12 @@ static int lin_window(int i, void *ctx)
     return rc;
 }
 
-/* The window model's values and slopes at theta (lo, hi: the bounds,
- * width: the priors' widths of the model parameters), the windows on
- * c->jobs threads (each window's evaluations on one, as lin_window). */
+/* The window model's values and slopes at theta, or either alone (what;
+ * lo, hi: the bounds, width: the priors' widths of the model parameters),
+ * the windows on c->jobs threads (each window's evaluations on one, as
+ * lin_window). */
 static int linearise(fit_ctx *c, const double *theta, const double *lo, const double *hi,
-                     const double *width, lin_ctx *L)
+                     const double *width, int what, lin_ctx *L)
 {
     L->c = c;
     lin_job *J = calloc(1, sizeof *J);
@@ -452,6 +480,7 @@ static int linearise(fit_ctx *c, const double *theta, const double *lo, const do
     J->c = c;
     J->L = L;
     J->p = c->base;
+    J->what = what;
     for (int j = 0; j < c->np; j++) {
         L->th0[j] = theta[j];
         rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &J->p, theta[j]);
@@ -477,6 +506,47 @@ static int linearise(fit_ctx *c, const double *theta, const double *lo, const do
     return rc;
 }
 
+/* The surrogate at a new centre (above): L holds the previous surrogate;
+ * the windows' values at theta, then the slopes kept and updated (Broyden)
+ * where every window's value agrees with the previous surrogate's
+ * prediction within LIN_AGREE of its noise (sigma: the windows' scales;
+ * the rate, applied exactly, theta[np] where c->rate), else taken anew. */
+static int relinearise(fit_ctx *c, const double *theta, const double *lo, const double *hi,
+                       const double *width, const double *sigma, lin_ctx *L)
+{
+    double pred[RF_PLAN_MAX], s[RF_FIT_MAXP];
+    for (int i = 0; i < c->nobs; i++) {
+        pred[i] = L->w0[i];
+        for (int j = 0; j < c->np; j++)
+            pred[i] += L->jac[i][j] * (theta[j] - L->th0[j]);
+    }
+    for (int j = 0; j < c->np; j++)
+        s[j] = theta[j] - L->th0[j];
+    int rc = linearise(c, theta, lo, hi, width, LIN_VALUES, L);
+    if (rc)
+        return rc;
+    double rate = c->rate ? theta[c->np] : 1.0;
+    bool agree = true;
+    for (int i = 0; i < c->nobs; i++)
+        agree = agree && fabs(rate * (L->w0[i] - pred[i])) <= LIN_AGREE * sigma[i];
+    if (!agree)
+        return linearise(c, theta, lo, hi, width, LIN_SLOPES, L);
+    for (int i = 0; i < c->nobs; i++) {
+        const rf_design *d = &c->plan->pt[i].design;
+        double ss = 0;
+        for (int j = 0; j < c->np; j++)
+            if (uses_param(d, rf_ipc_mparams[c->idx[j]].name))
+                ss += s[j] * s[j] / (width[j] * width[j]);
+        if (!(ss > 0))
+            continue;
+        double e = L->w0[i] - pred[i];
+        for (int j = 0; j < c->np; j++)
+            if (uses_param(d, rf_ipc_mparams[c->idx[j]].name))
+                L->jac[i][j] += e * s[j] / (width[j] * width[j]) / ss;
+    }
+    return RF_OK;
+}
+
 /* Fit pb (its model: the windows of c, then the priors) by successive
  * linearisations (above).  A centre whose chi^2 (the model's, the
  * surrogate being exact there) exceeds the best centre's so far is
@@ -484,7 +554,7 @@ static int linearise(fit_ctx *c, const double *theta, const double *lo, const do
  * window model is piecewise smooth: its events move with the parameters).
  * The result is the best centre, with the covariance of its surrogate's
  * fit; out as rf_fit_run_tol fills it, chisq0 at the start point, chisq at
- * the result, iters the linearisations; w_start and w_best the window
+ * the result, iters the centres; w_start and w_best the window
  * model's values (rate not applied) at the start and
  * at the result. */
 static int fit_windows(fit_ctx *c, const rf_fit_problem *pb, double xtol, double gtol,
@@ -499,7 +569,8 @@ static int fit_windows(fit_ctx *c, const rf_fit_problem *pb, double xtol, double
     double chisq0 = 0, best_chi = INFINITY;
     int k = 0;
     for (;;) {
-        int rc = linearise(c, theta, pb->lo, pb->hi, width, &L);
+        int rc = k == 0 ? linearise(c, theta, pb->lo, pb->hi, width, LIN_ALL, &L)
+                        : relinearise(c, theta, pb->lo, pb->hi, width, pb->sigma, &L);
         if (rc)
             return rc;
         rf_fit_problem lp = *pb;
