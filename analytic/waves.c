@@ -282,10 +282,12 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
          * Newton converges from below, and from above its first step lands
          * below the root.  It starts at the previous event's c (the
          * population changes by one phase between events), a step below 1
-         * restarting from 1.  It stops after a step under NEWTON_TOL of c:
-         * convergence is quadratic, the error after a step at most
-         * |f'' / 2 f'| = sum r^3 / sum r^2 <= max r <= 1 (ipt <= 1) times the
-         * step squared, so under NEWTON_TOL^2 c^2. */
+         * restarting from 1.  Convergence is quadratic: the error after a
+         * step is at most |f'' / 2 f'| = sum r^3 / sum r^2 <= max r <= 1
+         * (ipt <= 1) times the step squared, so it stops after a step whose
+         * square is under NEWTON_TOL c: c within NEWTON_TOL of the root,
+         * relatively (one pass over the warps fewer than waiting for a step
+         * under NEWTON_TOL c itself). */
         c = *c_last > 1.0 ? *c_last : 1.0;
         for (int it = 0; it < 50; it++) {
             double f = -ipc, df = 0;
@@ -300,7 +302,7 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
             c -= step;
             if (c < 1.0)
                 c = 1.0;
-            else if (fabs(step) < NEWTON_TOL * c)
+            else if (step * step < NEWTON_TOL * c)
                 break;
         }
         *c_last = c;
