@@ -382,15 +382,18 @@ static bool uses_param(const rf_design *d, const char *name)
  * The bound: a slope error dJ moves the surrogate's minimum by about
  * dJ r / J^2 with residuals r ~ sigma and J ~ sigma per standard error;
  * a quadratic model that misses by e over a step s has a slope error
- * e / |s| at the new centre, so the next step is off by about e / sigma
- * standard errors: LIN_AGREE = 0.02 keeps that at the stop tolerance
- * LIN_TOL (a standard error is at most a prior width).  A centre that only
- * confirms convergence thus costs one run per window, not one per window
- * and parameter read. */
+ * e / |s| at the new centre, so the next step (and the stop, a step under
+ * LIN_TOL) is off by about e / sigma standard errors: LIN_AGREE = 0.1
+ * keeps the result within a tenth of the standard error the record
+ * carries for it.  A centre that only confirms convergence thus costs one
+ * run per window, not one per window and parameter read.  Over the 33
+ * kernels of bench_validation (both runs) 36 in 95 later centres missed
+ * by more than 0.02 sigma, 17 by more than 0.1 (the window model is
+ * piecewise smooth). */
 #define LIN_STEP 0.01
 #define LIN_TOL 0.02
 #define LIN_MAX 6
-#define LIN_AGREE 0.02
+#define LIN_AGREE 0.1
 
 typedef struct lin_ctx {
     const fit_ctx *c;
