@@ -34,8 +34,11 @@
  *    one CTA lifetime count as noisier), bounded as
  *    rf_ipc_mparams says, by successive linearisations of the window model
  *    (fit_windows), each linear surrogate fitted with GSL (calibrate/fit.c:
- *    error handler off, every status checked).  Parameter covariance from
- *    the fit; the record
+ *    error handler off, every status checked); after the first, a centre
+ *    takes the windows' values alone and keeps the slopes (Broyden's
+ *    update) where the values are what the previous surrogate predicted
+ *    (LIN_AGREE).  Parameter covariance from the last surrogate's fit at
+ *    the result; the record
  *    keeps it and the windows' relative rms residual per degree of freedom
  *    for prediction intervals.
  * Functional warming (the default; opts->cold turns it off): the windows start
