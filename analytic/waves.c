@@ -432,7 +432,9 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
         if (stretched)
             issue_stretch(&s, order, na, ipc, v, &c_last, pp);
         double eq = a > 0 ? ipc * cs->cpi_lone / a : 0.0;
-        double dt = -1, rate = 0, left = ipc;
+        /* dt: the first phase end, the least rem / v over the warps that
+         * move (a minimum: kept without a branch per warp). */
+        double dt = INFINITY, rate = 0, left = ipc;
         for (int x = 0; x < na; x++) {
             int i = order[x];
             double vi = (stretched ? v[i] : eq) * (1.0 - lam);
@@ -442,10 +444,12 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
                 left -= g;
             }
             v[i] = vi;
-            if (vi > 0 && (dt < 0 || s.rem[i] / vi < dt))
-                dt = s.rem[i] / vi;
+            double q = vi > 0 ? s.rem[i] / vi : INFINITY;
+            dt = q < dt ? q : dt;
             rate += vi * s.ipt[i];
         }
+        if (dt == INFINITY)
+            dt = -1;
         if (next_free >= 0 && (dt < 0 || next_free - t < dt))
             dt = next_free - t > 0 ? next_free - t : 0;
         if (dt < 0)
