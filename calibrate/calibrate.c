@@ -197,7 +197,7 @@
  * the first draw's run is cut into LEVEL_BATCHES batches of CTAs
  * (rf_waves_run.batches), and the standard error of their mean IPC, times
  * LEVEL_BATCH_INFLATE, is a prior on one draw's relative spread worth
- * LEVEL_BATCHES - 1 degrees of freedom.  The draws' own spread is pooled
+ * LEVEL_BATCH_DOF degrees of freedom (below).  The draws' own spread is pooled
  * with it (var = (nu0 sb^2 + ss) / (nu0 + draws - 1)), so that one draw
  * ends the level when the batches put its standard error under the
  * target, and a second or third ends it on the pooled estimate, where
@@ -205,10 +205,20 @@
  * understate the spread between draws: the inflation is the root mean
  * square of (draws' standard deviation / a draw's batch standard error)
  * over the nine tuning kernels at --sms 1 (8 draws each, every draw's
- * batches; per kernel 0.5-2.3). */
+ * batches; per kernel 0.5-2.3).  That ratio's scatter from kernel to
+ * kernel sets the prior's worth, LEVEL_BATCH_DOF degrees of freedom, not
+ * the batches' LEVEL_BATCHES - 1: a variance estimate of nu degrees of
+ * freedom scatters as var(ln s^2) ~ 2 / nu, and ln(ratio^2) scattered by
+ * 1.04 rms over the 31 batched runs of bench_validation (33 kernels, both
+ * runs, 8 draws each, whose own spread's 7 degrees of freedom account for
+ * 0.29 of the 1.09 variance): nu ~ 2.5, taken as 2.  So the draws' own
+ * spread outweighs the batches from the third draw on (bfs at the default
+ * run: batches 11% against draws 4.2%, eight draws with the batches worth
+ * 7, six now; over the 66 runs 186 draws -> 178). */
 #define LEVEL_BATCHES 8
 #define LEVEL_BATCH_INFLATE 1.6
 #define LEVEL_BATCH_WAVES 32
+#define LEVEL_BATCH_DOF 2
 
 /* The factor on the noise of a window of len cycles on gpu, for CTAs of
  * an estimated life cycles (0: unknown): the short-window rule above,
@@ -852,7 +862,7 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
                 ss += (wo->batch_ipc[b] - m) * (wo->batch_ipc[b] - m);
             if (m > 0) {
                 sb = LEVEL_BATCH_INFLATE * sqrt(ss / (wo->nbatch - 1) / wo->nbatch) / m;
-                nu0 = wo->nbatch - 1;
+                nu0 = LEVEL_BATCH_DOF;
             }
         }
         fluid = 0;
