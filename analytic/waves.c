@@ -289,10 +289,7 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
          * (ipt <= 1) times the step squared, so it stops after a step whose
          * square is under NEWTON_TOL c: c within NEWTON_TOL of the root,
          * relatively (one pass over the warps fewer than waiting for a step
-         * under NEWTON_TOL c itself).  The sums run in four interleaved
-         * partial sums (warps x mod 4), added in a fixed order: the same
-         * result on every run, without one chain of dependent additions
-         * per warp. */
+         * under NEWTON_TOL c itself). */
         c = *c_last > 1.0 ? *c_last : 1.0;
         for (int it = 0; it < 50; it++) {
             double f = -ipc, df = 0;
