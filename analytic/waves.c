@@ -271,26 +271,30 @@ static void warm(sim *s, int n, long until)
 #define NEWTON_TOL 1e-5
 
 static void issue_stretch(const sim *s, const int *order, int na, double ipc, double *v,
-                          double *c_last)
+                          double *c_last, double *pp)
 {
     double d = 0;
-    for (int x = 0; x < na; x++)
-        d += s->ipt[order[x]];
+    for (int x = 0; x < na; x++) {
+        pp[x] = s->ipt[order[x]];
+        d += pp[x];
+    }
     double c = 1.0;
     if (d > ipc && ipc > 0) {
         /* f(c) = sum ipt / (1 + ipt (c - 1)) - ipc, decreasing and convex:
          * Newton converges from below, and from above its first step lands
          * below the root.  It starts at the previous event's c (the
          * population changes by one phase between events), a step below 1
-         * restarting from 1.  It stops after a step under NEWTON_TOL of c:
-         * convergence is quadratic, the error after a step at most
-         * |f'' / 2 f'| = sum r^3 / sum r^2 <= max r <= 1 (ipt <= 1) times the
-         * step squared, so under NEWTON_TOL^2 c^2. */
+         * restarting from 1.  Convergence is quadratic: the error after a
+         * step is at most |f'' / 2 f'| = sum r^3 / sum r^2 <= max r <= 1
+         * (ipt <= 1) times the step squared, so it stops after a step whose
+         * square is under NEWTON_TOL c: c within NEWTON_TOL of the root,
+         * relatively (one pass over the warps fewer than waiting for a step
+         * under NEWTON_TOL c itself). */
         c = *c_last > 1.0 ? *c_last : 1.0;
         for (int it = 0; it < 50; it++) {
             double f = -ipc, df = 0;
             for (int x = 0; x < na; x++) {
-                double p = s->ipt[order[x]], r = p / (1.0 + p * (c - 1.0));
+                double p = pp[x], r = p / (1.0 + p * (c - 1.0));
                 f += r;
                 df -= r * r;
             }
@@ -300,15 +304,13 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
             c -= step;
             if (c < 1.0)
                 c = 1.0;
-            else if (fabs(step) < NEWTON_TOL * c)
+            else if (step * step < NEWTON_TOL * c)
                 break;
         }
         *c_last = c;
     }
-    for (int x = 0; x < na; x++) {
-        double p = s->ipt[order[x]];
-        v[order[x]] = 1.0 / (1.0 + p * (c - 1.0));
-    }
+    for (int x = 0; x < na; x++)
+        v[order[x]] = 1.0 / (1.0 + pp[x] * (c - 1.0));
 }
 
 /* The start of a run: every slot given a fresh CTA at t = 0, then the
@@ -388,10 +390,11 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
     const rf_ctaset *cs = s.cs;
     int n = s.nslots, wpc = s.wpc, nw = n * wpc;
     double *v = calloc((size_t)nw, sizeof *v);
+    double *pp = calloc((size_t)nw, sizeof *pp);   /* issue_stretch's ipt in order */
     int *order = calloc((size_t)nw, sizeof *order);
     char *dirty = calloc((size_t)n, 1);   /* slots settle_needed may hold */
-    if (!v || !order || !dirty) {
-        free(v), free(order), free(dirty);
+    if (!v || !pp || !order || !dirty) {
+        free(v), free(pp), free(order), free(dirty);
         return RF_ENOMEM;
     }
     for (int k = 0; k < n; k++)
@@ -417,17 +420,18 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
          * oldest-first share needs; the equal share has none). */
         int na = 0;
         for (int k = 0; k < n; k++)
-            for (int w = 0; w < wpc; w++) {
-                int i = s.by_age[k] * wpc + w;
-                if (s.st[i] == W_ISSUE)
-                    order[na++] = i;
+            for (int w = 0, i = s.by_age[k] * wpc; w < wpc; w++, i++) {
+                order[na] = i;              /* kept where the warp issues */
+                na += s.st[i] == W_ISSUE;
             }
         double lam = run->oldest_first < 0 ? 0 : run->oldest_first > 1 ? 1 : run->oldest_first;
         bool stretched = run->stretch && a > 0 && run->stretch[a > nw ? nw : a];
         if (stretched)
-            issue_stretch(&s, order, na, ipc, v, &c_last);
+            issue_stretch(&s, order, na, ipc, v, &c_last, pp);
         double eq = a > 0 ? ipc * cs->cpi_lone / a : 0.0;
-        double dt = -1, rate = 0, left = ipc;
+        /* dt: the first phase end, the least rem / v over the warps that
+         * move (a minimum: kept without a branch per warp). */
+        double dt = INFINITY, rate = 0, left = ipc;
         for (int x = 0; x < na; x++) {
             int i = order[x];
             double vi = (stretched ? v[i] : eq) * (1.0 - lam);
@@ -437,10 +441,12 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
                 left -= g;
             }
             v[i] = vi;
-            if (vi > 0 && (dt < 0 || s.rem[i] / vi < dt))
-                dt = s.rem[i] / vi;
+            double q = vi > 0 ? s.rem[i] / vi : INFINITY;
+            dt = q < dt ? q : dt;
             rate += vi * s.ipt[i];
         }
+        if (dt == INFINITY)
+            dt = -1;
         if (next_free >= 0 && (dt < 0 || next_free - t < dt))
             dt = next_free - t > 0 ? next_free - t : 0;
         if (dt < 0)
@@ -495,7 +501,7 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
             out->batch_ipc[b] = s.bt[b + 1] > s.bt[b]
                                     ? (s.bi[b + 1] - s.bi[b]) / (s.bt[b + 1] - s.bt[b]) : 0.0;
     }
-    free(v), free(order), free(dirty);
+    free(v), free(pp), free(order), free(dirty);
     return 0;
 }
 

@@ -34,8 +34,11 @@
  *    one CTA lifetime count as noisier), bounded as
  *    rf_ipc_mparams says, by successive linearisations of the window model
  *    (fit_windows), each linear surrogate fitted with GSL (calibrate/fit.c:
- *    error handler off, every status checked).  Parameter covariance from
- *    the fit; the record
+ *    error handler off, every status checked); after the first, a centre
+ *    takes the windows' values alone and keeps the slopes (Broyden's
+ *    update) where the values are what the previous surrogate predicted
+ *    (LIN_AGREE).  Parameter covariance from the last surrogate's fit at
+ *    the result; the record
  *    keeps it and the windows' relative rms residual per degree of freedom
  *    for prediction intervals.
  * Functional warming (the default; opts->cold turns it off): the windows start
@@ -194,7 +197,7 @@
  * the first draw's run is cut into LEVEL_BATCHES batches of CTAs
  * (rf_waves_run.batches), and the standard error of their mean IPC, times
  * LEVEL_BATCH_INFLATE, is a prior on one draw's relative spread worth
- * LEVEL_BATCHES - 1 degrees of freedom.  The draws' own spread is pooled
+ * LEVEL_BATCH_DOF degrees of freedom (below).  The draws' own spread is pooled
  * with it (var = (nu0 sb^2 + ss) / (nu0 + draws - 1)), so that one draw
  * ends the level when the batches put its standard error under the
  * target, and a second or third ends it on the pooled estimate, where
@@ -202,10 +205,20 @@
  * understate the spread between draws: the inflation is the root mean
  * square of (draws' standard deviation / a draw's batch standard error)
  * over the nine tuning kernels at --sms 1 (8 draws each, every draw's
- * batches; per kernel 0.5-2.3). */
+ * batches; per kernel 0.5-2.3).  That ratio's scatter from kernel to
+ * kernel sets the prior's worth, LEVEL_BATCH_DOF degrees of freedom, not
+ * the batches' LEVEL_BATCHES - 1: a variance estimate of nu degrees of
+ * freedom scatters as var(ln s^2) ~ 2 / nu, and ln(ratio^2) scattered by
+ * 1.04 rms over the 31 batched runs of bench_validation (33 kernels, both
+ * runs, 8 draws each, whose own spread's 7 degrees of freedom account for
+ * 0.29 of the 1.09 variance): nu ~ 2.5, taken as 2.  So the draws' own
+ * spread outweighs the batches from the third draw on (bfs at the default
+ * run: batches 11% against draws 4.2%, eight draws with the batches worth
+ * 7, six now; over the 66 runs 186 draws -> 178). */
 #define LEVEL_BATCHES 8
 #define LEVEL_BATCH_INFLATE 1.6
 #define LEVEL_BATCH_WAVES 32
+#define LEVEL_BATCH_DOF 2
 
 /* The factor on the noise of a window of len cycles on gpu, for CTAs of
  * an estimated life cycles (0: unknown): the short-window rule above,
@@ -370,10 +383,30 @@ static bool uses_param(const rf_design *d, const char *name)
  * on the model found, within its step tolerance, at a fraction of the
  * model evaluations (a window evaluation is a population-model run,
  * analytic/waves.c; the fit on the model asked for one per parameter and
- * window at each of its 10-15 iterations). */
+ * window at each of its 10-15 iterations).
+ * At every centre after the first the windows' values come first (one run
+ * each).  Where each window's value is what the previous surrogate
+ * predicted there, within LIN_AGREE of the window's noise sigma_i (the
+ * rate applied), the slopes are kept, corrected by Broyden's rank-one
+ * update so that the surrogate passes through both centres:
+ *     J_i += e_i s^T D / (s^T D s),  e_i the miss, s the step,
+ * D = diag(1 / width_j^2) over the parameters window i reads (the step
+ * measured in prior widths); else the forward differences are taken anew.
+ * The bound: a slope error dJ moves the surrogate's minimum by about
+ * dJ r / J^2 with residuals r ~ sigma and J ~ sigma per standard error;
+ * a quadratic model that misses by e over a step s has a slope error
+ * e / |s| at the new centre, so the next step (and the stop, a step under
+ * LIN_TOL) is off by about e / sigma standard errors: LIN_AGREE = 0.1
+ * keeps the result within a tenth of the standard error the record
+ * carries for it.  A centre that only confirms convergence thus costs one
+ * run per window, not one per window and parameter read.  Over the 33
+ * kernels of bench_validation (both runs) 36 in 95 later centres missed
+ * by more than 0.02 sigma, 17 by more than 0.1 (the window model is
+ * piecewise smooth). */
 #define LIN_STEP 0.01
 #define LIN_TOL 0.02
 #define LIN_MAX 6
+#define LIN_AGREE 0.1
 
 typedef struct lin_ctx {
     const fit_ctx *c;
@@ -400,15 +433,21 @@ static int lin_model(const double *theta, size_t i, double *v, void *data)
     return RF_OK;
 }
 
+/* What linearise evaluates at its centre: the values and the slopes, the
+ * values alone (the slopes kept), or the slopes alone (the values already
+ * in L->w0). */
+enum { LIN_ALL, LIN_VALUES, LIN_SLOPES };
+
 /* One window's model value and slopes (linearise): job i of its pool
  * evaluates window i at p and at each q_j = p with parameter j moved by
- * h[j], in that order, with window i's own population-model start
- * (c->ws[i]), and writes row i of L. */
+ * h[j], in that order (as what asks), with window i's own
+ * population-model start (c->ws[i]), and writes row i of L. */
 typedef struct lin_job {
     fit_ctx *c;
     lin_ctx *L;
     rf_ipc_params p;
     double h[RF_FIT_MAXP];
+    int what;                                /* LIN_ALL, LIN_VALUES or LIN_SLOPES */
     rf_err err[RF_PLAN_MAX];
 } lin_job;
 
@@ -419,9 +458,13 @@ static int lin_window(int i, void *ctx)
     const rf_plan_point *pt = &c->plan->pt[i];
     rf_err *err = &J->err[i];
     rf_err_clear(err);
-    int rc = window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], &J->p, pt->skip_ctas,
+    int rc = RF_OK;
+    if (J->what != LIN_SLOPES)
+        rc = window_ipc(c->gpu, &pt->design, c->kern, c->k, c->cs[i], &J->p, pt->skip_ctas,
                         pt->warm_ctas, pt->warmup, (uint64_t)c->window[i], &c->ws[i], 0, NULL,
                         &J->L->w0[i], err);
+    if (J->what == LIN_VALUES)
+        return rc;
     for (int j = 0; j < c->np && !rc; j++) {
         const rf_mparam *mp = &rf_ipc_mparams[c->idx[j]];
         J->L->jac[i][j] = 0;
@@ -439,11 +482,12 @@ static int lin_window(int i, void *ctx)
     return rc;
 }
 
-/* The window model's values and slopes at theta (lo, hi: the bounds,
- * width: the priors' widths of the model parameters), the windows on
- * c->jobs threads (each window's evaluations on one, as lin_window). */
+/* The window model's values and slopes at theta, or either alone (what;
+ * lo, hi: the bounds, width: the priors' widths of the model parameters),
+ * the windows on c->jobs threads (each window's evaluations on one, as
+ * lin_window). */
 static int linearise(fit_ctx *c, const double *theta, const double *lo, const double *hi,
-                     const double *width, lin_ctx *L)
+                     const double *width, int what, lin_ctx *L)
 {
     L->c = c;
     lin_job *J = calloc(1, sizeof *J);
@@ -452,6 +496,7 @@ static int linearise(fit_ctx *c, const double *theta, const double *lo, const do
     J->c = c;
     J->L = L;
     J->p = c->base;
+    J->what = what;
     for (int j = 0; j < c->np; j++) {
         L->th0[j] = theta[j];
         rf_mparam_put(&rf_ipc_mparams[c->idx[j]], &J->p, theta[j]);
@@ -477,6 +522,47 @@ static int linearise(fit_ctx *c, const double *theta, const double *lo, const do
     return rc;
 }
 
+/* The surrogate at a new centre (above): L holds the previous surrogate;
+ * the windows' values at theta, then the slopes kept and updated (Broyden)
+ * where every window's value agrees with the previous surrogate's
+ * prediction within LIN_AGREE of its noise (sigma: the windows' scales;
+ * the rate, applied exactly, theta[np] where c->rate), else taken anew. */
+static int relinearise(fit_ctx *c, const double *theta, const double *lo, const double *hi,
+                       const double *width, const double *sigma, lin_ctx *L)
+{
+    double pred[RF_PLAN_MAX], s[RF_FIT_MAXP];
+    for (int i = 0; i < c->nobs; i++) {
+        pred[i] = L->w0[i];
+        for (int j = 0; j < c->np; j++)
+            pred[i] += L->jac[i][j] * (theta[j] - L->th0[j]);
+    }
+    for (int j = 0; j < c->np; j++)
+        s[j] = theta[j] - L->th0[j];
+    int rc = linearise(c, theta, lo, hi, width, LIN_VALUES, L);
+    if (rc)
+        return rc;
+    double rate = c->rate ? theta[c->np] : 1.0;
+    bool agree = true;
+    for (int i = 0; i < c->nobs; i++)
+        agree = agree && fabs(rate * (L->w0[i] - pred[i])) <= LIN_AGREE * sigma[i];
+    if (!agree)
+        return linearise(c, theta, lo, hi, width, LIN_SLOPES, L);
+    for (int i = 0; i < c->nobs; i++) {
+        const rf_design *d = &c->plan->pt[i].design;
+        double ss = 0;
+        for (int j = 0; j < c->np; j++)
+            if (uses_param(d, rf_ipc_mparams[c->idx[j]].name))
+                ss += s[j] * s[j] / (width[j] * width[j]);
+        if (!(ss > 0))
+            continue;
+        double e = L->w0[i] - pred[i];
+        for (int j = 0; j < c->np; j++)
+            if (uses_param(d, rf_ipc_mparams[c->idx[j]].name))
+                L->jac[i][j] += e * s[j] / (width[j] * width[j]) / ss;
+    }
+    return RF_OK;
+}
+
 /* Fit pb (its model: the windows of c, then the priors) by successive
  * linearisations (above).  A centre whose chi^2 (the model's, the
  * surrogate being exact there) exceeds the best centre's so far is
@@ -484,7 +570,7 @@ static int linearise(fit_ctx *c, const double *theta, const double *lo, const do
  * window model is piecewise smooth: its events move with the parameters).
  * The result is the best centre, with the covariance of its surrogate's
  * fit; out as rf_fit_run_tol fills it, chisq0 at the start point, chisq at
- * the result, iters the linearisations; w_start and w_best the window
+ * the result, iters the centres; w_start and w_best the window
  * model's values (rate not applied) at the start and
  * at the result. */
 static int fit_windows(fit_ctx *c, const rf_fit_problem *pb, double xtol, double gtol,
@@ -499,7 +585,8 @@ static int fit_windows(fit_ctx *c, const rf_fit_problem *pb, double xtol, double
     double chisq0 = 0, best_chi = INFINITY;
     int k = 0;
     for (;;) {
-        int rc = linearise(c, theta, pb->lo, pb->hi, width, &L);
+        int rc = k == 0 ? linearise(c, theta, pb->lo, pb->hi, width, LIN_ALL, &L)
+                        : relinearise(c, theta, pb->lo, pb->hi, width, pb->sigma, &L);
         if (rc)
             return rc;
         rf_fit_problem lp = *pb;
@@ -775,7 +862,7 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
                 ss += (wo->batch_ipc[b] - m) * (wo->batch_ipc[b] - m);
             if (m > 0) {
                 sb = LEVEL_BATCH_INFLATE * sqrt(ss / (wo->nbatch - 1) / wo->nbatch) / m;
-                nu0 = wo->nbatch - 1;
+                nu0 = LEVEL_BATCH_DOF;
             }
         }
         fluid = 0;
