@@ -57,10 +57,11 @@
  *    held (rf_calib_fit_sw; priors PRIOR_SW_SYNC, PRIOR_SW_COST).
  * 5. Level: the whole grid run through the population model at the default
  *    design and the fitted parameters (averaged over draws of the CTAs'
- *    paths until the mean's standard error is 1%, or half the windows'
+ *    paths until the mean's standard error is LEVEL_REL_SE, or half the windows'
  *    own noise on the level where that is wider, or the first draw alone
  *    when its batches of CTAs agree), over the wave formula's IPC there;
- *    estimates multiply by it (calibrate/extrapolate.c).
+ *    estimates multiply by it (calibrate/extrapolate.c).  A short run
+ *    (SHORT_LEVEL_WAVES) takes the fitted rate alone.
  * 6. Shrinkage: the weight on the calibrated correction, from the prior
  *    width of the correction (RF_EXTRAP_PRIOR_CORR) and the windows' noise on the
  *    level (rf_calib_window_noise; shrink_weight below; the model:
@@ -212,13 +213,26 @@
  * 1.04 rms over the 31 batched runs of bench_validation (33 kernels, both
  * runs, 8 draws each, whose own spread's 7 degrees of freedom account for
  * 0.29 of the 1.09 variance): nu ~ 2.5, taken as 2.  So the draws' own
- * spread outweighs the batches from the third draw on (bfs at the default
- * run: batches 11% against draws 4.2%, eight draws with the batches worth
- * 7, six now; over the 66 runs 186 draws -> 178). */
+ * spread outweighs the batches from the third draw on. */
 #define LEVEL_BATCHES 8
 #define LEVEL_BATCH_INFLATE 1.6
 #define LEVEL_BATCH_WAVES 32
 #define LEVEL_BATCH_DOF 2
+/* Short runs: a run of at most SHORT_LEVEL_WAVES waves whose every CTA the
+ * estimate's run model knows (at most RF_IPC_NLONE CTAs: analytic/ipc.c's
+ * CTA fluid and critical CTAs take its start and its tail CTA by CTA)
+ * takes the level from the windows' rate alone, level = r: the population
+ * model's whole-run IPC would stand in for the run model's start and tail
+ * where those are the run model's own (trsv's default-run share, 35 CTAs
+ * of 129 barrier phases each: the population model's level 1.25 against a
+ * run model within 2% of the full run), and needs no draws.  16 waves
+ * chosen on the nine tuning kernels (bench_validation, both run kinds,
+ * calibration seeds 1-4, summed calibrated means: none 4.84, 8 waves 4.80,
+ * 16 waves 4.77, 32 waves 4.75, every run of at most RF_IPC_NLONE CTAs
+ * 4.82; 16 and 32 are within the seeds' noise, and 32 reaches the
+ * whole-grid runs of 256 CTAs on 8 slots, whose level the population
+ * model sets well). */
+#define SHORT_LEVEL_WAVES 16
 
 /* The factor on the noise of a window of len cycles on gpu, for CTAs of
  * an estimated life cycles (0: unknown): the short-window rule above,
@@ -810,6 +824,10 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     if (rc)
         return rc;
     long res = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
+    if (kuse->nlone == total && total <= RF_IPC_NLONE && total <= SHORT_LEVEL_WAVES * res) {
+        out->level = rate;     /* a short run (SHORT_LEVEL_WAVES) */
+        return RF_OK;
+    }
     level_job *j = calloc(1, sizeof *j);
     if (!j)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");

@@ -480,6 +480,44 @@ static char *record_bytes(const rf_calib *cal, size_t *n)
     return buf;
 }
 
+/* A short run's level (calibrate/calibrate.c SHORT_LEVEL_WAVES): reduce's
+ * default-run share on fermi-gtx480, ceil(512 / 15) = 35 CTAs, 6 resident
+ * (256 threads of 1,536): 35 <= 16 x 6 waves and <= RF_IPC_NLONE CTAs, so
+ * the level is the fitted rate itself, no population-model draw, while the
+ * whole grid on one SM (512 CTAs, 85 waves) takes the population model's. */
+static void short_run_level_is_the_rate(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err;
+    assert_int_equal(rf_gpu_load("fermi-gtx480", &gpu, NULL, &err), RF_OK);
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    rf_kernel *k;
+    assert_int_equal(rf_kernel_load("inputs/kernels/reduce.spec", &ko, &k, &err), RF_OK);
+    rf_kernel_spread(k, 15);
+    assert_int_equal(rf_kernel_ctas(k), 35);
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
+    assert_int_equal(kc.nlone, 35);
+    rf_calib cal;
+    rf_calib_report *rep = malloc(sizeof *rep);
+    assert_non_null(rep);
+    rf_calib_opts co = {0, 1, NULL, false, NULL, 1};
+    assert_int_equal(rf_calib_run(&gpu, "fermi-gtx480", k, &kc, &co, &cal, rep, &err), RF_OK);
+    assert_true(rep->n >= 1);
+    assert_true(cal.level == rep->fit.theta[cal.nfit]);
+    rf_kernel_destroy(k);
+
+    assert_int_equal(rf_kernel_load("inputs/kernels/reduce.spec", &ko, &k, &err), RF_OK);
+    assert_int_equal(rf_kernel_ctas(k), 512);
+    assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
+    assert_int_equal(rf_calib_run(&gpu, "fermi-gtx480", k, &kc, &co, &cal, rep, &err), RF_OK);
+    assert_true(cal.level != rep->fit.theta[cal.nfit]);
+    free(rep);
+    rf_kernel_destroy(k);
+}
+
 /* The windows' sampler runs and the level's draws on 1, 2 and 4 threads give
  * the same record, byte for byte, and the same samples (and the
  * characterisation, its CTA walks on those threads, the same figures and
@@ -568,6 +606,7 @@ int main(void)
         cmocka_unit_test(plan_spends_the_budget),
         cmocka_unit_test(calibrates_and_round_trips),
         cmocka_unit_test(walked_calibration_is_the_same),
+        cmocka_unit_test(short_run_level_is_the_rate),
         cmocka_unit_test(threads_give_the_same_record),
         cmocka_unit_test(plan_adds_design_windows),
         cmocka_unit_test(fit_sw_recovers_sync),
