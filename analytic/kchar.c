@@ -634,13 +634,8 @@ static int unit_of(int cls)
     }
 }
 
-/* Barrier regions: the code a warp runs between two barriers.  Every
- * instruction joins the next one of its block, and a block's last its
- * successors' first, except after a barrier (the barrier belongs to the
- * region it closes); the regions are the connected parts (union-find over
- * instructions, and block entries standing for empty blocks).  reg_of
- * [f->ninsts] gets each instruction's region, 0 .. n - 1 in order of
- * first instruction; returns n, or -1 when out of memory. */
+/* Union-find over up[]: the root of x (halving its path), and the join of
+ * two sets under the smaller root. */
 static int uf_find(int *up, int x)
 {
     while (up[x] != x) {
@@ -658,6 +653,13 @@ static void uf_join(int *up, int a, int b)
         up[a > b ? a : b] = a < b ? a : b;
 }
 
+/* Barrier regions: the code a warp runs between two barriers.  Every
+ * instruction joins the next one of its block, and a block's last its
+ * successors' first, except after a barrier (the barrier belongs to the
+ * region it closes); the regions are the connected parts (union-find over
+ * instructions, and block entries standing for empty blocks).  reg_of
+ * [f->ninsts] gets each instruction's region, 0 .. n - 1 in order of
+ * first instruction; returns n, or -1 when out of memory. */
 static int barrier_regions(const rf_func *f, int *reg_of)
 {
     int n = f->ninsts + f->nblocks;
@@ -700,9 +702,13 @@ static int barrier_regions(const rf_func *f, int *reg_of)
     return nreg;
 }
 
-/* The kernel's barrier regions as rf_ipc_kernel.phase: from each region's
- * executed instructions (cnt[r * 6 + ...]: total, ALU, ALU slots, SFU,
- * LD/ST, none), the RF_IPC_NPHASE - 1 largest kept, the rest merged into
+/* A region's executed instructions, cnt[r * RG_N + RG_...]: all of them,
+ * ALU ones, ALU pipe slots (fp64 takes 4), SFU, LD/ST, and unit-less
+ * (barriers, exits). */
+enum { RG_ALL, RG_ALU, RG_ALU_USE, RG_SFU, RG_LDST, RG_NONE, RG_N };
+
+/* The kernel's barrier regions as rf_ipc_kernel.phase, from each region's
+ * counts (RG_*): the RF_IPC_NPHASE - 1 largest kept, the rest merged into
  * the last; out->nphase stays 0 when every executed instruction is in one
  * region. */
 static void set_phases(const double *cnt, int nreg, double total, rf_ipc_kernel *out)
@@ -710,15 +716,15 @@ static void set_phases(const double *cnt, int nreg, double total, rf_ipc_kernel 
     int order[RF_IPC_NPHASE];
     int nk = 0, used = 0;
     for (int r = 0; r < nreg; r++)
-        used += cnt[r * 6] > 0;
+        used += cnt[r * RG_N] > 0;
     if (used < 2 || !(total > 0))
         return;
     /* The largest regions by executed instructions (ties: the earlier). */
     for (int r = 0; r < nreg; r++) {
-        if (!(cnt[r * 6] > 0))
+        if (!(cnt[r * RG_N] > 0))
             continue;
         int pos = nk;
-        while (pos > 0 && cnt[order[pos - 1] * 6] < cnt[r * 6])
+        while (pos > 0 && cnt[order[pos - 1] * RG_N] < cnt[r * RG_N])
             pos--;
         if (pos >= RF_IPC_NPHASE - 1)
             continue;
@@ -729,26 +735,27 @@ static void set_phases(const double *cnt, int nreg, double total, rf_ipc_kernel 
         if (nk < RF_IPC_NPHASE - 1)
             nk++;
     }
-    double sum[RF_IPC_NPHASE][6] = {{0}};
+    double sum[RF_IPC_NPHASE][RG_N] = {{0}};
     for (int j = 0; j < nk; j++)
-        for (int c = 0; c < 6; c++)
-            sum[j][c] = cnt[order[j] * 6 + c];
+        for (int c = 0; c < RG_N; c++)
+            sum[j][c] = cnt[order[j] * RG_N + c];
     bool rest = false;
     for (int r = 0; r < nreg; r++) {
         bool kept = false;
         for (int j = 0; j < nk; j++)
             kept |= order[j] == r;
-        if (kept || !(cnt[r * 6] > 0))
+        if (kept || !(cnt[r * RG_N] > 0))
             continue;
         rest = true;
-        for (int c = 0; c < 6; c++)
-            sum[nk][c] += cnt[r * 6 + c];
+        for (int c = 0; c < RG_N; c++)
+            sum[nk][c] += cnt[r * RG_N + c];
     }
     int np = nk + (rest ? 1 : 0);
     for (int j = 0; j < np; j++) {
-        double t = sum[j][0];
-        out->phase[j] = (rf_ipc_mix){t / total, sum[j][1] / t, sum[j][2] / t, sum[j][3] / t,
-                                     sum[j][4] / t, sum[j][5] / t};
+        double t = sum[j][RG_ALL];
+        out->phase[j] = (rf_ipc_mix){t / total, sum[j][RG_ALU] / t, sum[j][RG_ALU_USE] / t,
+                                     sum[j][RG_SFU] / t, sum[j][RG_LDST] / t,
+                                     sum[j][RG_NONE] / t};
     }
     out->nphase = np;
 }
@@ -1719,7 +1726,7 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     double run[3][RF_IPC_MAXRUN + 1] = {{0}}, ucount[3] = {0}, rep[3] = {0};
     int *reg_of = malloc(sizeof *reg_of * (size_t)(f->ninsts > 0 ? f->ninsts : 1));
     int nreg = reg_of ? barrier_regions(f, reg_of) : -1;
-    double *rcnt = nreg > 0 ? calloc((size_t)nreg * 6, sizeof *rcnt) : NULL;
+    double *rcnt = nreg > 0 ? calloc((size_t)nreg * RG_N, sizeof *rcnt) : NULL;
     if (!reg_of || nreg < 0 || (nreg > 0 && !rcnt)) {
         free(reg_of);
         free(rcnt);
@@ -1754,11 +1761,11 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
             total += w;
             int cls = in->cls;
             mem += is_mem_class(cls) ? w : 0;
-            double *rc_ = &rcnt[reg_of[blk->first + i] * 6];
-            rc_[0] += w;
-            rc_[u == 0 ? 1 : u == 1 ? 3 : u == 2 ? 4 : 5] += w;
+            double *rg = &rcnt[reg_of[blk->first + i] * RG_N];
+            rg[RG_ALL] += w;
+            rg[u == 0 ? RG_ALU : u == 1 ? RG_SFU : u == 2 ? RG_LDST : RG_NONE] += w;
             if (u == 0)
-                rc_[2] += w * (cls == RF_OC_ALU64 ? 4.0 : 1.0);
+                rg[RG_ALU_USE] += w * (cls == RF_OC_ALU64 ? 4.0 : 1.0);
             int regs[RF_MAX_USES];
             int k = gpr_reads(in, regs);
             int nw = gpr_writes(in);
