@@ -641,7 +641,6 @@ static void solve_finish(const solve *sv, rf_ipc_result *out)
             out->bound = i;
 }
 
-
 /* The kernel's one unit mix. */
 static rf_ipc_mix whole_mix(const rf_ipc_kernel *k)
 {
