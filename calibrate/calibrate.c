@@ -413,10 +413,7 @@ static bool uses_param(const rf_design *d, const char *name)
  * LIN_TOL) is off by about e / sigma standard errors: LIN_AGREE = 0.1
  * keeps the result within a tenth of the standard error the record
  * carries for it.  A centre that only confirms convergence thus costs one
- * run per window, not one per window and parameter read.  Over the 33
- * kernels of bench_validation (both runs) 36 in 95 later centres missed
- * by more than 0.02 sigma, 17 by more than 0.1 (the window model is
- * piecewise smooth). */
+ * run per window, not one per window and parameter read. */
 #define LIN_STEP 0.01
 #define LIN_TOL 0.02
 #define LIN_MAX 6
