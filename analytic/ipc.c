@@ -39,8 +39,10 @@
  * measured on the built-in SM model, kmeans at 8 collectors: 0.32
  * blocked scheduler cycles per instruction against the M/D/1 queue's
  * 0.52, 0.31 with the bound).
- *   t_coll = c0 - P_0 + (L_rf - 1) + W_coll + q W_unit + h_x   (collector hold time,
- *            P_0 the share of instructions reading no register)
+ *   t_coll = c0 - P_0 + (L_rf - 1) + W_coll + q W_unit + h_x + h_u
+ *            (collector hold time, P_0 the share of instructions reading no
+ *            register; h_x a design's hold on every instruction, h_u on an
+ *            instruction of unit class u, its mean over the classes here)
  * q (unit_hold, default 0.5): the collector is held until dispatch, so the
  * pipe wait counts against the collectors; but when a pipe is the
  * bottleneck its queue sits in the collectors without costing throughput
@@ -54,8 +56,8 @@
  *                                         (coll_split: ALU, SFU, LD/ST, as the
  *                                         sampler's default Fermi 6:8:2 split),
  *                                         t_u = c0 + (L_rf - 1) + W_coll
- *                                         + q W_u + h_x, W_u the class's own
- *                                         pipe wait; each class is a cap
+ *                                         + q W_u + h_x + h_u, W_u the class's
+ *                                         own pipe wait; each class is a cap
  *   units     min_u pipes_u / (ii_u use_u)  ALU, SFU, LD/ST pipes
  *   dram      BW / bytes per instruction
  *   latency   N_w / cpi_w                 N_w active warps
@@ -338,13 +340,15 @@ typedef struct solve_ctx {
     int cls_u[3], cls_n[3];            /* collectors C_u, */
     double cls_share[3];               /* share of collector users, */
     double cls_n1[3], cls_prun[3];     /* 1 / (C_u + 1), P_run (set_prun), */
-    double cls_sn[3];                  /* share / C_u */
+    double cls_sn[3];                  /* share / C_u, */
+    double cls_hold[3];                /* m->class_hold[u] */
     double inv_sched;   /* 1 / S */
     double inv_iw;      /* 1 / issue width */
     double inv_warps;   /* 1 / warps (set_prun: the pair's second solve has others) */
     double inv_coll;    /* collector users / collectors (one shared pool) */
     double inv_pool;    /* 1 / the two-level pool */
     double class_sum;   /* f_alu + f_sfu + f_ldst (normalises the classes) */
+    double mean_class_hold; /* one shared pool: m->class_hold over the collector users */
 } solve_ctx;
 
 /* Utilisation beyond which a pipe's queue no longer grows the collector
@@ -388,7 +392,7 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
         for (int i = 0; i < 3; i++)
             wu[i] = wu[i] < c->wu_cap[i] ? wu[i] : c->wu_cap[i];
     double uw = c->mix.frac_alu * wu[0] + c->mix.frac_sfu * wu[1] + c->mix.frac_ldst * wu[2];
-    double t_coll = c->fixed_hold + coll_wait + c->p->unit_hold * uw;
+    double t_coll = c->fixed_hold + c->mean_class_hold + coll_wait + c->p->unit_hold * uw;
     double cpi = c->fixed_cpi + c->p->rf_path * coll_wait;
     if (m->wb_rate > 0)             /* NVM write-backs (HI-RF): service and queueing */
         cpi += c->p->rc_stall * m->wb_rate
@@ -405,7 +409,7 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
         for (int j = 0; j < c->ncls; j++) {
             int u = c->cls_u[j];
             double share = c->cls_share[j], cn = c->cls_n[j];
-            double tu = c->fixed_hold + coll_wait + c->p->unit_hold * wu[u];
+            double tu = c->fixed_hold + c->cls_hold[j] + coll_wait + c->p->unit_hold * wu[u];
             double rcu = tu * c->cls_sn[j];
             r_col = rcu > r_col ? rcu : r_col;
             cs += pow_p(rcu, c->p_exp, c->ip);
@@ -522,6 +526,9 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
                 ? m->dram_bytes_per_cycle / k->dram_bytes : INFINITY;
     c.coll_frac = 1.0 - mx->frac_none > 0.05 ? 1.0 - mx->frac_none : 0.05;
     c.class_sum = mx->frac_alu + mx->frac_sfu + mx->frac_ldst;
+    if (c.class_sum > 0)
+        c.mean_class_hold = (mx->frac_alu * m->class_hold[0] + mx->frac_sfu * m->class_hold[1]
+                             + mx->frac_ldst * m->class_hold[2]) / c.class_sum;
     c.typed = m->coll_split[0] > 0 && m->coll_split[1] > 0 && m->coll_split[2] > 0
            && c.class_sum > 0;
     if (c.class_sum > 0)
@@ -550,6 +557,7 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
                 c.cls_share[j] = fu[u] / c.class_sum;
                 c.cls_n1[j] = 1.0 / (m->coll_split[u] + 1.0);
                 c.cls_sn[j] = c.cls_share[j] / m->coll_split[u];
+                c.cls_hold[j] = m->class_hold[u];
             }
         set_prun(&c);
     }

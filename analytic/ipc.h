@@ -129,6 +129,8 @@ typedef struct rf_ipc_machine {
      * write-backs, prefetch, CTA switching): */
     double extra_stall;     /* cycles on a warp's own path */
     double extra_hold;      /* cycles a collector is held */
+    double class_hold[3];   /* ... and more for an instruction of unit class u (ALU,
+                             * SFU, LD/ST): RFC misses of that class's operands */
     double write_service;   /* cycles a bank write holds its bank (0 = 1; k->writes
                              * then counts bank-cycles) */
     double pool;            /* two-level scheduler: warps in the active pool

@@ -616,9 +616,7 @@ static int gpr_reads(const rf_inst *in, int *regs)
     return n;
 }
 
-/* Unit class of an instruction as the sampler's collectors are split:
- * 0 ALU, 1 SFU, 2 LD/ST; -1 barrier and exit (no collector). */
-static int unit_of(int cls)
+int rf_kchar_unit_of(int cls)
 {
     switch (cls) {
     case RF_OC_SFU:
@@ -1743,7 +1741,7 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
             const rf_inst *in = &f->insts[blk->first + i];
             /* Runs of one unit class, each instruction independent of the
              * one before it (it may issue the next cycle). */
-            int u = unit_of(in->cls);
+            int u = rf_kchar_unit_of(in->cls);
             bool dep = i > 0 && reads_result_of(in, &f->insts[blk->first + i - 1]);
             if (u >= 0 && u == run_u && !dep) {
                 run_len++;

@@ -58,6 +58,11 @@ int rf_kchar_block_freq(const rf_func *f, const rf_profile *prof, double *freq,
 /* Mean latency of a global load under the profile's hit rates, cycles. */
 double rf_kchar_mem_latency(const rf_gpu *gpu, const rf_profile *prof);
 
+/* Unit class of an instruction of operation class cls as the sampler's
+ * collectors are split: 0 ALU, 1 SFU, 2 LD/ST; -1 barrier and exit (no
+ * collector). */
+int rf_kchar_unit_of(int cls);
+
 /* Fill *out for kernel k on gpu (physical function k->func); its
  * instructions per warp are those of k's run (the whole grid, or SM 0's
  * share of a spread grid: inputs/kernel.h rf_kernel_spread), and its lone-

@@ -106,7 +106,9 @@
  * touches never hit.  Then
  *   h = h0 reuse[C / W]                (interpolated; h0 free, 1 by default)
  * Under the two-level scheduler W depends on the reuse: while a warp stays
- * in the pool only the W_pool pool warps touch the cache beside it, and
+ * in the pool only the warps in the pool touch the cache beside it (W_pool
+ * of them, or fewer where fewer resident warps are not waiting on memory:
+ * the pool takes only those; calibrate/extrapolate.c), and
  * the W_pool / r that take turns do so only over a reuse that spans a pool
  * exit (the walk marks a read whose warp left the pool, pool_exits below,
  * since its register's last touch: reuse_span).  So
@@ -114,15 +116,22 @@
  * Hit rates on maxwell-ltrf #6, pool 8 (full runs, sampler / model): bfs
  * 0.78 / 0.72, spmv 0.52 / 0.48, stream 0.59 / 0.60, libor 0.82 / 0.85,
  * hotspot 0.78 / 0.82, kmeans 0.67 / 0.66; mean |error| over the nine
- * 0.072.  Off: sgemm 0.74 / 0.47, reduce 0.79 / 1.00.  At 32 pool warps
- * hotspot hits 0.69 (model 0.49): its issuing warps, not the pool, bound
- * the sharing there.
+ * 0.072.  Off: sgemm 0.74 / 0.47, reduce 0.79 / 1.00.  Known limit: at
+ * 32 pool warps the model stays low (hotspot 0.69 / 0.58, sgemm 0.54 /
+ * 0.24; grids of 384 CTAs): a warp's short reuses fall inside bursts of
+ * its own issues, during which fewer warps touch the cache than even
+ * interleaving assumes.
  * An instruction reading r registers misses at least once with probability
  * 1 - h^r; its operands then come from the main bank, straight into the
  * collector, L - 1 cycles after a bank read would have, so the collector
  * is held
  *   h_rfc = k_rfc (1 - h^r) (L - 1)
- * cycles more.  The warp itself does not wait for its collectors: it issues
+ * cycles more.  The collectors are split by unit class (analytic/ipc.c),
+ * and the classes read registers of different reuse (a shared-memory
+ * load's address is mostly a register just computed), so each class u
+ * takes its own h_u and r_u, from the reads of its instructions alone:
+ *   h_rfc,u = k_rfc (1 - h_u^r_u) (L - 1)
+ * (rf_ipc_machine.class_hold).  The warp itself does not wait for its collectors: it issues
  * its next instructions while the miss is served and stalls only where one
  * of them needs the late result, after the slack its code leaves.  The
  * warp's path therefore takes, per instruction,
@@ -449,10 +458,13 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                        const uint8_t *exit_at, rf_pf_kernel *out)
 {
     double hist[RF_PF_REUSE], histw[RF_PF_REUSE], hists[RF_PF_REUSE];
+    double hist_u[3][RF_PF_REUSE], hists_u[3][RF_PF_REUSE];
     memset(hist, 0, sizeof hist);
     memset(histw, 0, sizeof histw);
     memset(hists, 0, sizeof hists);
-    double nreads = 0, nwrites = 0;
+    memset(hist_u, 0, sizeof hist_u);
+    memset(hists_u, 0, sizeof hists_u);
+    double nreads = 0, nwrites = 0, nreads_u[3] = {0, 0, 0}, ninsts_u[3] = {0, 0, 0};
     int entry = 0;                          /* the kernel IR's entry block */
     long left = PF_REUSE_INSTS;
     for (uint64_t walk = 0; walk < PF_REUSE_WALKS && left > 0; walk++) {
@@ -469,6 +481,9 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                 rf_inst_writes(&f->insts[i], &w, &pr);
                 if (exit_at && exit_at[i] == 1)
                     epoch++;                /* the warp left the pool before i */
+                int u = rf_kchar_unit_of(f->insts[i].cls);
+                if (u >= 0)
+                    ninsts_u[u] += 1;
                 int pos[2 * RF_PF_REUSE], nr = 0;
                 for (int pass = 0; pass < 2; pass++) {
                     const rf_regset *set = pass ? &w : &r;
@@ -480,9 +495,16 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                                     (pass ? histw : hist)[j] += 1;
                                     if (!pass && ep[j] != epoch)
                                         hists[j] += 1;
+                                    if (!pass && u >= 0) {
+                                        hist_u[u][j] += 1;
+                                        if (ep[j] != epoch)
+                                            hists_u[u][j] += 1;
+                                    }
                                     break;
                                 }
                             *(pass ? &nwrites : &nreads) += 1;
+                            if (!pass && u >= 0)
+                                nreads_u[u] += 1;
                             pos[nr++] = q;
                         }
                 }
@@ -519,8 +541,12 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
             b = next;
         }
     }
-    double cum = 0, cumw = 0, cums = 0;
+    double cum = 0, cumw = 0, cums = 0, cum_u[3] = {0, 0, 0}, cums_u[3] = {0, 0, 0};
     out->reuse[0] = out->reuse_w[0] = out->reuse_span[0] = 0;
+    for (int u = 0; u < 3; u++) {
+        out->reuse_u[u][0] = out->reuse_span_u[u][0] = 0;
+        out->reads_u[u] = ninsts_u[u] > 0 ? nreads_u[u] / ninsts_u[u] : 0.0;
+    }
     for (int c = 1; c <= RF_PF_REUSE; c++) {
         cum += hist[c - 1];
         cumw += histw[c - 1];
@@ -528,6 +554,12 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
         out->reuse[c] = nreads > 0 ? cum / nreads : 1.0;
         out->reuse_w[c] = nwrites > 0 ? cumw / nwrites : 1.0;
         out->reuse_span[c] = nreads > 0 ? cums / nreads : 0.0;
+        for (int u = 0; u < 3; u++) {
+            cum_u[u] += hist_u[u][c - 1];
+            cums_u[u] += hists_u[u][c - 1];
+            out->reuse_u[u][c] = nreads_u[u] > 0 ? cum_u[u] / nreads_u[u] : 1.0;
+            out->reuse_span_u[u][c] = nreads_u[u] > 0 ? cums_u[u] / nreads_u[u] : 0.0;
+        }
     }
 }
 
@@ -791,6 +823,31 @@ int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_
     return rc;
 }
 
+/* A reuse profile (rf_pf_kernel.reuse) at c / W lines per warp,
+ * interpolated between its integer distances. */
+static double at_distance(const double *prof, double cw)
+{
+    if (cw > RF_PF_REUSE)
+        cw = RF_PF_REUSE;
+    int lo = (int)floor(cw);
+    double fr = cw - lo;
+    return lo < RF_PF_REUSE ? prof[lo] * (1 - fr) + prof[lo + 1] * fr : prof[RF_PF_REUSE];
+}
+
+/* RFC hit rate of reads with reuse profile `all` and its pool-exit part
+ * `span` in c lines shared by `pool` warps (header): h = all[c / W], or
+ * under a two-level pool of pool_in warps, in-stay reads below c / W_pool
+ * plus spanning reads below c / W. */
+static double rfc_hit_of(const double *all, const double *span, double c, double pool,
+                         double pool_in)
+{
+    double cw = c / (pool > 1 ? pool : 1);
+    if (!(pool_in > 0 && pool_in < pool))
+        return at_distance(all, cw);
+    double ci = c / pool_in;
+    return at_distance(all, ci) - at_distance(span, ci) + at_distance(span, cw);
+}
+
 void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *pk,
                     double pool, const rf_pf_params *p, rf_pf_terms *out)
 {
@@ -827,40 +884,27 @@ void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *p
     double c = (double)lines * (gpu->subcores > 0 ? gpu->subcores : 1);
     if (c <= 0)
         c = 128;
-    /* Per-warp share of the cache, interpolated in the reuse profile. */
-    double cw = c / (pool > 1 ? pool : 1);
-    if (cw > RF_PF_REUSE)
-        cw = RF_PF_REUSE;
-    int lo = (int)floor(cw);
-    double fr = cw - lo;
-    double h = lo < RF_PF_REUSE ? pk->reuse[lo] * (1 - fr) + pk->reuse[lo + 1] * fr
-                                : pk->reuse[RF_PF_REUSE];
-    double hw = lo < RF_PF_REUSE ? pk->reuse_w[lo] * (1 - fr) + pk->reuse_w[lo + 1] * fr
-                                 : pk->reuse_w[RF_PF_REUSE];
-    if (pk->pool_in > 0 && pk->pool_in < pool) {
-        /* Reuses within one stay in the pool share the cache with the pool's
-         * warps only: h = in-stay reads below C / W_pool + spanning reads
-         * below C / W. */
-        double ci = fmin(c / pk->pool_in, RF_PF_REUSE);
-        int li = (int)floor(ci);
-        double fi = ci - li;
-        double all_i = li < RF_PF_REUSE ? pk->reuse[li] * (1 - fi) + pk->reuse[li + 1] * fi
-                                        : pk->reuse[RF_PF_REUSE];
-        double sp_i = li < RF_PF_REUSE
-                          ? pk->reuse_span[li] * (1 - fi) + pk->reuse_span[li + 1] * fi
-                          : pk->reuse_span[RF_PF_REUSE];
-        double sp = lo < RF_PF_REUSE ? pk->reuse_span[lo] * (1 - fr) + pk->reuse_span[lo + 1] * fr
-                                     : pk->reuse_span[RF_PF_REUSE];
-        h = (all_i - sp_i) + sp;
-    }
-    out->rfc_hit = fmin(1.0, p->rfc_hit * h);
-    out->rfc_wb = 1.0 - hw;
+    out->rfc_hit = fmin(1.0, p->rfc_hit * rfc_hit_of(pk->reuse, pk->reuse_span, c, pool,
+                                                      pk->pool_in));
+    out->rfc_wb = 1.0 - at_distance(pk->reuse_w, c / (pool > 1 ? pool : 1));
     double miss_any = 1.0 - pow(out->rfc_hit, pk->reads > 0 ? pk->reads : 1.0);
-    /* Collector hold h_rfc; the warp's path s_rfc (header), dS_dep scaled to
-     * this design's L - 1 when the walk ran at another delay. */
-    out->extra_hold = p->rfc_scale * miss_any * (L > 1 ? L - 1 : 0);
+    /* Collector hold h_rfc, per unit class from the class's own reads; the
+     * warp's path s_rfc (header), dS_dep scaled to this design's L - 1 when
+     * the walk ran at another delay. */
+    double hold = p->rfc_scale * (L > 1 ? L - 1 : 0);
+    double nread = 0;
+    for (int u = 0; u < 3; u++) {
+        double hu = fmin(1.0, p->rfc_hit * rfc_hit_of(pk->reuse_u[u], pk->reuse_span_u[u], c,
+                                                       pool, pk->pool_in));
+        out->class_hold[u] = hold * (1.0 - pow(hu, pk->reads_u[u] > 0 ? pk->reads_u[u] : 1.0));
+        nread += pk->reads_u[u];
+    }
+    out->extra_hold = hold * miss_any;
     out->stall_rfc = pk->miss_delay > 0
                          ? p->rfc_scale * miss_any * pk->miss_dep * (L - 1) / pk->miss_delay
                          : out->extra_hold;
     out->extra_stall = out->stall_rfc;
+    if (!(nread > 0))           /* no class profile (reads never walked): one hold */
+        for (int u = 0; u < 3; u++)
+            out->class_hold[u] = out->extra_hold;
 }

@@ -65,7 +65,12 @@ typedef struct rf_pf_kernel {
     double reuse_span[RF_PF_REUSE + 1]; /* ... share of register reads below c whose
                              warp left the active pool since the register's last
                              touch (the reuse spans a pool exit) */
-    double pool_in;       /* RFC under a two-level pool: the pool's warps (0: none) */
+    double reuse_u[3][RF_PF_REUSE + 1]; /* ... reuse, read by an instruction of unit
+                             class u (ALU, SFU, LD/ST; analytic/kchar.c
+                             rf_kchar_unit_of) */
+    double reuse_span_u[3][RF_PF_REUSE + 1]; /* ... reuse_span, by class */
+    double reads_u[3];    /* register reads per instruction of class u */
+    double pool_in;       /* RFC under a two-level pool: the warps in the pool (0: none) */
     double miss_delay;    /* RFC: cycles a missing operand arrives late (L - 1) for
                              miss_dep; 0 when rf_pf_miss_walk has not run */
     double miss_dep;      /* RFC: stall cycles per instruction on other producers
@@ -120,7 +125,10 @@ typedef struct rf_pf_terms {
                              in the cache (a new dirty line, evicted dirty later) */
     double stall_rfc;     /* ... RFC misses (the late results' dependants) */
     double extra_stall;   /* sum for the IPC model (rf_ipc_machine.extra_stall) */
-    double extra_hold;    /* cycles a collector is held longer (RFC misses) */
+    double extra_hold;    /* cycles a collector is held longer (RFC misses), the
+                             mean over the instructions */
+    double class_hold[3]; /* ... for an instruction of unit class u (ALU, SFU, LD/ST):
+                             the misses of its own operands */
     double pf_wb_late;    /* LTRF: per instruction, PREFETCH dirty evictions replaced by
                              a result that landed in the main file (pf_wb's late part) */
     double cache_writes;  /* LTRF: share of the results written into the cache's banks

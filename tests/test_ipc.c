@@ -141,6 +141,48 @@ static void typed_collectors(void **state)
     assert_float_equal(r.ipc, 1.0 / 1.125, 1e-9);
 }
 
+/* A hold on one class's collectors (class_hold: RFC misses of the LD/ST
+ * operands only).  typed_collectors' kernel and machine with 3 more cycles
+ * on LD/ST: its cap 1 / (6 x 0.25) = 2/3, the ALU's 4/3 as before.  One
+ * shared pool of 6: the mean hold over the collector users, 0.25 x 3 =
+ * 0.75, t_coll 3.75, cap 6 / 3.75 = 1.6:
+ *   1 / (1/8 + 1/2 + 1/1.6) = 0.8.
+ * The same hold on every class is extra_hold's. */
+static void class_hold_per_class(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    k.frac_alu = 0.75;
+    k.frac_ldst = 0.25;
+    rf_ipc_machine m = plain_machine();
+    m.coll_split[0] = 3;
+    m.coll_split[1] = 2;
+    m.coll_split[2] = 1;
+    m.class_hold[2] = 3.0;
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 4.0;
+    p.unit_hold = 0.0;
+    rf_ipc_result r;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.lim_collect, 2.0 / 3.0, 1e-12);
+    m.coll_split[0] = m.coll_split[1] = m.coll_split[2] = 0;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.ipc, 0.8, 1e-9);
+    /* Every class alike: the same bytes as extra_hold. */
+    m.coll_split[0] = 3;
+    m.coll_split[1] = 2;
+    m.coll_split[2] = 1;
+    m.class_hold[0] = m.class_hold[1] = m.class_hold[2] = 1.5;
+    rf_ipc_result a, b;
+    rf_ipc_steady(&k, &m, &p, &a);
+    m.class_hold[0] = m.class_hold[1] = m.class_hold[2] = 0.0;
+    m.extra_hold = 1.5;
+    rf_ipc_steady(&k, &m, &p, &b);
+    assert_true(a.ipc == b.ipc);
+}
+
 static void pipe_queue_bounded_by_collectors(void **state)
 {
     (void)state;
@@ -455,6 +497,7 @@ int main(void)
         cmocka_unit_test(harmonic_soft_min),
         cmocka_unit_test(barrier_regions_fold),
         cmocka_unit_test(typed_collectors),
+        cmocka_unit_test(class_hold_per_class),
         cmocka_unit_test(pipe_queue_bounded_by_collectors),
         cmocka_unit_test(stalls_add_to_warp_time),
         cmocka_unit_test(conflicts_fixed_point),

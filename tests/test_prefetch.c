@@ -397,6 +397,54 @@ static void rfc_span(void **state)
     assert_float_equal(t.rfc_hit, 0.25, 1e-12);
 }
 
+/* RFC collector hold per unit class.  r1 = f(r0) (ALU); r2 = ld.shared
+ * [r1] (LD/ST); EXIT.  The ALU reads r0, a first touch: reuse_u[ALU][c] = 0;
+ * the load reads r1, written just before (LRU position 0): reuse_u[LD/ST]
+ * [c] = 1 for c >= 1; one read per instruction of each; no SFU
+ * instruction (profile 1: no reads to miss).  Overall reuse[c >= 1] = 1/2
+ * over 2 reads in 3 instructions, as in rfc_terms.
+ * 16 lines, pool 8: 2 lines per warp; L - 1 = 2 at latency_x 3:
+ *   ALU:   2 x (1 - 0^1) = 2
+ *   LD/ST: 2 x (1 - 1^1) = 0
+ *   SFU:   0
+ *   mean (extra_hold): 2 x (1 - 0.5^(2/3)) = 0.740079.
+ * At pool 32 (0.5 lines per warp) the load's reuse is 1/2:
+ *   LD/ST: 2 x (1 - 0.5) = 1. */
+static void rfc_class_hold(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.gpu.rc_entries = 16;
+    fx.gpu.subcores = 1;
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_LD_SHARED, (int[]){2, -1}, (int[]){1, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = characterise(&fx, 16, false);
+    rf_err err = {0};
+    assert_int_equal(rf_pf_reuse(&fx.func, &fx.kernel.profile, &pk, &err), 0);
+    assert_float_equal(pk.reuse_u[0][RF_PF_REUSE], 0.0, 1e-12);
+    assert_float_equal(pk.reuse_u[2][1], 1.0, 1e-12);
+    assert_float_equal(pk.reads_u[0], 1.0, 1e-12);
+    assert_float_equal(pk.reads_u[1], 0.0, 1e-12);
+    assert_float_equal(pk.reads_u[2], 1.0, 1e-12);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_RFC;
+    d.rf_config = 1;
+    d.latency_x = 3;
+    rf_pf_params p;
+    rf_pf_params_default(&p);
+    rf_pf_terms t;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.class_hold[0], 2.0, 1e-12);
+    assert_float_equal(t.class_hold[1], 0.0, 1e-12);
+    assert_float_equal(t.class_hold[2], 0.0, 1e-12);
+    assert_float_equal(t.extra_hold, 0.740079, 1e-6);
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 32, &p, &t);
+    assert_float_equal(t.class_hold[2], 1.0, 1e-12);
+}
+
 /* The estimate uses the terms: LTRF's IPC falls as the main file slows, RFC
  * at 1x equals its no-miss-cost estimate, and a kernel without code is an
  * error for these designs. */
@@ -520,6 +568,7 @@ int main(void)
         cmocka_unit_test(grouped_exits),
         cmocka_unit_test(rfc_terms),
         cmocka_unit_test(rfc_span),
+        cmocka_unit_test(rfc_class_hold),
         cmocka_unit_test(estimate_hook),
         cmocka_unit_test(write_race),
         cmocka_unit_test(ltrf_conflict_scope),
