@@ -131,10 +131,10 @@
  * load's address is mostly a register just computed), so each class u
  * takes its own h_u and r_u, from the reads of its instructions alone:
  *   h_rfc,u = k_rfc (1 - h_u^r_u) (L - 1)
- * (rf_ipc_machine.class_hold).  The warp itself does not wait for its collectors: it issues
- * its next instructions while the miss is served and stalls only where one
- * of them needs the late result, after the slack its code leaves.  The
- * warp's path therefore takes, per instruction,
+ * (rf_ipc_machine.class_hold).  The warp itself does not wait for its
+ * collectors: it issues its next instructions while the miss is served
+ * and stalls only where one of them needs the late result, after the
+ * slack its code leaves.  The warp's path therefore takes, per instruction,
  *   s_rfc = k_rfc (1 - h^r) dS_dep
  * with dS_dep the growth of the lone-warp dependency stall S_dep (analytic/
  * kchar.c, the same walk as the IPC model's S_dep, PF_MISS_CTAS CTAs)
