@@ -94,6 +94,16 @@ int rf_rcc_flow_of(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, rf_r
                    rf_err *err);
 void rf_rcc_flow_indep(const double *writes, int nregs, const rf_rc_geom *g, rf_rcc_flow *out);
 
+/* Read locality: the chance that no other warp has written a read's line
+ * since the reading warp's own last write there, in place of the write
+ * locality lambda (analytic/rccollide.c).  A read mostly follows its
+ * producer within the warp's own run of issues, so it sees the line's own
+ * writer more often than a write does.  Chosen on the nine tuning kernels:
+ * the least-squares fit of the model's read-miss rate, linear in it, to
+ * the sampler's NVM reads per operand read (volta-hirf, concat base, full
+ * runs on one SM). */
+#define RF_RCC_READ_LOCALITY 0.83
+
 /* Closed-form collision figures for `warps` resident warps (warp IDs
  * 0..warps-1) running the same flow. */
 typedef struct rf_rcc_result {
@@ -102,7 +112,11 @@ typedef struct rf_rcc_result {
     double intra;        /* conflict per write, each line's last writer the
                           * writing warp (locality 1) */
     double conflict;     /* at the given locality */
-    double read_miss;    /* reads served by the NVM file */
+    double miss_indep;   /* reads served by the NVM file, warps interleaved
+                          * independently (locality 0) */
+    double miss_intra;   /* ... each line's last writer the reading warp
+                          * (locality 1) */
+    double read_miss;    /* at the read locality RF_RCC_READ_LOCALITY */
     double own_read_stall; /* cycles per instruction a warp's operand reads wait
                           * for its own write-backs' bank backlog (rf_rcc_own_walk) */
     double own_wb_wait;  /* cycles per instruction its write-backs wait behind

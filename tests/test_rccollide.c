@@ -806,12 +806,46 @@ static void apply_turns(void **state)
     kb_free(f);
 }
 
-/* Reads share the write locality lambda (rc_locality): the miss rate, like
- * the conflict rate, is linear in it between its independent (0) and
- * own-warp (1) ends, so at 0.3 it is 0.7 of the first plus 0.3 of the
- * second, for either index; the NVM reads per instruction are the misses
- * (one read per instruction here). */
-static void reads_share_locality(void **state)
+/* Read locality by hand.  One register r0, written and read once per
+ * instruction; its own warp alone always finds it (c = 0, h = 1).  Two
+ * warps on one sub-core with a concat W0R3 index (8 lines): both warps' r0
+ * share line 0, so p_x = q_x = 1/2, P_l = 1, s_x = 1/2.
+ *   miss_indep = sum_x q_x (1 - s_x h) = 1/2,  miss_intra = sum q (1 - h) = 0
+ *   read_miss  = (1 - 0.83) x 1/2 = 0.085, whatever the write locality;
+ *   conflict: indep = sum p ((1 - s) + s c) = 1/2, intra = 0, so at
+ *   lambda = 0.4: 0.6 x 1/2 = 0.3. */
+static void read_locality_by_hand(void **state)
+{
+    (void)state;
+    rf_rc_geom g;
+    rf_err err = {0};
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 8, 1, 64, 3, &err), 0);
+    rf_rcc_flow fl;
+    memset(&fl, 0, sizeof fl);
+    fl.nregs = 1;
+    fl.writes[0] = 1;
+    fl.reads[0] = 1;
+    fl.c[0] = 0;
+    fl.h[0] = 1;
+    rf_rcc_result r;
+    rf_rcc_rates(&g, &fl, 2, 0.4, &r);
+    NEAR(r.miss_indep, 0.5);
+    NEAR(r.miss_intra, 0.0);
+    NEAR(r.read_miss, 0.085);
+    NEAR(r.conflict, 0.3);
+    rf_rcc_rates(&g, &fl, 2, 0.9, &r);
+    NEAR(r.read_miss, 0.085);
+    NEAR(r.conflict, 0.05);
+}
+
+/* Reads take the read locality RF_RCC_READ_LOCALITY, not the write
+ * locality lambda (rc_locality): the conflict rate is linear in lambda
+ * between its independent (0) and own-warp (1) ends, so at 0.3 it is 0.7
+ * of the first plus 0.3 of the second, while the miss rate stays at
+ * (1 - 0.83) miss_indep + 0.83 miss_intra for every lambda, for either
+ * index; the NVM reads per instruction are the misses (one read per
+ * instruction here). */
+static void reads_keep_their_locality(void **state)
 {
     (void)state;
     kb_builder b;
@@ -852,10 +886,13 @@ static void reads_share_locality(void **state)
             assert_int_equal(rf_rcc_apply(&gpu, &d, 16, &p, &m, &kk, &r[i], &err), 0);
             reads[i] = kk.reads;
         }
-        assert_true(r[0].read_miss > r[1].read_miss + 1e-3);
-        NEAR(r[2].read_miss, 0.7 * r[0].read_miss + 0.3 * r[1].read_miss);
+        assert_true(r[0].miss_indep > r[0].miss_intra + 1e-3);
+        for (int i = 0; i < 3; i++) {
+            NEAR(r[i].read_miss, 0.17 * r[0].miss_indep + 0.83 * r[0].miss_intra);
+            NEAR(reads[i], r[i].read_miss);
+        }
+        assert_true(r[0].conflict > r[1].conflict + 1e-3);
         NEAR(r[2].conflict, 0.7 * r[0].conflict + 0.3 * r[1].conflict);
-        NEAR(reads[2], r[2].read_miss);
     }
     kb_free(f);
 }
@@ -916,7 +953,8 @@ int main(void)
         cmocka_unit_test(apply_own_walk),
         cmocka_unit_test(apply_burst_factor),
         cmocka_unit_test(apply_turns),
-        cmocka_unit_test(reads_share_locality),
+        cmocka_unit_test(read_locality_by_hand),
+        cmocka_unit_test(reads_keep_their_locality),
         cmocka_unit_test(area_and_leakage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
