@@ -125,8 +125,8 @@
  * schedulers as busy during the run (an upper bound on the intervening
  * issues).  Hit rates on maxwell-ltrf #7, full runs, sampler / model, at
  * rfkit's preferred pool (32 warps), where the bound binds: nbody 0.73 /
- * 0.66 (W_pool alone: 0.20), sgemm 0.57 / 0.47 (0.24), transpose 0.85 /
- * 0.69 (0.45), jacobi9 0.78 / 0.65 (0.56), hotspot 0.70 / 0.75 (0.58).
+ * 0.66, sgemm 0.57 / 0.47, transpose 0.85 / 0.69, jacobi9 0.78 / 0.65,
+ * hotspot 0.70 / 0.75.
  * At the preset's 8 warps (#6): bfs 0.78 / 0.72, spmv 0.52 / 0.48,
  * stream 0.59 / 0.60, libor 0.82 / 0.85, hotspot 0.78 / 0.82, kmeans
  * 0.67 / 0.66; off: sgemm 0.74 / 0.47, reduce 0.79 / 1.00.

@@ -37,9 +37,9 @@
  * closely (within the warp's own run of issues), so for reads the chance
  * that the line's last writer is the reading warp is higher than a
  * write's: M takes its own locality lambda_r = RF_RCC_READ_LOCALITY
- * (0.83, fitted on the nine's sampled read-miss rates; with lambda = 0.5
- * the model's read misses were 0.08 too high on the nine, 0.12 on the
- * validation kernels, now 0.02 and 0.03).
+ * (0.83: the least-squares fit of M to the sampler's read-miss rates on
+ * the nine tuning kernels; mean error +0.02 there, +0.03 on the
+ * validation kernels).
  * Live warps: only warps that have not exited write (the share f =
  * k->live_frac of the resident ones, analytic/kchar.c, or as calibration's
  * baseline windows count them), and which slots they hold is not known, so
