@@ -808,10 +808,10 @@ static int level_draw(int s, void *ctx)
  * draw, `jobs` at a time; the rule still takes them one by one in order,
  * so the level is the same on any number of threads (a draw run ahead and
  * not taken costs CPU time, not wall). */
-static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
-                              rf_calib *out, double rate, uint64_t seed, const rf_ctaset *draw0,
-                              const rf_ctaset *walked, int jobs, rf_err *err)
+int rf_calib_short_run(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
+                       bool *is_short, rf_err *err)
 {
+    *is_short = false;
     long total = rf_kernel_ctas(k);
     rf_design d;
     rf_design_init(&d);
@@ -821,10 +821,30 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     if (rc)
         return rc;
     long res = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
-    if (kuse->nlone == total && total <= RF_IPC_NLONE && total <= SHORT_LEVEL_WAVES * res) {
+    *is_short = kuse->nlone == total && total <= RF_IPC_NLONE && total <= SHORT_LEVEL_WAVES * res;
+    return RF_OK;
+}
+
+static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
+                              rf_calib *out, double rate, uint64_t seed, const rf_ctaset *draw0,
+                              const rf_ctaset *walked, int jobs, rf_err *err)
+{
+    bool is_short;
+    int rc = rf_calib_short_run(gpu, k, kuse, &is_short, err);
+    if (rc)
+        return rc;
+    if (is_short) {
         out->level = rate;     /* a short run (SHORT_LEVEL_WAVES) */
         return RF_OK;
     }
+    long total = rf_kernel_ctas(k);
+    rf_design d;
+    rf_design_init(&d);
+    rf_occ_input in = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem};
+    rf_occ occ;
+    if ((rc = rf_occ_compute(gpu, &d, &in, &occ, err)))
+        return rc;
+    long res = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
     level_job *j = calloc(1, sizeof *j);
     if (!j)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");

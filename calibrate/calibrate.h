@@ -88,6 +88,14 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
                         uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
                         double *ipc, rf_err *err);
 
+/* A short run (calibrate/calibrate.c SHORT_LEVEL_WAVES): at most
+ * SHORT_LEVEL_WAVES waves of the default design's resident CTAs and at most
+ * RF_IPC_NLONE CTAs, every one of whose lone cycles the estimate's run model
+ * knows (kuse->nlone), so that the run model takes its start and tail CTA by
+ * CTA and a calibration takes no population level. */
+int rf_calib_short_run(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
+                       bool *is_short, rf_err *err);
+
 /* The ordinary windows' agreement with the fitted model (calibrate/
  * calibrate.c, step 6): r[0..n) their relative residuals (fit - sampled) /
  * sampled, sig[0..n) their relative noise as the fit takes it.

@@ -228,7 +228,11 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
  * (preferred pool / 8 warps); up to 16 draws (to a 1% standard error)
  * cost 2.5 times as much CPU for no better estimates.  It needs no window,
  * so a kernel too short for a pair gets it too (its record has no
- * samples: its estimates are reported uncalibrated).
+ * samples: its estimates are reported uncalibrated).  A short run
+ * (rf_calib_short_run: at most 16 waves of at most RF_IPC_NLONE CTAs,
+ * every CTA's lone time known to the estimate's run model, which then
+ * takes the run's start and tail CTA by CTA) keeps level 1, as the
+ * ordinary calibration takes no population level there.
  * Then the baseline windows check that level (rf_pffit_window_level,
  * "level from the windows" below): its variance joins the interval, and
  * the whole correction is shrunk toward the uncalibrated estimate by the
@@ -476,8 +480,11 @@ int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
     rf_ctaset *cs = NULL;
     int rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kc->warps_per_cta, 0, n,
                              rf_kernel_sms(k), seed, &cs, err);
-    double pop = 0;
+    bool is_short = false;
     if (!rc)
+        rc = rf_calib_short_run(gpu, k, kc, &is_short, err);
+    double pop = 0;
+    if (!rc && !is_short)
         rc = rf_calib_window_ipc(gpu, base, k, kc, cs, &cal->params, 0, 0, 0, 0, &pop, err);
     if (!rc && walked)
         *walked = cs;
@@ -485,6 +492,10 @@ int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
         rf_kchar_ctaset_free(cs);
     if (rc)
         return rc;
+    if (is_short) {             /* the run model's own start and tail */
+        cal->level = 1.0;
+        return RF_OK;
+    }
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem, total, 1};
     rf_calib c0 = *cal;
     c0.level = 1.0;
