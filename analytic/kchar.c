@@ -2082,6 +2082,8 @@ int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_k
      * kernel they cannot be counted for leaves nregs 0 (uniform writes). */
     if (rc == 0 && rf_rcc_writes_of(k->func, &k->profile, &out->rcw, NULL) != 0)
         out->rcw.nregs = 0;
+    else if (rc == 0)
+        rf_rcc_writes_timing(&out->rcw, gpu);
     if (rc && walked) {
         rf_kchar_ctaset_free(*walked);
         *walked = NULL;

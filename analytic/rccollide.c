@@ -19,8 +19,28 @@
  * (GSL LU, one solve per line).  Walking each block from x_B gives, per
  * register r, c_r = P(a write of r finds the line last written by another
  * register) and h_r = P(a read of r finds r in its line), weighted by f(B).
- * This is exact for the sampler's memoryless branches.  Without code, the
- * writes are taken independent: c_r = 1 - p_r / P_line, h_r = p_r / P_line.
+ * Write timing (sampler/collector.c, exec.c): a read happens when its
+ * instruction issues, a write when the result comes back, 2 + latency
+ * cycles later (bank read and collector, then the unit: alu_latency,
+ * sfu_latency, smem_latency, the profile's mean memory latency for global
+ * and local loads, rf_kchar_mem_latency), so a read finds the line as the
+ * writes landed by then left it, in landing order: a read of r right
+ * after a load of r' on r's line still hits.  The walk of each block
+ * issues its instructions in order, an instruction waiting until its
+ * sources, destinations and guard have landed (the scoreboard), and
+ * spaced by the collectors of its class: the sampler's C_u collectors of
+ * unit class u (ALU, SFU, LD/ST) are each held at least
+ * RF_RCC_COLL_HOLD = 2 cycles (issue to dispatch with the operands in the
+ * cache), shared by the S schedulers, so a warp issues class u at most
+ * every S x 2 / C_u cycles (volta-hirf, 8 collectors split 3 : 4 : 1:
+ * ALU 2.7, SFU 2, LD/ST 8); a write still in flight at the block's end
+ * lands before the next block (the block's last write to land is the
+ * line's writer y_P).  With the nine tuning kernels' sampled per-warp
+ * miss rates (reads whose own warp's last landed write on the line is
+ * another register) this gives 0.014 mean |error|.
+ * This is exact for the sampler's memoryless branches in program order.
+ * Without code, the writes are taken independent: c_r = 1 - p_r / P_line,
+ * h_r = p_r / P_line.
  *
  * Many warps.  Pair x = (w, r) has write share p_x = writes_r / (W sum
  * writes); line l(x) carries P_l = sum of p over its pairs, of which
@@ -37,8 +57,8 @@
  * closely (within the warp's own run of issues), so for reads the chance
  * that the line's last writer is the reading warp is higher than a
  * write's: M takes its own locality lambda_r = RF_RCC_READ_LOCALITY
- * (0.83: the least-squares fit of M to the sampler's read-miss rates on
- * the nine tuning kernels; mean error +0.02 there, +0.03 on the
+ * (0.76: the least-squares fit of M to the sampler's read-miss rates on
+ * the nine tuning kernels; mean |error| 0.037 there, 0.044 on the
  * validation kernels).
  * Live warps: only warps that have not exited write (the share f =
  * k->live_frac of the resident ones, analytic/kchar.c, or as calibration's
@@ -122,6 +142,7 @@
 
 #include "dstcount.h"
 #include "ipc.h"
+#include "kchar.h"
 
 #define FLOW_MAX_BLOCKS 400
 
@@ -152,6 +173,36 @@ int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *ou
         if ((out->stat[r] > 0 || out->dyn[r] > 0) && r + 1 > out->nregs)
             out->nregs = r + 1;
     return rc;
+}
+
+void rf_rcc_writes_timing(rf_rcc_writes *w, const rf_gpu *gpu)
+{
+    int split[3];
+    rf_gpu_coll_split(gpu->collectors, split);
+    for (int u = 0; u < 3; u++)
+        if (split[u] == 0)
+            split[u] = gpu->collectors;     /* one pool */
+    for (int c = 0; c < RF_OC_COUNT; c++) {
+        int u = rf_kchar_unit_of(c);
+        double g = u >= 0 && u < 3 && split[u] > 0
+                       ? gpu->schedulers * RF_RCC_COLL_HOLD / split[u] : 1.0;
+        w->gap[c] = g > 1.0 ? g : 1.0;
+        double l;
+        switch (c) {
+        case RF_OC_ALU:
+        case RF_OC_ALU64: l = gpu->alu_latency; break;
+        case RF_OC_SFU: l = gpu->sfu_latency; break;
+        case RF_OC_LD_SHARED:
+        case RF_OC_LD_CONST: l = gpu->smem_latency; break;
+        case RF_OC_LD_GLOBAL:
+        case RF_OC_LD_LOCAL: l = rf_kchar_mem_latency(gpu, &w->prof); break;
+        case RF_OC_ATOMIC:
+            l = gpu->l2_latency + (1.0 - w->prof.l2_hit) * gpu->dram_latency;
+            break;
+        default: l = 1.0; break;
+        }
+        w->lat[c] = 2.0 + l;
+    }
 }
 
 static int best_map(const rf_rcc_writes *w, const rf_rc_geom *g, int *map);
@@ -281,23 +332,70 @@ static int slot_in(const line_set *ls, const int *slot_of, int r)
     return slot_of[r];
 }
 
-/* Last write of line members in block b (new IDs), or -1. */
-static int last_write(const rf_func *f, int b, const int *map, const int *in_line)
+/* Write times of the flow, per instruction: issue[i] and land[i], cycles
+ * from the entry of i's block (see rf_rcc_flow_of). */
+typedef struct flow_time {
+    double *issue, *land;
+} flow_time;
+
+/* A member write of a line inside one block: when it lands, its order in
+ * the block (ties), the register (new ID). */
+typedef struct line_write {
+    double land;
+    int order, reg;
+} line_write;
+
+static int line_write_cmp(const void *a, const void *b)
+{
+    const line_write *x = a, *y = b;
+    if (x->land != y->land)
+        return x->land < y->land ? -1 : 1;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Member writes of block b in landing order into lw; returns their count. */
+static int block_writes(const rf_func *f, int b, const int *map, const int *in_line,
+                        const flow_time *tm, line_write *lw)
 {
     const rf_block *bb = &f->blocks[b];
-    int last = -1;
+    int n = 0;
     for (int i = bb->first; i < bb->first + bb->ninsts; i++) {
         const rf_inst *in = &f->insts[i];
         for (int k = 0; k < in->ndefs; k++)
-            if (in->defs[k] < RF_MAX_GPR && in_line[map[in->defs[k]]])
-                last = map[in->defs[k]];
+            if (in->defs[k] < RF_MAX_GPR && in_line[map[in->defs[k]]]) {
+                lw[n].land = tm->land[i];
+                lw[n].order = n;
+                lw[n++].reg = map[in->defs[k]];
+            }
     }
-    return last;
+    qsort(lw, (size_t)n, sizeof *lw, line_write_cmp);
+    return n;
+}
+
+/* The block's last write of the line to land (new ID), or -1. */
+static int last_write(const rf_func *f, int b, const int *map, const int *in_line,
+                      const flow_time *tm, line_write *lw)
+{
+    int n = block_writes(f, b, map, in_line, tm, lw);
+    return n > 0 ? lw[n - 1].reg : -1;
+}
+
+/* A write of r lands on the line: its conflict chance, then the line
+ * holds r. */
+static void land_write(flow_acc *acc, double fb, double *dist, int k, int none, int slot, int r)
+{
+    double hit = dist[slot] + dist[none];
+    acc->wc[r] += fb;
+    acc->csum[r] += fb * (1.0 - (hit < 1 ? hit : 1));
+    for (int j = 0; j < k; j++)
+        dist[j] = 0;
+    dist[slot] = 1;
 }
 
 /* Solve the last-writer distributions of one line and walk the blocks. */
 static int flow_line(const rf_func *f, const double *freq, const double *ef, const int *map,
-                     const line_set *ls, const int *slot_of, flow_acc *acc)
+                     const flow_time *tm, const line_set *ls, const int *slot_of,
+                     line_write *lw, flow_acc *acc)
 {
     int nb = f->nblocks, k = ls->n + 1;
     int in_line[RF_MAX_GPR] = {0};
@@ -315,7 +413,7 @@ static int flow_line(const rf_func *f, const double *freq, const double *ef, con
         goto out;
     }
     for (int b = 0; b < nb; b++)
-        last[b] = last_write(f, b, map, in_line);
+        last[b] = last_write(f, b, map, in_line, tm, lw);
     for (int b = 0; b < nb; b++) {
         if (!(freq[b] > 0)) {
             gsl_matrix_set(A, (size_t)b, (size_t)b, 1.0);
@@ -359,8 +457,11 @@ static int flow_line(const rf_func *f, const double *freq, const double *ef, con
             continue;
         double fb = freq[b];
         memcpy(dist, &X[(size_t)b * (size_t)k], (size_t)k * sizeof *dist);
+        int nw = block_writes(f, b, map, in_line, tm, lw), next = 0;
         const rf_block *bb = &f->blocks[b];
         for (int i = bb->first; i < bb->first + bb->ninsts; i++) {
+            for (; next < nw && lw[next].land <= tm->issue[i]; next++)
+                land_write(acc, fb, dist, k, ls->n, slot_of[lw[next].reg], lw[next].reg);
             const rf_inst *in = &f->insts[i];
             for (int u = 0; u < in->nuses; u++) {
                 int r0 = in->uses[u];
@@ -375,19 +476,9 @@ static int flow_line(const rf_func *f, const double *freq, const double *ef, con
                 acc->rc[r] += fb;
                 acc->hsum[r] += fb * dist[slot_of[r]];
             }
-            for (int d = 0; d < in->ndefs; d++) {
-                int r0 = in->defs[d];
-                if (r0 >= RF_MAX_GPR || !in_line[map[r0]])
-                    continue;
-                int r = map[r0];
-                double hit = dist[slot_of[r]] + dist[ls->n];
-                acc->wc[r] += fb;
-                acc->csum[r] += fb * (1.0 - (hit < 1 ? hit : 1));
-                for (int j = 0; j < k; j++)
-                    dist[j] = 0;
-                dist[slot_of[r]] = 1;
-            }
         }
+        for (; next < nw; next++)
+            land_write(acc, fb, dist, k, ls->n, slot_of[lw[next].reg], lw[next].reg);
     }
 out:
     gsl_matrix_free(A);
@@ -415,7 +506,8 @@ out:
  * chance, w_r c_r write-backs) and independent interleaving (q_r = w_r /
  * sum_l w), the default locality. */
 static int flow_map(const rf_func *f, const double *freq, const double *ef, const rf_rc_geom *g,
-                    const int *map, rf_rcc_flow *out, rf_err *err);
+                    const int *map, const double *lat, const double *gaps, rf_rcc_flow *out,
+                    rf_err *err);
 
 static double best_cost(const rf_rcc_flow *fl, const rf_rc_geom *g)
 {
@@ -437,7 +529,9 @@ static double best_cost(const rf_rcc_flow *fl, const rf_rc_geom *g)
 }
 
 /* Best's map (see above) into map; falls back to Algorithm 1 on the
- * dynamic counts without code or on an error.  Returns the ID span. */
+ * dynamic counts without code or on an error.  Returns the ID span.  Its
+ * costs take the writes in program order (no write timing): Best is a
+ * compile-time choice, the same map the sampler runs (rf_rcc_assign_map). */
 static int best_map(const rf_rcc_writes *w, const rf_rc_geom *g, int *map)
 {
     int span = rf_dst_cac_aligned(w->dyn, w->width, w->nregs, map);
@@ -456,9 +550,9 @@ static int best_map(const rf_rcc_writes *w, const rf_rc_geom *g, int *map)
                                                   NULL)
                               : RF_ENOMEM;
     double dyn_cost = 0;
-    if (rc == 0 && (rc = flow_map(f, freq, ef, g, map, fl, NULL)) == 0)
+    if (rc == 0 && (rc = flow_map(f, freq, ef, g, map, NULL, NULL, fl, NULL)) == 0)
         dyn_cost = best_cost(fl, g);
-    if (rc == 0 && (rc = flow_map(f, freq, ef, g, alt, fl, NULL)) == 0 &&
+    if (rc == 0 && (rc = flow_map(f, freq, ef, g, alt, NULL, NULL, fl, NULL)) == 0 &&
         best_cost(fl, g) < dyn_cost - 1e-12 * dyn_cost) {
         span = alt_span;
         memcpy(map, alt, sizeof alt);
@@ -469,18 +563,68 @@ static int best_map(const rf_rcc_writes *w, const rf_rc_geom *g, int *map)
     return span;
 }
 
+/* Issue and landing times of every instruction (the header's write
+ * timing): each block from its entry with no write pending, in order, an
+ * instruction waiting until its sources, destinations and guard have
+ * landed and issuing gaps[class] cycles after the one before it (at least
+ * one); a result lands lat[class] cycles after its issue.  lat NULL:
+ * program order (i issues at i, lands at i + 1/2, before the next
+ * instruction's reads). */
+static void flow_times(const rf_func *f, const double *lat, const double *gaps, flow_time *tm)
+{
+    enum { NR = RF_PRED_BASE + RF_MAX_PRED };
+    double ready[NR];
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *bb = &f->blocks[b];
+        double t = 0;
+        for (int r = 0; r < NR; r++)
+            ready[r] = 0;
+        for (int i = bb->first; i < bb->first + bb->ninsts; i++) {
+            const rf_inst *in = &f->insts[i];
+            if (!lat) {
+                tm->issue[i] = i;
+                tm->land[i] = i + 0.5;
+                continue;
+            }
+            double start = t;
+            for (int u = 0; u < in->nuses; u++)
+                if (in->uses[u] < NR && ready[in->uses[u]] > start)
+                    start = ready[in->uses[u]];
+            for (int d = 0; d < in->ndefs; d++)
+                if (in->defs[d] < NR && ready[in->defs[d]] > start)
+                    start = ready[in->defs[d]];
+            if (in->guard >= 0 && in->guard < NR && ready[in->guard] > start)
+                start = ready[in->guard];
+            double l = in->cls < RF_OC_COUNT && lat[in->cls] > 0 ? lat[in->cls] : 1.0;
+            tm->issue[i] = start;
+            tm->land[i] = start + l;
+            for (int d = 0; d < in->ndefs; d++)
+                if (in->defs[d] < NR)
+                    ready[in->defs[d]] = start + l;
+            double gap = in->cls < RF_OC_COUNT && gaps && gaps[in->cls] > 1 ? gaps[in->cls] : 1.0;
+            t = start + gap;
+        }
+    }
+}
+
 /* The flow of f renumbered by map (blocks' expected executions freq, edge
- * flows ef). */
+ * flows ef), writes landing as flow_times says (lat NULL: in program
+ * order). */
 static int flow_map(const rf_func *f, const double *freq, const double *ef, const rf_rc_geom *g,
-                    const int *map, rf_rcc_flow *out, rf_err *err)
+                    const int *map, const double *lat, const double *gaps, rf_rcc_flow *out,
+                    rf_err *err)
 {
     line_set *ls = malloc(sizeof *ls);
     flow_acc *acc = calloc(1, sizeof *acc);
+    size_t ni = (size_t)(f->ninsts > 0 ? f->ninsts : 1);
+    flow_time tm = {malloc(ni * sizeof *tm.issue), malloc(ni * sizeof *tm.land)};
+    line_write *lw = malloc(ni * RF_MAX_DEFS * sizeof *lw);
     int rc = 0;
-    if (!ls || !acc) {
+    if (!ls || !acc || !tm.issue || !tm.land || !lw) {
         rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory for the flow");
         goto out;
     }
+    flow_times(f, lat, gaps, &tm);
     /* Registers present (new IDs) and their lines. */
     bool used[RF_MAX_GPR] = {false};
     for (int i = 0; i < f->ninsts; i++) {
@@ -506,7 +650,7 @@ static int flow_map(const rf_func *f, const double *freq, const double *ef, cons
                 ls->member[ls->n++] = q;
                 done[q] = true;
             }
-        rc = flow_line(f, freq, ef, map, ls, slot_of, acc);
+        rc = flow_line(f, freq, ef, map, &tm, ls, slot_of, lw, acc);
         if (rc)
             rc = rf_err_set(err, rc, NULL, 0, 0, f->name, "register-cache flow: %s",
                             rc == RF_ENOMEM ? "out of memory" : "singular CFG system");
@@ -526,6 +670,9 @@ static int flow_map(const rf_func *f, const double *freq, const double *ef, cons
 out:
     free(ls);
     free(acc);
+    free(tm.issue);
+    free(tm.land);
+    free(lw);
     return rc;
 }
 
@@ -546,8 +693,11 @@ int rf_rcc_flow_of(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, rf_r
     double *ef = calloc((size_t)nb * 2, sizeof *ef);
     int rc = freq && ef ? rf_dst_block_freq(f, w->prof.trip, w->prof.taken, NULL, freq, ef, err)
                         : rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory for the flow");
+    bool timed = false;
+    for (int c = 0; c < RF_OC_COUNT; c++)
+        timed |= w->lat[c] > 0;
     if (rc == 0)
-        rc = flow_map(f, freq, ef, g, map, out, err);
+        rc = flow_map(f, freq, ef, g, map, timed ? w->lat : NULL, w->gap, out, err);
     free(freq);
     free(ef);
     return rc;

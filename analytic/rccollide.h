@@ -28,6 +28,11 @@ typedef struct rf_rcc_writes {
     const rf_func *func;           /* borrowed: the code (valid while its kernel
                                     * lives), for the flow; NULL = independent writes */
     rf_profile prof;               /* branch profile of the flow */
+    double lat[RF_OC_COUNT];       /* cycles from a result's issue to its write
+                                    * into the cache, per class (rf_rcc_writes_timing);
+                                    * all 0: writes land in program order */
+    double gap[RF_OC_COUNT];       /* least cycles from a warp's issue of the class
+                                    * to its next issue (rf_rcc_writes_timing) */
     struct rf_rcc_memo *memo;      /* borrowed, may be NULL: renumberings and
                                     * flows already computed (rf_rcc_memo) */
 } rf_rcc_writes;
@@ -35,6 +40,18 @@ typedef struct rf_rcc_writes {
 /* Destination counts (plain and loop-weighted) and profile-weighted writes
  * of f under prof; keeps a pointer to f. */
 int rf_rcc_writes_of(const rf_func *f, const rf_profile *prof, rf_rcc_writes *out, rf_err *err);
+
+/* Cycles an operand collector is held at least (a read from the cache and
+ * the collector's cycle before dispatch, sampler/collector.c). */
+#define RF_RCC_COLL_HOLD 2.0
+
+/* The write timing of the flow (rccollide.c): lat[class] = 2 + the
+ * class's latency on gpu (a bank read and the collector, then the unit;
+ * global and local loads at the profile's mean memory latency,
+ * rf_kchar_mem_latency; atomics L2 plus DRAM on an L2 miss; stores and
+ * the rest 1); gap[class] = schedulers x RF_RCC_COLL_HOLD / the class's
+ * collectors (the sampler's split of gpu->collectors), at least 1. */
+void rf_rcc_writes_timing(rf_rcc_writes *w, const rf_gpu *gpu);
 
 /* Renumbering map[old] = new of registers 0..w->nregs-1 for an assignment
  * policy (rf_rc_assign): base = identity, cac = Algorithm 1 on loop-weighted
@@ -102,7 +119,7 @@ void rf_rcc_flow_indep(const double *writes, int nregs, const rf_rc_geom *g, rf_
  * the least-squares fit of the model's read-miss rate, linear in it, to
  * the sampler's NVM reads per operand read (volta-hirf, concat base, full
  * runs on one SM). */
-#define RF_RCC_READ_LOCALITY 0.83
+#define RF_RCC_READ_LOCALITY 0.76
 
 /* Closed-form collision figures for `warps` resident warps (warp IDs
  * 0..warps-1) running the same flow. */

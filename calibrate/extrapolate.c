@@ -145,28 +145,6 @@ long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms)
     return (ctas + n - 1) / n;
 }
 
-/* Collectors per unit class as the sampler splits them by default
- * (sampler/sim.c, GPGPU-Sim Fermi's 6 ALU : 8 SFU : 2 LD/ST of 16). */
-void rf_extrap_coll_split(int n, int split[3])
-{
-    split[0] = split[1] = split[2] = 0;
-    if (n < 3)
-        return;
-    int alu = (n * 6 + 8) / 16, mem = (n * 2 + 8) / 16;
-    if (alu < 1)
-        alu = 1;
-    if (mem < 1)
-        mem = 1;
-    int sfu = n - alu - mem;
-    if (sfu < 1) {
-        sfu = 1;
-        alu = n - sfu - mem;
-    }
-    split[0] = alu;
-    split[1] = sfu;
-    split[2] = mem;
-}
-
 void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                        rf_ipc_machine *m)
 {
@@ -178,7 +156,7 @@ void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     m->issue_width = gpu->issue_width > 0 ? gpu->issue_width : 1;
     m->banks = d->banks > 0 ? d->banks : gpu->rf_banks;
     m->collectors = d->collectors > 0 ? d->collectors : gpu->collectors;
-    rf_extrap_coll_split(m->collectors, m->coll_split);
+    rf_gpu_coll_split(m->collectors, m->coll_split);
     m->read_steal = d->kind == RF_DESIGN_STEALING && d->read_steal;
     m->write_steal = d->kind == RF_DESIGN_STEALING && d->write_steal;
     /* Pipes as the sampler builds them (sampler/exec.c): one ALU pipe per

@@ -85,10 +85,6 @@ double rf_extrap_rel_var(double s, int n, double w, double c, double vfit_rel);
 /* CTAs the busiest SM runs: ceil(ctas / sms), sms <= 0 meaning the GPU's. */
 long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms);
 
-/* n collectors split over ALU, SFU and LD/ST instructions as the sampler
- * does by default (all 0 when n < 3: one pool). */
-void rf_extrap_coll_split(int n, int split[3]);
-
 /* The SM as the IPC model sees it under design d with occupancy occ. */
 void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                        rf_ipc_machine *m);

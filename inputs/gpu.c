@@ -359,3 +359,23 @@ int rf_gpu_check(const rf_gpu *gpu, rf_err *err)
 {
     return rf_gpu_check_at(gpu, NULL, err);
 }
+
+void rf_gpu_coll_split(int n, int split[3])
+{
+    split[0] = split[1] = split[2] = 0;
+    if (n < 3)
+        return;
+    int alu = (n * 6 + 8) / 16, mem = (n * 2 + 8) / 16;
+    if (alu < 1)
+        alu = 1;
+    if (mem < 1)
+        mem = 1;
+    int sfu = n - alu - mem;
+    if (sfu < 1) {
+        sfu = 1;
+        alu = n - sfu - mem;
+    }
+    split[0] = alu;
+    split[1] = sfu;
+    split[2] = mem;
+}

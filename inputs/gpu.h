@@ -108,4 +108,9 @@ const char *rf_gpu_preset_source(const char *name);
 /* Internal consistency (e.g. warps*warp_size vs threads). */
 int rf_gpu_check(const rf_gpu *gpu, rf_err *err);
 
+/* n operand collectors split over ALU, SFU and LD/ST instructions, as
+ * GPGPU-Sim's Fermi does (6 SP : 8 SFU : 2 MEM of 16; the sampler's
+ * default typed collectors); all 0 when n < 3: one shared pool. */
+void rf_gpu_coll_split(int n, int split[3]);
+
 #endif /* RF_GPU_H */

@@ -112,12 +112,9 @@ static int resolve(sim_ctx *x, const rf_gpu *g, const rf_design *d, const rf_ker
         x->policy = RF_SCHED_TWO_LEVEL;     /* seed 004 Section 3.2 */
     if (o->typed_collectors && x->ncoll >= 3) {
         /* GPGPU-Sim Fermi proportions: 6 SP, 8 SFU, 2 MEM of 16. */
-        int n = x->ncoll;
-        int alu = (n * 6 + 8) / 16, mem = (n * 2 + 8) / 16;
-        if (alu < 1) alu = 1;
-        if (mem < 1) mem = 1;
-        int sfu = n - alu - mem;
-        if (sfu < 1) { sfu = 1; alu = n - sfu - mem; }
+        int split[3];
+        rf_gpu_coll_split(x->ncoll, split);
+        int alu = split[0], sfu = split[1], mem = split[2];
         x->coll_split[SIM_U_ALU] = alu;
         x->coll_split[SIM_U_SFU] = sfu;
         x->coll_split[SIM_U_LDST] = mem;

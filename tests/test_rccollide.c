@@ -806,12 +806,60 @@ static void apply_turns(void **state)
     kb_free(f);
 }
 
+/* Write timing.  r0 and r8 share line 0 (W0R3).  A global load of r8
+ * lands long after the ALU read of r0 that follows it, so with the
+ * timing the read finds r0 (h = 1) and the load then evicts it (c = 1
+ * for r8, which lands last); in program order the load has already
+ * replaced r0 (h = 0).  The ALU read of r8 waits for the load (the
+ * scoreboard) and finds it either way. */
+static void writes_land_late(void **state)
+{
+    (void)state;
+    kb_builder b;
+    kb_begin(&b, "late");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r0 = r1");
+    kb_i(&b, "ldg r8 = r2");
+    kb_i(&b, "alu r3 = r0");
+    kb_i(&b, "alu r4 = r8");
+    kb_i(&b, "exit");
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_err err = {0};
+    rf_rcc_writes wr;
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &wr, &err), 0);
+    rf_rc_geom g;
+    assert_int_equal(rf_rc_geom_init(&g, RF_RC_CONCAT, 8, 1, 64, 3, &err), 0);
+    rf_rcc_flow fl;
+    assert_int_equal(rf_rcc_flow_of(&wr, &g, RF_ASSIGN_BASE, &fl, &err), 0);
+    NEAR(fl.h[0], 0.0);
+    NEAR(fl.h[8], 1.0);
+    rf_gpu gpu;
+    memset(&gpu, 0, sizeof gpu);
+    gpu.alu_latency = 4;
+    gpu.l1_latency = 28;
+    gpu.schedulers = 4;
+    gpu.collectors = 8;
+    rf_rcc_writes_timing(&wr, &gpu);
+    NEAR(wr.lat[RF_OC_ALU], 6.0);
+    NEAR(wr.lat[RF_OC_LD_GLOBAL], 30.0);
+    NEAR(wr.gap[RF_OC_ALU], 4 * RF_RCC_COLL_HOLD / 3);
+    NEAR(wr.gap[RF_OC_LD_GLOBAL], 4 * RF_RCC_COLL_HOLD / 1);
+    assert_int_equal(rf_rcc_flow_of(&wr, &g, RF_ASSIGN_BASE, &fl, &err), 0);
+    NEAR(fl.h[0], 1.0);
+    NEAR(fl.h[8], 1.0);
+    NEAR(fl.c[8], 1.0);
+    kb_free(f);
+}
+
 /* Read locality by hand.  One register r0, written and read once per
  * instruction; its own warp alone always finds it (c = 0, h = 1).  Two
  * warps on one sub-core with a concat W0R3 index (8 lines): both warps' r0
  * share line 0, so p_x = q_x = 1/2, P_l = 1, s_x = 1/2.
  *   miss_indep = sum_x q_x (1 - s_x h) = 1/2,  miss_intra = sum q (1 - h) = 0
- *   read_miss  = (1 - 0.83) x 1/2 = 0.085, whatever the write locality;
+ *   read_miss  = (1 - RF_RCC_READ_LOCALITY) x 1/2, whatever the write
+ *   locality;
  *   conflict: indep = sum p ((1 - s) + s c) = 1/2, intra = 0, so at
  *   lambda = 0.4: 0.6 x 1/2 = 0.3. */
 static void read_locality_by_hand(void **state)
@@ -831,10 +879,10 @@ static void read_locality_by_hand(void **state)
     rf_rcc_rates(&g, &fl, 2, 0.4, &r);
     NEAR(r.miss_indep, 0.5);
     NEAR(r.miss_intra, 0.0);
-    NEAR(r.read_miss, 0.085);
+    NEAR(r.read_miss, (1.0 - RF_RCC_READ_LOCALITY) * 0.5);
     NEAR(r.conflict, 0.3);
     rf_rcc_rates(&g, &fl, 2, 0.9, &r);
-    NEAR(r.read_miss, 0.085);
+    NEAR(r.read_miss, (1.0 - RF_RCC_READ_LOCALITY) * 0.5);
     NEAR(r.conflict, 0.05);
 }
 
@@ -842,7 +890,7 @@ static void read_locality_by_hand(void **state)
  * locality lambda (rc_locality): the conflict rate is linear in lambda
  * between its independent (0) and own-warp (1) ends, so at 0.3 it is 0.7
  * of the first plus 0.3 of the second, while the miss rate stays at
- * (1 - 0.83) miss_indep + 0.83 miss_intra for every lambda, for either
+ * (1 - lambda_r) miss_indep + lambda_r miss_intra for every lambda, for either
  * index; the NVM reads per instruction are the misses (one read per
  * instruction here). */
 static void reads_keep_their_locality(void **state)
@@ -888,7 +936,8 @@ static void reads_keep_their_locality(void **state)
         }
         assert_true(r[0].miss_indep > r[0].miss_intra + 1e-3);
         for (int i = 0; i < 3; i++) {
-            NEAR(r[i].read_miss, 0.17 * r[0].miss_indep + 0.83 * r[0].miss_intra);
+            NEAR(r[i].read_miss, (1.0 - RF_RCC_READ_LOCALITY) * r[0].miss_indep +
+                                     RF_RCC_READ_LOCALITY * r[0].miss_intra);
             NEAR(reads[i], r[i].read_miss);
         }
         assert_true(r[0].conflict > r[1].conflict + 1e-3);
@@ -953,6 +1002,7 @@ int main(void)
         cmocka_unit_test(apply_own_walk),
         cmocka_unit_test(apply_burst_factor),
         cmocka_unit_test(apply_turns),
+        cmocka_unit_test(writes_land_late),
         cmocka_unit_test(read_locality_by_hand),
         cmocka_unit_test(reads_keep_their_locality),
         cmocka_unit_test(area_and_leakage),
