@@ -274,11 +274,18 @@ static bool issue_slot(sim_ctx *x, sim_sm *sm, int s, bool first)
 
 /* Issue stage: each scheduler fills up to issue_width slots (the same warp
  * may issue consecutive independent instructions); every unused slot is
- * charged to the stall cause found when it failed. */
+ * charged to the stall cause found when it failed.  The schedulers take
+ * their turn in an order that rotates every cycle, scheduler (now + i) mod
+ * S i-th, as GPGPU-Sim's shader core does ("fair round robin issue between
+ * schedulers"): they share the collectors, and a fixed order would give
+ * the first scheduler every freed collector, leaving the last one's warps
+ * behind at each barrier. */
 void sim_issue(sim_ctx *x, sim_sm *sm)
 {
     sm->issued_now = 0;
-    for (int s = 0; s < x->nsched; s++) {
+    int first = (int)(x->now % (uint64_t)x->nsched);
+    for (int i = 0; i < x->nsched; i++) {
+        int s = first + i < x->nsched ? first + i : first + i - x->nsched;
         if (x->policy == RF_SCHED_TWO_LEVEL)
             two_level_pool(x, sm, s);
         int used = 0;

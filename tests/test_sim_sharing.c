@@ -41,10 +41,13 @@ static void pair_fixture(simfix *fx)
  * Cycle 0: A issues I0 and takes the pair's lock (r20 is shared); B, ready,
  *   is refused (the lock is A's): waits from cycle 0.
  * A's I1 needs r20: issues at 0 + 2 + 4 = 6; EXIT at 7 releases the lock.
- * Cycle 7: scheduler 1 runs after scheduler 0, so B takes the lock and
- *   issues I0 at 7: lock wait 7 - 0 = 7 warp-cycles; I1 at 13, whose result
- *   is written at 13 + 2 + 4 = 19, the last cycle: 20 cycles.
- * Two acquisitions; scheduler 1 idle 0..6 only for the lock: 7 lock-stall
+ * Cycle 7: the schedulers' turn rotates every cycle (cycle t starts with
+ *   scheduler t mod 2), so scheduler 1 looks first and B is refused again;
+ *   then A's EXIT releases the lock.
+ * Cycle 8: B takes the lock and issues I0: lock wait 8 - 0 = 8 warp-cycles;
+ *   I1 at 14, whose result is written at 14 + 2 + 4 = 20, the last cycle:
+ *   21 cycles.
+ * Two acquisitions; scheduler 1 idle 0..7 only for the lock: 8 lock-stall
  * slots. */
 static void lock_handoff(void **state)
 {
@@ -57,10 +60,10 @@ static void lock_handoff(void **state)
     rf_sim_stats st = simfix_run(&fx);
     assert_int_equal(st.ctas_per_sm, 2);
     assert_int_equal(st.lock_acquires, 2);
-    assert_int_equal(st.lock_wait_cycles, 7);
-    assert_int_equal(st.stall_lock, 7);
+    assert_int_equal(st.lock_wait_cycles, 8);
+    assert_int_equal(st.stall_lock, 8);
     assert_int_equal(st.warp_insts, 6);
-    assert_int_equal(st.cycles, 20);
+    assert_int_equal(st.cycles, 21);
 
     /* Unrolled declarations number registers by first use (destinations,
      * then sources): r20 -> 0, r0 -> 1, r1 -> 2, all private: no lock, both
