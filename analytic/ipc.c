@@ -111,7 +111,15 @@
  * conv_row's load region (LD/ST 0.07 of its instructions) and tap region
  * (0.47) read 1.274 against the mean mix's 1.478 and the sampler's 1.221;
  * transpose, whose regions wait on DRAM in turn while other CTAs use the
- * pipes, reads 0.905 against 0.997 and the sampler's 1.045.)
+ * pipes, reads 0.905 against 0.997 and the sampler's 1.045.)  Under a
+ * two-level scheduler the regions mix instead, and the kernel's mean mix
+ * is solved: a warp at a barrier leaves the active pool, which takes in
+ * resident warps not at a barrier, of other CTAs in other regions, so the
+ * pool issues from several regions at once.  (maxwell-ltrf, the 32-warp
+ * pool, full runs against the fold and the mean mix: conv_row 2.768
+ * against 2.211 and 2.770, jacobi9 2.257 against 2.003 and 2.125; the
+ * same kernels under GTO on the same GPU 2.352 and 1.942, nearer the
+ * fold.)
  *
  * Collector hold.  c0 (coll_base) counts a bank read cycle and a dispatch
  * cycle; an instruction that reads no register skips the read, so the
@@ -668,7 +676,8 @@ static void steady_mix(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_ip
 
 /* Barrier regions (header): each region's steady state at its own mix,
  * folded as 1 / IPC = sum_r share_r / IPC_r; the other figures are those
- * of the region that takes the most time. */
+ * of the region that takes the most time.  Not under a two-level pool
+ * (rf_ipc_steady). */
 static void steady_phases(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                           const rf_ipc_params *p, rf_ipc_result *out)
 {
@@ -693,7 +702,7 @@ static void steady_phases(const rf_ipc_kernel *k, const rf_ipc_machine *m,
 void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                    const rf_ipc_params *p, rf_ipc_result *out)
 {
-    if (k->nphase >= 2) {
+    if (k->nphase >= 2 && !(m->pool > 0)) {
         steady_phases(k, m, p, out);
         return;
     }
@@ -710,7 +719,7 @@ static void steady_pair(const rf_ipc_kernel *k, const rf_ipc_machine *m1,
                         const rf_ipc_machine *m2, const rf_ipc_params *p,
                         rf_ipc_result *out1, rf_ipc_result *out2)
 {
-    if (k->nphase >= 2) {
+    if (k->nphase >= 2 && !(m1->pool > 0)) {
         steady_phases(k, m1, p, out1);
         steady_phases(k, m2, p, out2);
         return;
