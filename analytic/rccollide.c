@@ -57,8 +57,8 @@
  * closely (within the warp's own run of issues), so for reads the chance
  * that the line's last writer is the reading warp is higher than a
  * write's: M takes its own locality lambda_r = RF_RCC_READ_LOCALITY
- * (0.76: the least-squares fit of M to the sampler's read-miss rates on
- * the nine tuning kernels; mean |error| 0.037 there, 0.044 on the
+ * (0.75: the least-squares fit of M to the sampler's read-miss rates on
+ * the nine tuning kernels; mean |error| 0.028 there, 0.040 on the
  * validation kernels).
  * Live warps: only warps that have not exited write (the share f =
  * k->live_frac of the resident ones, analytic/kchar.c, or as calibration's

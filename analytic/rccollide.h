@@ -119,7 +119,7 @@ void rf_rcc_flow_indep(const double *writes, int nregs, const rf_rc_geom *g, rf_
  * the least-squares fit of the model's read-miss rate, linear in it, to
  * the sampler's NVM reads per operand read (volta-hirf, concat base, full
  * runs on one SM). */
-#define RF_RCC_READ_LOCALITY 0.76
+#define RF_RCC_READ_LOCALITY 0.75
 
 /* Closed-form collision figures for `warps` resident warps (warp IDs
  * 0..warps-1) running the same flow. */
