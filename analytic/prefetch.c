@@ -106,30 +106,23 @@
  * touches never hit.  Then
  *   h = h0 reuse[C / W]                (interpolated; h0 free, 1 by default)
  * Under the two-level scheduler W depends on the reuse: while a warp stays
- * in the pool only the warps in the pool touch the cache beside it, and
+ * in the pool only the warps in the pool touch the cache beside it (W_pool
+ * of them, or fewer where fewer resident warps are not waiting on memory:
+ * the pool takes only those; calibrate/extrapolate.c), and
  * the W_pool / r that take turns do so only over a reuse that spans a pool
  * exit (the walk marks a read whose warp left the pool, pool_exits below,
  * since its register's last touch: reuse_span).  So
- *   h = h0 (reuse[C / W_in] - span[C / W_in] + span[C / W])
- * W_in, the warps that touch the cache beside a warp within one stay
- * (rf_pf_in_stay), is the pool's W_pool, at most the resident warps not
- * waiting on memory (the pool takes only those), and at most the warps
- * the SM can issue while the warp itself issues one instruction:
- *   W_in = min(W_pool, N a r, S iw b)
- * (S schedulers of issue width iw; b = 1 + S_dep + other stalls, the
- * lone warp's cycles per instruction not waiting on memory).  A warp's
- * short reuses fall inside runs of its own issues, paced by its
- * dependences rather than by its turn among the pool's warps, and in that
- * time at most S iw b instructions issue: fewer warps touch the cache
- * than even interleaving over the pool assumes.  The bound takes the
- * schedulers as busy during the run (an upper bound on the intervening
- * issues).  Hit rates on maxwell-ltrf #7, full runs, sampler / model, at
- * rfkit's preferred pool (32 warps), where the bound binds: nbody 0.73 /
- * 0.66, sgemm 0.57 / 0.47, transpose 0.85 / 0.69, jacobi9 0.78 / 0.65,
- * hotspot 0.70 / 0.75.
- * At the preset's 8 warps (#6): bfs 0.78 / 0.72, spmv 0.52 / 0.48,
- * stream 0.59 / 0.60, libor 0.82 / 0.85, hotspot 0.78 / 0.82, kmeans
- * 0.67 / 0.66; off: sgemm 0.74 / 0.47, reduce 0.79 / 1.00.
+ *   h = h0 (reuse[C / W_pool] - span[C / W_pool] + span[C / W])
+ * with W_pool the pool's warps, or the resident warps not waiting on
+ * memory where they are fewer (the pool takes only those; calibrate/
+ * extrapolate.c).  Hit rates on maxwell-ltrf #7 at rfkit's preferred pool
+ * (32 warps; full runs, sampler / model): bfs 0.78 / 0.72, kmeans 0.65 /
+ * 0.66, libor 0.63 / 0.62, spmv 0.52 / 0.48, stream 0.59 / 0.60, hotspot
+ * 0.60 / 0.58, sgemm 0.21 / 0.24; mean |error| over the nine 0.045.  Off:
+ * reduce 0.79 / 1.00, and on some kernels a warp's short reuses fall
+ * inside runs of its own issues, during which fewer warps touch the cache
+ * than even interleaving assumes (nbody 0.56 / 0.20, transpose 0.85 /
+ * 0.45).
  * An instruction reading r registers misses at least once with probability
  * 1 - h^r; its operands then come from the main bank, straight into the
  * collector, L - 1 cycles after a bank read would have, so the collector
@@ -855,13 +848,6 @@ static double rfc_hit_of(const double *all, const double *span, double c, double
         return at_distance(all, cw);
     double ci = c / pool_in;
     return at_distance(all, ci) - at_distance(span, ci) + at_distance(span, cw);
-}
-
-double rf_pf_in_stay(double pool, double ready, double issue, double busy)
-{
-    double w = fmin(pool, ready);
-    double burst = issue * (busy > 1 ? busy : 1);
-    return burst > 0 ? fmin(w, burst) : w;
 }
 
 void rf_pf_terms_of(const rf_gpu *gpu, const rf_design *d, const rf_pf_kernel *pk,

@@ -70,8 +70,7 @@ typedef struct rf_pf_kernel {
                              rf_kchar_unit_of) */
     double reuse_span_u[3][RF_PF_REUSE + 1]; /* ... reuse_span, by class */
     double reads_u[3];    /* register reads per instruction of class u */
-    double pool_in;       /* RFC under a two-level pool: warps touching the cache within
-                             one stay (rf_pf_in_stay; 0: no two-level pool) */
+    double pool_in;       /* RFC under a two-level pool: the warps in the pool (0: none) */
     double miss_delay;    /* RFC: cycles a missing operand arrives late (L - 1) for
                              miss_dep; 0 when rf_pf_miss_walk has not run */
     double miss_dep;      /* RFC: stall cycles per instruction on other producers
@@ -135,14 +134,6 @@ typedef struct rf_pf_terms {
     double cache_writes;  /* LTRF: share of the results written into the cache's banks
                              (the rest go to the main file); 1 otherwise */
 } rf_pf_terms;
-
-/* RFC under a two-level pool: the warps that touch the cache beside a warp
- * within one stay in the pool (rf_pf_kernel.pool_in; analytic/prefetch.c):
- * min(pool, ready, issue x busy), with pool the pool's warps, ready the
- * resident warps not waiting on memory, issue the SM's issue slots per cycle
- * (schedulers x issue width) and busy the lone warp's cycles per
- * instruction not waiting on memory (at least 1). */
-double rf_pf_in_stay(double pool, double ready, double issue, double busy);
 
 /* Stall terms of design d (rfc or ltrf; others give zeros) on gpu; pool:
  * warps sharing an RFC (the two-level active pool, else all resident). */

@@ -316,10 +316,10 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
      * (r0: share of a warp's time not waiting on memory, before the cache's
      * own stalls; all of them without a two-level pool), at most the
      * resident warps that issue (the kernel's active fraction); within one
-     * stay in the pool, the warps in the pool (W_pool, or the N a r0 of the
-     * N resident warps, active fraction a, not waiting on memory where they
-     * are fewer), at most the S iw busy0 instructions the SM issues while
-     * the warp issues one (rf_pf_in_stay, analytic/prefetch.c). */
+     * stay in the pool, the warps in the pool: W_pool, or the N a r0 of
+     * the N resident warps (active fraction a) that are not waiting on
+     * memory where they are fewer, since the pool takes only those
+     * (analytic/prefetch.c). */
     double act0 = k->active_frac > 0 ? k->active_frac : 1.0;
     double busy0 = 1.0 + p->lat_scale * k->stall_dep + m->extra_stall;
     double r0 = busy0 / (busy0 + p->mem_scale * k->stall_mem);
@@ -327,8 +327,7 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     double sharing = fmin(turns, (double)occ->warps_per_sm * act0);
     rf_pf_terms t;
     if (d->kind == RF_DESIGN_RFC && policy == RF_SCHED_TWO_LEVEL)
-        pk.pool_in = rf_pf_in_stay(pool, (double)occ->warps_per_sm * act0 * r0,
-                                   (double)m->schedulers * m->issue_width, busy0);
+        pk.pool_in = fmin(pool, (double)occ->warps_per_sm * act0 * r0);
     rf_pf_terms_of(gpu, d, &pk, d->kind == RF_DESIGN_RFC ? sharing : pool, &p->pf, &t);
     m->rf_latency = 1.0;
     k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */

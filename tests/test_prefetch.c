@@ -397,21 +397,6 @@ static void rfc_span(void **state)
     assert_float_equal(t.rfc_hit, 0.25, 1e-12);
 }
 
-/* The warps touching an RFC within one stay in the pool: min(W_pool,
- * ready, issue x busy), busy at least 1.
- *   pool 32, 20 ready, 4 slots, 2.5 cycles per instruction: min(32, 20, 10) = 10
- *   pool 8, the same: min(8, 20, 10) = 8
- *   3 ready: 3
- *   busy 0.5 (below one issue per cycle: 1): min(32, 20, 4) = 4 */
-static void rfc_in_stay(void **state)
-{
-    (void)state;
-    assert_float_equal(rf_pf_in_stay(32, 20, 4, 2.5), 10, 1e-12);
-    assert_float_equal(rf_pf_in_stay(8, 20, 4, 2.5), 8, 1e-12);
-    assert_float_equal(rf_pf_in_stay(32, 3, 4, 2.5), 3, 1e-12);
-    assert_float_equal(rf_pf_in_stay(32, 20, 4, 0.5), 4, 1e-12);
-}
-
 /* RFC collector hold per unit class.  r1 = f(r0) (ALU); r2 = ld.shared
  * [r1] (LD/ST); EXIT.  The ALU reads r0, a first touch: reuse_u[ALU][c] = 0;
  * the load reads r1, written just before (LRU position 0): reuse_u[LD/ST]
@@ -584,7 +569,6 @@ int main(void)
         cmocka_unit_test(rfc_terms),
         cmocka_unit_test(rfc_span),
         cmocka_unit_test(rfc_class_hold),
-        cmocka_unit_test(rfc_in_stay),
         cmocka_unit_test(estimate_hook),
         cmocka_unit_test(write_race),
         cmocka_unit_test(ltrf_conflict_scope),
