@@ -809,7 +809,7 @@ static int level_draw(int s, void *ctx)
  * so the level is the same on any number of threads (a draw run ahead and
  * not taken costs CPU time, not wall). */
 int rf_calib_short_run(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
-                       bool *is_short, rf_err *err)
+                       bool *is_short, long *resident, rf_err *err)
 {
     *is_short = false;
     long total = rf_kernel_ctas(k);
@@ -822,6 +822,8 @@ int rf_calib_short_run(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
         return rc;
     long res = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
     *is_short = kuse->nlone == total && total <= RF_IPC_NLONE && total <= SHORT_LEVEL_WAVES * res;
+    if (resident)
+        *resident = res;
     return RF_OK;
 }
 
@@ -830,7 +832,8 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
                               const rf_ctaset *walked, int jobs, rf_err *err)
 {
     bool is_short;
-    int rc = rf_calib_short_run(gpu, k, kuse, &is_short, err);
+    long res;
+    int rc = rf_calib_short_run(gpu, k, kuse, &is_short, &res, err);
     if (rc)
         return rc;
     if (is_short) {
@@ -840,11 +843,6 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     long total = rf_kernel_ctas(k);
     rf_design d;
     rf_design_init(&d);
-    rf_occ_input in = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem};
-    rf_occ occ;
-    if ((rc = rf_occ_compute(gpu, &d, &in, &occ, err)))
-        return rc;
-    long res = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
     level_job *j = calloc(1, sizeof *j);
     if (!j)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");

@@ -92,9 +92,10 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
  * SHORT_LEVEL_WAVES waves of the default design's resident CTAs and at most
  * RF_IPC_NLONE CTAs, every one of whose lone cycles the estimate's run model
  * knows (kuse->nlone), so that the run model takes its start and tail CTA by
- * CTA and a calibration takes no population level. */
+ * CTA and a calibration takes no population level.  resident (may be NULL):
+ * the default design's resident CTAs per SM. */
 int rf_calib_short_run(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
-                       bool *is_short, rf_err *err);
+                       bool *is_short, long *resident, rf_err *err);
 
 /* The ordinary windows' agreement with the fitted model (calibrate/
  * calibrate.c, step 6): r[0..n) their relative residuals (fit - sampled) /
