@@ -374,10 +374,20 @@ static int block_writes(const rf_func *f, int b, const int *map, const int *in_l
 
 /* The block's last write of the line to land (new ID), or -1. */
 static int last_write(const rf_func *f, int b, const int *map, const int *in_line,
-                      const flow_time *tm, line_write *lw)
+                      const flow_time *tm)
 {
-    int n = block_writes(f, b, map, in_line, tm, lw);
-    return n > 0 ? lw[n - 1].reg : -1;
+    const rf_block *bb = &f->blocks[b];
+    int last = -1;
+    double at = -INFINITY;
+    for (int i = bb->first; i < bb->first + bb->ninsts; i++) {
+        const rf_inst *in = &f->insts[i];
+        for (int k = 0; k < in->ndefs; k++)
+            if (in->defs[k] < RF_MAX_GPR && in_line[map[in->defs[k]]] && tm->land[i] >= at) {
+                at = tm->land[i];       /* ties: the later in the block, as the sort */
+                last = map[in->defs[k]];
+            }
+    }
+    return last;
 }
 
 /* A write of r lands on the line: its conflict chance, then the line
@@ -413,7 +423,7 @@ static int flow_line(const rf_func *f, const double *freq, const double *ef, con
         goto out;
     }
     for (int b = 0; b < nb; b++)
-        last[b] = last_write(f, b, map, in_line, tm, lw);
+        last[b] = last_write(f, b, map, in_line, tm);
     for (int b = 0; b < nb; b++) {
         if (!(freq[b] > 0)) {
             gsl_matrix_set(A, (size_t)b, (size_t)b, 1.0);
