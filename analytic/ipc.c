@@ -38,7 +38,15 @@
  * (with one LD/ST collector nothing ever waits ahead at the LD/ST pipe;
  * measured on the built-in SM model, kmeans at 8 collectors: 0.32
  * blocked scheduler cycles per instruction against the M/D/1 queue's
- * 0.52, 0.31 with the bound).
+ * 0.52, 0.31 with the bound).  Where the ALU pipes take a single-width
+ * warp instruction every cycle per scheduler (ii / pipes <= 1 / (S iw),
+ * Fermi's two 32-lane pipes), the ALU instructions reach them no faster
+ * than the schedulers issue them, and a single-width one finds a pipe
+ * free: only the extra pipe cycles of the wide ones (fp64, `use` beyond
+ * their count) load the queue, u = x (use - f_alu) ii / pipes.  (Measured
+ * on the built-in SM model, fermi-gtx480, one SM: mandel's schedulers lose
+ * 0.005 cycles per instruction to a busy ALU pipe, where the M/D/1 queue
+ * of every ALU instruction gave 0.131.)
  *   t_coll = c0 - P_0 + (L_rf - 1) + W_coll + q W_unit + h_x + h_u
  *            (collector hold time, P_0 the share of instructions reading no
  *            register; h_x a design's hold on every instruction, h_u on an
@@ -343,6 +351,7 @@ typedef struct solve_ctx {
     double p_exp;
     int ip;
     bool typed;         /* collectors split per class (m->coll_split) */
+    bool alu_free;      /* the ALU pipes keep up with issue (header) */
     bool blocking;      /* typed: the issue cap carries head-of-line blocking */
     int ncls;           /* typed: classes with instructions, their index u, */
     int cls_u[3], cls_n[3];            /* collectors C_u, */
@@ -547,7 +556,9 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
         c.ahead_max = m->collectors > 0 ? (double)m->collectors / m->banks : 0.0;
     }
     c.s_alu = m->alu_pipes > 0 ? m->alu_ii / m->alu_pipes : 0.0;
-    c.u_alu = mx->alu_use * c.s_alu;
+    c.alu_free = c.s_alu * issue <= 1.0;
+    c.u_alu = (c.alu_free ? (mx->alu_use > mx->frac_alu ? mx->alu_use - mx->frac_alu : 0.0)
+                          : mx->alu_use) * c.s_alu;
     c.u_sfu = mx->frac_sfu * m->sfu_ii;
     c.u_ldst = mx->frac_ldst * m->ldst_ii;
     c.caps_sum = inv_pow(issue, c.p_exp, c.ip);

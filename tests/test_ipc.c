@@ -214,6 +214,51 @@ static void pipe_queue_bounded_by_collectors(void **state)
     assert_float_equal(r.t_collect, 3.0 + r.unit_wait, 1e-12);
 }
 
+/* ALU pipes that keep up with issue.  Plain machine: 2 schedulers of
+ * issue width 1, 2 ALU pipes; one shared pool of collectors, held
+ * coll_base - 1 = 3 cycles (no register reads) plus the pipe wait
+ * (unit_hold 1).
+ * - alu_ii 1: ii / pipes = 1/2 <= 1 / (S iw) = 1/2, so single-width ALU
+ *   instructions never wait for a pipe: with use = f_alu = 1 the wait is
+ *   0 and the hold 3 cycles.
+ * - use 1.5 (wide instructions, half a pipe cycle more per instruction):
+ *   only the extra half loads the queue, u = x (1.5 - 1) (1/2) = x / 4,
+ *   W = (u / (1 - u)) (1/2) / 2 = u / (4 (1 - u)).
+ * - alu_ii 2 (16-lane pipes): ii / pipes = 1 > 1/2, every ALU instruction
+ *   queues, u = x (1)(2 / 2) = x, W = (u / (1 - u)) (2 / 2) / 2
+ *   = u / (2 (1 - u)) (u capped at 0.9). */
+static void alu_pipes_keep_up_with_issue(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    k.frac_alu = 1.0;
+    k.alu_use = 1.0;
+    rf_ipc_machine m = plain_machine();
+    m.alu_ii = 1;
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.coll_base = 4.0;
+    p.unit_hold = 1.0;
+    rf_ipc_result r;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_true(r.ipc > 0.5);
+    assert_float_equal(r.unit_wait, 0.0, 0.0);
+    assert_float_equal(r.t_collect, 3.0, 1e-12);
+
+    k.alu_use = 1.5;
+    rf_ipc_steady(&k, &m, &p, &r);
+    double u = r.ipc / 4.0;
+    assert_true(r.unit_wait > 0.0);
+    assert_float_equal(r.unit_wait, u / (4.0 * (1.0 - u)), 1e-4);
+    assert_float_equal(r.t_collect, 3.0 + r.unit_wait, 1e-12);
+
+    k.alu_use = 1.0;
+    m.alu_ii = 2;
+    rf_ipc_steady(&k, &m, &p, &r);
+    u = r.ipc < 0.9 ? r.ipc : 0.9;
+    assert_float_equal(r.unit_wait, u / (2.0 * (1.0 - u)), 1e-4);
+}
+
 static void stalls_add_to_warp_time(void **state)
 {
     (void)state;
@@ -499,6 +544,7 @@ int main(void)
         cmocka_unit_test(typed_collectors),
         cmocka_unit_test(class_hold_per_class),
         cmocka_unit_test(pipe_queue_bounded_by_collectors),
+        cmocka_unit_test(alu_pipes_keep_up_with_issue),
         cmocka_unit_test(stalls_add_to_warp_time),
         cmocka_unit_test(conflicts_fixed_point),
         cmocka_unit_test(stealing_helps),
