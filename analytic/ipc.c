@@ -46,7 +46,10 @@
  * their count) load the queue, u = x (use - f_alu) ii / pipes.  (Measured
  * on the built-in SM model, fermi-gtx480, one SM: mandel's schedulers lose
  * 0.005 cycles per instruction to a busy ALU pipe, where the M/D/1 queue
- * of every ALU instruction gave 0.131.)
+ * of every ALU instruction gave 0.131.)  For the same reason their cap,
+ * pipes / (ii use), joins the issue cap by a hard minimum: the pipes and
+ * the schedulers are one stream, and the soft minimum of two equal caps
+ * (2^(-1/4) of either at p = 4) would count a loss the pipes do not add.
  *   t_coll = c0 - P_0 + (L_rf - 1) + W_coll + q W_unit + h_x + h_u
  *            (collector hold time, P_0 the share of instructions reading no
  *            register; h_x a design's hold on every instruction, h_u on an
@@ -66,7 +69,9 @@
  *                                         t_u = c0 + (L_rf - 1) + W_coll
  *                                         + q W_u + h_x + h_u, W_u the class's
  *                                         own pipe wait; each class is a cap
- *   units     min_u pipes_u / (ii_u use_u)  ALU, SFU, LD/ST pipes
+ *   units     min_u pipes_u / (ii_u use_u)  ALU, SFU, LD/ST pipes (ALU pipes
+ *                                         that keep up with issue: in the
+ *                                         issue cap, min(S iw, their cap))
  *   dram      BW / bytes per instruction
  *   latency   N_w / cpi_w                 N_w active warps
  *   pool      P / cpi_short               two-level scheduler: only the P warps
@@ -532,9 +537,14 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
 
     double issue = (double)m->schedulers * m->issue_width;
     int pipes = m->alu_pipes > 0 ? m->alu_pipes : 1;
-    double unit = INFINITY;
+    double unit = INFINITY, alu_cap = INFINITY;
     if (mx->alu_use > 0 && m->alu_ii > 0)
-        unit = min_run(unit, pipes / (m->alu_ii * mx->alu_use));
+        alu_cap = pipes / (m->alu_ii * mx->alu_use);
+    /* ALU pipes that keep up with issue (header): their cap is the issue
+     * cap's, a hard minimum with it, not a soft one. */
+    bool alu_merge = m->alu_pipes > 0 && m->alu_ii / m->alu_pipes * issue <= 1.0;
+    if (!alu_merge)
+        unit = min_run(unit, alu_cap);
     if (mx->frac_sfu > 0 && m->sfu_ii > 0)
         unit = min_run(unit, 1.0 / (m->sfu_ii * mx->frac_sfu));
     if (mx->frac_ldst > 0 && m->ldst_ii > 0)
@@ -561,7 +571,7 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
                           : mx->alu_use) * c.s_alu;
     c.u_sfu = mx->frac_sfu * m->sfu_ii;
     c.u_ldst = mx->frac_ldst * m->ldst_ii;
-    c.caps_sum = inv_pow(issue, c.p_exp, c.ip);
+    c.caps_sum = inv_pow(alu_merge && alu_cap < issue ? alu_cap : issue, c.p_exp, c.ip);
     c.blocking = c.typed;
     if (c.typed) {
         const double svc[3] = {c.s_alu, m->sfu_ii, m->ldst_ii};
@@ -592,7 +602,7 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
 
     sv->c = c;
     sv->issue = issue;
-    sv->unit = unit;
+    sv->unit = min_run(unit, alu_cap);
     sv->dram = dram;
 }
 

@@ -244,6 +244,15 @@ static void alu_pipes_keep_up_with_issue(void **state)
     assert_true(r.ipc > 0.5);
     assert_float_equal(r.unit_wait, 0.0, 0.0);
     assert_float_equal(r.t_collect, 3.0, 1e-12);
+    /* Their cap, 2 / (1 x 1) = 2, is the issue cap's: at p = 1 the limits
+     * are latency 8 / 1, issue min(2, 2) and collectors 6 / 3 = 2, so
+     * IPC = 1 / (1/8 + 1/2 + 1/2) = 0.888889 (a separate ALU cap would
+     * add another 1/2: 0.615385). */
+    p.smooth = 1.0;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.ipc, 1.0 / 1.125, 1e-9);
+    assert_float_equal(r.lim_unit, 2.0, 1e-12);
+    p.smooth = 4.0;
 
     k.alu_use = 1.5;
     rf_ipc_steady(&k, &m, &p, &r);

@@ -189,17 +189,17 @@ static void design_windows_share_the_budget(void **state)
 
 /* A short run: hotspot's default run on fermi-gtx480, the busiest of 15
  * SMs, ceil(1024 / 15) = 69 CTAs (grid indices 0, 15, ..., 1020), 4
- * resident.  The model puts the share at about 44,222 cycles, so the
- * budget is 0.0425 x 44,222 = 1,879.4 cycles; a spread grid's samples are
- * at least four DRAM latencies, 4 x 330 = 1,320 cycles: 1879.4 / 1320 =
- * 1.42, one sample (the level's baseline window) of the whole budget, 1879
- * cycles (the sample's integer part).  Warm-up: one CTA lifetime, 44,222 x
- * 4 / 69 = 2,564 cycles, capped at half a sample: (int)939.7 = 939;
- * window 1879 - 939 = 940.  Position: the middle of one stratum of 69
+ * resident.  The model puts the share at about 39,903 cycles, so the
+ * budget is 0.0425 x 39,903 = 1,695.9 cycles; a spread grid's samples are
+ * at least four DRAM latencies, 4 x 330 = 1,320 cycles: 1695.9 / 1320 =
+ * 1.28, one sample (the level's baseline window) of the whole budget, 1695
+ * cycles (the sample's integer part).  Warm-up: one CTA lifetime, 39,903 x
+ * 4 / 69 = 2,313 cycles, capped at half a sample: (int)847.9 = 847;
+ * window 1695 - 847 = 848.  Position: the middle of one stratum of 69
  * CTAs, 0.5 x 69 = 34.5 -> 34 (not a whole wave: the functional walk
- * starts the window where CTA 34 is dispatched).  Cost 1879 <= 1879.4.
+ * starts the window where CTA 34 is dispatched).  Cost 1695 <= 1695.9.
  * Warmed: 4 turnovers of 4 slots = 16 CTAs walked (34 before it), timed
- * warm-up min(330, 939) = 330, window 1879 - 330 = 1549.
+ * warm-up min(330, 847) = 330, window 1695 - 330 = 1365.
  * kmeans' default run (69 CTAs, about 9,274 cycles) has a budget of
  * 0.0425 x 9,274 = 394 cycles, under one sample: no windows. */
 static void short_run_gets_short_windows(void **state)
@@ -210,20 +210,20 @@ static void short_run_gets_short_windows(void **state)
     rf_err err;
     assert_int_equal(rf_kernel_ctas(f->k), 69);
     assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 0, &pl, &err), RF_OK);
-    assert_float_equal(pl.full_cycles, 44222, 20);
+    assert_float_equal(pl.full_cycles, 39903, 20);
     assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
     assert_int_equal(pl.resident, 4);
     assert_int_equal(pl.n, 1);
     point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 34, "baseline banks=16");
-    assert_int_equal(pl.pt[0].warmup, 939);
-    assert_int_equal(pl.pt[0].cycles, 940);
-    assert_float_equal(pl.cost, 1879, 0);
+    assert_int_equal(pl.pt[0].warmup, 847);
+    assert_int_equal(pl.pt[0].cycles, 848);
+    assert_float_equal(pl.cost, 1695, 0);
     assert_true(pl.cost <= pl.budget);
     rf_plan_warm(&f->gpu, &pl);
-    assert_float_equal(pl.cost, 1879, 0);
+    assert_float_equal(pl.cost, 1695, 0);
     assert_int_equal(pl.pt[0].warm_ctas, 16);
     assert_int_equal(pl.pt[0].warmup, 330);
-    assert_int_equal(pl.pt[0].cycles, 1549);
+    assert_int_equal(pl.pt[0].cycles, 1365);
     unload(f);
 
     f = load_run("inputs/kernels/kmeans.spec", NULL, 15);
