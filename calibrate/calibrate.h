@@ -39,8 +39,8 @@ typedef struct rf_calib_report {
     double hirf_bias;      /* HI-RF plans, fit at a bound: the windows' mean log residual,
                               counted in the shrinkage noise (0: none) */
     double hirf_ratio_var; /* HI-RF plans: mean squared log difference of the windows' and
-                              the estimates' HI-RF-to-baseline ratios, in the level
-                              variance */
+                              the estimates' HI-RF-to-baseline ratios (less the windows'
+                              noise on them, it joins the level variance) */
 } rf_calib_report;
 
 typedef struct rf_calib_opts {

@@ -57,6 +57,14 @@
  *    the fit's level stays from the level the windows read: the priors
  *    keep the rate and the parameters near their defaults) and se its
  *    standard error (the windows' scatter about that mean over sqrt(n)).
+ *    Their level is the windows' at the default design, so L is its
+ *    whole error, and the parameters count through the design's IPC
+ *    relative to the default design's, IPC0:
+ *        g = d IPC_cal / d theta - IPC_cal d ln IPC0 / d theta.
+ *    (A parameter the windows leave at its prior, conflict_scale or
+ *    coll_base, moves every design's IPC nearly alike; the rate the fit
+ *    sets with the windows takes that common part back, so it is no
+ *    uncertainty of the estimate beyond L.  At the default design g = 0.)
  *    Other records (register-cache windows, older records): L = s^2 / n,
  *    s the windows' rms residual over n windows; the register-cache
  *    records (calibrate/pffit.c) add level_var, the level's own variance
@@ -518,6 +526,22 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
         double vfit = 0;
         if (cal->nfit > 0) {
             double g[RF_FIT_MAXP];
+            /* Window records: the parameters count through the design's
+             * IPC relative to the default design's (4. above), IPC0. */
+            rf_calib c0 = *cal;
+            c0.nfit = 0;
+            c0.shrink = 1.0;
+            c0.level_apart = false;
+            rf_design d0;
+            rf_design_init(&d0);
+            double ipc0 = 0;
+            if (cal->has_win) {
+                rf_estimate e0;
+                rc = rf_extrap_estimate_pk(gpu, &d0, kc, shape, &c0, NULL, &e0, err);
+                if (rc)
+                    return rc;
+                ipc0 = e0.ipc;
+            }
             for (int j = 0; j < cal->nfit; j++) {
                 const rf_mparam *mp = &rf_ipc_mparams[cal->fit_idx[j]];
                 rf_ipc_params q = p;
@@ -549,13 +573,22 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
                     if (rc)
                         return rc;
                     g[j] = (e2.ipc - out->ipc) / h;
-                    continue;
+                } else {
+                    rf_ipc_params qd;
+                    design_params(d, &q, &qd);
+                    double ipc2;
+                    rf_ipc_kernel_cycles(&k, &m, &qd, out->ctas_per_sm, resident, &ipc2, NULL);
+                    g[j] = (ipc2 * level - out->ipc) / h;
                 }
-                rf_ipc_params qd;
-                design_params(d, &q, &qd);
-                double ipc2;
-                rf_ipc_kernel_cycles(&k, &m, &qd, out->ctas_per_sm, resident, &ipc2, NULL);
-                g[j] = (ipc2 * level - out->ipc) / h;
+                if (ipc0 > 0) {
+                    /* IPC (IPC0(theta) / IPC0) with IPC0 the windows' */
+                    rf_estimate e0;
+                    c0.params = q;
+                    rc = rf_extrap_estimate_pk(gpu, &d0, kc, shape, &c0, NULL, &e0, err);
+                    if (rc)
+                        return rc;
+                    g[j] -= out->ipc * (e0.ipc / ipc0 - 1.0) / h;
+                }
             }
             for (int a = 0; a < cal->nfit; a++)
                 for (int b = 0; b < cal->nfit; b++)
