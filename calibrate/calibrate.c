@@ -67,6 +67,10 @@
  *    level (rf_calib_window_noise; shrink_weight below; the model:
  *    calibrate/extrapolate.c); the windows' mean residual about the fit
  *    and its standard error go into the record for the interval.
+ * 7. HI-RF plans: the HI-RF windows' ratio to the baseline window beside
+ *    the estimates' (hirf_ratio_check): the interval's level variance, and
+ *    the ratio correction of the HI-RF estimates (its disagreement per
+ *    window index and its weight, into the record).
  */
 #include "calibrate.h"
 
@@ -1122,30 +1126,52 @@ static int shrink_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
  * SM, the whole grid),
  *     d_h = ln(y_h / y_b) - ln(IPC(d_h) / IPC(baseline)),
  * and the mean of d_h^2, less the windows' own noise on the ratio
- * (HIRF_RATIO_NOISE^2), joins the record's level variance: the interval
- * of every estimate widens where the windows and the estimate disagree on
- * what the register cache costs (trsv on volta-hirf: windows 0.867 and
- * 0.848 for concat and TEA, estimates 0.890 and 0.916, full runs 0.852 and
- * 0.878).  d_h is the estimate's error on the ratio plus the windows'
- * noise on it, so E[d_h^2] = error^2 + HIRF_RATIO_NOISE^2, and the
- * difference (at least 0) is the error's variance. */
-/* HIRF_RATIO_NOISE: the windows' noise on ln(y_h / y_b), the rms of the
- * windows' ratio less the full runs' ratio at the same designs (concat and
- * TEA against the default design, the whole grid on one SM): 0.026 on the
- * nine tuning kernels over calibration seeds 1-6 on volta-hirf (the
- * spread over the seeds alone: 0.025).  The pair shares its CTAs, warming
- * and seed, so the ratio's noise is well under a window's own (6%). */
-#define HIRF_RATIO_NOISE 0.025
+ * (N^2, N = RF_EXTRAP_HIRF_RATIO_NOISE), joins the record's level
+ * variance: the interval of every estimate widens where the windows and
+ * the estimate disagree on what the register cache costs (trsv on
+ * volta-hirf: windows 0.867 and 0.848 for concat and TEA, estimates 0.890
+ * and 0.916, full runs 0.852 and 0.878).  d_h is the estimate's error on
+ * the ratio plus the windows' noise on it, so E[d_h^2] = error^2 + N^2,
+ * and the difference (at least 0) is the error's variance.
+ * The ratio correction.  The fitted register-cache terms (rc_stall,
+ * rc_burst) barely move with such a disagreement: their priors hold them
+ * and the level's windows outnumber the two HI-RF ones.  The record
+ * therefore also keeps, per window index (concat, TEA), the disagreement
+ * with the estimate it will correct, the record's own (shrunk, 3. of
+ * calibrate/extrapolate.c),
+ *     d = ln(y_h / y_b) - ln(IPC_w(d_h) / IPC_w(baseline)),
+ * and the weight w_r = D_r^2 / (D_r^2 + N^2) on it: the true ratio error
+ * e as a normal prior of width D_r, d = e + noise of variance N^2, so
+ * w_r d is e's posterior mean (calibrate/extrapolate.c applies it to the
+ * HI-RF designs of the window's index family). */
+/* HIRF_RATIO_PRIOR: D_r, the estimate's rms error on the HI-RF-to-
+ * baseline log ratio, from the nine tuning kernels on volta-hirf over
+ * calibration seeds 1-6 (84 windows, concat and TEA): mean d^2 = 0.00138
+ * less N^2 = 0.000625 gives D_r^2 = 0.00075, D_r = 0.0274 (w_r = 0.55).
+ * (bench_hirf Table 6 on the nine, seeds 1-6, mean / worst |error|, the
+ * fully associative design then corrected by the concat window alone
+ * where the TEA window did not run: D_r 0.015 2.60 / 8.18%, 0.02 2.53 /
+ * 7.93%, 0.0274 2.49 / 7.70%, 0.035 2.48 / 7.61%, 0.05 2.51 / 7.93%,
+ * w_r = 1 2.59 / 8.77%, none 2.82 / 9.06%; D_r^2 taken per kernel from
+ * its own two windows, max(0, mean d^2 - N^2): 2.71 / 8.24%, two windows
+ * being too few to set it.  With both windows asked of it: 2.39 /
+ * 7.70%.) */
+#define HIRF_RATIO_PRIOR 0.0274
 static int hirf_ratio_check(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                             rf_calib_report *rep, rf_calib *out, rf_err *err)
 {
     const rf_plan *plan = &rep->plan;
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
                       rf_kernel_ctas(k), 1};
-    rf_calib cal = *out;
+    /* cal: the calibrated estimate (shrink 1), for the level variance;
+     * cw: the record's estimate (shrunk), before any ratio correction. */
+    rf_calib cal = *out, cw = *out;
     cal.nfit = 0;
     cal.shrink = 1.0;
-    double d2 = 0, base = 0;
+    cal.hirf_ratio_w = 0;
+    cw.nfit = 0;
+    cw.hirf_ratio_w = 0;
+    double d2 = 0, base = 0, base_w = 0;
     int n = 0;
     for (int i = 0; i < rep->n; i++) {
         if (plan->pt[i].design.kind != RF_DESIGN_HIRF || !(rep->s[i].ipc > 0))
@@ -1155,31 +1181,48 @@ static int hirf_ratio_check(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_
             if (db->kind != RF_DESIGN_BASELINE || db->collectors != 0
                 || plan->pt[b].skip_ctas != plan->pt[i].skip_ctas || !(rep->s[b].ipc > 0))
                 continue;
-            rf_estimate e;
+            rf_estimate e, ew;
             int rc;
             if (base == 0) {
                 rf_design d0;
                 rf_design_init(&d0);
                 rc = rf_extrap_estimate(gpu, &d0, kc, &shape, &cal, &e, err);
+                if (!rc)
+                    rc = rf_extrap_estimate(gpu, &d0, kc, &shape, &cw, &ew, err);
                 if (rc)
                     return rc;
                 base = e.ipc;
+                base_w = ew.ipc;
             }
             rc = rf_extrap_estimate(gpu, &plan->pt[i].design, kc, &shape, &cal, &e, err);
+            if (!rc)
+                rc = rf_extrap_estimate(gpu, &plan->pt[i].design, kc, &shape, &cw, &ew, err);
             if (rc)
                 return rc;
             if (e.ipc > 0 && base > 0) {
-                double d = log(rep->s[i].ipc / rep->s[b].ipc) - log(e.ipc / base);
+                double y = log(rep->s[i].ipc / rep->s[b].ipc);
+                double d = y - log(e.ipc / base);
                 d2 += d * d;
                 n++;
+                int ix = plan->pt[i].design.index;
+                double dw = ew.ipc > 0 && base_w > 0 ? y - log(ew.ipc / base_w) : NAN;
+                if ((ix == RF_RC_CONCAT || ix == RF_RC_TEA) && fabs(dw) < 1) {
+                    out->hirf_ratio_d[ix] = dw;
+                    out->hirf_ratio_has[ix] = true;
+                }
             }
             break;
         }
     }
     if (n > 0) {
+        double nn = RF_EXTRAP_HIRF_RATIO_NOISE * RF_EXTRAP_HIRF_RATIO_NOISE;
         rep->hirf_ratio_var = d2 / n;
-        out->level_var += fmax(0.0, d2 / n - HIRF_RATIO_NOISE * HIRF_RATIO_NOISE);
+        out->level_var += fmax(0.0, d2 / n - nn);
     }
+    if (out->hirf_ratio_has[RF_RC_CONCAT] || out->hirf_ratio_has[RF_RC_TEA])
+        out->hirf_ratio_w = rf_extrap_shrink_prior(HIRF_RATIO_PRIOR,
+                                                   RF_EXTRAP_HIRF_RATIO_NOISE
+                                                       * RF_EXTRAP_HIRF_RATIO_NOISE);
     return RF_OK;
 }
 

@@ -43,6 +43,25 @@
  *    wl = D^2 / (D^2 + level_var) the level's own weight (the record's
  *    level_shrink) and w = D^2 / (D^2 + N), N the ratios' noise
  *    (calibrate/pffit.c rf_pffit_shrink), with the same D.
+ *    HI-RF ratio correction (window records with HI-RF windows, after the
+ *    shrinkage).  The plan's HI-RF windows run the level window's CTAs with
+ *    its warming and seed, so their log ratio to it measures what the
+ *    register cache costs with a noise N = RF_EXTRAP_HIRF_RATIO_NOISE well
+ *    under a window's own; the fit follows it little (its register-cache
+ *    terms held by their priors).  The record keeps, per window index, the
+ *    disagreement d of that ratio with the shrunk estimate's at the
+ *    window's design (calibrate/calibrate.c hirf_ratio_check), and w_r =
+ *    D_r^2 / (D_r^2 + N^2), D_r the estimate's rms error on the ratio (a
+ *    normal prior on the true error e; d = e + noise, so w_r d is e's
+ *    posterior mean).  A HI-RF design takes the d of its index family,
+ *    the concat window's for the concatenated index under any assignment,
+ *    the TEA window's for TEA, the mean of both for the fully associative
+ *    cache (not one alone: its ratio lies between theirs), none when the
+ *    plan ran no such window:
+ *        IPC = IPC_w exp(w_r d)      (rf_extrap_hirf_ratio),
+ *    IPC_w the shrunk estimate.  Assumption: the error on the ratio is the
+ *    index family's, shared by its assignments.  Records without w_r (older
+ *    ones, other GPUs, the full-run and register-cache fits) have none.
  * 4. Prediction interval (calibrated only).  The relative error variance
  *        v = SIGMA_PRED^2 + L + w^2 g^T C g / IPC_cal^2 + ((1 - w) c)^2
  *    with L the error of the calibrated level, g = d IPC_cal / d theta
@@ -70,6 +89,15 @@
  *    records (calibrate/pffit.c) add level_var, the level's own variance
  *    as their baseline windows measure it, and, with the level weighed
  *    apart, ((1 - wl) ln level)^2 beside the ((1 - w) c')^2 of the rest.
+ *    Window records with HI-RF windows add the ratio check's level_var
+ *    (calibrate/calibrate.c: the estimate's error on the HI-RF-to-baseline
+ *    ratio); at a HI-RF design with the ratio correction, that error is
+ *    the correction's own instead:
+ *        ((1 - w_r) d)^2 + w_r^2 N^2,
+ *    the part of d the weight gave up (the estimate is that far from the
+ *    windows' ratio) and the windows' noise carried by the part kept
+ *    (the error of w_r d about e is (1 - w_r) e - w_r noise; d stands for
+ *    e, as c does for the correction above).
  *    95% interval
  *    IPC (1 +- 1.96 sqrt(v)) about the shrunk estimate; cycles =
  *    instructions / IPC at its ends.  A record without samples
@@ -144,6 +172,28 @@ double rf_extrap_rel_var(double s, int n, double w, double c, double vfit_rel)
     double level = n > 0 ? s * s / n : s * s;
     double gave = (1.0 - w) * c;
     return SIGMA_PRED * SIGMA_PRED + level + w * w * vfit_rel + gave * gave;
+}
+
+bool rf_extrap_hirf_ratio(const rf_calib *cal, const rf_design *d, double *corr, double *var)
+{
+    *corr = *var = 0;
+    if (!cal || d->kind != RF_DESIGN_HIRF || !(cal->hirf_ratio_w > 0))
+        return false;
+    double df = 0;
+    int n = 0;
+    for (int i = 0; i < 2; i++)
+        if (cal->hirf_ratio_has[i] && (d->index == RF_RC_FULL || d->index == i)) {
+            df += cal->hirf_ratio_d[i];
+            n++;
+        }
+    if (n == 0 || (d->index == RF_RC_FULL && n < 2))
+        return false;
+    df /= n;
+    double w = cal->hirf_ratio_w < 1 ? cal->hirf_ratio_w : 1.0;
+    double gave = (1.0 - w) * df, noise = w * RF_EXTRAP_HIRF_RATIO_NOISE;
+    *corr = w * df;
+    *var = gave * gave + noise * noise;
+    return true;
 }
 
 long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms)
@@ -531,6 +581,7 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
             c0.nfit = 0;
             c0.shrink = 1.0;
             c0.level_apart = false;
+            c0.hirf_ratio_w = 0;
             rf_design d0;
             rf_design_init(&d0);
             double ipc0 = 0;
@@ -565,6 +616,7 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
                     c2.nfit = 0;
                     c2.shrink = 1.0;
                     c2.level_apart = false;
+                    c2.hirf_ratio_w = 0;
                     c2.params = q;
                     rf_estimate e2;
                     rc = rf_extrap_estimate_pk(gpu, d, kc, shape, &c2, pf_term ? &pk : pk_in, &e2,
@@ -619,6 +671,15 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
         double v = (cal->has_win ? rf_extrap_rel_var_win(cal->win_bias, cal->win_se, w, corr, vf)
                                  : rf_extrap_rel_var(cal->rms_rel, n, w, corr, vf))
                    + cal->level_var + gave_l * gave_l;
+        /* HI-RF: the windows' ratio correction after the shrinkage (3.);
+         * its variance takes the place of the ratio check's level
+         * variance (4.). */
+        double rcorr, rvar;
+        if (rf_extrap_hirf_ratio(cal, d, &rcorr, &rvar)) {
+            out->ipc *= exp(rcorr);
+            out->cycles /= exp(rcorr);
+            v += rvar - cal->level_var;
+        }
         double half = Z95 * sqrt(v) * out->ipc;
         out->ipc_lo = out->ipc - half > 0 ? out->ipc - half : 0.0;
         out->ipc_hi = out->ipc + half;

@@ -82,6 +82,24 @@ double rf_extrap_rel_var_win(double bias, double se, double w, double c, double 
  * records, older records). */
 double rf_extrap_rel_var(double s, int n, double w, double c, double vfit_rel);
 
+/* HI-RF windows' noise on their log ratio to the baseline window at the
+ * same CTAs, ln(y_h / y_b) (calibrate/calibrate.c hirf_ratio_check): 0.026
+ * rms against the full runs' ratio on the nine tuning kernels over
+ * calibration seeds 1-6 on volta-hirf (the spread over the seeds alone:
+ * 0.025).  The pair shares its CTAs, warming and sampler seed, so the
+ * ratio's noise is well under a window's own (6%). */
+#define RF_EXTRAP_HIRF_RATIO_NOISE 0.025
+
+/* The HI-RF ratio correction of a calibrated estimate at design d
+ * (calibrate/extrapolate.c, 3.): with the record's disagreement d_f for
+ * d's index family (concat windows for the concat index, whatever its
+ * assignment; the TEA window for TEA; the mean of both for the fully
+ * associative cache) and its weight w_r, *corr = w_r d_f, the log factor
+ * on the estimate, and *var = ((1 - w_r) d_f)^2 + w_r^2 N^2 (N =
+ * RF_EXTRAP_HIRF_RATIO_NOISE), the correction's relative variance.  False
+ * (both 0) for other designs and records without the correction. */
+bool rf_extrap_hirf_ratio(const rf_calib *cal, const rf_design *d, double *corr, double *var);
+
 /* CTAs the busiest SM runs: ceil(ctas / sms), sms <= 0 meaning the GPU's. */
 long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms);
 

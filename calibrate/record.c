@@ -17,6 +17,13 @@
  *   level_var         the level's own relative variance (register-cache
  *                     records, calibrate/pffit.c), >= 0; written when
  *                     non-zero, absent reads as 0
+ *   hirf_ratio_w      the weight on the HI-RF windows' ratio disagreement,
+ *                     0..1 (calibrate/extrapolate.c 3.); written when non-zero,
+ *                     absent reads as 0: no correction, as before it
+ *   hirf_ratio_d:concat, hirf_ratio_d:tea
+ *                     the disagreement d of the concat and the TEA window
+ *                     (calibrate/calibrate.c hirf_ratio_check), |d| < 1;
+ *                     written for the windows that ran
  *   level_shrink      the level's own weight, 0..1 (register-cache records:
  *                     shrink then weighs the correction beside the level);
  *                     absent: shrink weighs the level with the rest
@@ -356,6 +363,18 @@ static int load(const char *path, const char *gpu, const char *kernel, bool want
                 rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside [0, 1)",
                                 c->win_se);
             c->has_win = true;
+        } else if (!strcmp(key, "hirf_ratio_w")) {
+            rc = num(rw, path, line, &c->hirf_ratio_w, err);
+            if (!rc && !(c->hirf_ratio_w >= 0 && c->hirf_ratio_w <= 1))
+                rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside [0, 1]",
+                                c->hirf_ratio_w);
+        } else if (!strcmp(key, "hirf_ratio_d:concat") || !strcmp(key, "hirf_ratio_d:tea")) {
+            int ix = !strcmp(key, "hirf_ratio_d:tea");
+            rc = num(rw, path, line, &c->hirf_ratio_d[ix], err);
+            if (!rc && !(fabs(c->hirf_ratio_d[ix]) < 1))
+                rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside (-1, 1)",
+                                c->hirf_ratio_d[ix]);
+            c->hirf_ratio_has[ix] = true;
         } else if (!strcmp(key, "meas_reads")) {
             rc = num(rw, path, line, &c->meas_reads, err);
             c->has_meas = true;
@@ -474,6 +493,12 @@ static void put_record(rf_csvw *w, const rf_calib *c)
         put_num(w, c, "win_bias", c->win_bias);
         put_num(w, c, "win_se", c->win_se);
     }
+    if (c->hirf_ratio_w > 0)
+        put_num(w, c, "hirf_ratio_w", c->hirf_ratio_w);
+    if (c->hirf_ratio_has[0])
+        put_num(w, c, "hirf_ratio_d:concat", c->hirf_ratio_d[0]);
+    if (c->hirf_ratio_has[1])
+        put_num(w, c, "hirf_ratio_d:tea", c->hirf_ratio_d[1]);
     if (c->has_meas) {
         put_num(w, c, "meas_reads", c->meas_reads);
         put_num(w, c, "meas_writes", c->meas_writes);

@@ -59,6 +59,14 @@ typedef struct rf_calib {
                                         * the fitted model, (fit - sampled) / sampled */
     double win_se;                     /* standard error of that mean (calibrate/calibrate.c
                                         * rf_calib_window_noise) */
+    double hirf_ratio_w;               /* w_r, 0..1: the weight on the HI-RF windows' ratio
+                                        * disagreement below (calibrate/extrapolate.c 3.);
+                                        * 0 = no correction, as in records without the row */
+    bool hirf_ratio_has[2];            /* hirf_ratio_d[i] is set (a window of index i ran) */
+    double hirf_ratio_d[2];            /* d, by the HI-RF windows' index (0: concat, 1: TEA,
+                                        * analytic/design.h rf_rc_index): their log ratio to
+                                        * the baseline window less the estimate's log ratio
+                                        * at their design (calibrate/calibrate.c) */
     bool has_meas;                     /* measured operand counts below are valid */
     double meas_reads;                 /* bank reads per instruction in the samples */
     double meas_writes;                /* bank writes per instruction */

@@ -364,6 +364,60 @@ static void design_windows_fit_sw_only(void **state)
     assert_non_null(strstr(err.msg, "no free parameter"));
 }
 
+/* rf_extrap_hirf_ratio by hand: w_r = 0.5, d = -0.16 (concat window) and
+ * -0.20 (TEA window), N = 0.025, so (N w_r)^2 = 0.0125^2 = 0.00015625:
+ *   concat, base or Worst assignment: corr = 0.5 (-0.16) = -0.08,
+ *     var = (0.5 (-0.16))^2 + 0.00015625 = 0.0064 + 0.00015625 = 0.00655625
+ *   TEA: corr = -0.10, var = 0.01 + 0.00015625 = 0.01015625
+ *   fully associative, the mean d = -0.18: corr = -0.09,
+ *     var = 0.0081 + 0.00015625 = 0.00825625
+ * With the concat window alone: concat as above, TEA and fully associative
+ * none; no weight (an older record), no record or a baseline design: none. */
+static void hirf_ratio_by_hand(void **state)
+{
+    (void)state;
+    rf_calib c;
+    rf_calib_init(&c, "volta-hirf", "k");
+    c.hirf_ratio_w = 0.5;
+    c.hirf_ratio_d[RF_RC_CONCAT] = -0.16;
+    c.hirf_ratio_d[RF_RC_TEA] = -0.20;
+    c.hirf_ratio_has[RF_RC_CONCAT] = c.hirf_ratio_has[RF_RC_TEA] = true;
+    rf_design d;
+    rf_design_init(&d);
+    double corr, var;
+    assert_false(rf_extrap_hirf_ratio(&c, &d, &corr, &var));
+    assert_true(corr == 0 && var == 0);
+    d.kind = RF_DESIGN_HIRF;
+    const struct {
+        int index, assign;
+        double corr, var;
+    } want[] = {
+        {RF_RC_CONCAT, RF_ASSIGN_BASE, -0.08, 0.00655625},
+        {RF_RC_CONCAT, RF_ASSIGN_WORST, -0.08, 0.00655625},
+        {RF_RC_TEA, RF_ASSIGN_BASE, -0.10, 0.01015625},
+        {RF_RC_FULL, RF_ASSIGN_BASE, -0.09, 0.00825625},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        d.index = want[i].index;
+        d.assign = want[i].assign;
+        assert_true(rf_extrap_hirf_ratio(&c, &d, &corr, &var));
+        assert_float_equal(corr, want[i].corr, 1e-15);
+        assert_float_equal(var, want[i].var, 1e-15);
+    }
+    c.hirf_ratio_has[RF_RC_TEA] = false;
+    d.index = RF_RC_CONCAT;
+    assert_true(rf_extrap_hirf_ratio(&c, &d, &corr, &var));
+    assert_float_equal(corr, -0.08, 1e-15);
+    d.index = RF_RC_TEA;
+    assert_false(rf_extrap_hirf_ratio(&c, &d, &corr, &var));
+    d.index = RF_RC_FULL;
+    assert_false(rf_extrap_hirf_ratio(&c, &d, &corr, &var));
+    d.index = RF_RC_CONCAT;
+    c.hirf_ratio_w = 0;
+    assert_false(rf_extrap_hirf_ratio(&c, &d, &corr, &var));
+    assert_false(rf_extrap_hirf_ratio(NULL, &d, &corr, &var));
+}
+
 /* HI-RF plans (calibrate/calibrate.c, hirf_window_check and
  * hirf_ratio_check): transpose on volta-hirf, whole grid on one SM, at a
  * given budget of 32,471 cycles (the default's 4.25% of its estimated full
@@ -387,6 +441,7 @@ static double ratio_disagreement(const rf_gpu *gpu, const rf_kernel *k, const rf
     c.nfit = 0;
     c.shrink = 1.0;
     c.level_var = 0;
+    c.hirf_ratio_w = 0;   /* the estimates before the ratio correction */
     rf_shape sh = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
                    rf_kernel_ctas(k), 1};
     rf_err err;
@@ -411,6 +466,61 @@ static double ratio_disagreement(const rf_gpu *gpu, const rf_kernel *k, const rf
     }
     assert_int_equal(n, 2);
     return d2 / n;
+}
+
+/* The ratio correction of a real record (calibrate/calibrate.c
+ * hirf_ratio_check, calibrate/extrapolate.c 3. and 4.), by hand from the
+ * report: for each HI-RF window h (index concat or TEA)
+ *     d = ln(y_h / y_b) - ln(IPC_w(h) / IPC_w(baseline)),
+ * IPC_w the record's shrunk estimates without the correction (weight 0),
+ * and w_r = D_r^2 / (D_r^2 + N^2) = 0.0274^2 / (0.0274^2 + 0.025^2)
+ * = 0.00075076 / 0.00137576 = 0.545705... .  A HI-RF estimate of the
+ * window's index (any assignment) is the uncorrected one times
+ * exp(w_r d); its 95% interval's relative half-width h = 1.96 sqrt(v)
+ * has v = v0 - level_var + ((1 - w_r) d)^2 + (w_r 0.025)^2, v0 the
+ * uncorrected one's.  The baseline's estimate does not move. */
+static void check_ratio_correction(const rf_gpu *gpu, const rf_kernel *k,
+                                   const rf_ipc_kernel *kc, const rf_calib_report *rep,
+                                   const rf_calib *cal)
+{
+    double wr = 0.0274 * 0.0274 / (0.0274 * 0.0274 + 0.025 * 0.025);
+    assert_float_equal(cal->hirf_ratio_w, wr, 1e-12);
+    assert_float_equal(wr, 0.545705, 1e-6);
+    rf_calib c0 = *cal;
+    c0.hirf_ratio_w = 0;
+    rf_shape sh = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                   rf_kernel_ctas(k), 1};
+    rf_err err;
+    rf_estimate b0, b1, e0, e1;
+    rf_design d0;
+    rf_design_init(&d0);
+    assert_int_equal(rf_extrap_estimate(gpu, &d0, kc, &sh, &c0, &b0, &err), RF_OK);
+    assert_int_equal(rf_extrap_estimate(gpu, &d0, kc, &sh, cal, &b1, &err), RF_OK);
+    assert_true(b1.ipc == b0.ipc && b1.ipc_lo == b0.ipc_lo && b1.ipc_hi == b0.ipc_hi);
+    for (int i = 0; i < rep->n; i++) {
+        if (rep->plan.pt[i].design.kind != RF_DESIGN_HIRF)
+            continue;
+        rf_design dh = rep->plan.pt[i].design;
+        int ix = dh.index;
+        assert_true(cal->hirf_ratio_has[ix]);
+        assert_int_equal(rf_extrap_estimate(gpu, &dh, kc, &sh, &c0, &e0, &err), RF_OK);
+        double d = log(rep->s[i].ipc / rep->s[0].ipc) - log(e0.ipc / b0.ipc);
+        assert_float_equal(cal->hirf_ratio_d[ix], d, 1e-12);
+        /* The window's design and, for concat, another assignment. */
+        for (int a = 0; a < (ix == RF_RC_CONCAT ? 2 : 1); a++) {
+            if (a == 1) {
+                dh.assign = RF_ASSIGN_CAC;
+                assert_int_equal(rf_extrap_estimate(gpu, &dh, kc, &sh, &c0, &e0, &err), RF_OK);
+            }
+            assert_int_equal(rf_extrap_estimate(gpu, &dh, kc, &sh, cal, &e1, &err), RF_OK);
+            assert_float_equal(e1.ipc, e0.ipc * exp(wr * d), 1e-9 * e0.ipc);
+            double h0 = (e0.ipc_hi - e0.ipc) / e0.ipc / 1.959963984540054;
+            double h1 = (e1.ipc_hi - e1.ipc) / e1.ipc / 1.959963984540054;
+            double gave = (1 - wr) * d, noise = wr * 0.025;
+            assert_float_equal(h1 * h1, h0 * h0 - cal->level_var + gave * gave + noise * noise,
+                               1e-9);
+        }
+    }
 }
 
 static void hirf_windows_checked(void **state)
@@ -448,7 +558,7 @@ static void hirf_windows_checked(void **state)
             assert_true(r > 0.1);
             assert_float_equal(rep->hirf_bias, r, 1e-12);
             /* The disagreement less the windows' noise on the ratio,
-             * HIRF_RATIO_NOISE^2 = 0.025^2 = 0.000625. */
+             * RF_EXTRAP_HIRF_RATIO_NOISE^2 = 0.025^2 = 0.000625. */
             assert_float_equal(cal.level_var, fmax(0.0, D2 - 0.000625), 1e-12);
             assert_float_equal(cal.shrink, 0.0049 / (0.0049 + rep->level_noise + r * r), 1e-12);
         } else {
@@ -457,6 +567,7 @@ static void hirf_windows_checked(void **state)
             assert_float_equal(cal.level_var, fmax(0.0, D2 - 0.000625), 1e-12);
             assert_float_equal(cal.shrink, 0.0049 / (0.0049 + rep->level_noise), 1e-12);
         }
+        check_ratio_correction(&gpu, k, &kc, rep, &cal);
         free(rep);
         rf_kernel_destroy(k);
     }
@@ -613,6 +724,7 @@ int main(void)
         cmocka_unit_test(plan_adds_design_windows),
         cmocka_unit_test(fit_sw_recovers_sync),
         cmocka_unit_test(design_windows_fit_sw_only),
+        cmocka_unit_test(hirf_ratio_by_hand),
         cmocka_unit_test(hirf_windows_checked),
     };
     return cmocka_run_group_tests_name("calibrate", tests, setup, teardown);

@@ -2,7 +2,7 @@
  * GPU/kernel pairs kept on save, a byte-order mark before the header, a
  * directory named as the record, the saved file's mode (the umask's, not a
  * temporary file's 0600), nothing left behind when saving fails, the
- * shrink weight's row, and the record key: name, entry, launch and content digest. */
+ * shrink weight's row, the HI-RF ratio correction's rows, and the record key: name, entry, launch and content digest. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -177,6 +177,65 @@ static void window_rows_round_trip(void **state)
     unlink(path);
 }
 
+/* The HI-RF ratio correction's rows (hirf_ratio_w, hirf_ratio_d:concat,
+ * hirf_ratio_d:tea): saved and read back exactly, each d only for a window
+ * that ran; a record without them (older, other GPUs) reads weight 0 (no
+ * correction) and writes none; a weight outside [0, 1] or a d outside
+ * (-1, 1) is an error naming file, line and key. */
+static void hirf_ratio_rows_round_trip(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rfkit-test-hrrXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    rf_err err = {0};
+    rf_calib c, got;
+    rf_calib_init(&c, "volta-hirf", "trsv");
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load(path, "volta-hirf", "trsv", &got, &err), RF_OK);
+    assert_true(got.hirf_ratio_w == 0);
+    assert_false(got.hirf_ratio_has[0]);
+    assert_false(got.hirf_ratio_has[1]);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    assert_null(strstr(buf, "hirf_ratio"));
+
+    c.hirf_ratio_w = 0.54568527918781728;
+    c.hirf_ratio_d[0] = -0.15817284729183746;
+    c.hirf_ratio_has[0] = true;
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load(path, "volta-hirf", "trsv", &got, &err), RF_OK);
+    assert_true(got.hirf_ratio_w == c.hirf_ratio_w);
+    assert_true(got.hirf_ratio_has[0]);
+    assert_true(got.hirf_ratio_d[0] == c.hirf_ratio_d[0]);
+    assert_false(got.hirf_ratio_has[1]);
+    c.hirf_ratio_d[1] = -0.21012345678901234;
+    c.hirf_ratio_has[1] = true;
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load(path, "volta-hirf", "trsv", &got, &err), RF_OK);
+    assert_true(got.hirf_ratio_has[1]);
+    assert_true(got.hirf_ratio_d[1] == c.hirf_ratio_d[1]);
+    assert_true(got.hirf_ratio_d[0] == c.hirf_ratio_d[0]);
+
+    write_file(path, "gpu,kernel,key,value\nv100,sgemm,level,1\nv100,sgemm,hirf_ratio_w,1.5\n");
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, ":3"));
+    assert_non_null(strstr(err.msg, "hirf_ratio_w"));
+    write_file(path, "gpu,kernel,key,value\nv100,sgemm,hirf_ratio_d:tea,-1\n");
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, ":2"));
+    assert_non_null(strstr(err.msg, "hirf_ratio_d:tea"));
+    write_file(path, "gpu,kernel,key,value\nv100,sgemm,hirf_ratio_d:concat,nan\n");
+    assert_int_not_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_OK);
+    assert_non_null(strstr(err.msg, "hirf_ratio_d:concat"));
+    unlink(path);
+}
+
 /* FNV-1a 64: offset basis 0xcbf29ce484222325, prime 0x100000001b3.
  * "a" (0x61): (0xcbf29ce484222325 ^ 0x61) * 0x100000001b3 mod 2^64
  * = 0xcbf29ce484222344 * 0x100000001b3 = 0xaf63dc4c8601ec8c. */
@@ -314,6 +373,7 @@ int main(void)
         cmocka_unit_test(live_share_round_trip),
         cmocka_unit_test(shrink_round_trip),
         cmocka_unit_test(window_rows_round_trip),
+        cmocka_unit_test(hirf_ratio_rows_round_trip),
         cmocka_unit_test(a_directory_is_not_a_record),
         cmocka_unit_test(digest_is_fnv1a),
         cmocka_unit_test(keyed_by_entry_launch_and_content),
