@@ -541,9 +541,11 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
     if (mx->alu_use > 0 && m->alu_ii > 0)
         alu_cap = pipes / (m->alu_ii * mx->alu_use);
     /* ALU pipes that keep up with issue (header): their cap is the issue
-     * cap's, a hard minimum with it, not a soft one. */
-    bool alu_merge = m->alu_pipes > 0 && m->alu_ii / m->alu_pipes * issue <= 1.0;
-    if (!alu_merge)
+     * cap's, a hard minimum with it, not a soft one, and single-width ALU
+     * instructions do not queue at them. */
+    c.s_alu = m->alu_pipes > 0 ? m->alu_ii / m->alu_pipes : 0.0;
+    c.alu_free = m->alu_pipes > 0 && c.s_alu * issue <= 1.0;
+    if (!c.alu_free)
         unit = min_run(unit, alu_cap);
     if (mx->frac_sfu > 0 && m->sfu_ii > 0)
         unit = min_run(unit, 1.0 / (m->sfu_ii * mx->frac_sfu));
@@ -565,13 +567,11 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
         c.wr_bank = k->writes / m->banks;
         c.ahead_max = m->collectors > 0 ? (double)m->collectors / m->banks : 0.0;
     }
-    c.s_alu = m->alu_pipes > 0 ? m->alu_ii / m->alu_pipes : 0.0;
-    c.alu_free = c.s_alu * issue <= 1.0;
     c.u_alu = (c.alu_free ? (mx->alu_use > mx->frac_alu ? mx->alu_use - mx->frac_alu : 0.0)
                           : mx->alu_use) * c.s_alu;
     c.u_sfu = mx->frac_sfu * m->sfu_ii;
     c.u_ldst = mx->frac_ldst * m->ldst_ii;
-    c.caps_sum = inv_pow(alu_merge && alu_cap < issue ? alu_cap : issue, c.p_exp, c.ip);
+    c.caps_sum = inv_pow(c.alu_free && alu_cap < issue ? alu_cap : issue, c.p_exp, c.ip);
     c.blocking = c.typed;
     if (c.typed) {
         const double svc[3] = {c.s_alu, m->sfu_ii, m->ldst_ii};
