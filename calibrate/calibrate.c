@@ -1148,14 +1148,7 @@ static int shrink_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
  * baseline log ratio, from the nine tuning kernels on volta-hirf over
  * calibration seeds 1-6 (84 windows, concat and TEA): mean d^2 = 0.00138
  * less N^2 = 0.000625 gives D_r^2 = 0.00075, D_r = 0.0274 (w_r = 0.55).
- * (bench_hirf Table 6 on the nine, seeds 1-6, mean / worst |error|, the
- * fully associative design then corrected by the concat window alone
- * where the TEA window did not run: D_r 0.015 2.60 / 8.18%, 0.02 2.53 /
- * 7.93%, 0.0274 2.49 / 7.70%, 0.035 2.48 / 7.61%, 0.05 2.51 / 7.93%,
- * w_r = 1 2.59 / 8.77%, none 2.82 / 9.06%; D_r^2 taken per kernel from
- * its own two windows, max(0, mean d^2 - N^2): 2.71 / 8.24%, two windows
- * being too few to set it.  With both windows asked of it: 2.39 /
- * 7.70%.) */
+ * Pooled over the nine: a kernel's own two windows are too few to set it. */
 #define HIRF_RATIO_PRIOR 0.0274
 static int hirf_ratio_check(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                             rf_calib_report *rep, rf_calib *out, rf_err *err)
@@ -1206,6 +1199,8 @@ static int hirf_ratio_check(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_
                 n++;
                 int ix = plan->pt[i].design.index;
                 double dw = ew.ipc > 0 && base_w > 0 ? y - log(ew.ipc / base_w) : NAN;
+                /* A disagreement of a factor e or more (or none computed)
+                 * is no ratio error of the model's: no correction. */
                 if ((ix == RF_RC_CONCAT || ix == RF_RC_TEA) && fabs(dw) < 1) {
                     out->hirf_ratio_d[ix] = dw;
                     out->hirf_ratio_has[ix] = true;
