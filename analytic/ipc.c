@@ -166,8 +166,18 @@
  *   x(n) = max(g, n I_cta / (IPC(n) mean_j T_j))
  * (IPC(n) the steady state with n CTAs' active warps: n CTAs retire
  * n I_cta instructions, mean T_j of lone time each, in n I_cta / IPC(n)
- * cycles; no CTA is faster than alone).  The run takes the larger of the
- * waves and the fluid's end.  With CTAs of very unequal length (trip
+ * cycles; no CTA is faster than alone).  An oldest-first scheduler (GTO,
+ * rf_ipc_machine.oldest_first) hands issue out by warp age instead: the
+ * CTAs in launch order each take at most their lone pace, need_j =
+ * I_cta / (g T_j) instructions per cycle, until IPC(n) is used up, so CTA
+ * j advances at v_j = min(need_j, IPC(n) - sum_{older} taken) / (need_j g);
+ * the fluid blends the two shares as the population model does
+ * (analytic/waves.c), v_j = (1 - s) / x(n) + s v_j, s = gto_share.  A
+ * young CTA whose slowest warp waits on DRAM then runs the rest of its
+ * path after the older CTAs' work rather than beside it (the sampler,
+ * short_poly's 3-CTA share: the last warp, warp 0 of the youngest CTA,
+ * exits 150 cycles after every other warp).  The run takes the larger of
+ * the waves and the fluid's end.  With CTAs of very unequal length (trip
  * counts drawn per CTA) the CTAs before a long one are shorter than the
  * mean, so it starts well before wave floor(j / resident), and the last
  * long CTAs run with fewer and fewer others, faster than in a full wave
@@ -829,33 +839,63 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
             mean += k->lone[j];
         mean /= (double)ctas;
         int ns = resident < ctas ? resident : (int)ctas;
-        double rem[RF_IPC_NLONE], x[RF_IPC_NLONE + 1];
+        double rem[RF_IPC_NLONE], x[RF_IPC_NLONE + 1], cap[RF_IPC_NLONE + 1];
+        double lone[RF_IPC_NLONE], v[RF_IPC_NLONE];
+        long age[RF_IPC_NLONE];
         for (int n = 1; n <= ns; n++) {
             rf_ipc_machine mn = *m;
             mn.warps = issuing_warps(k, n, wpc, act);
             rf_ipc_result rn;
             rf_ipc_steady(k, &mn, p, &rn);
-            double v = rn.ipc > 0 && mean > 0 ? n * i_cta / (rn.ipc * mean) : g;
-            x[n] = v > g ? v : g;
+            double xv = rn.ipc > 0 && mean > 0 ? n * i_cta / (rn.ipc * mean) : g;
+            x[n] = xv > g ? xv : g;
+            cap[n] = rn.ipc;
         }
+        double share = m->oldest_first ? (p->gto_share < 0 ? 0 : p->gto_share > 1 ? 1 : p->gto_share)
+                                       : 0.0;
         long next = 0;
         int nact = ns;
-        for (int i = 0; i < ns; i++)
-            rem[i] = k->lone[next++];
+        for (int i = 0; i < ns; i++) {
+            age[i] = next;
+            lone[i] = rem[i] = k->lone[next++];
+        }
         double t = 0.0;
         while (nact > 0) {
+            /* Rates through lone time: the equal share 1 / x(n), blended
+             * with the oldest-first share by age (header). */
+            double left = cap[nact];
+            for (int i = 0; i < ns; i++)
+                v[i] = rem[i] >= 0 ? 1.0 / x[nact] : 0.0;
+            if (share > 0) {
+                bool taken[RF_IPC_NLONE] = {false};
+                for (int o = 0; o < nact; o++) {
+                    int i = -1;
+                    for (int j = 0; j < ns; j++)
+                        if (rem[j] >= 0 && !taken[j] && (i < 0 || age[j] < age[i]))
+                            i = j;
+                    taken[i] = true;
+                    double need = lone[i] > 0 ? i_cta / (g * lone[i]) : 0;
+                    double got = need < left ? need : left;
+                    left -= got;
+                    double vo = need > 0 ? got / need / g : 1.0 / g;
+                    v[i] = (1.0 - share) * v[i] + share * vo;
+                }
+            }
             double dt = INFINITY;
             for (int i = 0; i < ns; i++)
-                if (rem[i] >= 0 && rem[i] < dt)
-                    dt = rem[i];
-            t += dt * x[nact];
+                if (rem[i] >= 0 && v[i] > 0 && rem[i] / v[i] < dt)
+                    dt = rem[i] / v[i];
+            if (!(dt < INFINITY))
+                break;
+            t += dt;
             for (int i = 0; i < ns; i++) {
                 if (rem[i] < 0)
                     continue;
-                rem[i] -= dt;
+                rem[i] -= v[i] * dt;
                 if (rem[i] <= 1e-9 * mean) {
                     if (next < ctas) {
-                        rem[i] = k->lone[next++];
+                        age[i] = next;
+                        lone[i] = rem[i] = k->lone[next++];
                     } else {
                         rem[i] = -1.0;      /* the slot stays empty */
                         nact--;

@@ -135,6 +135,9 @@ typedef struct rf_ipc_machine {
                              * then counts bank-cycles) */
     double pool;            /* two-level scheduler: warps in the active pool
                              * (0 = no pool) */
+    bool oldest_first;      /* the schedulers hand issue out oldest warp first
+                             * (GTO, two-level): the CTA fluid blends age
+                             * priority in by gto_share */
     double wb_rate;         /* HI-RF: write-backs per instruction whose bank time
                              * (write_service - 1 + queueing) is on the warp's path */
     double write_idc;       /* HI-RF: factor on the bank queue's write wait and
@@ -157,8 +160,9 @@ typedef struct rf_ipc_params {
     double rc_stall;        /* HI-RF: share of the NVM write-back wait on a warp's path */
     double rc_burst;        /* HI-RF: multiplier on the write-backs' index of dispersion
                              * in the NVM bank queue (analytic/rccollide.c) */
-    double gto_share;       /* CTA population model: share of issue handed out
-                             * oldest first (GTO) rather than equally */
+    double gto_share;       /* CTA population model and the run's CTA fluid:
+                             * share of issue handed out oldest first (GTO)
+                             * rather than equally */
     rf_conflict_params conflict;
     rf_pf_params pf;        /* RFC/LTRF stall terms (analytic/prefetch.c) */
     rf_sw_params sw;        /* CTA switching (analytic/switching.c) */

@@ -229,6 +229,7 @@ void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     /* Two-level scheduling: the design's pool per SM, split over the
      * schedulers as the sampler does (sampler/sim.c). */
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
+    m->oldest_first = policy == RF_SCHED_GTO;
     if (policy == RF_SCHED_TWO_LEVEL) {
         int aw = rf_design_pool(d, gpu);
         m->pool = (double)m->schedulers * ((aw + m->schedulers - 1) / m->schedulers);

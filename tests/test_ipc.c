@@ -472,6 +472,48 @@ static void cta_fluid_ends_the_run(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2800.0, 1e-6);
 }
 
+/* The same five CTAs under an oldest-first scheduler (GTO) with
+ * gto_share 1: the capacity IPC(n) goes to the CTAs in launch order, each
+ * taking at most its lone pace, need = 400 / T instructions per cycle
+ * (g = 1).  CTAs 0 (need 4/3) and 1 (need 4/15) start at IPC(2) = 8/9:
+ * CTA 0 takes it all, v = (8/9) / (4/3) = 2/3, CTA 1 waits; CTA 0 ends at
+ * 300 / (2/3) = 450.  CTA 1 then runs at its lone pace (v = 1), CTA 2
+ * (need 1) takes the 8/9 - 4/15 = 28/45 left, v = 28/45, and ends
+ * 400 x 45/28 = 4500/7 later; CTA 3 (need 4/5) at v = (28/45) / (4/5) =
+ * 7/9 takes 500 x 9/7 = 4500/7 more.  CTA 1 has 1500 - 9000/7 = 1500/7
+ * left: with CTA 4 (need 2/5 <= 28/45, v = 1) both run at their lone pace
+ * until CTA 1 ends at 450 + 9000/7 + 1500/7 = 1950; CTA 4's last
+ * 1000 - 1500/7 = 5500/7 alone: 1950 + 5500/7 = 2735.71 cycles (the equal
+ * share: 2524.32).  gto_share 0, or a scheduler that is not oldest-first
+ * (LRR, two-level), keeps the equal share. */
+static void oldest_first_cta_fluid(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 4.0;
+    const float lone[5] = {300, 1500, 400, 500, 1000};
+    k.crit_ctas = 5;
+    k.nlone = 5;
+    for (int j = 0; j < 5; j++)
+        k.lone[j] = lone[j];
+    m.oldest_first = true;
+    p.gto_share = 1.0;
+    double ipc;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1950.0 + 5500.0 / 7.0, 1e-3);
+    p.gto_share = 0.0;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1500.0 * 45.0 / 37.0 + 700.0, 1e-3);
+    p.gto_share = 1.0;
+    m.oldest_first = false;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1500.0 * 45.0 / 37.0 + 700.0, 1e-3);
+}
+
 /* The same five CTAs (lone 300, 1500, 400, 500, 1000) under a two-level
  * pool of 4 warps, as calibrate/extrapolate.c's pool_cap leaves it at 2
  * CTAs (8 warps) resident: active_frac 0.5, active_free 1, pool_warps 4.
@@ -561,6 +603,7 @@ int main(void)
         cmocka_unit_test(waves_with_partial_last),
         cmocka_unit_test(critical_cta_ends_the_run),
         cmocka_unit_test(cta_fluid_ends_the_run),
+        cmocka_unit_test(oldest_first_cta_fluid),
         cmocka_unit_test(pool_caps_short_run_warps),
         cmocka_unit_test(dram_drain_bounds_the_run),
         cmocka_unit_test(parameters_table),
