@@ -187,13 +187,18 @@
  *
  * DRAM drain.  The run's DRAM loads (and atomics), b_ld bytes per
  * instruction, pass one first-come-first-served server of BW bytes per
- * cycle (the SM's share), and the last of them returns a DRAM latency
- * L_dram after it is served, so a run of I instructions takes at least
- *   I b_ld / BW + L_dram
+ * cycle (the SM's share), which is idle until the first of them issues,
+ * t_lead into the run; the last returns a DRAM latency L_dram after it is
+ * served, and its warp still runs t_trail cycles (both from the lone walk
+ * of the run's first CTA, analytic/kchar.c), so a run of I instructions
+ * takes at least
+ *   t_lead + I b_ld / BW + L_dram + t_trail
  * cycles.  The soft minimum's DRAM cap is a steady-state queue; a run of
  * a wave or two whose warps issue their loads together at the start
- * (short_axpy's 2 CTAs of 8 warps per SM at the default run: 4 KB of
- * loads, 242 cycles of service, then 330 of latency) ends on this bound.
+ * (short_axpy's 2 CTAs of 8 warps per SM at the default run: the first
+ * load 51 cycles in, 4 KB of loads, 242 cycles of service, 330 of
+ * latency, then the FMA and store; the sampler's last warp exits at 631)
+ * ends on this bound.
  *
  * Known limits (measured on the built-in SM model, fermi-gtx480, one SM):
  * - Scheduler.  The steady state does not depend on the warp scheduler;
@@ -914,8 +919,9 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     }
     /* DRAM drain (header). */
     if (k->dram_load_bytes > 0 && m->dram_bytes_per_cycle > 0) {
-        double end = (double)ctas * i_cta * k->dram_load_bytes / m->dram_bytes_per_cycle
-                   + k->dram_latency;
+        double end = k->dram_lead
+                   + (double)ctas * i_cta * k->dram_load_bytes / m->dram_bytes_per_cycle
+                   + k->dram_latency + k->dram_trail;
         if (end > cycles)
             cycles = end;
     }

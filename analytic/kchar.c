@@ -95,7 +95,8 @@
  * their destination words when they miss both caches, stores their data
  * words (operands besides a 64-bit address) and atomics one word when they
  * miss L2; dram_load_bytes counts the loads' and atomics' (a warp waits for
- * them, stores are posted).
+ * them, stores are posted).  dram_lead and dram_trail: the ends of the
+ * run's DRAM stream (dram_ends below).
  *
  * Inputs: physical function, profile, GPU latencies.  Outputs: rf_ipc_kernel.
  */
@@ -1049,7 +1050,7 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                         const walk_prog *w, uint64_t seed, uint64_t cta, uint64_t gid,
                         double *ready, bool *from_mem, scratch *sc, int wi, double *sm,
                         double *sd, double *nev, double *nmw, stall_log *lg, int *nph,
-                        bool *oom)
+                        double *dram_at, bool *oom)
 {
     float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
     uint64_t nbr = 0, nmem = 0, nloop = 0;
@@ -1091,19 +1092,28 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 *nev += 1.0;
             double lat = in->lat;
             bool lmem = false;
+            bool to_dram = false;
             if (in->kind == WK_LOAD) {
                 lmem = true;
                 uint64_t m = nmem++;
-                lat = draw(seed, gid, m, RF_DRAW_L1) < h1 ? l1
-                    : draw(seed, gid, m, RF_DRAW_L2) < h2 ? l2 : ld;
+                bool hit1 = draw(seed, gid, m, RF_DRAW_L1) < h1;
+                bool hit2 = !hit1 && draw(seed, gid, m, RF_DRAW_L2) < h2;
+                to_dram = !hit1 && !hit2;
+                lat = hit1 ? l1 : hit2 ? l2 : ld;
             } else if (in->kind == WK_ATOMIC) {
                 lmem = true;
                 uint64_t m = nmem++;
-                lat = l2 + (draw(seed, gid, m, RF_DRAW_L2) < h2 ? 0 : ld);
+                to_dram = !(draw(seed, gid, m, RF_DRAW_L2) < h2);
+                lat = l2 + (to_dram ? ld : 0);
             } else if (in->kind == WK_STORE_MEM) {
                 nmem++;
             }
             double done = start + 2.0 + lat;
+            if (to_dram && dram_at) {
+                if (dram_at[0] < 0)
+                    dram_at[0] = start;
+                dram_at[1] = done;
+            }
             for (int d = 0; d < in->ndef; d++) {
                 ready[in->def[d]] = done;
                 from_mem[in->def[d]] = lmem;
@@ -1149,6 +1159,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     T[ph] += (float)(t - t_phase);
     if (ph + 1 > *nph)
         *nph = ph + 1;
+    if (dram_at)
+        dram_at[2] = last_retire > t ? last_retire : t;
     return last_retire > t ? last_retire - t : 0.0;
 }
 
@@ -1211,7 +1223,7 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     for (int w = 0; w < wpc; w++) {
         uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
         double d = walk_warp(gpu, f, prof, prog, seed, cta, gid, ready, from_mem, sc, w, sm, sd,
-                             nev, nmw, lg, &nph, oom);
+                             nev, nmw, lg, &nph, NULL, oom);
         cta_drain = d > cta_drain ? d : cta_drain;
     }
     *drain_out = cta_drain;
@@ -1684,6 +1696,54 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
                       int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
                       int jobs, rf_ipc_kernel *out, rf_err *err);
 
+/* The ends of the run's DRAM stream (rf_ipc_kernel.dram_lead and
+ * dram_trail, for the DRAM drain of rf_ipc_kernel_cycles): the warps of the
+ * run's first CTA (grid CTA 0) walked alone with the default draws.  The
+ * lead is the earliest issue of an access that goes to DRAM (the address
+ * arithmetic and parameter loads before it: the DRAM queue is idle until
+ * then); the trail is the mean, over the warps with DRAM accesses, of the
+ * time from the last one's data to the warp's last retirement (what a warp
+ * still runs once its last load is back).  Both 0 when no walked warp
+ * reaches DRAM. */
+static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
+                     double *lead, double *trail)
+{
+    *lead = *trail = 0;
+    walk_prog prog;
+    int rc = walk_prog_make(gpu, f, prof, &prog);
+    if (rc)
+        return rc;
+    scratch sc = {calloc((size_t)wpc * MC_MAXPH, sizeof *sc.I),
+                  calloc((size_t)wpc * MC_MAXPH, sizeof *sc.T), MC_MAXPH, wpc};
+    double *ready = malloc(sizeof *ready * NREG);
+    bool *from_mem = malloc(sizeof *from_mem * NREG);
+    bool oom = !sc.I || !sc.T || !ready || !from_mem;
+    double first = INFINITY, tsum = 0;
+    int n = 0, nph = 1;
+    for (int wi = 0; wi < wpc && !oom; wi++) {
+        double at[3] = {-1.0, 0.0, 0.0}, sm = 0, sd = 0, nev = 0, nmw = 0;
+        walk_warp(gpu, f, prof, &prog, RF_KCHAR_MC_SEED, 0, (uint64_t)wi, ready, from_mem, &sc,
+                  wi, &sm, &sd, &nev, &nmw, NULL, &nph, at, &oom);
+        if (at[0] >= 0) {
+            first = at[0] < first ? at[0] : first;
+            tsum += at[2] > at[1] ? at[2] - at[1] : 0.0;
+            n++;
+        }
+    }
+    free(sc.I);
+    free(sc.T);
+    free(ready);
+    free(from_mem);
+    walk_prog_free(&prog);
+    if (oom)
+        return RF_ENOMEM;
+    if (n > 0) {
+        *lead = first;
+        *trail = tsum / n;
+    }
+    return RF_OK;
+}
+
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err)
 {
@@ -1857,6 +1917,9 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     out->dram_bytes = dram / total;
     out->dram_load_bytes = dram_ld / total;
     out->dram_latency = gpu->dram_latency;
+    if (dram_ld > 0 && (rc = dram_ends(gpu, f, prof, out->warps_per_cta, &out->dram_lead,
+                                       &out->dram_trail)) != RF_OK)
+        return rf_err_set(err, rc, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     out->insts_per_warp = total;
     return RF_OK;
 }

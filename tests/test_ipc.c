@@ -549,6 +549,7 @@ static void pool_caps_short_run_warps(void **state)
 /* The DRAM drain on the same 5 CTAs (2000 warp instructions, waves of 900
  * cycles, 2300 in all): 2 bytes of loads per instruction through 1 byte
  * per cycle, then a 330-cycle latency: 2000 x 2 / 1 + 330 = 4330 cycles
+ * (no lead or trail)
  * (DRAM bytes per instruction left 0, so the steady state has no DRAM
  * cap).  At 4 bytes per cycle, 2000 x 2 / 4 + 330 = 1330: the waves' 2300
  * stand. */
@@ -569,6 +570,12 @@ static void dram_drain_bounds_the_run(void **state)
     assert_float_equal(ipc, 2000.0 / 4330.0, 1e-9);
     m.dram_bytes_per_cycle = 4.0;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
+    /* The stream's ends: the first DRAM access 50 cycles in, 10 cycles of
+     * work after the last one returns: 50 + 4000 + 330 + 10 = 4390. */
+    m.dram_bytes_per_cycle = 1.0;
+    k.dram_lead = 50.0;
+    k.dram_trail = 10.0;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 4390.0, 1e-6);
 }
 
 static void parameters_table(void **state)

@@ -473,6 +473,47 @@ static void turn_length(void **state)
 }
 
 
+/* The DRAM stream's ends (rf_ipc_kernel.dram_lead, dram_trail) on one
+ * warp that misses both caches, fermi-gtx480 (ALU latency 4, DRAM 330; a
+ * result is ready 2 + latency after issue, one issue per cycle):
+ *   alu r1 = r0      issues 0, ready 6
+ *   ldg r2 = r1      issues 6 (waits for r1): the first DRAM access, the
+ *                    lead 6; data at 6 + 2 + 330 = 338
+ *   alu r3 = r2      issues 338, ready 344
+ *   stg = r1 r3      issues 344, retires 344 + 2 + 1 = 347
+ *   exit             issues 345
+ * trail: 347 - 338 = 9.  With every load hitting L1 nothing reaches DRAM:
+ * both 0. */
+static void dram_stream_ends(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    assert_int_equal(gpu.alu_latency, 4);
+    assert_int_equal(gpu.dram_latency, 330);
+    kb_builder b;
+    kb_begin(&b, "ends");
+    kb_block(&b, "B0");
+    kb_i(&b, "alu r1 = r0");
+    kb_i(&b, "ldg r2 = r1");
+    kb_i(&b, "alu r3 = r2");
+    kb_i(&b, "stg = r1 r3");
+    kb_i(&b, "exit");
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_profile prof = {1, 0.5, 0, 0, 0};
+    rf_ipc_kernel k;
+    assert_int_equal(rf_kchar_func(&gpu, f, &prof, 32, &k, &err), 0);
+    assert_near(k.dram_lead, 6.0, 1e-12);
+    assert_near(k.dram_trail, 9.0, 1e-12);
+    prof.l1_hit = 1.0;
+    assert_int_equal(rf_kchar_func(&gpu, f, &prof, 32, &k, &err), 0);
+    assert_near(k.dram_lead, 0.0, 0);
+    assert_near(k.dram_trail, 0.0, 0);
+    kb_free(f);
+}
+
 /* A 10,000-block CFG: entry B0, 1999 units of five blocks, three straight
  * blocks and the exit.  Unit u:
  *   H  @p0 bra -> L      forward branch: taken 0.25 (to L), else T
@@ -823,6 +864,7 @@ int main(void)
         cmocka_unit_test(compute_walked_is_compute),
         cmocka_unit_test(sample_is_the_runs_ctas),
         cmocka_unit_test(turn_length),
+        cmocka_unit_test(dram_stream_ends),
         cmocka_unit_test(big_cfg_frequencies),
         cmocka_unit_test(irreducible_and_unbounded),
         cmocka_unit_test(one_rule_on_a_kernel),
