@@ -77,8 +77,14 @@
  *    keep the rate and the parameters near their defaults) and se its
  *    standard error (the windows' scatter about that mean over sqrt(n)).
  *    Their level is the windows' at the default design, so L is its
- *    whole error, and the parameters count through the design's IPC
- *    relative to the default design's, IPC0:
+ *    whole error, and with the part the shrinkage gave up it is taken at
+ *    most SIGMA_UNC^2:
+ *        L + ((1 - w) c)^2  ->  min(b^2 + se^2 + ((1 - w) c)^2, SIGMA_UNC^2):
+ *    windows that read the level that far from the fit are noisy ones (a
+ *    short share's few short windows), whose weight w is small, so the
+ *    estimate stays near the uncalibrated one and errs as it does.  The
+ *    parameters count through the design's IPC relative to the default
+ *    design's, IPC0:
  *        g = d IPC_cal / d theta - IPC_cal d ln IPC0 / d theta.
  *    (A parameter the windows leave at its prior, conflict_scale or
  *    coll_base, moves every design's IPC nearly alike; the rate the fit
@@ -164,7 +170,10 @@ double rf_extrap_shrink_prior(double d, double v)
 double rf_extrap_rel_var_win(double bias, double se, double w, double c, double vfit_rel)
 {
     double gave = (1.0 - w) * c;
-    return SIGMA_PRED * SIGMA_PRED + bias * bias + se * se + w * w * vfit_rel + gave * gave;
+    double level = bias * bias + se * se + gave * gave;
+    if (level > SIGMA_UNC * SIGMA_UNC)
+        level = SIGMA_UNC * SIGMA_UNC;
+    return SIGMA_PRED * SIGMA_PRED + level + w * w * vfit_rel;
 }
 
 double rf_extrap_rel_var(double s, int n, double w, double c, double vfit_rel)

@@ -377,7 +377,7 @@ static void shrink_prior_by_hand(void **state)
 }
 
 /* The relative variance of a window calibration's estimate, v = 0.009^2 +
- * b^2 + se^2 + w^2 vfit + ((1 - w) c)^2, at the first windows above (b =
+ * min(b^2 + se^2 + ((1 - w) c)^2, 0.053^2) + w^2 vfit, at the first windows above (b =
  * 0.01, se = 0.00912871), w = 325 / 334, c = ln 1.1 = 0.0953102, vfit =
  * 0.0004: 0.000081 + 0.0001 + 0.0000833333 + 0.000378734 + (9 / 334 x
  * 0.0953102)^2 = 0.000081 + 0.0001 + 0.0000833333 + 0.000378734 +
@@ -391,6 +391,11 @@ static void window_interval_variance_by_hand(void **state)
      * 0.000081 + 0.0001 + 0.0000833333. */
     assert_float_equal(rf_extrap_rel_var_win(-0.01, sqrt(0.001 / 12), 1.0, log(1.1), 0.0),
                        0.000081 + 0.0001 + 0.001 / 12, 1e-15);
+    /* Windows that read the level farther from the fit than the
+     * uncalibrated model's error: b = 0.05, se = 0.03 give 0.0025 + 0.0009
+     * = 0.0034 > 0.053^2 = 0.002809, which stands in for them:
+     * 0.000081 + 0.002809 = 0.00289. */
+    assert_float_equal(rf_extrap_rel_var_win(0.05, 0.03, 1.0, 0.0, 0.0), 0.00289, 1e-15);
 }
 
 /* The relative variance of a calibrated estimate, v = 0.009^2 + s^2 / n +
