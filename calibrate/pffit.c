@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "../analytic/kchar.h"
+#include "../common/pool.h"
 #include "calibrate.h"
 #include "extrapolate.h"
 #include "fit.h"
@@ -257,35 +258,67 @@ static const char *const win_names[] = {"pf_scale", "rfc_scale"};
 static const double win_prior[] = {1.0, 1.0};
 #define WIN_P ((int)(sizeof win_names / sizeof win_names[0]))
 
+/* One window per pool job, each into its own slot (the results read in
+ * plan order: the same on any number of threads). */
+typedef struct run_job {
+    const rf_gpu *gpu;
+    const rf_kernel *k;
+    const rf_plan *plan;
+    uint64_t seed;
+    rf_sim_stats *st;
+    rf_err *err;
+} run_job;
+
+static int run_window(int i, void *ctx)
+{
+    const run_job *rj = ctx;
+    const rf_plan_point *pt = &rj->plan->pt[i];
+    rf_sim_opts o;
+    rf_sim_opts_init(&o);
+    o.seed = rj->seed;
+    o.warmup = pt->warmup;
+    o.cycles = pt->cycles;
+    o.skip_ctas = pt->skip_ctas;
+    o.warm_ctas = pt->warm_ctas;
+    o.sms = 1;
+    return rf_sim_run(rj->gpu, &pt->design, rj->k, &o, &rj->st[i], &rj->err[i]);
+}
+
 int rf_pffit_run_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan,
-                         uint64_t seed, rf_pffit_win w[RF_PLAN_MAX], double *sim_cycles,
-                         rf_err *err)
+                         uint64_t seed, int jobs, rf_pffit_win w[RF_PLAN_MAX],
+                         double *sim_cycles, rf_err *err)
 {
     *sim_cycles = 0;
-    for (int i = 0; i < plan->n; i++) {
+    if (plan->n <= 0)
+        return RF_OK;
+    rf_sim_stats st[RF_PLAN_MAX];
+    rf_err werr[RF_PLAN_MAX];
+    memset(werr, 0, sizeof werr);
+    run_job rj = {gpu, k, plan, seed, st, werr};
+    rf_pool pool;
+    int rc = rf_pool_start(&pool, jobs, plan->n, run_window, &rj, err);
+    if (rc)
+        return rc;
+    rf_pool_release(&pool, plan->n);
+    for (int i = 0; i < plan->n && !rc; i++) {
         const rf_plan_point *pt = &plan->pt[i];
-        rf_sim_opts o;
-        rf_sim_opts_init(&o);
-        o.seed = seed;
-        o.warmup = pt->warmup;
-        o.cycles = pt->cycles;
-        o.skip_ctas = pt->skip_ctas;
-        o.warm_ctas = pt->warm_ctas;
-        o.sms = 1;
-        rf_sim_stats st;
-        int rc = rf_sim_run(gpu, &pt->design, k, &o, &st, err);
-        if (rc)
-            return rc;
-        if (!(st.ipc > 0))
-            return rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name,
-                              "window '%s' retired no instructions in %llu cycles", pt->label,
-                              (unsigned long long)st.cycles);
-        w[i].ipc = st.ipc;
+        if ((rc = rf_pool_wait(&pool, i)) != RF_OK) {
+            *err = werr[i];
+            break;
+        }
+        if (!(st[i].ipc > 0)) {
+            rc = rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name,
+                            "window '%s' retired no instructions in %llu cycles", pt->label,
+                            (unsigned long long)st[i].cycles);
+            break;
+        }
+        w[i].ipc = st[i].ipc;
         w[i].warmup = pt->warmup;
-        w[i].cycles = st.cycles;
-        *sim_cycles += (double)(pt->warmup + st.cycles);
+        w[i].cycles = st[i].cycles;
+        *sim_cycles += (double)(pt->warmup + st[i].cycles);
     }
-    return RF_OK;
+    rf_pool_finish(&pool);
+    return rc;
 }
 
 typedef struct win_ctx {
@@ -466,11 +499,11 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
 int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                    const rf_design *base, uint64_t seed, rf_calib *cal, rf_err *err)
 {
-    return rf_pffit_level_walked(gpu, k, kc, base, seed, cal, NULL, err);
+    return rf_pffit_level_walked(gpu, k, kc, base, seed, 1, cal, NULL, err);
 }
 
 int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
-                          const rf_design *base, uint64_t seed, rf_calib *cal,
+                          const rf_design *base, uint64_t seed, int jobs, rf_calib *cal,
                           rf_ctaset **walked, rf_err *err)
 {
     if (walked)
@@ -478,8 +511,8 @@ int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
     long total = rf_kernel_ctas(k);
     int n = total > LEVEL_MAX_CTAS ? LEVEL_MAX_CTAS : (int)total;
     rf_ctaset *cs = NULL;
-    int rc = rf_kchar_ctaset(gpu, k->func, &k->profile, kc->warps_per_cta, 0, n,
-                             rf_kernel_sms(k), seed, &cs, err);
+    int rc = rf_kchar_ctaset_reuse_jobs(NULL, 0, gpu, k->func, &k->profile, kc->warps_per_cta, 0,
+                                        n, rf_kernel_sms(k), seed, jobs, &cs, err);
     bool is_short = false;
     if (!rc)
         rc = rf_calib_short_run(gpu, k, kc, &is_short, NULL, err);
@@ -510,21 +543,21 @@ int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
 }
 
 int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
-                       const rf_design *tmpl, uint64_t budget_cycles, uint64_t seed,
+                       const rf_design *tmpl, uint64_t budget_cycles, uint64_t seed, int jobs,
                        rf_plan *plan, rf_pffit_win w[RF_PLAN_MAX], rf_calib *cal,
                        rf_pffit_wrep *rep, rf_err *err)
 {
     int rc = rf_plan_make_pf(gpu, k, kc, tmpl, budget_cycles, plan, err);
     double cyc = 0;
     if (!rc)
-        rc = rf_pffit_run_windows(gpu, k, plan, seed, w, &cyc, err);
+        rc = rf_pffit_run_windows(gpu, k, plan, seed, jobs, w, &cyc, err);
     if (!rc)
         rc = rf_pffit_fit_windows(gpu, k, kc, plan, w, cal, rep, err);
     rf_design base = *tmpl;
     base.kind = RF_DESIGN_BASELINE;
     rf_ctaset *walked = NULL;
     if (!rc)
-        rc = rf_pffit_level_walked(gpu, k, kc, &base, seed, cal, &walked, err);
+        rc = rf_pffit_level_walked(gpu, k, kc, &base, seed, jobs, cal, &walked, err);
     if (!rc)
         rc = rf_pffit_window_level_from(gpu, k, kc, plan, w, seed, walked, cal, rep, err);
     rf_kchar_ctaset_free(walked);

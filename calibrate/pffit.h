@@ -72,11 +72,12 @@ typedef struct rf_pffit_wrep {
     double corr_rms;          /* rms of ln(IPC_cal / IPC_unc) at the windows' designs */
 } rf_pffit_wrep;
 
-/* Run the plan's windows on the sampler (one SM, sampler seed `seed`);
- * *sim_cycles: the cycles simulated, warm-ups included. */
+/* Run the plan's windows on the sampler (one SM, sampler seed `seed`), on
+ * up to `jobs` threads (the same results on any number); *sim_cycles: the
+ * cycles simulated, warm-ups included. */
 int rf_pffit_run_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan,
-                         uint64_t seed, rf_pffit_win w[RF_PLAN_MAX], double *sim_cycles,
-                         rf_err *err);
+                         uint64_t seed, int jobs, rf_pffit_win w[RF_PLAN_MAX],
+                         double *sim_cycles, rf_err *err);
 
 /* Fit the register-cache parameters to the windows' paired ratios (method:
  * calibrate/pffit.c).  cal (initialised by the caller) gets the parameters,
@@ -93,10 +94,11 @@ int rf_pffit_fit_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
  * (calibrate/pffit.c). */
 int rf_pffit_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                    const rf_design *base, uint64_t seed, rf_calib *cal, rf_err *err);
-/* rf_pffit_level, handing back the CTAs it walked in *walked (the caller
+/* rf_pffit_level, its CTAs walked on up to `jobs` threads (the same set on
+ * any number), handing back the CTAs it walked in *walked (the caller
  * frees them; NULL on error) for rf_pffit_window_level_from to slice. */
 int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
-                          const rf_design *base, uint64_t seed, rf_calib *cal,
+                          const rf_design *base, uint64_t seed, int jobs, rf_calib *cal,
                           rf_ctaset **walked, rf_err *err);
 
 /* What the baseline windows say of the level (calibrate/pffit.c, "level
@@ -134,13 +136,14 @@ double rf_pffit_level_var(double m, double se);
  * unused; rf_pffit_window_level passes level_var 0). */
 double rf_pffit_shrink(int m, const double *noise, double level_var);
 
-/* Plan (template tmpl, budget_cycles 0: the default), windows, fit, the
+/* Plan (template tmpl, budget_cycles 0: the default), windows (on up to
+ * `jobs` threads), fit, the
  * level (rf_pffit_level at the template's baseline, then
  * rf_pffit_window_level; also when the kernel is
  * too short for windows: the record then has no samples, its estimates are
  * reported uncalibrated, and the level still applies). */
 int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
-                       const rf_design *tmpl, uint64_t budget_cycles, uint64_t seed,
+                       const rf_design *tmpl, uint64_t budget_cycles, uint64_t seed, int jobs,
                        rf_plan *plan, rf_pffit_win w[RF_PLAN_MAX], rf_calib *cal,
                        rf_pffit_wrep *rep, rf_err *err);
 

@@ -146,14 +146,14 @@ typedef struct pf_run {
 
 static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
                         const rf_ipc_kernel *kc, uint64_t budget, uint64_t seed, int pool,
-                        pf_run *pr, rf_calib *cal, rf_err *err)
+                        int jobs, pf_run *pr, rf_calib *cal, rf_err *err)
 {
     rf_design d;
     rf_design_init(&d);
     d.kind = RF_DESIGN_LTRF;
     d.active_warps = pool;
     rf_calib_init_kernel(cal, gpu_name, k);
-    return rf_pffit_calibrate(gpu, k, kc, &d, budget, seed ? seed : 1, &pr->plan, pr->w, cal,
+    return rf_pffit_calibrate(gpu, k, kc, &d, budget, seed ? seed : 1, jobs, &pr->plan, pr->w, cal,
                               &pr->rep, err);
 }
 
@@ -261,7 +261,7 @@ static void calibrate_item(const many_opts *mo, const char *path, kernel_cal *it
                                               mo->co.jobs, &it->err);
     if (!it->rc && mo->pf)
         it->rc = calibrate_pf(mo->gpu, mo->gpu_name, k, &kc, mo->co.budget_cycles, mo->co.seed,
-                              mo->pool, pr, &it->cal, &it->err);
+                              mo->pool, mo->co.jobs, pr, &it->cal, &it->err);
     else if (!it->rc)
         it->rc = rf_calib_run_walked(mo->gpu, mo->gpu_name, k, &kc, walked, &mo->co, &it->cal,
                                      rep, &it->err);
@@ -626,8 +626,8 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
                                           co.jobs, &err);
     if (!rc && pf) {
         pf_run *pr = calloc(1, sizeof *pr);
-        rc = pr ? calibrate_pf(&gpu, gpu_name, k, &kc, co.budget_cycles, co.seed, (int)pool, pr,
-                               &cal, &err)
+        rc = pr ? calibrate_pf(&gpu, gpu_name, k, &kc, co.budget_cycles, co.seed, (int)pool,
+                               co.jobs, pr, &cal, &err)
                 : rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
         if (!rc)
             rc = rf_record_save(out_path, &cal, &err);

@@ -22,11 +22,13 @@
  * prior, calibrate/extrapolate.c), and
  * the cost of calibrating: its sampled cycles (warm-ups included) over the
  * full run's cycles of the baseline at the pool, and its CPU time (the
- * kernel's characterisation, windows, fit, level) over that full run's and
- * over LTRF #6's (and without the characterisation, rf_kchar_compute,
+ * kernel's characterisation, windows, fit, level; every thread's, on one
+ * thread per online CPU as rfkit calibrate runs it) over that full run's
+ * and over LTRF #6's (and without the characterisation, rf_kchar_compute,
  * which every estimate pays too), with the medians of its parts (windows,
  * fit, level, the baseline windows' check of the level and the shrink
- * weight, rf_pffit_window_level).
+ * weight, rf_pffit_window_level), and its wall time over the same full
+ * runs' CPU time (their wall on simulate's one thread).
  *
  * RF_BENCH_LTRFCACHE=FILE keeps the full runs between runs (delete it
  * when the sampler changes); RF_BENCH_KERNELS=a,b limits the kernels;
@@ -42,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../analytic/kchar.h"
 #include "../calibrate/extrapolate.h"
@@ -58,6 +61,14 @@
 #define MAX_THREADS 98304
 #define NPOOL 2
 #define NPT 10
+
+/* Threads of the calibration, as rfkit calibrate takes them: one per
+ * online CPU. */
+static int ncpu(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 1 ? (int)n : 1;
+}
 
 static const int pools[NPOOL] = {RF_POOL_PREFERRED, 0};
 static const char *const pool_name[NPOOL] = {"preferred pool", "8 active warps"};
@@ -85,8 +96,9 @@ typedef struct kjob {
     rf_plan plan[NPOOL];
     rf_pffit_win win[NPOOL][RF_PLAN_MAX];
     rf_pffit_wrep rep[NPOOL];
-    double cal_cpu_s[NPOOL];    /* rf_kchar_compute + rf_pffit_calibrate */
-    double kchar_cpu_s;
+    double cal_cpu_s[NPOOL];    /* rf_kchar_compute + rf_pffit_calibrate, every thread */
+    double cal_wall_s[NPOOL];   /* the same, wall clock */
+    double kchar_cpu_s, kchar_wall_s;
     double part_s[NPOOL][4];    /* plan and windows, fit, level, the windows' level check */
     benchrun_point full[NPOOL][NPT];
     double steady0[NPOOL];      /* uncalibrated baseline steady state */
@@ -119,11 +131,12 @@ static int load(const rf_gpu *gpu, const char *dir, const char *name, int set, k
         j->k->launch.grid[0] = (int)cap;
         j->k->launch.grid[1] = j->k->launch.grid[2] = 1;
     }
-    double t0 = benchrun_cpu_s();
+    double t0 = benchrun_proc_cpu_s(), w0 = benchrun_wall_s();
     int rc = rf_kernel_fit_regs(j->k, gpu, &err);
     if (!rc)
-        rc = rf_kchar_compute(gpu, j->k, &j->kc, &err);
-    j->kchar_cpu_s = benchrun_cpu_s() - t0;
+        rc = rf_kchar_compute_walked_jobs(gpu, j->k, &j->kc, NULL, ncpu(), &err);
+    j->kchar_cpu_s = benchrun_proc_cpu_s() - t0;
+    j->kchar_wall_s = benchrun_wall_s() - w0;
     if (rc) {
         fprintf(stderr, "bench_ltrf_calib: %s: %s\n", name, err.msg);
         return -1;
@@ -152,32 +165,34 @@ static int calibrate_and_estimate(const rf_gpu *gpu, kjob *j)
         tmpl.kind = RF_DESIGN_LTRF;
         tmpl.active_warps = pools[p];
         /* rf_pffit_calibrate's steps, timed one by one. */
-        double t0 = benchrun_cpu_s(), cyc = 0;
+        double t0 = benchrun_proc_cpu_s(), w0 = benchrun_wall_s(), cyc = 0;
         rf_calib_init_kernel(&j->cal[p], GPU_NAME, j->k);
         rc = rf_plan_make_pf(gpu, j->k, &j->kc, &tmpl, 0, &j->plan[p], &err);
         if (!rc)
-            rc = rf_pffit_run_windows(gpu, j->k, &j->plan[p], 1, j->win[p], &cyc, &err);
-        double t1 = benchrun_cpu_s();
+            rc = rf_pffit_run_windows(gpu, j->k, &j->plan[p], 1, ncpu(), j->win[p], &cyc, &err);
+        double t1 = benchrun_proc_cpu_s();
         if (!rc)
             rc = rf_pffit_fit_windows(gpu, j->k, &j->kc, &j->plan[p], j->win[p], &j->cal[p],
                                       &j->rep[p], &err);
-        double t2 = benchrun_cpu_s();
+        double t2 = benchrun_proc_cpu_s();
         rf_design base = tmpl;
         base.kind = RF_DESIGN_BASELINE;
         rf_ctaset *walked = NULL;
         if (!rc)
-            rc = rf_pffit_level_walked(gpu, j->k, &j->kc, &base, 1, &j->cal[p], &walked, &err);
-        double t3 = benchrun_cpu_s();
+            rc = rf_pffit_level_walked(gpu, j->k, &j->kc, &base, 1, ncpu(), &j->cal[p], &walked,
+                                       &err);
+        double t3 = benchrun_proc_cpu_s();
         if (!rc)
             rc = rf_pffit_window_level_from(gpu, j->k, &j->kc, &j->plan[p], j->win[p], 1, walked,
                                             &j->cal[p], &j->rep[p], &err);
         rf_kchar_ctaset_free(walked);
-        double t4 = benchrun_cpu_s();
+        double t4 = benchrun_proc_cpu_s(), w4 = benchrun_wall_s();
         j->part_s[p][0] = t1 - t0;
         j->part_s[p][1] = t2 - t1;
         j->part_s[p][2] = t3 - t2;
         j->part_s[p][3] = t4 - t3;
         j->cal_cpu_s[p] = t4 - t0 + j->kchar_cpu_s;
+        j->cal_wall_s[p] = w4 - w0 + j->kchar_wall_s;
     }
     rf_shape shape = {j->k->regs, rf_kernel_threads(j->k),
                       j->k->smem_static + j->k->launch.smem, rf_kernel_ctas(j->k), 1};
@@ -206,6 +221,7 @@ typedef struct setsum {
     double runc_sum, rcal_sum, rcal_max;      /* design / baseline ratio errors */
     double width[MAXK * NPT];
     double cyc[MAXK], cpu[MAXK], cpu6[MAXK], cpu6k[MAXK], part[4][MAXK];
+    double wall[MAXK], wall6[MAXK];
 } setsum;
 
 static void summarise(const kjob *jobs, int nk, int set, int p, setsum *s)
@@ -250,6 +266,8 @@ static void summarise(const kjob *jobs, int nk, int set, int p, setsum *s)
         s->cpu[s->kernels] = j->cal_cpu_s[p] / b->cpu_s;
         s->cpu6[s->kernels] = j->cal_cpu_s[p] / b6->cpu_s;
         s->cpu6k[s->kernels] = (j->cal_cpu_s[p] - j->kchar_cpu_s) / b6->cpu_s;
+        s->wall[s->kernels] = j->cal_wall_s[p] / b->cpu_s;
+        s->wall6[s->kernels] = j->cal_wall_s[p] / b6->cpu_s;
         for (int q = 0; q < 4; q++)
             s->part[q][s->kernels] = j->part_s[p][q] / b6->cpu_s;
         s->kernels++;
@@ -404,6 +422,8 @@ int main(void)
     ROW("calibrate CPU / base full, max", mx[s][p][1]);
     ROW("calibrate CPU / LTRF#6 full, med", med[s][p][3]);
     ROW("calibrate CPU / LTRF#6 full, max", mx[s][p][2]);
+    ROW("calibrate wall / base full, med", benchrun_median(((setsum *)S)->wall, S->kernels));
+    ROW("calibrate wall / LTRF#6 full, med", benchrun_median(((setsum *)S)->wall6, S->kernels));
     ROW("  without kchar, median", med[s][p][4]);
     ROW("  without kchar, max", mx[s][p][3]);
     ROW("  windows, median", benchrun_median(((setsum *)S)->part[0], S->kernels));

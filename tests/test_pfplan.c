@@ -298,7 +298,7 @@ static void level(void **state)
     rf_pffit_wrep rep;
     rf_calib c2;
     rf_calib_init(&c2, "maxwell-ltrf", "simfix");
-    assert_int_equal(rf_pffit_calibrate(&fx->sf.gpu, k, &fx->kc, &fx->tmpl, 0, 7, &plan, w, &c2,
+    assert_int_equal(rf_pffit_calibrate(&fx->sf.gpu, k, &fx->kc, &fx->tmpl, 0, 7, 2, &plan, w, &c2,
                                         &rep, &err), 0);
     assert_int_equal(plan.n, 0);
     assert_int_equal(c2.samples, 0);
@@ -545,11 +545,11 @@ static void window_level(void **state)
                      0);
     assert_float_equal(rep.base_model[0], mod[0], 1e-12);
     assert_float_equal(rep.base_model[1], mod[1], 1e-12);
-    /* The windows' CTAs sliced from the level's walk: the same CTAs under
-     * the same seed, the same replay. */
+    /* The windows' CTAs sliced from the level's walk (on 3 threads: the
+     * same set): the same CTAs under the same seed, the same replay. */
     rf_calib cw = c0;
     rf_ctaset *walked = NULL;
-    assert_int_equal(rf_pffit_level_walked(&fx->sf.gpu, k, &fx->kc, &base, 3, &cw, &walked, &err),
+    assert_int_equal(rf_pffit_level_walked(&fx->sf.gpu, k, &fx->kc, &base, 3, 3, &cw, &walked, &err),
                      0);
     assert_non_null(walked);
     assert_float_equal(cw.level, c0.level, 0.0);
@@ -595,6 +595,33 @@ static void window_level(void **state)
  * without it (every ordinary one: the row is written only when non-zero)
  * reads as 0; a value outside [0, 1) is an error naming file, line and
  * key. */
+/* The plan's windows on 1 and on 3 threads: the same IPCs, cycles and
+ * simulated cycles, window by window (each runs on its own sampler). */
+static void windows_on_threads(void **state)
+{
+    fixture *fx = *state;
+    rf_plan p;
+    make(fx, 12000, &p);
+    assert_int_equal(p.n, 6);
+    rf_pffit_win w1[RF_PLAN_MAX], w3[RF_PLAN_MAX];
+    memset(w1, 0, sizeof w1);
+    memset(w3, 0, sizeof w3);
+    double c1 = 0, c3 = 0;
+    rf_err err = {0};
+    assert_int_equal(rf_pffit_run_windows(&fx->sf.gpu, &fx->sf.kernel, &p, 5, 1, w1, &c1, &err),
+                     RF_OK);
+    assert_int_equal(rf_pffit_run_windows(&fx->sf.gpu, &fx->sf.kernel, &p, 5, 3, w3, &c3, &err),
+                     RF_OK);
+    assert_true(c1 > 0);
+    assert_float_equal(c3, c1, 0.0);
+    for (int i = 0; i < p.n; i++) {
+        assert_true(w1[i].ipc > 0);
+        assert_float_equal(w3[i].ipc, w1[i].ipc, 0.0);
+        assert_true(w3[i].cycles == w1[i].cycles);
+        assert_true(w3[i].warmup == w1[i].warmup);
+    }
+}
+
 static void record_level_var(void **state)
 {
     (void)state;
@@ -662,6 +689,7 @@ int main(void)
         cmocka_unit_test(estimate_with_pf_kernel),
         cmocka_unit_test(interval_takes_pf_covariance),
         cmocka_unit_test(window_level),
+        cmocka_unit_test(windows_on_threads),
         cmocka_unit_test(record_level_var),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
