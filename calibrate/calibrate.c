@@ -1262,18 +1262,9 @@ static void hirf_window_check(rf_calib_report *rep, int nord, bool at_bound, dou
  * calib_run's pool writing its own slot.  rf_sim_run reads the GPU, the
  * kernel, the design and its options only (it builds its program and
  * state per run), so the jobs share them. */
-typedef struct win_job {
-    const rf_gpu *gpu;
-    const rf_kernel *k;
-    const rf_plan *plan;
-    uint64_t seed;
-    rf_sim_stats st[RF_PLAN_MAX];
-    rf_err err[RF_PLAN_MAX];
-} win_job;
-
-static int win_run(int i, void *ctx)
+int rf_calib_window_job(int i, void *ctx)
 {
-    win_job *w = ctx;
+    rf_calib_windows *w = ctx;
     const rf_plan_point *pt = &w->plan->pt[i];
     rf_sim_opts so;
     rf_sim_opts_init(&so);
@@ -1285,6 +1276,28 @@ static int win_run(int i, void *ctx)
     so.sms = 1;
     rf_err_clear(&w->err[i]);
     return rf_sim_run(w->gpu, &pt->design, w->k, &so, &w->st[i], &w->err[i]);
+}
+
+int rf_calib_windows_start(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan,
+                           uint64_t seed, int jobs, rf_pool *pool, rf_calib_windows **out,
+                           rf_err *err)
+{
+    rf_calib_windows *wj = calloc(1, sizeof *wj);
+    *out = NULL;
+    if (!wj)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    wj->gpu = gpu;
+    wj->k = k;
+    wj->plan = plan;
+    wj->seed = seed;
+    int rc = rf_pool_start(pool, jobs, plan->n, rf_calib_window_job, wj, err);
+    if (rc) {
+        free(wj);
+        return rc;
+    }
+    rf_pool_release(pool, plan->n);
+    *out = wj;
+    return RF_OK;
 }
 
 static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
@@ -1356,20 +1369,11 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     int resident[RF_PLAN_MAX];
     double reads = 0, writes = 0, base_insts = 0, live = 0;
     int nlive = 0;
-    win_job *wj = calloc(1, sizeof *wj);
-    if (!wj)
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-    wj->gpu = gpu;
-    wj->k = k;
-    wj->plan = plan;
-    wj->seed = seed;
+    rf_calib_windows *wj;
     rf_pool pool;
-    rc = rf_pool_start(&pool, jobs, plan->n, win_run, wj, err);
-    if (rc) {
-        free(wj);
+    rc = rf_calib_windows_start(gpu, k, plan, seed, jobs, &pool, &wj, err);
+    if (rc)
         return rc;
-    }
-    rf_pool_release(&pool, plan->n);
     for (int i = 0; i < plan->n; i++) {
         const rf_plan_point *pt = &plan->pt[i];
         rc = rf_pool_wait(&pool, i);

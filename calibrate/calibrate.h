@@ -10,8 +10,10 @@
 #include "../analytic/ipc.h"
 #include "../analytic/kchar.h"
 #include "../common/error.h"
+#include "../common/pool.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
+#include "../sampler/sim.h"
 #include "fit.h"
 #include "plan.h"
 #include "record.h"
@@ -75,6 +77,29 @@ int rf_calib_run_walked(const rf_gpu *gpu, const char *gpu_name, const rf_kernel
                         const rf_ipc_kernel *kc, const rf_ctaset *walked,
                         const rf_calib_opts *opts, rf_calib *out, rf_calib_report *rep,
                         rf_err *err);
+
+/* The plan's windows as pool jobs (common/pool.h): job i runs window i on
+ * the sampler (one SM, sampler seed `seed`, its warm-up, length, skipped
+ * and warmed CTAs) into st[i], err[i] on failure; each job writes its own
+ * slots, so the caller reads them in plan order on any number of threads. */
+typedef struct rf_calib_windows {
+    const rf_gpu *gpu;
+    const rf_kernel *k;
+    const rf_plan *plan;
+    uint64_t seed;
+    rf_sim_stats st[RF_PLAN_MAX];
+    rf_err err[RF_PLAN_MAX];
+} rf_calib_windows;
+
+int rf_calib_window_job(int i, void *ctx);
+
+/* The plan's windows started on a pool of up to `jobs` threads, every one
+ * released: *out (the caller frees it after rf_pool_finish) holds their
+ * results, rf_pool_wait(pool, i) waits for window i.  0, or RF_ENOMEM
+ * (nothing to finish or free). */
+int rf_calib_windows_start(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan,
+                           uint64_t seed, int jobs, rf_pool *pool, rf_calib_windows **out,
+                           rf_err *err);
 
 /* IPC the model gives for a sampler window of design d: the CTA population
  * model (analytic/waves.c) from a start at CTA `skip` (cs: the CTAs from

@@ -40,6 +40,7 @@
 #include "pffit.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../analytic/kchar.h"
@@ -258,32 +259,6 @@ static const char *const win_names[] = {"pf_scale", "rfc_scale"};
 static const double win_prior[] = {1.0, 1.0};
 #define WIN_P ((int)(sizeof win_names / sizeof win_names[0]))
 
-/* One window per pool job, each into its own slot (the results read in
- * plan order: the same on any number of threads). */
-typedef struct run_job {
-    const rf_gpu *gpu;
-    const rf_kernel *k;
-    const rf_plan *plan;
-    uint64_t seed;
-    rf_sim_stats *st;
-    rf_err *err;
-} run_job;
-
-static int run_window(int i, void *ctx)
-{
-    const run_job *rj = ctx;
-    const rf_plan_point *pt = &rj->plan->pt[i];
-    rf_sim_opts o;
-    rf_sim_opts_init(&o);
-    o.seed = rj->seed;
-    o.warmup = pt->warmup;
-    o.cycles = pt->cycles;
-    o.skip_ctas = pt->skip_ctas;
-    o.warm_ctas = pt->warm_ctas;
-    o.sms = 1;
-    return rf_sim_run(rj->gpu, &pt->design, rj->k, &o, &rj->st[i], &rj->err[i]);
-}
-
 int rf_pffit_run_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan,
                          uint64_t seed, int jobs, rf_pffit_win w[RF_PLAN_MAX],
                          double *sim_cycles, rf_err *err)
@@ -291,33 +266,31 @@ int rf_pffit_run_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *p
     *sim_cycles = 0;
     if (plan->n <= 0)
         return RF_OK;
-    rf_sim_stats st[RF_PLAN_MAX];
-    rf_err werr[RF_PLAN_MAX];
-    memset(werr, 0, sizeof werr);
-    run_job rj = {gpu, k, plan, seed, st, werr};
+    rf_calib_windows *wj;
     rf_pool pool;
-    int rc = rf_pool_start(&pool, jobs, plan->n, run_window, &rj, err);
+    int rc = rf_calib_windows_start(gpu, k, plan, seed, jobs, &pool, &wj, err);
     if (rc)
         return rc;
-    rf_pool_release(&pool, plan->n);
-    for (int i = 0; i < plan->n && !rc; i++) {
+    for (int i = 0; i < plan->n; i++) {
         const rf_plan_point *pt = &plan->pt[i];
+        const rf_sim_stats *st = &wj->st[i];
         if ((rc = rf_pool_wait(&pool, i)) != RF_OK) {
-            *err = werr[i];
+            *err = wj->err[i];
             break;
         }
-        if (!(st[i].ipc > 0)) {
+        if (!(st->ipc > 0)) {
             rc = rf_err_set(err, RF_EFIT, NULL, 0, 0, k->name,
                             "window '%s' retired no instructions in %llu cycles", pt->label,
-                            (unsigned long long)st[i].cycles);
+                            (unsigned long long)st->cycles);
             break;
         }
-        w[i].ipc = st[i].ipc;
+        w[i].ipc = st->ipc;
         w[i].warmup = pt->warmup;
-        w[i].cycles = st[i].cycles;
-        *sim_cycles += (double)(pt->warmup + st[i].cycles);
+        w[i].cycles = st->cycles;
+        *sim_cycles += (double)(pt->warmup + st->cycles);
     }
     rf_pool_finish(&pool);
+    free(wj);
     return rc;
 }
 

@@ -428,6 +428,17 @@ static void critical_cta_ends_the_run(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
 }
 
+/* The five CTAs of the fluid tests below: every lone time known, 300,
+ * 1500, 400, 500 and 1000 cycles. */
+static void five_lone_ctas(rf_ipc_kernel *k)
+{
+    const float lone[5] = {300, 1500, 400, 500, 1000};
+    k->crit_ctas = 5;
+    k->nlone = 5;
+    for (int j = 0; j < 5; j++)
+        k->lone[j] = lone[j];
+}
+
 /* The CTA fluid where every CTA's lone cycles are known: the same 5 CTAs
  * of 400 instructions, 2 resident; IPC with 2 CTAs (8 warps) 1/1.125, with
  * 1 CTA (4 warps) 0.8 (the waves: 900 + 900 + 500 = 2300 cycles); g = 1
@@ -451,14 +462,10 @@ static void cta_fluid_ends_the_run(void **state)
     rf_ipc_params_default(&p);
     p.smooth = 1.0;
     p.coll_base = 4.0;
-    const float lone[5] = {300, 1500, 400, 500, 1000};
-    k.crit_ctas = 5;
+    five_lone_ctas(&k);
     k.ncrit = 1;
     k.crit_pos[0] = 4;
     k.crit_cycles[0] = 1000;
-    k.nlone = 5;
-    for (int j = 0; j < 5; j++)
-        k.lone[j] = lone[j];
     double ipc;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
                        1500.0 * 45.0 / 37.0 + 700.0, 1e-3);
@@ -495,11 +502,7 @@ static void oldest_first_cta_fluid(void **state)
     rf_ipc_params_default(&p);
     p.smooth = 1.0;
     p.coll_base = 4.0;
-    const float lone[5] = {300, 1500, 400, 500, 1000};
-    k.crit_ctas = 5;
-    k.nlone = 5;
-    for (int j = 0; j < 5; j++)
-        k.lone[j] = lone[j];
+    five_lone_ctas(&k);
     m.oldest_first = true;
     p.gto_share = 1.0;
     double ipc;
@@ -531,11 +534,7 @@ static void pool_caps_short_run_warps(void **state)
     rf_ipc_params_default(&p);
     p.smooth = 1.0;
     p.coll_base = 4.0;
-    const float lone[5] = {300, 1500, 400, 500, 1000};
-    k.crit_ctas = 5;
-    k.nlone = 5;
-    for (int j = 0; j < 5; j++)
-        k.lone[j] = lone[j];
+    five_lone_ctas(&k);
     k.active_frac = 0.5;
     k.active_free = 1.0;
     k.pool_warps = 4.0;
