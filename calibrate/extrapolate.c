@@ -40,9 +40,10 @@
  *    rest of the correction, from the windows' ratios, have noises of
  *    their own, so
  *        IPC = IPC_unc level^wl exp(w c'),  c' = c - ln level,
- *    wl = D^2 / (D^2 + level_var) the level's own weight (the record's
- *    level_shrink) and w = D^2 / (D^2 + N), N the ratios' noise
- *    (calibrate/pffit.c rf_pffit_shrink), with the same D.
+ *    wl the level's own weight (the record's level_shrink; 0 in the
+ *    register-cache windows' records, whose level is measured, not
+ *    applied: calibrate/pffit.c) and w = D^2 / (D^2 + N), N the ratios'
+ *    noise (calibrate/pffit.c rf_pffit_shrink), with the prior width D.
  *    HI-RF ratio correction (window records with HI-RF windows, after the
  *    shrinkage).  The plan's HI-RF windows run the level window's CTAs with
  *    its warming and seed, so their log ratio to it measures what the

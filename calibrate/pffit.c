@@ -223,21 +223,25 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
  * baseline worse, 13.0% -> 18.6% mean |error| over both sets).  The CTA
  * population model (analytic/waves.c, as calibrate/calibrate.c's level)
  * runs the whole grid from CTA 0 with the CTAs' own paths: its IPC over
- * the wave formula's is the record's level, which every estimate of the
- * kernel multiplies (calibrate/extrapolate.c) and the ratios do not see.
- * One draw of the paths (the sampler's seed): on the baseline points it
- * takes the nine's mean |error| from 7.06% / 13.80% to 3.59% / 11.34%
- * (preferred pool / 8 warps); up to 16 draws (to a 1% standard error)
- * cost 2.5 times as much CPU for no better estimates.  It needs no window,
- * so a kernel too short for a pair gets it too (its record has no
- * samples: its estimates are reported uncalibrated).  A short run
+ * the wave formula's is the record's level.  It is measured, not applied:
+ * the record's level weight (level_shrink) is 0, so the estimates keep the
+ * uncalibrated model's level, and the level's log, the distance between
+ * the two models of the whole run, enters the interval
+ * (calibrate/extrapolate.c, ((1 - wl) ln level)^2) beside the windows'
+ * check of the population model (level_var below).  Applied, it took the
+ * nine's calibrated mean |error| (bench_ltrf_calib, preferred pool / 8
+ * warps) from 4.60% / 6.18% to 3.76% / 5.21% but the validation kernels'
+ * from 3.19% / 4.79% to 3.55% / 5.22%, the set that judges a term.  One
+ * draw of the paths (the sampler's seed); it needs no window, so a kernel
+ * too short for a pair gets it too (its record has no samples: its
+ * estimates are reported uncalibrated, at level 1 with LV_SD_NONE).  A short run
  * (rf_calib_short_run: at most 16 waves of at most RF_IPC_NLONE CTAs,
  * every CTA's lone time known to the estimate's run model, which then
  * takes the run's start and tail CTA by CTA) keeps level 1, as the
  * ordinary calibration takes no population level there.
  * Then the baseline windows check that level (rf_pffit_window_level,
  * "level from the windows" below): its variance joins the interval, and
- * the whole correction is shrunk toward the uncalibrated estimate by the
+ * the ratios' correction is shrunk toward the uncalibrated estimate by the
  * windows' noise.
  * WIN_FLOOR and WIN_NOISE_ONE (with its prior width) are chosen on the nine
  * tuning kernels, by the summed mean |error| of both pools
@@ -543,10 +547,10 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * model (rf_calib_window_ipc: the same CTAs from the same warming, their
  * paths and cache outcomes drawn with the sampler's seed, the window's
  * warm-up and measured length, cal's parameters), as calibrate/calibrate.c
- * models its windows.  The population model sets the record's level
+ * models its windows.  The population model measures the record's level
  * (rf_pffit_level), so its log ratio to the sampler at the windows,
  *     d_g = ln(IPC_window_g / IPC_model_g),
- * is how far that level is from the sampler where it can be checked:
+ * is how far that measure is from the sampler where it can be checked:
  * m = mean_g d_g, se = sd_g(d_g) / sqrt(npos) (LV_NOISE_ONE in place of
  * the sd where one position ran).
  * Level variance (rf_pffit_level_var), added to the interval's variance
@@ -558,16 +562,14 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * is what the whole run has that mid-run windows do not see (start-up,
  * tail).  A record without windows takes LV_SD_NONE^2, the population
  * level's rms error on the nine tuning kernels' baseline full runs
- * (bench_ltrf_calib, both pools: 11.4%), and its level, c = ln level, is
- * shrunk by the same rule as a correction against that noise: level^w,
- * w = max(0, c^2 - LV_SD_NONE^2) / c^2 (kmeans, level 1.143: w = 0.28).
+ * (bench_ltrf_calib, both pools: 11.4%), at level 1.
  * Shrink: the level and the fitted parameters come from different
  * measurements (the population model checked by the baseline windows; the
- * paired windows' ratios), so each is weighed against its own noise
- * (calibrate/extrapolate.c, level_apart), each as a correction of prior
- * width D = RF_EXTRAP_PRIOR_CORR (the ordinary calibration's) measured
- * with noise: the level's weight wl = D^2 / (D^2 + level_var), and the
- * record's shrink (rf_pffit_shrink) of the corrections beside the level,
+ * paired windows' ratios), so each is weighed apart (calibrate/
+ * extrapolate.c, level_apart): the level's weight is 0 (measured, not
+ * applied: header), and the record's shrink (rf_pffit_shrink) of the
+ * corrections beside the level, a correction of prior width D =
+ * RF_EXTRAP_PRIOR_CORR (the ordinary calibration's) measured with noise,
  * c_j = ln(IPC_cal / (level IPC_unc)) of the whole-kernel estimates at the
  * windows' designs, against
  *     N = mean_j (sigma_j^2 + SH_FLOOR^2),
@@ -650,12 +652,10 @@ int rf_pffit_window_level_from(const rf_gpu *gpu, const rf_kernel *k, const rf_i
     cal->level_shrink = 1.0;
     rep->lv_mean = rep->lv_noise = rep->corr_rms = 0;
     if (plan->n <= 0) {
-        /* No window checks the level: shrunk as a correction of noise
-         * LV_SD_NONE (the record has no samples, so its own weight is
-         * never applied). */
+        /* No window checks the level: not applied (level 1), the
+         * population level's rms error LV_SD_NONE in the interval. */
         cal->level_var = LV_SD_NONE * LV_SD_NONE;
-        double c = log(cal->level);
-        cal->level = exp(rf_extrap_shrink_weight(&c, 1, LV_SD_NONE, 1) * c);
+        cal->level = 1.0;
         return RF_OK;
     }
     int per = plan->ndesign + 1, npos = plan->n / per;
@@ -704,6 +704,6 @@ int rf_pffit_window_level_from(const rf_gpu *gpu, const rf_kernel *k, const rf_i
         rn[j] = npos > 1 ? rep->noise[j] : sqrt(LV_NOISE_ONE * LV_NOISE_ONE + WIN_FLOOR * WIN_FLOOR);
     cal->shrink = rf_pffit_shrink(per, rn, 0);
     cal->level_apart = true;
-    cal->level_shrink = rf_extrap_shrink_prior(RF_EXTRAP_PRIOR_CORR, cal->level_var);
+    cal->level_shrink = 0.0;    /* measured, not applied (header) */
     return RF_OK;
 }

@@ -268,8 +268,8 @@ static void no_windows(void **state)
  * over the wave formula's (rf_extrap_estimate at level 1), one draw.  The
  * fixture's estimated run (40 ALU instructions per warp) is too short for
  * a pair of windows within 3% of it, so rf_pffit_calibrate leaves the
- * record without samples (its estimates are reported uncalibrated) and
- * sets the level alone, shrunk as a level no window checked. */
+ * record without samples (its estimates are reported uncalibrated) at
+ * level 1: a level no window checked is not applied. */
 static void level(void **state)
 {
     fixture *fx = *state;
@@ -303,10 +303,8 @@ static void level(void **state)
     assert_int_equal(plan.n, 0);
     assert_int_equal(c2.samples, 0);
     assert_int_equal(c2.nfit, 0);
-    /* No window checked it: shrunk toward 1 as rf_pffit_window_level
-     * does, level^w, w = max(0, c^2 - 0.114^2) / c^2, c = ln level. */
-    double c = log(cal.level), wl = c * c > 0.012996 ? (c * c - 0.012996) / (c * c) : 0.0;
-    assert_float_equal(c2.level, exp(wl * c), 1e-12);
+    /* No window checked it: level 1, its variance 0.114^2. */
+    assert_float_equal(c2.level, 1.0, 0.0);
     assert_float_equal(c2.level_var, 0.012996, 1e-12);
 }
 
@@ -499,12 +497,8 @@ static void estimate_with_pf_kernel(void **state)
  * corrections beside it: D^2 / (D^2 + N), D = 0.07, N = the design
  * windows' mean (noise^2 + 0.05^2), their ratios' noise 2% (the floor):
  * 0.0049 / (0.0049 + 0.0004 + 0.0025) = 0.628205; the level's own
- * weight 0.0049 / (0.0049 + 0.0068906) = 0.415606.  No
- * windows: level_var 0.114^2 = 0.012996, shrink 1, and the level shrunk
- * as a correction of that noise: level 1.2, c = ln 1.2 = 0.1823216, c^2 =
- * 0.0332412, w = (0.0332412 - 0.012996) / 0.0332412 = 0.6090388, level
- * exp(0.6090388 x 0.1823216) = 1.1174406; level 1.05, c^2 = 0.0023805 <
- * 0.012996: level 1. */
+ * weight 0: measured, not applied.  No windows: level_var 0.114^2 =
+ * 0.012996, shrink 1, level 1 (from 1.2 or 1.05 alike). */
 static void window_level(void **state)
 {
     fixture *fx = *state;
@@ -571,9 +565,9 @@ static void window_level(void **state)
     assert_float_equal(rep.noise[2], 0.02, 1e-12);
     assert_float_equal(cal.shrink, 0.0049 / 0.0078, 1e-12);
     assert_true(cal.shrink >= 0 && cal.shrink <= 1);
-    /* The level's own weight: D^2 / (D^2 + level_var), D = 0.07. */
+    /* The level's own weight: 0 (measured, not applied). */
     assert_true(cal.level_apart);
-    assert_float_equal(cal.level_shrink, 0.0049 / (0.0049 + 0.0068906), 1e-5);
+    assert_float_equal(cal.level_shrink, 0.0, 0.0);
 
     make(fx, 1900, &p);
     assert_int_equal(p.n, 0);
@@ -584,17 +578,13 @@ static void window_level(void **state)
                      0);
     assert_float_equal(cal.level_var, 0.012996, 1e-12);
     assert_float_equal(cal.shrink, 1.0, 0.0);
-    assert_float_equal(cal.level, 1.1174406, 1e-7);
+    assert_float_equal(cal.level, 1.0, 0.0);
     cal.level = 1.05;
     assert_int_equal(rf_pffit_window_level(&fx->sf.gpu, k, &fx->kc, &p, w, 3, &cal, &rep, &err),
                      0);
     assert_float_equal(cal.level, 1.0, 1e-15);
 }
 
-/* The record's level_var row: saved and read back exactly; a record
- * without it (every ordinary one: the row is written only when non-zero)
- * reads as 0; a value outside [0, 1) is an error naming file, line and
- * key. */
 /* The plan's windows on 1 and on 3 threads: the same IPCs, cycles and
  * simulated cycles, window by window (each runs on its own sampler). */
 static void windows_on_threads(void **state)
@@ -622,6 +612,10 @@ static void windows_on_threads(void **state)
     }
 }
 
+/* The record's level_var row: saved and read back exactly; a record
+ * without it (every ordinary one: the row is written only when non-zero)
+ * reads as 0; a value outside [0, 1) is an error naming file, line and
+ * key. */
 static void record_level_var(void **state)
 {
     (void)state;
