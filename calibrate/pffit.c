@@ -228,10 +228,10 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
  * uncalibrated model's level, and the level's log, the distance between
  * the two models of the whole run, enters the interval
  * (calibrate/extrapolate.c, ((1 - wl) ln level)^2) beside the windows'
- * check of the population model (level_var below).  Applied, it took the
- * nine's calibrated mean |error| (bench_ltrf_calib, preferred pool / 8
- * warps) from 4.60% / 6.18% to 3.76% / 5.21% but the validation kernels'
- * from 3.19% / 4.79% to 3.55% / 5.22%, the set that judges a term.  One
+ * check of the population model (level_var below).  As a correction it
+ * reads the validation kernels worse (bench_ltrf_calib, calibrated mean
+ * |error| at the preferred pool / 8 warps: 3.55% / 5.22% against 3.19% /
+ * 4.79%), though the nine better.  One
  * draw of the paths (the sampler's seed); it needs no window, so a kernel
  * too short for a pair gets it too (its record has no samples: its
  * estimates are reported uncalibrated, at level 1 with LV_SD_NONE).  A short run
