@@ -72,7 +72,7 @@
  *   units     min_u pipes_u / (ii_u use_u)  ALU, SFU, LD/ST pipes (ALU pipes
  *                                         that keep up with issue: in the
  *                                         issue cap, min(S iw, their cap))
- *   dram      BW / bytes per instruction
+ *   dram      BW / bytes per instruction  (with latency, below)
  *   latency   N_w / cpi_w                 N_w active warps
  *   pool      P / cpi_short               two-level scheduler: only the P warps
  *                                         of the active pool issue; a warp
@@ -80,7 +80,17 @@
  *                                         so only the short stalls count
  *                                         (cpi_short = cpi_w without a S_mem)
  * IPC is their soft minimum (sum_i v_i^-p)^(-1/p): the p-norm saturates
- * smoothly when two limits are close, as queueing does.
+ * smoothly when two limits are close, as queueing does.  Latency and DRAM
+ * enter it as one term, the throughput of a closed network: N_w warps
+ * circulate through a delay of cpi_w - s cycles per instruction and the
+ * sampler's one first-come-first-served DRAM server of s = 1 / dram cycles
+ * per instruction (so that one warp alone still runs at 1 / cpi_w), solved
+ * exactly for whole warp counts (mean-value analysis,
+ *   R(n) = s (1 + Q(n-1)),  X(n) = n / (cpi_w - s + R(n)),  Q(n) = X(n) R(n),
+ * in the machine-repairman form X(n) = (1 - B(n, (cpi_w - s) / s)) / s, B
+ * the Erlang loss formula) and linear between them.  The server's queue, not a p-norm,
+ * bends the curve, and X reaches BW / bytes once the warps outnumber the
+ * knee (cpi_w / s) several times, as the sampler's DRAM-bound runs do.
  *
  * Head-of-line blocking (collectors per class).  A scheduler takes its best
  * ready warp and, when no collector of that instruction's class is free,
@@ -152,6 +162,21 @@
  * exit, analytic/kchar.c) and a tail t * (insts_per_warp * cpi_w) (t free,
  * default 0).
  *
+ * Spread of the issuing warps.  c w_cta a is a mean: a CTA's warps end
+ * their phases one by one (trip counts drawn per warp), so the warps that
+ * issue range from all of them to the slowest alone, and IPC(W), concave,
+ * at the mean W overstates the SM's throughput over them.  Each CTA draws
+ * its issuing warps from the distribution h(j) kchar walks (the share of
+ * its lone time with j warps issuing, mean w_cta a), independently of the
+ * other resident CTAs, so P(W) for c CTAs is h convolved c times.  A
+ * state of W warps covers lone time at W / cpi_w(W) per cycle and issues
+ * IPC(W), so it lasts W / (cpi_w(W) IPC(W)) times as long as alone, and
+ *   IPC(c) = sum_W P(W) W / cpi_w(W)  /  sum_W P(W) W / (cpi_w(W) IPC(W))
+ * (the lone-time-weighted states, turned into cycles), solved on a grid
+ * of W (every count to 8, then about 25% apart) and linear between.
+ * Under a two-level pool the issuing warps are the pool's, and the mean
+ * alone is kept.
+ *
  * Critical CTAs.  A run ends no earlier than any CTA's start plus its lone
  * cycles T_j (the sum over its barrier phases of the slowest warp's
  * lone-warp time, plus the drain; analytic/kchar.c), times
@@ -164,7 +189,7 @@
  * and with n CTAs resident each advances through its lone time at the
  * rate 1 / x(n),
  *   x(n) = max(g, n I_cta / (IPC(n) mean_j T_j))
- * (IPC(n) the steady state with n CTAs' active warps: n CTAs retire
+ * (IPC(n) the steady state with n CTAs' active warps, spread as above: n CTAs retire
  * n I_cta instructions, mean T_j of lone time each, in n I_cta / IPC(n)
  * cycles; no CTA is faster than alone).  An oldest-first scheduler (GTO,
  * rf_ipc_machine.oldest_first) hands issue out by warp age instead: the
@@ -214,6 +239,7 @@
 #include "ipc.h"
 
 #include <math.h>
+#include <string.h>
 
 const rf_mparam rf_ipc_mparams[] = {
     {"lat_scale", offsetof(rf_ipc_params, lat_scale), 0.05, 8.0, 1.0, true, "1",
@@ -382,6 +408,7 @@ typedef struct solve_ctx {
     double inv_sched;   /* 1 / S */
     double inv_iw;      /* 1 / issue width */
     double inv_warps;   /* 1 / warps (set_prun: the pair's second solve has others) */
+    double dram_s;      /* cycles of DRAM service per instruction (0: no DRAM cap) */
     double inv_coll;    /* collector users / collectors (one shared pool) */
     double inv_pool;    /* 1 / the two-level pool */
     double class_sum;   /* f_alu + f_sfu + f_ldst (normalises the classes) */
@@ -408,6 +435,33 @@ static void unit_waits(double x, double ua, double sa, double us, double ss, dou
     wu[0] = u[0] * (inv * d[1] * d[2]) * sv[0] / 2.0;
     wu[1] = u[1] * (inv * d[0] * d[2]) * sv[1] / 2.0;
     wu[2] = u[2] * (inv * d[0] * d[1]) * sv[2] / 2.0;
+}
+
+/* Latency and DRAM together (header): the throughput of n warps, each
+ * cpi cycles per instruction of which s at one DRAM server; a fractional
+ * warp count linear between its neighbours.  The network (a delay of
+ * z = cpi - s, the server) is the machine-repairman queue, whose mean-value
+ * analysis is exact: the server idles with probability B(n, z / s), the
+ * Erlang loss formula, so X(n) = (1 - B) / s, and 1 / B follows
+ * 1 / B(i) = 1 + (i s / z) / B(i - 1), 1 / B(0) = 1. */
+static double dram_closed(double cpi, double n, double s)
+{
+    double z = cpi > s ? cpi - s : 0.0;
+    int whole = (int)n;
+    if (!(z > 0))
+        return (whole >= 1 ? 1.0 : n) / s;
+    double r = s / z, inv = 1.0, prev = 1.0;
+    for (int i = 1; i <= whole + 1; i++) {
+        prev = inv;
+        inv = 1.0 + i * r * inv;
+        if (inv > 1e15) {       /* saturated: 1 - B = 1 to double precision */
+            if (i <= whole)
+                prev = inv;
+            break;
+        }
+    }
+    double x = (1.0 - 1.0 / prev) / s, next = (1.0 - 1.0 / inv) / s;
+    return x + (n - whole) * (next - x);
 }
 
 /* F(x); fills out when non-NULL. */
@@ -437,6 +491,8 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     /* The caps enter the soft minimum as v^-p: each is computed as its
      * reciprocal (r = 1/v), which saves a division per cap. */
     double r_lat = cpi * c->inv_warps;
+    if (c->dram_s > 0)
+        r_lat = 1.0 / dram_closed(cpi, 1.0 / c->inv_warps, c->dram_s);
     double r_col, inv_iss = 0.0;
     if (c->typed) {
         /* Collectors per class: each class's instructions hold its own
@@ -612,8 +668,7 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
     c.inv_pool = m->pool > 0 ? 1.0 / m->pool : 0.0;
     if (isfinite(unit))
         c.caps_sum += inv_pow(unit, c.p_exp, c.ip);
-    if (isfinite(dram))
-        c.caps_sum += inv_pow(dram, c.p_exp, c.ip);
+    c.dram_s = isfinite(dram) ? 1.0 / dram : 0.0;
 
     sv->c = c;
     sv->issue = issue;
@@ -791,6 +846,85 @@ static double issuing_warps(const rf_ipc_kernel *k, double n, double wpc, double
     return n * wpc * act;
 }
 
+/* Warp counts the spread is solved at (every count up to 8, then about 25%
+ * apart; RF_IPC_NSPREAD - 1 the last), linear between them. */
+static const int spread_grid[] = {0,  1,  2,  3,  4,  5,  6,   7,   8,   10,  12,  15, 19,
+                                  24, 30, 37, 46, 58, 72, 90, 112, 140, 175, 219, 256};
+
+/* The spread of the issuing warps (header): the IPC with n CTAs resident
+ * over the distribution of the warps that issue, each CTA drawing its
+ * count from k->act_hist independently, scaled so that the mean is
+ * n wpc act.  tab caches, for a warp count W on the grid, IPC(W) at
+ * tab[2W] and the latency limit W / cpi_w at tab[2W + 1] (< 0: not solved
+ * yet; tabn entries).  States under 1e-4 of the time are left out (the
+ * ratio renormalises).  Returns -1 where the distribution is unknown or
+ * too wide for tab, and under a two-level pool (whose cap on the issuing
+ * warps active_frac carries): the mean's steady state then. */
+
+static double spread_ipc(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                         const rf_ipc_params *p, int n, int wpc, double act, double *tab,
+                         int tabn)
+{
+    if (n < 1 || wpc < 1 || wpc > RF_IPC_MAXWPC || 2 * n * wpc + 1 >= tabn || m->pool > 0
+        || (k->pool_warps > 0 && k->active_free > 0))
+        return -1.0;
+    double mh = 0, hs = 0;
+    for (int j = 1; j <= wpc; j++) {
+        mh += j * k->act_hist[j];
+        hs += k->act_hist[j];
+    }
+    if (!(hs > 0.5) || !(mh > 0))
+        return -1.0;
+    /* P(W) for n CTAs: the n-fold convolution of the CTA's distribution. */
+    double pw[2][RF_IPC_NSPREAD], *cur = pw[0], *nxt = pw[1];
+    memset(cur, 0, sizeof pw[0]);
+    cur[0] = 1.0;
+    for (int c = 0; c < n; c++) {
+        memset(nxt, 0, sizeof pw[0]);
+        for (int w = 0; w <= c * wpc; w++) {
+            if (cur[w] <= 0)
+                continue;
+            for (int j = 1; j <= wpc; j++)
+                nxt[w + j] += cur[w] * k->act_hist[j] / hs;
+        }
+        double *t = cur;
+        cur = nxt;
+        nxt = t;
+    }
+    double scale = wpc * act / mh, num = 0, den = 0;
+    rf_ipc_machine mw = *m;
+    int g = 0;
+    for (int w = n; w <= n * wpc; w++) {
+        if (cur[w] < 1e-4)
+            continue;
+        /* W between grid points lo <= W <= hi: linear between them. */
+        while (spread_grid[g + 1] < w)
+            g++;
+        int lo = spread_grid[g], hi = spread_grid[g + 1];
+        if (lo == w)
+            hi = lo;
+        int at[2] = {lo, hi};
+        for (int e = 0; e < 2; e++) {
+            int v = at[e];
+            if (tab[2 * v] >= 0)
+                continue;
+            rf_ipc_result r;
+            mw.warps = v * scale;
+            rf_ipc_steady(k, &mw, p, &r);
+            tab[2 * v] = r.ipc;
+            tab[2 * v + 1] = r.cpi_warp > 0 ? mw.warps / r.cpi_warp : r.ipc;
+        }
+        double f = hi > lo ? (double)(w - lo) / (hi - lo) : 0.0;
+        double ipc = (1 - f) * tab[2 * lo] + f * tab[2 * hi];
+        double lat = (1 - f) * tab[2 * lo + 1] + f * tab[2 * hi + 1];
+        /* Lone time to cycles: a state of W warps lasts its lone time
+         * over its warps' pace, IPC(W) / (W / cpi_w(W)). */
+        num += cur[w] * lat;
+        den += ipc > 0 ? cur[w] * lat / ipc : 0;
+    }
+    return den > 0 ? num / den : -1.0;
+}
+
 double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                             const rf_ipc_params *p, long ctas, int resident,
                             double *ipc_out, rf_ipc_result *steady)
@@ -820,6 +954,17 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     } else {
         rf_ipc_steady(k, &mm, p, &r);
     }
+    /* The issuing warps' spread (header), W warps at tab[W]. */
+    double tab[2 * RF_IPC_NSPREAD];
+    for (int i = 0; i < 2 * RF_IPC_NSPREAD; i++)
+        tab[i] = -1.0;
+    int iwpc = (int)wpc;
+    double sp = spread_ipc(k, &mm, p, first, iwpc, act, tab, 2 * RF_IPC_NSPREAD);
+    if (sp >= 0)
+        r.ipc = sp;
+    if (full > 0 && part > 0 && (sp = spread_ipc(k, &mm, p, (int)part, iwpc, act, tab,
+                                                 2 * RF_IPC_NSPREAD)) >= 0)
+        rp.ipc = sp;
     if (steady)
         *steady = r;
     double hold = k->drain + p->tail * k->insts_per_warp * r.cpi_warp;
@@ -848,13 +993,17 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         double lone[RF_IPC_NLONE], v[RF_IPC_NLONE];
         long age[RF_IPC_NLONE];
         for (int n = 1; n <= ns; n++) {
-            rf_ipc_machine mn = *m;
-            mn.warps = issuing_warps(k, n, wpc, act);
-            rf_ipc_result rn;
-            rf_ipc_steady(k, &mn, p, &rn);
-            double xv = rn.ipc > 0 && mean > 0 ? n * i_cta / (rn.ipc * mean) : g;
+            double ipc_n = spread_ipc(k, m, p, n, iwpc, act, tab, 2 * RF_IPC_NSPREAD);
+            if (ipc_n < 0) {
+                rf_ipc_machine mn = *m;
+                mn.warps = issuing_warps(k, n, wpc, act);
+                rf_ipc_result rn;
+                rf_ipc_steady(k, &mn, p, &rn);
+                ipc_n = rn.ipc;
+            }
+            double xv = ipc_n > 0 && mean > 0 ? n * i_cta / (ipc_n * mean) : g;
             x[n] = xv > g ? xv : g;
-            cap[n] = rn.ipc;
+            cap[n] = ipc_n;
         }
         double share = m->oldest_first ? (p->gto_share < 0 ? 0 : p->gto_share > 1 ? 1 : p->gto_share)
                                        : 0.0;
@@ -900,7 +1049,7 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                 if (rem[i] <= 1e-9 * mean) {
                     if (next < ctas) {
                         age[i] = next;
-                        lone[i] = rem[i] = k->lone[next++];
+                                    lone[i] = rem[i] = k->lone[next++];
                     } else {
                         rem[i] = -1.0;      /* the slot stays empty */
                         nact--;

@@ -27,6 +27,11 @@
  * (rf_ipc_kernel.lone). */
 #define RF_IPC_NLONE 256
 
+/* Warps per CTA whose active-warp distribution is kept (rf_ipc_kernel.act_hist). */
+#define RF_IPC_MAXWPC 32
+/* Issuing warps below this many take the spread over CTAs (analytic/ipc.c). */
+#define RF_IPC_NSPREAD 257
+
 /* Barrier regions kept with their own unit mix (rf_ipc_kernel.phase). */
 #define RF_IPC_NPHASE 8
 
@@ -83,6 +88,10 @@ typedef struct rf_ipc_kernel {
                              * (calibrate/extrapolate.c); with fewer CTAs resident
                              * their active warps issue up to it.  0: no cap */
     double active_free;     /* active_frac before that cap (0: active_frac) */
+    double act_hist[RF_IPC_MAXWPC + 1]; /* [j]: share of a CTA's critical time with j of its
+                             * warps issuing (j = 1 .. warps_per_cta; its mean is
+                             * active_frac x warps_per_cta); all 0: unknown, the
+                             * mean alone (analytic/kchar.c) */
     int warps_per_cta;
     /* Barrier regions (analytic/kchar.c): the code between barriers, each
      * with the unit mix of its instructions, the largest RF_IPC_NPHASE - 1

@@ -81,7 +81,11 @@
  * Every barrier phase counts, however many a CTA has (a CTA set's stored
  * rows fold a warp's phases past MC_MAXPH into one, the sums above do not).
  * The IPC model issues from active_frac x resident warps; analytic/waves.c
- * runs the same CTA samples through time.
+ * runs the same CTA samples through time.  Its spread (act_hist): in a
+ * phase, j warps issue until the j-th longest T_w,p ends, so the share of
+ * the summed phase lengths with j warps issuing is the distribution whose
+ * mean is active_frac x warps per CTA (rf_kchar_act_hist, from the stored
+ * rows; the IPC model averages over it, analytic/ipc.c).
  * Live fraction: the share of resident warps that have not exited, which
  * is what holds registers (HI-RF's register cache, analytic/rccollide.c):
  * a warp waiting at a barrier still holds its registers, so
@@ -1692,6 +1696,36 @@ int rf_kchar_ctaset_reuse_jobs(const rf_ctaset *const *have, int nhave, const rf
  * bound) spread over `stride` SMs (the sample's c-th CTA is grid CTA
  * c stride), the CTAs of the sample that `from` walked taken from it
  * (ctaset_walk). */
+void rf_kchar_act_hist(const rf_ctaset *cs, double h[RF_IPC_MAXWPC + 1])
+{
+    memset(h, 0, sizeof *h * (RF_IPC_MAXWPC + 1));
+    int wpc = cs->wpc;
+    if (wpc < 1 || wpc > RF_IPC_MAXWPC)
+        return;
+    double t[RF_IPC_MAXWPC], total = 0;
+    for (int c = 0; c < cs->nctas; c++) {
+        int nph = cs->nph[c] < cs->maxph ? cs->nph[c] : cs->maxph;
+        const float *T = cs->time + (size_t)c * wpc * cs->maxph;
+        for (int ph = 0; ph < nph; ph++) {
+            /* Insertion sort, longest first: wpc <= RF_IPC_MAXWPC. */
+            for (int w = 0; w < wpc; w++) {
+                double v = T[(size_t)w * cs->maxph + ph];
+                int i = w;
+                for (; i > 0 && t[i - 1] < v; i--)
+                    t[i] = t[i - 1];
+                t[i] = v;
+            }
+            for (int j = 1; j <= wpc; j++) {
+                double span = t[j - 1] - (j < wpc ? t[j] : 0.0);
+                h[j] += span;
+                total += span;
+            }
+        }
+    }
+    for (int j = 0; j <= RF_IPC_MAXWPC; j++)
+        h[j] = total > 0 ? h[j] / total : 0.0;
+}
+
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                       int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
                       int jobs, rf_ipc_kernel *out, rf_err *err);
@@ -1905,6 +1939,7 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
                      RF_KCHAR_MC_SEED, RF_KCHAR_MC_REL_SE, from, jobs, &cs, err);
     if (rc)
         return rc;
+    rf_kchar_act_hist(cs, out->act_hist);
     out->stall_mem = cs->s_mem;
     out->stall_dep = cs->s_dep;
     out->turn_insts = cs->turn_insts;

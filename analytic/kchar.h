@@ -107,6 +107,14 @@ typedef struct rf_ctaset {
                             * after each CTA (NULL in a slice) */
 } rf_ctaset;
 
+/* The active-warp distribution of cs (rf_ipc_kernel.act_hist): in each
+ * stored barrier phase of each CTA, j warps issue until the j-th longest
+ * lone time ends; h[j] is the share of the summed phase lengths (the CTAs'
+ * critical times) with j warps issuing, j = 1 .. wpc, so that
+ * sum_j j h[j] = active_frac x wpc over the stored rows.  All 0 for CTAs
+ * of more than RF_IPC_MAXWPC warps, or no time at all. */
+void rf_kchar_act_hist(const rf_ctaset *cs, double h[RF_IPC_MAXWPC + 1]);
+
 /* CTAs first_cta .. first_cta + nctas - 1 of the kernel's run, with the
  * sampler's random streams for `seed`: the c-th is grid CTA
  * (first_cta + c) * stride, as the sampler runs SM 0's share of a grid

@@ -577,6 +577,77 @@ static void dram_drain_bounds_the_run(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 4390.0, 1e-6);
 }
 
+/* Latency and DRAM as one closed network (mean-value analysis).  Plain
+ * kernel, p = 1 (issue 2, collectors 6 / 3 = 2), cpi_w = 1 + S_mem = 8,
+ * DRAM cap BW / bytes = 1 / 2 = 0.5, so s = 2 cycles of service per
+ * instruction and a delay of z = cpi_w - s = 6:
+ *   n = 1: R = s = 2,                X = 1 / (6 + 2) = 0.125, Q = 0.25
+ *   n = 2: R = 2 x 1.25 = 2.5,       X = 2 / 8.5 = 0.235294,  Q = 0.588235
+ *   n = 3: R = 2 x 1.588235 = 3.176471, X = 3 / 9.176471 = 0.326923
+ * 2.5 warps: 0.235294 + 0.5 (0.326923 - 0.235294) = 0.281109, and
+ *   IPC = 1 / (1 / 0.281109 + 1/2 + 1/2) = 0.219426
+ * (the latency limit alone, 2.5 / 8 = 0.3125, reported as lim_latency).
+ * With many warps the server saturates: 48 warps, 12 times the knee
+ * (z + s) / s = 4, give X = 0.5 to 1e-6, IPC 1 / (1/0.5 + 1) = 1/3. */
+static void dram_closed_network(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 4.0;
+    k.stall_mem = 7.0;
+    k.dram_bytes = 2.0;
+    m.dram_bytes_per_cycle = 1.0;
+    m.warps = 2.5;
+    rf_ipc_result r;
+    rf_ipc_steady(&k, &m, &p, &r);
+    double x = 2.0 / 8.5 + 0.5 * (3.0 / (6.0 + 2.0 * (1.0 + (2.0 / 8.5) * 2.5)) - 2.0 / 8.5);
+    assert_float_equal(x, 0.281109, 1e-6);
+    assert_float_equal(r.ipc, 1.0 / (1.0 / x + 1.0), 1e-9);
+    assert_float_equal(r.lim_latency, 2.5 / 8.0, 1e-12);
+    assert_float_equal(r.lim_dram, 0.5, 1e-12);
+    m.warps = 48;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.ipc, 1.0 / 3.0, 1e-5);
+}
+
+/* The issuing warps' spread.  Plain kernel, p = 2 (issue 2, collectors
+ * 2): IPC(W) = (1/W^2 + 1/2)^-1/2, W / cpi_w = W.  A CTA of 4 warps has 2
+ * or 4 issuing, half its time each (mean 3 = 4 x active_frac 0.75, so W
+ * warps are W issuing).  A state of W warps lasts its lone time times
+ * W / IPC(W) cycles, so
+ *   IPC = sum_W P(W) W / sum_W P(W) W / IPC(W).
+ * One CTA: IPC(2) = 0.75^-1/2 = 1.154701, IPC(4) = 0.5625^-1/2 = 4/3:
+ *   3 / (0.5 x 2 / 1.154701 + 0.5 x 4 / (4/3)) = 3 / 2.366025 = 1.267949,
+ * below IPC(3) = 1.279204; its 400 instructions take 315.470 cycles.
+ * Two CTAs: W = 4, 6, 8 with 1/4, 1/2, 1/4, IPC(6) = 1.376494, IPC(8) =
+ * 1.392621: 6 / (0.75 + 2.179449 + 1.436141) = 1.374385, 800
+ * instructions in 582.079 cycles.  Without the distribution: IPC(3). */
+static void issuing_warps_spread(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 2.0;
+    p.coll_base = 4.0;
+    k.active_frac = 0.75;
+    k.act_hist[2] = 0.5;
+    k.act_hist[4] = 0.5;
+    double ipc;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 1, 1, &ipc, NULL), 315.470054, 1e-5);
+    assert_float_equal(ipc, 1.267949, 1e-6);
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 2, 2, &ipc, NULL), 582.078684, 1e-5);
+    assert_float_equal(ipc, 1.374385, 1e-6);
+    k.act_hist[2] = k.act_hist[4] = 0.0;
+    rf_ipc_kernel_cycles(&k, &m, &p, 1, 1, &ipc, NULL);
+    assert_float_equal(ipc, 1.279204, 1e-6);
+}
+
 static void parameters_table(void **state)
 {
     (void)state;
@@ -612,6 +683,8 @@ int main(void)
         cmocka_unit_test(oldest_first_cta_fluid),
         cmocka_unit_test(pool_caps_short_run_warps),
         cmocka_unit_test(dram_drain_bounds_the_run),
+        cmocka_unit_test(dram_closed_network),
+        cmocka_unit_test(issuing_warps_spread),
         cmocka_unit_test(parameters_table),
     };
     return cmocka_run_group_tests_name("ipc", tests, NULL, NULL);

@@ -451,6 +451,41 @@ static rf_func *turns_kernel(bool dep)
     return kb_finish(&b);
 }
 
+/* The active-warp distribution of a hand-made set: one CTA of 3 warps, two
+ * phases with lone times {10, 4, 6} and {2, 2, 8}.  Phase 0, longest
+ * first 10, 6, 4: 1 warp issues for 10 - 6 = 4 cycles, 2 for 6 - 4 = 2,
+ * all 3 for 4.  Phase 1, 8, 2, 2: 1 warp for 6, 2 for 0, 3 for 2.  Of the
+ * 10 + 8 = 18 cycles: h[1] = 10/18, h[2] = 2/18, h[3] = 6/18, mean
+ * (10 + 4 + 18) / 18 = 32/18 = 3 x active_frac (32/3 work over 18).  A CTA
+ * wider than RF_IPC_MAXWPC warps gives none. */
+static void active_warp_distribution(void **state)
+{
+    (void)state;
+    int nph[1] = {2};
+    float t[6] = {10, 2, 4, 2, 6, 8};         /* [warp][phase] */
+    float ins[6] = {0};
+    rf_ctaset cs;
+    memset(&cs, 0, sizeof cs);
+    cs.nctas = 1;
+    cs.wpc = 3;
+    cs.maxph = 2;
+    cs.nph = nph;
+    cs.time = t;
+    cs.insts = ins;
+    double h[RF_IPC_MAXWPC + 1];
+    rf_kchar_act_hist(&cs, h);
+    assert_float_equal(h[0], 0.0, 0.0);
+    assert_float_equal(h[1], 10.0 / 18.0, 1e-12);
+    assert_float_equal(h[2], 2.0 / 18.0, 1e-12);
+    assert_float_equal(h[3], 6.0 / 18.0, 1e-12);
+    assert_float_equal(h[4], 0.0, 0.0);
+    assert_float_equal(h[1] + 2 * h[2] + 3 * h[3], 32.0 / 18.0, 1e-12);
+    cs.wpc = RF_IPC_MAXWPC + 1;
+    rf_kchar_act_hist(&cs, h);
+    for (int j = 0; j <= RF_IPC_MAXWPC; j++)
+        assert_float_equal(h[j], 0.0, 0.0);
+}
+
 static void turn_length(void **state)
 {
     (void)state;
@@ -863,6 +898,7 @@ int main(void)
         cmocka_unit_test(ctaset_reuse_is_the_walk),
         cmocka_unit_test(compute_walked_is_compute),
         cmocka_unit_test(sample_is_the_runs_ctas),
+        cmocka_unit_test(active_warp_distribution),
         cmocka_unit_test(turn_length),
         cmocka_unit_test(dram_stream_ends),
         cmocka_unit_test(big_cfg_frequencies),
