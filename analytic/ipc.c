@@ -1049,7 +1049,7 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                 if (rem[i] <= 1e-9 * mean) {
                     if (next < ctas) {
                         age[i] = next;
-                                    lone[i] = rem[i] = k->lone[next++];
+                        lone[i] = rem[i] = k->lone[next++];
                     } else {
                         rem[i] = -1.0;      /* the slot stays empty */
                         nact--;
