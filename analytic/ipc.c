@@ -193,9 +193,11 @@
  * n I_cta instructions, mean T_j of lone time each, in n I_cta / IPC(n)
  * cycles; no CTA is faster than alone).  An oldest-first scheduler (GTO,
  * rf_ipc_machine.oldest_first) hands issue out by warp age instead: the
- * CTAs in launch order each take at most their lone pace, need_j =
- * I_cta / (g T_j) instructions per cycle, until IPC(n) is used up, so CTA
- * j advances at v_j = min(need_j, IPC(n) - sum_{older} taken) / (need_j g);
+ * CTAs in launch order each take at most their pace alone, need_j =
+ * I_j / (x(1) T_j) instructions per cycle (I_j its own instructions, x(1)
+ * the steady state's stretch of a lone CTA), until IPC(n) is used up, so
+ * CTA j advances at v_j = min(need_j, IPC(n) - sum_{older} taken) /
+ * (need_j x(1));
  * the fluid blends the two shares as the population model does
  * (analytic/waves.c), v_j = (1 - s) / x(n) + s v_j, s = gto_share.  A
  * young CTA whose slowest warp waits on DRAM then runs the rest of its
@@ -990,7 +992,7 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         mean /= (double)ctas;
         int ns = resident < ctas ? resident : (int)ctas;
         double rem[RF_IPC_NLONE], x[RF_IPC_NLONE + 1], cap[RF_IPC_NLONE + 1];
-        double lone[RF_IPC_NLONE], v[RF_IPC_NLONE];
+        double lone[RF_IPC_NLONE], ins[RF_IPC_NLONE], v[RF_IPC_NLONE];
         long age[RF_IPC_NLONE];
         for (int n = 1; n <= ns; n++) {
             double ipc_n = spread_ipc(k, m, p, n, iwpc, act, tab, 2 * RF_IPC_NSPREAD);
@@ -1011,6 +1013,7 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         int nact = ns;
         for (int i = 0; i < ns; i++) {
             age[i] = next;
+            ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
             lone[i] = rem[i] = k->lone[next++];
         }
         double t = 0.0;
@@ -1028,10 +1031,10 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                         if (rem[j] >= 0 && !taken[j] && (i < 0 || age[j] < age[i]))
                             i = j;
                     taken[i] = true;
-                    double need = lone[i] > 0 ? i_cta / (g * lone[i]) : 0;
+                    double need = lone[i] > 0 ? ins[i] / (x[1] * lone[i]) : 0;
                     double got = need < left ? need : left;
                     left -= got;
-                    double vo = need > 0 ? got / need / g : 1.0 / g;
+                    double vo = need > 0 ? got / need / x[1] : 1.0 / x[1];
                     v[i] = (1.0 - share) * v[i] + share * vo;
                 }
             }
@@ -1049,6 +1052,7 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                 if (rem[i] <= 1e-9 * mean) {
                     if (next < ctas) {
                         age[i] = next;
+                        ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
                         lone[i] = rem[i] = k->lone[next++];
                     } else {
                         rem[i] = -1.0;      /* the slot stays empty */

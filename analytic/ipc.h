@@ -112,6 +112,8 @@ typedef struct rf_ipc_kernel {
      * has at most RF_IPC_NLONE CTAs: nlone = crit_ctas then, else 0. */
     int nlone;
     float lone[RF_IPC_NLONE];
+    float lone_insts[RF_IPC_NLONE]; /* each one's warp instructions (0: unknown, the
+                             * mean CTA's insts_per_warp x warps_per_cta) */
     rf_rcc_writes rcw;      /* writes per register (HI-RF collisions); nregs 0 = unknown */
     rf_sw_liveprof swp;     /* live registers for RegMutex and FineReg (analytic/switching.c) */
     /* The code and profile, for designs characterised per design point

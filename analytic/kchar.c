@@ -2052,7 +2052,7 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     long n = ctas < RF_KCHAR_CRIT_MAX ? ctas : RF_KCHAR_CRIT_MAX, first = ctas - n;
     if (n < 1)
         return RF_OK;
-    double *lone = malloc(sizeof *lone * (size_t)n);
+    double *lone = malloc(sizeof *lone * (size_t)n * 2);
     long *rec = malloc(sizeof *rec * (size_t)n);
     if (!lone || !rec) {
         free(lone);
@@ -2095,6 +2095,11 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 }
             }
             lone[c0 + c] = t;
+            double ins = 0;
+            const float *I = cs->insts + (size_t)c * cs->wpc * cs->maxph;
+            for (int q = 0; q < cs->wpc * cs->maxph; q++)
+                ins += I[q];
+            lone[n + c0 + c] = ins;
         }
         double drain = cs->drain;
         rf_kchar_ctaset_free(cs);
@@ -2120,8 +2125,10 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     out->ncrit = keep;
     out->crit_ctas = ctas;
     if (n == ctas && n <= RF_IPC_NLONE) {
-        for (long j = 0; j < n; j++)
+        for (long j = 0; j < n; j++) {
             out->lone[j] = (float)lone[j];
+            out->lone_insts[j] = (float)lone[n + j];
+        }
         out->nlone = (int)n;
     }
 

@@ -492,7 +492,15 @@ static void cta_fluid_ends_the_run(void **state)
  * until CTA 1 ends at 450 + 9000/7 + 1500/7 = 1950; CTA 4's last
  * 1000 - 1500/7 = 5500/7 alone: 1950 + 5500/7 = 2735.71 cycles (the equal
  * share: 2524.32).  gto_share 0, or a scheduler that is not oldest-first
- * (LRR, two-level), keeps the equal share. */
+ * (LRR, two-level), keeps the equal share.
+ * Each CTA's own instruction count: I_j = T_j x 400/740 (the same 2000 in
+ * all), so every need is 400/740 = 20/37.  The oldest takes 20/37 (v = 1),
+ * the other the 8/9 - 20/37 = 116/333 left, v = 29/45.  CTA 0 ends at 300
+ * (CTA 1 has 1500 - 300 x 29/45 = 1306.667 left); CTA 2 at v = 29/45 ends
+ * 18000/29 = 620.690 later (CTA 1: 685.977 left), and CTA 1 ends 685.977
+ * after that, at 1606.667, with CTA 3 at 500 - 685.977 x 29/45 = 57.926;
+ * CTA 3 ends 57.926 later, CTA 4 (1000 - 57.926 x 29/45 = 962.670 left)
+ * alone at its pace (IPC(1) 0.8 >= 20/37): 3192124/1215 = 2627.263. */
 static void oldest_first_cta_fluid(void **state)
 {
     (void)state;
@@ -515,6 +523,11 @@ static void oldest_first_cta_fluid(void **state)
     m.oldest_first = false;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
                        1500.0 * 45.0 / 37.0 + 700.0, 1e-3);
+    m.oldest_first = true;
+    for (int j = 0; j < 5; j++)
+        k.lone_insts[j] = (float)(k.lone[j] * 400.0 / 740.0);
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       3192124.0 / 1215.0, 1e-2);
 }
 
 /* The same five CTAs (lone 300, 1500, 400, 500, 1000) under a two-level
