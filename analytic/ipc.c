@@ -132,9 +132,15 @@
  * reported limits are those of the region that takes the most time.
  * (Measured on the built-in SM model, fermi-gtx480, whole grid on one SM:
  * conv_row's load region (LD/ST 0.07 of its instructions) and tap region
- * (0.47) read 1.274 against the mean mix's 1.478 and the sampler's 1.221;
- * transpose, whose regions wait on DRAM in turn while other CTAs use the
- * pipes, reads 0.905 against 0.997 and the sampler's 1.045.)  Under a
+ * (0.47) read 1.274 against the mean mix's 1.478 and the sampler's 1.221.)
+ * The DRAM server is not a region's: every CTA's accesses queue at it
+ * whatever region the CTA is in, and a CTA that waits there leaves the
+ * pipes to the others.  So the regions are solved without it, and the
+ * fold's throughput, as each warp's cycle time N_w / IPC, is the delay of
+ * the closed network above, with the kernel's s.  (transpose, whose
+ * regions' loads and stores keep the server busy between them: the
+ * sampler at its DRAM cap, 1.046; folded with the server in each region
+ * 0.913, now 1.027.)  Under a
  * two-level scheduler the regions mix instead, and the kernel's mean mix
  * is solved: a warp at a barrier leaves the active pool, which takes in
  * resident warps not at a barrier, of other CTAs in other regions, so the
@@ -767,17 +773,22 @@ static void steady_mix(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_ip
     solve_finish(&sv, out);
 }
 
-/* Barrier regions (header): each region's steady state at its own mix,
- * folded as 1 / IPC = sum_r share_r / IPC_r; the other figures are those
+/* Barrier regions (header): each region's steady state at its own mix
+ * without the DRAM server, folded as 1 / IPC = sum_r share_r / IPC_r, then
+ * the kernel's DRAM server behind the fold; the other figures are those
  * of the region that takes the most time.  Not under a two-level pool
  * (rf_ipc_steady). */
 static void steady_phases(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                           const rf_ipc_params *p, rf_ipc_result *out)
 {
     double inv = 0.0, most = -1.0;
+    rf_ipc_machine mf = *m;
+    bool dram = k->dram_bytes > 0 && m->dram_bytes_per_cycle > 0;
+    if (dram)
+        mf.dram_bytes_per_cycle = 0;        /* the server comes after the fold */
     for (int i = 0; i < k->nphase && i < RF_IPC_NPHASE; i++) {
         rf_ipc_result r;
-        steady_mix(k, &k->phase[i], m, p, &r);
+        steady_mix(k, &k->phase[i], &mf, p, &r);
         if (!(r.ipc > 0)) {
             *out = r;
             return;
@@ -790,6 +801,11 @@ static void steady_phases(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         }
     }
     out->ipc = inv > 0 ? 1.0 / inv : 0.0;
+    if (dram && out->ipc > 0) {
+        double s = k->dram_bytes / m->dram_bytes_per_cycle;
+        out->ipc = dram_closed(m->warps / out->ipc, m->warps, s);
+        out->lim_dram = 1.0 / s;
+    }
 }
 
 void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,

@@ -153,7 +153,7 @@
  * FIT_GTOL. */
 #define FIT_XTOL 1e-3
 /* A fitted parameter within BOUND_TOL of its range from a bound sits at
- * it (hirf_window_check). */
+ * it (rf_calib_hirf_window_check). */
 #define BOUND_TOL 1e-3
 #define FIT_GTOL 1e-4
 #define RATE_LO 0.5
@@ -1227,11 +1227,10 @@ static int hirf_ratio_check(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_
  * parameter, and what it leaves, the mean log residual of the windows,
  *     r = mean_i ln(y_i / f_i(theta)),
  * is a disagreement of model and windows, not window noise: the windows
- * see a stretch of the run the model does not reproduce (transpose on
- * volta-hirf: its CTAs run in lock step, and windows of 5,000 cycles
- * starting after the functional warming, where a wave starts, read its
- * issue phase against the whole run's level; the fit takes gto_share to
- * its bound 1 and leaves r near +0.2).  Such windows measure the level
+ * see a stretch of the run the model does not reproduce (windows that
+ * start where a wave of CTAs in lock step starts read its issue phase
+ * against the whole run's level, and the fit leaves r at a bound of
+ * gto_share).  Such windows measure the level
  * with a bias their scatter does not show, so r^2 joins the noise v of
  * the level they set: the weight is taken again as
  *     w = D^2 / (D^2 + v + r^2)            (rf_extrap_shrink_prior).
@@ -1239,8 +1238,8 @@ static int hirf_ratio_check(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_
  * win_bias, calibrate/extrapolate.c).  A residual the priors leave (the fit inside its
  * bounds) is not counted: there the windows' level is right more often
  * than not. */
-static void hirf_window_check(rf_calib_report *rep, int nord, bool at_bound, double v,
-                              rf_calib *out)
+void rf_calib_hirf_window_check(rf_calib_report *rep, int nord, bool at_bound, double v,
+                                rf_calib *out)
 {
     if (!at_bound)
         return;
@@ -1623,7 +1622,7 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     if (!rc)
         rc = shrink_weight(gpu, k, kc, vwin, out, rep, err);
     if (!rc && nhirf > 0)
-        hirf_window_check(rep, nord, at_bound, vwin, out);
+        rf_calib_hirf_window_check(rep, nord, at_bound, vwin, out);
     if (!rc && nhirf > 0)
         rc = hirf_ratio_check(gpu, k, kc, rep, out, err);
     return rc;

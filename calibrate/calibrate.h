@@ -135,6 +135,15 @@ int rf_calib_short_run(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
 void rf_calib_window_noise(const double *r, const double *sig, int n, double *bias, double *se,
                            double *v);
 
+/* HI-RF plans' windows against their own fit (calibrate/calibrate.c):
+ * when the fit stopped at a parameter's bound (at_bound), the mean log
+ * residual of the nord ordinary windows, r = mean ln(ipc / ipc_fit),
+ * goes to rep->hirf_bias and joins the level's noise v in the shrinkage,
+ * out->shrink = rf_extrap_shrink_prior(RF_EXTRAP_PRIOR_CORR, v + r^2);
+ * otherwise nothing changes. */
+void rf_calib_hirf_window_check(rf_calib_report *rep, int nord, bool at_bound, double v,
+                                rf_calib *out);
+
 /* One window of a switching design for rf_calib_fit_sw. */
 typedef struct rf_calib_swwin {
     const rf_plan_point *pt;    /* its design, place and length as planned */

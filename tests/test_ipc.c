@@ -64,7 +64,7 @@ static void harmonic_soft_min(void **state)
 }
 
 /* Barrier regions: each region's steady state at its own mix, folded as
- * 1 / IPC = sum_r share_r / IPC_r.  Plain kernel, one pool of 6 collectors
+ * 1 / IPC = sum_r share_r / IPC_r, the DRAM server behind the fold.  Plain kernel, one pool of 6 collectors
  * held 3 cycles, p = 2 (latency 8, issue 2 as above), two regions of half
  * the instructions each:
  *   r1: no barriers, collectors 6 / 3 = 2:
@@ -103,6 +103,18 @@ static void barrier_regions_fold(void **state)
     p.smooth = 1.0;
     rf_ipc_steady(&k, &m, &p, &r);
     assert_float_equal(r.ipc, 1.0, 1e-9);
+    /* The DRAM server behind the fold: the regions without it fold to 1
+     * (p = 1), each of the 8 warps' cycle time 8 / 1 = 8 cycles per
+     * instruction, of which s = 0.5 / 1 = 0.5 at the server (0.5 bytes per
+     * instruction, 1 byte per cycle): z = 7.5, s / z = 1/15, and
+     * 1 / B(i) = 1 + (i / 15) / B(i - 1) over i = 1 .. 8 gives 1.0666667,
+     * 1.1422222, 1.2284444, 1.3275852, 1.4425284, 1.5770114, 1.7359386,
+     * 1.9258339: X = (1 - 1 / 1.9258339) / 0.5 = 0.961489. */
+    k.dram_bytes = 0.5;
+    m.dram_bytes_per_cycle = 1.0;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.ipc, 0.961489, 1e-6);
+    assert_float_equal(r.lim_dram, 2.0, 1e-12);
 }
 
 static void typed_collectors(void **state)

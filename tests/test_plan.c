@@ -238,20 +238,20 @@ static void short_run_gets_short_windows(void **state)
 
 /* Settled samples (calibrate/plan.c): transpose on volta-hirf, the whole
  * grid (1,024 CTAs) on one SM, 8 resident, DRAM latency 400 cycles, six
- * points (four ordinary, two HI-RF).  Estimated full run about 780,193
- * cycles: budget 0.0425 x 780,193 = 33,158.2; lifetime 780,193 x 8 / 1024
- * = 6,095.3.  Six samples would be 33,158.2 / 6 = 5,526.4 cycles, windows
- * of 5,526.4 - 400 = 5,126.4 < 6,095.3; a settled sample takes 400 + 2.5
- * x 6,095.3 = 15,638.2 (a warm-up of 1.5 lifetimes and a window of one),
+ * points (four ordinary, two HI-RF).  Estimated full run about 759,661
+ * cycles: budget 0.0425 x 759,661 = 32,285.6; lifetime 759,661 x 8 / 1024
+ * = 5,934.9.  Six samples would be 32,285.6 / 6 = 5,380.9 cycles, windows
+ * of 5,380.9 - 400 = 4,980.9 < 5,934.9; a settled sample takes 400 + 2.5
+ * x 5,934.9 = 15,237.3 (a warm-up of 1.5 lifetimes and a window of one),
  * and the budget holds floor(2.12) = 2.  Kept: the level's window
  * (baseline, 8 banks) and HI-RF concat at its CTAs; the collector, 2-bank,
  * stealing and TEA windows dropped.  One ordinary point: its stratum's
- * middle, 1/2 x 1024 = CTA 512.  A sample 33,158.2 / 2 = 16,579.1 cycles:
- * warm-up 1.5 x 6,095.3 = 9,143.0 capped at half a sample, (int)8,289.5 =
- * 8,289; window (int)16,579.1 - 8,289 = 8,290 (over one lifetime).
- * Warmed: 4 x 8 = 32 CTAs walked; the timed warm-up stays 8,289 (not the
- * 400-cycle fill).  A budget given (33,158 cycles) keeps the six points,
- * warmed to 400 + ((int)(33,158 / 6) - 400) = 400 + 5,126. */
+ * middle, 1/2 x 1024 = CTA 512.  A sample 32,285.6 / 2 = 16,142.8 cycles:
+ * warm-up 1.5 x 5,934.9 = 8,902.4 capped at half a sample, (int)8,071.4 =
+ * 8,071; window (int)16,142.8 - 8,071 = 8,071 (over one lifetime).
+ * Warmed: 4 x 8 = 32 CTAs walked; the timed warm-up stays 8,071 (not the
+ * 400-cycle fill).  A budget given (32,285 cycles) keeps the six points,
+ * warmed to 400 + ((int)(32,285 / 6) - 400) = 400 + 4,980. */
 static void settled_samples_for_short_windows(void **state)
 {
     (void)state;
@@ -267,7 +267,7 @@ static void settled_samples_for_short_windows(void **state)
     assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
     rf_plan pl;
     assert_int_equal(rf_plan_make(&gpu, k, &kc, 0, &pl, &err), RF_OK);
-    assert_float_equal(pl.full_cycles, 780193, 50);
+    assert_float_equal(pl.full_cycles, 759661, 50);
     assert_int_equal(pl.resident, 8);
     double life = pl.full_cycles * 8 / 1024;
     assert_true(pl.budget / 6 - 400 < life);
