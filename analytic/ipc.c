@@ -88,9 +88,10 @@
  * exactly for whole warp counts (mean-value analysis,
  *   R(n) = s (1 + Q(n-1)),  X(n) = n / (cpi_w - s + R(n)),  Q(n) = X(n) R(n),
  * in the machine-repairman form X(n) = (1 - B(n, (cpi_w - s) / s)) / s, B
- * the Erlang loss formula) and linear between them.  The server's queue, not a p-norm,
- * bends the curve, and X reaches BW / bytes once the warps outnumber the
- * knee (cpi_w / s) several times, as the sampler's DRAM-bound runs do.
+ * the Erlang loss formula) and linear between them.  The server's queue,
+ * not a p-norm, bends the curve, and X reaches BW / bytes once the warps
+ * outnumber the knee (cpi_w / s) several times, as the sampler's
+ * DRAM-bound runs do.
  *
  * Head-of-line blocking (collectors per class).  A scheduler takes its best
  * ready warp and, when no collector of that instruction's class is free,
@@ -195,9 +196,9 @@
  * and with n CTAs resident each advances through its lone time at the
  * rate 1 / x(n),
  *   x(n) = max(g, n I_cta / (IPC(n) mean_j T_j))
- * (IPC(n) the steady state with n CTAs' active warps, spread as above: n CTAs retire
- * n I_cta instructions, mean T_j of lone time each, in n I_cta / IPC(n)
- * cycles; no CTA is faster than alone).  An oldest-first scheduler (GTO,
+ * (IPC(n) the steady state with n CTAs' active warps, spread as above:
+ * n CTAs retire n I_cta instructions, mean T_j of lone time each, in
+ * n I_cta / IPC(n) cycles; no CTA is faster than alone).  An oldest-first scheduler (GTO,
  * rf_ipc_machine.oldest_first) hands issue out by warp age instead: the
  * CTAs in launch order each take at most their pace alone, need_j =
  * I_j / (x(1) T_j) instructions per cycle (I_j its own instructions, x(1)
@@ -878,7 +879,6 @@ static const int spread_grid[] = {0,  1,  2,  3,  4,  5,  6,   7,   8,   10,  12
  * ratio renormalises).  Returns -1 where the distribution is unknown or
  * too wide for tab, and under a two-level pool (whose cap on the issuing
  * warps active_frac carries): the mean's steady state then. */
-
 static double spread_ipc(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                          const rf_ipc_params *p, int n, int wpc, double act, double *tab,
                          int tabn)
