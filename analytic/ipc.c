@@ -806,6 +806,10 @@ static void steady_phases(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         double s = k->dram_bytes / m->dram_bytes_per_cycle;
         out->ipc = dram_closed(m->warps / out->ipc, m->warps, s);
         out->lim_dram = 1.0 / s;
+        double lims[6] = {out->lim_latency, out->lim_issue, out->lim_collect, out->lim_unit,
+                          out->lim_dram, out->lim_pool};
+        if (out->bound >= 0 && out->bound < 6 && out->lim_dram < lims[out->bound])
+            out->bound = 4;     /* the server, now in the fold's limits */
     }
 }
 

@@ -1227,10 +1227,11 @@ static int hirf_ratio_check(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_
  * parameter, and what it leaves, the mean log residual of the windows,
  *     r = mean_i ln(y_i / f_i(theta)),
  * is a disagreement of model and windows, not window noise: the windows
- * see a stretch of the run the model does not reproduce (windows that
- * start where a wave of CTAs in lock step starts read its issue phase
- * against the whole run's level, and the fit leaves r at a bound of
- * gto_share).  Such windows measure the level
+ * see a stretch of the run the model does not reproduce (transpose on
+ * volta-hirf: its CTAs run in lock step, and windows of 5,000 cycles
+ * starting after the functional warming, where a wave starts, read its
+ * issue phase against the whole run's level; the fit takes gto_share to
+ * its bound 1 and leaves r near +0.2).  Such windows measure the level
  * with a bias their scatter does not show, so r^2 joins the noise v of
  * the level they set: the weight is taken again as
  *     w = D^2 / (D^2 + v + r^2)            (rf_extrap_shrink_prior).

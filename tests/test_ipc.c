@@ -115,6 +115,14 @@ static void barrier_regions_fold(void **state)
     rf_ipc_steady(&k, &m, &p, &r);
     assert_float_equal(r.ipc, 0.961489, 1e-6);
     assert_float_equal(r.lim_dram, 2.0, 1e-12);
+    /* Its cap 1 / s = 2 is no tighter than the reported region r1's issue
+     * and collector caps (2 each; the issue cap listed first): the bound
+     * stays the issue cap's.  At 2 bytes per instruction the cap, 0.5, is
+     * the tightest: DRAM. */
+    assert_int_equal(r.bound, 1);
+    k.dram_bytes = 2.0;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_int_equal(r.bound, 4);
 }
 
 static void typed_collectors(void **state)
