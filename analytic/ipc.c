@@ -2,12 +2,18 @@
  *
  * Per-warp time.  A warp issues an instruction, then waits for its operands'
  * producers and for operand collection before its next dependent one:
- *   cpi_w = 1 + a S_dep + m S_mem + r W_coll + s_x
+ *   cpi_w = 1 + a S_dep + m S_mem + r d (W_coll + W_wr) + s_x
  * S_dep, S_mem: the stall a lone warp sees per instruction waiting on ALU /
  * SFU / shared-memory producers and on global memory (static, analytic/
  * kchar.c); a, m: free scales (latency overlap the static walk misses);
- * W_coll: operand-collection wait from bank conflicts (below); r: its share
- * on the warp's path; s_x: design stall terms (register-cache misses, NVM
+ * W_coll: operand-collection wait from bank conflicts (below); W_wr: the
+ * wait of the result's bank write (below), on the path because the
+ * scoreboard frees a register when its value is written (none where a
+ * register cache takes the writes, HI-RF); d: the share of a lone warp's
+ * instructions that wait for a register (analytic/kchar.c wait_share), since
+ * a producer's delay lengthens the warp's time only where its consumer waits
+ * for it (independent successors issue meanwhile); r (rf_path, 1): a scale;
+ * s_x: design stall terms (register-cache misses, NVM
  * write-backs, prefetch, CTA switching) supplied by the caller.  HI-RF's
  * NVM write-backs (analytic/rccollide.c) add  sigma n_wb (S_w - 1 + W_write)
  * to cpi_w: n_wb write-backs per instruction, each holding its bank S_w
@@ -396,6 +402,8 @@ typedef struct solve_ctx {
     double intra;       /* intra[B] */
     double fixed_hold;  /* c0 + (L_rf - 1) + h_x */
     double fixed_cpi;   /* 1 + a S_dep + m S_mem + s_x */
+    double path;        /* r d: the collection wait's share on the warp's path */
+    double path_write;  /* 1: a result's bank write is on the path (0: a register cache takes it) */
     double mem_cpi;     /* m S_mem (hidden by the two-level pool's swaps) */
     double caps_sum;    /* sum of v^-p over the x-independent caps */
     double coll_frac;   /* instructions that take a collector */
@@ -493,7 +501,7 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
             wu[i] = wu[i] < c->wu_cap[i] ? wu[i] : c->wu_cap[i];
     double uw = c->mix.frac_alu * wu[0] + c->mix.frac_sfu * wu[1] + c->mix.frac_ldst * wu[2];
     double t_coll = c->fixed_hold + c->mean_class_hold + coll_wait + c->p->unit_hold * uw;
-    double cpi = c->fixed_cpi + c->p->rf_path * coll_wait;
+    double cpi = c->fixed_cpi + c->path * (coll_wait + c->path_write * w.write_wait);
     if (m->wb_rate > 0)             /* NVM write-backs (HI-RF): service and queueing */
         cpi += c->p->rc_stall * m->wb_rate
              * ((m->write_service > 1 ? m->write_service - 1 : 0) + w.write_wait);
@@ -614,6 +622,8 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
                  + m->extra_hold;
     c.fixed_cpi = 1.0 + p->lat_scale * k->stall_dep + p->mem_scale * k->stall_mem + m->extra_stall;
     c.mem_cpi = p->mem_scale * k->stall_mem;
+    c.path = p->rf_path * (k->wait_share > 0 ? (k->wait_share < 1 ? k->wait_share : 1.0) : 1.0);
+    c.path_write = m->wb_rate > 0 ? 0.0 : 1.0;
 
     double issue = (double)m->schedulers * m->issue_width;
     int pipes = m->alu_pipes > 0 ? m->alu_pipes : 1;

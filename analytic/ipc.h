@@ -63,6 +63,8 @@ typedef struct rf_ipc_kernel {
                              * (stall_mem / mem_waits: the mean wait, cycles) */
     double turn_insts;      /* instructions a lone warp issues between waits of more
                              * than a cycle (its turn at a GTO scheduler; 0 = unknown) */
+    double wait_share;      /* share of a lone warp's instructions that wait more than a
+                             * cycle for a register (0 = unknown: all of them) */
     double mem_latency;     /* cycles, mean global access latency from hit rates */
     double drain;           /* cycles a CTA slot stays held after its last warp
                              * exits (its last instructions retiring) */

@@ -1571,6 +1571,7 @@ done:
     /* Each warp's exit ends its last turn. */
     double turns = nev + (double)nctas * wpc;
     cs->turn_insts = ti > 0 ? ti / turns : 1.0;
+    cs->wait_share = ti > 0 ? nev / ti : 0.0;
     cs->drain = drain / nctas;
     *out = cs;
     return RF_OK;
@@ -1943,6 +1944,7 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     out->stall_mem = cs->s_mem;
     out->stall_dep = cs->s_dep;
     out->turn_insts = cs->turn_insts;
+    out->wait_share = cs->wait_share;
     out->mem_waits = cs->mem_waits;
     out->drain = cs->drain;
     out->active_frac = cs->active_frac;

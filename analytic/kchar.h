@@ -94,6 +94,7 @@ typedef struct rf_ctaset {
                             * the mean wait) */
     double turn_insts;     /* instructions per wait of more than a cycle: a warp's
                             * turn at a greedy scheduler */
+    double wait_share;     /* waits of more than a cycle per instruction (exits apart) */
     double drain;          /* mean cycles from a warp's exit to its last retirement */
     uint64_t seed;         /* the walk: its c-th CTA is grid CTA (first_cta + c) * stride */
     long first_cta, stride;/* under the sampler's streams for seed */

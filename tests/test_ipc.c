@@ -352,6 +352,49 @@ static void conflicts_fixed_point(void **state)
     }
 }
 
+/* The collection wait on a warp's path (header): cpi_w = 1 + S_dep
+ * + r d (W_coll + W_wr).  busy_kernel at 4 banks and 32 warps: S_dep 1,
+ * W_coll = sum_k P(k) H_k w_r = (0.5 x 1.5 + 0.5 x 11/6) w_r = (5/3) w_r
+ * (no same-bank pairs), and at the solved IPC x the bank queue
+ * (analytic/conflict.h, M/D/1 with write priority, unit service):
+ *   rr = 2.5 x / 4, rw = x / 4, r0 = (rr + rw) / 2,
+ *   W_wr = r0 / (1 - rw),  w_r = r0 / ((1 - rw)(1 - rr - rw)),
+ * w_r capped at r0 + 6 / 4 (collectors per bank).  d = 0.25 (a quarter of
+ * the lone warp's instructions wait for a register); d = 0 (unknown):
+ * every instruction's; a register cache taking the writes (HI-RF,
+ * wb_rate > 0): no W_wr. */
+static void collection_wait_on_the_path(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = busy_kernel();
+    rf_ipc_machine m = plain_machine();
+    m.warps = 32;
+    m.banks = 4;
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    const double d[3] = {0.25, 0.0, 0.25}, wb[3] = {0.0, 0.0, 0.01};
+    double ipc[3];
+    for (int c = 0; c < 3; c++) {
+        k.wait_share = d[c];
+        m.wb_rate = wb[c];
+        rf_ipc_result r;
+        rf_ipc_steady(&k, &m, &p, &r);
+        double x = r.ipc, rr = 2.5 * x / 4, rw = x / 4, r0 = (rr + rw) / 2;
+        double ww = r0 / (1 - rw), wr = r0 / ((1 - rw) * (1 - rr - rw));
+        wr = wr < r0 + 1.5 ? wr : r0 + 1.5;
+        assert_float_equal(r.read_wait, wr, 1e-9);
+        double share = d[c] > 0 ? d[c] : 1.0, wait = 5.0 / 3.0 * wr;
+        if (wb[c] == 0)
+            wait += ww;
+        else        /* the write-backs' own term: rc_stall n_wb (W_write), service 1 */
+            wait += wb[c] * ww / share;
+        assert_float_equal(r.cpi_warp, 2.0 + share * wait, 1e-9);
+        ipc[c] = x;
+    }
+    /* Less of the wait on the path, more IPC. */
+    assert_true(ipc[0] > ipc[1]);
+}
+
 static void stealing_helps(void **state)
 {
     (void)state;
@@ -708,6 +751,7 @@ int main(void)
         cmocka_unit_test(alu_pipes_keep_up_with_issue),
         cmocka_unit_test(stalls_add_to_warp_time),
         cmocka_unit_test(conflicts_fixed_point),
+        cmocka_unit_test(collection_wait_on_the_path),
         cmocka_unit_test(stealing_helps),
         cmocka_unit_test(more_warps_hide_latency),
         cmocka_unit_test(waves_with_partial_last),

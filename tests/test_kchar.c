@@ -425,6 +425,7 @@ static void sample_is_the_runs_ctas(void **state)
     assert_true(kc.stall_mem == cs->s_mem);
     assert_true(kc.stall_dep == cs->s_dep);
     assert_true(kc.turn_insts == cs->turn_insts);
+    assert_true(kc.wait_share == cs->wait_share);
     assert_true(kc.drain == cs->drain);
     rf_kchar_ctaset_free(cs);
     rf_kernel_destroy(k);
@@ -437,7 +438,8 @@ static void sample_is_the_runs_ctas(void **state)
  *   i3 alu r4 = r0   no wait
  *   i4 exit          the warp's exit ends its second turn
  * 5 instructions in 2 turns: 2.5.  With i2 reading r0 instead, nothing
- * waits: one turn of 5. */
+ * waits: one turn of 5.  Waits per instruction (rf_ipc_kernel.wait_share,
+ * the exit's end of a turn apart): 1 of 5 = 0.2, then 0. */
 static rf_func *turns_kernel(bool dep)
 {
     kb_builder b;
@@ -499,11 +501,13 @@ static void turn_length(void **state)
     assert_non_null(f);
     assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
     assert_near(k.turn_insts, 2.5, 1e-12);
+    assert_near(k.wait_share, 0.2, 1e-12);
     kb_free(f);
     f = turns_kernel(false);
     assert_non_null(f);
     assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
     assert_near(k.turn_insts, 5.0, 1e-12);
+    assert_near(k.wait_share, 0.0, 0.0);
     kb_free(f);
 }
 

@@ -189,17 +189,17 @@ static void design_windows_share_the_budget(void **state)
 
 /* A short run: hotspot's default run on fermi-gtx480, the busiest of 15
  * SMs, ceil(1024 / 15) = 69 CTAs (grid indices 0, 15, ..., 1020), 4
- * resident.  The model puts the share at about 40,429 cycles, so the
- * budget is 0.0425 x 40,429 = 1,718.2 cycles; a spread grid's samples are
- * at least four DRAM latencies, 4 x 330 = 1,320 cycles: 1718.2 / 1320 =
- * 1.30, one sample (the level's baseline window) of the whole budget, 1718
- * cycles (the sample's integer part).  Warm-up: one CTA lifetime, 40,429 x
- * 4 / 69 = 2,344 cycles, capped at half a sample: (int)859.1 = 859;
- * window 1718 - 859 = 859.  Position: the middle of one stratum of 69
+ * resident.  The model puts the share at about 40,392 cycles, so the
+ * budget is 0.0425 x 40,392 = 1,716.7 cycles; a spread grid's samples are
+ * at least four DRAM latencies, 4 x 330 = 1,320 cycles: 1716.7 / 1320 =
+ * 1.30, one sample (the level's baseline window) of the whole budget, 1716
+ * cycles (the sample's integer part).  Warm-up: one CTA lifetime, 40,392 x
+ * 4 / 69 = 2,342 cycles, capped at half a sample: (int)858.3 = 858;
+ * window 1716 - 858 = 858.  Position: the middle of one stratum of 69
  * CTAs, 0.5 x 69 = 34.5 -> 34 (not a whole wave: the functional walk
- * starts the window where CTA 34 is dispatched).  Cost 1718 <= 1718.2.
+ * starts the window where CTA 34 is dispatched).  Cost 1716 <= 1716.7.
  * Warmed: 4 turnovers of 4 slots = 16 CTAs walked (34 before it), timed
- * warm-up min(330, 859) = 330, window 1718 - 330 = 1388.
+ * warm-up min(330, 858) = 330, window 1716 - 330 = 1386.
  * kmeans' default run (69 CTAs, about 9,274 cycles) has a budget of
  * 0.0425 x 9,274 = 394 cycles, under one sample: no windows. */
 static void short_run_gets_short_windows(void **state)
@@ -210,20 +210,20 @@ static void short_run_gets_short_windows(void **state)
     rf_err err;
     assert_int_equal(rf_kernel_ctas(f->k), 69);
     assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 0, &pl, &err), RF_OK);
-    assert_float_equal(pl.full_cycles, 40429, 20);
+    assert_float_equal(pl.full_cycles, 40392, 20);
     assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
     assert_int_equal(pl.resident, 4);
     assert_int_equal(pl.n, 1);
     point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 34, "baseline banks=16");
-    assert_int_equal(pl.pt[0].warmup, 859);
-    assert_int_equal(pl.pt[0].cycles, 859);
-    assert_float_equal(pl.cost, 1718, 0);
+    assert_int_equal(pl.pt[0].warmup, 858);
+    assert_int_equal(pl.pt[0].cycles, 858);
+    assert_float_equal(pl.cost, 1716, 0);
     assert_true(pl.cost <= pl.budget);
     rf_plan_warm(&f->gpu, &pl);
-    assert_float_equal(pl.cost, 1718, 0);
+    assert_float_equal(pl.cost, 1716, 0);
     assert_int_equal(pl.pt[0].warm_ctas, 16);
     assert_int_equal(pl.pt[0].warmup, 330);
-    assert_int_equal(pl.pt[0].cycles, 1388);
+    assert_int_equal(pl.pt[0].cycles, 1386);
     unload(f);
 
     f = load_run("inputs/kernels/kmeans.spec", NULL, 15);
