@@ -79,8 +79,9 @@
  *    standard error (the windows' scatter about that mean over sqrt(n)).
  *    Their level is the windows' at the default design, so L is its
  *    whole error, and with the part the shrinkage gave up it is taken at
- *    most SIGMA_UNC^2:
- *        L + ((1 - w) c)^2  ->  min(b^2 + se^2 + ((1 - w) c)^2, SIGMA_UNC^2):
+ *    most the uncalibrated model's own, sigma_u^2 (SIGMA_UNC for the whole
+ *    grid on one SM, SIGMA_UNC_SHARE for an SM's share of it):
+ *        L + ((1 - w) c)^2  ->  min(b^2 + se^2 + ((1 - w) c)^2, sigma_u^2):
  *    windows that read the level that far from the fit are noisy ones (a
  *    short share's few short windows), whose weight w is small, so the
  *    estimate stays near the uncalibrated one and errs as it does.  The
@@ -110,7 +111,7 @@
  *    instructions / IPC at its ends.  A record without samples
  *    (calibrate/plan.c: too short a kernel) gives an uncalibrated
  *    estimate with the uncalibrated model's interval,
- *    IPC (1 +- 1.96 sqrt(SIGMA_UNC^2 + level_var)).
+ *    IPC (1 +- 1.96 sqrt(sigma_u^2 + level_var)).
  * 5. Area of the design's register file per SM (analytic/area.c).
  * 6. Energy (analytic/energy.c, rf_energy_of_events: the events-to-accesses
  *    mapping `simulate` uses too) of all SMs in use, from the events of the
@@ -143,8 +144,12 @@
  * 95% intervals hold at least 95% of the full runs of the nine kernels
  * over calibration seeds 1-4 at --sms 1 (252 points: 95.2%; 0.006 holds
  * 94.4%; the errors are mostly a kernel's bias at unsampled designs, not
- * noise). */
+ * noise).  SIGMA_UNC_SHARE: SIGMA_UNC's rule on the other run kind, the
+ * busiest SM's share of a grid spread over the GPU's SMs (the default run,
+ * 15 SMs: 63 design points, 4.02%), whose shares hold fewer CTAs of a
+ * wave and whose errors are not those of the whole grid. */
 #define SIGMA_UNC 0.052
+#define SIGMA_UNC_SHARE 0.040
 #define SIGMA_PRED 0.007
 #define Z95 1.959963984540054
 
@@ -168,12 +173,19 @@ double rf_extrap_shrink_prior(double d, double v)
     return d2 / (d2 + nv);
 }
 
-double rf_extrap_rel_var_win(double bias, double se, double w, double c, double vfit_rel)
+double rf_extrap_sigma_unc(const rf_gpu *gpu, const rf_shape *shape)
+{
+    long sms = shape->sms > 0 ? shape->sms : (gpu->sms > 0 ? gpu->sms : 1);
+    return sms > 1 ? SIGMA_UNC_SHARE : SIGMA_UNC;
+}
+
+double rf_extrap_rel_var_win(double bias, double se, double w, double c, double vfit_rel,
+                             double sigma_unc)
 {
     double gave = (1.0 - w) * c;
     double level = bias * bias + se * se + gave * gave;
-    if (level > SIGMA_UNC * SIGMA_UNC)
-        level = SIGMA_UNC * SIGMA_UNC;
+    if (level > sigma_unc * sigma_unc)
+        level = sigma_unc * sigma_unc;
     return SIGMA_PRED * SIGMA_PRED + level + w * w * vfit_rel;
 }
 
@@ -679,7 +691,8 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
         int n = cal->samples > 0 ? cal->samples : 1;
         double vf = vfit / (ipc_cal * ipc_cal);
         double gave_l = (1.0 - wl) * lcorr;
-        double v = (cal->has_win ? rf_extrap_rel_var_win(cal->win_bias, cal->win_se, w, corr, vf)
+        double v = (cal->has_win ? rf_extrap_rel_var_win(cal->win_bias, cal->win_se, w, corr, vf,
+                                                         rf_extrap_sigma_unc(gpu, shape))
                                  : rf_extrap_rel_var(cal->rms_rel, n, w, corr, vf))
                    + cal->level_var + gave_l * gave_l;
         /* HI-RF: the windows' ratio correction after the shrinkage (3.);
@@ -699,7 +712,8 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
     } else if (cal) {
         /* A record without samples: the uncalibrated model's own error,
          * and the level's where the record says it. */
-        double half = Z95 * sqrt(SIGMA_UNC * SIGMA_UNC + cal->level_var) * out->ipc;
+        double su = rf_extrap_sigma_unc(gpu, shape);
+        double half = Z95 * sqrt(su * su + cal->level_var) * out->ipc;
         out->ipc_lo = out->ipc - half > 0 ? out->ipc - half : 0.0;
         out->ipc_hi = out->ipc + half;
         out->cycles_lo = out->insts / out->ipc_hi;

@@ -70,10 +70,18 @@ double rf_extrap_shrink_prior(double d, double v);
 
 /* Relative variance of a window calibration's estimate (calibrate/
  * extrapolate.c, 4.): the windows' mean residual about the fit (bias) and
- * its standard error se, shrinkage weight w, correction c at the point and
- * the fitted parameters' variance vfit_rel,
- *     0.013^2 + bias^2 + se^2 + w^2 vfit_rel + ((1 - w) c)^2. */
-double rf_extrap_rel_var_win(double bias, double se, double w, double c, double vfit_rel);
+ * its standard error se, shrinkage weight w, correction c at the point,
+ * the fitted parameters' variance vfit_rel and the uncalibrated model's
+ * error sigma_unc (rf_extrap_sigma_unc),
+ *     SIGMA_PRED^2 + min(bias^2 + se^2 + ((1 - w) c)^2, sigma_unc^2)
+ *     + w^2 vfit_rel. */
+double rf_extrap_rel_var_win(double bias, double se, double w, double c, double vfit_rel,
+                             double sigma_unc);
+
+/* The uncalibrated model's relative error (calibrate/extrapolate.c): 0.052
+ * for the whole grid on one SM, 0.040 for one SM's share of a grid spread
+ * over several. */
+double rf_extrap_sigma_unc(const rf_gpu *gpu, const rf_shape *shape);
 
 /* Relative variance of a calibrated estimate (calibrate/extrapolate.c, 4.)
  * with windows' noise s over n windows, shrinkage weight w, correction c

@@ -387,16 +387,26 @@ static void window_interval_variance_by_hand(void **state)
 {
     (void)state;
     assert_float_equal(rf_extrap_rel_var_win(0.01, sqrt(0.001 / 12), 325.0 / 334.0, log(1.1),
-                                             0.0004), 0.000617663, 1e-9);
+                                             0.0004, 0.052), 0.000617663, 1e-9);
     /* The sign of the bias does not matter; unshrunk, no covariance:
      * 0.000049 + 0.0001 + 0.0000833333. */
-    assert_float_equal(rf_extrap_rel_var_win(-0.01, sqrt(0.001 / 12), 1.0, log(1.1), 0.0),
+    assert_float_equal(rf_extrap_rel_var_win(-0.01, sqrt(0.001 / 12), 1.0, log(1.1), 0.0, 0.052),
                        0.000049 + 0.0001 + 0.001 / 12, 1e-15);
     /* Windows that read the level farther from the fit than the
      * uncalibrated model's error: b = 0.05, se = 0.03 give 0.0025 + 0.0009
      * = 0.0034 > 0.052^2 = 0.002704, which stands in for them:
-     * 0.000049 + 0.002704 = 0.002753. */
-    assert_float_equal(rf_extrap_rel_var_win(0.05, 0.03, 1.0, 0.0, 0.0), 0.002753, 1e-15);
+     * 0.000049 + 0.002704 = 0.002753.  For an SM's share of a spread
+     * grid the uncalibrated model's error is 0.040: 0.000049 + 0.0016 =
+     * 0.001649. */
+    assert_float_equal(rf_extrap_rel_var_win(0.05, 0.03, 1.0, 0.0, 0.0, 0.052), 0.002753, 1e-15);
+    assert_float_equal(rf_extrap_rel_var_win(0.05, 0.03, 1.0, 0.0, 0.0, 0.040), 0.001649, 1e-15);
+    rf_gpu gpu;
+    rf_err err;
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_shape one = {.sms = 1}, spread = {.sms = 15}, dflt = {.sms = 0};
+    assert_float_equal(rf_extrap_sigma_unc(&gpu, &one), 0.052, 0);
+    assert_float_equal(rf_extrap_sigma_unc(&gpu, &spread), 0.040, 0);
+    assert_float_equal(rf_extrap_sigma_unc(&gpu, &dflt), 0.040, 0);
 }
 
 /* The relative variance of a calibrated estimate, v = 0.007^2 + s^2 / n +
