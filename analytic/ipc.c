@@ -56,6 +56,15 @@
  * pipes / (ii use), joins the issue cap by a hard minimum: the pipes and
  * the schedulers are one stream, and the soft minimum of two equal caps
  * (2^(-1/4) of either at p = 4) would count a loss the pipes do not add.
+ * Where the ALU pipes are slower than issue and theirs is the lowest pipe
+ * cap (Volta's 16-lane pipes, two cycles a warp instruction), the ALU
+ * collectors feed them in tandem: an ALU instruction holds its collector
+ * until its pipe takes it (its pipe wait is in the hold, q W_u), so the
+ * collectors and the pipes are one stream, and the pipe cap joins the
+ * collector caps by a hard minimum, the larger of their two terms in the
+ * soft minimum.  (Measured on the built-in SM model, volta-hirf, one SM:
+ * bst_search's collectors and ALU pipes cap it at 1.60 and 1.75, the soft
+ * minimum of the caps gave 1.39, the sampler runs it at 1.49.)
  *   t_coll = c0 - P_0 + (L_rf - 1) + W_coll + q W_unit + h_x + h_u
  *            (collector hold time, P_0 the share of instructions reading no
  *            register; h_x a design's hold on every instruction, h_u on an
@@ -405,7 +414,9 @@ typedef struct solve_ctx {
     double path;        /* r d: the collection wait's share on the warp's path */
     double path_write;  /* 1: a result's bank write is on the path (0: a register cache takes it) */
     double mem_cpi;     /* m S_mem (hidden by the two-level pool's swaps) */
-    double caps_sum;    /* sum of v^-p over the x-independent caps */
+    double caps_sum;    /* sum of v^-p over the x-independent caps (the pipes' apart) */
+    double unit_s;      /* v^-p of the pipe cap (0: none) */
+    bool tandem;        /* the ALU pipes, slower than issue, are the pipe cap (header) */
     double coll_frac;   /* instructions that take a collector */
     double rd_bank, wr_bank; /* reads, writes per instruction per bank */
     double ahead_max;   /* bank queue bound (analytic/conflict.c): collectors per bank */
@@ -546,7 +557,8 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
         s_coll = pow_p(r_col, c->p_exp, c->ip);
     }
     double s_lat = pow_p(r_lat, c->p_exp, c->ip);
-    double s = c->caps_sum + s_lat + s_coll;
+    double s = c->caps_sum + s_lat
+             + (c->tandem ? (s_coll > c->unit_s ? s_coll : c->unit_s) : s_coll + c->unit_s);
     double r_pool = 0.0;
     if (m->pool > 0) {
         r_pool = (cpi - c->mem_cpi) * c->inv_pool;
@@ -635,12 +647,13 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
      * instructions do not queue at them. */
     c.s_alu = m->alu_pipes > 0 ? m->alu_ii / m->alu_pipes : 0.0;
     c.alu_free = m->alu_pipes > 0 && c.s_alu * issue <= 1.0;
-    if (!c.alu_free)
-        unit = min_run(unit, alu_cap);
+    double other = INFINITY;     /* the SFU and LD/ST pipes' cap */
     if (mx->frac_sfu > 0 && m->sfu_ii > 0)
-        unit = min_run(unit, 1.0 / (m->sfu_ii * mx->frac_sfu));
+        other = min_run(other, 1.0 / (m->sfu_ii * mx->frac_sfu));
     if (mx->frac_ldst > 0 && m->ldst_ii > 0)
-        unit = min_run(unit, 1.0 / (m->ldst_ii * mx->frac_ldst));
+        other = min_run(other, 1.0 / (m->ldst_ii * mx->frac_ldst));
+    c.tandem = !c.alu_free && isfinite(alu_cap) && alu_cap <= other;
+    unit = c.alu_free ? other : min_run(other, alu_cap);
     double dram = (k->dram_bytes > 0 && m->dram_bytes_per_cycle > 0)
                 ? m->dram_bytes_per_cycle / k->dram_bytes : INFINITY;
     c.coll_frac = 1.0 - mx->frac_none > 0.05 ? 1.0 - mx->frac_none : 0.05;
@@ -686,7 +699,7 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
     c.inv_coll = c.coll_frac / m->collectors;
     c.inv_pool = m->pool > 0 ? 1.0 / m->pool : 0.0;
     if (isfinite(unit))
-        c.caps_sum += inv_pow(unit, c.p_exp, c.ip);
+        c.unit_s = inv_pow(unit, c.p_exp, c.ip);
     c.dram_s = isfinite(dram) ? 1.0 / dram : 0.0;
 
     sv->c = c;

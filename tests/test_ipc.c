@@ -288,6 +288,44 @@ static void alu_pipes_keep_up_with_issue(void **state)
     assert_float_equal(r.unit_wait, u / (2.0 * (1.0 - u)), 1e-4);
 }
 
+/* ALU pipes slower than issue (header): 2 pipes busy 4 cycles a warp
+ * instruction, s_alu = 4 / 2 = 2 > 1 / (S iw) = 1/2; every instruction on
+ * the ALU, use 1: their cap 2 / (4 x 1) = 0.5 is the pipe cap and joins
+ * the collectors' (6 / 3 = 2, no register reads, coll_base 4, no pipe
+ * wait in the hold at unit_hold 0) by a hard minimum.  p = 1, latency
+ * 8 / 1, issue 2:
+ *   IPC = 1 / (1/8 + 1/2 + max(1/2, 1/0.5)) = 1 / 2.625 = 0.380952
+ * (the soft minimum of all four: 1 / 3.125 = 0.32).  With half the
+ * instructions on an SFU pipe busy 8 cycles (its cap 1 / (8 x 0.5) =
+ * 0.25 under the ALU's 2 / (4 x 0.5) = 1), the SFU pipe is the pipe cap
+ * and stays in the soft minimum:
+ *   IPC = 1 / (1/8 + 1/2 + 1/2 + 1/0.25) = 1 / 5.125 = 0.195122. */
+static void alu_pipes_in_tandem_with_collectors(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    k.frac_alu = 1.0;
+    k.alu_use = 1.0;
+    rf_ipc_machine m = plain_machine();
+    m.alu_ii = 4;
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.coll_base = 4.0;
+    p.unit_hold = 0.0;
+    p.smooth = 1.0;
+    rf_ipc_result r;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.lim_unit, 0.5, 1e-12);
+    assert_float_equal(r.ipc, 1.0 / 2.625, 1e-9);
+    k.frac_alu = 0.5;
+    k.alu_use = 0.5;
+    k.frac_sfu = 0.5;
+    m.sfu_ii = 8;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.lim_unit, 0.25, 1e-12);
+    assert_float_equal(r.ipc, 1.0 / 5.125, 1e-9);
+}
+
 static void stalls_add_to_warp_time(void **state)
 {
     (void)state;
@@ -749,6 +787,7 @@ int main(void)
         cmocka_unit_test(class_hold_per_class),
         cmocka_unit_test(pipe_queue_bounded_by_collectors),
         cmocka_unit_test(alu_pipes_keep_up_with_issue),
+        cmocka_unit_test(alu_pipes_in_tandem_with_collectors),
         cmocka_unit_test(stalls_add_to_warp_time),
         cmocka_unit_test(conflicts_fixed_point),
         cmocka_unit_test(collection_wait_on_the_path),
