@@ -62,9 +62,9 @@
  * until its pipe takes it (its pipe wait is in the hold, q W_u), so the
  * collectors and the pipes are one stream, and the pipe cap joins the
  * collector caps by a hard minimum, the larger of their two terms in the
- * soft minimum.  (Measured on the built-in SM model, volta-hirf, one SM:
- * bst_search's collectors and ALU pipes cap it at 1.60 and 1.75, the soft
- * minimum of the caps gave 1.39, the sampler runs it at 1.49.)
+ * soft minimum.  (On the built-in SM model, volta-hirf, one SM:
+ * bst_search's ALU collectors and pipes cap it at 1.60 and 1.75, and it
+ * runs at 1.49, above the soft minimum of the two, 1.39.)
  *   t_coll = c0 - P_0 + (L_rf - 1) + W_coll + q W_unit + h_x + h_u
  *            (collector hold time, P_0 the share of instructions reading no
  *            register; h_x a design's hold on every instruction, h_u on an
