@@ -274,7 +274,8 @@ const rf_mparam rf_ipc_mparams[] = {
      "cycles an operand collector is held without conflicts (one for the bank read, "
      "one for the crossbar transfer and dispatch)"},
     {"rf_path", offsetof(rf_ipc_params, rf_path), 0.0, 4.0, 1.0, false, "1",
-     "share of the operand-collection wait on a warp's own path"},
+     "multiplier on the waiting instructions' share of the operand-collection and "
+     "bank-write waits on a warp's own path"},
     {"smooth", offsetof(rf_ipc_params, smooth), 1.0, 32.0, 4.0, false, "1",
      "exponent of the soft minimum of the IPC limits"},
     {"unit_hold", offsetof(rf_ipc_params, unit_hold), 0.0, 1.0, 0.25, false, "1",

@@ -166,7 +166,9 @@ typedef struct rf_ipc_params {
     double lat_scale;       /* multiplier on lone-warp dependence stalls */
     double mem_scale;       /* multiplier on memory stalls */
     double coll_base;       /* cycles a collector is held without conflicts */
-    double rf_path;         /* share of operand-collection time on a warp's path */
+    double rf_path;         /* multiplier on the share of a warp's instructions that
+                             * wait for a register (k->wait_share): the collection and
+                             * bank-write waits on the warp's path */
     double smooth;          /* exponent of the soft minimum */
     double unit_hold;       /* share of the pipe wait that holds collectors */
     double tail;            /* extra per-wave drain, in lone-warp CTA times */
