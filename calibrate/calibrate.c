@@ -1,5 +1,9 @@
 /* calibrate.c - fit the IPC model to short sampler runs.
  *
+ * 0. Worth: a default budget whose ordinary windows would carry a weight
+ *    under RF_CALIB_WEIGHT_MIN on the estimates (rf_calib_plan_weight: the
+ *    shrinkage of step 6 at the noise the fit gives them) runs none of them
+ *    (below).
  * 1. Plan (calibrate/plan.c): four design points, one window each, at four
  *    positions in the grid; fewer on a kernel too short for four within
  *    the default budget, and none on one too short for a single window
@@ -247,6 +251,47 @@ static double short_factor(const rf_gpu *gpu, double life, double len)
     if (SHORT_LIVES * life > span)
         span = SHORT_LIVES * life;
     return len > 0 && span > len ? sqrt(span / len) : 1.0;
+}
+
+double rf_calib_plan_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan)
+{
+    long ctas = rf_kernel_ctas(k);
+    double life = ctas > 0 && plan->resident > 0
+                      ? plan->full_cycles * plan->resident / (double)ctas : 0.0;
+    double inv = 0;
+    for (int i = 0; i < plan->n; i++) {
+        double sg = WINDOW_NOISE * short_factor(gpu, life, (double)plan->pt[i].cycles);
+        inv += 1.0 / (sg * sg);
+    }
+    return inv > 0 ? rf_extrap_shrink_prior(RF_EXTRAP_PRIOR_CORR, 1.0 / inv) : 0.0;
+}
+
+/* Windows worth running (step 0).  A window's noise on the level grows as
+ * it covers less of a CTA lifetime (short_factor), so the windows a budget
+ * B buys know the level to v ~ WINDOW_NOISE^2 life / B however B is cut
+ * into windows; where v exceeds D^2 (w < 1/2: the windows know the level
+ * less well than the uncalibrated model's own error, RF_EXTRAP_PRIOR_CORR)
+ * the calibration would move the estimates by less than half of what the
+ * windows read, at the windows' cost.  Such a plan runs no windows: the
+ * record keeps no samples, as one of a kernel too short for a window, and
+ * estimates from it are uncalibrated with the uncalibrated model's
+ * interval.  The busiest SM's share of a grid spread over many SMs (the
+ * default run) is the usual case: few CTAs, whose lifetimes are a large
+ * part of the share's run.  Only a default budget, only ordinary plans: a
+ * budget the caller gives, design windows and HI-RF windows (whose ratio
+ * check weighs them apart, step 7) always run.  1/2 chosen on the nine
+ * tuning kernels (bench_validation, both run kinds, calibration seeds 1-4:
+ * their calibrated means do not rise up to it). */
+static bool plan_worth(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan,
+                       const rf_calib_opts *opts, double *w)
+{
+    *w = rf_calib_plan_weight(gpu, k, plan);
+    if (plan->n == 0 || plan->ndesign > 0 || (opts && opts->budget_cycles > 0))
+        return true;
+    for (int i = 0; i < plan->n; i++)
+        if (plan->pt[i].design.kind == RF_DESIGN_HIRF)
+            return true;
+    return *w >= RF_CALIB_WEIGHT_MIN;
 }
 
 /* rf_calib_window_ipc with the population model's start kept in *ws
@@ -1349,11 +1394,26 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     const rf_plan *plan = &rep->plan;
     uint64_t seed = opts && opts->seed ? opts->seed : 1;
     out->full_cycles = plan->full_cycles;
-    if (plan->n == 0) {
-        /* Too short a kernel for one sample within the budget: the record
-         * keeps the defaults and no samples, and estimates from it are
-         * uncalibrated (calibrate/extrapolate.c). */
+    if (!plan_worth(gpu, k, plan, opts, &rep->plan_weight)) {
         if (opts && opts->progress)
+            fprintf(opts->progress,
+                    "calibrate: the budget's %d window%s of %llu cycles would weigh %.2f on "
+                    "the estimates (under %.2f: CTA lifetimes of %.0f cycles): none run, "
+                    "estimates stay uncalibrated (--budget-cycles runs them)\n",
+                    plan->n, plan->n == 1 ? "" : "s", (unsigned long long)plan->pt[0].cycles,
+                    rep->plan_weight,
+                    RF_CALIB_WEIGHT_MIN,
+                    rf_kernel_ctas(k) > 0 ? plan->full_cycles * plan->resident
+                                                / (double)rf_kernel_ctas(k) : 0.0);
+        rep->not_run = plan->n;
+        rep->plan.n = 0;
+        rep->plan.cost = 0;
+    }
+    if (plan->n == 0) {
+        /* Too short a kernel for one sample within the budget, or windows
+         * not worth running: the record keeps the defaults and no samples,
+         * and estimates from it are uncalibrated (calibrate/extrapolate.c). */
+        if (opts && opts->progress && rep->not_run == 0)
             fprintf(opts->progress,
                     "calibrate: the kernel's estimated %.0f cycles leave no sample (two DRAM "
                     "latencies, four for a share of a spread grid) within the budget: no "

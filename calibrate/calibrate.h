@@ -43,6 +43,10 @@ typedef struct rf_calib_report {
     double hirf_ratio_var; /* HI-RF plans: mean squared log difference of the windows' and
                               the estimates' HI-RF-to-baseline ratios (less the windows'
                               noise on them, it joins the level variance) */
+    double plan_weight;    /* the weight the plan's windows would carry on the estimates,
+                              before they ran (rf_calib_plan_weight; 0: no windows) */
+    int not_run;           /* windows the default budget bought and the calibration did
+                              not run: their weight under RF_CALIB_WEIGHT_MIN */
 } rf_calib_report;
 
 typedef struct rf_calib_opts {
@@ -121,6 +125,20 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
  * the default design's resident CTAs per SM. */
 int rf_calib_short_run(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
                        bool *is_short, long *resident, rf_err *err);
+
+/* The weight the plan's windows would carry on the estimates, before any
+ * of them runs: the shrinkage weight w = D^2 / (D^2 + v) (D =
+ * RF_EXTRAP_PRIOR_CORR) at v = 1 / sum_i 1/sigma_i^2, the noise variance of
+ * the level the windows set when they scatter as the fit expects, sigma_i
+ * the noise the fit gives window i (WINDOW_NOISE, widened for windows
+ * shorter than a CTA lifetime or a few DRAM latencies; calibrate/
+ * calibrate.c).  k: the kernel's run (its CTAs and the plan's full-run
+ * cycles give the CTA lifetime).  0 for a plan without windows. */
+double rf_calib_plan_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan);
+
+/* The least weight for which a default budget's ordinary windows run
+ * (calibrate/calibrate.c, step 0). */
+#define RF_CALIB_WEIGHT_MIN 0.5
 
 /* The ordinary windows' agreement with the fitted model (calibrate/
  * calibrate.c, step 6): r[0..n) their relative residuals (fit - sampled) /

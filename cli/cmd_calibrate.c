@@ -56,6 +56,12 @@ static void usage(FILE *out)
             "rfkit estimate describe by default.  --sms N spreads the grid over N SMs,\n"
             "--sms 1 samples the whole grid on one SM.  The record holds the SM count:\n"
             "rfkit estimate applies it only with the same --sms.\n\n"
+            "Windows worth their cost: under the default budget, windows that would\n"
+            "weigh under 0.5 on the estimates (shorter than the kernel's CTA lifetimes,\n"
+            "they would know its level less well than the uncalibrated model does; the\n"
+            "default run's share of a few CTAs is the usual case) are not run: the record\n"
+            "holds no samples and estimates from it are uncalibrated.  --budget-cycles N\n"
+            "runs them.\n\n"
             "FILE is rewritten at the end only: interrupted (SIGINT, SIGTERM), rfkit\n"
             "leaves it as it was and exits with status 130 (143).\n\n",
             DEFAULT_CALIB);
@@ -657,6 +663,29 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     printf("calibrate: kernel %s on %s, %d samples, record %s\n", k->name, gpu_name, rep->n,
            out_path);
     print_run(k);
+    if (rep->n == 0) {
+        /* No windows: say why, and what the record holds. */
+        long ctas = rf_kernel_ctas(k);
+        if (rep->not_run > 0)
+            printf("no samples: the budget's %d window%s would weigh %.2f on the estimates, "
+                   "under %.2f (CTA lifetimes of %.0f cycles against windows of %llu: they "
+                   "would know the level less well than the uncalibrated model does); "
+                   "--budget-cycles N runs them\n",
+                   rep->not_run, rep->not_run == 1 ? "" : "s", rep->plan_weight,
+                   RF_CALIB_WEIGHT_MIN,
+                   ctas > 0 ? rep->plan.full_cycles * rep->plan.resident / (double)ctas : 0.0,
+                   (unsigned long long)rep->plan.pt[0].cycles);
+        else
+            printf("no samples: the kernel's estimated %.0f cycles leave no window within the "
+                   "budget\n", rep->plan.full_cycles);
+        printf("record: no fitted parameters; estimates from it are uncalibrated, with the "
+               "uncalibrated model's interval\n");
+        printf("cost: 0 cycles sampled vs %.0f for a full run (estimate)\n",
+               rep->plan.full_cycles);
+        free(rep);
+        rf_kernel_destroy(k);
+        return 0;
+    }
     rf_tbl *t = rf_tbl_new(7, (const char *const[]){"sample", "skip CTAs", "warm-up", "window",
                                                     "IPC sampled", "IPC fit", "residual"});
     for (int i = 0; t && i < rep->n; i++) {

@@ -13,7 +13,7 @@
  * <= 15%.  Full runs go to all cores (one thread per design point).
  * Every kernel runs on fermi-gtx480 (sgemm, at 58 registers per thread,
  * fits Fermi's 63-register limit).  RF_BENCH_SIMCACHE=FILE keeps the full
- * runs' IPCs in FILE (kernel|point|ipc|cycles lines) and reuses them on the
+ * runs' IPCs in FILE (gpu/kernel|point|ipc|cycles lines) and reuses them on the
  * next run: for iterating on the closed-form models with the sampler fixed
  * (delete FILE when the sampler or a kernel changes).  RF_BENCH_SEED=S
  * calibrates with sampler seed S (the full runs keep seed 1): the spread
@@ -250,8 +250,8 @@ int main(void)
         kjob *kj = &jobs[i];
         kj->name = names[i];
         /* RF_BENCH_GPU=G: another GPU preset (a check on kernels and
-         * machines the calibration's priors were not chosen on; give it
-         * its own RF_BENCH_SIMCACHE file). */
+         * machines the calibration's priors were not chosen on; the
+         * RF_BENCH_SIMCACHE file keys its runs by GPU). */
         kj->gpu_name = getenv("RF_BENCH_GPU") ? getenv("RF_BENCH_GPU") : "fermi-gtx480";
         char path[256];
         snprintf(path, sizeof path, "inputs/kernels/%s.spec", names[i]);
@@ -285,10 +285,12 @@ int main(void)
         char kn[64], lab[96];
         double ipc;
         unsigned long long cyc;
-        while (f && fscanf(f, "%63[^|]|%95[^|]|%lf|%llu\n", kn, lab, &ipc, &cyc) == 4)
+        char gn[64];
+        while (f && fscanf(f, "%63[^/|]/%63[^|]|%95[^|]|%lf|%llu\n", gn, kn, lab, &ipc, &cyc) == 5)
             for (int i = 0; i < NK; i++)
                 for (int j = 0; j < jobs[i].npts; j++)
-                    if (!strcmp(jobs[i].name, kn) && !strcmp(jobs[i].pts[j].label, lab)) {
+                    if (!strcmp(jobs[i].gpu_name, gn) && !strcmp(jobs[i].name, kn)
+                        && !strcmp(jobs[i].pts[j].label, lab)) {
                         jobs[i].pts[j].sim_ipc = ipc;
                         jobs[i].pts[j].sim_cycles = cyc;
                         cached++;
@@ -310,7 +312,8 @@ int main(void)
         for (int i = 0; f && i < NK; i++)
             for (int j = 0; j < jobs[i].npts; j++)
                 if (!jobs[i].pts[j].rc && jobs[i].pts[j].sim_ipc > 0)
-                    fprintf(f, "%s|%s|%.9g|%llu\n", jobs[i].name, jobs[i].pts[j].label,
+                    fprintf(f, "%s/%s|%s|%.9g|%llu\n", jobs[i].gpu_name, jobs[i].name,
+                            jobs[i].pts[j].label,
                             jobs[i].pts[j].sim_ipc, (unsigned long long)jobs[i].pts[j].sim_cycles);
         if (f)
             fclose(f);

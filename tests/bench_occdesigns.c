@@ -15,7 +15,9 @@
  * and the mean and worst |IPC error| of the calibrated estimate (the
  * kernel's `rfkit calibrate` record on that GPU, seed 1: its windows run
  * baseline and bank designs, so these designs are points no window ran;
- * the switching parameters keep their priors), and (dwin) that of the
+ * the switching parameters keep their priors; a record without samples
+ * gives the uncalibrated estimate, as `estimate --calib` does), and
+ * (dwin) that of the
  * calibration with two windows of the point's own design besides the
  * ordinary ones within the same budget (rf_calib_opts.design, seed 1;
  * switching designs only): FineReg's fits sw_sync and sw_cost (`rfkit
@@ -280,9 +282,10 @@ static void score(kjob *kj)
         est_counts(&e, kj->est_c[i]);
         rf_estimate ec;
         kj->cal_ipc[i] = 0;
+        /* The record's estimate, as `estimate --calib` gives it: the
+         * uncalibrated one where the record holds no samples. */
         if (kj->has_cal[g] && !sw_params()
-            && rf_extrap_estimate(&kj->gpu[g], &p->d, &kj->kc[g], &sh, &kj->cal[g], &ec, &err) == 0
-            && ec.calibrated)
+            && rf_extrap_estimate(&kj->gpu[g], &p->d, &kj->kc[g], &sh, &kj->cal[g], &ec, &err) == 0)
             kj->cal_ipc[i] = ec.ipc;
         kj->dcal_ipc[i] = 0;
         if (kj->has_dcal[i] && getenv("RF_BENCH_DWIN_PRIOR")) {
@@ -292,8 +295,7 @@ static void score(kjob *kj)
             kj->dcal[i].params.sw.cost_scale = 1.0;
         }
         if (kj->has_dcal[i] && !sw_params()
-            && rf_extrap_estimate(&kj->gpu[g], &p->d, &kj->kc[g], &sh, &kj->dcal[i], &ec, &err) == 0
-            && ec.calibrated)
+            && rf_extrap_estimate(&kj->gpu[g], &p->d, &kj->kc[g], &sh, &kj->dcal[i], &ec, &err) == 0)
             kj->dcal_ipc[i] = ec.ipc;
     }
 }

@@ -97,7 +97,10 @@ static void empty_windows_are_refused(void **state)
 
 /* A calibration record applies only to the launch and content it was made
  * for: estimate with another grid runs uncalibrated (calibrated=0) and says
- * why; the same spec edited (same key, other digest) is refused, exit 2. */
+ * why; the same spec edited (same key, other digest) is refused, exit 2.
+ * (A budget given, so that the record holds samples: the default budget's
+ * windows on reduce's default-run share would not run, calibrate/
+ * calibrate.c step 0.) */
 static void records_are_not_misapplied(void **state)
 {
     (void)state;
@@ -108,7 +111,8 @@ static void records_are_not_misapplied(void **state)
              "sh -c 'cp inputs/kernels/reduce.spec inputs/kernels/reduce.ptx %s/'", dir);
     assert_int_equal(system(args), 0);
     snprintf(args, sizeof args,
-             "calibrate --gpu fermi-gtx480 --kernel %s/reduce.spec --quiet -o %s/r.csv", dir, dir);
+             "calibrate --gpu fermi-gtx480 --kernel %s/reduce.spec --budget-cycles 6000 --quiet "
+             "-o %s/r.csv", dir, dir);
     clirun r = clirun_run(args);
     assert_int_equal(r.status, 0);
     free(r.out);
@@ -186,7 +190,7 @@ static void calibrate_spills_over_the_limit(void **state)
     char args[512];
     snprintf(args, sizeof args,
              "calibrate --gpu fermi-gtx480 --kernel tests/fixtures/regalloc/over63.ptx --grid 120 "
-             "--block 256 --quiet -o %s", rec);
+             "--block 256 --budget-cycles 6000 --quiet -o %s", rec);
     clirun r = clirun_run(args);
     assert_int_equal(r.status, 0);
     free(r.out);

@@ -283,6 +283,100 @@ static void too_short_a_kernel_stays_uncalibrated(void **state)
     rf_kernel_destroy(k);
 }
 
+/* The weight a plan's windows would carry (rf_calib_plan_weight,
+ * calibrate/calibrate.c): w = D^2 / (D^2 + v), D = 0.07, v = 1 / sum
+ * 1/sigma_i^2, sigma_i = 0.06 sqrt(span / window_i) (at least 0.06), span
+ * the longer of four DRAM latencies (4 x 330 = 1,320 cycles on
+ * fermi-gtx480) and one CTA lifetime, full_cycles x resident / CTAs.  The
+ * fixture's kernel has 64 CTAs. */
+static void plan_weight_by_hand(void **state)
+{
+    const fix *f = *state;
+    rf_plan pl;
+    memset(&pl, 0, sizeof pl);
+    pl.resident = 8;
+    /* CTA lifetime 320,000 x 8 / 64 = 40,000 cycles; two windows of 1,600:
+     * sigma = 0.06 sqrt(40,000 / 1,600) = 0.3, v = 1 / (2 / 0.09) = 0.045,
+     * w = 0.0049 / 0.0499 = 0.0981964. */
+    pl.full_cycles = 320000;
+    pl.n = 2;
+    pl.pt[0].cycles = pl.pt[1].cycles = 1600;
+    assert_float_equal(rf_calib_plan_weight(&f->gpu, f->k, &pl), 0.0049 / 0.0499, 1e-12);
+    /* Four windows of 40,000 cycles (one lifetime each): sigma = 0.06,
+     * v = 0.0036 / 4 = 0.0009, w = 0.0049 / 0.0058 = 0.844828. */
+    pl.n = 4;
+    for (int i = 0; i < 4; i++)
+        pl.pt[i].cycles = 40000;
+    assert_float_equal(rf_calib_plan_weight(&f->gpu, f->k, &pl), 0.0049 / 0.0058, 1e-12);
+    /* CTA lifetime 32,000 x 8 / 64 = 4,000 cycles; four windows of 1,000:
+     * sigma = 0.06 sqrt(4) = 0.12, v = 0.0144 / 4 = 0.0036, w = 0.0049 /
+     * 0.0085 = 0.576471. */
+    pl.full_cycles = 32000;
+    for (int i = 0; i < 4; i++)
+        pl.pt[i].cycles = 1000;
+    assert_float_equal(rf_calib_plan_weight(&f->gpu, f->k, &pl), 0.0049 / 0.0085, 1e-12);
+    /* Lifetime 160 x 8 / 64 = 20 cycles, under four DRAM latencies: the
+     * span is 1,320 cycles; one window of 330: sigma = 0.06 sqrt(4) = 0.12,
+     * v = 0.0144, w = 0.0049 / 0.0193 = 0.253886.  No windows: 0. */
+    pl.full_cycles = 160;
+    pl.n = 1;
+    pl.pt[0].cycles = 330;
+    assert_float_equal(rf_calib_plan_weight(&f->gpu, f->k, &pl), 0.0049 / 0.0193, 1e-12);
+    pl.n = 0;
+    assert_float_equal(rf_calib_plan_weight(&f->gpu, f->k, &pl), 0.0, 0);
+}
+
+/* A default budget whose windows would weigh under RF_CALIB_WEIGHT_MIN
+ * (1/2) runs none (calibrate/calibrate.c, step 0); a budget the caller
+ * gives runs them.  libor's default run on fermi-gtx480: the busiest of 15
+ * SMs, 18 of 256 CTAs of lifetimes near the share's run / 4.5 waves. */
+static void windows_not_worth_running(void **state)
+{
+    const fix *f = *state;
+    rf_kernel *k;
+    rf_err err;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    assert_int_equal(rf_kernel_load("inputs/kernels/libor.spec", &ko, &k, &err), RF_OK);
+    rf_kernel_spread(k, 15);
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_compute(&f->gpu, k, &kc, &err), RF_OK);
+    rf_plan pl;
+    assert_int_equal(rf_plan_make(&f->gpu, k, &kc, 0, &pl, &err), RF_OK);
+    rf_plan_warm(&f->gpu, &pl);
+    assert_true(pl.n > 0);
+    /* The weight by the formula above, from the plan's own figures. */
+    double life = pl.full_cycles * pl.resident / (double)rf_kernel_ctas(k), inv = 0;
+    for (int i = 0; i < pl.n; i++) {
+        double span = life > 1320 ? life : 1320;
+        double sg = span > (double)pl.pt[i].cycles ? 0.06 * sqrt(span / pl.pt[i].cycles) : 0.06;
+        inv += 1.0 / (sg * sg);
+    }
+    double w = 0.0049 / (0.0049 + 1.0 / inv);
+    assert_float_equal(rf_calib_plan_weight(&f->gpu, k, &pl), w, 1e-12);
+    assert_true(w < RF_CALIB_WEIGHT_MIN);
+    rf_calib cal;
+    rf_calib_report *rep = calloc(1, sizeof *rep);
+    assert_non_null(rep);
+    rf_calib_opts co = {0, 1, NULL, false, NULL, 1};
+    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", k, &kc, &co, &cal, rep, &err), RF_OK);
+    assert_int_equal(rep->n, 0);
+    assert_int_equal(rep->not_run, pl.n);
+    assert_float_equal(rep->plan_weight, w, 1e-12);
+    assert_float_equal(rep->sim_cycles, 0, 0);
+    assert_int_equal(cal.samples, 0);
+    assert_int_equal(cal.nfit, 0);
+    /* The same budget given: the windows run (every point, at its least
+     * sample: calibrate/plan.c). */
+    co.budget_cycles = (uint64_t)pl.budget;
+    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", k, &kc, &co, &cal, rep, &err), RF_OK);
+    assert_true(rep->n >= pl.n);
+    assert_int_equal(rep->not_run, 0);
+    assert_true(cal.samples > 0);
+    free(rep);
+    rf_kernel_destroy(k);
+}
+
 /* Calibrated interval (calibrate/extrapolate.c) of a record with no fitted
  * parameters and no shrinkage: v = 0.007^2 + s^2 / n = 0.000049 +
  * 0.04^2 / 4 = 0.000449, half width 1.959964 x sqrt(0.000449) = 1.959964 x
@@ -481,6 +575,8 @@ int main(void)
         cmocka_unit_test(warmed_calibration_fits),
         cmocka_unit_test(short_kernel_plan_fits_the_budget),
         cmocka_unit_test(too_short_a_kernel_stays_uncalibrated),
+        cmocka_unit_test(plan_weight_by_hand),
+        cmocka_unit_test(windows_not_worth_running),
         cmocka_unit_test(interval_from_the_windows_noise),
         cmocka_unit_test(shrink_weight_by_hand),
         cmocka_unit_test(window_noise_by_hand),
