@@ -255,9 +255,7 @@ static double short_factor(const rf_gpu *gpu, double life, double len)
 
 double rf_calib_plan_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan)
 {
-    long ctas = rf_kernel_ctas(k);
-    double life = ctas > 0 && plan->resident > 0
-                      ? plan->full_cycles * plan->resident / (double)ctas : 0.0;
+    double life = rf_plan_cta_life(plan, rf_kernel_ctas(k));
     double inv = 0;
     for (int i = 0; i < plan->n; i++) {
         double sg = WINDOW_NOISE * short_factor(gpu, life, (double)plan->pt[i].cycles);
@@ -1402,9 +1400,7 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
                     "estimates stay uncalibrated (--budget-cycles runs them)\n",
                     plan->n, plan->n == 1 ? "" : "s", (unsigned long long)plan->pt[0].cycles,
                     rep->plan_weight,
-                    RF_CALIB_WEIGHT_MIN,
-                    rf_kernel_ctas(k) > 0 ? plan->full_cycles * plan->resident
-                                                / (double)rf_kernel_ctas(k) : 0.0);
+                    RF_CALIB_WEIGHT_MIN, rf_plan_cta_life(plan, rf_kernel_ctas(k)));
         rep->not_run = plan->n;
         rep->plan.n = 0;
         rep->plan.cost = 0;
@@ -1610,9 +1606,7 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     y_all[nord + c.np] = 1.0;
     sigma[nord + c.np] = PRIOR_RATE;
     int nrate = c.rate ? 1 : 0;
-    long nctas = rf_kernel_ctas(k);
-    double life = nctas > 0 && plan->resident > 0
-                      ? plan->full_cycles * plan->resident / (double)nctas : 0.0;
+    double life = rf_plan_cta_life(plan, rf_kernel_ctas(k));
     for (int i = 0; i < nord; i++) {
         y_all[i] = y[i];
         sigma[i] = WINDOW_NOISE * short_factor(gpu, life, window[i]) * y[i];

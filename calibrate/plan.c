@@ -197,6 +197,12 @@ static int plan_begin(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel
     return RF_OK;
 }
 
+double rf_plan_cta_life(const rf_plan *plan, long ctas)
+{
+    return ctas > 0 && plan->resident > 0 ? plan->full_cycles * plan->resident / (double)ctas
+                                          : 0.0;
+}
+
 int rf_plan_make(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                  uint64_t budget_cycles, rf_plan *plan, rf_err *err)
 {
@@ -273,7 +279,7 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
         int fit = (int)(plan->budget / want);
         npts = fit < npts ? fit : npts;
     }
-    double life = ctas > 0 && resident > 0 ? plan->full_cycles * resident / (double)ctas : 0.0;
+    double life = rf_plan_cta_life(plan, ctas);
     /* Settled samples (the top: limits of this placement): where the
      * default budget leaves each point a window shorter than one CTA
      * lifetime but holds at least SETTLE_MIN samples of a timed warm-up of

@@ -41,6 +41,11 @@ typedef struct rf_plan {
                                 rf_plan_make_design */
 } rf_plan;
 
+/* The estimated CTA lifetime of the plan's run of `ctas` CTAs: its full
+ * run's cycles x resident CTAs / CTAs (0 when either count is not
+ * positive). */
+double rf_plan_cta_life(const rf_plan *plan, long ctas);
+
 /* Build the plan for kernel k (characteristics kc) on gpu.  budget_cycles
  * 0 means 4.25% of the estimated full run (5% with room for its error), and
  * a kernel too short for every point then gets fewer samples, or none

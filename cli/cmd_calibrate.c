@@ -665,7 +665,6 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     print_run(k);
     if (rep->n == 0) {
         /* No windows: say why, and what the record holds. */
-        long ctas = rf_kernel_ctas(k);
         if (rep->not_run > 0)
             printf("no samples: the budget's %d window%s would weigh %.2f on the estimates, "
                    "under %.2f (CTA lifetimes of %.0f cycles against windows of %llu: they "
@@ -673,7 +672,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
                    "--budget-cycles N runs them\n",
                    rep->not_run, rep->not_run == 1 ? "" : "s", rep->plan_weight,
                    RF_CALIB_WEIGHT_MIN,
-                   ctas > 0 ? rep->plan.full_cycles * rep->plan.resident / (double)ctas : 0.0,
+                   rf_plan_cta_life(&rep->plan, rf_kernel_ctas(k)),
                    (unsigned long long)rep->plan.pt[0].cycles);
         else
             printf("no samples: the kernel's estimated %.0f cycles leave no window within the "

@@ -163,7 +163,7 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms
         long ctas = rf_kernel_ctas(kj->k);
         printf("  plan %-12s %ld CTAs, %d resident, est %.0f cycles (CTA life %.0f), "
                "%d windows:", name, ctas, pl->resident, pl->full_cycles,
-               ctas > 0 ? pl->full_cycles * pl->resident / (double)ctas : 0.0, pl->n);
+               rf_plan_cta_life(pl, ctas), pl->n);
         for (int i = 0; i < pl->n; i++)
             printf(" %llu@%llu", (unsigned long long)pl->pt[i].cycles,
                    (unsigned long long)pl->pt[i].skip_ctas);
