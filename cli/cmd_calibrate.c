@@ -434,6 +434,13 @@ static int calibrate_many(const rf_mpi *m, const many_opts *mo, char **paths, in
         rf_tbl_print(t, stdout);
         rf_tbl_free(t);
     }
+    bool none = false;
+    for (int i = 0; i < n; i++)
+        none = none || cals[i].samples == 0;
+    if (none && !mo->pf)
+        printf("\n0 samples: a kernel too short for one window, or windows that would weigh "
+               "under %.2f on the estimates (calibrate it alone for which); its estimates stay "
+               "uncalibrated\n", RF_CALIB_WEIGHT_MIN);
     free(cals);
     return RF_OK;
 }
