@@ -218,7 +218,11 @@ int rf_cmd_estimate(int argc, char **argv)
     rc = rf_record_load_kernel(cfile, gpu_name, k, &cal, &cerr);
     if (rc == RF_OK) {
         use = &cal;
-        if (cal.level_apart)
+        if (cal.samples == 0 && cal.nfit == 0)
+            snprintf(note, sizeof note,
+                     "%s (no samples: the kernel too short for a window, or its windows not "
+                     "worth running; estimates uncalibrated)", cfile);
+        else if (cal.level_apart)
             snprintf(note, sizeof note,
                      "%s (%d samples, %d dof, rms %.2f%%, shrink w %.3f, level's weight %.3f)",
                      cfile, cal.samples, cal.dof, 100.0 * cal.rms_rel, cal.shrink,
