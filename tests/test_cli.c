@@ -320,6 +320,59 @@ static void unwritable_output_fails(void **state)
     free(ok.out);
 }
 
+/* Windows not worth running (calibrate/calibrate.c, step 0): libor's
+ * default-run share (18 CTAs, lifetimes of about 12,700 cycles against
+ * one window of about 2,100) gets a record without samples; calibrate
+ * says why, estimate says the record holds none and gives calibrated=0;
+ * with --budget-cycles the windows run and the record applies. */
+static void windows_not_worth_running_are_said(void **state)
+{
+    (void)state;
+    char rec[] = "/tmp/rfkit-test-worthXXXXXX";
+    int fd = mkstemp(rec);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(rec);
+    char args[512];
+    snprintf(args, sizeof args,
+             "calibrate --gpu fermi-gtx480 --kernel inputs/kernels/libor.spec --quiet -o %s", rec);
+    clirun r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ", 0 samples, record "));
+    assert_non_null(strstr(r.out, "no samples: the budget's 1 window would weigh "));
+    assert_non_null(strstr(r.out, "--budget-cycles N runs them"));
+    free(r.out);
+    snprintf(args, sizeof args,
+             "estimate --gpu fermi-gtx480 --kernel inputs/kernels/libor.spec --calib %s", rec);
+    r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(no samples: the kernel too short for a window, or its "
+                                  "windows not worth running; estimates uncalibrated)"));
+    free(r.out);
+    snprintf(args, sizeof args,
+             "estimate --gpu fermi-gtx480 --kernel inputs/kernels/libor.spec --calib %s --csv",
+             rec);
+    r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_true(clirun_csv_get(r.out, "calibrated", 1) == 0);
+    free(r.out);
+    snprintf(args, sizeof args,
+             "calibrate --gpu fermi-gtx480 --kernel inputs/kernels/libor.spec --budget-cycles 2400 "
+             "--quiet -o %s", rec);
+    r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "no samples"));
+    free(r.out);
+    snprintf(args, sizeof args,
+             "estimate --gpu fermi-gtx480 --kernel inputs/kernels/libor.spec --calib %s --csv",
+             rec);
+    r = clirun_run(args);
+    unlink(rec);
+    assert_int_equal(r.status, 0);
+    assert_true(clirun_csv_get(r.out, "calibrated", 1) == 1);
+    free(r.out);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -335,6 +388,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(unwritable_output_fails),
         cmocka_unit_test(records_are_not_misapplied),
         cmocka_unit_test(calibrate_spills_over_the_limit),
+        cmocka_unit_test(windows_not_worth_running_are_said),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
