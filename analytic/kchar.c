@@ -1066,7 +1066,10 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     double l1 = gpu->l1_latency, l2 = gpu->l2_latency, ld = gpu->dram_latency;
     double h1 = prof->l1_hit, h2 = prof->l2_hit;
     double t = 0, last_retire = 0, t_phase = 0;
-    long cnt = 0;
+    long cnt = 0, in_ph = 0;    /* in_ph: instructions of phase ph not yet in I[ph] */
+    /* The sums, kept here and written back at the end (the same additions
+     * in the same order). */
+    double s_mem = *sm, s_dep = *sd, n_ev = *nev, n_mw = *nmw;
     int b = 0, ph = 0;
     bool ended = false;
     while (!ended && b >= 0 && b < f->nblocks && cnt < RF_KCHAR_MC_MAX_INSTS) {
@@ -1086,14 +1089,14 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 if (start > t && !stall_log_put(lg, mem ? -(start - t) : start - t))
                     *oom = true;
                 if (mem)
-                    *nmw += start > t ? 1.0 : 0.0;
+                    n_mw += start > t ? 1.0 : 0.0;
             } else if (mem) {
-                *sm += start - t;
-                *nmw += start > t ? 1.0 : 0.0;
+                s_mem += start - t;
+                n_mw += start > t ? 1.0 : 0.0;
             } else
-                *sd += start - t;
+                s_dep += start - t;
             if (start - t > TURN_SLACK)
-                *nev += 1.0;
+                n_ev += 1.0;
             double lat = in->lat;
             bool lmem = false;
             bool to_dram = false;
@@ -1125,9 +1128,11 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             if (in->end == WE_NONE && done > last_retire)
                 last_retire = done;
             t = start + 1.0;
-            I[ph] += 1.0f;
+            in_ph++;
             cnt++;
             if (in->end == WE_BARRIER) {
+                I[ph] += (float)in_ph;
+                in_ph = 0;
                 if (ph + 1 >= sc->cap && sc->cap < MC_WALKPH) {
                     if (!scratch_grow(sc))
                         *oom = true;
@@ -1160,7 +1165,12 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             b = u < blk->pt ? blk->succ[1] : blk->succ[0];
         }
     }
+    I[ph] += (float)in_ph;
     T[ph] += (float)(t - t_phase);
+    *sm = s_mem;
+    *sd = s_dep;
+    *nev = n_ev;
+    *nmw = n_mw;
     if (ph + 1 > *nph)
         *nph = ph + 1;
     if (dram_at)
