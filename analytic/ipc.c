@@ -210,10 +210,14 @@
  * in order, as the sampler's dispatcher gives a freed slot the next CTA,
  * and with n CTAs resident each advances through its lone time at the
  * rate 1 / x(n),
- *   x(n) = max(g, n I_cta / (IPC(n) mean_j T_j))
+ *   x(n) = max(g s(n), n I_cta / (IPC(n) mean_j T_j))
  * (IPC(n) the steady state with n CTAs' active warps, spread as above:
  * n CTAs retire n I_cta instructions, mean T_j of lone time each, in
- * n I_cta / IPC(n) cycles; no CTA is faster than alone).  An oldest-first scheduler (GTO,
+ * n I_cta / IPC(n) cycles; no CTA is faster than alone).  Below that
+ * throughput bound the resident CTAs still slow each other (they queue for
+ * issue, collectors, pipes and DRAM): s(n) = (W(n) / IPC(n)) / (W(1) /
+ * IPC(1)), the steady state's cycles per issuing warp-instruction with n
+ * CTAs' issuing warps W(n) over one CTA's, at least 1.  An oldest-first scheduler (GTO,
  * rf_ipc_machine.oldest_first) hands issue out by warp age instead: the
  * CTAs in launch order each take at most their pace alone, need_j =
  * I_j / (x(1) T_j) instructions per cycle (I_j its own instructions, x(1)
@@ -1035,7 +1039,7 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
             mean += k->lone[j];
         mean /= (double)ctas;
         int ns = resident < ctas ? resident : (int)ctas;
-        double rem[RF_IPC_NLONE], x[RF_IPC_NLONE + 1], cap[RF_IPC_NLONE + 1];
+        double rem[RF_IPC_NLONE], x[RF_IPC_NLONE + 1], cap[RF_IPC_NLONE + 1], per_w1 = 0;
         double lone[RF_IPC_NLONE], ins[RF_IPC_NLONE], v[RF_IPC_NLONE];
         long age[RF_IPC_NLONE];
         for (int n = 1; n <= ns; n++) {
@@ -1047,8 +1051,13 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                 rf_ipc_steady(k, &mn, p, &rn);
                 ipc_n = rn.ipc;
             }
+            /* s(n): cycles per issuing warp-instruction over one CTA's. */
+            double per_w = ipc_n > 0 ? issuing_warps(k, n, wpc, act) / ipc_n : 0;
+            if (n == 1)
+                per_w1 = per_w;
+            double sn = per_w1 > 0 && per_w > per_w1 ? per_w / per_w1 : 1.0;
             double xv = ipc_n > 0 && mean > 0 ? n * i_cta / (ipc_n * mean) : g;
-            x[n] = xv > g ? xv : g;
+            x[n] = xv > g * sn ? xv : g * sn;
             cap[n] = ipc_n;
         }
         double share = m->oldest_first ? (p->gto_share < 0 ? 0 : p->gto_share > 1 ? 1 : p->gto_share)

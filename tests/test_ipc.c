@@ -544,15 +544,16 @@ static void five_lone_ctas(rf_ipc_kernel *k)
  * of 400 instructions, 2 resident; IPC with 2 CTAs (8 warps) 1/1.125, with
  * 1 CTA (4 warps) 0.8 (the waves: 900 + 900 + 500 = 2300 cycles); g = 1
  * (no design stalls, default scales).  Lone cycles 300, 1500, 400, 500,
- * 1000, mean 740: x(2) = 2 x 400 x 1.125 / 740 = 45/37, x(1) =
- * 400 / (0.8 x 740) = 0.68 -> g = 1.  CTAs 0 and 1 start; CTA 0 ends after
- * 300 lone cycles, CTA 2 takes its slot and ends 400 later, CTA 3 500
- * later, CTA 4 starts as CTA 1 has 300 left: 1500 lone cycles in all at
- * 45/37, then CTA 4's last 700 alone at 1:
- *   1500 x 45/37 + 700 = 2524.32 > 2300.
- * CTA 4 at 600 (mean 660, x(2) = 15/11): 1500 x 15/11 + 300 = 2345.45.
- * Equal CTAs (400 each: x(2) = 2.25, x(1) = 1.25) are the waves:
- * 400 x 2.25 x 2 + 400 x 1.25 = 2300.  Without every lone time, the
+ * 1000, mean 740.  The contention s(2) = (8 x 1.125) / (4 / 0.8) = 9/5
+ * exceeds the throughput bound 2 x 400 x 1.125 / 740 = 45/37, so
+ * x(2) = 9/5; x(1) = max(1, 400 / (0.8 x 740) = 0.68) = 1.  CTAs 0 and 1
+ * start; CTA 0 ends after 300 lone cycles, CTA 2 takes its slot and ends
+ * 400 later, CTA 3 500 later, CTA 4 starts as CTA 1 has 300 left: 1500
+ * lone cycles in all at 9/5, then CTA 4's last 700 alone at 1:
+ *   1500 x 9/5 + 700 = 3400 > 2300.
+ * CTA 4 at 600 (mean 660: the bound 15/11 < 9/5): 1500 x 9/5 + 300 = 3000.
+ * Equal CTAs (400 each: the bound x(2) = 2.25 > 9/5, x(1) = 1.25) are the
+ * waves: 400 x 2.25 x 2 + 400 x 1.25 = 2300.  Without every lone time, the
  * critical record's wave start: floor(4 / 2) x 900 + 1000 = 2800. */
 static void cta_fluid_ends_the_run(void **state)
 {
@@ -569,10 +570,10 @@ static void cta_fluid_ends_the_run(void **state)
     k.crit_cycles[0] = 1000;
     double ipc;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
-                       1500.0 * 45.0 / 37.0 + 700.0, 1e-3);
+                       1500.0 * 9.0 / 5.0 + 700.0, 1e-3);
     k.lone[4] = 600;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
-                       1500.0 * 15.0 / 11.0 + 300.0, 1e-3);
+                       1500.0 * 9.0 / 5.0 + 300.0, 1e-3);
     for (int j = 0; j < 5; j++)
         k.lone[j] = 400;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-3);
@@ -592,7 +593,7 @@ static void cta_fluid_ends_the_run(void **state)
  * left: with CTA 4 (need 2/5 <= 28/45, v = 1) both run at their lone pace
  * until CTA 1 ends at 450 + 9000/7 + 1500/7 = 1950; CTA 4's last
  * 1000 - 1500/7 = 5500/7 alone: 1950 + 5500/7 = 2735.71 cycles (the equal
- * share: 2524.32).  gto_share 0, or a scheduler that is not oldest-first
+ * share: 3400).  gto_share 0, or a scheduler that is not oldest-first
  * (LRR, two-level), keeps the equal share.
  * Each CTA's own instruction count: I_j = T_j x 400/740 (the same 2000 in
  * all), so every need is 400/740 = 20/37.  The oldest takes 20/37 (v = 1),
@@ -619,11 +620,11 @@ static void oldest_first_cta_fluid(void **state)
                        1950.0 + 5500.0 / 7.0, 1e-3);
     p.gto_share = 0.0;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
-                       1500.0 * 45.0 / 37.0 + 700.0, 1e-3);
+                       1500.0 * 9.0 / 5.0 + 700.0, 1e-3);
     p.gto_share = 1.0;
     m.oldest_first = false;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
-                       1500.0 * 45.0 / 37.0 + 700.0, 1e-3);
+                       1500.0 * 9.0 / 5.0 + 700.0, 1e-3);
     m.oldest_first = true;
     for (int j = 0; j < 5; j++)
         k.lone_insts[j] = (float)(k.lone[j] * 400.0 / 740.0);
@@ -636,7 +637,8 @@ static void oldest_first_cta_fluid(void **state)
  * CTAs (8 warps) resident: active_frac 0.5, active_free 1, pool_warps 4.
  * One CTA's 4 warps fill the pool as two CTAs' 8 do, so both run at the
  * 4 warps' IPC 0.8: x(2) = 2 x 400 / (0.8 x 740) = 50/37, x(1) = 400 /
- * (0.8 x 740) -> g = 1; the fluid: 1500 x 50/37 + 700 = 2727.03.  The
+ * (0.8 x 740) -> g = 1 (s(2) = 1: the pool issues 4 warps either way);
+ * the fluid: 1500 x 50/37 + 700 = 2727.03.  The
  * waves: 2 x (2 x 400 / 0.8) + 400 / 0.8 = 2500 (the partial wave's one
  * CTA at 4 warps, not at the share 0.5 of them). */
 static void pool_caps_short_run_warps(void **state)

@@ -490,17 +490,17 @@ static void window_interval_variance_by_hand(void **state)
      * uncalibrated model's error: b = 0.05, se = 0.03 give 0.0025 + 0.0009
      * = 0.0034 > 0.052^2 = 0.002704, which stands in for them:
      * 0.000049 + 0.002704 = 0.002753.  For an SM's share of a spread
-     * grid the uncalibrated model's error is 0.040: 0.000049 + 0.0016 =
-     * 0.001649. */
+     * grid the uncalibrated model's error is 0.032: 0.000049 + 0.001024 =
+     * 0.001073. */
     assert_float_equal(rf_extrap_rel_var_win(0.05, 0.03, 1.0, 0.0, 0.0, 0.052), 0.002753, 1e-15);
-    assert_float_equal(rf_extrap_rel_var_win(0.05, 0.03, 1.0, 0.0, 0.0, 0.040), 0.001649, 1e-15);
+    assert_float_equal(rf_extrap_rel_var_win(0.05, 0.03, 1.0, 0.0, 0.0, 0.032), 0.001073, 1e-15);
     rf_gpu gpu;
     rf_err err;
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
     rf_shape one = {.sms = 1}, spread = {.sms = 15}, dflt = {.sms = 0};
     assert_float_equal(rf_extrap_sigma_unc(&gpu, &one), 0.052, 0);
-    assert_float_equal(rf_extrap_sigma_unc(&gpu, &spread), 0.040, 0);
-    assert_float_equal(rf_extrap_sigma_unc(&gpu, &dflt), 0.040, 0);
+    assert_float_equal(rf_extrap_sigma_unc(&gpu, &spread), 0.032, 0);
+    assert_float_equal(rf_extrap_sigma_unc(&gpu, &dflt), 0.032, 0);
 }
 
 /* The relative variance of a calibrated estimate, v = 0.007^2 + s^2 / n +
