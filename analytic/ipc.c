@@ -196,8 +196,11 @@
  *   IPC(c) = sum_W P(W) W / cpi_w(W)  /  sum_W P(W) W / (cpi_w(W) IPC(W))
  * (the lone-time-weighted states, turned into cycles), solved on a grid
  * of W (every count to 8, then about 25% apart) and linear between.
- * Under a two-level pool the issuing warps are the pool's, and the mean
- * alone is kept.
+ * Where a design caps the issuing warps at a pool (k->pool_warps, carried
+ * by the active fraction) the mean alone is kept; a two-level scheduler's
+ * pool (m->pool) enters each state's soft minimum as it enters the mean's:
+ * states of fewer warps than the pool run latency-bound, the rest at the
+ * pool's cap.
  *
  * Critical CTAs.  A run ends no earlier than any CTA's start plus its lone
  * cycles T_j (the sum over its barrier phases of the slowest warp's
@@ -909,13 +912,15 @@ static const int spread_grid[] = {0,  1,  2,  3,  4,  5,  6,   7,   8,   10,  12
  * tab[2W] and the latency limit W / cpi_w at tab[2W + 1] (< 0: not solved
  * yet; tabn entries).  States under 1e-4 of the time are left out (the
  * ratio renormalises).  Returns -1 where the distribution is unknown or
- * too wide for tab, and under a two-level pool (whose cap on the issuing
- * warps active_frac carries): the mean's steady state then. */
+ * too wide for tab, and where a design's pool cap on the issuing warps is
+ * carried by active_frac (k->pool_warps): the mean's steady state then.
+ * A two-level scheduler's pool (m->pool) caps each state's IPC as it
+ * caps the mean's. */
 static double spread_ipc(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                          const rf_ipc_params *p, int n, int wpc, double act, double *tab,
                          int tabn)
 {
-    if (n < 1 || wpc < 1 || wpc > RF_IPC_MAXWPC || 2 * n * wpc + 1 >= tabn || m->pool > 0
+    if (n < 1 || wpc < 1 || wpc > RF_IPC_MAXWPC || 2 * n * wpc + 1 >= tabn
         || (k->pool_warps > 0 && k->active_free > 0))
         return -1.0;
     double mh = 0, hs = 0;
