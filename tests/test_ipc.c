@@ -741,7 +741,13 @@ static void dram_closed_network(void **state)
  * below IPC(3) = 1.279204; its 400 instructions take 315.470 cycles.
  * Two CTAs: W = 4, 6, 8 with 1/4, 1/2, 1/4, IPC(6) = 1.376494, IPC(8) =
  * 1.392621: 6 / (0.75 + 2.179449 + 1.436141) = 1.374385, 800
- * instructions in 582.079 cycles.  Without the distribution: IPC(3). */
+ * instructions in 582.079 cycles.  Without the distribution: IPC(3).
+ * Under a two-level pool of 3 warps (cpi_short = cpi_w = 1, no memory
+ * stall: the pool's cap 3 / 1 joins the soft minimum as 1/9), each state
+ * takes the pool's term: IPC(2) = (1/4 + 1/2 + 1/9)^-1/2 = 1.077632,
+ * IPC(4) = (1/16 + 1/2 + 1/9)^-1/2 = 1.218415, so one CTA issues
+ *   3 / (0.5 x 2 / 1.077632 + 0.5 x 4 / 1.218415) = 3 / 2.569437 = 1.167571,
+ * below the mean's IPC(3) = (1/9 + 1/2 + 1/9)^-1/2 = 1.176697. */
 static void issuing_warps_spread(void **state)
 {
     (void)state;
@@ -759,7 +765,13 @@ static void issuing_warps_spread(void **state)
     assert_float_equal(ipc, 1.267949, 1e-6);
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 2, 2, &ipc, NULL), 582.078684, 1e-5);
     assert_float_equal(ipc, 1.374385, 1e-6);
+    m.pool = 3;
+    rf_ipc_kernel_cycles(&k, &m, &p, 1, 1, &ipc, NULL);
+    assert_float_equal(ipc, 1.167571, 1e-6);
     k.act_hist[2] = k.act_hist[4] = 0.0;
+    rf_ipc_kernel_cycles(&k, &m, &p, 1, 1, &ipc, NULL);
+    assert_float_equal(ipc, 1.176697, 1e-6);
+    m.pool = 0;
     rf_ipc_kernel_cycles(&k, &m, &p, 1, 1, &ipc, NULL);
     assert_float_equal(ipc, 1.279204, 1e-6);
 }
