@@ -220,14 +220,13 @@
  * throughput bound the resident CTAs still slow each other (they queue for
  * issue, collectors, pipes and DRAM): s(n) = (W(n) / IPC(n)) / (W(1) /
  * IPC(1)), the steady state's cycles per issuing warp-instruction with n
- * CTAs' issuing warps W(n) over one CTA's, at least 1.  An oldest-first scheduler (GTO,
- * rf_ipc_machine.oldest_first) hands issue out by warp age instead: the
- * CTAs in launch order each take at most their pace alone, need_j =
- * I_j / (x(1) T_j) instructions per cycle (I_j its own instructions, x(1)
- * the steady state's stretch of a lone CTA), until IPC(n) is used up, so
- * CTA j advances at v_j = min(need_j, IPC(n) - sum_{older} taken) /
- * (need_j x(1));
- * the fluid blends the two shares as the population model does
+ * CTAs' issuing warps W(n) over one CTA's, at least 1.  An oldest-first
+ * scheduler (GTO, rf_ipc_machine.oldest_first) hands issue out by warp
+ * age instead: the CTAs in launch order each take at most their pace
+ * alone, need_j = I_j / (x(1) T_j) instructions per cycle (I_j its own
+ * instructions, x(1) the steady state's stretch of a lone CTA), until
+ * IPC(n) is used up, so CTA j advances at v_j = min(need_j, IPC(n) -
+ * sum_{older} taken) / (need_j x(1)); the fluid blends the two shares as the population model does
  * (analytic/waves.c), v_j = (1 - s) / x(n) + s v_j, s = gto_share.  A
  * young CTA whose slowest warp waits on DRAM then runs the rest of its
  * path after the older CTAs' work rather than beside it (the sampler,
