@@ -19,6 +19,16 @@
 
 #define SPEC "inputs/kernels/hotspot.spec"
 
+/* A path no file holds: mkstemp's unique name (tmpl ends in XXXXXX), its
+ * file removed again, for a command that must create the file itself. */
+static void fresh_name(char *tmpl)
+{
+    int fd = mkstemp(tmpl);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(tmpl);
+}
+
 static void unreadable_inputs_are_bad_input(void **state)
 {
     (void)state;
@@ -183,10 +193,7 @@ static void calibrate_spills_over_the_limit(void **state)
 {
     (void)state;
     char rec[] = "/tmp/rfkit-test-spillXXXXXX";
-    int fd = mkstemp(rec);
-    assert_true(fd >= 0);
-    close(fd);
-    unlink(rec);
+    fresh_name(rec);
     char args[512];
     snprintf(args, sizeof args,
              "calibrate --gpu fermi-gtx480 --kernel tests/fixtures/regalloc/over63.ptx --grid 120 "
@@ -329,10 +336,7 @@ static void windows_not_worth_running_are_said(void **state)
 {
     (void)state;
     char rec[] = "/tmp/rfkit-test-worthXXXXXX";
-    int fd = mkstemp(rec);
-    assert_true(fd >= 0);
-    close(fd);
-    unlink(rec);
+    fresh_name(rec);
     char args[512];
     snprintf(args, sizeof args,
              "calibrate --gpu fermi-gtx480 --kernel inputs/kernels/libor.spec --quiet -o %s", rec);
