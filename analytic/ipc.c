@@ -207,11 +207,12 @@
  * lone-warp time, plus the drain; analytic/kchar.c), times
  *   g = (1 + a S_dep + m S_mem + s_x) / (1 + S_dep + S_mem),
  * which carries the design's stalls and the fitted scales into the lone
- * times kchar walks at the baseline's latencies.  Where kchar knows every
- * CTA's T_j (runs of at most RF_IPC_NLONE CTAs: the default run's share,
- * short grids), the run is a fluid of CTAs: the slots take the grid's CTAs
- * in order, as the sampler's dispatcher gives a freed slot the next CTA,
- * and with n CTAs resident each advances through its lone time at the
+ * times kchar walks at the baseline's latencies.  Where kchar knows the
+ * T_j of the run's last CTAs (every CTA of a run of at most RF_IPC_NLONE:
+ * the default run's share, short grids; the last RF_IPC_NLONE of a longer
+ * one), the run is a fluid of CTAs: the slots take the grid's CTAs in
+ * order, as the sampler's dispatcher gives a freed slot the next CTA, and
+ * with n CTAs resident each advances through its lone time at the
  * rate 1 / x(n),
  *   x(n) = max(g s(n), n I_cta / (IPC(n) mean_j T_j))
  * (IPC(n) the steady state with n CTAs' active warps, spread as above:
@@ -231,14 +232,21 @@
  * young CTA whose slowest warp waits on DRAM then runs the rest of its
  * path after the older CTAs' work rather than beside it (the sampler,
  * short_poly's 3-CTA share: the last warp, warp 0 of the youngest CTA,
- * exits 150 cycles after every other warp).  The run takes the larger of
- * the waves and the fluid's end.  With CTAs of very unequal length (trip
- * counts drawn per CTA) the CTAs before a long one are shorter than the
- * mean, so it starts well before wave floor(j / resident), and the last
- * long CTAs run with fewer and fewer others, faster than in a full wave
- * but slower than alone.  Longer runs, where kchar keeps the last CTAs'
- * records only, take the start wave floor(j / resident) and the lone
- * cycles g T_j.
+ * exits 150 cycles after every other warp).  In a longer run the CTAs
+ * before the known ones take whole and partial waves, t_0 = (N - N_k) /
+ * n_res waves of the full occupancy, and the fluid of the last N_k starts
+ * there with every slot fresh (the slots' ages at t_0 are not known; over
+ * N_k / n_res waves the start's synchrony has worn off before the tail).
+ * The run takes the larger of the waves and t_0 plus the fluid's end.
+ * With CTAs of very unequal length (trip counts drawn per CTA) the CTAs
+ * before a long one are shorter than the mean, so it starts well before
+ * wave floor(j / resident), and the last long CTAs run with fewer and
+ * fewer others, faster than in a full wave but slower than alone.  The
+ * fluid assumes every resident CTA advances; a design that switches CTAs
+ * out and back in (rf_ipc_machine.switching: pending CTAs beside the
+ * active ones) breaks that, and takes instead the critical CTAs' bound:
+ * each known CTA's start wave floor(j / resident) plus its lone cycles
+ * g T_j, as runs whose lone times are not known at all.
  *
  * DRAM drain.  The run's DRAM loads (and atomics), b_ld bytes per
  * instruction, pass one first-come-first-served server of BW bytes per
@@ -1035,14 +1043,17 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     double base = 1.0 + k->stall_dep + k->stall_mem;
     double own = 1.0 + p->lat_scale * k->stall_dep + p->mem_scale * k->stall_mem + m->extra_stall;
     double g = base > 0 ? own / base : 1.0;
-    if (k->crit_ctas == ctas && k->nlone == ctas && ctas <= RF_IPC_NLONE) {
+    long known = k->nlone;
+    if (k->crit_ctas == ctas && known > 0 && known <= RF_IPC_NLONE && known <= ctas
+        && !m->switching) {
         /* CTA fluid (header): x(n) for n = 1 .. ns, then the slots
-         * advance together from one CTA's end to the next. */
+         * advance together from one CTA's end to the next, from t0 on. */
+        double t0 = (double)(ctas - known) / resident * wave;
         double mean = 0.0;
-        for (long j = 0; j < ctas; j++)
+        for (long j = 0; j < known; j++)
             mean += k->lone[j];
-        mean /= (double)ctas;
-        int ns = resident < ctas ? resident : (int)ctas;
+        mean /= (double)known;
+        int ns = resident < known ? resident : (int)known;
         double rem[RF_IPC_NLONE], x[RF_IPC_NLONE + 1], cap[RF_IPC_NLONE + 1], per_w1 = 0;
         double lone[RF_IPC_NLONE], ins[RF_IPC_NLONE], v[RF_IPC_NLONE];
         long age[RF_IPC_NLONE];
@@ -1107,7 +1118,7 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                     continue;
                 rem[i] -= v[i] * dt;
                 if (rem[i] <= 1e-9 * mean) {
-                    if (next < ctas) {
+                    if (next < known) {
                         age[i] = next;
                         ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
                         lone[i] = rem[i] = k->lone[next++];
@@ -1118,8 +1129,8 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                 }
             }
         }
-        if (t > cycles)
-            cycles = t;
+        if (t0 + t > cycles)
+            cycles = t0 + t;
     } else if (k->crit_ctas == ctas) {
         for (int i = 0; i < k->ncrit && i < RF_IPC_NCRIT; i++) {
             double end = (double)(k->crit_pos[i] / resident) * wave + g * k->crit_cycles[i];

@@ -110,8 +110,9 @@ typedef struct rf_ipc_kernel {
     int ncrit;
     long crit_pos[RF_IPC_NCRIT];
     double crit_cycles[RF_IPC_NCRIT];
-    /* Every CTA's lone cycles (as crit_cycles), in run order, when that run
-     * has at most RF_IPC_NLONE CTAs: nlone = crit_ctas then, else 0. */
+    /* The lone cycles (as crit_cycles) of the run's last nlone CTAs, in run
+     * order: every CTA of a run of at most RF_IPC_NLONE (nlone = crit_ctas),
+     * the last RF_IPC_NLONE of a longer one; 0: none known. */
     int nlone;
     float lone[RF_IPC_NLONE];
     float lone_insts[RF_IPC_NLONE]; /* each one's warp instructions (0: unknown, the
@@ -153,6 +154,9 @@ typedef struct rf_ipc_machine {
     bool oldest_first;      /* the schedulers hand issue out oldest warp first
                              * (GTO, two-level): the CTA fluid blends age
                              * priority in by gto_share */
+    bool switching;         /* CTAs are switched out and back in (pending CTAs
+                             * beside the active ones: VT, Reg+DRAM, FineReg,
+                             * RegMutex): not every resident CTA advances */
     double wb_rate;         /* HI-RF: write-backs per instruction whose bank time
                              * (write_service - 1 + queueing) is on the warp's path */
     double write_idc;       /* HI-RF: factor on the bank queue's write wait and

@@ -2047,10 +2047,10 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
  * are the CTAs longer than every later one (a later, shorter CTA ends
  * first: the bound of rf_ipc_kernel_cycles never comes from it), at most
  * RF_IPC_NCRIT of them, evenly spaced among those when more.  Earlier CTAs
- * are left out: in a run that long they start too early to end it.  A run
- * of at most RF_KCHAR_CRIT_MAX (and RF_IPC_NLONE) CTAs also keeps every
- * CTA's lone cycles (rf_ipc_kernel.lone), for the CTA fluid of
- * rf_ipc_kernel_cycles. */
+ * are left out: in a run that long they start too early to end it.  The
+ * walked CTAs' lone cycles are kept too (rf_ipc_kernel.lone: every CTA of
+ * a run of at most RF_KCHAR_CRIT_MAX, the last RF_KCHAR_CRIT_MAX of a
+ * longer one), for the CTA fluid of rf_ipc_kernel_cycles. */
 #define RF_KCHAR_CRIT_MAX 256
 #define RF_KCHAR_CRIT_CHUNK 64
 
@@ -2136,7 +2136,7 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     }
     out->ncrit = keep;
     out->crit_ctas = ctas;
-    if (n == ctas && n <= RF_IPC_NLONE) {
+    if (n <= RF_IPC_NLONE) {
         for (long j = 0; j < n; j++) {
             out->lone[j] = (float)lone[j];
             out->lone_insts[j] = (float)lone[n + j];

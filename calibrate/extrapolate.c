@@ -138,19 +138,19 @@
 
 /* SIGMA_UNC: the uncalibrated model's rms relative error on the nine
  * bundled kernels (tuning set of tests/bench_validation.c, fermi-gtx480,
- * whole grid on one SM, 63 design points: 5.16%).  SIGMA_PRED: the
+ * whole grid on one SM, 63 design points: 4.64%).  SIGMA_PRED: the
  * calibrated estimate's error beyond the level's, the parameters'
  * covariance and the shrinkage, the least (in steps of 0.001) with which
  * 95% intervals hold at least 95% of the full runs of the nine kernels
- * over calibration seeds 1-4 at --sms 1 (252 points: 95.2%; 0.006 holds
- * 94.4%; the errors are mostly a kernel's bias at unsampled designs, not
+ * over calibration seeds 1-4 at --sms 1 (252 points: 95.2%; 0.003 holds
+ * 94.8%; the errors are mostly a kernel's bias at unsampled designs, not
  * noise).  SIGMA_UNC_SHARE: SIGMA_UNC's rule on the other run kind, the
  * busiest SM's share of a grid spread over the GPU's SMs (the default run,
- * 15 SMs: 63 design points, 3.15%), whose shares hold fewer CTAs of a
+ * 15 SMs: 63 design points, 2.89%), whose shares hold fewer CTAs of a
  * wave and whose errors are not those of the whole grid. */
-#define SIGMA_UNC 0.052
-#define SIGMA_UNC_SHARE 0.032
-#define SIGMA_PRED 0.007
+#define SIGMA_UNC 0.047
+#define SIGMA_UNC_SHARE 0.029
+#define SIGMA_PRED 0.004
 #define Z95 1.959963984540054
 
 double rf_extrap_shrink_weight(const double *c, int m, double s, int n)
@@ -567,6 +567,7 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
     if ((rc = rf_extrap_sw(gpu, d, &out->occ, shape, &k, &p, &m, &swi, &sws, err)) < 0)
         return rc;
     int resident = sws.resident;
+    m.switching = sws.resident > swi.active;
     double writes_all = k.writes;
     rf_pf_kernel pk;
     rf_pf_terms pt;

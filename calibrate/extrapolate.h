@@ -78,8 +78,8 @@ double rf_extrap_shrink_prior(double d, double v);
 double rf_extrap_rel_var_win(double bias, double se, double w, double c, double vfit_rel,
                              double sigma_unc);
 
-/* The uncalibrated model's relative error (calibrate/extrapolate.c): 0.052
- * for the whole grid on one SM, 0.040 for one SM's share of a grid spread
+/* The uncalibrated model's relative error (calibrate/extrapolate.c): 0.047
+ * for the whole grid on one SM, 0.029 for one SM's share of a grid spread
  * over several. */
 double rf_extrap_sigma_unc(const rf_gpu *gpu, const rf_shape *shape);
 

@@ -657,6 +657,12 @@ static void short_run_level_is_the_rate(void **state)
     assert_int_equal(rf_kernel_load("inputs/kernels/reduce.spec", &ko, &k, &err), RF_OK);
     assert_int_equal(rf_kernel_ctas(k), 512);
     assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
+    /* The whole grid's lone times: its last RF_IPC_NLONE CTAs (for the
+     * run model's fluid of the tail), the last of them the last critical
+     * record (found from the end, so always kept). */
+    assert_int_equal(kc.nlone, RF_IPC_NLONE);
+    assert_int_equal(kc.crit_pos[kc.ncrit - 1], 511);
+    assert_float_equal(kc.lone[RF_IPC_NLONE - 1], kc.crit_cycles[kc.ncrit - 1], 1e-3);
     assert_int_equal(rf_calib_run(&gpu, "fermi-gtx480", k, &kc, &co, &cal, rep, &err), RF_OK);
     assert_true(cal.level != rep->fit.theta[cal.nfit]);
     free(rep);

@@ -530,10 +530,16 @@ static void critical_cta_ends_the_run(void **state)
 }
 
 /* The five CTAs of the fluid tests below: every lone time known, 300,
- * 1500, 400, 500 and 1000 cycles. */
-static void five_lone_ctas(rf_ipc_kernel *k)
+ * 1500, 400, 500 and 1000 cycles; the kernel, machine and parameters of
+ * waves_with_partial_last (IPC 1/1.125 with 2 CTAs, 0.8 with 1). */
+static void five_cta_run(rf_ipc_kernel *k, rf_ipc_machine *m, rf_ipc_params *p)
 {
     const float lone[5] = {300, 1500, 400, 500, 1000};
+    *k = plain_kernel();
+    *m = plain_machine();
+    rf_ipc_params_default(p);
+    p->smooth = 1.0;
+    p->coll_base = 4.0;
     k->crit_ctas = 5;
     k->nlone = 5;
     for (int j = 0; j < 5; j++)
@@ -558,13 +564,10 @@ static void five_lone_ctas(rf_ipc_kernel *k)
 static void cta_fluid_ends_the_run(void **state)
 {
     (void)state;
-    rf_ipc_kernel k = plain_kernel();
-    rf_ipc_machine m = plain_machine();
+    rf_ipc_kernel k;
+    rf_ipc_machine m;
     rf_ipc_params p;
-    rf_ipc_params_default(&p);
-    p.smooth = 1.0;
-    p.coll_base = 4.0;
-    five_lone_ctas(&k);
+    five_cta_run(&k, &m, &p);
     k.ncrit = 1;
     k.crit_pos[0] = 4;
     k.crit_cycles[0] = 1000;
@@ -579,6 +582,41 @@ static void cta_fluid_ends_the_run(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-3);
     k.nlone = 0;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2800.0, 1e-6);
+}
+
+/* A longer run whose last CTAs alone are known: 9 CTAs, 2 resident, the
+ * lone times of the last 5 (CTAs 4-8) those of the five above.  The first
+ * 4 take (9 - 5) / 2 = 2 waves of the full occupancy, 2 x 900 = 1800
+ * cycles (t0), and the fluid of the last 5 starts there with both slots
+ * fresh, as the five-CTA run starts: 1500 x 9/5 + 700 = 3400 (x(n) from
+ * their mean 740, as above), ending at 5200, past the waves' 4 x 900 +
+ * 500 = 4100.  A design that switches CTAs out (pending CTAs) takes the
+ * critical record instead, CTA 8 (lone 1000) at wave floor(8 / 2) = 4:
+ * 4 x 900 + 1000 = 4600; on the five-CTA run, floor(4 / 2) x 900 + 1000 =
+ * 2800 where the fluid gave 3400. */
+static void fluid_of_the_known_tail(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k;
+    rf_ipc_machine m;
+    rf_ipc_params p;
+    five_cta_run(&k, &m, &p);
+    k.crit_ctas = 9;
+    k.ncrit = 1;
+    k.crit_pos[0] = 8;
+    k.crit_cycles[0] = 1000;
+    double ipc;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 9, 2, &ipc, NULL),
+                       1800.0 + 1500.0 * 9.0 / 5.0 + 700.0, 1e-3);
+    assert_float_equal(ipc, 9 * 400.0 / 5200.0, 1e-6);
+    m.switching = true;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 9, 2, &ipc, NULL), 4600.0, 1e-6);
+    k.crit_ctas = 5;
+    k.crit_pos[0] = 4;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2800.0, 1e-6);
+    m.switching = false;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1500.0 * 9.0 / 5.0 + 700.0, 1e-3);
 }
 
 /* The same five CTAs under an oldest-first scheduler (GTO) with
@@ -606,13 +644,10 @@ static void cta_fluid_ends_the_run(void **state)
 static void oldest_first_cta_fluid(void **state)
 {
     (void)state;
-    rf_ipc_kernel k = plain_kernel();
-    rf_ipc_machine m = plain_machine();
+    rf_ipc_kernel k;
+    rf_ipc_machine m;
     rf_ipc_params p;
-    rf_ipc_params_default(&p);
-    p.smooth = 1.0;
-    p.coll_base = 4.0;
-    five_lone_ctas(&k);
+    five_cta_run(&k, &m, &p);
     m.oldest_first = true;
     p.gto_share = 1.0;
     double ipc;
@@ -644,13 +679,10 @@ static void oldest_first_cta_fluid(void **state)
 static void pool_caps_short_run_warps(void **state)
 {
     (void)state;
-    rf_ipc_kernel k = plain_kernel();
-    rf_ipc_machine m = plain_machine();
+    rf_ipc_kernel k;
+    rf_ipc_machine m;
     rf_ipc_params p;
-    rf_ipc_params_default(&p);
-    p.smooth = 1.0;
-    p.coll_base = 4.0;
-    five_lone_ctas(&k);
+    five_cta_run(&k, &m, &p);
     k.active_frac = 0.5;
     k.active_free = 1.0;
     k.pool_warps = 4.0;
@@ -810,6 +842,7 @@ int main(void)
         cmocka_unit_test(waves_with_partial_last),
         cmocka_unit_test(critical_cta_ends_the_run),
         cmocka_unit_test(cta_fluid_ends_the_run),
+        cmocka_unit_test(fluid_of_the_known_tail),
         cmocka_unit_test(oldest_first_cta_fluid),
         cmocka_unit_test(pool_caps_short_run_warps),
         cmocka_unit_test(dram_drain_bounds_the_run),
