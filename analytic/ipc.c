@@ -1056,7 +1056,6 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         int ns = resident < known ? resident : (int)known;
         double rem[RF_IPC_NLONE], x[RF_IPC_NLONE + 1], cap[RF_IPC_NLONE + 1], per_w1 = 0;
         double lone[RF_IPC_NLONE], ins[RF_IPC_NLONE], v[RF_IPC_NLONE];
-        long age[RF_IPC_NLONE];
         for (int n = 1; n <= ns; n++) {
             double ipc_n = spread_ipc(k, m, p, n, iwpc, act, tab, 2 * RF_IPC_NSPREAD);
             if (ipc_n < 0) {
@@ -1079,8 +1078,9 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                                        : 0.0;
         long next = 0;
         int nact = ns;
+        int ord[RF_IPC_NLONE];      /* the occupied slots, oldest CTA first */
         for (int i = 0; i < ns; i++) {
-            age[i] = next;
+            ord[i] = i;
             ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
             lone[i] = rem[i] = k->lone[next++];
         }
@@ -1092,13 +1092,8 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
             for (int i = 0; i < ns; i++)
                 v[i] = rem[i] >= 0 ? 1.0 / x[nact] : 0.0;
             if (share > 0) {
-                bool taken[RF_IPC_NLONE] = {false};
                 for (int o = 0; o < nact; o++) {
-                    int i = -1;
-                    for (int j = 0; j < ns; j++)
-                        if (rem[j] >= 0 && !taken[j] && (i < 0 || age[j] < age[i]))
-                            i = j;
-                    taken[i] = true;
+                    int i = ord[o];
                     double need = lone[i] > 0 ? ins[i] / (x[1] * lone[i]) : 0;
                     double got = need < left ? need : left;
                     left -= got;
@@ -1118,8 +1113,14 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                     continue;
                 rem[i] -= v[i] * dt;
                 if (rem[i] <= 1e-9 * mean) {
+                    /* The slot leaves the age order; a new CTA is the
+                     * youngest. */
+                    int o = 0;
+                    while (ord[o] != i)
+                        o++;
+                    memmove(ord + o, ord + o + 1, sizeof *ord * (size_t)(nact - 1 - o));
                     if (next < known) {
-                        age[i] = next;
+                        ord[nact - 1] = i;
                         ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
                         lone[i] = rem[i] = k->lone[next++];
                     } else {
