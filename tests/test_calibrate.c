@@ -142,6 +142,50 @@ static void calibrates_and_round_trips(void **state)
     assert_true(isnan(u.ipc_lo) && isnan(u.ipc_hi));
 }
 
+/* The banked file's response at the prior parameters is the model's,
+ * damped (calibrate/extrapolate.c bank_response): with a record that holds
+ * the defaults as fitted values (nfit > 0, shrink 1, level 1: the raw
+ * model), the uncalibrated log ratio to the GPU's own 16-bank file is 0.87
+ * of the record's, at 4 banks and at 8 collectors; the GPU's own file and
+ * the other design kinds are not damped:
+ *     ln(IPC_unc(d) / IPC_unc(16)) = 0.87 ln(IPC_raw(d) / IPC_raw(16)). */
+static void bank_response_is_damped(void **state)
+{
+    fix *f = *state;
+    rf_err err;
+    rf_calib raw;
+    rf_calib_init(&raw, "fermi-gtx480", "hotspot");
+    rf_ipc_params_default(&raw.params);
+    raw.nfit = 1;
+    raw.fit_idx[0] = 0;
+    raw.cov[0][0] = 0;
+    raw.samples = 1;
+    raw.shrink = 1.0;
+    raw.level = 1.0;
+    rf_shape sh = {f->k->regs, rf_kernel_threads(f->k), f->k->smem_static + f->k->launch.smem,
+                   rf_kernel_ctas(f->k), 1};
+    rf_design d0;
+    rf_design_init(&d0);
+    rf_estimate u0, r0;
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d0, &f->kc, &sh, NULL, &u0, &err), RF_OK);
+    assert_int_equal(rf_extrap_estimate(&f->gpu, &d0, &f->kc, &sh, &raw, &r0, &err), RF_OK);
+    assert_float_equal(u0.ipc, r0.ipc, 1e-12 * r0.ipc);
+    for (int i = 0; i < 2; i++) {
+        rf_design d;
+        rf_design_init(&d);
+        if (i == 0)
+            d.banks = 4;
+        else
+            d.collectors = 8;
+        rf_estimate u, r;
+        assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, NULL, &u, &err), RF_OK);
+        assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &raw, &r, &err), RF_OK);
+        assert_true(r.ipc < 0.97 * r0.ipc);         /* a response worth damping */
+        assert_float_equal(log(u.ipc / u0.ipc), 0.87 * log(r.ipc / r0.ipc), 1e-9);
+        assert_float_equal(u.cycles * u.ipc, r.cycles * r.ipc, 1e-6 * r.cycles * r.ipc);
+    }
+}
+
 /* calibrate --design finereg's plan: two FineReg windows after the
  * ordinary four, the same budget shared six ways. */
 /* rf_calib_run_walked with the characterisation's walk (the run's first
@@ -756,6 +800,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plan_spends_the_budget),
         cmocka_unit_test(calibrates_and_round_trips),
+        cmocka_unit_test(bank_response_is_damped),
         cmocka_unit_test(walked_calibration_is_the_same),
         cmocka_unit_test(short_run_level_is_the_rate),
         cmocka_unit_test(threads_give_the_same_record),
