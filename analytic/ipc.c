@@ -987,7 +987,54 @@ static double spread_ipc(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     return den > 0 ? num / den : -1.0;
 }
 
+static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                            const rf_ipc_params *p, long ctas, int resident,
+                            double *ipc_out, rf_ipc_result *steady);
+
 double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                            const rf_ipc_params *p, long ctas, int resident,
+                            double *ipc_out, rf_ipc_result *steady)
+{
+    rf_ipc_cycles_memo *memo = k->cycles_memo;
+    if (!memo)
+        return kernel_cycles(k, m, p, ctas, resident, ipc_out, steady);
+    rf_ipc_cycles_entry *old = &memo->e[0];
+    for (int i = 0; i < RF_IPC_MEMO; i++) {
+        rf_ipc_cycles_entry *e = &memo->e[i];
+        if (e->used && e->ctas == ctas && e->resident == resident
+            && !memcmp(&e->m, m, sizeof *m) && !memcmp(&e->p, p, sizeof *p)
+            && !memcmp(&e->k, k, sizeof *k)) {
+            e->stamp = ++memo->clock;
+            if (ipc_out)
+                *ipc_out = e->ipc;
+            if (steady)
+                *steady = e->steady;
+            return e->cycles;
+        }
+        if (!e->used || (old->used && e->stamp < old->stamp))
+            old = e;
+    }
+    double ipc;
+    rf_ipc_result st;
+    double cycles = kernel_cycles(k, m, p, ctas, resident, &ipc, &st);
+    memcpy(&old->k, k, sizeof *k);
+    memcpy(&old->m, m, sizeof *m);
+    memcpy(&old->p, p, sizeof *p);
+    old->ctas = ctas;
+    old->resident = resident;
+    old->cycles = cycles;
+    old->ipc = ipc;
+    old->steady = st;
+    old->used = true;
+    old->stamp = ++memo->clock;
+    if (ipc_out)
+        *ipc_out = ipc;
+    if (steady)
+        *steady = st;
+    return cycles;
+}
+
+static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                             const rf_ipc_params *p, long ctas, int resident,
                             double *ipc_out, rf_ipc_result *steady)
 {

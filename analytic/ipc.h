@@ -42,6 +42,8 @@ typedef struct rf_ipc_mix {
     double frac_alu, alu_use, frac_sfu, frac_ldst, frac_none; /* as rf_ipc_kernel's */
 } rf_ipc_mix;
 
+typedef struct rf_ipc_cycles_memo rf_ipc_cycles_memo;
+
 /* What the kernel does per warp instruction (static IR analysis weighted by
  * the profile, or measured in samples; analytic/kchar.c fills it). */
 typedef struct rf_ipc_kernel {
@@ -123,6 +125,8 @@ typedef struct rf_ipc_kernel {
      * (register-intervals of size N: analytic/prefetch.c); may be NULL. */
     const rf_func *func;
     const rf_profile *prof;
+    /* rf_ipc_kernel_cycles' memo (below), owned by the caller; NULL: none. */
+    rf_ipc_cycles_memo *cycles_memo;
 } rf_ipc_kernel;
 
 /* The SM as the IPC model sees it for one design point. */
@@ -229,5 +233,29 @@ void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,
 double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                             const rf_ipc_params *p, long ctas, int resident,
                             double *ipc_out, rf_ipc_result *steady);
+
+/* The last RF_IPC_MEMO calls of rf_ipc_kernel_cycles through a kernel whose
+ * cycles_memo points here: a call whose kernel, machine and parameters are
+ * an entry's to the byte, with its CTAs and resident count, returns that
+ * entry's results (the least recently used entry takes a new call).  A
+ * batch of design points of one kernel evaluates the GPU's own file for
+ * every design of the banked family (calibrate/extrapolate.c); the memo
+ * serves those from one evaluation.  One memo per thread. */
+#define RF_IPC_MEMO 2
+typedef struct rf_ipc_cycles_entry {
+    bool used;
+    unsigned long stamp;
+    long ctas;
+    int resident;
+    rf_ipc_kernel k;
+    rf_ipc_machine m;
+    rf_ipc_params p;
+    double cycles, ipc;
+    rf_ipc_result steady;
+} rf_ipc_cycles_entry;
+struct rf_ipc_cycles_memo {
+    unsigned long clock;
+    rf_ipc_cycles_entry e[RF_IPC_MEMO];
+};
 
 #endif /* RF_IPC_H */

@@ -255,6 +255,8 @@ typedef struct char_entry {     /* kernel characteristics per (gpu, kernel, SMs)
     int sms;                     /* SMs the grid is spread over */
     rf_ipc_kernel kc;
     rf_rcc_memo memo;            /* HI-RF renumberings and flows (kc.rcw.memo) */
+    rf_ipc_cycles_memo cycles;   /* the run model's last calls (kc.cycles_memo): the
+                                  * GPU's own file under each banked design */
     int rc;
     char msg[RF_ERR_MSG_MAX];
 } char_entry;
@@ -438,6 +440,7 @@ static char_entry *get_char(cache *c, const gpu_entry *g, const kern_entry *k, i
     rf_err err;
     rf_err_clear(&err);
     e->rc = rf_kchar_compute(&g->gpu, spread(k, sms), &e->kc, &err);
+    e->kc.cycles_memo = &e->cycles;
     rf_err_place(&err, k->path, 0, 0);   /* the passes name a function, not its file */
     snprintf(e->msg, sizeof e->msg, "%s", err.msg);
     return e;

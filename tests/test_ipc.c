@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -584,6 +585,52 @@ static void cta_fluid_ends_the_run(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2800.0, 1e-6);
 }
 
+/* The memo of rf_ipc_kernel_cycles: the five-CTA run above (2300 cycles
+ * with every lone time 400) and the same run on a second machine, called
+ * in turn through one memo, give what the calls without it give; a call
+ * that matches an entry to the byte is answered from it (an entry whose
+ * cycles are overwritten returns the overwritten value), and a call with
+ * another resident count takes the least recently used entry's place. */
+static void memo_answers_repeated_calls(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k;
+    rf_ipc_machine m;
+    rf_ipc_params p;
+    five_cta_run(&k, &m, &p);
+    k.ncrit = 1;
+    k.crit_pos[0] = 4;
+    k.crit_cycles[0] = 1000;
+    for (int j = 0; j < 5; j++)
+        k.lone[j] = 400;
+    rf_ipc_machine m2 = m;
+    m2.banks = 4;
+    double ipc1, ipc2, want1, want2;
+    double c1 = rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &want1, NULL);
+    double c2 = rf_ipc_kernel_cycles(&k, &m2, &p, 5, 2, &want2, NULL);
+    assert_float_equal(c1, 2300.0, 1e-3);
+    rf_ipc_cycles_memo *memo = calloc(1, sizeof *memo);
+    assert_non_null(memo);
+    k.cycles_memo = memo;
+    for (int i = 0; i < 3; i++) {
+        assert_true(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc1, NULL) == c1);
+        assert_true(ipc1 == want1);
+        assert_true(rf_ipc_kernel_cycles(&k, &m2, &p, 5, 2, &ipc2, NULL) == c2);
+        assert_true(ipc2 == want2);
+    }
+    assert_true(memo->e[0].used && memo->e[1].used);
+    int at = memo->e[0].m.banks == m.banks ? 0 : 1;
+    memo->e[at].cycles = 1.0;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc1, NULL), 1.0, 0);
+    /* Another resident count is another call. */
+    assert_true(rf_ipc_kernel_cycles(&k, &m, &p, 5, 3, &ipc1, NULL) != 1.0);
+    /* m2's entry was the least recent: the call above took its place, and
+     * m2 is evaluated again. */
+    assert_true(memo->e[1 - at].resident == 3);
+    assert_true(rf_ipc_kernel_cycles(&k, &m2, &p, 5, 2, &ipc2, NULL) == c2);
+    free(memo);
+}
+
 /* A longer run whose last CTAs alone are known: 9 CTAs, 2 resident, the
  * lone times of the last 5 (CTAs 4-8) those of the five above.  The first
  * 4 take (9 - 5) / 2 = 2 waves of the full occupancy, 2 x 900 = 1800
@@ -842,6 +889,7 @@ int main(void)
         cmocka_unit_test(waves_with_partial_last),
         cmocka_unit_test(critical_cta_ends_the_run),
         cmocka_unit_test(cta_fluid_ends_the_run),
+        cmocka_unit_test(memo_answers_repeated_calls),
         cmocka_unit_test(fluid_of_the_known_tail),
         cmocka_unit_test(oldest_first_cta_fluid),
         cmocka_unit_test(pool_caps_short_run_warps),
