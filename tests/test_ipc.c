@@ -598,9 +598,6 @@ static void memo_answers_repeated_calls(void **state)
     rf_ipc_machine m;
     rf_ipc_params p;
     five_cta_run(&k, &m, &p);
-    k.ncrit = 1;
-    k.crit_pos[0] = 4;
-    k.crit_cycles[0] = 1000;
     for (int j = 0; j < 5; j++)
         k.lone[j] = 400;
     rf_ipc_machine m2 = m;
