@@ -146,8 +146,8 @@ static void calibrates_and_round_trips(void **state)
  * damped (calibrate/extrapolate.c bank_response): with a record that holds
  * the defaults as fitted values (nfit > 0, shrink 1, level 1: the raw
  * model), the uncalibrated log ratio to the GPU's own 16-bank file is 0.87
- * of the record's, at 4 banks and at 8 collectors; the GPU's own file and
- * the other design kinds are not damped:
+ * of the record's, at 4 banks and at 8 collectors; the GPU's own file is
+ * not damped (both give the same IPC):
  *     ln(IPC_unc(d) / IPC_unc(16)) = 0.87 ln(IPC_raw(d) / IPC_raw(16)). */
 static void bank_response_is_damped(void **state)
 {
