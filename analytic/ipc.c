@@ -93,7 +93,10 @@
  *                                         of the active pool issue; a warp
  *                                         waiting on memory leaves the pool,
  *                                         so only the short stalls count
- *                                         (cpi_short = cpi_w without a S_mem)
+ *                                         (cpi_short = cpi_w without a S_mem;
+ *                                         P the places that hold a warp of
+ *                                         their scheduler, calibrate/
+ *                                         extrapolate.c pool balance)
  * IPC is their soft minimum (sum_i v_i^-p)^(-1/p): the p-norm saturates
  * smoothly when two limits are close, as queueing does.  Latency and DRAM
  * enter it as one term, the throughput of a closed network: N_w warps
@@ -278,6 +281,41 @@
 
 #include <math.h>
 #include <string.h>
+
+/* Linear between the table's CTA counts at place index i; 0: unknown. */
+static double pool_eff_at(const rf_ipc_kernel *k, int i, int ctas)
+{
+    if (!(k->pool_n[0] > 0))
+        return 0.0;
+    if (ctas <= k->pool_n[0])
+        return k->pool_eff[i][0];
+    int j = 1;
+    while (j < RF_IPC_NPOOLN && k->pool_n[j] > 0 && ctas > k->pool_n[j])
+        j++;
+    if (j >= RF_IPC_NPOOLN || !(k->pool_n[j] > 0))
+        return k->pool_eff[i][j - 1];
+    double f = (double)(ctas - k->pool_n[j - 1]) / (k->pool_n[j] - k->pool_n[j - 1]);
+    return k->pool_eff[i][j - 1] + f * (k->pool_eff[i][j] - k->pool_eff[i][j - 1]);
+}
+
+double rf_ipc_pool_eff(const rf_ipc_kernel *k, double per_sched, int ctas)
+{
+    if (!(per_sched > 0) || ctas < 1)
+        return 1.0;
+    double x = log2(per_sched);
+    if (x < 0)
+        x = 0;
+    if (x > RF_IPC_NPOOLP - 1)
+        x = RF_IPC_NPOOLP - 1;
+    int i = (int)x;
+    if (i > RF_IPC_NPOOLP - 2)
+        i = RF_IPC_NPOOLP - 2;
+    double a = pool_eff_at(k, i, ctas), b = pool_eff_at(k, i + 1, ctas);
+    if (!(a > 0) || !(b > 0))
+        return a > 0 ? a : b > 0 ? b : 1.0;
+    double e = a + (x - i) * (b - a);
+    return e > 1.0 ? 1.0 : e;
+}
 
 const rf_mparam rf_ipc_mparams[] = {
     {"lat_scale", offsetof(rf_ipc_params, lat_scale), 0.05, 8.0, 1.0, true, "1",

@@ -32,6 +32,11 @@
 /* Issuing warps below this many take the spread over CTAs (analytic/ipc.c). */
 #define RF_IPC_NSPREAD 257
 
+/* Two-level pool balance (rf_ipc_kernel.pool_eff): places per scheduler
+ * 1, 2, 4, 8, at up to RF_IPC_NPOOLN resident CTA counts. */
+#define RF_IPC_NPOOLP 4
+#define RF_IPC_NPOOLN 4
+
 /* Barrier regions kept with their own unit mix (rf_ipc_kernel.phase). */
 #define RF_IPC_NPHASE 8
 
@@ -96,6 +101,13 @@ typedef struct rf_ipc_kernel {
                              * warps issuing (j = 1 .. warps_per_cta; its mean is
                              * active_frac x warps_per_cta); all 0: unknown, the
                              * mean alone (analytic/kchar.c) */
+    float pool_eff[RF_IPC_NPOOLP][RF_IPC_NPOOLN]; /* [i][j]: share of a two-level
+                             * scheduler's pool places that hold an issuing warp of
+                             * their own scheduler, with 2^i places per scheduler and
+                             * pool_n[j] CTAs resident, while the SM's issuing warps
+                             * would fill them (analytic/kchar.c, GPUs whose warp
+                             * scheduler is two-level) */
+    int pool_n[RF_IPC_NPOOLN]; /* ascending; 0 past the last (none: unknown) */
     int warps_per_cta;
     /* Barrier regions (analytic/kchar.c): the code between barriers, each
      * with the unit mix of its instructions, the largest RF_IPC_NPHASE - 1
@@ -214,6 +226,12 @@ typedef struct rf_ipc_result {
 } rf_ipc_result;
 
 const char *rf_ipc_bound_name(int bound);
+
+/* The two-level pool's balance (rf_ipc_kernel.pool_eff) at `per_sched`
+ * places per scheduler and `ctas` CTAs resident: linear in log2 places
+ * and in CTAs between the table's, the nearest outside it; 1 where the
+ * table is empty. */
+double rf_ipc_pool_eff(const rf_ipc_kernel *k, double per_sched, int ctas);
 
 /* Steady-state IPC for m->warps active warps. */
 void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,

@@ -116,6 +116,14 @@ typedef struct rf_ctaset {
  * of more than RF_IPC_MAXWPC warps, or no time at all. */
 void rf_kchar_act_hist(const rf_ctaset *cs, double h[RF_IPC_MAXWPC + 1]);
 
+/* The two-level pool's balance (rf_ipc_kernel.pool_eff, kchar.c) of the
+ * CTAs of cs, n resident, `per` pool places on each of nsched schedulers:
+ * the share of the places that hold an issuing warp of their scheduler
+ * while the SM's issuing warps would fill them, over the steady state of
+ * a fluid of the resident warps.  1 where each scheduler's places hold
+ * all its warps; -1 when out of memory. */
+double rf_kchar_pool_eff(const rf_ctaset *cs, int nsched, int per, int n);
+
 /* CTAs first_cta .. first_cta + nctas - 1 of the kernel's run, with the
  * sampler's random streams for `seed`: the c-th is grid CTA
  * (first_cta + c) * stride, as the sampler runs SM 0's share of a grid

@@ -77,7 +77,7 @@ const char *rf_occ_limiter_name(int limiter)
 
 static long round_up(long x, long unit)
 {
-    return (x + unit - 1) / unit * unit;
+    return unit > 0 ? (x + unit - 1) / unit * unit : x;
 }
 
 static int imin(int a, int b)

@@ -348,8 +348,11 @@ static int window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *ke
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "window model: out of memory");
     double *fair = tab + nw + 1;
     tab[0] = fair[0] = 0;
-    /* Under a two-level scheduler the issuing warps the rate sees are
-     * capped by the active pool, as in the estimate (rf_extrap_pool_warps). */
+    /* Under a two-level scheduler the pool's places are those that issue
+     * (its balance) and the issuing warps the rate sees are capped by the
+     * active pool, as in the estimate (rf_extrap_pool_balance,
+     * rf_extrap_pool_warps). */
+    rf_extrap_pool_balance(k, &occ, &m);
     double pcap = rf_extrap_pool_warps(gpu, d, k, p, &m);
     for (int a = 1; a <= nw; a++) {
         rf_ipc_result r;

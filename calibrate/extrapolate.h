@@ -112,6 +112,11 @@ bool rf_extrap_hirf_ratio(const rf_calib *cal, const rf_design *d, double *corr,
 long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms);
 
 /* The SM as the IPC model sees it under design d with occupancy occ. */
+/* The two-level pool's places that issue (analytic/kchar.c pool_eff):
+ * m->pool scaled by the kernel's pool balance at the design's resident
+ * CTAs; no change without a pool. */
+void rf_extrap_pool_balance(const rf_ipc_kernel *k, const rf_occ *occ, rf_ipc_machine *m);
+
 void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                        rf_ipc_machine *m);
 

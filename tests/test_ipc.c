@@ -868,6 +868,31 @@ static void parameters_table(void **state)
     assert_float_equal(p.conflict.scale, 1.0, 0.0);
 }
 
+/* rf_ipc_pool_eff: a table at 4 and 8 CTAs and 1, 2, 4, 8 places.
+ *   2 places, 6 CTAs: (0.8 + 0.6) / 2 = 0.7; below and past the table's
+ *   counts the nearest: 0.8 at 2 CTAs, 0.6 at 16.
+ *   3 places, 8 CTAs: log2 3 = 1.585 between the rows of 2 (0.6) and 4
+ *   (0.7): 0.6 + 0.585 x 0.1 = 0.6585.
+ *   No table: 1. */
+static void pool_balance_interpolation(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k;
+    memset(&k, 0, sizeof k);
+    assert_float_equal(rf_ipc_pool_eff(&k, 2, 8), 1.0, 0);
+    k.pool_n[0] = 4;
+    k.pool_n[1] = 8;
+    const float row[4][2] = {{0.7f, 0.5f}, {0.8f, 0.6f}, {0.9f, 0.7f}, {1.0f, 0.9f}};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 2; j++)
+            k.pool_eff[i][j] = row[i][j];
+    assert_float_equal(rf_ipc_pool_eff(&k, 2, 6), 0.7, 1e-6);
+    assert_float_equal(rf_ipc_pool_eff(&k, 2, 2), 0.8, 1e-6);
+    assert_float_equal(rf_ipc_pool_eff(&k, 2, 16), 0.6, 1e-6);
+    assert_float_equal(rf_ipc_pool_eff(&k, 3, 8), 0.6 + (log2(3.0) - 1) * 0.1, 1e-6);
+    assert_float_equal(rf_ipc_pool_eff(&k, 8, 8), 0.9, 1e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -894,6 +919,7 @@ int main(void)
         cmocka_unit_test(dram_closed_network),
         cmocka_unit_test(issuing_warps_spread),
         cmocka_unit_test(parameters_table),
+        cmocka_unit_test(pool_balance_interpolation),
     };
     return cmocka_run_group_tests_name("ipc", tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 #include "../analytic/liveness.h"
 #include "../inputs/kernel.h"
 #include "../sampler/sim.h"
+#include "support/ctaset.h"
 #include "support/kirbuild.h"
 
 /* One block, run once per warp:
@@ -891,6 +892,72 @@ static void block_limit(void **state)
     unlink(path);
 }
 
+/* The pool balance (kchar.c): 2 schedulers, 1 pool place each, 2 CTAs
+ * resident of 2 warps; warp 0 of every CTA lands on scheduler 0, warp 1 on
+ * scheduler 1 (slot mod 2).  64 CTAs: the fluid's 2 + max(12, 48) = 50
+ * never cycle the set.
+ *   Warps of 1 and 3 instructions: each scheduler shares its place between
+ *   its 2 warps (rate 1/2); scheduler 0's end at t = 2, scheduler 1's at
+ *   t = 6, when both CTAs end together.  Per wave: [0, 2] places used 2 of
+ *   min(2, 4 issuing) = 2; [2, 6] used 1 (scheduler 0 has nothing) of
+ *   min(2, 2) = 2: (2 x 2 + 1 x 4) / (2 x 2 + 2 x 4) = 8 / 12 = 2/3.
+ *   Warps of 2 and 2: both places busy until both end: 1.
+ *   Phases (1, 3) and (3, 1) behind a barrier: each phase is the first
+ *   case's wave (the barrier holds the early scheduler's warps): 2/3; the
+ *   same totals without the barrier, (4) and (4): 1.
+ *   2 places per scheduler hold both its warps: 1 without a fluid. */
+static void pool_balance_by_hand(void **state)
+{
+    (void)state;
+    const float a[2][2] = {{1, 0}, {3, 0}}, b[2][2] = {{2, 0}, {2, 0}};
+    const float c[2][2] = {{1, 3}, {3, 1}}, d[2][2] = {{4, 0}, {4, 0}};
+    rf_ctaset *cs = ctaset_two_warps(64, 1, a);
+    assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 2.0 / 3.0, 1e-9);
+    assert_float_equal(rf_kchar_pool_eff(cs, 2, 2, 2), 1.0, 0);
+    rf_kchar_ctaset_free(cs);
+    cs = ctaset_two_warps(64, 1, b);
+    assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 1.0, 1e-9);
+    rf_kchar_ctaset_free(cs);
+    cs = ctaset_two_warps(64, 2, c);
+    assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 2.0 / 3.0, 1e-9);
+    rf_kchar_ctaset_free(cs);
+    cs = ctaset_two_warps(64, 1, d);
+    assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 1.0, 1e-9);
+    rf_kchar_ctaset_free(cs);
+}
+
+/* A GPU whose scheduler is two-level gets the table, at the baseline's
+ * resident CTAs first (sfu on maxwell-ltrf: 8 CTAs of 8 warps, thread
+ * bound, the most the SM holds); others none.  sfu's trip counts, drawn
+ * per warp, leave places empty at 2 a scheduler (the sampler's own full
+ * run: 0.776 of them issue, kchar.c). */
+static void pool_balance_table(void **state)
+{
+    (void)state;
+    rf_err err = {0};
+    rf_gpu gpu;
+    assert_int_equal(rf_gpu_preset("maxwell-ltrf", &gpu, &err), 0);
+    assert_int_equal(gpu.sched_policy, RF_SCHED_TWO_LEVEL);
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k = NULL;
+    assert_int_equal(rf_kernel_load("inputs/kernels/sfu.spec", &o, &k, &err), 0);
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), 0);
+    assert_int_equal(kc.pool_n[0], 8);
+    assert_int_equal(kc.pool_n[1], 0);
+    for (int i = 0; i < RF_IPC_NPOOLP; i++)
+        assert_true(kc.pool_eff[i][0] > 0 && kc.pool_eff[i][0] <= 1);
+    assert_true(kc.pool_eff[1][0] < 0.9);
+    assert_float_equal(rf_ipc_pool_eff(&kc, 2, 8), kc.pool_eff[1][0], 1e-6);
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), 0);
+    assert_int_equal(kc.pool_n[0], 0);
+    assert_float_equal(rf_ipc_pool_eff(&kc, 2, 8), 1.0, 0);
+    rf_kernel_destroy(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -910,6 +977,8 @@ int main(void)
         cmocka_unit_test(one_rule_on_a_kernel),
         cmocka_unit_test(one_rule_edge_kinds),
         cmocka_unit_test(block_limit),
+        cmocka_unit_test(pool_balance_by_hand),
+        cmocka_unit_test(pool_balance_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,30 +8,7 @@
 #include <cmocka.h>
 
 #include "../analytic/waves.h"
-
-/* A set of nctas identical CTAs of 2 warps; phase times t[w][p], one
- * instruction per lone cycle (cpi_lone = 1). */
-static rf_ctaset *make_set(int nctas, int nph, const float t[2][2])
-{
-    rf_ctaset *cs = calloc(1, sizeof *cs);
-    assert_non_null(cs);
-    cs->nctas = nctas;
-    cs->wpc = 2;
-    cs->maxph = 2;
-    cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
-    cs->insts = calloc((size_t)nctas * 2 * 2, sizeof *cs->insts);
-    cs->time = calloc((size_t)nctas * 2 * 2, sizeof *cs->time);
-    for (int c = 0; c < nctas; c++) {
-        cs->nph[c] = nph;
-        for (int w = 0; w < 2; w++)
-            for (int p = 0; p < nph; p++) {
-                cs->time[(c * 2 + w) * 2 + p] = t[w][p];
-                cs->insts[(c * 2 + w) * 2 + p] = t[w][p];
-            }
-    }
-    cs->cpi_lone = 1.0;
-    return cs;
-}
+#include "support/ctaset.h"
 
 static void free_set(rf_ctaset *cs)
 {
@@ -47,7 +24,7 @@ static void latency_bound_cta(void **state)
     /* Warps of 10 and 20 lone cycles, each at lone speed: the CTA ends at
      * 20 with 30 instructions: IPC 1.5. */
     const float t[2][2] = {{10, 0}, {20, 0}};
-    rf_ctaset *cs = make_set(1, 1, t);
+    rf_ctaset *cs = ctaset_two_warps(1, 1, t);
     rf_waves_run run = {.resident = 1, .ctas = 1};
     rf_waves_out o;
     assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
@@ -69,7 +46,7 @@ static void issue_bound_sharing(void **state)
      * 10 more cycles: 30.  Oldest first: warp 0 alone to 10, warp 1 to 30.
      * Both retire 30 instructions in 30 cycles. */
     const float t[2][2] = {{10, 0}, {20, 0}};
-    rf_ctaset *cs = make_set(1, 1, t);
+    rf_ctaset *cs = ctaset_two_warps(1, 1, t);
     rf_waves_out o;
     rf_waves_run eq = {.resident = 1, .ctas = 1};
     assert_int_equal(rf_waves_sim(cs, issue_bound, 0, &eq, &o), 0);
@@ -108,7 +85,7 @@ static void issue_stretch_where_throughput_bound(void **state)
      * 4.4759 lone cycles left, alone at IPC(1) = 1 >= its ipt: lone speed,
      * ends at 17.016067: IPC 12 / 17.016067 = 0.705216. */
     const float t[2][2] = {{10, 0}, {10, 0}};
-    rf_ctaset *cs = make_set(1, 1, t);
+    rf_ctaset *cs = ctaset_two_warps(1, 1, t);
     cs->insts[(0 * 2 + 1) * 2 + 0] = 2;
     cs->cpi_lone = 20.0 / 12.0;
     const double tab[3] = {0, 1, 0.6};
@@ -135,7 +112,7 @@ static void barrier_waits_for_the_slowest(void **state)
     /* Phase 0: 10 and 20 cycles, phase 1: 10 each.  Warp 0 waits at the
      * barrier from 10 to 20, then both run to 30: 50 instructions / 30. */
     const float t[2][2] = {{10, 10}, {20, 10}};
-    rf_ctaset *cs = make_set(1, 2, t);
+    rf_ctaset *cs = ctaset_two_warps(1, 2, t);
     rf_waves_run run = {.resident = 1, .ctas = 1};
     rf_waves_out o;
     assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
@@ -150,7 +127,7 @@ static void slots_drain_before_the_next_cta(void **state)
     /* Two CTAs through one slot, each 20 cycles, a drain of 5 after each:
      * 20 + 5 + 20 + 5 = 50 cycles for 2 x 2 x 20 = 80 instructions. */
     const float t[2][2] = {{20, 0}, {20, 0}};
-    rf_ctaset *cs = make_set(2, 1, t);
+    rf_ctaset *cs = ctaset_two_warps(2, 1, t);
     rf_waves_run run = {.resident = 1, .ctas = 2};
     rf_waves_out o;
     assert_int_equal(rf_waves_sim(cs, latency_bound, 5, &run, &o), 0);
@@ -169,7 +146,7 @@ static void slots_drain_before_the_next_cta(void **state)
 static rf_ctaset *make_lengths(int nctas, const float *t)
 {
     const float t0[2][2] = {{1, 0}, {1, 0}};
-    rf_ctaset *cs = make_set(nctas, 1, t0);
+    rf_ctaset *cs = ctaset_two_warps(nctas, 1, t0);
     for (int c = 0; c < nctas; c++)
         for (int w = 0; w < 2; w++)
             cs->time[(c * 2 + w) * 2] = cs->insts[(c * 2 + w) * 2] = t[c];
@@ -263,7 +240,7 @@ static void batches_of_a_whole_run(void **state)
     (void)state;
     double tab4[5] = {0, 1, 2, 3, 4};
     const float t[2][2] = {{10, 0}, {10, 0}};
-    rf_ctaset *cs = make_set(4, 1, t);
+    rf_ctaset *cs = ctaset_two_warps(4, 1, t);
     for (int c = 2; c < 4; c++)
         cs->time[(c * 2 + 1) * 2] = cs->insts[(c * 2 + 1) * 2] = 30;
     rf_waves_run run = {.resident = 1, .ctas = 4, .batches = 2};

@@ -1,0 +1,31 @@
+/* ctaset.c - hand-built CTA sets (ctaset.h). */
+#include "ctaset.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+rf_ctaset *ctaset_two_warps(int nctas, int nph, const float t[2][2])
+{
+    rf_ctaset *cs = calloc(1, sizeof *cs);
+    assert_non_null(cs);
+    cs->nctas = nctas;
+    cs->wpc = 2;
+    cs->maxph = 2;
+    cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
+    cs->insts = calloc((size_t)nctas * 2 * 2, sizeof *cs->insts);
+    cs->time = calloc((size_t)nctas * 2 * 2, sizeof *cs->time);
+    assert_true(cs->nph && cs->insts && cs->time);
+    for (int c = 0; c < nctas; c++) {
+        cs->nph[c] = nph;
+        for (int w = 0; w < 2; w++)
+            for (int p = 0; p < nph; p++) {
+                cs->time[(c * 2 + w) * 2 + p] = t[w][p];
+                cs->insts[(c * 2 + w) * 2 + p] = t[w][p];
+            }
+    }
+    cs->cpi_lone = 1.0;
+    return cs;
+}
