@@ -89,14 +89,29 @@
  *                                         issue cap, min(S iw, their cap))
  *   dram      BW / bytes per instruction  (with latency, below)
  *   latency   N_w / cpi_w                 N_w active warps
- *   pool      P / cpi_short               two-level scheduler: only the P warps
- *                                         of the active pool issue; a warp
+ *   pool      S X(P / S, cpi_short)       two-level scheduler: only the P warps
+ *                                         of the active pool issue, P / S on
+ *                                         each scheduler's port; a warp
  *                                         waiting on memory leaves the pool,
  *                                         so only the short stalls count
  *                                         (cpi_short = cpi_w without a S_mem;
  *                                         P the places that hold a warp of
  *                                         their scheduler, calibrate/
- *                                         extrapolate.c pool balance)
+ *                                         extrapolate.c pool balance).  X(k,
+ *                                         z): the machine-repairman
+ *                                         throughput of k warps that issue
+ *                                         for 1 cycle and think z - 1
+ *                                         between issues (exponential):
+ *                                         X = 1 - 1 / sum_{j=0..k} k! /
+ *                                         (k - j)! (z - 1)^-j, linear
+ *                                         between whole k.  It holds the
+ *                                         scheduler's issue port, so with a
+ *                                         pool the issue cap leaves the soft
+ *                                         minimum (an ALU cap under it
+ *                                         stays).  (sfu, maxwell-ltrf, 2
+ *                                         places a scheduler: X(2) 0.509 at
+ *                                         cpi_short 3.66, 0.51 counted in
+ *                                         the sampler.)
  * IPC is their soft minimum (sum_i v_i^-p)^(-1/p): the p-norm saturates
  * smoothly when two limits are close, as queueing does.  Latency and DRAM
  * enter it as one term, the throughput of a closed network: N_w warps
@@ -199,11 +214,9 @@
  *   IPC(c) = sum_W P(W) W / cpi_w(W)  /  sum_W P(W) W / (cpi_w(W) IPC(W))
  * (the lone-time-weighted states, turned into cycles), solved on a grid
  * of W (every count to 8, then about 25% apart) and linear between.
- * Where a design caps the issuing warps at a pool (k->pool_warps, carried
- * by the active fraction) the mean alone is kept; a two-level scheduler's
- * pool (m->pool) enters each state's soft minimum as it enters the mean's:
- * states of fewer warps than the pool run latency-bound, the rest at the
- * pool's cap.
+ * A two-level scheduler's pool (m->pool) enters each state's soft minimum
+ * as it enters the mean's: states of fewer warps than the pool run
+ * latency-bound, the rest at the pool's limit.
  *
  * Critical CTAs.  A run ends no earlier than any CTA's start plus its lone
  * cycles T_j (the sum over its barrier phases of the slowest warp's
@@ -281,6 +294,29 @@
 
 #include <math.h>
 #include <string.h>
+
+/* The machine-repairman throughput X(k, z) of the pool term (header). */
+static double repairman(int k, double z)
+{
+    if (k <= 0)
+        return 0.0;
+    double rho = z > 1.0 ? 1.0 / (z - 1.0) : 1e9, term = 1.0, sum = 1.0;
+    for (int j = 1; j <= k; j++) {
+        term *= (double)(k - j + 1) * rho;
+        sum += term;
+    }
+    return 1.0 - 1.0 / sum;
+}
+
+/* The pool's limit S X(P / S, cpi_short), linear between whole places. */
+static double pool_limit(const rf_ipc_machine *m, double cpi_short)
+{
+    int sc = m->schedulers > 0 ? m->schedulers : 1;
+    double per = m->pool / sc;
+    int lo = (int)per;
+    double f = per - lo;
+    return sc * ((1.0 - f) * repairman(lo, cpi_short) + f * repairman(lo + 1, cpi_short));
+}
 
 /* Linear between the table's CTA counts at place index i; 0: unknown. */
 static double pool_eff_at(const rf_ipc_kernel *k, int i, int ctas)
@@ -491,7 +527,6 @@ typedef struct solve_ctx {
     double inv_warps;   /* 1 / warps (set_prun: the pair's second solve has others) */
     double dram_s;      /* cycles of DRAM service per instruction (0: no DRAM cap) */
     double inv_coll;    /* collector users / collectors (one shared pool) */
-    double inv_pool;    /* 1 / the two-level pool */
     double class_sum;   /* f_alu + f_sfu + f_ldst (normalises the classes) */
     double mean_class_hold; /* one shared pool: m->class_hold over the collector users */
 } solve_ctx;
@@ -612,11 +647,8 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
     double s_lat = pow_p(r_lat, c->p_exp, c->ip);
     double s = c->caps_sum + s_lat
              + (c->tandem ? (s_coll > c->unit_s ? s_coll : c->unit_s) : s_coll + c->unit_s);
-    double r_pool = 0.0;
-    if (m->pool > 0) {
-        r_pool = (cpi - c->mem_cpi) * c->inv_pool;
-        s += pow_p(r_pool, c->p_exp, c->ip);
-    }
+    if (m->pool > 0)
+        s += pow_p(1.0 / pool_limit(m, cpi - c->mem_cpi), c->p_exp, c->ip);
     if (inv_iss > 0) {
         /* Scheduler chain (header): issue with its blocked time, latency
          * and collectors; IPC is the smaller of the two soft minima, i.e.
@@ -635,7 +667,7 @@ static double eval(const solve_ctx *c, double x, rf_ipc_result *out)
         out->stolen_writes = w.stolen_writes;
         out->lim_latency = m->warps / cpi;
         out->lim_collect = 1.0 / r_col;
-        out->lim_pool = m->pool > 0 ? m->pool / (cpi - c->mem_cpi) : INFINITY;
+        out->lim_pool = m->pool > 0 ? pool_limit(m, cpi - c->mem_cpi) : INFINITY;
     }
     return f;
 }
@@ -728,6 +760,8 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
     c.u_sfu = mx->frac_sfu * m->sfu_ii;
     c.u_ldst = mx->frac_ldst * m->ldst_ii;
     c.caps_sum = inv_pow(c.alu_free && alu_cap < issue ? alu_cap : issue, c.p_exp, c.ip);
+    if (m->pool > 0)        /* the pool's term holds the issue ports (header) */
+        c.caps_sum = c.alu_free && alu_cap < issue ? inv_pow(alu_cap, c.p_exp, c.ip) : 0.0;
     c.blocking = c.typed;
     if (c.typed) {
         const double svc[3] = {c.s_alu, m->sfu_ii, m->ldst_ii};
@@ -750,7 +784,6 @@ static void solve_setup(const rf_ipc_kernel *k, const rf_ipc_mix *mx, const rf_i
     c.inv_iw = 1.0 / m->issue_width;
     c.inv_warps = 1.0 / m->warps;
     c.inv_coll = c.coll_frac / m->collectors;
-    c.inv_pool = m->pool > 0 ? 1.0 / m->pool : 0.0;
     if (isfinite(unit))
         c.unit_s = inv_pow(unit, c.p_exp, c.ip);
     c.dram_s = isfinite(dram) ? 1.0 / dram : 0.0;
@@ -933,18 +966,6 @@ static void steady_pair(const rf_ipc_kernel *k, const rf_ipc_machine *m1,
     solve_finish(&s2, out2);
 }
 
-/* The warps that issue with n CTAs resident: their active warps, at most
- * the two-level pool's cap, which k->active_frac carries at full
- * residency (k->pool_warps); n wpc act without a cap. */
-static double issuing_warps(const rf_ipc_kernel *k, double n, double wpc, double act)
-{
-    if (k->pool_warps > 0 && k->active_free > 0) {
-        double w = n * wpc * k->active_free;
-        return w < k->pool_warps ? w : k->pool_warps;
-    }
-    return n * wpc * act;
-}
-
 /* Warp counts the spread is solved at (every count up to 8, then about 25%
  * apart; RF_IPC_NSPREAD - 1 the last), linear between them. */
 static const int spread_grid[] = {0,  1,  2,  3,  4,  5,  6,   7,   8,   10,  12,  15, 19,
@@ -957,16 +978,14 @@ static const int spread_grid[] = {0,  1,  2,  3,  4,  5,  6,   7,   8,   10,  12
  * tab[2W] and the latency limit W / cpi_w at tab[2W + 1] (< 0: not solved
  * yet; tabn entries).  States under 1e-4 of the time are left out (the
  * ratio renormalises).  Returns -1 where the distribution is unknown or
- * too wide for tab, and where a design's pool cap on the issuing warps is
- * carried by active_frac (k->pool_warps): the mean's steady state then.
- * A two-level scheduler's pool (m->pool) caps each state's IPC as it
- * caps the mean's. */
+ * too wide for tab: the mean's steady state then.  A two-level
+ * scheduler's pool (m->pool) caps each state's IPC as it caps the
+ * mean's. */
 static double spread_ipc(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                          const rf_ipc_params *p, int n, int wpc, double act, double *tab,
                          int tabn)
 {
-    if (n < 1 || wpc < 1 || wpc > RF_IPC_MAXWPC || 2 * n * wpc + 1 >= tabn
-        || (k->pool_warps > 0 && k->active_free > 0))
+    if (n < 1 || wpc < 1 || wpc > RF_IPC_MAXWPC || 2 * n * wpc + 1 >= tabn)
         return -1.0;
     double mh = 0, hs = 0;
     for (int j = 1; j <= wpc; j++) {
@@ -1092,11 +1111,11 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     rf_ipc_result r;
     double act = k->active_frac > 0 ? k->active_frac : 1.0;
     int first = full > 0 ? resident : (int)part;
-    mm.warps = full > 0 ? first * wpc * act : issuing_warps(k, first, wpc, act);
+    mm.warps = first * wpc * act;
     rf_ipc_result rp;
     rf_ipc_machine mp = mm;
     if (full > 0 && part > 0) {
-        mp.warps = issuing_warps(k, part, wpc, act);
+        mp.warps = part * wpc * act;
         steady_pair(k, &mm, &mp, p, &r, &rp);
     } else {
         rf_ipc_steady(k, &mm, p, &r);
@@ -1145,13 +1164,13 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
             double ipc_n = spread_ipc(k, m, p, n, iwpc, act, tab, 2 * RF_IPC_NSPREAD);
             if (ipc_n < 0) {
                 rf_ipc_machine mn = *m;
-                mn.warps = issuing_warps(k, n, wpc, act);
+                mn.warps = n * wpc * act;
                 rf_ipc_result rn;
                 rf_ipc_steady(k, &mn, p, &rn);
                 ipc_n = rn.ipc;
             }
             /* s(n): cycles per issuing warp-instruction over one CTA's. */
-            double per_w = ipc_n > 0 ? issuing_warps(k, n, wpc, act) / ipc_n : 0;
+            double per_w = ipc_n > 0 ? n * wpc * act / ipc_n : 0;
             if (n == 1)
                 per_w1 = per_w;
             double sn = per_w1 > 0 && per_w > per_w1 ? per_w / per_w1 : 1.0;

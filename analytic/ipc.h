@@ -92,11 +92,6 @@ typedef struct rf_ipc_kernel {
                              * analytic/kchar.c), or measured by calibration */
     double active_frac;     /* mean warp work / CTA critical work (barrier phases,
                              * slowest warp): share of resident warps still issuing */
-    double pool_warps;      /* a two-level scheduler's cap on the warps that issue,
-                             * which active_frac already carries at full residency
-                             * (calibrate/extrapolate.c); with fewer CTAs resident
-                             * their active warps issue up to it.  0: no cap */
-    double active_free;     /* active_frac before that cap (0: active_frac) */
     double act_hist[RF_IPC_MAXWPC + 1]; /* [j]: share of a CTA's critical time with j of its
                              * warps issuing (j = 1 .. warps_per_cta; its mean is
                              * active_frac x warps_per_cta); all 0: unknown, the

@@ -349,14 +349,11 @@ static int window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *ke
     double *fair = tab + nw + 1;
     tab[0] = fair[0] = 0;
     /* Under a two-level scheduler the pool's places are those that issue
-     * (its balance) and the issuing warps the rate sees are capped by the
-     * active pool, as in the estimate (rf_extrap_pool_balance,
-     * rf_extrap_pool_warps). */
+     * (its balance), as in the estimate (rf_extrap_pool_balance). */
     rf_extrap_pool_balance(k, &occ, &m);
-    double pcap = rf_extrap_pool_warps(gpu, d, k, p, &m);
     for (int a = 1; a <= nw; a++) {
         rf_ipc_result r;
-        m.warps = fmin(a * issue, pcap);
+        m.warps = a * issue;
         rf_ipc_steady(k, &m, p, &r);
         tab[a] = r.ipc;
         fair[a] = r.bound >= 1 && r.bound <= 3 ? 1.0 : 0.0;

@@ -308,59 +308,19 @@ static void kernel_for(const rf_ipc_kernel *kc, bool need_rcw, rf_ipc_kernel *k)
     k->rcw.func = NULL;
 }
 
-/* The two-level scheduler's pool holds warps that are not waiting on
- * memory: W_pool warps issuing at cpi_w without the memory stall are W_pool
- * / r warps of the IPC model (r: share of a warp's time not waiting on
- * memory), so the per-wave warps (resident x active fraction) are capped
- * at W_pool / r.  The pool bounds every design the sampler runs under a
- * two-level scheduler (maxwell-ltrf's own policy: the baseline too), not
- * only LTRF's and RFC's; the CTA population model's rates take the same
- * cap (calibrate/calibrate.c), so the level it sets stays the ratio of two
- * models of one machine.  Where the pool binds, the capped latency limit
- * W_pool / (r cpi_w) is about the pool limit W_pool / cpi_short (analytic/
- * ipc.c), and the soft minimum of the two sits 2^(-1/p) (0.84 at the
- * default p = 4) below either: the pool costs more than its limit alone,
- * as the sampler's pool does (swaps in and out of the pool).  Source:
- * bench_ltrf_calib, the nine at 8 active warps, uncalibrated mean |error|
- * 4.66% with the cap beside the pool's balance (below), 5.46% without. */
-double rf_extrap_pool_warps(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k,
-                            const rf_ipc_params *p, const rf_ipc_machine *m)
-{
-    int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
-    if (d->kind == RF_DESIGN_LTRF && d->scheduler == 0)
-        policy = RF_SCHED_TWO_LEVEL;
-    if (policy != RF_SCHED_TWO_LEVEL)
-        return INFINITY;
-    double busy = 1.0 + p->lat_scale * k->stall_dep + m->extra_stall;
-    double r = busy / (busy + p->mem_scale * k->stall_mem);
-    return r > 0 ? rf_design_pool(d, gpu) / r : INFINITY;
-}
-
 /* The pool's places that issue: the sampler binds a warp to one
  * scheduler's pool, so where a scheduler's resident warps have ended and
  * wait for their CTAs' slots its places stand empty (analytic/kchar.c,
- * pool balance); the pool limit W_pool / cpi_short (analytic/ipc.c) takes
- * W_pool times the kernel's balance at the design's resident CTAs. */
+ * pool balance); the pool limit (analytic/ipc.c) takes W_pool times the
+ * kernel's balance at the design's resident CTAs.  Source: bench_ltrf_calib,
+ * the nine at 8 active warps, uncalibrated mean |error| 4.10% with it,
+ * 7.51% without. */
 void rf_extrap_pool_balance(const rf_ipc_kernel *k, const rf_occ *occ, rf_ipc_machine *m)
 {
     if (!(m->pool > 0) || m->schedulers < 1)
         return;
     int resident = occ->active_ctas > 0 ? occ->active_ctas : occ->ctas_per_sm;
     m->pool *= rf_ipc_pool_eff(k, m->pool / m->schedulers, resident);
-}
-
-static void pool_cap(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
-                     rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m)
-{
-    rf_extrap_pool_balance(k, occ, m);
-    double cap = rf_extrap_pool_warps(gpu, d, k, p, m);
-    double act = k->active_frac > 0 ? k->active_frac : 1.0;
-    double resident = (double)occ->warps_per_sm * act;
-    if (resident > cap) {
-        k->active_free = act;
-        k->pool_warps = cap;
-        k->active_frac = act * cap / resident;
-    }
 }
 
 /* RFC and LTRF: operands come from the register cache (1-cycle access), the
@@ -397,7 +357,7 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                     rf_err *err)
 {
     if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF) {
-        pool_cap(gpu, d, occ, k, p, m);
+        rf_extrap_pool_balance(k, occ, m);
         return RF_OK;
     }
     rf_pf_kernel pk;
@@ -436,7 +396,7 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     m->extra_stall += t.extra_stall;
     for (int u = 0; u < 3; u++)
         m->class_hold[u] += t.class_hold[u];
-    pool_cap(gpu, d, occ, k, p, m);
+    rf_extrap_pool_balance(k, occ, m);
     if (pk_out)
         *pk_out = pk;
     if (t_out)

@@ -144,11 +144,6 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
                        const rf_shape *shape, const rf_calib *cal, rf_estimate *out,
                        rf_err *err);
 
-/* Under a two-level scheduler (the GPU's policy, or LTRF's own), the warps
- * of the IPC model the active pool can keep issuing: W_pool / r, r the
- * share of a warp's time not waiting on memory; INFINITY otherwise. */
-double rf_extrap_pool_warps(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k,
-                            const rf_ipc_params *p, const rf_ipc_machine *m);
 
 /* The register-cache figures of the kernel's code for RFC or LTRF design d
  * at shape's CTA size (analytic/prefetch.c: register-intervals, reuse

@@ -711,30 +711,42 @@ static void oldest_first_cta_fluid(void **state)
                        3192124.0 / 1215.0, 1e-2);
 }
 
-/* The same five CTAs (lone 300, 1500, 400, 500, 1000) under a two-level
- * pool of 4 warps, as calibrate/extrapolate.c's pool_cap leaves it at 2
- * CTAs (8 warps) resident: active_frac 0.5, active_free 1, pool_warps 4.
- * One CTA's 4 warps fill the pool as two CTAs' 8 do, so both run at the
- * 4 warps' IPC 0.8: x(2) = 2 x 400 / (0.8 x 740) = 50/37, x(1) = 400 /
- * (0.8 x 740) -> g = 1 (s(2) = 1: the pool issues 4 warps either way);
- * the fluid: 1500 x 50/37 + 700 = 2727.03.  The
- * waves: 2 x (2 x 400 / 0.8) + 400 / 0.8 = 2500 (the partial wave's one
- * CTA at 4 warps, not at the share 0.5 of them). */
-static void pool_caps_short_run_warps(void **state)
+/* The two-level pool's limit S X(P / S, z) (analytic/ipc.c) at the
+ * steady state's cpi_short z = cpi_w - mem_scale S_mem: a lone warp
+ * stalls 2 cycles after each instruction (z about 3), 4 schedulers.  Each
+ * port serves its places as a machine repairman, rho = 1 / (z - 1):
+ *   X(1) = 1 - 1 / (1 + rho) = 1 / z,
+ *   X(2) = 1 - 1 / (1 + 2 rho + 2 rho^2);
+ * a pool of 8 (2 places a scheduler): 4 X(2); of 6 (1.5): 4 (X(1) +
+ * X(2)) / 2.  Below it, where 8 warps also meet the latency limit 8 /
+ * cpi_w in the soft minimum. */
+static double repairman2(double z)
+{
+    double rho = 1.0 / (z - 1.0);
+    return 1.0 - 1.0 / (1.0 + 2.0 * rho + 2.0 * rho * rho);
+}
+
+static void pool_limit_per_scheduler(void **state)
 {
     (void)state;
-    rf_ipc_kernel k;
-    rf_ipc_machine m;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
     rf_ipc_params p;
-    five_cta_run(&k, &m, &p);
-    k.active_frac = 0.5;
-    k.active_free = 1.0;
-    k.pool_warps = 4.0;
-    double ipc;
-    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
-                       1500.0 * 50.0 / 37.0 + 700.0, 1e-3);
-    k.nlone = 0;
-    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2500.0, 1e-6);
+    rf_ipc_params_default(&p);
+    k.stall_dep = 2.0;
+    m.schedulers = 4;
+    m.warps = 8;
+    m.pool = 8;
+    rf_ipc_result r;
+    rf_ipc_steady(&k, &m, &p, &r);
+    double z = r.cpi_warp - p.mem_scale * k.stall_mem;
+    assert_true(z > 2.9);
+    assert_float_equal(r.lim_pool, 4.0 * repairman2(z), 1e-9);
+    assert_true(r.ipc < r.lim_pool);
+    m.pool = 6;
+    rf_ipc_steady(&k, &m, &p, &r);
+    z = r.cpi_warp - p.mem_scale * k.stall_mem;
+    assert_float_equal(r.lim_pool, 4.0 * (0.5 / z + 0.5 * repairman2(z)), 1e-9);
 }
 
 /* The DRAM drain on the same 5 CTAs (2000 warp instructions, waves of 900
@@ -818,12 +830,14 @@ static void dram_closed_network(void **state)
  * Two CTAs: W = 4, 6, 8 with 1/4, 1/2, 1/4, IPC(6) = 1.376494, IPC(8) =
  * 1.392621: 6 / (0.75 + 2.179449 + 1.436141) = 1.374385, 800
  * instructions in 582.079 cycles.  Without the distribution: IPC(3).
- * Under a two-level pool of 3 warps (cpi_short = cpi_w = 1, no memory
- * stall: the pool's cap 3 / 1 joins the soft minimum as 1/9), each state
- * takes the pool's term: IPC(2) = (1/4 + 1/2 + 1/9)^-1/2 = 1.077632,
- * IPC(4) = (1/16 + 1/2 + 1/9)^-1/2 = 1.218415, so one CTA issues
- *   3 / (0.5 x 2 / 1.077632 + 0.5 x 4 / 1.218415) = 3 / 2.569437 = 1.167571,
- * below the mean's IPC(3) = (1/9 + 1/2 + 1/9)^-1/2 = 1.176697. */
+ * Under a two-level pool of 1 warp (half a place on each of the 2
+ * schedulers; cpi_short = cpi_w = 1, no memory stall, so a place issues
+ * every cycle, X(1) = 1, and the pool's limit is 2 x (X(0) + X(1)) / 2 =
+ * 1), the pool's term 1 replaces the issue cap's 1/4 in the soft minimum
+ * of each state: IPC(2) = (1/4 + 1/4 + 1)^-1/2 = 0.816497, IPC(4) =
+ * (1/16 + 1/4 + 1)^-1/2 = 0.872872, so one CTA issues
+ *   3 / (0.5 x 2 / 0.816497 + 0.5 x 4 / 0.872872) = 3 / 3.516033 = 0.853234,
+ * below the mean's IPC(3) = (1/9 + 1/4 + 1)^-1/2 = 6/7. */
 static void issuing_warps_spread(void **state)
 {
     (void)state;
@@ -841,12 +855,12 @@ static void issuing_warps_spread(void **state)
     assert_float_equal(ipc, 1.267949, 1e-6);
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 2, 2, &ipc, NULL), 582.078684, 1e-5);
     assert_float_equal(ipc, 1.374385, 1e-6);
-    m.pool = 3;
+    m.pool = 1;
     rf_ipc_kernel_cycles(&k, &m, &p, 1, 1, &ipc, NULL);
-    assert_float_equal(ipc, 1.167571, 1e-6);
+    assert_float_equal(ipc, 0.853234, 1e-6);
     k.act_hist[2] = k.act_hist[4] = 0.0;
     rf_ipc_kernel_cycles(&k, &m, &p, 1, 1, &ipc, NULL);
-    assert_float_equal(ipc, 1.176697, 1e-6);
+    assert_float_equal(ipc, 6.0 / 7.0, 1e-6);
     m.pool = 0;
     rf_ipc_kernel_cycles(&k, &m, &p, 1, 1, &ipc, NULL);
     assert_float_equal(ipc, 1.279204, 1e-6);
@@ -914,7 +928,7 @@ int main(void)
         cmocka_unit_test(memo_answers_repeated_calls),
         cmocka_unit_test(fluid_of_the_known_tail),
         cmocka_unit_test(oldest_first_cta_fluid),
-        cmocka_unit_test(pool_caps_short_run_warps),
+        cmocka_unit_test(pool_limit_per_scheduler),
         cmocka_unit_test(dram_drain_bounds_the_run),
         cmocka_unit_test(dram_closed_network),
         cmocka_unit_test(issuing_warps_spread),
