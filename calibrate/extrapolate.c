@@ -329,8 +329,13 @@ void rf_extrap_pool_balance(const rf_ipc_kernel *k, const rf_occ *occ, rf_ipc_ma
  * active_warps) bounds the warps that issue (k->active_frac scaled, below).
  * LTRF: only the cache's share of the results (the write race,
  * analytic/prefetch.c) loads the cache's banks, so k->writes is scaled by
- * it; its bank queue takes ltrf_conflict on top of conflict_scale
- * (design_params, in rf_extrap_estimate). */
+ * it, and its bank queue takes ltrf_conflict on top of conflict_scale
+ * (design_params, in rf_extrap_estimate).  RFC: only the reads that hit
+ * load the cache's banks (a miss reads its main bank straight into the
+ * collector, sampler/ltrf.c), so k->reads is scaled by the hit rate; the
+ * main banks' own queue is left out (128 banks on #3, #5-#7).  Source:
+ * bench_ltrf_calib, the nine, RFC #3's predicted speedup over the
+ * baseline at the 32-warp pool, mean -3.84% -> -1.87%. */
 /* The register-cache figures of the kernel's code for design d (no
  * parameter enters them). */
 static int pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k,
@@ -393,6 +398,8 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     rf_pf_terms_of(gpu, d, &pk, d->kind == RF_DESIGN_RFC ? sharing : pool, &p->pf, &t);
     m->rf_latency = 1.0;
     k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */
+    if (d->kind == RF_DESIGN_RFC)
+        k->reads *= t.rfc_hit;          /* RFC: a read miss skips the cache's banks */
     m->extra_stall += t.extra_stall;
     for (int u = 0; u < 3; u++)
         m->class_hold[u] += t.class_hold[u];
@@ -586,7 +593,7 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
         return rc;
     int resident = sws.resident;
     m.switching = sws.resident > swi.active;
-    double writes_all = k.writes;
+    double writes_all = k.writes, reads_all = k.reads;
     rf_pf_kernel pk;
     rf_pf_terms pt;
     memset(&pk, 0, sizeof pk);
@@ -766,7 +773,7 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
     } else if (org.cache_bits > 0) {
         /* RFC and LTRF (analytic/prefetch.c): every operand crosses from
          * the cache's banks or the main file. */
-        ev.reads = grid_insts * k.reads;
+        ev.reads = grid_insts * reads_all;
         ev.xbar = ev.reads;
         ev.writes = grid_insts * writes_all;
         ev.bypass_writes = grid_insts * late;
