@@ -488,6 +488,10 @@ int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *
     }
     if (npos == 0)
         return RF_OK;
+    /* A run of fewer than RF_PLAN_PF_MIN_WAVES waves has no mid-run: every
+     * window would read the start-up or the tail. */
+    if (resident > 0 && ctas < RF_PLAN_PF_MIN_WAVES * (long)resident)
+        return RF_OK;
     /* A grid of few waves rounds two positions to the same CTA: one
      * window pair there, not two copies of one measurement. */
     long skips[RF_PLAN_PF_POS];

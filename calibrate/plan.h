@@ -73,10 +73,16 @@ void rf_plan_warm(const rf_gpu *gpu, rf_plan *plan);
  * position order, the baseline first in each: pt[g * per + j], per =
  * plan->ndesign + 1 points per position (ndesign: register-cache windows
  * per position).  tmpl gives what the windows keep (active_warps,
- * interval_regs, rc_entries, scheduler).  A kernel too short for one pair
- * gets none (plan->n = 0). */
+ * interval_regs, rc_entries, scheduler).  A kernel too short for one pair,
+ * or whose grid holds fewer than two waves of resident CTAs (no mid-run
+ * to sample), gets none (plan->n = 0). */
 #define RF_PLAN_PF_POS 4
 #define RF_PLAN_PF_PTS 3
+/* Register-cache windows need a mid-run: a grid of fewer waves of the
+ * resident CTAs gets none (no window may read a kernel's start-up; none
+ * of the nine tuning kernels' runs is that short, so the nine do not set
+ * it: two waves are the least with a CTA that starts and ends mid-run). */
+#define RF_PLAN_PF_MIN_WAVES 2
 int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                     const rf_design *tmpl, uint64_t budget_cycles, rf_plan *plan, rf_err *err);
 

@@ -171,9 +171,16 @@ static void print_pf(const rf_kernel *k, const char *gpu_name, const char *out_p
            "record %s\n", k->name, gpu_name, pl->n, pr->rep.npos, out_path);
     print_run(k);
     if (pl->n == 0) {
-        printf("the kernel's estimated %.0f cycles leave no pair of windows within the budget: "
-               "no samples, estimates are uncalibrated but for the level %.4f (population "
-               "model over the wave formula)\n", pl->full_cycles, cal->level);
+        long ctas = rf_kernel_ctas(k);
+        if (pl->resident > 0 && ctas < RF_PLAN_PF_MIN_WAVES * (long)pl->resident)
+            printf("the run's %ld CTAs are under %d waves of %d resident: no mid-run for "
+                   "windows (each would read the start-up or the tail)", ctas,
+                   RF_PLAN_PF_MIN_WAVES, pl->resident);
+        else
+            printf("the kernel's estimated %.0f cycles leave no pair of windows within the "
+                   "budget", pl->full_cycles);
+        printf(": no samples, estimates are uncalibrated but for the level %.4f (population "
+               "model over the wave formula)\n", cal->level);
         return;
     }
     rf_tbl *t = rf_tbl_new(6, (const char *const[]){"sample", "skip CTAs", "warm-up", "window",

@@ -130,12 +130,20 @@ static void small_budgets(void **state)
  * of 8: 0, 8, 8, 8.  Two distinct positions, 0 and 8, get a pair each
  * (24000 / 6 = 4000 cycles per sample); the first has nothing to walk
  * before it (warm_ctas 0) and reads the kernel's start-up in a window of
- * 3000 cycles, the second walks the 8 CTAs before it. */
+ * 3000 cycles, the second walks the 8 CTAs before it.  A grid of 15 CTAs
+ * is under two waves of 8 (RF_PLAN_PF_MIN_WAVES): no mid-run, no windows
+ * at any budget; 16 CTAs are two waves and get them. */
 static void short_grid(void **state)
 {
     fixture *fx = *state;
-    fx->sf.kernel.launch.grid[0] = 20;
     rf_plan p;
+    fx->sf.kernel.launch.grid[0] = 15;
+    make(fx, 24000, &p);
+    assert_int_equal(p.n, 0);
+    fx->sf.kernel.launch.grid[0] = 16;
+    make(fx, 24000, &p);
+    assert_true(p.n > 0);
+    fx->sf.kernel.launch.grid[0] = 20;
     make(fx, 24000, &p);
     fx->sf.kernel.launch.grid[0] = 410;
     assert_int_equal(p.n, 6);
