@@ -397,7 +397,7 @@ const rf_mparam rf_ipc_mparams[] = {
     /* RFC and LTRF (analytic/prefetch.c; fitted on their own design points). */
     {"pf_scale", offsetof(rf_ipc_params, pf.pf_scale), 0.0, 8.0, 1.0, false, "1",
      "LTRF: multiplier on the per-operation part of PREFETCH and activation stalls"},
-    {"pf_reg", offsetof(rf_ipc_params, pf.pf_reg), 0.0, 16.0, 1.0, false, "1",
+    {"pf_reg", offsetof(rf_ipc_params, pf.pf_reg), 0.0, 16.0, 2.0, false, "1",
      "LTRF: multiplier on the per-register part (crossbar slot, bank queues)"},
     {"rfc_hit", offsetof(rf_ipc_params, pf.rfc_hit), 0.0, 2.0, 1.0, false, "1",
      "multiplier on the RFC hit rate of the reuse model (the product capped at 1)"},

@@ -17,7 +17,12 @@
  * offset moves every register alike).  k_op and k_reg are free (1 gives the
  * unloaded time): they take up the queueing behind other warps' accesses
  * at the main banks and on the shared crossbar, and the overlap with the
- * warp's own stalls.
+ * warp's own stalls.  Defaults k_op 1, k_reg 2: the pool's warps fetch in
+ * step over the crossbar's quarter bandwidth, so a register waits about
+ * one slot more than it is served (bench_ltrf_calib, the nine, both pools,
+ * uncalibrated mean |error| summed: k_reg 1 8.33%, 1.5 7.80%, 2 7.48%, 3
+ * 7.78%; k_op 1.25 with k_reg 1.5 reads 7.46%, the same with two
+ * constants moved).
  *
  * LTRF.  Per thread, from the register-intervals of size N (Algorithms 1
  * and 2, analytic/intervals.c) and the profile's edge frequencies: the
@@ -232,7 +237,7 @@ static double late_at_prefetch(const rf_gpu *gpu, const rf_pf_kernel *pk)
 const rf_mparam rf_pf_mparams[] = {
     {"pf_scale", offsetof(rf_pf_params, pf_scale), 0.0, 8.0, 1.0, true, "1",
      "LTRF: multiplier on the per-operation part of PREFETCH and activation stalls"},
-    {"pf_reg", offsetof(rf_pf_params, pf_reg), 0.0, 16.0, 1.0, true, "1",
+    {"pf_reg", offsetof(rf_pf_params, pf_reg), 0.0, 16.0, 2.0, true, "1",
      "LTRF: multiplier on the per-register part (crossbar slot, bank queues)"},
     {"rfc_hit", offsetof(rf_pf_params, rfc_hit), 0.0, 2.0, 1.0, true, "1",
      "multiplier on the RFC hit rate of the reuse model (the product capped at 1)"},

@@ -53,6 +53,7 @@ static void straight_line(void **state)
     d.latency_x = 3;
     rf_pf_params p;
     rf_pf_params_default(&p);
+    p.pf_reg = 1.0;     /* k_reg 1: the unloaded time (the default is 2) */
     rf_pf_terms t;
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
     assert_float_equal(t.latency, 3, 1e-12);
@@ -60,6 +61,13 @@ static void straight_line(void **state)
     assert_float_equal(t.t_fetch, 9, 1e-12);    /* 6 + 3 registers x 1 */
     assert_float_equal(t.extra_stall, 3, 1e-12);
     assert_float_equal(t.extra_hold, 0, 1e-12);
+    /* The default k_reg 2 (queueing on the fill crossbar):
+     * (1 x 6 + 3 x 2) / 3 = 4. */
+    rf_pf_params_default(&p);
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
+    assert_float_equal(t.stall_pf, 4, 1e-12);
+    p.pf_reg = 1.0;
+    rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
 
     pk = characterise(&fx, 16, true);
     assert_float_equal(pk.pf_regs, 1, 1e-12);
@@ -155,6 +163,7 @@ static void activation(void **state)
     d.rf_config = 1;
     rf_pf_params p;
     rf_pf_params_default(&p);
+    p.pf_reg = 1.0;     /* k_reg 1: the unloaded time (the default is 2) */
     rf_pf_terms t;
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
     assert_float_equal(t.stall_act, 7.0 / 3.0, 1e-12);
@@ -202,6 +211,7 @@ static void bank_depth(void **state)
     d.latency_x = 2;
     rf_pf_params p;
     rf_pf_params_default(&p);
+    p.pf_reg = 1.0;     /* k_reg 1: the unloaded time (the default is 2) */
     rf_pf_terms t;
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
     assert_float_equal(t.t_fetch, 12, 1e-12);
@@ -239,6 +249,7 @@ static void grouped_exits(void **state)
     d.rf_config = 1;
     rf_pf_params p;
     rf_pf_params_default(&p);
+    p.pf_reg = 1.0;     /* k_reg 1: the unloaded time (the default is 2) */
     rf_pf_terms t;
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
     assert_float_equal(t.stall_act, 10.0 / 4.0, 1e-12);
