@@ -593,13 +593,15 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
         return rc;
     int resident = sws.resident;
     m.switching = sws.resident > swi.active;
-    double writes_all = k.writes, reads_all = k.reads;
+    double writes_all = k.writes, reads_all = k.reads, pool0 = m.pool;
     rf_pf_kernel pk;
     rf_pf_terms pt;
     memset(&pk, 0, sizeof pk);
     memset(&pt, 0, sizeof pt);
     if ((rc = pf_apply(gpu, d, &out->occ, &k, &p, &m, pk_in, &pk, &pt, err)) < 0)
         return rc;
+    out->pool_warps = pool0;
+    out->pool_balance = pool0 > 0 ? m.pool / pool0 : 0.0;
     double late = writes_all - k.writes;    /* LTRF: results written to the main file */
     double reads0 = k.reads, writes0 = k.writes;
     rc = rf_rcc_apply(gpu, d, resident * k.warps_per_cta, &p, &m, &k, &out->rc, err);

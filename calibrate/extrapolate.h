@@ -42,6 +42,9 @@ typedef struct rf_estimate {
     double energy_nj;       /* register file energy of the kernel, nJ */
     bool calibrated;
     rf_rcc_result rc;       /* HI-RF register-cache rates (zero for other designs) */
+    double pool_warps;      /* a two-level scheduler's pool per SM (0: none) */
+    double pool_balance;    /* the share of its places that issue (analytic/kchar.c pool
+                             * balance; 0: no pool) */
     rf_sw_counters occc;    /* occupancy-raising designs' counters (analytic/switching.c) */
 } rf_estimate;
 

@@ -117,6 +117,10 @@ static void print_human(const char *gpu, const rf_kernel *k, const rf_design *d,
     }
     rf_tbl_addf(t, "steady-state bound\t%s (bank utilisation %.2f, read wait %.2f cycles)",
                   rf_ipc_bound_name(e->steady.bound), e->steady.rho, e->steady.read_wait);
+    if (e->pool_warps > 0)
+        rf_tbl_addf(t, "two-level pool\t%.0f warps; %.0f%% of its places hold an issuing warp "
+                       "of their own scheduler (pool balance), limit %.3f",
+                    e->pool_warps, 100.0 * e->pool_balance, e->steady.lim_pool);
     if (e->calibrated && isfinite(e->cycles_lo))
         rf_tbl_addf(t, "cycles\t%.0f  [%.0f, %.0f]", e->cycles, e->cycles_lo, e->cycles_hi);
     else

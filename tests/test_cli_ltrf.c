@@ -106,6 +106,17 @@ static void estimate_batch(void **state)
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.out, "no NVM main register file"));
     free(r.out);
+    /* The text report names the two-level pool and its balance where the
+     * GPU's scheduler has one (maxwell-ltrf's 8 warps), not elsewhere. */
+    r = clirun_run("estimate " K " --sms 1");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "two-level pool             8 warps; "));
+    assert_non_null(strstr(r.out, "of its places hold an issuing warp"));
+    free(r.out);
+    r = clirun_run("estimate --gpu fermi-gtx480 --kernel inputs/kernels/kmeans.spec --sms 1");
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "two-level pool"));
+    free(r.out);
 }
 
 /* calibrate takes --design hirf, rfc and ltrf alike: rfc and ltrf run the
