@@ -951,6 +951,12 @@ static void pool_balance_table(void **state)
         assert_true(kc.pool_eff[i][0] > 0 && kc.pool_eff[i][0] <= 1);
     assert_true(kc.pool_eff[1][0] < 0.9);
     assert_float_equal(rf_ipc_pool_eff(&kc, 2, 8), kc.pool_eff[1][0], 1e-6);
+    /* The table's entries are pool jobs, each its own: the same bytes on
+     * two threads. */
+    rf_ipc_kernel k2;
+    assert_int_equal(rf_kchar_compute_walked_jobs(&gpu, k, &k2, NULL, 2, &err), 0);
+    assert_memory_equal(kc.pool_eff, k2.pool_eff, sizeof kc.pool_eff);
+    assert_memory_equal(kc.pool_n, k2.pool_n, sizeof kc.pool_n);
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
     assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), 0);
     assert_int_equal(kc.pool_n[0], 0);
