@@ -1878,23 +1878,16 @@ static void pool_grid(const rf_gpu *gpu, int wpc, int n0, int grid[RF_IPC_NPOOLN
             grid[k++] = want[i];
 }
 
-double rf_kchar_pool_eff(const rf_ctaset *cs, int nsched, int per, int n)
+/* The sample of pool_run: cs's CTAs with their phases in at most
+ * RF_POOL_GROUPS groups (header); ps's arrays in one block, *buf. */
+static int pool_sample_of(const rf_ctaset *cs, pool_sample *ps, void **buf)
 {
     int wpc = cs->wpc;
-    if (nsched < 1 || nsched > RF_POOL_MAXSCHED || per < 1 || n < 1 || cs->nctas < 1 || wpc < 1
-        || per >= (n * wpc + nsched - 1) / nsched)
-        return 1.0;         /* places for every warp of a scheduler: nothing to balance */
-    size_t ns = (size_t)n * wpc, rows = (size_t)cs->nctas * wpc;
-    int *st = malloc(sizeof *st * (ns * 3 + (size_t)nsched + (size_t)cs->nctas));
-    double *fin = malloc(sizeof *fin * (ns + rows * RF_POOL_GROUPS));
-    if (!st || !fin) {
-        free(st);
-        free(fin);
-        return -1.0;
-    }
-    int *ph = st + ns, *cta = ph + ns, *act = cta + ns, *nph = act + nsched;
-    double *ins = fin + ns;
-    /* A CTA's phases in at most RF_POOL_GROUPS groups (header). */
+    size_t rows = (size_t)cs->nctas * wpc;
+    double *ins = malloc(sizeof *ins * rows * RF_POOL_GROUPS + sizeof(int) * (size_t)cs->nctas);
+    if (!ins)
+        return RF_ENOMEM;
+    int *nph = (int *)(ins + rows * RF_POOL_GROUPS);
     for (int c = 0; c < cs->nctas; c++) {
         int np = cs->nph[c] < 1 ? 1 : cs->nph[c];
         int stored = np < cs->maxph ? np : cs->maxph;
@@ -1908,17 +1901,50 @@ double rf_kchar_pool_eff(const rf_ctaset *cs, int nsched, int per, int n)
                 ins[((size_t)c * wpc + w) * RF_POOL_GROUPS + q] = t;
             }
     }
-    pool_sample ps = {cs->nctas, wpc, RF_POOL_GROUPS, nph, ins};
-    double e = pool_run(&ps, nsched, per, n, st, ph, cta, fin, act);
+    *ps = (pool_sample){cs->nctas, wpc, RF_POOL_GROUPS, nph, ins};
+    *buf = ins;
+    return RF_OK;
+}
+
+/* pool_run on sample ps with its own scratch; 1 where each scheduler's
+ * places hold all its warps, -1 when out of memory. */
+static double pool_eff_of(const pool_sample *ps, int nsched, int per, int n)
+{
+    int wpc = ps->wpc;
+    if (nsched < 1 || nsched > RF_POOL_MAXSCHED || per < 1 || n < 1 || ps->nctas < 1 || wpc < 1
+        || per >= (n * wpc + nsched - 1) / nsched)
+        return 1.0;         /* places for every warp of a scheduler: nothing to balance */
+    size_t ns = (size_t)n * wpc;
+    int *st = malloc(sizeof *st * (ns * 3 + (size_t)nsched));
+    double *fin = malloc(sizeof *fin * ns);
+    if (!st || !fin) {
+        free(st);
+        free(fin);
+        return -1.0;
+    }
+    double e = pool_run(ps, nsched, per, n, st, st + ns, st + 2 * ns, fin, st + 3 * ns);
     free(st);
     free(fin);
     return e;
 }
 
-/* The table of rf_kchar_pool_eff at 2^i places per scheduler and the CTA
- * counts of pool_grid, one job per entry (each writes its own). */
+double rf_kchar_pool_eff(const rf_ctaset *cs, int nsched, int per, int n)
+{
+    if (cs->nctas < 1 || cs->wpc < 1)
+        return 1.0;
+    pool_sample ps;
+    void *buf;
+    if (pool_sample_of(cs, &ps, &buf) != RF_OK)
+        return -1.0;
+    double e = pool_eff_of(&ps, nsched, per, n);
+    free(buf);
+    return e;
+}
+
+/* The table of pool_eff_of at 2^i places per scheduler and the CTA counts
+ * of pool_grid, one job per entry (each writes its own), on one sample. */
 typedef struct pool_job {
-    const rf_ctaset *cs;
+    const pool_sample *ps;
     int nsched;
     rf_ipc_kernel *out;
 } pool_job;
@@ -1929,7 +1955,7 @@ static int pool_job_run(int e, void *ctx)
     int i = e / RF_IPC_NPOOLN, j = e % RF_IPC_NPOOLN;
     if (!(pj->out->pool_n[j] > 0))
         return RF_OK;
-    double v = rf_kchar_pool_eff(pj->cs, pj->nsched, 1 << i, pj->out->pool_n[j]);
+    double v = pool_eff_of(pj->ps, pj->nsched, 1 << i, pj->out->pool_n[j]);
     if (v < 0)
         return RF_ENOMEM;
     pj->out->pool_eff[i][j] = (float)v;
@@ -1942,11 +1968,17 @@ static int pool_balance(const rf_gpu *gpu, const rf_ctaset *cs, int n0, int jobs
     if (cs->nctas < 1 || cs->wpc < 1)
         return RF_OK;
     pool_grid(gpu, cs->wpc, n0, out->pool_n);
-    pool_job pj = {cs, gpu->schedulers > 0 ? gpu->schedulers : 1, out};
+    pool_sample ps;
+    void *buf;
+    if (pool_sample_of(cs, &ps, &buf) != RF_OK)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "pool balance: out of memory");
+    pool_job pj = {&ps, gpu->schedulers > 0 ? gpu->schedulers : 1, out};
     int n = RF_IPC_NPOOLP * RF_IPC_NPOOLN, rc = RF_OK;
     rf_pool pool;
-    if ((rc = rf_pool_start(&pool, jobs, n, pool_job_run, &pj, err)) != RF_OK)
+    if ((rc = rf_pool_start(&pool, jobs, n, pool_job_run, &pj, err)) != RF_OK) {
+        free(buf);
         return rc;
+    }
     rf_pool_release(&pool, n);
     for (int e = 0; e < n; e++) {
         int r = rf_pool_wait(&pool, e);
@@ -1954,13 +1986,10 @@ static int pool_balance(const rf_gpu *gpu, const rf_ctaset *cs, int n0, int jobs
             rc = r;
     }
     rf_pool_finish(&pool);
+    free(buf);
     return rc ? rf_err_set(err, rc, NULL, 0, 0, NULL, "pool balance: out of memory") : RF_OK;
 }
 
-/* rf_kchar_func with the sample drawn from a run of `ctas` CTAs (0: no
- * bound) spread over `stride` SMs (the sample's c-th CTA is grid CTA
- * c stride), the CTAs of the sample that `from` walked taken from it
- * (ctaset_walk). */
 void rf_kchar_act_hist(const rf_ctaset *cs, double h[RF_IPC_MAXWPC + 1])
 {
     memset(h, 0, sizeof *h * (RF_IPC_MAXWPC + 1));
@@ -1991,6 +2020,11 @@ void rf_kchar_act_hist(const rf_ctaset *cs, double h[RF_IPC_MAXWPC + 1])
         h[j] = total > 0 ? h[j] / total : 0.0;
 }
 
+/* rf_kchar_func with the sample drawn from a run of `ctas` CTAs (0: no
+ * bound) spread over `stride` SMs (the sample's c-th CTA is grid CTA
+ * c stride), the CTAs of the sample that `from` walked taken from it
+ * (ctaset_walk); n0 the baseline's resident CTAs for the pool balance
+ * (0: unknown). */
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                       int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
                       int jobs, int n0, rf_ipc_kernel *out, rf_err *err);

@@ -463,6 +463,11 @@ static const struct {
     {RF_DESIGN_LTRF, 7, false},
 };
 
+bool rf_plan_pf_few_waves(long ctas, int resident)
+{
+    return resident > 0 && ctas < RF_PLAN_PF_MIN_WAVES * (long)resident;
+}
+
 int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                     const rf_design *tmpl, uint64_t budget_cycles, rf_plan *plan, rf_err *err)
 {
@@ -490,7 +495,7 @@ int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *
         return RF_OK;
     /* A run of fewer than RF_PLAN_PF_MIN_WAVES waves has no mid-run: every
      * window would read the start-up or the tail. */
-    if (resident > 0 && ctas < RF_PLAN_PF_MIN_WAVES * (long)resident)
+    if (rf_plan_pf_few_waves(ctas, resident))
         return RF_OK;
     /* A grid of few waves rounds two positions to the same CTA: one
      * window pair there, not two copies of one measurement. */

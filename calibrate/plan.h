@@ -83,6 +83,10 @@ void rf_plan_warm(const rf_gpu *gpu, rf_plan *plan);
  * of the nine tuning kernels' runs is that short, so the nine do not set
  * it: two waves are the least with a CTA that starts and ends mid-run). */
 #define RF_PLAN_PF_MIN_WAVES 2
+
+/* True where a grid of ctas CTAs holds fewer than RF_PLAN_PF_MIN_WAVES
+ * waves of `resident` (0: unknown, never). */
+bool rf_plan_pf_few_waves(long ctas, int resident);
 int rf_plan_make_pf(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                     const rf_design *tmpl, uint64_t budget_cycles, rf_plan *plan, rf_err *err);
 

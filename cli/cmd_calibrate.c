@@ -172,7 +172,7 @@ static void print_pf(const rf_kernel *k, const char *gpu_name, const char *out_p
     print_run(k);
     if (pl->n == 0) {
         long ctas = rf_kernel_ctas(k);
-        if (pl->resident > 0 && ctas < RF_PLAN_PF_MIN_WAVES * (long)pl->resident)
+        if (rf_plan_pf_few_waves(ctas, pl->resident))
             printf("the run's %ld CTAs are under %d waves of %d resident: no mid-run for "
                    "windows (each would read the start-up or the tail)", ctas,
                    RF_PLAN_PF_MIN_WAVES, pl->resident);
