@@ -156,7 +156,7 @@ int rf_kchar_edge(const rf_func *f, int b, double trip, double taken, double *p_
         if (in->cls != RF_OC_EXIT)
             continue;
         if (in->guard >= 0 && blk->nsucc > 0 && i == blk->ninsts - 1) {
-            *p_taken = taken;
+            *p_taken = blk->has_taken ? blk->taken_p : taken;
             return RF_KE_EXIT;
         }
         return RF_KE_STOP;

@@ -27,8 +27,9 @@ int rf_kchar_flow(const rf_func *f, const double *prob, double *freq, rf_err *er
  *   RF_KE_STOP  the warp ends there (an unguarded exit instruction, or no
  *               successor);
  *   RF_KE_EXIT  a guarded exit ending a block with a successor: the warp
- *               ends with probability *p_taken (taken, as a forward
- *               branch), else goes on to succ[0];
+ *               ends with probability *p_taken (the spec's exit@LABEL
+ *               when given, else taken, as a forward branch), else goes
+ *               on to succ[0];
  *   RF_KE_FALL  to succ[0] (no branch, a branch to the next block, or a
  *               block ending in an instruction that is not a branch);
  *   RF_KE_JUMP  to succ[1] (an unguarded branch with two successors);

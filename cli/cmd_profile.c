@@ -203,7 +203,7 @@ static int measure_branches(result *r, const char *code_path, const char *text, 
                           r->func, entries);
     r->code_sass = r->m->kind != RF_CODE_PTX;
     for (int b = 0; b < r->f->nblocks; b++)
-        r->ncond += rf_trip_is_cond(r->f, b);
+        r->ncond += rf_trip_is_cond(r->f, b) || rf_trip_is_guarded_exit(r->f, b);
     if (!r->src)
         return 0;
     if (!r->code_sass) {
@@ -250,12 +250,26 @@ static int write_spec(const result *r, const popts *o, FILE *out)
         int written = 0;
         for (int i = 0; i < r->nbr && written < PROFILE_MAX_BRANCHES; i++) {
             const rf_ncu_branch *b = &r->br[i];
+            if (b->exit) {
+                /* A guarded exit is keyed by its own block: exit@LABEL. */
+                const char *own = r->f->blocks[b->block].label;
+                if (strpbrk(own, ";#=@ ") || strlen(own) >= 64 - 5) {
+                    fprintf(out, "; %s: its guarded exit is left on the default\n", own);
+                    continue;
+                }
+                fprintf(out, "; %s: guarded exit taken by %.0f of %.0f warp executions%s\n"
+                             "exit@%s = %.12g\n", own, b->taken + 0.0, b->executed,
+                        b->clipped ? " (balance outside 0..1: divergence; clipped)" : "",
+                        own, b->p + 0.0);
+                written++;
+                continue;
+            }
             const char *label = r->f->blocks[r->f->blocks[b->block].succ[1]].label;
             /* Branches sharing a target label take one probability. */
             bool clash = false, dup = false;
             for (int j = 0; j < r->nbr; j++) {
-                if (j == i || strcmp(label, r->f->blocks[r->f->blocks[r->br[j].block].succ[1]]
-                                                .label) != 0)
+                if (j == i || r->br[j].exit ||
+                    strcmp(label, r->f->blocks[r->f->blocks[r->br[j].block].succ[1]].label) != 0)
                     continue;
                 if (fabs(r->br[j].p - b->p) > 1e-9)
                     clash = true;
@@ -264,18 +278,24 @@ static int write_spec(const result *r, const popts *o, FILE *out)
             }
             if (dup && !clash)
                 continue;
-            if (clash || strpbrk(label, ";#= ") || strlen(label) >= 64) {
-                fprintf(out, "; %s: branches to it differ in probability, left on defaults\n",
-                        label);
+            /* Where branches to one label differ, each is keyed by its own
+               block as well: LABEL@SOURCE. */
+            const char *own = r->f->blocks[b->block].label;
+            if (strpbrk(label, ";#=@ ") || strpbrk(own, ";#=@ ") ||
+                strlen(label) + (clash ? strlen(own) + 1 : 0) >= 64) {
+                fprintf(out, "; %s: its branch to %s is left on the default\n", own, label);
                 continue;
             }
-            fprintf(out, "; %s: taken %.0f of %.0f warp executions", r->f->blocks[b->block].label,
-                    b->taken, b->executed);
+            fprintf(out, "; %s: taken %.0f of %.0f warp executions", own, b->taken + 0.0,
+                    b->executed);
             if (b->loop && b->p < 1)
                 fprintf(out, ", back edge: %.6g iterations per entry", 1 / (1 - b->p));
             if (b->clipped)
                 fprintf(out, " (balance outside 0..1: divergence; clipped)");
-            fprintf(out, "\n%s = %.12g\n", label, b->p);
+            if (clash)
+                fprintf(out, "\n%s@%s = %.12g\n", label, own, b->p + 0.0);
+            else
+                fprintf(out, "\n%s = %.12g\n", label, b->p + 0.0);
             written++;
         }
     }

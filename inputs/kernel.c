@@ -27,7 +27,8 @@
  * listing states (SHI_REGISTERS), else
  * rfkit's (including what the functions it calls need on top of the values
  * live across the call).  SASS and dot code carry physical registers: their
- * count is the highest register used + 1.
+ * count is the highest register used + 1, plus the registers ptxas reserves
+ * beyond it (rf_regalloc_reserved).
  */
 #include "kernel.h"
 #include "kir_internal.h"
@@ -393,15 +394,48 @@ static int read_spec(const char *path, const char *text, spec *sp,
     return rc;
 }
 
+static int block_labelled(const rf_func *f, const char *label)
+{
+    for (int j = 0; j < f->nblocks; j++)
+        if (strcmp(f->blocks[j].label, label) == 0)
+            return j;
+    return -1;
+}
+
 /* Attach the spec's branch probabilities to the conditional branches that
- * jump to the labelled blocks (labels and blocks survive register
- * allocation unchanged). */
+ * jump to the labelled blocks, or with TARGET@SOURCE to the one closing
+ * block SOURCE (exit@SOURCE: its guarded exit).  Labels and blocks survive
+ * register allocation unchanged.  A later key overrides an earlier one. */
 static int apply_branches(rf_kernel *k, const spec *sp, const char *path, bool *by_spec,
                           rf_err *err)
 {
     rf_func *f = k->func;
     for (int i = 0; i < sp->nbr; i++) {
         const spec_branch *b = &sp->br[i];
+        const char *at = strchr(b->label, '@');
+        if (at) {
+            /* TARGET@SOURCE: the one branch closing block SOURCE, to block
+               TARGET, or its guarded exit when TARGET is "exit". */
+            char tl[sizeof b->label];
+            snprintf(tl, sizeof tl, "%.*s", (int)(at - b->label), b->label);
+            bool is_exit = strcmp(tl, "exit") == 0;
+            int src = block_labelled(f, at + 1), to = is_exit ? -1 : block_labelled(f, tl);
+            if (src < 0 || (!is_exit && to < 0))
+                return rf_err_set(err, RF_EUNKNOWN, path, b->line, 0, b->label,
+                                  "no block of %s has the label '%s'", f->name,
+                                  src < 0 ? at + 1 : tl);
+            bool ok = is_exit ? rf_trip_is_guarded_exit(f, src)
+                              : rf_trip_is_cond(f, src) && f->blocks[src].succ[1] == to;
+            if (!ok)
+                return rf_err_set(err, RF_EUNSUPPORTED, path, b->line, 0, b->label,
+                                  is_exit ? "block '%s' does not end with a guarded exit"
+                                          : "block '%s' does not end with a conditional "
+                                            "branch to it", at + 1);
+            f->blocks[src].has_taken = true;
+            f->blocks[src].taken_p = b->p;
+            by_spec[src] = true;
+            continue;
+        }
         int target = -1;
         for (int j = 0; j < f->nblocks && target < 0; j++)
             if (strcmp(f->blocks[j].label, b->label) == 0)
@@ -543,7 +577,7 @@ static int apply_profile(rf_kernel *k, const spec *sp, const rf_kernel_opts *opt
         ps->l2_given |= strcmp(sp->seen[i].key, "l2_hit") == 0;
     }
     for (int b = 0; b < nb && !rc; b++) {
-        if (!rf_trip_is_cond(f, b))
+        if (!rf_trip_is_cond(f, b) && !rf_trip_is_guarded_exit(f, b))
             continue;
         bool loop = rf_trip_is_backedge(f, b);
         ps->branches++;
@@ -660,7 +694,9 @@ static int load_code(rf_kernel *k, const char *code_path, const char *entry,
     if (k->source->physical) {
         k->func = (rf_func *)k->source;
         k->func_owned = false;
-        k->regs_rfkit = k->source->nregs;
+        k->regs_rfkit = k->source->nregs + rf_regalloc_reserved(rf_regalloc_module_sm(k->mod));
+        if (k->regs_rfkit > 255)
+            k->regs_rfkit = 255;
     } else {
         rf_func *phys;
         int sm = rf_regalloc_module_sm(k->mod);

@@ -505,11 +505,12 @@ int kir_read_file(const char *path, char **text, size_t *len, rf_err *err)
     return RF_OK;
 }
 
-/* Kind of a code file by content: a Graphviz graph, PTX (module
- * directives), else a SASS listing. */
-/* The reader by content; text with none of the PTX or DOT marks is read as
- * SASS, unless the file's name says PTX (an empty or header-less .ptx is
- * reported as the PTX it claims to be, not as SASS without instructions). */
+/* The reader by content: a Graphviz graph; a listing's banner ("code for
+ * sm_XX", "Function : NAME"), which cuobjdump -sass of a cubin follows with
+ * ".target sm_XX"; PTX (module directives); text with none of these marks
+ * is read as SASS, unless the file's name says PTX (an empty or header-less
+ * .ptx is reported as the PTX it claims to be, not as SASS without
+ * instructions). */
 static int detect_kind(const char *path, const char *text)
 {
     const char *p = text;
@@ -517,6 +518,8 @@ static int detect_kind(const char *path, const char *text)
         p++;
     if (strncmp(p, "digraph", 7) == 0 || strstr(text, "\ndigraph"))
         return RF_CODE_DOT;
+    if (strstr(text, "code for sm_") || strstr(text, "Function : "))
+        return RF_CODE_SASS;
     if (strstr(text, ".version") || strstr(text, ".entry") ||
         strstr(text, ".func") || strstr(text, ".target"))
         return RF_CODE_PTX;

@@ -510,14 +510,25 @@ static int parse_details(csvr *r, rf_ncu *n, rf_err *err)
     c.cc = col_of(r, "CC");
     int cm = col_of(r, "Metric Name"), cu = col_of(r, "Metric Unit");
     int cv = col_of(r, "Metric Value");
-    if (cv < 0)
+    if (cv < 0 || cm < 0 || c.name < 0)
         return rf_err_set(err, RF_EPARSE, r->path, r->rec_line, 1, NULL,
-                          "details page without a \"Metric Value\" column");
+                          "details page without a \"%s\" column",
+                          cv < 0 ? "Metric Value" : cm < 0 ? "Metric Name" : "Kernel Name");
+    /* Newer exports add rule columns after the metric ones (Rule Name ...
+       Estimated Speedup) and end a metric row at its value: a row may stop
+       after the last column read here, never before. */
+    int need = c.id;
+    const int used[] = {c.name, c.grid, c.block, c.cc, cm, cu, cv};
+    for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
+        if (used[i] > need)
+            need = used[i];
+    need++;
     int cap = 0, rc;
     while ((rc = next_record(r, err)) > 0) {
-        if (r->nf != ncols)
+        if (r->nf > ncols || r->nf < need)
             return rf_err_set(err, RF_EPARSE, r->path, r->rec_line, 1, NULL,
-                              "%d fields where the header has %d", r->nf, ncols);
+                              "%d fields where the header has %d (at least %d needed)",
+                              r->nf, ncols, need);
         const char *id = c.id >= 0 ? r->f[c.id].s : "";
         rf_ncu_launch *l = n->nlaunches ? &n->launches[n->nlaunches - 1] : NULL;
         if (!l || strcmp(l->id, id) != 0 || strcmp(l->kernel, r->f[c.name].s) != 0) {
@@ -904,10 +915,42 @@ int rf_ncu_find_launch(const rf_ncu *n, const char *kernel, int which,
     return rc;
 }
 
+static bool same_listing(const rf_ncu_source *a, const rf_ncu_source *b)
+{
+    if (strcmp(a->kernel, b->kernel) != 0 || a->ninsts != b->ninsts)
+        return false;
+    for (int i = 0; i < a->ninsts; i++)
+        if (a->insts[i].addr != b->insts[i].addr ||
+            a->insts[i].executed != b->insts[i].executed ||
+            strcmp(a->insts[i].text, b->insts[i].text) != 0)
+            return false;
+    return true;
+}
+
+/* Nsight Compute (CUDA 13.0, H200) prints one launch's listing twice in a
+   `--page source --print-source sass -k K` export.  Listings that are the
+   same instructions with the same counts describe one launch whichever is
+   taken, so without --launch they are not ambiguous: the first is used. */
 int rf_ncu_find_source(const rf_ncu *n, const char *kernel, int which,
                        const rf_ncu_source **out, rf_err *err)
 {
     *out = NULL;
+    if (which < 0) {
+        const rf_ncu_source *first = NULL;
+        bool all_same = true;
+        for (int i = 0; i < n->nsources && all_same; i++) {
+            if (!rf_ncu_name_matches(n->sources[i].kernel, kernel))
+                continue;
+            if (!first)
+                first = &n->sources[i];
+            else
+                all_same = same_listing(first, &n->sources[i]);
+        }
+        if (first && all_same) {
+            *out = first;
+            return 0;
+        }
+    }
     const char **names = malloc((size_t)(n->nsources + 1) * sizeof *names);
     if (!names)
         return rf_err_set(err, RF_ENOMEM, n->path, 0, 0, NULL, "out of memory");
@@ -1016,11 +1059,7 @@ static const rf_ncu_inst *inst_at(const rf_ncu_source *src, unsigned long long a
 
 static bool is_cond_block(const rf_func *f, int b)
 {
-    const rf_block *bb = &f->blocks[b];
-    if (bb->nsucc != 2 || bb->succ[0] == bb->succ[1] || bb->ninsts == 0)
-        return false;
-    const rf_inst *last = &f->insts[bb->first + bb->ninsts - 1];
-    return last->cls == RF_OC_BRANCH && last->guard >= 0;
+    return rf_trip_is_cond(f, b) || rf_trip_is_guarded_exit(f, b);
 }
 
 int rf_ncu_branch_probs(const rf_func *f, const char *code_text, const rf_ncu_source *src,
@@ -1057,7 +1096,9 @@ int rf_ncu_branch_probs(const rf_func *f, const char *code_text, const rf_ncu_so
         E[b] = NAN;
         t[b] = NAN;
         const rf_block *bb = &f->blocks[b];
-        for (int i = bb->first; i < bb->first + bb->ninsts && isnan(E[b]); i++) {
+        /* The block's last instruction: a warp split by divergence issues a
+           reconvergence point (BSYNC) at the block's start once per part. */
+        for (int i = bb->first + bb->ninsts - 1; i >= bb->first && isnan(E[b]); i--) {
             int ln = (int)f->insts[i].line;
             long long off = ln >= 1 && ln <= nlines ? line_offset(lines[ln - 1]) : -1;
             const rf_ncu_inst *in = off >= 0 ? inst_at(src, base + (unsigned long long)off) : NULL;
@@ -1139,7 +1180,8 @@ int rf_ncu_branch_probs(const rf_func *f, const char *code_text, const rf_ncu_so
         double p = t[b] / E[b];
         r->clipped = p < -1e-9 || p > 1 + 1e-9;
         r->p = p < 0 ? 0 : p > 1 ? 1 : p;
-        r->loop = (last->flags & RF_IF_LOOPBACK) || f->blocks[b].succ[1] <= b;
+        r->exit = rf_trip_is_guarded_exit(f, b);
+        r->loop = !r->exit && ((last->flags & RF_IF_LOOPBACK) || f->blocks[b].succ[1] <= b);
     }
     *out = res;
     *n = cnt;

@@ -123,18 +123,22 @@ typedef struct rf_ncu_branch {
     double taken;                /* of them, taken (from the flow balance) */
     double p;                    /* taken / executed, clipped to 0..1 */
     bool loop;                   /* a back edge */
+    bool exit;                   /* a guarded exit (taken: the warp ends) */
     bool clipped;                /* the balance fell outside 0..1 (divergence) */
 } rf_ncu_branch;
 
 /* Branch probabilities of physical function f (SASS listed in code_text,
  * whose lines carry "/(*)OFFSET(*)/") from the source page's counts.
- * A block's executions are those of its instructions (matched by offset
- * from the kernel's first address); every edge out of an unconditional
- * block carries its executions; each conditional block b has one unknown,
- * its taken count t_b (not taken: E_b - t_b).  Flow balance at each block
- * v other than the entry, E_v = sum of the flows into v, is solved for
- * the unknowns one at a time wherever a balance has just one left (which
- * covers loops and if/else nests of structured code); branches left
+ * A block's executions are those of its last instruction (matched by
+ * offset from the kernel's first address; a warp split by divergence
+ * issues the reconvergence point at a block's start once per part); every
+ * edge out of an unconditional block carries its executions; each
+ * conditional block b (a guarded exit included, whose taken edge leaves
+ * the kernel) has one unknown, its taken count t_b (not taken: E_b - t_b).
+ * Flow balance at each block v other than the entry, E_v = sum of the
+ * flows into v, is solved for the unknowns one at a time wherever a
+ * balance has just one left (which covers loops and if/else nests of
+ * structured code); branches left
  * unsolved, or never executed, are not reported.  *out (heap) gets *n
  * entries.  0, RF_EUNSUPPORTED when no instruction matches, RF_ENOMEM. */
 int rf_ncu_branch_probs(const rf_func *f, const char *code_text, const rf_ncu_source *src,

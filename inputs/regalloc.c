@@ -1937,6 +1937,11 @@ int rf_regalloc_module_sm(const rf_module *m)
     return n >= 2 ? sm : RF_REGALLOC_SM;
 }
 
+int rf_regalloc_reserved(int sm)
+{
+    return sm >= 70 ? 2 : 0;
+}
+
 int rf_regalloc_sm_budget(int sm)
 {
     int threads = sm == 75 ? 1024 : sm == 86 || sm == 89 ? 1536 : 2048;

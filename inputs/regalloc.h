@@ -49,4 +49,12 @@ int rf_regalloc_module_sm(const rf_module *m);
  * threads, 1,024 on sm_75, 1,536 on sm_86 and sm_89: 32, 64 and 42. */
 int rf_regalloc_sm_budget(int sm);
 
+/* Registers a kernel is allocated beyond the highest one its SASS names, on
+ * target sm: 2 from sm_70 on (the driver's count, CU_FUNC_ATTRIBUTE_NUM_REGS,
+ * is the highest register + 3 for all 33 bundled kernels built for sm_90
+ * and read on an H200, tests/fixtures/silicon/; NVIDIA's nvdisasm examples
+ * for sm_70 show the same SHI_REGISTERS); 0 before sm_70, where no listing
+ * was measured. */
+int rf_regalloc_reserved(int sm);
+
 #endif /* RF_REGALLOC_H */

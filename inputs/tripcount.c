@@ -53,6 +53,15 @@ bool rf_trip_is_cond(const rf_func *f, int b)
     return last->cls == RF_OC_BRANCH && last->guard >= 0;
 }
 
+bool rf_trip_is_guarded_exit(const rf_func *f, int b)
+{
+    const rf_block *blk = &f->blocks[b];
+    if (blk->nsucc == 0 || blk->ninsts == 0)
+        return false;
+    const rf_inst *last = &f->insts[blk->first + blk->ninsts - 1];
+    return last->cls == RF_OC_EXIT && last->guard >= 0;
+}
+
 bool rf_trip_is_backedge(const rf_func *f, int b)
 {
     if (!rf_trip_is_cond(f, b))

@@ -80,4 +80,8 @@ bool rf_trip_is_backedge(const rf_func *f, int b);
 /* Is block b closed by a conditional branch with two distinct successors? */
 bool rf_trip_is_cond(const rf_func *f, int b);
 
+/* Is block b closed by a guarded exit with code after it (SASS's `@P0 EXIT`,
+ * PTX's `@%p ret`)?  Taken, the warp ends; not taken, it falls through. */
+bool rf_trip_is_guarded_exit(const rf_func *f, int b);
+
 #endif /* RF_TRIPCOUNT_H */

@@ -203,8 +203,11 @@ int sim_prog_build(sim_prog *p, const rf_func *f, const rf_gpu *gpu, int regs_al
          * `@P0 EXIT`, PTX's `@%p ret`) ends the warp only where its guard
          * holds: drawn as a forward branch (rf_kchar_edge). */
         if (si->exits && ri->guard >= 0 && b >= 0 && f->blocks[b].nsucc > 0 &&
-            i == f->blocks[b].first + f->blocks[b].ninsts - 1)
+            i == f->blocks[b].first + f->blocks[b].ninsts - 1) {
             si->br = SIM_BR_EXIT;
+            if (f->blocks[b].has_taken)
+                si->p_taken = f->blocks[b].taken_p;
+        }
     }
 
     /* A loop whose body holds a barrier must run the same number of times
