@@ -268,7 +268,7 @@ static void warm(sim *s, int n, long until)
  * (c = 1, every warp at its lone speed, when the warps ask less).  With
  * every warp at the kernel's mean ipt this is the equal share; where
  * phases differ it slows the issuing phases, not the waiting ones. */
-#define NEWTON_TOL 1e-5
+#define STRETCH_TOL 1e-5
 
 static void issue_stretch(const sim *s, const int *order, int na, double ipc, double *v,
                           double *c_last, double *pp)
@@ -279,38 +279,53 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
         d += pp[x];
     }
     double c = 1.0;
+    bool have_v = false;
     if (d > ipc && ipc > 0) {
-        /* f(c) = sum ipt / (1 + ipt (c - 1)) - ipc, decreasing and convex:
-         * Newton converges from below, and from above its first step lands
-         * below the root.  It starts at the previous event's c (the
-         * population changes by one phase between events), a step below 1
-         * restarting from 1.  Convergence is quadratic: the error after a
-         * step is at most |f'' / 2 f'| = sum r^3 / sum r^2 <= max r <= 1
-         * (ipt <= 1) times the step squared, so it stops after a step whose
-         * square is under NEWTON_TOL c: c within NEWTON_TOL of the root,
-         * relatively (one pass over the warps fewer than waiting for a step
-         * under NEWTON_TOL c itself). */
+        /* f(c) = sum r_i - ipc, r_i = ipt_i u_i, u_i = 1 / (1 + ipt_i (c - 1)):
+         * decreasing and convex, f' = -sum r^2, f'' = 2 sum r^3.  Halley's
+         * step h = f f' / (f'^2 - f f'' / 2) from the previous event's c
+         * (the population changes by one phase between events; a step
+         * below 1 restarts from 1) converges cubically, the error after a
+         * step of h about (f''^2 / 4 f'^2 - f''' / 6 f') h^3 = ((sum r^3 /
+         * sum r^2)^2 - sum r^4 / sum r^2) h^3, at most h^3 in size here
+         * (r <= ipt <= 1): it stops after a step whose cube is under
+         * STRETCH_TOL c.  The speeds at the new c come from the
+         * last pass's u_i by u' = -ipt u^2, u'' = 2 ipt^2 u^3 (Taylor to
+         * h^2, error ~ h^3), not from one more pass over the warps. */
         c = *c_last > 1.0 ? *c_last : 1.0;
         for (int it = 0; it < 50; it++) {
-            double f = -ipc, df = 0;
+            double f = -ipc, d1 = 0, d2 = 0;
             for (int x = 0; x < na; x++) {
-                double p = pp[x], r = p / (1.0 + p * (c - 1.0));
+                double p = pp[x], u = 1.0 / (1.0 + p * (c - 1.0)), r = p * u, r2 = r * r;
+                v[order[x]] = u;
                 f += r;
-                df -= r * r;
+                d1 -= r2;
+                d2 += r2 * r;
             }
-            if (!(df < 0))
+            if (!(d1 < 0))
                 break;
-            double step = f / df;
-            c -= step;
-            if (c < 1.0)
+            double den = d1 * d1 - f * d2;
+            double h = den > 0 ? f * d1 / den : f / d1;
+            if (c - h < 1.0) {
                 c = 1.0;
-            else if (step * step < NEWTON_TOL * c)
+                continue;
+            }
+            c -= h;
+            if (h * h * fabs(h) < STRETCH_TOL * c) {
+                /* u at c - h from u at c: u + ipt u^2 h + ipt^2 u^3 h^2. */
+                for (int x = 0; x < na; x++) {
+                    double pu = pp[x] * v[order[x]] * h;
+                    v[order[x]] *= 1.0 + pu + pu * pu;
+                }
+                have_v = true;
                 break;
+            }
         }
         *c_last = c;
     }
-    for (int x = 0; x < na; x++)
-        v[order[x]] = 1.0 / (1.0 + pp[x] * (c - 1.0));
+    if (!have_v)
+        for (int x = 0; x < na; x++)
+            v[order[x]] = 1.0 / (1.0 + pp[x] * (c - 1.0));
 }
 
 /* The start of a run: every slot given a fresh CTA at t = 0, then the
