@@ -33,6 +33,7 @@
 #include "kernel.h"
 #include "kir_internal.h"
 #include "../common/digest.h"
+#include "inline.h"
 #include "ptxas.h"
 #include "regalloc.h"
 
@@ -568,7 +569,10 @@ static int apply_profile(rf_kernel *k, const spec *sp, const rf_kernel_opts *opt
         free(t);
         free(text);
     }
-    if (!rc)
+    /* [branches] names the blocks of the spec's entry: another function of
+     * the file (--entry, analyze --entry all) takes the code's and the
+     * profile's probabilities alone. */
+    if (!rc && (!sp->entry[0] || strcmp(sp->entry, k->source->name) == 0))
         rc = apply_branches(k, sp, path, by_spec, err);
     rf_profile_src *ps = &k->psrc;
     memset(ps, 0, sizeof *ps);
@@ -811,6 +815,17 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
     rc = apply_profile(k, &sp, opts, code_path, path, err);
     if (rc)
         goto fail;
+    /* SASS subroutines walked where they are called (inline.h). */
+    rf_func *flat = NULL;
+    rc = rf_inline_subroutines(k->mod, k->func, &flat, err);
+    if (rc)
+        goto fail;
+    if (flat) {
+        if (k->func_owned)
+            rf_func_destroy(k->func);
+        k->func = flat;
+        k->func_owned = true;
+    }
     if (sp.have_regs) {
         k->regs_ptxas = k->launch.regs;
     } else if (k->source->regs_reported > 0) {

@@ -321,10 +321,51 @@ static int close_func(sass_ctx *c, rf_err *err)
         if (!ctl[i].label || strcmp(c->labels.keys[k], ctl[i].label) < 0)
             ctl[i].label = c->labels.keys[k];
     }
+    /* A call into this function's own text starts a block there; one to
+     * another function (CALL.ABS `(f)) or an address outside it names
+     * none. */
+    int *call_to = malloc((size_t)n * sizeof *call_to);
+    if (!call_to) {
+        free(ctl);
+        return nomem(c, err);
+    }
+    for (int i = 0; i < n; i++) {
+        const sinfo *s = &c->si[i];
+        call_to[i] = -1;
+        if (f->insts[i].cls != RF_OC_CALL)
+            continue;
+        if (s->tlab >= 0) {
+            const char *l = c->pool + s->tlab;
+            int v = kir_map_get(&c->labels, l, strlen(l));
+            call_to[i] = v >= 0 && v < n ? v : -1;
+        } else if (s->taddr >= 0) {
+            call_to[i] = find_addr(c->si, n, s->taddr);
+        }
+        if (call_to[i] >= 0)
+            ctl[call_to[i]].leader = true;
+    }
     rc = kir_build_cfg(f, ctl);
     free(ctl);
-    if (rc)
+    if (rc) {
+        free(call_to);
         return nomem(c, err);
+    }
+    /* call_to[] from instructions to blocks, through each block's first. */
+    int *block_at = malloc((size_t)n * sizeof *block_at);
+    if (!block_at) {
+        free(call_to);
+        return nomem(c, err);
+    }
+    for (int i = 0; i < n; i++)
+        block_at[i] = -1;
+    for (int b = 0; b < f->nblocks; b++)
+        if (f->blocks[b].first >= 0 && f->blocks[b].first < n)
+            block_at[f->blocks[b].first] = b;
+    for (int i = 0; i < n; i++)
+        if (call_to[i] >= 0)
+            f->insts[i].target = block_at[call_to[i]];
+    free(block_at);
+    free(call_to);
     /* Registers used: highest general register + 1, predicates likewise. */
     int maxr = -1, maxp = -1;
     for (int i = 0; i < n; i++) {
@@ -1177,11 +1218,13 @@ static int parse_inst(sass_ctx *c, const char *s, size_t n, long addr,
     }
     bool transfer = kind == K_BRA || kind == K_SETSYNC || kind == K_SYNCJMP ||
                     sync_bit;
-    if (transfer && tgt && tgt->label) {
+    /* A call's target too: a subroutine of this function (CALL.REL) is
+     * walked where it is called (inline.h). */
+    if ((transfer || kind == K_CALL) && tgt && tgt->label) {
         si->tlab = pool_add(c, tgt->label, tgt->lablen);
         if (si->tlab < 0)
             return nomem(c, err);
-    } else if (transfer && tgt) {
+    } else if ((transfer || kind == K_CALL) && tgt) {
         si->taddr = tgt->addr;
     }
     switch (kind) {

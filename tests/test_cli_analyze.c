@@ -161,6 +161,14 @@ static void test_summary_per_function(void **state)
     assert_int_equal(run("analyze tests/fixtures/longcall.sass --entry all --pass liveness",
                          buf, sizeof buf, 1), 2);
     assert_non_null(strstr(buf, "--entry all gives the summary only"));
+    /* A spec's [branches] name its entry's blocks: the file's other
+     * functions (devcall's two device functions) are summarised without
+     * them, not refused. */
+    assert_int_equal(run("analyze inputs/validation/devcall.spec --entry all --csv --no-ptxas",
+                         buf, sizeof buf, 0), 0);
+    row_of(buf, "devcall,_Z3cndf");
+    row_of(buf, "devcall,_Z9step_ratefff");
+    row_of(buf, "devcall,devcall");
 }
 
 static void test_passes_run(void **state)

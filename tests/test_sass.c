@@ -6,10 +6,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../analytic/intervals.h"
+#include "../analytic/kchar.h"
+#include "../inputs/inline.h"
 #include "../inputs/kir.h"
 
 #define P(n) (RF_PRED_BASE + (n))
@@ -498,6 +501,67 @@ static void test_annotations(void **state)
     rf_module_destroy(m);
 }
 
+/* A subroutine called twice (rf_inline_subroutines): each call's block is
+ * split after the CALL, a copy of the subroutine follows, its RET goes to
+ * the rest of the block.  Listing: entry block 0 (MOV, CALL, IADD, CALL,
+ * EXIT: 5 instructions), subroutine at 0x50 with a loop: FADD, @P0 BRA
+ * 0x50 (block 1), then RET (block 2).  Inlined: [0: MOV CALL] [1 .c1: FADD
+ * BRA] [2 .c1: RET] [3 .r1: IADD CALL] [4 .c2: FADD BRA] [5 .c2: RET]
+ * [6 .r2: EXIT] and the original subroutine blocks 7, 8 unreached.  With
+ * the back edge taken 0.75 (4 runs per entry), a warp runs
+ * 2 + 2 (2 x 4 + 1) + 2 + 1 = 23 instructions; the walk without the
+ * subroutine ran 5. */
+static void test_inline_subroutines(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "\tFunction : k\n"
+        "/*0000*/ MOV R6, 0x20 ;\n"
+        "/*0010*/ CALL.REL.NOINC 0x50 ;\n"
+        "/*0020*/ IADD3 R1, R1, 0x1, RZ ;\n"
+        "/*0030*/ CALL.REL.NOINC 0x50 ;\n"
+        "/*0040*/ EXIT ;\n"
+        "/*0050*/ FADD R2, R2, 1 ;\n"
+        "/*0060*/ @P0 BRA 0x50 ;\n"
+        "/*0070*/ RET.REL.NODEC R6 0x0 ;\n";
+    rf_module *m;
+    rf_err err = {0};
+    if (rf_sass_parse("c.sass", text, &m, &err))
+        fail_msg("%s", err.msg);
+    const rf_func *f = &m->funcs[0];
+    assert_int_equal(f->nblocks, 3);
+    assert_int_equal(f->insts[1].target, 1);
+    assert_int_equal(f->insts[3].target, 1);
+    rf_func *g = NULL;
+    if (rf_inline_subroutines(m, f, &g, &err))
+        fail_msg("%s", err.msg);
+    assert_non_null(g);
+    assert_int_equal(g->nblocks, 9);
+    static const int ninsts[] = {2, 2, 1, 2, 2, 1, 1, 2, 1};
+    static const int succ0[] = {1, 2, 3, 4, 5, 6, -1, 8, -1};
+    for (int b = 0; b < 9; b++) {
+        assert_int_equal(g->blocks[b].ninsts, ninsts[b]);
+        assert_int_equal(g->blocks[b].nsucc > 0 ? g->blocks[b].succ[0] : -1, succ0[b]);
+    }
+    assert_string_equal(g->blocks[1].label, "BB1.c1");
+    assert_string_equal(g->blocks[3].label, "k.r1");
+    assert_int_equal(g->blocks[1].succ[1], 1);      /* the copy's loop */
+    assert_int_equal(g->blocks[4].succ[1], 4);
+    assert_int_equal(g->insts[g->blocks[2].first].cls, RF_OC_BRANCH);   /* RET -> .r1 */
+    assert_int_equal(g->insts[g->blocks[2].first].target, 3);
+    g->blocks[1].has_taken = g->blocks[4].has_taken = true;
+    g->blocks[1].taken_p = g->blocks[4].taken_p = 0.75;
+    rf_profile prof = {16, 0.5, 0, 0, 0};
+    double freq[9], n = 0;
+    if (rf_kchar_block_freq(g, &prof, freq, &err))
+        fail_msg("%s", err.msg);
+    for (int b = 0; b < 9; b++)
+        n += freq[b] * g->blocks[b].ninsts;
+    assert_true(fabs(n - 23.0) < 1e-9);
+    rf_func_destroy(g);
+    rf_module_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -509,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_kepler_stack),
         cmocka_unit_test(test_long_names_relocations),
         cmocka_unit_test(test_labels_relocs_nesting),
+        cmocka_unit_test(test_inline_subroutines),
     };
     return cmocka_run_group_tests_name("sass", tests, NULL, NULL);
 }
