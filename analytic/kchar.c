@@ -16,9 +16,8 @@
  *   else with the profile's `taken`.  A forward branch out of a loop (a
  *   break, a top-tested loop's exit) is a forward branch like any other;
  * - an unguarded branch is always taken; any other block falls through to
- *   the next (a call is one instruction: a SASS subroutine is walked as
- *   the copy rf_kernel_load puts after each call, inputs/inline.h, but a
- *   PTX callee's body is not walked).
+ *   the next (the code a call enters is walked as the copy rf_kernel_load
+ *   puts after the call, inputs/inline.h).
  * Blocks the entry does not reach run 0 times.  Expected executions f per
  * warp solve
  *     f = e_entry + P^T f        ((I - P^T) f = e_entry, solved over the loop

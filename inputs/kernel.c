@@ -675,6 +675,56 @@ static int call_need(const rf_module *m, int fi, int *memo, int depth)
     return need;
 }
 
+/* Marks in reach[] every function fi calls, directly or not. */
+static void callees(const rf_module *m, int fi, bool *reach, int depth)
+{
+    for (int c = 0; c < m->ncalls && depth < RF_INLINE_MAX_DEPTH; c++) {
+        int ce = m->calls[c].callee;
+        if (m->calls[c].caller == fi && ce >= 0 && !reach[ce]) {
+            reach[ce] = true;
+            callees(m, ce, reach, depth + 1);
+        }
+    }
+}
+
+int rf_kernel_flatten(rf_kernel *k, int cap, rf_err *err)
+{
+    const rf_module *m = k->mod;
+    int fi = (int)(k->source - m->funcs), n = m->nfuncs, rc = RF_OK;
+    rf_func *flat = NULL;
+    if (k->source->physical) {
+        rc = rf_inline_subroutines(m, k->func, &flat, err);
+    } else if (m->ncalls > 0) {
+        /* Each PTX function the entry reaches, allocated on its own. */
+        bool *reach = calloc((size_t)n, sizeof *reach);
+        rf_func **phys = calloc((size_t)n, sizeof *phys);
+        if (!reach || !phys) {
+            free(reach);
+            free(phys);
+            return rf_err_set(err, RF_ENOMEM, m->path, 0, 0, NULL, "out of memory");
+        }
+        callees(m, fi, reach, 0);
+        int sm = rf_regalloc_module_sm(m);
+        for (int i = 0; i < n && !rc; i++)
+            if (reach[i] && i != fi)
+                rc = rf_regalloc_target(&m->funcs[i], cap > 0 ? cap : 255,
+                                        rf_regalloc_sm_budget(sm), sm, &phys[i], err);
+        if (!rc)
+            rc = rf_inline_calls(m, fi, k->func, (const rf_func *const *)phys, &flat, err);
+        for (int i = 0; i < n; i++)
+            rf_func_destroy(phys[i]);
+        free(reach);
+        free(phys);
+    }
+    if (rc || !flat)
+        return rc;
+    if (k->func_owned)
+        rf_func_destroy(k->func);
+    k->func = flat;
+    k->func_owned = true;
+    return RF_OK;
+}
+
 static int load_code(rf_kernel *k, const char *code_path, const char *entry,
                      const char *spec_path, int spec_line, rf_err *err)
 {
@@ -815,17 +865,9 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
     rc = apply_profile(k, &sp, opts, code_path, path, err);
     if (rc)
         goto fail;
-    /* SASS subroutines walked where they are called (inline.h). */
-    rf_func *flat = NULL;
-    rc = rf_inline_subroutines(k->mod, k->func, &flat, err);
+    rc = rf_kernel_flatten(k, 0, err);
     if (rc)
         goto fail;
-    if (flat) {
-        if (k->func_owned)
-            rf_func_destroy(k->func);
-        k->func = flat;
-        k->func_owned = true;
-    }
     if (sp.have_regs) {
         k->regs_ptxas = k->launch.regs;
     } else if (k->source->regs_reported > 0) {

@@ -107,6 +107,13 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
                    rf_kernel **out, rf_err *err);
 void rf_kernel_destroy(rf_kernel *k);
 
+/* k->func with the code its calls enter copied at each call (inline.h):
+ * SASS subroutines, and PTX device functions allocated on their own
+ * (capped at cap registers per thread, 255 when 0).  rf_kernel_load does
+ * this; rf_kernel_fit_regs again after allocating anew.  0 or a negative
+ * rf_err code. */
+int rf_kernel_flatten(rf_kernel *k, int cap, rf_err *err);
+
 /* "profile: trip counts exact for N of M loops (from code/params), ...":
  * which parts of the kernel's profile are defaults, one line, no newline. */
 void rf_kernel_profile_line(const rf_kernel *k, char *buf, size_t cap);

@@ -1163,7 +1163,9 @@ static bool shares(const uint16_t *a, int na, const uint16_t *b, int nb)
  * write-after-read and write-after-write, guards as reads; loads after the
  * last fence, i.e. global store, atomic, barrier or call, and non-global
  * loads also after shared and local stores; fences after every earlier
- * load and fence), each instruction's height (the longest path to the
+ * load and fence; a call after every earlier instruction and before every
+ * later one, its arguments and results passing through the param space),
+ * each instruction's height (the longest path to the
  * block's end, a read-after-write edge weighted by the producer's
  * latency_of, an ordering edge by one cycle), then a list schedule taking
  * the ready instruction of greatest height, the earliest on ties (in the
@@ -1212,7 +1214,7 @@ static int dag_add(dag *g, int a, int b, bool raw)
 static int block_deps(const rf_inst *in, int n, int nregs, dag *g, int *last_def,
                       int *rd_head, int *rd_next, int *rd_inst)
 {
-    int nrd = 0, fence = -1, last_store = -1, nloads = 0;
+    int nrd = 0, fence = -1, last_store = -1, nloads = 0, last_call = -1;
     int last_st[3] = {-1, -1, -1};
     int *loads = malloc((size_t)(n ? n : 1) * sizeof *loads);
     if (!loads)
@@ -1227,6 +1229,15 @@ static int block_deps(const rf_inst *in, int n, int nregs, dag *g, int *last_def
             rs[nr++] = q->guard;
         for (int k = 0; k < nr && !rc; k++)      /* read after write */
             rc = dag_add(g, last_def[rs[k]], i, true);
+        /* A call orders everything: its arguments and results pass through
+         * the param space, which the register edges do not see. */
+        if (q->cls == RF_OC_CALL) {
+            for (int k = last_call + 1; k < i && !rc; k++)
+                rc = dag_add(g, k, i, false);
+            last_call = i;
+        } else if (!rc) {
+            rc = dag_add(g, last_call, i, false);
+        }
         for (int k = 0; k < q->ndefs && !rc; k++) {
             int r = q->defs[k];
             rc = dag_add(g, last_def[r], i, false);   /* write after write */
@@ -1917,13 +1928,22 @@ int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err)
                                 gpu->cc > 0 ? gpu->cc : RF_REGALLOC_SM, &phys, err);
     if (rc)
         return rc;
+    /* The branch probabilities rf_kernel_load gave the blocks, by label
+     * (the copies of called code keep their block's under their own). */
+    for (int b = 0; b < phys->nblocks; b++)
+        for (int o = 0; o < k->func->nblocks; o++)
+            if (strcmp(phys->blocks[b].label, k->func->blocks[o].label) == 0) {
+                phys->blocks[b].has_taken = k->func->blocks[o].has_taken;
+                phys->blocks[b].taken_p = k->func->blocks[o].taken_p;
+                break;
+            }
     if (k->func_owned)
         rf_func_destroy(k->func);
     k->func = phys;
     k->func_owned = true;
     k->regs_rfkit = phys->nregs;
     k->regs = cap;
-    return RF_OK;
+    return rf_kernel_flatten(k, cap, err);
 }
 
 int rf_regalloc_module_sm(const rf_module *m)

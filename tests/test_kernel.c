@@ -307,7 +307,11 @@ static void test_ptxas(void **state)
  * %r2 R4; %r3 (read at 7) falls in the windows of %r1's and %r2's
  * definitions -> R5, %r4 (read at 8) in those of %r1, %r2, %r3 -> R6: 7.
  * Across the call %rd2 and %r2 stay live (3 words), so k needs
- * max(7, 3 + 6) = 9. */
+ * max(7, 3 + 6) = 9.  The kernel's code walks f where it is called
+ * (inline.h): k's block up to the call (6 instructions: ld.param, cvta,
+ * 2 mov, st.param, call), f's 7 with R0..R5 moved above k's 7 registers
+ * (13 in all) and its ret a branch back, then the rest of k (ld.param,
+ * add, st.global, ret: 4). */
 static void test_call_registers(void **state)
 {
     (void)state;
@@ -334,7 +338,15 @@ static void test_call_registers(void **state)
     o.block = "32";
     rf_kernel *k = load_ok("tests/fixtures/calls.ptx", &o);
     assert_string_equal(k->source->name, "k");
-    assert_int_equal(k->func->nregs, 7);
+    assert_int_equal(k->func->nregs, 13);
+    assert_int_equal(k->func->nblocks, 3);
+    assert_int_equal(k->func->blocks[0].ninsts, 6);
+    assert_int_equal(k->func->blocks[1].ninsts, 7);
+    assert_int_equal(k->func->blocks[2].ninsts, 4);
+    assert_string_equal(k->func->blocks[1].label, "BB0.c1");    /* f's block */
+    const rf_inst *back = &k->func->insts[k->func->blocks[1].first + 6];
+    assert_int_equal(back->cls, RF_OC_BRANCH);
+    assert_int_equal(back->target, 2);
     assert_int_equal(k->regs_rfkit, 9);
     assert_int_equal(k->regs, 9);
     rf_kernel_destroy(k);
