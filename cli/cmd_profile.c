@@ -28,8 +28,8 @@
 #include "../results/csvout.h"
 #include "cli.h"
 
-/* The spec reader's [branches] capacity. */
-#define PROFILE_MAX_BRANCHES 64
+/* The spec reader's [branches] capacity (inputs/kernel.c SPEC_MAX_BRANCHES). */
+#define PROFILE_MAX_BRANCHES 4096
 
 static void usage(FILE *out)
 {
@@ -247,8 +247,8 @@ static int write_spec(const result *r, const popts *o, FILE *out)
     }
     if (r->nbr > 0) {
         fprintf(out, "[branches]\n");
-        int written = 0;
-        for (int i = 0; i < r->nbr && written < PROFILE_MAX_BRANCHES; i++) {
+        int written = 0, i = 0;
+        for (; i < r->nbr && written < PROFILE_MAX_BRANCHES; i++) {
             const rf_ncu_branch *b = &r->br[i];
             if (b->exit) {
                 /* A guarded exit is keyed by its own block: exit@LABEL. */
@@ -298,6 +298,9 @@ static int write_spec(const result *r, const popts *o, FILE *out)
                 fprintf(out, "\n%s = %.12g\n", label, b->p + 0.0);
             written++;
         }
+        if (i < r->nbr)
+            fprintf(out, "; %d more branches left on their defaults (a spec takes %d)\n",
+                    r->nbr - i, PROFILE_MAX_BRANCHES);
     }
     return ferror(out) ? RF_EIO : 0;
 }

@@ -167,7 +167,7 @@ static int set_launch(rf_launch *l, const char *key, const char *val,
     return rf_param_parse_at(p, l, val, w, col, err);
 }
 
-#define SPEC_MAX_BRANCHES 64
+#define SPEC_MAX_BRANCHES 4096
 
 typedef struct spec_branch {
     char label[64];
@@ -805,24 +805,28 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
         free(k);
         return rc;
     }
-    spec sp;
-    memset(&sp, 0, sizeof sp);
+    spec *sp = calloc(1, sizeof *sp);   /* [branches] make it large */
+    if (!sp) {
+        free(text);
+        free(k);
+        return rf_err_set(err, RF_ENOMEM, path, 0, 0, NULL, "out of memory");
+    }
     char code_path[1024];
     bool from_spec = is_spec_text(path, text);
     uint64_t spec_digest = RF_DIGEST_INIT;
     if (from_spec) {
         spec_digest = rf_digest(spec_digest, text, strlen(text));
-        rc = read_spec(path, text, &sp, k, err);
+        rc = read_spec(path, text, sp, k, err);
         free(text);
         text = NULL;
         if (rc)
             goto fail;
         snprintf(k->spec_path, sizeof k->spec_path, "%s", path);
-        if (sp.code[0] == '/' || !strchr(path, '/'))
-            snprintf(code_path, sizeof code_path, "%s", sp.code);
+        if (sp->code[0] == '/' || !strchr(path, '/'))
+            snprintf(code_path, sizeof code_path, "%s", sp->code);
         else
             snprintf(code_path, sizeof code_path, "%.*s/%s",
-                     (int)(strrchr(path, '/') - path), path, sp.code);
+                     (int)(strrchr(path, '/') - path), path, sp->code);
     } else {
         free(text);
         text = NULL;
@@ -834,13 +838,13 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
         rc = set_launch(&k->launch, "grid", opts->grid, cl, 0, 0, err);
         if (rc)
             goto fail;
-        sp.have_grid = true;
+        sp->have_grid = true;
     }
     if (opts->block) {
         rc = set_launch(&k->launch, "block", opts->block, cl, 0, 0, err);
         if (rc)
             goto fail;
-        sp.have_block = true;
+        sp->have_block = true;
     }
     if (opts->smem && (rc = set_launch(&k->launch, "smem", opts->smem, cl, 0, 0,
                                        err)))
@@ -849,26 +853,26 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
         rc = set_launch(&k->launch, "regs", opts->regs, cl, 0, 0, err);
         if (rc)
             goto fail;
-        sp.have_regs = k->launch.regs > 0;
+        sp->have_regs = k->launch.regs > 0;
     }
-    if (!from_spec && (!sp.have_grid || !sp.have_block)) {
+    if (!from_spec && (!sp->have_grid || !sp->have_block)) {
         rc = rf_err_set(err, RF_EUSAGE, path, 0, 0,
-                        sp.have_grid ? "block" : "grid",
+                        sp->have_grid ? "block" : "grid",
                         "a bare code file needs --grid X[,Y,Z] and --block "
                         "X[,Y,Z] (or write a .spec file)");
         goto fail;
     }
-    const char *entry = opts->entry && *opts->entry ? opts->entry : sp.entry;
-    rc = load_code(k, code_path, entry, k->spec_path, sp.code_line, err);
+    const char *entry = opts->entry && *opts->entry ? opts->entry : sp->entry;
+    rc = load_code(k, code_path, entry, k->spec_path, sp->code_line, err);
     if (rc)
         goto fail;
-    rc = apply_profile(k, &sp, opts, code_path, path, err);
+    rc = apply_profile(k, sp, opts, code_path, path, err);
     if (rc)
         goto fail;
     rc = rf_kernel_flatten(k, 0, err);
     if (rc)
         goto fail;
-    if (sp.have_regs) {
+    if (sp->have_regs) {
         k->regs_ptxas = k->launch.regs;
     } else if (k->source->regs_reported > 0) {
         k->regs_ptxas = k->source->regs_reported;
@@ -882,9 +886,11 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
     k->regs = k->regs_ptxas > 0 ? k->regs_ptxas : k->regs_rfkit;
     if (k->regs < 1)
         k->regs = 1;
+    free(sp);
     *out = k;
     return RF_OK;
 fail:
+    free(sp);
     free(text);
     rf_kernel_destroy(k);
     return rc;

@@ -447,6 +447,53 @@ static void test_tables(void **state)
                                   "dram_share"));
 }
 
+/* More [branches] than the 64 a spec once held (libor's SASS has 115
+ * conditional branches; rfkit profile wrote 64 and left the rest on
+ * defaults).  A listing of 100 forward branches, branch i at 0x20 i + 0x10
+ * to .L_i at 0x20 i + 0x30, skipping one instruction; key .L_i gives it
+ * i / 100.  A warp runs 1 + 100 x 2 (each branch and the instruction it
+ * may skip) + 1 (EXIT) less the skipped ones: 202 - sum i / 100 = 202 -
+ * 49.5 = 152.5 instructions. */
+static void test_many_branches(void **state)
+{
+    (void)state;
+    enum { N = 100 };
+    char sass[96], spec[96];
+    snprintf(sass, sizeof sass, "/tmp/rfkit-many-%ld.sass", (long)getpid());
+    snprintf(spec, sizeof spec, "/tmp/rfkit-many-%ld.spec", (long)getpid());
+    FILE *fp = fopen(sass, "w");
+    assert_non_null(fp);
+    fprintf(fp, "\tcode for sm_75\n\t\tFunction : k\n/*0000*/ ISETP.GE.AND P0, PT, R0, R1, PT ;\n");
+    for (int i = 0; i < N; i++)
+        fprintf(fp, "/*%04x*/ @P0 BRA `(.L_%d) ;\n/*%04x*/ IADD3 R2, R2, 0x1, RZ ;\n.L_%d:\n",
+                0x20 * i + 0x10, i, 0x20 * i + 0x20, i);
+    fprintf(fp, "/*%04x*/ EXIT ;\n", 0x20 * N + 0x10);
+    fclose(fp);
+    fp = fopen(spec, "w");
+    assert_non_null(fp);
+    fprintf(fp, "[kernel]\ncode = %s\n[launch]\ngrid = 1\nblock = 32\n[branches]\n", sass);
+    for (int i = 0; i < N; i++)
+        fprintf(fp, ".L_%d = %g\n", i, i / 100.0);
+    fclose(fp);
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    rf_kernel *k = load_ok(spec, &o);
+    unlink(sass);
+    unlink(spec);
+    assert_int_equal(k->psrc.branches, N);
+    assert_int_equal(k->psrc.from_spec, N);
+    double *freq = malloc((size_t)k->func->nblocks * sizeof *freq), n = 0;
+    rf_err err = {0};
+    assert_non_null(freq);
+    if (rf_kchar_block_freq(k->func, &k->profile, freq, &err))
+        fail_msg("%s", err.msg);
+    for (int b = 0; b < k->func->nblocks; b++)
+        n += freq[b] * k->func->blocks[b].ninsts;
+    assert_true(fabs(n - 152.5) < 1e-9);
+    free(freq);
+    rf_kernel_destroy(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -458,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_ptxas),
         cmocka_unit_test(test_call_registers),
         cmocka_unit_test(test_sass_kernel),
+        cmocka_unit_test(test_many_branches),
         cmocka_unit_test(test_parse_dim3),
         cmocka_unit_test(test_spread),
         cmocka_unit_test(test_tables),
