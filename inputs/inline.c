@@ -187,8 +187,10 @@ static int emit(builder *b, const rf_func *F, int fi, int entry, bool top, int d
                 continue;
             const rf_func *body;
             int bentry, boff, bfi;
-            if (!callee_of(b, F, fi, ci, ncall++, roff, depth, &body, &bentry, &boff, &bfi))
+            if (!callee_of(b, F, fi, ci, ncall++, roff, depth, &body, &bentry, &boff, &bfi)) {
+                ni->target = -1;    /* one instruction, entering nothing walked */
                 continue;
+            }
             /* The call's block falls into the copy; the copy's RETs go to
              * the rest of the block. */
             b->bl[cur].nsucc = 1;
