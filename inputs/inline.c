@@ -1,5 +1,6 @@
 /* inline.c - called code walked where it is called (inline.h). */
 #include "inline.h"
+#include "kir_internal.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,19 +23,6 @@ typedef struct builder {
     bool full;             /* past RF_KIR_MAX_BLOCKS */
 } builder;
 
-static bool grow(void **p, int *cap, int n, size_t size)
-{
-    if (n < *cap)
-        return true;
-    int nc = *cap ? 2 * *cap : 64;
-    void *np = realloc(*p, (size_t)nc * size);
-    if (!np)
-        return false;
-    *p = np;
-    *cap = nc;
-    return true;
-}
-
 /* RET (SASS) or ret (PTX): back to the caller. */
 static bool is_ret(const builder *b, const rf_inst *in)
 {
@@ -50,7 +38,7 @@ static int new_block(builder *b, const rf_func *F, int from, const char *suffix)
         b->full = true;
         return -1;
     }
-    if (!grow((void **)&b->bl, &b->capbl, b->nbl, sizeof *b->bl))
+    if (kir_grow((void **)&b->bl, &b->capbl, b->nbl, sizeof *b->bl))
         return -1;
     rf_block *o = &b->bl[b->nbl];
     *o = F->blocks[from];
@@ -176,7 +164,7 @@ static int emit(builder *b, const rf_func *F, int fi, int entry, bool top, int d
             goto out;
         map[v] = cur;
         for (int i = src->first; i < src->first + src->ninsts; i++) {
-            if (!grow((void **)&b->in, &b->capin, b->nin, sizeof *b->in))
+            if (kir_grow((void **)&b->in, &b->capin, b->nin, sizeof *b->in))
                 goto out;
             rf_inst *ni = &b->in[b->nin++];
             *ni = F->insts[i];
@@ -228,7 +216,7 @@ static int emit(builder *b, const rf_func *F, int fi, int entry, bool top, int d
         /* The rest of the block (or all of it) ends as the block did. */
         b->bl[cur].nsucc = src->nsucc;
         if (!top && src->ninsts > 0 && is_ret(b, &F->insts[src->first + src->ninsts - 1])) {
-            if (!grow((void **)&b->rets, &b->caprets, b->nrets, sizeof *b->rets))
+            if (kir_grow((void **)&b->rets, &b->caprets, b->nrets, sizeof *b->rets))
                 goto out;
             b->rets[b->nrets++] = cur;
         }

@@ -1930,13 +1930,22 @@ int rf_kernel_fit_regs(rf_kernel *k, const rf_gpu *gpu, rf_err *err)
         return rc;
     /* The branch probabilities rf_kernel_load gave the blocks, by label
      * (the copies of called code keep their block's under their own). */
-    for (int b = 0; b < phys->nblocks; b++)
-        for (int o = 0; o < k->func->nblocks; o++)
-            if (strcmp(phys->blocks[b].label, k->func->blocks[o].label) == 0) {
-                phys->blocks[b].has_taken = k->func->blocks[o].has_taken;
-                phys->blocks[b].taken_p = k->func->blocks[o].taken_p;
-                break;
-            }
+    kir_map labels = {0};
+    for (int o = k->func->nblocks - 1; o >= 0 && !rc; o--)
+        if (kir_map_put(&labels, k->func->blocks[o].label, strlen(k->func->blocks[o].label), o))
+            rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    for (int b = 0; b < phys->nblocks && !rc; b++) {
+        int o = kir_map_get(&labels, phys->blocks[b].label, strlen(phys->blocks[b].label));
+        if (o >= 0) {
+            phys->blocks[b].has_taken = k->func->blocks[o].has_taken;
+            phys->blocks[b].taken_p = k->func->blocks[o].taken_p;
+        }
+    }
+    kir_map_free(&labels);
+    if (rc) {
+        rf_func_destroy(phys);
+        return rc;
+    }
     if (k->func_owned)
         rf_func_destroy(k->func);
     k->func = phys;

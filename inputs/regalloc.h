@@ -53,8 +53,8 @@ int rf_regalloc_sm_budget(int sm);
  * target sm: 2 from sm_70 on (the driver's count, CU_FUNC_ATTRIBUTE_NUM_REGS,
  * is the highest register + 3 for all 33 bundled kernels built for sm_90
  * and read on an H200, tests/fixtures/silicon/; NVIDIA's nvdisasm examples
- * for sm_70 show the same SHI_REGISTERS); 0 before sm_70, where no listing
- * was measured. */
+ * for sm_70 show the same SHI_REGISTERS); 0 before sm_70, for want of a
+ * listing of those to check it on. */
 int rf_regalloc_reserved(int sm);
 
 #endif /* RF_REGALLOC_H */
