@@ -437,10 +437,7 @@ static int apply_branches(rf_kernel *k, const spec *sp, const char *path, bool *
             by_spec[src] = true;
             continue;
         }
-        int target = -1;
-        for (int j = 0; j < f->nblocks && target < 0; j++)
-            if (strcmp(f->blocks[j].label, b->label) == 0)
-                target = j;
+        int target = block_labelled(f, b->label);
         if (target < 0)
             return rf_err_set(err, RF_EUNKNOWN, path, b->line, 0, b->label,
                               "no block of %s has this label", f->name);
