@@ -928,40 +928,38 @@ static bool same_listing(const rf_ncu_source *a, const rf_ncu_source *b)
 }
 
 /* Nsight Compute (CUDA 13.0, H200) prints one launch's listing twice in a
-   `--page source --print-source sass -k K` export.  Listings that are the
-   same instructions with the same counts describe one launch whichever is
-   taken, so without --launch they are not ambiguous: the first is used. */
+   `--page source --print-source sass -k K` export.  A listing that repeats
+   the one before it of the same kernel (the same instructions with the
+   same counts) is that launch again: the launches are counted, and
+   --launch N picks among them, without the repeats. */
 int rf_ncu_find_source(const rf_ncu *n, const char *kernel, int which,
                        const rf_ncu_source **out, rf_err *err)
 {
     *out = NULL;
-    if (which < 0) {
-        const rf_ncu_source *first = NULL;
-        bool all_same = true;
-        for (int i = 0; i < n->nsources && all_same; i++) {
-            if (!rf_ncu_name_matches(n->sources[i].kernel, kernel))
-                continue;
-            if (!first)
-                first = &n->sources[i];
-            else
-                all_same = same_listing(first, &n->sources[i]);
-        }
-        if (first && all_same) {
-            *out = first;
-            return 0;
-        }
-    }
     const char **names = malloc((size_t)(n->nsources + 1) * sizeof *names);
-    if (!names)
+    int *at = malloc((size_t)(n->nsources + 1) * sizeof *at);
+    if (!names || !at) {
+        free(names);
+        free(at);
         return rf_err_set(err, RF_ENOMEM, n->path, 0, 0, NULL, "out of memory");
-    for (int i = 0; i < n->nsources; i++)
-        names[i] = n->sources[i].kernel;
+    }
+    int cnt = 0, prev = -1;
+    for (int i = 0; i < n->nsources; i++) {
+        bool mine = rf_ncu_name_matches(n->sources[i].kernel, kernel);
+        if (mine && prev >= 0 && same_listing(&n->sources[prev], &n->sources[i]))
+            continue;
+        if (mine)
+            prev = i;
+        names[cnt] = n->sources[i].kernel;
+        at[cnt++] = i;
+    }
     int k;
     int rc = find_one(n->path, "source listing", "source listings", kernel, which, names,
-                      NULL, n->nsources, &k, err);
+                      NULL, cnt, &k, err);
     if (!rc)
-        *out = &n->sources[k];
+        *out = &n->sources[at[k]];
     free(names);
+    free(at);
     return rc;
 }
 

@@ -415,6 +415,40 @@ static void bad_usage(void **state)
     assert_false(exists(tmpdir, "bad.sass"));
 }
 
+/* A source page that prints each launch's listing twice (Nsight Compute
+ * 2025 with -k): launches A, A, B, B are two launches, A and B. */
+static void repeated_listings(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "\"Kernel Name\",\"k\",\n"
+        "\"Address\",\"Source\",\"Instructions Executed\"\n"
+        "\"0x100\",\"  EXIT\",\"8\"\n"
+        "\"Kernel Name\",\"k\",\n"
+        "\"Address\",\"Source\",\"Instructions Executed\"\n"
+        "\"0x100\",\"  EXIT\",\"8\"\n"
+        "\"Kernel Name\",\"k\",\n"
+        "\"Address\",\"Source\",\"Instructions Executed\"\n"
+        "\"0x100\",\"  EXIT\",\"16\"\n"
+        "\"Kernel Name\",\"k\",\n"
+        "\"Address\",\"Source\",\"Instructions Executed\"\n"
+        "\"0x100\",\"  EXIT\",\"16\"\n";
+    rf_ncu *n = NULL;
+    rf_err err = {0};
+    if (rf_ncu_parse("s.csv", text, strlen(text), &n, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(n->nsources, 4);
+    const rf_ncu_source *src = NULL;
+    assert_int_equal(rf_ncu_find_source(n, "k", -1, &src, &err), RF_EUSAGE);
+    assert_non_null(strstr(err.msg, "kernel 'k' has 2 source listings"));
+    assert_int_equal(rf_ncu_find_source(n, "k", 0, &src, &err), 0);
+    assert_true(src->insts[0].executed == 8);
+    assert_int_equal(rf_ncu_find_source(n, "k", 1, &src, &err), 0);
+    assert_true(src->insts[0].executed == 16);
+    assert_int_equal(rf_ncu_find_source(n, "k", 2, &src, &err), RF_ERANGE);
+    rf_ncu_destroy(n);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -430,6 +464,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(profile_to_simulate),
         cmocka_unit_test(given_code),
         cmocka_unit_test(bad_usage),
+        cmocka_unit_test(repeated_listings),
     };
     return cmocka_run_group_tests(tests, make_tmp, rm_tmp);
 }
