@@ -207,7 +207,7 @@ static int measure_branches(result *r, const char *code_path, const char *text, 
                           r->func, entries);
     r->code_sass = r->m->kind != RF_CODE_PTX;
     for (int b = 0; b < r->f->nblocks; b++)
-        r->ncond += rf_trip_is_cond(r->f, b) || rf_trip_is_guarded_exit(r->f, b);
+        r->ncond += rf_trip_is_drawn(r->f, b);
     if (!r->src)
         return 0;
     if (!r->code_sass) {

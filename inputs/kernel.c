@@ -578,7 +578,7 @@ static int apply_profile(rf_kernel *k, const spec *sp, const rf_kernel_opts *opt
         ps->l2_given |= strcmp(sp->seen[i].key, "l2_hit") == 0;
     }
     for (int b = 0; b < nb && !rc; b++) {
-        if (!rf_trip_is_cond(f, b) && !rf_trip_is_guarded_exit(f, b))
+        if (!rf_trip_is_drawn(f, b))
             continue;
         bool loop = rf_trip_is_backedge(f, b);
         ps->branches++;

@@ -1055,10 +1055,6 @@ static const rf_ncu_inst *inst_at(const rf_ncu_source *src, unsigned long long a
     return NULL;
 }
 
-static bool is_cond_block(const rf_func *f, int b)
-{
-    return rf_trip_is_cond(f, b) || rf_trip_is_guarded_exit(f, b);
-}
 
 int rf_ncu_branch_probs(const rf_func *f, const char *code_text, const rf_ncu_source *src,
                         rf_ncu_branch **out, int *n, rf_err *err)
@@ -1148,7 +1144,7 @@ int rf_ncu_branch_probs(const rf_func *f, const char *code_text, const rf_ncu_so
                 int u = pedge[k] / 2, s = pedge[k] % 2;
                 if (isnan(E[u])) {
                     bad = true;
-                } else if (!is_cond_block(f, u)) {
+                } else if (!rf_trip_is_drawn(f, u)) {
                     known += E[u];
                 } else if (!isnan(t[u])) {
                     known += s == 1 ? t[u] : E[u] - t[u];
@@ -1168,7 +1164,7 @@ int rf_ncu_branch_probs(const rf_func *f, const char *code_text, const rf_ncu_so
     }
     int cnt = 0;
     for (int b = 0; b < nb; b++) {
-        if (!is_cond_block(f, b) || isnan(t[b]) || isnan(E[b]) || E[b] <= 0)
+        if (!rf_trip_is_drawn(f, b) || isnan(t[b]) || isnan(E[b]) || E[b] <= 0)
             continue;
         rf_ncu_branch *r = &res[cnt++];
         const rf_inst *last = &f->insts[f->blocks[b].first + f->blocks[b].ninsts - 1];

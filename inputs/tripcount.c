@@ -62,6 +62,11 @@ bool rf_trip_is_guarded_exit(const rf_func *f, int b)
     return last->cls == RF_OC_EXIT && last->guard >= 0;
 }
 
+bool rf_trip_is_drawn(const rf_func *f, int b)
+{
+    return rf_trip_is_cond(f, b) || rf_trip_is_guarded_exit(f, b);
+}
+
 bool rf_trip_is_backedge(const rf_func *f, int b)
 {
     if (!rf_trip_is_cond(f, b))

@@ -84,4 +84,8 @@ bool rf_trip_is_cond(const rf_func *f, int b);
  * PTX's `@%p ret`)?  Taken, the warp ends; not taken, it falls through. */
 bool rf_trip_is_guarded_exit(const rf_func *f, int b);
 
+/* Does block b end in a drawn outcome: a conditional branch or a guarded
+ * exit (what [branches] and the profile's trip and taken decide)? */
+bool rf_trip_is_drawn(const rf_func *f, int b);
+
 #endif /* RF_TRIPCOUNT_H */
