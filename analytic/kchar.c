@@ -1711,29 +1711,43 @@ int rf_kchar_ctaset_reuse_jobs(const rf_ctaset *const *have, int nhave, const rf
  * per warp, so one scheduler may hold the long warps of several resident
  * CTAs while the others have ended theirs and wait for those CTAs' slots.
  * The pool's places then stand empty although the SM's issuing warps
- * outnumber them.  A fluid of the resident warps, per scheduler, measures
- * it on the sample's CTAs (cycled, in order): each issuing warp advances
- * through its barrier phase's instructions at min(1, p / a_s) (a_s: the
- * issuing warps of its scheduler; a warp that waits on memory leaves the
- * pool, so the places go round all of them), a warp at a barrier waits
- * for its CTA's others, a CTA whose warps have all ended frees its slot
- * to the next CTA.  Over the steady state (after the first 2 n CTAs end,
- * until the last of n + max(6 n, 48) starts):
- *   pool_eff = integral sum_s min(p, a_s) / integral min(S p, sum_s a_s).
- * Assumptions: every place issues at one pace (instructions, not time, are
- * the work); a CTA's barrier phases are taken in at most RF_POOL_GROUPS
- * groups of consecutive phases (the barriers between a group's phases are
- * dropped).  Measured on the built-in SM model, maxwell-ltrf, one SM, 8
- * active warps (p = 2), full runs, the sampler's own ratio against the
- * fluid's: hotspot 0.928 / 0.943, kmeans 0.909 / 0.975, libor 0.859 /
- * 0.797, sfu 0.776 / 0.792. */
-#define RF_POOL_GROUPS 8
+ * outnumber them.  A fluid of the resident warps measures it on the
+ * sample's CTAs (cycled, in order), with the sampler's pool discipline
+ * (sampler/scheduler.c): a place holds its warp until the warp waits on
+ * memory, reaches a barrier or ends; the warp then goes to the tail of
+ * its scheduler's queue, and a freed place takes the scheduler's ready
+ * warp that left a place longest ago (first in, first out).  A pool warp
+ * issues at one pace, an instruction per unit of time; a warp waiting on
+ * memory is neither ready nor in the pool; a warp at a barrier waits for
+ * its CTA's others; a CTA whose warps have all ended frees its slot to
+ * the next CTA.  Memory waits per barrier phase: its lone time beyond its
+ * instructions at the issuing pace (T - I (1 + s_dep), cycles) in waits of
+ * the kernel's mean length (s_mem / mem_waits), at least one when that
+ * time is half a wait or more, placed evenly through the phase; each wait
+ * lasts the phase's memory time over their number, in instructions of the
+ * pace (cycles / (1 + s_dep)).  Over the steady state (after the first
+ * 2 n CTAs end, until the last of n + max(6 n, 48) starts, or
+ * RF_POOL_EVENTS events):
+ *   pool_eff = integral sum_s min(p, a_s) / integral min(S p, sum_s a_s)
+ * (a_s: the ready warps of scheduler s).  Assumptions: a warp's memory
+ * waits fall evenly in its phase; a CTA's barrier phases are taken in at
+ * most RF_POOL_GROUPS groups of consecutive phases (the barriers between
+ * a group's phases are dropped).  Measured on the built-in SM model,
+ * maxwell-ltrf, one SM, 8 active warps (p = 2), the sampler's ratio over
+ * its whole run, counted per cycle, against the fluid's: hotspot 0.901 /
+ * 0.94, kmeans 0.831 / 0.89, libor 0.822 / 0.80, sfu 0.736 / 0.78, nbody
+ * 0.758 / 0.80, trsv 0.854 / 0.89, lu_update 0.912 / 0.92, jacobi9 0.995
+ * / 1.00. */
+#define RF_POOL_GROUPS 64
 #define RF_POOL_MAXSCHED 16
+#define RF_POOL_EVENTS 20000
 
 typedef struct pool_sample {
     int nctas, wpc, ngrp;
     const int *nph;          /* [nctas] groups of each CTA */
-    const double *ins;       /* [(cta * wpc + warp) * ngrp + group] */
+    const double *ins;       /* [(cta * wpc + warp) * ngrp + group] instructions */
+    const float *nwait;      /* same layout: memory waits */
+    const float *wait;       /* same layout: each wait, in instructions of the pace */
 } pool_sample;
 
 /* The sample's warp that slot warp w of the `next`-th CTA of the fluid
@@ -1749,107 +1763,151 @@ static int pool_warp(long next, int nctas, int wpc, int w)
     return m == 0 ? w : (int)((w + x % (uint64_t)wpc) % (uint64_t)wpc);
 }
 
-/* A warp of scheduler s starts a group of W instructions at the
- * scheduler's virtual time V_s (the instructions each of its issuing
- * warps has retired) and ends at V_s = fin = V_s + W: the scheduler's
- * issuing warps all advance at its one rate, so its next end is its least
- * fin, kept per scheduler (first[s]) and found again only when the
- * scheduler's issuing warps change. */
-static double pool_run(const pool_sample *ps, int nsched, int per, int n, int *st, int *ph,
-                       int *cta, double *fin, int *act)
+enum { PW_EMPTY, PW_READY, PW_WAIT, PW_BAR, PW_END };
+
+/* One warp slot of the fluid.  ev: when the warp's run in its place ends
+ * (in the pool) or its memory wait does (PW_WAIT); INFINITY otherwise. */
+typedef struct pool_warp_st {
+    int st, ph, row, inpool, left;  /* left: memory waits still ahead in the phase */
+    long seq;                       /* queue order: when it last left a place */
+    double rem, seg, wait;          /* instructions to its next stop, per segment, a wait */
+} pool_warp_st;
+
+/* Warp f starts phase f->ph of its sample row. */
+static void pool_phase(const pool_sample *ps, pool_warp_st *f)
+{
+    size_t at = (size_t)f->row * ps->ngrp + f->ph;
+    f->left = (int)ps->nwait[at];
+    f->seg = ps->ins[at] / (f->left + 1);
+    f->rem = f->seg;
+    f->wait = ps->wait[at];
+}
+
+static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_warp_st *fw,
+                       double *ev)
 {
     int wpc = ps->wpc, nslot = n * wpc;
-    long total = n + (6L * n > 48 ? 6L * n : 48), next = 0, done = 0;
+    long total = n + (6L * n > 48 ? 6L * n : 48), next = 0, done = 0, seq = 0, events = 0;
     long from = 2L * n;
-    enum { EMPTY, RUN, BAR, END };
-    double vt[RF_POOL_MAXSCHED], first[RF_POOL_MAXSCHED];
-    bool dirty[RF_POOL_MAXSCHED];
-    for (int s = 0; s < nsched; s++) {
-        act[s] = 0;
-        vt[s] = 0;
-        dirty[s] = true;
+    int ready[RF_POOL_MAXSCHED], held[RF_POOL_MAXSCHED], sum = 0, launch = n;
+    for (int s = 0; s < nsched; s++)
+        ready[s] = held[s] = 0;
+    for (int i = 0; i < nslot; i++) {
+        fw[i].st = PW_EMPTY;
+        fw[i].inpool = 0;
+        ev[i] = INFINITY;
     }
-    for (int i = 0; i < nslot; i++)
-        st[i] = EMPTY;
-    double num = 0, den = 0;
-    int launch = n;         /* CTA slots to fill from the sample */
-    while (done < total) {
+    double num = 0, den = 0, t = 0, tn = INFINITY; /* tn: the least ev */
+    unsigned fill = (1u << nsched) - 1;
+    while (done < total && events < RF_POOL_EVENTS) {
         /* Fill the free CTA slots from the sample. */
         for (int c = 0; c < n && launch > 0; c++) {
-            if (st[c * wpc] != EMPTY || next >= total)
+            if (fw[c * wpc].st != PW_EMPTY || next >= total)
                 continue;
             int src = (int)(next % ps->nctas);
             for (int w = 0; w < wpc; w++) {
-                int i = c * wpc + w, s = i % nsched;
-                cta[i] = src * wpc + pool_warp(next, ps->nctas, wpc, w);
-                ph[i] = 0;
-                fin[i] = vt[s] + ps->ins[(size_t)cta[i] * ps->ngrp];
-                st[i] = RUN;
-                act[s]++;
-                dirty[s] = true;
+                int i = c * wpc + w;
+                pool_warp_st *f = &fw[i];
+                f->row = src * wpc + pool_warp(next, ps->nctas, wpc, w);
+                f->ph = 0;
+                pool_phase(ps, f);
+                f->st = PW_READY;
+                f->inpool = 0;
+                f->seq = seq++;
+                ready[i % nsched]++;
+                sum++;
+                fill |= 1u << (i % nsched);
             }
             next++;
             launch--;
         }
-        int sum = 0;
-        double u = 0, dt = INFINITY;
+        /* Free places take their scheduler's ready warps that left a place
+         * longest ago. */
         for (int s = 0; s < nsched; s++) {
-            if (dirty[s]) {
-                first[s] = INFINITY;
+            if (!(fill >> s & 1u))
+                continue;
+            while (held[s] < per && held[s] < ready[s]) {
+                int best = -1;
                 for (int i = s; i < nslot; i += nsched)
-                    if (st[i] == RUN && fin[i] < first[s])
-                        first[s] = fin[i];
-                dirty[s] = false;
+                    if (fw[i].st == PW_READY && !fw[i].inpool
+                        && (best < 0 || fw[i].seq < fw[best].seq))
+                        best = i;
+                fw[best].inpool = 1;
+                ev[best] = t + fw[best].rem;
+                tn = ev[best] < tn ? ev[best] : tn;
+                held[s]++;
             }
-            sum += act[s];
-            u += act[s] < per ? act[s] : per;
-            double v = act[s] > per ? (double)per / act[s] : 1.0;
-            if (act[s] > 0 && (first[s] - vt[s]) / v < dt)
-                dt = (first[s] - vt[s]) / v;
         }
-        if (!(dt < INFINITY))
+        fill = 0;
+        if (!(tn < INFINITY))
             break;
+        double dt = tn > t ? tn - t : 0;
         if (done >= from && next < total) {
+            double u = 0;
+            for (int s = 0; s < nsched; s++)
+                u += ready[s] < per ? ready[s] : per;
             num += u * dt;
             den += (sum < nsched * per ? sum : nsched * per) * dt;
+            events++;
         }
-        for (int s = 0; s < nsched; s++)
-            if (act[s] > 0)
-                vt[s] += dt * (act[s] > per ? (double)per / act[s] : 1.0);
-        for (int s = 0; s < nsched; s++) {
-            if (!(act[s] > 0) || first[s] > vt[s] + 1e-9 * (1.0 + vt[s]))
+        t = tn > t ? tn : t;
+        double lim = t + 1e-9 * (1.0 + t);
+        tn = INFINITY;
+        for (int i = 0; i < nslot; i++) {
+            if (ev[i] > lim) {
+                tn = ev[i] < tn ? ev[i] : tn;
                 continue;
-            for (int i = s; i < nslot; i += nsched) {
-                if (st[i] != RUN || fin[i] > vt[s] + 1e-9 * (1.0 + vt[s]))
-                    continue;
-                int c = i / wpc;
-                act[s]--;
-                dirty[s] = true;
-                st[i] = ph[i] + 1 >= ps->nph[cta[i] / wpc] ? END : BAR;
-                bool ended = true, held = false;
+            }
+            pool_warp_st *f = &fw[i];
+            int s = i % nsched;
+            ev[i] = INFINITY;
+            fill |= 1u << s;
+            if (f->st == PW_WAIT) {     /* back from memory: ready */
+                f->st = PW_READY;
+                f->rem = f->seg;
+                f->left--;
+                ready[s]++;
+                sum++;
+                continue;
+            }
+            f->inpool = 0;
+            f->seq = seq++;
+            held[s]--;
+            ready[s]--;
+            sum--;
+            if (f->left > 0) {
+                f->st = PW_WAIT;
+                ev[i] = t + f->wait;
+                tn = ev[i] < tn ? ev[i] : tn;
+                continue;
+            }
+            int c = i / wpc;
+            f->st = f->ph + 1 >= ps->nph[f->row / wpc] ? PW_END : PW_BAR;
+            bool ended = true, busy = false;
+            for (int w = 0; w < wpc; w++) {
+                int q = c * wpc + w;
+                ended &= fw[q].st == PW_END;
+                busy |= fw[q].st == PW_READY || fw[q].st == PW_WAIT;
+            }
+            if (ended) {
+                done++;
+                for (int w = 0; w < wpc; w++)
+                    fw[c * wpc + w].st = PW_EMPTY;
+                launch++;
+            } else if (!busy) {
+                /* The barrier releases: every waiting warp starts its next
+                 * phase (ended warps stay ended). */
                 for (int w = 0; w < wpc; w++) {
                     int q = c * wpc + w;
-                    ended &= st[q] == END;
-                    held |= st[q] == RUN;
-                }
-                if (ended) {
-                    done++;
-                    for (int w = 0; w < wpc; w++)
-                        st[c * wpc + w] = EMPTY;
-                    launch++;
-                } else if (!held) {
-                    /* The barrier releases: every waiting warp starts its
-                     * next group (ended warps stay ended). */
-                    for (int w = 0; w < wpc; w++) {
-                        int q = c * wpc + w, sq = q % nsched;
-                        if (st[q] != BAR)
-                            continue;
-                        ph[q]++;
-                        fin[q] = vt[sq] + ps->ins[(size_t)cta[q] * ps->ngrp + ph[q]];
-                        st[q] = RUN;
-                        act[sq]++;
-                        dirty[sq] = true;
-                    }
+                    pool_warp_st *g = &fw[q];
+                    if (g->st != PW_BAR)
+                        continue;
+                    g->ph++;
+                    pool_phase(ps, g);
+                    g->st = PW_READY;
+                    ready[q % nsched]++;
+                    sum++;
+                    fill |= 1u << (q % nsched);
                 }
             }
         }
@@ -1879,15 +1937,20 @@ static void pool_grid(const rf_gpu *gpu, int wpc, int n0, int grid[RF_IPC_NPOOLN
 }
 
 /* The sample of pool_run: cs's CTAs with their phases in at most
- * RF_POOL_GROUPS groups (header); ps's arrays in one block, *buf. */
+ * RF_POOL_GROUPS groups and their memory waits (header); ps's arrays in
+ * one block, *buf. */
 static int pool_sample_of(const rf_ctaset *cs, pool_sample *ps, void **buf)
 {
     int wpc = cs->wpc;
-    size_t rows = (size_t)cs->nctas * wpc;
-    double *ins = malloc(sizeof *ins * rows * RF_POOL_GROUPS + sizeof(int) * (size_t)cs->nctas);
+    size_t rows = (size_t)cs->nctas * wpc, cells = rows * RF_POOL_GROUPS;
+    double *ins = malloc(sizeof *ins * cells + 2 * sizeof(float) * cells
+                         + sizeof(int) * (size_t)cs->nctas);
     if (!ins)
         return RF_ENOMEM;
-    int *nph = (int *)(ins + rows * RF_POOL_GROUPS);
+    float *nwait = (float *)(ins + cells), *wait = nwait + cells;
+    int *nph = (int *)(wait + cells);
+    double busy = 1.0 + cs->s_dep;
+    double mean_wait = cs->mem_waits > 0 ? cs->s_mem / cs->mem_waits : 0.0;
     for (int c = 0; c < cs->nctas; c++) {
         int np = cs->nph[c] < 1 ? 1 : cs->nph[c];
         int stored = np < cs->maxph ? np : cs->maxph;
@@ -1895,13 +1958,23 @@ static int pool_sample_of(const rf_ctaset *cs, pool_sample *ps, void **buf)
         nph[c] = g;
         for (int w = 0; w < wpc; w++)
             for (int q = 0; q < g; q++) {
-                double t = 0;
-                for (int x = q * stored / g; x < (q + 1) * stored / g; x++)
-                    t += cs->insts[((size_t)c * wpc + w) * cs->maxph + x];
-                ins[((size_t)c * wpc + w) * RF_POOL_GROUPS + q] = t;
+                double in = 0, tm = 0;
+                for (int x = q * stored / g; x < (q + 1) * stored / g; x++) {
+                    in += cs->insts[((size_t)c * wpc + w) * cs->maxph + x];
+                    tm += cs->time ? cs->time[((size_t)c * wpc + w) * cs->maxph + x] : 0;
+                }
+                size_t at = ((size_t)c * wpc + w) * RF_POOL_GROUPS + q;
+                double mem = tm - in * busy, k = 0;
+                if (mean_wait > 0 && mem >= 0.5 * mean_wait && in >= 2) {
+                    k = floor(mem / mean_wait + 0.5);
+                    k = k < 1 ? 1 : k > in - 1 ? in - 1 : k;
+                }
+                ins[at] = in;
+                nwait[at] = (float)k;
+                wait[at] = k > 0 ? (float)(mem / k / busy) : 0.0f;
             }
     }
-    *ps = (pool_sample){cs->nctas, wpc, RF_POOL_GROUPS, nph, ins};
+    *ps = (pool_sample){cs->nctas, wpc, RF_POOL_GROUPS, nph, ins, nwait, wait};
     *buf = ins;
     return RF_OK;
 }
@@ -1915,16 +1988,11 @@ static double pool_eff_of(const pool_sample *ps, int nsched, int per, int n)
         || per >= (n * wpc + nsched - 1) / nsched)
         return 1.0;         /* places for every warp of a scheduler: nothing to balance */
     size_t ns = (size_t)n * wpc;
-    int *st = malloc(sizeof *st * (ns * 3 + (size_t)nsched));
-    double *fin = malloc(sizeof *fin * ns);
-    if (!st || !fin) {
-        free(st);
-        free(fin);
-        return -1.0;
-    }
-    double e = pool_run(ps, nsched, per, n, st, st + ns, st + 2 * ns, fin, st + 3 * ns);
-    free(st);
-    free(fin);
+    pool_warp_st *fw = malloc(sizeof *fw * ns);
+    double *ev = malloc(sizeof *ev * ns);
+    double e = fw && ev ? pool_run(ps, nsched, per, n, fw, ev) : -1.0;
+    free(fw);
+    free(ev);
     return e;
 }
 

@@ -704,8 +704,8 @@ static int validation_tables(const rf_gpu *gpu)
            "concat (base assignment).\n\n");
     printf("  conc: concentration of the dynamic writes over a warp's lines (sum of squared\n"
            "  line shares), base / CAC assignment; model: the uncalibrated closed form's\n"
-           "  conflicts per 100 writes, HI / CAC.\n\n");
-    printf("  %-10s %-12s %4s %7s %7s %7s %7s %7s %11s %13s  %s\n", "set", "kernel", "regs", "HI",
+           "  conflicts per 100 writes, HI / CAC / TEA / Full.\n\n");
+    printf("  %-10s %-12s %4s %7s %7s %7s %7s %7s %11s %27s  %s\n", "set", "kernel", "regs", "HI",
            "CAC", "Worst", "TEA", "Full", "conc", "model", "fails");
     for (int s = 0; s < 2; s++) {
         int okc = 0, okw = 0, okt = 0, n = 0, nwhy[3] = {0, 0, 0};
@@ -716,10 +716,11 @@ static int validation_tables(const rf_gpu *gpu)
                 continue;
             bool a = cf[2] <= cf[1], b = cf[1] <= cf[3], t = cf[4] < cf[1] && cf[5] < cf[1];
             okc += a, okw += b, okt += t, n++;
-            double mc[2] = {NAN, NAN};
-            for (int q = 0; q < 2; q++) {
+            static const int mpt[4] = {1, 2, 4, 5}; /* HI, HI_CAC, TEA, HI_Full */
+            double mc[4] = {NAN, NAN, NAN, NAN};
+            for (int q = 0; q < 4; q++) {
                 rf_estimate e;
-                if (j->ok && estimate(gpu, &j->pts[1 + q].d, j->k, &j->kc, NULL, &e) == 0)
+                if (j->ok && estimate(gpu, &j->pts[mpt[q]].d, j->k, &j->kc, NULL, &e) == 0)
                     mc[q] = 100 * e.rc.conflict;
             }
             double cb = write_concentration(gpu, &j->kc, RF_ASSIGN_BASE);
@@ -732,9 +733,10 @@ static int validation_tables(const rf_gpu *gpu)
                                                         : "CAC>base (write order) ";
             if (!a)
                 nwhy[cc > cb + 0.002 ? 0 : cc >= cb - 0.002 ? 1 : 2]++;
-            printf("  %-10s %-12s %4d %7.2f %7.2f %7.2f %7.2f %7.2f %5.3f/%5.3f %6.2f/%6.2f  %s%s%s\n",
+            printf("  %-10s %-12s %4d %7.2f %7.2f %7.2f %7.2f %7.2f %5.3f/%5.3f "
+                   "%6.2f/%6.2f/%6.2f/%6.2f  %s%s%s\n",
                    j->set, j->name, j->regs, 100 * cf[1], 100 * cf[2], 100 * cf[3], 100 * cf[4],
-                   100 * cf[5], cb, cc, mc[0], mc[1], why, b ? "" : "base>Worst ",
+                   100 * cf[5], cb, cc, mc[0], mc[1], mc[2], mc[3], why, b ? "" : "base>Worst ",
                    t ? "" : "TEA/Full>=concat");
         }
         printf("  %s: CAC <= base %d of %d, base <= Worst %d of %d, TEA and Full below concat "

@@ -895,22 +895,35 @@ static void block_limit(void **state)
 /* The pool balance (kchar.c): 2 schedulers, 1 pool place each, 2 CTAs
  * resident of 2 warps; warp 0 of every CTA lands on scheduler 0, warp 1 on
  * scheduler 1 (slot mod 2).  64 CTAs: the fluid's 2 + max(12, 48) = 50
- * never cycle the set.
- *   Warps of 1 and 3 instructions: each scheduler shares its place between
- *   its 2 warps (rate 1/2); scheduler 0's end at t = 2, scheduler 1's at
- *   t = 6, when both CTAs end together.  Per wave: [0, 2] places used 2 of
- *   min(2, 4 issuing) = 2; [2, 6] used 1 (scheduler 0 has nothing) of
- *   min(2, 2) = 2: (2 x 2 + 1 x 4) / (2 x 2 + 2 x 4) = 8 / 12 = 2/3.
- *   Warps of 2 and 2: both places busy until both end: 1.
- *   Phases (1, 3) and (3, 1) behind a barrier: each phase is the first
- *   case's wave (the barrier holds the early scheduler's warps): 2/3; the
- *   same totals without the barrier, (4) and (4): 1.
- *   2 places per scheduler hold both its warps: 1 without a fluid. */
+ * never cycle the set.  A place keeps its warp to the warp's next stop
+ * (barrier, end, memory wait); the freed place takes the warp that left
+ * one longest ago.  Ratios in the steady state (after 4 CTAs end):
+ *   Warps of 1 and 3 instructions: scheduler 1 is the bottleneck, a CTA
+ *   ends every 3 units, scheduler 0 works 1 of them; scheduler 1 always
+ *   holds 2 ready warps (its running one and the next CTA's): per 3 units,
+ *   1 with both places used, 2 with scheduler 1's alone, min(2, ready) = 2
+ *   throughout: (2 + 1 x 2) / (2 x 3) = 2/3.
+ *   Warps of 2 and 2: both places busy throughout: 1.
+ *   Phases (1, 3) and (3, 1) behind a barrier: the two CTAs settle a phase
+ *   apart (one CTA's long phase on scheduler 0 while the other's is on
+ *   scheduler 1), so each scheduler always holds a ready warp: 1 (a
+ *   place shared by its scheduler's warps at once would idle: 2/3).
+ *   The same totals without the barrier, (4) and (4): 1.
+ *   2 places per scheduler hold both its warps: 1 without a fluid.
+ *   Warps of 4 and 2 instructions: scheduler 0 the bottleneck, a CTA ends
+ *   every 4 units, scheduler 1 works 2 of them while scheduler 0 holds 2
+ *   ready warps: (2 x 2 + 1 x 2) / (2 x 4) = 3/4.  The same warp 0 with 6
+ *   lone cycles (s_dep 0: 2 of memory, the kernel's mean wait s_mem /
+ *   mem_waits = 2, so one wait of 2 halfway): per period of 8 units (2
+ *   CTAs), 4 with 2 ready warps on scheduler 0 and 1 on scheduler 1, 4
+ *   with scheduler 1 empty and scheduler 0's other warp away on memory
+ *   (1 ready): (2 x 4 + 1 x 4) / (2 x 4 + 1 x 4) = 1. */
 static void pool_balance_by_hand(void **state)
 {
     (void)state;
     const float a[2][2] = {{1, 0}, {3, 0}}, b[2][2] = {{2, 0}, {2, 0}};
     const float c[2][2] = {{1, 3}, {3, 1}}, d[2][2] = {{4, 0}, {4, 0}};
+    const float e[2][2] = {{4, 0}, {2, 0}};
     rf_ctaset *cs = ctaset_two_warps(64, 1, a);
     assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 2.0 / 3.0, 1e-9);
     assert_float_equal(rf_kchar_pool_eff(cs, 2, 2, 2), 1.0, 0);
@@ -919,9 +932,17 @@ static void pool_balance_by_hand(void **state)
     assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 1.0, 1e-9);
     rf_kchar_ctaset_free(cs);
     cs = ctaset_two_warps(64, 2, c);
-    assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 2.0 / 3.0, 1e-9);
+    assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 1.0, 1e-9);
     rf_kchar_ctaset_free(cs);
     cs = ctaset_two_warps(64, 1, d);
+    assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 1.0, 1e-9);
+    rf_kchar_ctaset_free(cs);
+    cs = ctaset_two_warps(64, 1, e);
+    assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 0.75, 1e-9);
+    for (int k = 0; k < 64; k++)
+        cs->time[(k * 2 + 0) * 2] = 6;
+    cs->s_mem = 0.2;
+    cs->mem_waits = 0.1;
     assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 1.0, 1e-9);
     rf_kchar_ctaset_free(cs);
 }
@@ -930,7 +951,7 @@ static void pool_balance_by_hand(void **state)
  * resident CTAs first (sfu on maxwell-ltrf: 8 CTAs of 8 warps, thread
  * bound, the most the SM holds); others none.  sfu's trip counts, drawn
  * per warp, leave places empty at 2 a scheduler (the sampler's own full
- * run: 0.776 of them issue, kchar.c). */
+ * run: 0.736 of them issue, kchar.c). */
 static void pool_balance_table(void **state)
 {
     (void)state;
