@@ -36,6 +36,7 @@ typedef enum rf_design_kind {
 extern const char *const rf_design_names[];
 
 typedef enum rf_rc_index { RF_RC_CONCAT = 0, RF_RC_TEA = 1, RF_RC_FULL = 2 } rf_rc_index;
+#define RF_NRCINDEX 3   /* index functions */
 typedef enum rf_rc_assign { RF_ASSIGN_BASE = 0, RF_ASSIGN_CAC = 1, RF_ASSIGN_BEST = 2, RF_ASSIGN_WORST = 3,
                                RF_ASSIGN_CAC_PLAIN = 4 } rf_rc_assign;
 

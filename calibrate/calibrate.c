@@ -33,9 +33,11 @@
  *    them) and coll_base (the collector hold: how far the windows sit
  *    from the collector and issue caps; prior 2 +- 0.2 cycles) (and, with
  *    HI-RF windows, rc_stall and rc_burst, after the register-cache
- *    locality rc_locality is set from their conflict rates, analytic/
- *    rccollide.c) (windows shorter than SHORT_LATS DRAM latencies or
- *    one CTA lifetime count as noisier), bounded as
+ *    locality rc_locality is set from the concatenated and TEA windows'
+ *    conflict rates, analytic/rccollide.c; the fully associative window
+ *    sets its own ratio correction alone, FULL_FIT_NOISE) (windows
+ *    shorter than SHORT_LATS DRAM latencies or one CTA lifetime count as
+ *    noisier), bounded as
  *    rf_ipc_mparams says, by successive linearisations of the window model
  *    (fit_windows), each linear surrogate fitted with GSL (calibrate/fit.c:
  *    error handler off, every status checked); after the first, a centre
@@ -106,6 +108,13 @@
  * design response at points never sampled.  Chosen on the nine bundled
  * kernels on fermi-gtx480 (bench_accuracy, bench_validation). */
 #define WINDOW_NOISE 0.06
+/* The fully associative HI-RF window's noise in the fit, times its own:
+ * it sets its index's ratio correction (hirf_ratio_check) and not the
+ * fitted parameters, since its closed form (the characteristic-time LRU
+ * approximation, analytic/rccollide.c) misses its conflicts in both
+ * directions by up to 4x where the direct-mapped ones' stay within a few
+ * points (calibrate/plan.c). */
+#define FULL_FIT_NOISE 1e6
 #define PRIOR_CONFLICT 0.3
 #define PRIOR_STEAL 0.1
 #define PRIOR_GTO 0.3
@@ -1178,8 +1187,9 @@ static int shrink_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
  * and the difference (at least 0) is the error's variance.
  * The ratio correction.  The fitted register-cache terms (rc_stall,
  * rc_burst) barely move with such a disagreement: their priors hold them
- * and the level's windows outnumber the two HI-RF ones.  The record
- * therefore also keeps, per window index (concat, TEA), the disagreement
+ * and the level's windows outnumber the HI-RF ones.  The record
+ * therefore also keeps, per window index (concat, TEA, fully
+ * associative), the disagreement
  * with the estimate it will correct, the record's own (shrunk, 3. of
  * calibrate/extrapolate.c),
  *     d = ln(y_h / y_b) - ln(IPC_w(d_h) / IPC_w(baseline)),
@@ -1244,7 +1254,7 @@ static int hirf_ratio_check(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_
                 double dw = ew.ipc > 0 && base_w > 0 ? y - log(ew.ipc / base_w) : NAN;
                 /* A disagreement of a factor e or more (or none computed)
                  * is no ratio error of the model's: no correction. */
-                if ((ix == RF_RC_CONCAT || ix == RF_RC_TEA) && fabs(dw) < 1) {
+                if (ix >= 0 && ix < RF_NRCINDEX && fabs(dw) < 1) {
                     out->hirf_ratio_d[ix] = dw;
                     out->hirf_ratio_has[ix] = true;
                 }
@@ -1257,7 +1267,8 @@ static int hirf_ratio_check(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_
         rep->hirf_ratio_var = d2 / n;
         out->level_var += fmax(0.0, d2 / n - nn);
     }
-    if (out->hirf_ratio_has[RF_RC_CONCAT] || out->hirf_ratio_has[RF_RC_TEA])
+    if (out->hirf_ratio_has[RF_RC_CONCAT] || out->hirf_ratio_has[RF_RC_TEA]
+        || out->hirf_ratio_has[RF_RC_FULL])
         out->hirf_ratio_w = rf_extrap_shrink_prior(HIRF_RATIO_PRIOR,
                                                    RF_EXTRAP_HIRF_RATIO_NOISE
                                                        * RF_EXTRAP_HIRF_RATIO_NOISE);
@@ -1541,7 +1552,7 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     double meas[RF_PLAN_MAX];
     for (int i = 0; i < plan->n && !rc; i++) {
         const rf_plan_point *pt = &plan->pt[i];
-        if (pt->design.kind != RF_DESIGN_HIRF)
+        if (pt->design.kind != RF_DESIGN_HIRF || pt->design.index == RF_RC_FULL)
             continue;
         rf_calib at0;
         rf_calib_init_kernel(&at0, gpu_name, k);
@@ -1610,6 +1621,8 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     for (int i = 0; i < nord; i++) {
         y_all[i] = y[i];
         sigma[i] = WINDOW_NOISE * short_factor(gpu, life, window[i]) * y[i];
+        if (plan->pt[i].design.kind == RF_DESIGN_HIRF && plan->pt[i].design.index == RF_RC_FULL)
+            sigma[i] *= FULL_FIT_NOISE;
     }
 
     rf_fit_problem pb = {(size_t)(nord + c.np + nrate), (size_t)(c.np + nrate), y_all, sigma,

@@ -59,9 +59,10 @@
  *    normal prior on the true error e; d = e + noise, so w_r d is e's
  *    posterior mean).  A HI-RF design takes the d of its index family,
  *    the concat window's for the concatenated index under any assignment,
- *    the TEA window's for TEA, the mean of both for the fully associative
- *    cache (not one alone: its ratio lies between theirs), none when the
- *    plan ran no such window:
+ *    the TEA window's for TEA, the fully associative window's for the
+ *    fully associative cache (in a record without one, the mean of the
+ *    other two, not one alone: its ratio lies between theirs), none when
+ *    the plan ran no such window:
  *        IPC = IPC_w exp(w_r d)      (rf_extrap_hirf_ratio),
  *    IPC_w the shrunk estimate.  Assumption: the error on the ratio is the
  *    index family's, shared by its assignments.  Records without w_r (older
@@ -211,14 +212,23 @@ bool rf_extrap_hirf_ratio(const rf_calib *cal, const rf_design *d, double *corr,
         return false;
     double df = 0;
     int n = 0;
-    for (int i = 0; i < 2; i++)
-        if (cal->hirf_ratio_has[i] && (d->index == RF_RC_FULL || d->index == i)) {
-            df += cal->hirf_ratio_d[i];
-            n++;
-        }
-    if (n == 0 || (d->index == RF_RC_FULL && n < 2))
+    if (d->index >= 0 && d->index < RF_NRCINDEX && cal->hirf_ratio_has[d->index]) {
+        df = cal->hirf_ratio_d[d->index];
+        n = 1;
+    } else if (d->index == RF_RC_FULL) {
+        /* A record without a fully associative window: between the
+         * others' (not one alone). */
+        for (int i = RF_RC_CONCAT; i <= RF_RC_TEA; i++)
+            if (cal->hirf_ratio_has[i]) {
+                df += cal->hirf_ratio_d[i];
+                n++;
+            }
+        if (n < 2)
+            return false;
+        df /= n;
+    }
+    if (n == 0)
         return false;
-    df /= n;
     double w = cal->hirf_ratio_w < 1 ? cal->hirf_ratio_w : 1.0;
     double gave = (1.0 - w) * df, noise = w * RF_EXTRAP_HIRF_RATIO_NOISE;
     *corr = w * df;

@@ -13,7 +13,7 @@
 #include "../inputs/kernel.h"
 
 #define RF_PLAN_MAX 16
-#define RF_PLAN_ORD 6       /* ordinary points at most (HI-RF GPUs) */
+#define RF_PLAN_ORD 7       /* ordinary points at most (HI-RF GPUs) */
 #define RF_PLAN_DESIGN 2    /* windows of the design given to rf_plan_make_design */
 
 typedef struct rf_plan_point {

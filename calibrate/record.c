@@ -20,8 +20,9 @@
  *   hirf_ratio_w      the weight on the HI-RF windows' ratio disagreement,
  *                     0..1 (calibrate/extrapolate.c 3.); written when non-zero,
  *                     absent reads as 0: no correction, as before it
- *   hirf_ratio_d:concat, hirf_ratio_d:tea
- *                     the disagreement d of the concat and the TEA window
+ *   hirf_ratio_d:concat, hirf_ratio_d:tea, hirf_ratio_d:full
+ *                     the disagreement d of the concat, the TEA and the fully
+ *                     associative window
  *                     (calibrate/calibrate.c hirf_ratio_check), |d| < 1;
  *                     written for the windows that ran
  *   level_shrink      the level's own weight, 0..1 (register-cache records:
@@ -368,8 +369,11 @@ static int load(const char *path, const char *gpu, const char *kernel, bool want
             if (!rc && !(c->hirf_ratio_w >= 0 && c->hirf_ratio_w <= 1))
                 rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside [0, 1]",
                                 c->hirf_ratio_w);
-        } else if (!strcmp(key, "hirf_ratio_d:concat") || !strcmp(key, "hirf_ratio_d:tea")) {
-            int ix = !strcmp(key, "hirf_ratio_d:tea");
+        } else if (!strcmp(key, "hirf_ratio_d:concat") || !strcmp(key, "hirf_ratio_d:tea")
+                   || !strcmp(key, "hirf_ratio_d:full")) {
+            int ix = !strcmp(key, "hirf_ratio_d:tea") ? RF_RC_TEA
+                     : !strcmp(key, "hirf_ratio_d:full") ? RF_RC_FULL
+                                                         : RF_RC_CONCAT;
             rc = num(rw, path, line, &c->hirf_ratio_d[ix], err);
             if (!rc && !(fabs(c->hirf_ratio_d[ix]) < 1))
                 rc = rf_err_set(err, RF_ERANGE, path, (int)line, 4, key, "%g outside (-1, 1)",
@@ -499,6 +503,8 @@ static void put_record(rf_csvw *w, const rf_calib *c)
         put_num(w, c, "hirf_ratio_d:concat", c->hirf_ratio_d[0]);
     if (c->hirf_ratio_has[1])
         put_num(w, c, "hirf_ratio_d:tea", c->hirf_ratio_d[1]);
+    if (c->hirf_ratio_has[2])
+        put_num(w, c, "hirf_ratio_d:full", c->hirf_ratio_d[2]);
     if (c->has_meas) {
         put_num(w, c, "meas_reads", c->meas_reads);
         put_num(w, c, "meas_writes", c->meas_writes);

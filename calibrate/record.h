@@ -62,8 +62,8 @@ typedef struct rf_calib {
     double hirf_ratio_w;               /* w_r, 0..1: the weight on the HI-RF windows' ratio
                                         * disagreement below (calibrate/extrapolate.c 3.);
                                         * 0 = no correction, as in records without the row */
-    bool hirf_ratio_has[2];            /* hirf_ratio_d[i] is set (a window of index i ran) */
-    double hirf_ratio_d[2];            /* d, by the HI-RF windows' index (0: concat, 1: TEA,
+    bool hirf_ratio_has[RF_NRCINDEX];  /* hirf_ratio_d[i] is set (a window of index i ran) */
+    double hirf_ratio_d[RF_NRCINDEX];  /* d, by the HI-RF windows' index (0: concat, 1: TEA, 2: full,
                                         * analytic/design.h rf_rc_index): their log ratio to
                                         * the baseline window less the estimate's log ratio
                                         * at their design (calibrate/calibrate.c) */

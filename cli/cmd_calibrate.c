@@ -723,17 +723,23 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         rf_tbl_print(t, stdout);
         rf_tbl_free(t);
     }
-    /* HI-RF windows: their conflict rates and the localities set from them. */
-    double cf[2] = {-1, -1};
-    for (int i = 0; i < rep->n; i++)
-        if (rep->plan.pt[i].design.kind == RF_DESIGN_HIRF)
-            cf[rep->plan.pt[i].design.index != RF_RC_CONCAT] = rep->s[i].conflict;
-    if (cf[0] >= 0 || cf[1] >= 0) {
+    /* HI-RF windows: their conflict rates and the locality set from the
+     * concatenated and TEA ones. */
+    static const char *const ixname[RF_NRCINDEX] = {"concat", "tea", "full"};
+    double cf[RF_NRCINDEX] = {-1, -1, -1};
+    bool any = false;
+    for (int i = 0; i < rep->n; i++) {
+        int ix = rep->plan.pt[i].design.index;
+        if (rep->plan.pt[i].design.kind == RF_DESIGN_HIRF && ix >= 0 && ix < RF_NRCINDEX) {
+            cf[ix] = rep->s[i].conflict;
+            any = true;
+        }
+    }
+    if (any) {
         printf("\nregister cache: conflicts sampled");
-        if (cf[0] >= 0)
-            printf(" concat %.1f%%", 100.0 * cf[0]);
-        if (cf[1] >= 0)
-            printf("%s tea %.1f%%", cf[0] >= 0 ? "," : "", 100.0 * cf[1]);
+        for (int ix = 0, n = 0; ix < RF_NRCINDEX; ix++)
+            if (cf[ix] >= 0)
+                printf("%s %s %.1f%%", n++ ? "," : "", ixname[ix], 100.0 * cf[ix]);
         printf("; locality rc_locality %.3f", cal.params.rc_locality);
         if (cal.meas_live > 0)
             printf("; warps not exited %.0f%% of resident (the cache's population)",

@@ -415,6 +415,8 @@ static void design_windows_fit_sw_only(void **state)
  *   TEA: corr = -0.10, var = 0.01 + 0.00015625 = 0.01015625
  *   fully associative, the mean d = -0.18: corr = -0.09,
  *     var = 0.0081 + 0.00015625 = 0.00825625
+ * A fully associative window of its own, d = -0.30, takes its place:
+ *   corr = -0.15, var = 0.0225 + 0.00015625 = 0.02265625.
  * With the concat window alone: concat as above, TEA and fully associative
  * none; no weight (an older record), no record or a baseline design: none. */
 static void hirf_ratio_by_hand(void **state)
@@ -448,6 +450,13 @@ static void hirf_ratio_by_hand(void **state)
         assert_float_equal(corr, want[i].corr, 1e-15);
         assert_float_equal(var, want[i].var, 1e-15);
     }
+    c.hirf_ratio_d[RF_RC_FULL] = -0.30;
+    c.hirf_ratio_has[RF_RC_FULL] = true;
+    d.index = RF_RC_FULL;
+    assert_true(rf_extrap_hirf_ratio(&c, &d, &corr, &var));
+    assert_float_equal(corr, -0.15, 1e-15);
+    assert_float_equal(var, 0.02265625, 1e-15);
+    c.hirf_ratio_has[RF_RC_FULL] = false;
     c.hirf_ratio_has[RF_RC_TEA] = false;
     d.index = RF_RC_CONCAT;
     assert_true(rf_extrap_hirf_ratio(&c, &d, &corr, &var));
@@ -464,14 +473,14 @@ static void hirf_ratio_by_hand(void **state)
 
 /* HI-RF plans (calibrate/calibrate.c, rf_calib_hirf_window_check and
  * hirf_ratio_check): transpose on volta-hirf, whole grid on one SM, at a
- * given budget of 32,471 cycles (a given budget keeps all six points,
+ * given budget of 32,471 cycles (a given budget keeps all seven points,
  * where the default one settles transpose on two, calibrate/plan.c), and
  * reduce at the default budget.  By hand from the report: the design
- * response's disagreement D2 = mean_h d_h^2 over the two HI-RF windows,
+ * response's disagreement D2 = mean_h d_h^2 over the three HI-RF windows,
  * d_h = ln(y_h / y_b) - ln(IPC(d_h) / IPC(baseline)) (y_b the baseline
  * window at the same CTAs, the IPCs the calibrated whole-kernel
  * estimates); the record's level_var = D2 less the windows' noise on the
- * ratio.  transpose's six windows read the lock-stepped CTAs' issue
+ * ratio.  transpose's seven windows read the lock-stepped CTAs' issue
  * phase, far above the model; the fit takes gto_share to its bound 1 and
  * leaves a mean log residual r = mean_i ln(y_i / f_i), so its weight is
  *   w = D^2 / (D^2 + v + r^2),  D = PRIOR_CORR = 0.07
@@ -492,8 +501,8 @@ static double ratio_disagreement(const rf_gpu *gpu, const rf_kernel *k, const rf
     rf_design d0;
     rf_design_init(&d0);
     assert_int_equal(rf_extrap_estimate(gpu, &d0, kc, &sh, &c, &e0, &err), RF_OK);
-    /* The level window (baseline, the GPU's banks) is sample 0; the two
-     * HI-RF windows run its CTAs. */
+    /* The level window (baseline, the GPU's banks) is sample 0; the
+     * three HI-RF windows run its CTAs. */
     assert_int_equal(rep->plan.pt[0].design.kind, RF_DESIGN_BASELINE);
     double d2 = 0;
     int n = 0;
@@ -507,13 +516,13 @@ static double ratio_disagreement(const rf_gpu *gpu, const rf_kernel *k, const rf
         d2 += d * d;
         n++;
     }
-    assert_int_equal(n, 2);
+    assert_int_equal(n, 3);
     return d2 / n;
 }
 
 /* The ratio correction of a real record (calibrate/calibrate.c
  * hirf_ratio_check, calibrate/extrapolate.c 3. and 4.), by hand from the
- * report: for each HI-RF window h (index concat or TEA)
+ * report: for each HI-RF window h (index concat, TEA or fully associative)
  *     d = ln(y_h / y_b) - ln(IPC_w(h) / IPC_w(baseline)),
  * IPC_w the record's shrunk estimates without the correction (weight 0),
  * and w_r = D_r^2 / (D_r^2 + N^2) = 0.0274^2 / (0.0274^2 + 0.025^2)
@@ -585,12 +594,15 @@ static void hirf_windows_checked(void **state)
         assert_non_null(rep);
         rf_calib_opts co = {q == 0 ? 32471 : 0, 1, NULL, false, NULL, 1};
         assert_int_equal(rf_calib_run(&gpu, "volta-hirf", k, &kc, &co, &cal, rep, &err), RF_OK);
-        /* Four ordinary windows and the two HI-RF ones, all fitted. */
+        /* Four ordinary windows and the three HI-RF ones (concat, TEA,
+         * fully associative), each with its ratio disagreement. */
         int nhirf = 0;
         for (int i = 0; i < rep->n; i++)
             nhirf += rep->plan.pt[i].design.kind == RF_DESIGN_HIRF;
-        assert_int_equal(rep->n, 6);
-        assert_int_equal(nhirf, 2);
+        assert_int_equal(rep->n, 7);
+        assert_int_equal(nhirf, 3);
+        for (int ix = 0; ix < RF_NRCINDEX; ix++)
+            assert_true(cal.hirf_ratio_has[ix]);
         double D2 = ratio_disagreement(&gpu, k, &kc, rep, &cal);
         assert_true(D2 > 0);
         /* The disagreement less the windows' noise on the ratio,

@@ -237,21 +237,21 @@ static void short_run_gets_short_windows(void **state)
 }
 
 /* Settled samples (calibrate/plan.c): transpose on volta-hirf, the whole
- * grid (1,024 CTAs) on one SM, 8 resident, DRAM latency 400 cycles, six
- * points (four ordinary, two HI-RF).  Estimated full run about 759,661
+ * grid (1,024 CTAs) on one SM, 8 resident, DRAM latency 400 cycles, seven
+ * points (four ordinary, three HI-RF).  Estimated full run about 759,661
  * cycles: budget 0.0425 x 759,661 = 32,285.6; lifetime 759,661 x 8 / 1024
- * = 5,934.9.  Six samples would be 32,285.6 / 6 = 5,380.9 cycles, windows
- * of 5,380.9 - 400 = 4,980.9 < 5,934.9; a settled sample takes 400 + 2.5
+ * = 5,934.9.  Seven samples would be 32,285.6 / 7 = 4,612.2 cycles, windows
+ * of 4,612.2 - 400 = 4,212.2 < 5,934.9; a settled sample takes 400 + 2.5
  * x 5,934.9 = 15,237.3 (a warm-up of 1.5 lifetimes and a window of one),
  * and the budget holds floor(2.12) = 2.  Kept: the level's window
  * (baseline, 8 banks) and HI-RF concat at its CTAs; the collector, 2-bank,
- * stealing and TEA windows dropped.  One ordinary point: its stratum's
+ * stealing, fully associative and TEA windows dropped.  One ordinary point: its stratum's
  * middle, 1/2 x 1024 = CTA 512.  A sample 32,285.6 / 2 = 16,142.8 cycles:
  * warm-up 1.5 x 5,934.9 = 8,902.4 capped at half a sample, (int)8,071.4 =
  * 8,071; window (int)16,142.8 - 8,071 = 8,071 (over one lifetime).
  * Warmed: 4 x 8 = 32 CTAs walked; the timed warm-up stays 8,071 (not the
- * 400-cycle fill).  A budget given (32,285 cycles) keeps the six points,
- * warmed to 400 + ((int)(32,285 / 6) - 400) = 400 + 4,980. */
+ * 400-cycle fill).  A budget given (32,285 cycles) keeps the seven points,
+ * warmed to 400 + ((int)(32,285 / 7) - 400) = 400 + 4,212. */
 static void settled_samples_for_short_windows(void **state)
 {
     (void)state;
@@ -270,7 +270,7 @@ static void settled_samples_for_short_windows(void **state)
     assert_float_equal(pl.full_cycles, 759661, 50);
     assert_int_equal(pl.resident, 8);
     double life = pl.full_cycles * 8 / 1024;
-    assert_true(pl.budget / 6 - 400 < life);
+    assert_true(pl.budget / 7 - 400 < life);
     assert_int_equal((int)(pl.budget / (400 + 2.5 * life)), 2);
     assert_int_equal(pl.n, 2);
     assert_float_equal(pl.settle, 1.5 * life, 1e-9);
@@ -299,14 +299,16 @@ static void settled_samples_for_short_windows(void **state)
 
     uint64_t given = (uint64_t)pl.budget;
     assert_int_equal(rf_plan_make(&gpu, k, &kc, given, &pl, &err), RF_OK);
-    assert_int_equal(pl.n, 6);
+    assert_int_equal(pl.n, 7);
     assert_float_equal(pl.settle, 0, 0);
     rf_plan_warm(&gpu, &pl);
-    uint64_t six = (uint64_t)((double)given / 6);
-    for (int i = 0; i < 6; i++) {
+    uint64_t seven = (uint64_t)((double)given / 7);
+    for (int i = 0; i < 7; i++) {
         assert_int_equal(pl.pt[i].warmup, 400);
-        assert_int_equal(pl.pt[i].cycles, six - 400);
+        assert_int_equal(pl.pt[i].cycles, seven - 400);
     }
+    assert_int_equal(pl.pt[6].design.index, RF_RC_FULL);
+    assert_string_equal(pl.pt[6].label, "hirf index=full");
     rf_kernel_destroy(k);
 }
 

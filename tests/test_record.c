@@ -178,7 +178,7 @@ static void window_rows_round_trip(void **state)
 }
 
 /* The HI-RF ratio correction's rows (hirf_ratio_w, hirf_ratio_d:concat,
- * hirf_ratio_d:tea): saved and read back exactly, each d only for a window
+ * hirf_ratio_d:tea, hirf_ratio_d:full): saved and read back exactly, each d only for a window
  * that ran; a record without them (older, other GPUs) reads weight 0 (no
  * correction) and writes none; a weight outside [0, 1] or a d outside
  * (-1, 1) is an error naming file, line and key. */
@@ -221,6 +221,14 @@ static void hirf_ratio_rows_round_trip(void **state)
     assert_true(got.hirf_ratio_has[1]);
     assert_true(got.hirf_ratio_d[1] == c.hirf_ratio_d[1]);
     assert_true(got.hirf_ratio_d[0] == c.hirf_ratio_d[0]);
+    assert_false(got.hirf_ratio_has[2]);
+    c.hirf_ratio_d[2] = 0.31415926535897931;
+    c.hirf_ratio_has[2] = true;
+    assert_int_equal(rf_record_save(path, &c, &err), RF_OK);
+    assert_int_equal(rf_record_load(path, "volta-hirf", "trsv", &got, &err), RF_OK);
+    assert_true(got.hirf_ratio_has[2]);
+    assert_true(got.hirf_ratio_d[2] == c.hirf_ratio_d[2]);
+    assert_true(got.hirf_ratio_d[1] == c.hirf_ratio_d[1]);
 
     write_file(path, "gpu,kernel,key,value\nv100,sgemm,level,1\nv100,sgemm,hirf_ratio_w,1.5\n");
     assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
@@ -233,6 +241,9 @@ static void hirf_ratio_rows_round_trip(void **state)
     write_file(path, "gpu,kernel,key,value\nv100,sgemm,hirf_ratio_d:concat,nan\n");
     assert_int_not_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_OK);
     assert_non_null(strstr(err.msg, "hirf_ratio_d:concat"));
+    write_file(path, "gpu,kernel,key,value\nv100,sgemm,hirf_ratio_d:full,1.5\n");
+    assert_int_equal(rf_record_load(path, "v100", "sgemm", &got, &err), RF_ERANGE);
+    assert_non_null(strstr(err.msg, "hirf_ratio_d:full"));
     unlink(path);
 }
 
