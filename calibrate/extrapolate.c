@@ -366,7 +366,7 @@ static int pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel 
     return rc < 0 ? rc : RF_OK;
 }
 
-static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
+static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ, double warps,
                     rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m,
                     const rf_pf_kernel *pk_in, rf_pf_kernel *pk_out, rf_pf_terms *t_out,
                     rf_err *err)
@@ -401,10 +401,10 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     double busy0 = 1.0 + p->lat_scale * k->stall_dep + m->extra_stall;
     double r0 = busy0 / (busy0 + p->mem_scale * k->stall_mem);
     double turns = policy == RF_SCHED_TWO_LEVEL && r0 > 0 ? pool / r0 : pool;
-    double sharing = fmin(turns, (double)occ->warps_per_sm * act0);
+    double sharing = fmin(turns, warps * act0);
     rf_pf_terms t;
     if (d->kind == RF_DESIGN_RFC && policy == RF_SCHED_TWO_LEVEL)
-        pk.pool_in = fmin(pool, (double)occ->warps_per_sm * act0 * r0);
+        pk.pool_in = fmin(pool, warps * act0 * r0);
     rf_pf_terms_of(gpu, d, &pk, d->kind == RF_DESIGN_RFC ? sharing : pool, &p->pf, &t);
     m->rf_latency = 1.0;
     k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */
@@ -424,7 +424,7 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
 int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                  rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
 {
-    return pf_apply(gpu, d, occ, k, p, m, NULL, NULL, NULL, err);
+    return pf_apply(gpu, d, occ, (double)occ->warps_per_sm, k, p, m, NULL, NULL, NULL, err);
 }
 
 /* The parameters the IPC model sees for design d: LTRF's register-cache
@@ -608,13 +608,17 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
     rf_pf_terms pt;
     memset(&pk, 0, sizeof pk);
     memset(&pt, 0, sizeof pt);
-    if ((rc = pf_apply(gpu, d, &out->occ, &k, &p, &m, pk_in, &pk, &pt, err)) < 0)
+    /* The warps that share a register cache: the resident CTAs', at most
+     * the run's CTAs on the SM (a grid smaller than one wave). */
+    long on_sm = rf_extrap_ctas_per_sm(gpu, shape->ctas, shape->sms);
+    double run_warps = (double)(resident < on_sm ? resident : on_sm) * k.warps_per_cta;
+    if ((rc = pf_apply(gpu, d, &out->occ, run_warps, &k, &p, &m, pk_in, &pk, &pt, err)) < 0)
         return rc;
     out->pool_warps = pool0;
     out->pool_balance = pool0 > 0 ? m.pool / pool0 : 0.0;
     double late = writes_all - k.writes;    /* LTRF: results written to the main file */
     double reads0 = k.reads, writes0 = k.writes;
-    rc = rf_rcc_apply(gpu, d, resident * k.warps_per_cta, &p, &m, &k, &out->rc, err);
+    rc = rf_rcc_apply(gpu, d, (int)run_warps, &p, &m, &k, &out->rc, err);
     if (rc)
         return rc;
 

@@ -489,6 +489,42 @@ static void estimate_hook(void **state)
     assert_int_equal(rf_extrap_estimate(&gpu, &d, &kc, &shape, NULL, &e8, &err), RF_EUSAGE);
 }
 
+/* The warps that share a register cache are the run's resident ones: a
+ * grid of one CTA (256 threads, 8 warps) on an SM that holds 8 such CTAs
+ * shares it among 8 warps, not 64.  HI-RF, fully associative (volta-hirf),
+ * on a characterisation without per-register write counts (rf_kchar_func:
+ * the model's 16 registers of equal writes, analytic/rccollide.c): the
+ * cache's pairs are 8 warps x 16 = 128 for one CTA and 64 x 16 = 1024 for
+ * 64 CTAs (8 resident). */
+static void sharing_warps_of_a_small_grid(void **state)
+{
+    (void)state;
+    simfix fx;
+    simfix_init(&fx);
+    fx.kernel.launch.grid[0] = 64;
+    fx.kernel.launch.block[0] = 256;
+    for (int i = 0; i < 8; i++)
+        simfix_add(&fx, RF_OC_ALU, (int[]){8 + i, -1}, (int[]){i, 8 + (i + 7) % 8, -1});
+    simfix_finish(&fx);
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("volta-hirf", &gpu, &err), 0);
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_func(&gpu, &fx.func, &fx.kernel.profile, 256, &kc, &err), 0);
+    kc.live_frac = 1.0;
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_HIRF;
+    d.index = RF_RC_FULL;
+    rf_shape one = {32, 256, 0, 1, 1}, many = {32, 256, 0, 64, 1};
+    rf_estimate e1, e64;
+    assert_int_equal(rf_extrap_estimate(&gpu, &d, &kc, &one, NULL, &e1, &err), 0);
+    assert_int_equal(rf_extrap_estimate(&gpu, &d, &kc, &many, NULL, &e64, &err), 0);
+    assert_int_equal(e1.occ.ctas_per_sm, 8);
+    assert_int_equal(e1.rc.pairs, 128);
+    assert_int_equal(e64.rc.pairs, 1024);
+}
+
 /* LTRF write race (analytic/prefetch.c header).  r1 = f(r0); r2 = f(r0)
  * (ALU); r3 = sfu(r2); EXIT with N = 2 gives the intervals {r0 r1} (I0),
  * {r0 r2} (I1), {r2 r3} (I2 and EXIT).  Results:
@@ -581,6 +617,7 @@ int main(void)
         cmocka_unit_test(rfc_span),
         cmocka_unit_test(rfc_class_hold),
         cmocka_unit_test(estimate_hook),
+        cmocka_unit_test(sharing_warps_of_a_small_grid),
         cmocka_unit_test(write_race),
         cmocka_unit_test(ltrf_conflict_scope),
     };
