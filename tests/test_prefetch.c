@@ -456,6 +456,21 @@ static void rfc_class_hold(void **state)
     assert_float_equal(t.class_hold[2], 1.0, 1e-12);
 }
 
+/* Eight ALU instructions, r8..r15 written from r0..r7 and the previous
+ * result, in 64 CTAs of 256 threads, characterised on GPU `name`. */
+static void eight_alu(simfix *fx, const char *name, rf_gpu *gpu, rf_ipc_kernel *kc)
+{
+    simfix_init(fx);
+    fx->kernel.launch.grid[0] = 64;
+    fx->kernel.launch.block[0] = 256;
+    for (int i = 0; i < 8; i++)
+        simfix_add(fx, RF_OC_ALU, (int[]){8 + i, -1}, (int[]){i, 8 + (i + 7) % 8, -1});
+    simfix_finish(fx);
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset(name, gpu, &err), 0);
+    assert_int_equal(rf_kchar_func(gpu, &fx->func, &fx->kernel.profile, 256, kc, &err), 0);
+}
+
 /* The estimate uses the terms: LTRF's IPC falls as the main file slows, RFC
  * at 1x equals its no-miss-cost estimate, and a kernel without code is an
  * error for these designs. */
@@ -463,17 +478,10 @@ static void estimate_hook(void **state)
 {
     (void)state;
     simfix fx;
-    simfix_init(&fx);
-    fx.kernel.launch.grid[0] = 64;
-    fx.kernel.launch.block[0] = 256;
-    for (int i = 0; i < 8; i++)
-        simfix_add(&fx, RF_OC_ALU, (int[]){8 + i, -1}, (int[]){i, 8 + (i + 7) % 8, -1});
-    simfix_finish(&fx);
     rf_gpu gpu;
-    rf_err err = {0};
-    assert_int_equal(rf_gpu_preset("maxwell-ltrf", &gpu, &err), 0);
     rf_ipc_kernel kc;
-    assert_int_equal(rf_kchar_func(&gpu, &fx.func, &fx.kernel.profile, 256, &kc, &err), 0);
+    rf_err err = {0};
+    eight_alu(&fx, "maxwell-ltrf", &gpu, &kc);
     rf_shape shape = {32, 256, 0, 64, 1};
     rf_design d;
     rf_design_init(&d);
@@ -500,17 +508,10 @@ static void sharing_warps_of_a_small_grid(void **state)
 {
     (void)state;
     simfix fx;
-    simfix_init(&fx);
-    fx.kernel.launch.grid[0] = 64;
-    fx.kernel.launch.block[0] = 256;
-    for (int i = 0; i < 8; i++)
-        simfix_add(&fx, RF_OC_ALU, (int[]){8 + i, -1}, (int[]){i, 8 + (i + 7) % 8, -1});
-    simfix_finish(&fx);
     rf_gpu gpu;
-    rf_err err = {0};
-    assert_int_equal(rf_gpu_preset("volta-hirf", &gpu, &err), 0);
     rf_ipc_kernel kc;
-    assert_int_equal(rf_kchar_func(&gpu, &fx.func, &fx.kernel.profile, 256, &kc, &err), 0);
+    rf_err err = {0};
+    eight_alu(&fx, "volta-hirf", &gpu, &kc);
     kc.live_frac = 1.0;
     rf_design d;
     rf_design_init(&d);
