@@ -154,26 +154,15 @@ static const int SETTLE_DROP[] = {3, 1, 2, 6, 5, 4};
  * concatenated index with up to three register bits (the TEA and fully
  * associative windows take its geometry with their own index).  False
  * when the GPU has no NVM main file or register cache.  The fully
- * associative window: the closed form's conflicts for it miss both ways
- * (sampler / model, write-backs per 100 writes: stream 59 / 1, nbody 12 /
- * 38), and a design with no window of its own took the mean of the other
- * two windows' ratio corrections; with its own, the budget shared seven
- * ways, bench_hirf's Table 6 over calibration seeds 1-3, nine /
- * validation: calibrated mean 2.54 / 3.53% -> 2.68 / 3.53%, worst 7.6 /
- * 15.7% -> 8.0 / 11.6%, coverage 99.3 / 91.4% -> 99.3 / 92.2%.  (At
- * 4.48% of a run's cycles instead of 4.25%: 2.71 / 3.59%; in place of
- * the stealing window: 3.09 / 3.69%, the nine's worst 13.5%.)  Other assignments in the two
- * HI-RF windows measured worse on bench_hirf's Table 5 (window seeds 1-20
- * against full runs averaged over seeds 1-5, worst averaged; 8.39% with
- * base): concat CAC (the CLI's default) 12.75%, concat Worst 9.25%, TEA
- * Worst 9.60%, both Worst 11.47%.  A third HI-RF window (concat Worst,
- * the budget shared seven ways): 9.66%, sgemm's HI_Worst still +6.6% on
- * average though sampled (its windows read the kernel's level high, below)
- * and kmeans' 677-cycle windows shorter still.  The two HI-RF windows
- * given twice a structure window's share of the same budget: 2.22% /
- * 8.64% mean / worst averaged against 2.33% / 8.39%; the spread of
- * sgemm's CAC-plain error over window seeds stays 2.3%: it is not the
- * windows' length. */
+ * associative cache has a window of its own because its closed form
+ * misses its conflicts both ways (sampler / model, write-backs per 100
+ * writes: stream 59 / 1, nbody 12 / 38); with it, bench_hirf's Table 6
+ * over calibration seeds 1-3, validation worst 15.7% -> 11.6% at the same
+ * mean (3.53%).  Other assignments in the HI-RF windows measured worse on
+ * bench_hirf's Table 5 (window seeds 1-20 against full runs averaged over
+ * seeds 1-5, worst averaged; 8.39% with base): concat CAC (the CLI's
+ * default) 12.75%, concat Worst 9.25%, TEA Worst 9.60%, both Worst
+ * 11.47%. */
 static bool hirf_default(const rf_gpu *gpu, rf_design *d)
 {
     if (gpu->nvm_write_latency <= 1 || gpu->rc_entries < 2)
