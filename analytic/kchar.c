@@ -1714,9 +1714,9 @@ int rf_kchar_ctaset_reuse_jobs(const rf_ctaset *const *have, int nhave, const rf
  * outnumber them.  A fluid of the resident warps measures it on the
  * sample's CTAs (cycled, in order), with the sampler's pool discipline
  * (sampler/scheduler.c): a place holds its warp until the warp waits on
- * memory, reaches a barrier or ends; the warp then goes to the tail of
- * its scheduler's queue, and a freed place takes the scheduler's ready
- * warp that left a place longest ago (first in, first out).  A pool warp
+ * memory, reaches a barrier or ends, and a freed place takes the
+ * scheduler's ready warp that left a place longest ago (first in, first
+ * out; a warp back from memory keeps the turn of its leaving).  A pool warp
  * issues at one pace, an instruction per unit of time; a warp waiting on
  * memory is neither ready nor in the pool; a warp at a barrier waits for
  * its CTA's others; a CTA whose warps have all ended frees its slot to
@@ -1765,8 +1765,8 @@ static int pool_warp(long next, int nctas, int wpc, int w)
 
 enum { PW_EMPTY, PW_READY, PW_WAIT, PW_BAR, PW_END };
 
-/* One warp slot of the fluid.  ev: when the warp's run in its place ends
- * (in the pool) or its memory wait does (PW_WAIT); INFINITY otherwise. */
+/* One warp slot of the fluid (pool_run's ev[slot]: when the warp's run in
+ * its place ends, or its memory wait does; INFINITY otherwise). */
 typedef struct pool_warp_st {
     int st, ph, row, inpool, left;  /* left: memory waits still ahead in the phase */
     long seq;                       /* queue order: when it last left a place */

@@ -1188,10 +1188,9 @@ static int shrink_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
  * The ratio correction.  The fitted register-cache terms (rc_stall,
  * rc_burst) barely move with such a disagreement: their priors hold them
  * and the level's windows outnumber the HI-RF ones.  The record
- * therefore also keeps, per window index (concat, TEA, fully
- * associative), the disagreement
- * with the estimate it will correct, the record's own (shrunk, 3. of
- * calibrate/extrapolate.c),
+ * therefore also keeps, per window index (concat, TEA, fully associative),
+ * the disagreement with the estimate it will correct, the record's own
+ * (shrunk, 3. of calibrate/extrapolate.c),
  *     d = ln(y_h / y_b) - ln(IPC_w(d_h) / IPC_w(baseline)),
  * and the weight w_r = D_r^2 / (D_r^2 + N^2) on it: the true ratio error
  * e as a normal prior of width D_r, d = e + noise of variance N^2, so
