@@ -24,7 +24,7 @@
  * TEA and HI_Worst); the other HI-RF points are predictions of design
  * points not sampled.
  * Table 5: the same points estimated after `rfkit calibrate`'s own plan
- * (calibrate/calibrate.c: short windows, 4.25% of a full run, with the two
+ * (calibrate/calibrate.c: short windows, 4.25% of a full run, with the three
  * HI-RF windows the plan adds on an NVM-backed GPU), against the full
  * runs; the last columns set the HI (concat) and TEA windows' IPC beside
  * the full runs'.
@@ -900,15 +900,16 @@ int main(int argc, char **argv)
         printf("  sampled points:   %d, mean |IPC error| %.2f%%\n", cnt_in, 100.0 * sum_in / cnt_in);
     const char *renv = getenv("RF_BENCH_REFSEEDS");
     long refseeds = renv && atol(renv) > 1 ? atol(renv) : 1;
-    printf("\nTable 5. rfkit calibrate (windowed plan, 4.25%% of a full run, with the two\n"
+    printf("\nTable 5. rfkit calibrate (windowed plan, 4.25%% of a full run, with the three\n"
            "HI-RF windows) then estimate, vs the sampler's full runs (mean of sampler\n"
            "seeds 1..%ld): HI-RF points, and the SRAM point.\n\n  %-8s",
            refseeds, "kernel");
     for (int c = 0; c < NCFG; c++)
         printf(" %9s", cfgs[c].label);
     printf("  %s\n", "HI win/full  TEA win/full");
-    /* The plan's HI-RF windows run HI (concat, base assignment) and TEA:
-     * the other eight HI-RF points are design points no sample ran. */
+    /* The plan's HI-RF windows run HI (concat, base assignment), TEA and
+     * HI_Full: the other seven HI-RF points are design points no sample
+     * ran. */
     double wsum = 0, wworst = 0, usum = 0, uworst = 0;
     int wcnt = 0, ucnt = 0, covered = 0;
     char wat[64] = "", uat[64] = "";

@@ -75,9 +75,9 @@ static void estimate_and_batch(void **state)
     free(b.out);
 }
 
-/* calibrate on an NVM-backed GPU runs the two HI-RF windows, prints their
- * conflict rates and the locality set from them, and records it
- * (rc_locality, one for every index); estimate reads it. */
+/* calibrate on an NVM-backed GPU runs the three HI-RF windows, prints their
+ * conflict rates and the locality set from the concat and TEA ones, and
+ * records it (rc_locality, one for every index); estimate reads it. */
 static void calibrate_localities(void **state)
 {
     (void)state;
@@ -91,8 +91,11 @@ static void calibrate_localities(void **state)
     assert_int_equal(c.status, 0);
     assert_non_null(strstr(c.out, "hirf index=concat"));
     assert_non_null(strstr(c.out, "hirf index=tea"));
+    assert_non_null(strstr(c.out, "hirf index=full"));
     const char *rl = strstr(c.out, "register cache: conflicts sampled concat ");
     assert_non_null(rl);
+    assert_non_null(strstr(rl, ", tea "));
+    assert_non_null(strstr(rl, ", full "));
     assert_non_null(strstr(rl, "rc_locality "));
     assert_non_null(strstr(rl, "warps not exited "));
     FILE *f = fopen(rec, "r");
