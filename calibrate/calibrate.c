@@ -1266,8 +1266,10 @@ static int hirf_ratio_check(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_
         rep->hirf_ratio_var = d2 / n;
         out->level_var += fmax(0.0, d2 / n - nn);
     }
-    if (out->hirf_ratio_has[RF_RC_CONCAT] || out->hirf_ratio_has[RF_RC_TEA]
-        || out->hirf_ratio_has[RF_RC_FULL])
+    bool any = false;
+    for (int ix = 0; ix < RF_NRCINDEX; ix++)
+        any |= out->hirf_ratio_has[ix];
+    if (any)
         out->hirf_ratio_w = rf_extrap_shrink_prior(HIRF_RATIO_PRIOR,
                                                    RF_EXTRAP_HIRF_RATIO_NOISE
                                                        * RF_EXTRAP_HIRF_RATIO_NOISE);

@@ -421,14 +421,8 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ, do
     return RF_OK;
 }
 
-int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
-                 rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err)
-{
-    return pf_apply(gpu, d, occ, (double)occ->warps_per_sm, k, p, m, NULL, NULL, NULL, err);
-}
-
 /* The parameters the IPC model sees for design d: LTRF's register-cache
- * banks queue with conflict_scale x ltrf_conflict (rf_extrap_pf), every
+ * banks queue with conflict_scale x ltrf_conflict (pf_apply), every
  * other design (RFC's cache banks included) with conflict_scale. */
 static void design_params(const rf_design *d, const rf_ipc_params *p, rf_ipc_params *q)
 {

@@ -123,11 +123,6 @@ void rf_extrap_pool_balance(const rf_ipc_kernel *k, const rf_occ *occ, rf_ipc_ma
 void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                        rf_ipc_machine *m);
 
-/* RFC and LTRF design terms (analytic/prefetch.c) added to m, and the
- * two-level pool's bound on issuing warps (k->active_frac); nothing for other
- * designs.  Needs k->func and k->prof. */
-int rf_extrap_pf(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
-                 rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m, rf_err *err);
 
 /* The occupancy-raising designs' terms (analytic/switching.c) at design d
  * with occupancy occ: fills si and st, scales k->active_frac by the

@@ -1,5 +1,5 @@
 /* pffit.c - calibration of the RFC/LTRF closed form (seed 004; model in
- * analytic/prefetch.c, calibrate/extrapolate.c rf_extrap_pf and
+ * analytic/prefetch.c, calibrate/extrapolate.c pf_apply and
  * analytic/ipc.c), two ways: from full runs (rf_pffit_sample_seeds and
  * rf_pffit_fit, the reproduction report's seed 004, results/repro_004.c),
  * and from short windows only (rf_pffit_calibrate, rfkit calibrate
