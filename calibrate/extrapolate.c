@@ -608,6 +608,7 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
     double run_warps = (double)(resident < on_sm ? resident : on_sm) * k.warps_per_cta;
     if ((rc = pf_apply(gpu, d, &out->occ, run_warps, &k, &p, &m, pk_in, &pk, &pt, err)) < 0)
         return rc;
+    out->pf = pt;
     out->pool_warps = pool0;
     out->pool_balance = pool0 > 0 ? m.pool / pool0 : 0.0;
     double late = writes_all - k.writes;    /* LTRF: results written to the main file */

@@ -12,6 +12,7 @@
 #include "../analytic/energy.h"
 #include "../analytic/ipc.h"
 #include "../analytic/occupancy.h"
+#include "../analytic/prefetch.h"
 #include "../analytic/switching.h"
 #include "../common/error.h"
 #include "../inputs/gpu.h"
@@ -42,6 +43,7 @@ typedef struct rf_estimate {
     double energy_nj;       /* register file energy of the kernel, nJ */
     bool calibrated;
     rf_rcc_result rc;       /* HI-RF register-cache rates (zero for other designs) */
+    rf_pf_terms pf;         /* RFC and LTRF terms (analytic/prefetch.c; zero for others) */
     double pool_warps;      /* a two-level scheduler's pool per SM (0: none) */
     double pool_balance;    /* the share of its places that issue (analytic/kchar.c pool
                              * balance; 0: no pool) */

@@ -139,6 +139,14 @@ static void print_human(const char *gpu, const rf_kernel *k, const rf_design *d,
         rf_tbl_addf(t, "register cache\t%.1f%% of writes evict (write-backs), %.1f%% of reads "
                        "from NVM (%d pairs on %d lines)", 100.0 * e->rc.conflict,
                       100.0 * e->rc.read_miss, e->rc.pairs, e->rc.lines_used);
+    if (d->kind == RF_DESIGN_RFC)
+        rf_tbl_addf(t, "register cache\t%.1f%% of reads hit, %.1f%% of results written back "
+                       "(miss stall %.3f cycles per instruction)",
+                    100.0 * e->pf.rfc_hit, 100.0 * e->pf.rfc_wb, e->pf.stall_rfc);
+    if (d->kind == RF_DESIGN_LTRF)
+        rf_tbl_addf(t, "register cache\tPREFETCH stall %.3f, activation stall %.3f cycles per "
+                       "instruction; %.1f%% of results land in the cache",
+                    e->pf.stall_pf, e->pf.stall_act, 100.0 * e->pf.cache_writes);
     rf_tbl_addf(t, "calibration\t%s", calib_note);
     rf_tbl_print(t, stdout);
     rf_tbl_free(t);

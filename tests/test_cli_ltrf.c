@@ -112,6 +112,16 @@ static void estimate_batch(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "two-level pool             8 warps; "));
     assert_non_null(strstr(r.out, "of its places hold an issuing warp"));
+    assert_null(strstr(r.out, "register cache"));
+    free(r.out);
+    /* ... and the register cache's rates for RFC and LTRF. */
+    r = clirun_run("estimate " K " --sms 1 --design rfc");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "of reads hit"));
+    free(r.out);
+    r = clirun_run("estimate " K " --sms 1 --design ltrf");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "PREFETCH stall"));
     free(r.out);
     r = clirun_run("estimate --gpu fermi-gtx480 --kernel inputs/kernels/kmeans.spec --sms 1");
     assert_int_equal(r.status, 0);
