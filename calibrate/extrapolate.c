@@ -805,6 +805,20 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
         ev.writes = grid_insts * (k.writes + stolen);
         ev.xbar = grid_insts * k.reads;
     }
+    /* The cache's counts on the busiest SM: its share of the grid's. */
+    double share = grid_insts > 0 ? out->insts / grid_insts : 0.0;
+    memset(&out->rcc, 0, sizeof out->rcc);
+    if (d->kind == RF_DESIGN_HIRF) {
+        out->rcc.rc_hits = share * ev.cache_hits;
+        out->rcc.rc_misses = share * (ev.reads - ev.cache_hits);
+        out->rcc.rc_writes = share * ev.writes;
+        out->rcc.rc_conflicts = share * ev.writebacks;
+    } else if (d->kind == RF_DESIGN_RFC) {
+        out->rcc.rc_hits = share * ev.cache_hits;
+        out->rcc.rc_misses = share * ev.miss_fills;
+    } else if (d->kind == RF_DESIGN_LTRF) {
+        out->rcc.rc_hits = share * ev.cache_hits;
+    }
     /* Leakage of min(SMs, CTAs) register files over the kernel's cycles. */
     long sms = shape->sms > 0 ? shape->sms : (gpu->sms > 0 ? gpu->sms : 1);
     long used = shape->ctas < sms ? shape->ctas : sms;

@@ -28,6 +28,21 @@ typedef struct rf_shape {
                           * sampler's single-SM full run) */
 } rf_shape;
 
+/* A register cache's expected counts on the busiest SM, under the names and
+ * meanings of the sampler's counters (`simulate --csv`): reads served by
+ * the cache (RFC, HI-RF; every LTRF operand is in its partition) and not,
+ * results written into it and evictions to the main file (HI-RF; the
+ * sampler counts neither for RFC and LTRF).  Zero for other designs. */
+typedef struct rf_rc_counts {
+    double rc_hits, rc_misses, rc_writes, rc_conflicts;
+} rf_rc_counts;
+
+/* Their CSV columns, in output order: X(column, field). */
+#define RF_RC_COUNTER_COLUMNS(X)                                              \
+    X(rc_hits, rc_hits) X(rc_misses, rc_misses) X(rc_writes, rc_writes)         \
+    X(rc_conflicts, rc_conflicts)
+#define RF_RC_NCOUNTERS 4
+
 typedef struct rf_estimate {
     rf_occ occ;
     rf_ipc_result steady;   /* full-wave steady state */
@@ -44,6 +59,7 @@ typedef struct rf_estimate {
     bool calibrated;
     rf_rcc_result rc;       /* HI-RF register-cache rates (zero for other designs) */
     rf_pf_terms pf;         /* RFC and LTRF terms (analytic/prefetch.c; zero for others) */
+    rf_rc_counts rcc;       /* the register cache's counts (zero without one) */
     double pool_warps;      /* a two-level scheduler's pool per SM (0: none) */
     double pool_balance;    /* the share of its places that issue (analytic/kchar.c pool
                              * balance; 0: no pool) */

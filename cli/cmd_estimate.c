@@ -67,6 +67,7 @@ static void print_csv(const char *gpu, const rf_kernel *k, const rf_design *d,
         rf_csvw_field(&w, cols[i]);
 #define SW_NAME_(col, field) rf_csvw_field(&w, #col);
     RF_SW_COUNTER_COLUMNS(SW_NAME_)
+    RF_RC_COUNTER_COLUMNS(SW_NAME_)
 #undef SW_NAME_
     rf_csvw_end(&w);
     rf_csvw_field(&w, gpu);
@@ -91,6 +92,9 @@ static void print_csv(const char *gpu, const rf_kernel *k, const rf_design *d,
 #define SW_VALUE_(col, field) rf_csvw_num(&w, e->occc.field);
     RF_SW_COUNTER_COLUMNS(SW_VALUE_)
 #undef SW_VALUE_
+#define RC_VALUE_(col, field) rf_csvw_num(&w, e->rcc.field);
+    RF_RC_COUNTER_COLUMNS(RC_VALUE_)
+#undef RC_VALUE_
     rf_csvw_end(&w);
     rf_csvw_flush(&w);
     rf_csvw_free(&w);

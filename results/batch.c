@@ -54,6 +54,7 @@ static const char *const result_cols[] = {
     "cycles", "energy_nj", "area_mm2",
 #define SW_NAME_(col, field) #col,
     RF_SW_COUNTER_COLUMNS(SW_NAME_)
+    RF_RC_COUNTER_COLUMNS(SW_NAME_)
 #undef SW_NAME_
     "calibrated", "error"};
 
@@ -724,7 +725,7 @@ static void process_chunk(cache *cc, const job *jb, chunk *c)
         }
         if (rc) {
             c->errors++;
-            for (int i = 0; i < 10 + RF_SW_NCOUNTERS; i++)
+            for (int i = 0; i < 10 + RF_SW_NCOUNTERS + RF_RC_NCOUNTERS; i++)
                 rf_csvw_empty(&c->out);
             if (!err.msg[0])
                 snprintf(err.msg, sizeof err.msg, "%s", rf_strerror(rc));
@@ -749,8 +750,11 @@ static void process_chunk(cache *cc, const job *jb, chunk *c)
 #define SW_VALUE_(col, field) rf_csvw_num(&c->out, est.occc.field);
                 RF_SW_COUNTER_COLUMNS(SW_VALUE_)
 #undef SW_VALUE_
+#define RC_VALUE_(col, field) rf_csvw_num(&c->out, est.rcc.field);
+                RF_RC_COUNTER_COLUMNS(RC_VALUE_)
+#undef RC_VALUE_
             } else {
-                for (int i = 0; i < RF_SW_NCOUNTERS; i++)
+                for (int i = 0; i < RF_SW_NCOUNTERS + RF_RC_NCOUNTERS; i++)
                     rf_csvw_empty(&c->out);
             }
             rf_csvw_int(&c->out, est.calibrated ? 1 : 0);

@@ -121,11 +121,13 @@ static void bad_rows_do_not_stop_good_ones(void **state)
     assert_int_equal(st.errors, 3);
     assert_int_equal(count_lines(out), 7);
     char buf[512];
-    /* Header: input columns, then the result columns (the design counters
-     * between area_mm2 and calibrated). */
+    /* Header: input columns, then the result columns (the design counters,
+     * then the register cache's, between area_mm2 and calibrated). */
     field(out, 0, 6, buf, sizeof buf);
     assert_string_equal(buf, "ctas_per_sm");
-    field(out, 0, 28, buf, sizeof buf);
+    field(out, 0, 27, buf, sizeof buf);
+    assert_string_equal(buf, "rc_hits");
+    field(out, 0, 32, buf, sizeof buf);
     assert_string_equal(buf, "error");
     /* Row 1: 26 regs x 256 threads on a 32768-register SM: 4 CTAs, 32 warps;
      * no kernel, so no IPC; no error. */
@@ -135,10 +137,10 @@ static void bad_rows_do_not_stop_good_ones(void **state)
     assert_string_equal(buf, "32");
     field(out, 1, 9, buf, sizeof buf);
     assert_string_equal(buf, "");
-    field(out, 1, 28, buf, sizeof buf);
+    field(out, 1, 32, buf, sizeof buf);
     assert_string_equal(buf, "");
     /* Row 2: the error names file, line and column. */
-    field(out, 2, 28, buf, sizeof buf);
+    field(out, 2, 32, buf, sizeof buf);
     assert_string_equal(buf, "in.csv:3:4: banks: 'abc' is not a whole number");
     field(out, 2, 9, buf, sizeof buf);
     assert_string_equal(buf, "");
@@ -154,14 +156,17 @@ static void bad_rows_do_not_stop_good_ones(void **state)
     assert_true(atof(buf) > 1000);
     field(out, 3, 14, buf, sizeof buf);
     assert_true(atof(buf) > 0);
+    field(out, 3, 31, buf, sizeof buf);
+    assert_string_equal(buf, "0");
+    /* No register cache: its counts are 0. */
     field(out, 3, 27, buf, sizeof buf);
     assert_string_equal(buf, "0");
     /* Row 4: unknown GPU. */
-    field(out, 4, 28, buf, sizeof buf);   /* quoted: the message lists presets */
+    field(out, 4, 32, buf, sizeof buf);   /* quoted: the message lists presets */
     assert_true(!strncmp(buf, "\"in.csv:5:1: gpu: unknown GPU preset 'no-such-gpu'", 48));
     assert_null(strstr(buf, "gpu: gpu:"));
     /* Row 6: too few fields; the output row is padded to the header. */
-    field(out, 6, 28, buf, sizeof buf);
+    field(out, 6, 32, buf, sizeof buf);
     assert_non_null(strstr(buf, "5 fields"));
     free(out);
 }

@@ -8,6 +8,7 @@
 
 #include "support/clirun.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,23 @@ static void estimate_and_batch(void **state)
     assert_non_null(strstr(e.out, "register cache"));
     assert_non_null(strstr(e.out, "of writes evict"));
     free(e.out);
+    /* The CSV's counts (the sampler's columns) carry the rates the text
+     * prints: conflicts per write, NVM reads per read. */
+    e = clirun_run("estimate " HIRF " --sms 1 --design hirf --index tea --assign cac");
+    clirun c = clirun_run("estimate " HIRF " --sms 1 --design hirf --index tea --assign cac --csv");
+    assert_int_equal(e.status, 0);
+    assert_int_equal(c.status, 0);
+    const char *at = strstr(e.out, "register cache");
+    assert_non_null(at);
+    double evict = 0, nvm = 0;
+    assert_int_equal(sscanf(at, "register cache %lf%% of writes evict (write-backs), %lf%%", &evict,
+                            &nvm), 2);
+    double hits = clirun_csv_get(c.out, "rc_hits", 1), miss = clirun_csv_get(c.out, "rc_misses", 1);
+    double wr = clirun_csv_get(c.out, "rc_writes", 1), cf = clirun_csv_get(c.out, "rc_conflicts", 1);
+    assert_true(wr > 0 && hits > 0);
+    assert_true(fabs(100.0 * cf / wr - evict) <= 0.051);
+    assert_true(fabs(100.0 * miss / (hits + miss) - nvm) <= 0.051);
+    free(e.out), free(c.out);
     char path[] = "/tmp/rfkit_hirf_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);

@@ -9,6 +9,7 @@
 
 #include "support/clirun.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,11 +118,29 @@ static void estimate_batch(void **state)
     /* ... and the register cache's rates for RFC and LTRF. */
     r = clirun_run("estimate " K " --sms 1 --design rfc");
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "of reads hit"));
+    const char *at = strstr(r.out, "register cache");
+    assert_non_null(at);
+    double hit = 0;
+    assert_int_equal(sscanf(at, "register cache %lf%% of reads hit", &hit), 1);
+    free(r.out);
+    /* The CSV's counts (the sampler's columns): the same hit rate; RFC
+     * counts no cache writes or evictions, as the sampler. */
+    r = clirun_run("estimate " K " --sms 1 --design rfc --csv");
+    assert_int_equal(r.status, 0);
+    double h = clirun_csv_get(r.out, "rc_hits", 1), m = clirun_csv_get(r.out, "rc_misses", 1);
+    assert_true(h > 0 && m > 0);
+    assert_true(fabs(100.0 * h / (h + m) - hit) <= 0.051);
+    assert_true(clirun_csv_get(r.out, "rc_writes", 1) == 0);
     free(r.out);
     r = clirun_run("estimate " K " --sms 1 --design ltrf");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "PREFETCH stall"));
+    free(r.out);
+    /* LTRF: every operand in the warp's partition. */
+    r = clirun_run("estimate " K " --sms 1 --design ltrf --csv");
+    assert_int_equal(r.status, 0);
+    assert_true(clirun_csv_get(r.out, "rc_hits", 1) > 0);
+    assert_true(clirun_csv_get(r.out, "rc_misses", 1) == 0);
     free(r.out);
     r = clirun_run("estimate --gpu fermi-gtx480 --kernel inputs/kernels/kmeans.spec --sms 1");
     assert_int_equal(r.status, 0);
