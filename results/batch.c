@@ -50,12 +50,10 @@ typedef struct layout {
 } layout;
 
 static const char *const result_cols[] = {
-    "ctas_per_sm", "warps_per_sm", "occupancy", "ipc", "ipc_lo", "ipc_hi",
-    "cycles", "energy_nj", "area_mm2",
-#define SW_NAME_(col, field) #col,
-    RF_SW_COUNTER_COLUMNS(SW_NAME_)
-    RF_RC_COUNTER_COLUMNS(SW_NAME_)
-#undef SW_NAME_
+#define COL_NAME_(col, field) #col,
+    RF_BATCH_HEAD_COLUMNS(COL_NAME_) RF_SW_COUNTER_COLUMNS(COL_NAME_)
+    RF_RC_COUNTER_COLUMNS(COL_NAME_)
+#undef COL_NAME_
     "calibrated", "error"};
 
 static int make_layout(layout *lay, char **names, int n, const char *path, rf_err *err)

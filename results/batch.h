@@ -28,13 +28,23 @@
 
 #include <stdio.h>
 
+#include "../analytic/switching.h"
+#include "../calibrate/extrapolate.h"
 #include "../common/error.h"
 
-#define RF_BATCH_RESULT_COLUMNS \
-    "ctas_per_sm,warps_per_sm,occupancy,ipc,ipc_lo,ipc_hi,cycles,energy_nj,area_mm2,"           \
-    "resident_ctas_mean,active_ctas_mean,cta_switches,switch_cycles,switch_dram_bytes,"       \
-    "pcrf_full_stalls,lock_acquires,lock_wait_cycles,stall_lock,srp_stall_cycles,"            \
-    "srp_acquires,nonowner_mem_issue_prob,calibrated,error"
+/* The result columns, in output order: the estimate's figures, the
+ * occupancy-raising designs' counters (analytic/switching.h), the register
+ * cache's (calibrate/extrapolate.h), then `calibrated` and `error`; one
+ * list, written out as a string (RF_BATCH_RESULT_COLUMNS) and as the
+ * writer's array (results/batch.c). */
+#define RF_BATCH_HEAD_COLUMNS(X)                                                \
+    X(ctas_per_sm, 0) X(warps_per_sm, 0) X(occupancy, 0) X(ipc, 0) X(ipc_lo, 0)  \
+    X(ipc_hi, 0) X(cycles, 0) X(energy_nj, 0) X(area_mm2, 0)
+#define RF_BATCH_COLUMN_TEXT_(col, field) #col ","
+#define RF_BATCH_RESULT_COLUMNS                                                 \
+    RF_BATCH_HEAD_COLUMNS(RF_BATCH_COLUMN_TEXT_)                                \
+    RF_SW_COUNTER_COLUMNS(RF_BATCH_COLUMN_TEXT_)                                \
+    RF_RC_COUNTER_COLUMNS(RF_BATCH_COLUMN_TEXT_) "calibrated,error"
 
 typedef struct rf_batch_opts {
     int jobs;              /* worker threads; <= 1 runs in the calling thread */

@@ -89,6 +89,12 @@ static void empty_first_field(void **state)
                         "nonowner_mem_issue_prob,rc_hits,rc_misses,rc_writes,rc_conflicts,"
                         "calibrated,error\n"
                         ",,,,,,,,,,,,,,,,,,,,,,,,,,,\"in.csv:2: 2 fields, the header has 1\"\n");
+    /* The header the writer writes is the list `batch --help` and --plot's
+     * check give (RF_BATCH_RESULT_COLUMNS). */
+    const char *nl = strchr(out, '\n');
+    assert_non_null(nl);
+    assert_int_equal((size_t)(nl - out), strlen("gpu,") + strlen(RF_BATCH_RESULT_COLUMNS));
+    assert_memory_equal(out + 4, RF_BATCH_RESULT_COLUMNS, strlen(RF_BATCH_RESULT_COLUMNS));
     assert_int_equal(st.rows, 1);
     assert_int_equal(st.errors, 1);
     free(out);

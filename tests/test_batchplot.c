@@ -87,10 +87,14 @@ static void columns_of_the_output(void **state)
                         "energy_nj,area_mm2,resident_ctas_mean,active_ctas_mean,cta_switches,"
                         "switch_cycles,switch_dram_bytes,pcrf_full_stalls,lock_acquires,"
                         "lock_wait_cycles,stall_lock,srp_stall_cycles,srp_acquires,"
-                        "nonowner_mem_issue_prob,calibrated,error)");
+                        "nonowner_mem_issue_prob,rc_hits,rc_misses,rc_writes,rc_conflicts,"
+                        "calibrated,error)");
     rf_batchplot_free(&bp);
     /* Result columns are always there; names are matched exactly. */
     assert_int_equal(rf_batchplot_init(&bp, "energy_nj,area_mm2,calibrated", "o.csv", &err), 0);
+    assert_int_equal(rf_batchplot_check(&bp, head, 4, &err), 0);
+    rf_batchplot_free(&bp);
+    assert_int_equal(rf_batchplot_init(&bp, "banks,rc_conflicts", "o.csv", &err), 0);
     assert_int_equal(rf_batchplot_check(&bp, head, 4, &err), 0);
     rf_batchplot_free(&bp);
     assert_int_equal(rf_batchplot_init(&bp, "Banks,ipc", "o.csv", &err), 0);
