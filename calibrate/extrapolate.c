@@ -807,7 +807,6 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
     }
     /* The cache's counts on the busiest SM: its share of the grid's. */
     double share = grid_insts > 0 ? out->insts / grid_insts : 0.0;
-    memset(&out->rcc, 0, sizeof out->rcc);
     if (d->kind == RF_DESIGN_HIRF) {
         out->rcc.rc_hits = share * ev.cache_hits;
         out->rcc.rc_misses = share * (ev.reads - ev.cache_hits);

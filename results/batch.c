@@ -723,8 +723,8 @@ static void process_chunk(cache *cc, const job *jb, chunk *c)
         }
         if (rc) {
             c->errors++;
-            for (int i = 0; i < 10 + RF_SW_NCOUNTERS + RF_RC_NCOUNTERS; i++)
-                rf_csvw_empty(&c->out);
+            for (size_t i = 0; i + 1 < sizeof result_cols / sizeof result_cols[0]; i++)
+                rf_csvw_empty(&c->out);     /* every result column but `error` */
             if (!err.msg[0])
                 snprintf(err.msg, sizeof err.msg, "%s", rf_strerror(rc));
             one_line(err.msg);
