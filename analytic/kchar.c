@@ -1021,40 +1021,16 @@ static bool scratch_grow(scratch *s)
     return true;
 }
 
-/* A CTA's stalls in the order its walk met them (the threaded walk): a
- * memory stall s as -s, a dependence stall as s; zero stalls, which add
- * nothing to the running sums, are left out.  Added to the running sums in
- * that order they give the sums the serial walk gives, bit for bit. */
-typedef struct stall_log {
-    double *v;
-    size_t n, cap;
-} stall_log;
-
-static bool stall_log_put(stall_log *lg, double v)
-{
-    if (lg->n == lg->cap) {
-        size_t nc = lg->cap ? 2 * lg->cap : 256;
-        double *nv = realloc(lg->v, sizeof *nv * nc);
-        if (!nv)
-            return false;
-        lg->v = nv;
-        lg->cap = nc;
-    }
-    lg->v[lg->n++] = v;
-    return true;
-}
-
 /* One warp (warp wi of its CTA) alone along a random path; adds its
  * instructions and cycles per phase to its scratch row (grown as it needs,
  * to MC_WALKPH phases; the phases past that go into the last), its stalls
- * to *sm / *sd (lg NULL) or to lg (in order; *sm, *sd untouched), its
- * turns and memory waits to *nev / *nmw; returns the drain.  *oom is set
- * when the rows or lg could not grow.  Reads gpu, f, prof and w only: the
+ * to *sm / *sd, its turns and memory waits to *nev / *nmw; returns the
+ * drain.  *oom is set when the rows could not grow.  Reads gpu, f, prof and w only: the
  * warp's state is ready[], from_mem[], *sc and the sums it is given. */
 static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                         const walk_prog *w, uint64_t seed, uint64_t cta, uint64_t gid,
                         double *ready, bool *from_mem, scratch *sc, int wi, double *sm,
-                        double *sd, double *nev, double *nmw, stall_log *lg, int *nph,
+                        double *sd, double *nev, double *nmw, int *nph,
                         double *dram_at, bool *oom)
 {
     float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
@@ -1086,12 +1062,7 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                     mem = from_mem[r];
                 }
             }
-            if (lg) {
-                if (start > t && !stall_log_put(lg, mem ? -(start - t) : start - t))
-                    *oom = true;
-                if (mem)
-                    n_mw += start > t ? 1.0 : 0.0;
-            } else if (mem) {
+            if (mem) {
                 s_mem += start - t;
                 n_mw += start > t ? 1.0 : 0.0;
             } else
@@ -1226,11 +1197,13 @@ static int restride(rf_ctaset *cs, int n, int phases)
  * rows written, its drain (slowest warp), work (mean warp), critical
  * (slowest warp) and live time summed over its phases; phases past
  * MC_MAXPH folded into the last (*nph then MC_MAXPH).  The stalls, turns
- * and memory waits go as walk_warp puts them.  *oom as walk_warp. */
+ * and memory waits are added to *sm, *sd, *nev, *nmw: the CTA's own sums,
+ * from zero, which the caller adds to the run's in CTA order (the same
+ * sums however the CTAs are spread over threads).  *oom as walk_warp. */
 static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                      const walk_prog *prog, uint64_t seed, uint64_t cta, int wpc, double *ready,
                      bool *from_mem, scratch *sc, double *sm, double *sd, double *nev,
-                     double *nmw, stall_log *lg, int *nph_out, int *used, double *drain_out,
+                     double *nmw, int *nph_out, int *used, double *drain_out,
                      double *cw_out, double *cc_out, double *cl_out, bool *oom)
 {
     int nph = 1;
@@ -1238,7 +1211,7 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     for (int w = 0; w < wpc; w++) {
         uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
         double d = walk_warp(gpu, f, prof, prog, seed, cta, gid, ready, from_mem, sc, w, sm, sd,
-                             nev, nmw, lg, &nph, NULL, oom);
+                             nev, nmw, &nph, NULL, oom);
         cta_drain = d > cta_drain ? d : cta_drain;
     }
     *drain_out = cta_drain;
@@ -1303,8 +1276,7 @@ typedef struct cta_slot {
     scratch sc;
     double *ready;
     bool *from_mem;
-    stall_log lg;
-    double nev, nmw, drain, cw, cc, cl;
+    double sm, sd, nev, nmw, drain, cw, cc, cl;
     int nph, used;
 } cta_slot;
 
@@ -1327,14 +1299,12 @@ static int walk_job_run(int j, void *ctx)
         /* Walked on a copy of the slot, written back at the end: the
          * running counts stay off the cache lines of the slots beside it. */
         cta_slot sl = wj->slot[i % wj->nslot];
-        double sm = 0, sd = 0;
         bool oom = false;
-        sl.lg.n = 0;
-        sl.nev = sl.nmw = 0;
+        sl.sm = sl.sd = sl.nev = sl.nmw = 0;
         sl.cw = sl.cc = sl.cl = 0;
         walk_cta(wj->gpu, wj->f, wj->prof, wj->prog, wj->seed,
                  (uint64_t)((wj->first_cta + wj->nfrom + i) * wj->stride), wj->wpc, sl.ready,
-                 sl.from_mem, &sl.sc, &sm, &sd, &sl.nev, &sl.nmw, &sl.lg, &sl.nph, &sl.used,
+                 sl.from_mem, &sl.sc, &sl.sm, &sl.sd, &sl.nev, &sl.nmw, &sl.nph, &sl.used,
                  &sl.drain, &sl.cw, &sl.cc, &sl.cl, &oom);
         wj->slot[i % wj->nslot] = sl;
         if (oom)
@@ -1460,22 +1430,16 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             nev = from->run[4 * c + 2];
             nmw = from->run[4 * c + 3];
         } else if (par) {
-            /* Walked on a thread into its slot: the stalls added in the
-             * walk's order, the turns and memory waits (whole numbers,
-             * exact) as counts. */
+            /* Walked on a thread into its slot: its sums added as the
+             * serial walk adds them. */
             int rcw = rf_pool_wait(&pool, (c - nfrom) / WALK_BLOCK);
             cta_slot *sl = &slot[(c - nfrom) % nslot];
             if (rcw) {
                 rc = RF_ENOMEM;
                 goto done;
             }
-            for (size_t q = 0; q < sl->lg.n; q++) {
-                double v = sl->lg.v[q];
-                if (v < 0)
-                    sm += -v;
-                else
-                    sd += v;
-            }
+            sm += sl->sm;
+            sd += sl->sd;
             nev += sl->nev;
             nmw += sl->nmw;
             nph = sl->nph;
@@ -1489,9 +1453,14 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             T = sl->sc.T;
         } else {
             bool oom = false;
+            double csm = 0, csd = 0, cev = 0, cmw = 0;
             walk_cta(gpu, f, prof, &prog, seed, (uint64_t)((first_cta + c) * stride), wpc, ready,
-                     from_mem, &sc, &sm, &sd, &nev, &nmw, NULL, &nph, &used, &cta_drain, &cw,
-                     &cc, &cl, &oom);
+                     from_mem, &sc, &csm, &csd, &cev, &cmw, &nph, &used, &cta_drain, &cw, &cc,
+                     &cl, &oom);
+            sm += csm;
+            sd += csd;
+            nev += cev;
+            nmw += cmw;
             if (oom) {
                 rc = RF_ENOMEM;
                 goto done;
@@ -1560,7 +1529,6 @@ done:
         free(wj.slot[q].sc.T);
         free(wj.slot[q].ready);
         free(wj.slot[q].from_mem);
-        free(wj.slot[q].lg.v);
     }
     free(wj.slot);
     if (prc == RF_OK)
@@ -2124,7 +2092,7 @@ static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     for (int wi = 0; wi < wpc && !oom; wi++) {
         double at[3] = {-1.0, 0.0, 0.0}, sm = 0, sd = 0, nev = 0, nmw = 0;
         walk_warp(gpu, f, prof, &prog, RF_KCHAR_MC_SEED, 0, (uint64_t)wi, ready, from_mem, &sc,
-                  wi, &sm, &sd, &nev, &nmw, NULL, &nph, at, &oom);
+                  wi, &sm, &sd, &nev, &nmw, &nph, at, &oom);
         if (at[0] >= 0) {
             first = at[0] < first ? at[0] : first;
             tsum += at[2] > at[1] ? at[2] - at[1] : 0.0;

@@ -265,6 +265,8 @@ rf_rcc_memo_slot *rf_rcc_memo_get(rf_rcc_writes *w, const rf_rc_geom *g, int ass
     if (!m || m->nslots < 1)
         return NULL;
     rf_rcc_memo_slot *s = memo_find(m, g, assign);
+    if (m->frozen)
+        return s && s->flow_ok ? s : NULL;
     if (s)
         return s;
     s = &m->slot[m->next];
@@ -1108,6 +1110,22 @@ double rf_rcc_fit_locality(const rf_rcc_result *res, const double *meas, int n)
 }
 
 
+int rf_rcc_memo_prepare(rf_rcc_writes *w, const rf_gpu *gpu, const rf_design *d, rf_err *err)
+{
+    if (d->kind != RF_DESIGN_HIRF || w->nregs < 1 || !w->memo || w->memo->frozen)
+        return 0;
+    rf_rc_geom g;
+    int rc = rf_rc_geom_for(d, gpu, &g, err);
+    if (rc)
+        return rc;
+    rf_rcc_memo_slot *ms = rf_rcc_memo_get(w, &g, d->assign);
+    if (ms && !ms->flow_ok) {
+        rc = rf_rcc_flow_of(w, &g, d->assign, &ms->flow, err);
+        ms->flow_ok = rc == 0;
+    }
+    return rc;
+}
+
 double rf_rcc_stall(double writes_per_inst, double conflict, int nvm_write_latency)
 {
     int extra = nvm_write_latency > 1 ? nvm_write_latency - 1 : 0;
@@ -1134,12 +1152,15 @@ int rf_rcc_apply(const rf_gpu *gpu, const rf_design *d, int warps,
     /* Without the caller's memo, a one-slot memo for this estimate: the
      * flow and the two walks ask for the renumbering again. */
     rf_rcc_memo *callers = k->rcw.memo, mine = {0};
-    if (k->rcw.nregs > 0 && !callers) {
+    rf_rcc_memo_slot *ms = k->rcw.nregs > 0 ? rf_rcc_memo_get(&k->rcw, &g, d->assign) : NULL;
+    if (k->rcw.nregs > 0 && !ms) {
+        /* No memo, or a frozen one without this flow. */
         rc = rf_rcc_memo_init(&mine, 1, err);
         k->rcw.memo = &mine;
+        if (rc == 0)
+            ms = rf_rcc_memo_get(&k->rcw, &g, d->assign);
     }
     if (rc == 0 && k->rcw.nregs > 0) {
-        rf_rcc_memo_slot *ms = rf_rcc_memo_get(&k->rcw, &g, d->assign);
         if (!ms->flow_ok) {
             rc = rf_rcc_flow_of(&k->rcw, &g, d->assign, &ms->flow, err);
             ms->flow_ok = rc == 0;

@@ -84,7 +84,9 @@ typedef struct rf_rcc_flow {
  * depend on nothing else, and the flow's LU solves are most of an HI-RF
  * estimate (batch rows that vary banks, warps or calibration reuse them).
  * Attached to rf_rcc_writes.memo, rf_rcc_assign_map and rf_rcc_apply use
- * it; slots are replaced in turn.  Not thread-safe: one per thread. */
+ * it; slots are replaced in turn.  Not thread-safe, unless frozen: a frozen
+ * memo is only read (threads may share it), and a (geometry, assignment)
+ * it lacks is computed apart, not kept. */
 typedef struct rf_rcc_memo_slot {
     bool used, flow_ok;
     int assign, span;
@@ -95,14 +97,21 @@ typedef struct rf_rcc_memo_slot {
 
 typedef struct rf_rcc_memo {
     int nslots, next;
+    bool frozen;
     rf_rcc_memo_slot *slot;
 } rf_rcc_memo;
 
 int rf_rcc_memo_init(rf_rcc_memo *m, int nslots, rf_err *err);
 void rf_rcc_memo_free(rf_rcc_memo *m);
 /* The slot of (g, assign) in w->memo, filled with its renumbering (a new
- * slot has flow_ok false); NULL without a memo. */
+ * slot has flow_ok false); NULL without a memo, or where a frozen memo
+ * holds no flow of (g, assign). */
 rf_rcc_memo_slot *rf_rcc_memo_get(rf_rcc_writes *w, const rf_rc_geom *g, int assign);
+/* Fills w->memo (unfrozen) with the renumbering and flow of HI-RF design d
+ * on gpu, as rf_rcc_apply would; nothing for other designs, without a memo
+ * or without the kernel's write counts.  Then rf_rcc_memo_freeze lets
+ * threads share it (calibrate's window models). */
+int rf_rcc_memo_prepare(rf_rcc_writes *w, const rf_gpu *gpu, const rf_design *d, rf_err *err);
 
 /* The flow from the code (last-writer distributions per line along the
  * CFG under the profile), or, without code, from independent writes:

@@ -250,6 +250,9 @@
  * whole-grid runs of 256 CTAs on 8 slots, whose level the population
  * model sets well). */
 #define SHORT_LEVEL_WAVES 16
+/* Slots of the HI-RF flow memo: a plan's HI-RF designs (index families and
+ * assignments) and room to spare. */
+#define CALIB_RC_MEMO 8
 
 /* The factor on the noise of a window of len cycles on gpu, for CTAs of
  * an estimated life cycles (0: unknown): the short-window rule above,
@@ -1356,7 +1359,7 @@ int rf_calib_windows_start(const rf_gpu *gpu, const rf_kernel *k, const rf_plan 
 }
 
 static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
-                     const rf_ipc_kernel *kc, const rf_ctaset *walked, rf_ctaset **draw0,
+                     rf_ipc_kernel *kc, const rf_ctaset *walked, rf_ctaset **draw0,
                      const rf_calib_opts *opts, rf_calib *out, rf_calib_report *rep,
                      rf_err *err);
 
@@ -1372,16 +1375,32 @@ int rf_calib_run_walked(const rf_gpu *gpu, const char *gpu_name, const rf_kernel
                         const rf_calib_opts *opts, rf_calib *out, rf_calib_report *rep,
                         rf_err *err)
 {
+    /* The kernel figures with a memo of the HI-RF flows (the windows'
+     * designs, computed once and shared by the fit's threads: a flow
+     * depends on the code and the cache's geometry alone, not on the
+     * parameters the fit moves). */
+    rf_ipc_kernel *km = malloc(sizeof *km);
+    rf_rcc_memo memo;
+    int rc = km ? rf_rcc_memo_init(&memo, CALIB_RC_MEMO, err)
+                : rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (rc) {
+        free(km);
+        return rc;
+    }
+    *km = *kc;
+    km->rcw.memo = &memo;
     rf_ctaset *draw0 = NULL;
-    int rc = calib_run(gpu, gpu_name, k, kc, walked, &draw0, opts, out, rep, err);
+    rc = calib_run(gpu, gpu_name, k, km, walked, &draw0, opts, out, rep, err);
     rf_kchar_ctaset_free(draw0);
+    rf_rcc_memo_free(&memo);
+    free(km);
     return rc;
 }
 
 /* The calibration (the steps at the top of this file); *draw0 receives the
  * level's first draw, walked before the windows' sets, which slice it. */
 static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
-                     const rf_ipc_kernel *kc, const rf_ctaset *walked, rf_ctaset **draw0,
+                     rf_ipc_kernel *kc, const rf_ctaset *walked, rf_ctaset **draw0,
                      const rf_calib_opts *opts, rf_calib *out, rf_calib_report *rep,
                      rf_err *err)
 {
@@ -1502,6 +1521,14 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     if (rc)
         return rc;
     rep->n = plan->n;
+    /* The windows' HI-RF flows into the memo, which the fit's threads then
+     * only read. */
+    for (int i = 0; i < plan->n && !rc; i++)
+        rc = rf_rcc_memo_prepare(&kc->rcw, gpu, &plan->pt[i].design, err);
+    if (rc)
+        return rc;
+    if (kc->rcw.memo)
+        kc->rcw.memo->frozen = true;
 
     rf_ipc_kernel kuse = *kc;
     if (base_insts > 0) {

@@ -445,15 +445,11 @@ static void write_service_queueing(void **state)
     NEAR(w.write_wait, 0.1875);
 }
 
-/* rf_rcc_apply on the ping-pong kernel (one warp; W0R3 on 8 lines per
- * sub-core; NVM write 4 cycles): conflict 3/4, read miss 1/4.  One read
- * and one write per instruction become 1/4 bank read and 3/4 x 4 = 3
- * bank-cycles of writes; write-backs per instruction 3/4 on the warp's
- * path with service 4; one-operand instructions read a bank with
- * probability 1/4.  Other designs are left alone. */
-static void apply_terms(void **state)
+/* The ping-pong kernel (r8 = r0, r0 = r8, twice) on tiny_hirf's GPU, with
+ * its write counts in k->rcw, and a W0R3 HI-RF design with the base
+ * assignment. */
+static rf_func *pingpong_hirf(rf_gpu *gpu, rf_ipc_kernel *k, rf_design *d)
 {
-    (void)state;
     kb_builder b;
     kb_begin(&b, "pingpong");
     kb_block(&b, "B0");
@@ -464,18 +460,32 @@ static void apply_terms(void **state)
     kb_i(&b, "exit");
     rf_func *f = kb_finish(&b);
     assert_non_null(f);
-    rf_gpu gpu;
-    rf_ipc_kernel k;
-    tiny_hirf(&gpu, &k);
-    rf_design d;
-    rf_design_init(&d);
-    d.kind = RF_DESIGN_HIRF;
-    d.wbits = 0;
-    d.rbits = 3;
-    d.assign = RF_ASSIGN_BASE;
+    tiny_hirf(gpu, k);
+    rf_design_init(d);
+    d->kind = RF_DESIGN_HIRF;
+    d->wbits = 0;
+    d->rbits = 3;
+    d->assign = RF_ASSIGN_BASE;
     rf_profile prof = {0, 0.5, 1, 1, 0};
     rf_err err = {0};
-    assert_int_equal(rf_rcc_writes_of(f, &prof, &k.rcw, &err), 0);
+    assert_int_equal(rf_rcc_writes_of(f, &prof, &k->rcw, &err), 0);
+    return f;
+}
+
+/* rf_rcc_apply on the ping-pong kernel (one warp; W0R3 on 8 lines per
+ * sub-core; NVM write 4 cycles): conflict 3/4, read miss 1/4.  One read
+ * and one write per instruction become 1/4 bank read and 3/4 x 4 = 3
+ * bank-cycles of writes; write-backs per instruction 3/4 on the warp's
+ * path with service 4; one-operand instructions read a bank with
+ * probability 1/4.  Other designs are left alone. */
+static void apply_terms(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_ipc_kernel k;
+    rf_design d;
+    rf_err err = {0};
+    rf_func *f = pingpong_hirf(&gpu, &k, &d);
     rf_ipc_params p;
     rf_ipc_params_default(&p);
     rf_ipc_machine m;
@@ -686,28 +696,11 @@ static void wb_dispersion(void **state)
 static void apply_own_walk(void **state)
 {
     (void)state;
-    kb_builder b;
-    kb_begin(&b, "pingpong8");
-    kb_block(&b, "B0");
-    kb_i(&b, "alu r8 = r0");
-    kb_i(&b, "alu r0 = r8");
-    kb_i(&b, "alu r8 = r0");
-    kb_i(&b, "alu r0 = r8");
-    kb_i(&b, "exit");
-    rf_func *f = kb_finish(&b);
-    assert_non_null(f);
     rf_gpu gpu;
     rf_ipc_kernel k;
-    tiny_hirf(&gpu, &k);
     rf_design d;
-    rf_design_init(&d);
-    d.kind = RF_DESIGN_HIRF;
-    d.wbits = 0;
-    d.rbits = 3;
-    d.assign = RF_ASSIGN_BASE;
-    rf_profile prof = {0, 0.5, 1, 1, 0};
     rf_err err = {0};
-    assert_int_equal(rf_rcc_writes_of(f, &prof, &k.rcw, &err), 0);
+    rf_func *f = pingpong_hirf(&gpu, &k, &d);
     rf_ipc_params p;
     rf_ipc_params_default(&p);
     p.rc_stall = 0.5;
@@ -719,6 +712,58 @@ static void apply_own_walk(void **state)
     assert_true(r.own_read_stall > 0);
     NEAR(m.extra_stall, r.own_read_stall + 0.5 * r.own_wb_wait);
     NEAR(m.extra_hold, r.own_read_stall);
+    kb_free(f);
+}
+
+/* A frozen memo is only read: rf_rcc_apply with one prepared for the
+ * design (rf_rcc_memo_prepare, then frozen) gives the result it gives
+ * without a memo, and with one frozen empty it computes the flow apart and
+ * leaves the memo as it was (no slot taken), so threads may share it. */
+static void frozen_memo_is_read_only(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_ipc_kernel k;
+    rf_design d;
+    rf_err err = {0};
+    rf_func *f = pingpong_hirf(&gpu, &k, &d);
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    rf_rcc_result want, got;
+    rf_ipc_machine m0, m1;
+    memset(&m0, 0, sizeof m0);
+    m0.banks = 8;
+    m1 = m0;
+    rf_ipc_kernel k0 = k;
+    assert_int_equal(rf_rcc_apply(&gpu, &d, 1, &p, &m0, &k0, &want, &err), 0);
+
+    rf_rcc_memo memo;
+    assert_int_equal(rf_rcc_memo_init(&memo, 2, &err), 0);
+    rf_ipc_kernel k1 = k;
+    k1.rcw.memo = &memo;
+    assert_int_equal(rf_rcc_memo_prepare(&k1.rcw, &gpu, &d, &err), 0);
+    assert_true(memo.slot[0].used && memo.slot[0].flow_ok);
+    memo.frozen = true;
+    assert_int_equal(rf_rcc_apply(&gpu, &d, 1, &p, &m1, &k1, &got, &err), 0);
+    assert_memory_equal(&got, &want, sizeof got);
+    NEAR(m1.extra_stall, m0.extra_stall);
+    assert_ptr_equal(k1.rcw.memo, &memo);
+
+    rf_rcc_memo_free(&memo);
+    assert_int_equal(rf_rcc_memo_init(&memo, 2, &err), 0);
+    memo.frozen = true;
+    rf_ipc_kernel k2 = k;
+    k2.rcw.memo = &memo;
+    rf_ipc_machine m2;
+    memset(&m2, 0, sizeof m2);
+    m2.banks = 8;
+    assert_int_equal(rf_rcc_apply(&gpu, &d, 1, &p, &m2, &k2, &got, &err), 0);
+    assert_memory_equal(&got, &want, sizeof got);
+    assert_false(memo.slot[0].used || memo.slot[1].used);
+    assert_int_equal(memo.next, 0);
+    assert_int_equal(rf_rcc_memo_prepare(&k2.rcw, &gpu, &d, &err), 0);
+    assert_false(memo.slot[0].used);
+    rf_rcc_memo_free(&memo);
     kb_free(f);
 }
 
@@ -1002,6 +1047,7 @@ int main(void)
         cmocka_unit_test(apply_own_walk),
         cmocka_unit_test(apply_burst_factor),
         cmocka_unit_test(apply_turns),
+        cmocka_unit_test(frozen_memo_is_read_only),
         cmocka_unit_test(writes_land_late),
         cmocka_unit_test(read_locality_by_hand),
         cmocka_unit_test(reads_keep_their_locality),
