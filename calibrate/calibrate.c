@@ -1151,24 +1151,73 @@ void rf_calib_window_noise(const double *r, const double *sig, int n, double *bi
  * windows set (rf_calib_window_noise).  The report keeps the rms of the
  * corrections log(IPC_cal / IPC_unc) of the whole-kernel estimates (one SM,
  * the whole grid, as the windows run) at the sampled designs. */
+typedef struct corr_job {
+    const rf_gpu *gpu;
+    const rf_ipc_kernel *kc;
+    const rf_calib *cal;
+    rf_shape shape;
+    const rf_design *d[RF_PLAN_MAX];    /* the plan's distinct designs */
+    double corr[RF_PLAN_MAX];
+    rf_err err[RF_PLAN_MAX];
+} corr_job;
+
+/* log(IPC_cal / IPC_unc) of distinct design i (a job of shrink_weight's
+ * pool: the estimates only read the kernel, its frozen memo and the
+ * record). */
+static int corr_of(int i, void *ctx)
+{
+    corr_job *j = ctx;
+    rf_err_clear(&j->err[i]);
+    rf_estimate ec, eu;
+    int rc = rf_extrap_estimate(j->gpu, j->d[i], j->kc, &j->shape, j->cal, &ec, &j->err[i]);
+    if (!rc)
+        rc = rf_extrap_estimate(j->gpu, j->d[i], j->kc, &j->shape, NULL, &eu, &j->err[i]);
+    if (!rc)
+        j->corr[i] = log(ec.ipc / eu.ipc);
+    return rc;
+}
+
 static int shrink_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
-                         double v, rf_calib *out, rf_calib_report *rep, rf_err *err)
+                         double v, int jobs, rf_calib *out, rf_calib_report *rep, rf_err *err)
 {
     const rf_plan *plan = &rep->plan;
-    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
-                      rf_kernel_ctas(k), 1};
-    double c2 = 0;
     out->shrink = 1.0;
+    /* The corrections of the plan's distinct designs (its positions repeat
+     * them), on the pool's threads, summed in plan order. */
+    corr_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    j->gpu = gpu;
+    j->kc = kc;
+    j->cal = out;
+    j->shape = (rf_shape){k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                          rf_kernel_ctas(k), 1};
+    int of[RF_PLAN_MAX], nd = 0;
     for (int i = 0; i < plan->n; i++) {
-        rf_estimate ec, eu;
-        int rc = rf_extrap_estimate(gpu, &plan->pt[i].design, kc, &shape, out, &ec, err);
-        if (!rc)
-            rc = rf_extrap_estimate(gpu, &plan->pt[i].design, kc, &shape, NULL, &eu, err);
-        if (rc)
-            return rc;
-        double corr = log(ec.ipc / eu.ipc);
-        c2 += corr * corr / plan->n;
+        of[i] = nd;
+        for (int q = 0; q < nd; q++)
+            if (memcmp(j->d[q], &plan->pt[i].design, sizeof *j->d[q]) == 0)
+                of[i] = q;
+        if (of[i] == nd)
+            j->d[nd++] = &plan->pt[i].design;
     }
+    rf_pool pool;
+    int rc = rf_pool_start(&pool, jobs, nd, corr_of, j, err);
+    if (rc) {
+        free(j);
+        return rc;
+    }
+    rf_pool_release(&pool, nd);
+    for (int q = 0; q < nd && !rc; q++)
+        if ((rc = rf_pool_wait(&pool, q)) != RF_OK && err)
+            *err = j->err[q];
+    rf_pool_finish(&pool);
+    double c2 = 0;
+    for (int i = 0; i < plan->n && !rc; i++)
+        c2 += j->corr[of[i]] * j->corr[of[i]] / plan->n;
+    free(j);
+    if (rc)
+        return rc;
     rep->corr_rms = sqrt(c2);
     rep->level_noise = v;
     out->shrink = rf_extrap_shrink_prior(RF_EXTRAP_PRIOR_CORR, v);
@@ -1716,7 +1765,7 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
         rc = whole_kernel_level(gpu, k, &kuse, out, c.rate ? rep->fit.theta[c.np] : 1.0, seed,
                                 *draw0, walked, jobs, err);
     if (!rc)
-        rc = shrink_weight(gpu, k, kc, vwin, out, rep, err);
+        rc = shrink_weight(gpu, k, kc, vwin, jobs, out, rep, err);
     if (!rc && nhirf > 0)
         rf_calib_hirf_window_check(rep, nord, at_bound, vwin, out);
     if (!rc && nhirf > 0)

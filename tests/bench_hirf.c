@@ -525,12 +525,18 @@ static void vscore(vjob *j, const rf_gpu *gpu)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu > 1 ? (int)ncpu : 1;
     rf_calib_opts co = {0, seed, NULL, false, NULL, jobs};
-    if (!rep || rf_kchar_compute_walked_jobs(gpu, j->k, &j->kc, NULL, jobs, &err)
-        || rf_calib_run(gpu, gpu->name, j->k, &j->kc, &co, &j->cal, rep, &err)) {
+    /* As rfkit calibrate runs it: the characterisation's CTA walks serve
+     * the calibration's at seed 1. */
+    rf_ctaset *walked = NULL;
+    if (!rep || rf_kchar_compute_walked_jobs(gpu, j->k, &j->kc, seed <= 1 ? &walked : NULL, jobs,
+                                             &err)
+        || rf_calib_run_walked(gpu, gpu->name, j->k, &j->kc, walked, &co, &j->cal, rep, &err)) {
         fprintf(stderr, "bench_hirf: calibrate %s: %s\n", j->name, err.msg);
+        rf_kchar_ctaset_free(walked);
         free(rep);
         return;
     }
+    rf_kchar_ctaset_free(walked);
     j->cal_cpu_s = benchrun_proc_cpu_s() - t0;
     j->cal_wall_s = benchrun_wall_s() - w0;
     j->sample_cycles = rep->sim_cycles;
