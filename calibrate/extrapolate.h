@@ -99,10 +99,10 @@ double rf_extrap_shrink_prior(double d, double v);
 double rf_extrap_rel_var_win(double bias, double se, double w, double c, double vfit_rel,
                              double sigma_unc);
 
-/* The uncalibrated model's relative error (calibrate/extrapolate.c): 0.047
- * for the whole grid on one SM, 0.029 for one SM's share of a grid spread
- * over several. */
-double rf_extrap_sigma_unc(const rf_gpu *gpu, const rf_shape *shape);
+/* The uncalibrated model's relative error for design d (calibrate/
+ * extrapolate.c): 0.045 for the whole grid on one SM, 0.029 for one SM's
+ * share of a grid spread over several; HI-RF designs 0.0505 and 0.058. */
+double rf_extrap_sigma_unc(const rf_gpu *gpu, const rf_design *d, const rf_shape *shape);
 
 /* Relative variance of a calibrated estimate (calibrate/extrapolate.c, 4.)
  * with windows' noise s over n windows, shrinkage weight w, correction c

@@ -498,9 +498,16 @@ static void window_interval_variance_by_hand(void **state)
     rf_err err;
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
     rf_shape one = {.sms = 1}, spread = {.sms = 15}, dflt = {.sms = 0};
-    assert_float_equal(rf_extrap_sigma_unc(&gpu, &one), 0.045, 0);
-    assert_float_equal(rf_extrap_sigma_unc(&gpu, &spread), 0.029, 0);
-    assert_float_equal(rf_extrap_sigma_unc(&gpu, &dflt), 0.029, 0);
+    rf_design base, hirf;
+    rf_design_init(&base);
+    rf_design_init(&hirf);
+    hirf.kind = RF_DESIGN_HIRF;
+    assert_float_equal(rf_extrap_sigma_unc(&gpu, &base, &one), 0.045, 0);
+    assert_float_equal(rf_extrap_sigma_unc(&gpu, &base, &spread), 0.029, 0);
+    assert_float_equal(rf_extrap_sigma_unc(&gpu, &base, &dflt), 0.029, 0);
+    /* HI-RF designs: their own model's rms on the nine (volta-hirf). */
+    assert_float_equal(rf_extrap_sigma_unc(&gpu, &hirf, &one), 0.0505, 0);
+    assert_float_equal(rf_extrap_sigma_unc(&gpu, &hirf, &dflt), 0.058, 0);
 }
 
 /* The relative variance of a calibrated estimate, v = 0.005^2 + s^2 / n +
