@@ -1146,11 +1146,6 @@ void rf_calib_window_noise(const double *r, const double *sig, int n, double *bi
         *v *= chi / (n - 1);
 }
 
-/* The shrinkage weight (calibrate/extrapolate.c, 3.): the prior width
- * RF_EXTRAP_PRIOR_CORR against v, the noise variance of the level the ordinary
- * windows set (rf_calib_window_noise).  The report keeps the rms of the
- * corrections log(IPC_cal / IPC_unc) of the whole-kernel estimates (one SM,
- * the whole grid, as the windows run) at the sampled designs. */
 typedef struct corr_job {
     const rf_gpu *gpu;
     const rf_ipc_kernel *kc;
@@ -1177,6 +1172,11 @@ static int corr_of(int i, void *ctx)
     return rc;
 }
 
+/* The shrinkage weight (calibrate/extrapolate.c, 3.): the prior width
+ * RF_EXTRAP_PRIOR_CORR against v, the noise variance of the level the ordinary
+ * windows set (rf_calib_window_noise).  The report keeps the rms of the
+ * corrections log(IPC_cal / IPC_unc) of the whole-kernel estimates (one SM,
+ * the whole grid, as the windows run) at the sampled designs. */
 static int shrink_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                          double v, int jobs, rf_calib *out, rf_calib_report *rep, rf_err *err)
 {
