@@ -1751,8 +1751,53 @@ static void pool_phase(const pool_sample *ps, pool_warp_st *f)
     f->wait = ps->wait[at];
 }
 
+/* A binary min-heap of (key, warp) for pool_run: its pending events by
+ * time, one entry per warp with a finite ev (a warp's ev is set only from
+ * INFINITY, or when its event is taken), and per scheduler its ready warps
+ * outside the pool by queue order (a warp enters when it becomes ready
+ * outside the pool and leaves only when a place takes it).  No entry is
+ * ever stale, and queue orders are distinct. */
+typedef struct pool_heap {
+    double *t;
+    int *w, n;
+} pool_heap;
+
+static void pool_heap_push(pool_heap *h, double t, int w)
+{
+    int i = h->n++;
+    while (i > 0 && h->t[(i - 1) / 2] > t) {
+        h->t[i] = h->t[(i - 1) / 2];
+        h->w[i] = h->w[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->t[i] = t;
+    h->w[i] = w;
+}
+
+static int pool_heap_pop(pool_heap *h)
+{
+    int top = h->w[0];
+    double t = h->t[--h->n];
+    int w = h->w[h->n], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && h->t[c + 1] < h->t[c])
+            c++;
+        if (!(h->t[c] < t))
+            break;
+        h->t[i] = h->t[c];
+        h->w[i] = h->w[c];
+        i = c;
+    }
+    h->t[i] = t;
+    h->w[i] = w;
+    return top;
+}
+
 static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_warp_st *fw,
-                       double *ev)
+                       double *ev, pool_heap *h, pool_heap *rq, int *due)
 {
     int wpc = ps->wpc, nslot = n * wpc;
     long total = n + (6L * n > 48 ? 6L * n : 48), next = 0, done = 0, seq = 0, events = 0;
@@ -1765,7 +1810,10 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
         fw[i].inpool = 0;
         ev[i] = INFINITY;
     }
-    double num = 0, den = 0, t = 0, tn = INFINITY; /* tn: the least ev */
+    double num = 0, den = 0, t = 0;
+    h->n = 0;
+    for (int s = 0; s < nsched; s++)
+        rq[s].n = 0;
     unsigned fill = (1u << nsched) - 1;
     while (done < total && events < RF_POOL_EVENTS) {
         /* Fill the free CTA slots from the sample. */
@@ -1782,6 +1830,7 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
                 f->st = PW_READY;
                 f->inpool = 0;
                 f->seq = seq++;
+                pool_heap_push(&rq[i % nsched], (double)f->seq, i);
                 ready[i % nsched]++;
                 sum++;
                 fill |= 1u << (i % nsched);
@@ -1795,20 +1844,17 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
             if (!(fill >> s & 1u))
                 continue;
             while (held[s] < per && held[s] < ready[s]) {
-                int best = -1;
-                for (int i = s; i < nslot; i += nsched)
-                    if (fw[i].st == PW_READY && !fw[i].inpool
-                        && (best < 0 || fw[i].seq < fw[best].seq))
-                        best = i;
+                int best = pool_heap_pop(&rq[s]);
                 fw[best].inpool = 1;
                 ev[best] = t + fw[best].rem;
-                tn = ev[best] < tn ? ev[best] : tn;
+                pool_heap_push(h, ev[best], best);
                 held[s]++;
             }
         }
         fill = 0;
-        if (!(tn < INFINITY))
+        if (h->n == 0)
             break;
+        double tn = h->t[0];    /* the least ev */
         double dt = tn > t ? tn - t : 0;
         if (done >= from && next < total) {
             double u = 0;
@@ -1820,12 +1866,16 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
         }
         t = tn > t ? tn : t;
         double lim = t + 1e-9 * (1.0 + t);
-        tn = INFINITY;
-        for (int i = 0; i < nslot; i++) {
-            if (ev[i] > lim) {
-                tn = ev[i] < tn ? ev[i] : tn;
-                continue;
-            }
+        /* The warps whose events are due, taken in warp order. */
+        int ndue = 0;
+        while (h->n > 0 && !(h->t[0] > lim)) {
+            int w = pool_heap_pop(h), x = ndue++;
+            for (; x > 0 && due[x - 1] > w; x--)
+                due[x] = due[x - 1];
+            due[x] = w;
+        }
+        for (int x = 0; x < ndue; x++) {
+            int i = due[x];
             pool_warp_st *f = &fw[i];
             int s = i % nsched;
             ev[i] = INFINITY;
@@ -1834,6 +1884,7 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
                 f->st = PW_READY;
                 f->rem = f->seg;
                 f->left--;
+                pool_heap_push(&rq[s], (double)f->seq, i);
                 ready[s]++;
                 sum++;
                 continue;
@@ -1846,7 +1897,7 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
             if (f->left > 0) {
                 f->st = PW_WAIT;
                 ev[i] = t + f->wait;
-                tn = ev[i] < tn ? ev[i] : tn;
+                pool_heap_push(h, ev[i], i);
                 continue;
             }
             int c = i / wpc;
@@ -1873,6 +1924,7 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
                     g->ph++;
                     pool_phase(ps, g);
                     g->st = PW_READY;
+                    pool_heap_push(&rq[q % nsched], (double)g->seq, q);
                     ready[q % nsched]++;
                     sum++;
                     fill |= 1u << (q % nsched);
@@ -1958,9 +2010,20 @@ static double pool_eff_of(const pool_sample *ps, int nsched, int per, int n)
     size_t ns = (size_t)n * wpc;
     pool_warp_st *fw = malloc(sizeof *fw * ns);
     double *ev = malloc(sizeof *ev * ns);
-    double e = fw && ev ? pool_run(ps, nsched, per, n, fw, ev) : -1.0;
+    /* The event heap, then one ready queue per scheduler, ns places each. */
+    double *keys = malloc(sizeof *keys * ns * (size_t)(nsched + 1));
+    int *ws = malloc(sizeof *ws * ns * (size_t)(nsched + 1));
+    int *due = malloc(sizeof *due * ns);
+    pool_heap h = {keys, ws, 0}, rq[RF_POOL_MAXSCHED];
+    for (int s = 0; keys && ws && s < nsched; s++)
+        rq[s] = (pool_heap){keys + ns * (size_t)(s + 1), ws + ns * (size_t)(s + 1), 0};
+    double e = fw && ev && keys && ws && due ? pool_run(ps, nsched, per, n, fw, ev, &h, rq, due)
+                                             : -1.0;
     free(fw);
     free(ev);
+    free(keys);
+    free(ws);
+    free(due);
     return e;
 }
 
