@@ -1369,9 +1369,10 @@ void rf_calib_hirf_window_check(rf_calib_report *rep, int nord, bool at_bound, d
  * calib_run's pool writing its own slot.  rf_sim_run reads the GPU, the
  * kernel, the design and its options only (it builds its program and
  * state per run), so the jobs share them. */
-int rf_calib_window_job(int i, void *ctx)
+int rf_calib_window_job(int j, void *ctx)
 {
     rf_calib_windows *w = ctx;
+    int i = w->window[j];
     const rf_plan_point *pt = &w->plan->pt[i];
     rf_sim_opts so;
     rf_sim_opts_init(&so);
@@ -1397,6 +1398,16 @@ int rf_calib_windows_start(const rf_gpu *gpu, const rf_kernel *k, const rf_plan 
     wj->k = k;
     wj->plan = plan;
     wj->seed = seed;
+    int nj = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < plan->n; i++) {
+            rf_design_kind kd = plan->pt[i].design.kind;
+            bool cache = kd == RF_DESIGN_HIRF || kd == RF_DESIGN_RFC || kd == RF_DESIGN_LTRF;
+            if (cache == (pass == 0)) {
+                wj->job[i] = nj;
+                wj->window[nj++] = i;
+            }
+        }
     int rc = rf_pool_start(pool, jobs, plan->n, rf_calib_window_job, wj, err);
     if (rc) {
         free(wj);
@@ -1405,6 +1416,11 @@ int rf_calib_windows_start(const rf_gpu *gpu, const rf_kernel *k, const rf_plan 
     rf_pool_release(pool, plan->n);
     *out = wj;
     return RF_OK;
+}
+
+int rf_calib_window_wait(rf_pool *pool, const rf_calib_windows *w, int i)
+{
+    return rf_pool_wait(pool, w->job[i]);
 }
 
 static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
@@ -1512,7 +1528,7 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
         return rc;
     for (int i = 0; i < plan->n; i++) {
         const rf_plan_point *pt = &plan->pt[i];
-        rc = rf_pool_wait(&pool, i);
+        rc = rf_calib_window_wait(&pool, wj, i);
         if (rc) {
             if (err)
                 *err = wj->err[i];

@@ -91,19 +91,24 @@ typedef struct rf_calib_windows {
     const rf_kernel *k;
     const rf_plan *plan;
     uint64_t seed;
+    int window[RF_PLAN_MAX];    /* job j runs window window[j] */
+    int job[RF_PLAN_MAX];       /* window i is job job[i] */
     rf_sim_stats st[RF_PLAN_MAX];
     rf_err err[RF_PLAN_MAX];
 } rf_calib_windows;
 
-int rf_calib_window_job(int i, void *ctx);
+int rf_calib_window_job(int j, void *ctx);
 
 /* The plan's windows started on a pool of up to `jobs` threads, every one
- * released: *out (the caller frees it after rf_pool_finish) holds their
- * results, rf_pool_wait(pool, i) waits for window i.  0, or RF_ENOMEM
- * (nothing to finish or free). */
+ * released, the register-cache designs' first (their windows cost the most
+ * per cycle: the threads end closer together); *out (the caller frees it
+ * after rf_pool_finish) holds their results by window, and
+ * rf_calib_window_wait waits for window i.  0, or RF_ENOMEM (nothing to
+ * finish or free). */
 int rf_calib_windows_start(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *plan,
                            uint64_t seed, int jobs, rf_pool *pool, rf_calib_windows **out,
                            rf_err *err);
+int rf_calib_window_wait(rf_pool *pool, const rf_calib_windows *w, int i);
 
 /* IPC the model gives for a sampler window of design d: the CTA population
  * model (analytic/waves.c) from a start at CTA `skip` (cs: the CTAs from

@@ -278,7 +278,7 @@ int rf_pffit_run_windows(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *p
     for (int i = 0; i < plan->n; i++) {
         const rf_plan_point *pt = &plan->pt[i];
         const rf_sim_stats *st = &wj->st[i];
-        if ((rc = rf_pool_wait(&pool, i)) != RF_OK) {
+        if ((rc = rf_calib_window_wait(&pool, wj, i)) != RF_OK) {
             *err = wj->err[i];
             break;
         }
