@@ -1025,8 +1025,9 @@ static bool scratch_grow(scratch *s)
  * instructions and cycles per phase to its scratch row (grown as it needs,
  * to MC_WALKPH phases; the phases past that go into the last), its stalls
  * to *sm / *sd, its turns and memory waits to *nev / *nmw; returns the
- * drain.  *oom is set when the rows could not grow.  Reads gpu, f, prof and w only: the
- * warp's state is ready[], from_mem[], *sc and the sums it is given. */
+ * drain.  *oom is set when the rows could not grow.  Reads gpu, f, prof
+ * and w only: the warp's state is ready[], from_mem[], *sc and the sums it
+ * is given. */
 static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                         const walk_prog *w, uint64_t seed, uint64_t cta, uint64_t gid,
                         double *ready, bool *from_mem, scratch *sc, int wi, double *sm,

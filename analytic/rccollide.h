@@ -86,7 +86,7 @@ typedef struct rf_rcc_flow {
  * Attached to rf_rcc_writes.memo, rf_rcc_assign_map and rf_rcc_apply use
  * it; slots are replaced in turn.  Not thread-safe, unless frozen: a frozen
  * memo is only read (threads may share it), and a (geometry, assignment)
- * it lacks is computed apart, not kept. */
+ * it lacks is computed apart and left out of it. */
 typedef struct rf_rcc_memo_slot {
     bool used, flow_ok;
     int assign, span;
