@@ -109,8 +109,8 @@ void rf_rcc_memo_free(rf_rcc_memo *m);
 rf_rcc_memo_slot *rf_rcc_memo_get(rf_rcc_writes *w, const rf_rc_geom *g, int assign);
 /* Fills w->memo (unfrozen) with the renumbering and flow of HI-RF design d
  * on gpu, as rf_rcc_apply would; nothing for other designs, without a memo
- * or without the kernel's write counts.  Then rf_rcc_memo_freeze lets
- * threads share it (calibrate's window models). */
+ * or without the kernel's write counts.  Setting w->memo->frozen after
+ * that lets threads share it (calibrate's window models). */
 int rf_rcc_memo_prepare(rf_rcc_writes *w, const rf_gpu *gpu, const rf_design *d, rf_err *err);
 
 /* The flow from the code (last-writer distributions per line along the
