@@ -1314,6 +1314,41 @@ static int walk_job_run(int j, void *ctx)
     return RF_OK;
 }
 
+/* Instructions left to walk from which the CTA walk takes threads. */
+#define WALK_PAR_INSTS 1000000.0
+
+/* The threaded walk of CTAs first .. nctas - 1: its slots, then its pool,
+ * the first blocks released.  0 or an error (the slots freed by the
+ * caller, wj->nslot of them). */
+static int walk_par_start(walk_job *wj, rf_pool *pool, int jobs, int first, int nctas,
+                          rf_err *err)
+{
+    int wpc = wj->wpc;
+    int nblocks = (nctas - first + WALK_BLOCK - 1) / WALK_BLOCK;
+    int ahead = jobs * WALK_BLOCKS_PER_JOB < nblocks ? jobs * WALK_BLOCKS_PER_JOB : nblocks;
+    int nslot = ahead * WALK_BLOCK;
+    wj->nfrom = first;
+    wj->nwalk = nctas - first;
+    wj->slot = calloc((size_t)nslot, sizeof *wj->slot);
+    if (!wj->slot)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    wj->nslot = nslot;
+    for (int q = 0; q < nslot; q++) {
+        cta_slot *sl = &wj->slot[q];
+        sl->sc = (scratch){calloc((size_t)wpc * MC_MAXPH, sizeof *sl->sc.I),
+                           calloc((size_t)wpc * MC_MAXPH, sizeof *sl->sc.T), MC_MAXPH, wpc};
+        sl->ready = malloc(sizeof *sl->ready * NREG);
+        sl->from_mem = malloc(sizeof *sl->from_mem * NREG);
+        if (!sl->sc.I || !sl->sc.T || !sl->ready || !sl->from_mem)
+            return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
+                              "kernel characteristics: out of memory");
+    }
+    int rc = rf_pool_start(pool, jobs, nblocks, walk_job_run, wj, err);
+    if (!rc)
+        rf_pool_release(pool, ahead);
+    return rc;
+}
+
 /* The CTA walk of rf_kchar_ctaset.  With rel_se > 0 it stops early, after
  * RF_KCHAR_MC_MIN_CTAS CTAs or any later multiple of RF_KCHAR_MC_STEP,
  * once the relative standard errors over CTAs of active_frac (work over
@@ -1375,36 +1410,22 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
                     && from->wpc == wpc && from->first_cta == first_cta ? from->nctas : 0;
     if (nfrom > nctas)
         nfrom = nctas;
-    /* The threaded walk: its slots, then its pool. */
-    wj.nfrom = nfrom;
-    if (jobs > 1 && nctas - nfrom > 1) {
-        int nblocks = (nctas - nfrom + WALK_BLOCK - 1) / WALK_BLOCK;
-        int ahead = jobs * WALK_BLOCKS_PER_JOB < nblocks ? jobs * WALK_BLOCKS_PER_JOB : nblocks;
-        int nslot = ahead * WALK_BLOCK;
-        wj.nwalk = nctas - nfrom;
-        wj.slot = calloc((size_t)nslot, sizeof *wj.slot);
-        rc = wj.slot ? RF_OK : RF_ENOMEM;
-        if (wj.slot)
-            wj.nslot = nslot;
-        for (int q = 0; q < wj.nslot && !rc; q++) {
-            cta_slot *sl = &wj.slot[q];
-            sl->sc = (scratch){calloc((size_t)wpc * MC_MAXPH, sizeof *sl->sc.I),
-                               calloc((size_t)wpc * MC_MAXPH, sizeof *sl->sc.T), MC_MAXPH, wpc};
-            sl->ready = malloc(sizeof *sl->ready * NREG);
-            sl->from_mem = malloc(sizeof *sl->from_mem * NREG);
-            if (!sl->sc.I || !sl->sc.T || !sl->ready || !sl->from_mem)
-                rc = RF_ENOMEM;
-        }
-        if (!rc && (rc = rf_pool_start(&pool, jobs, nblocks, walk_job_run, &wj, err)) == RF_OK) {
-            par = true;
-            rf_pool_release(&pool, ahead);
-        }
-        if (rc)
-            goto done;
-    }
-    cta_slot *slot = wj.slot;
-    int nslot = wj.nslot;
+    /* The threaded walk starts once a CTA is folded (taken from `from` or
+     * walked here), where the CTAs left hold WALK_PAR_INSTS instructions
+     * or more at the folded CTAs' mean (threads cost more than they save
+     * on a short walk); wj.nfrom is then its first CTA. */
+    int par_at = jobs > 1 ? (nfrom > 1 ? nfrom : 1) : nctas;   /* max(nfrom, 1) */
+    cta_slot *slot = NULL;
+    int nslot = 0;
     for (int c = 0; c < nctas; c++) {
+        if (c == par_at && nctas - c > 1 && ti / c * (nctas - c) >= WALK_PAR_INSTS) {
+            rc = walk_par_start(&wj, &pool, jobs, c, nctas, err);
+            if (rc)
+                goto done;
+            par = true;
+            slot = wj.slot;
+            nslot = wj.nslot;
+        }
         double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
         float *I, *T;
         int nph;
@@ -1433,8 +1454,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         } else if (par) {
             /* Walked on a thread into its slot: its sums added as the
              * serial walk adds them. */
-            int rcw = rf_pool_wait(&pool, (c - nfrom) / WALK_BLOCK);
-            cta_slot *sl = &slot[(c - nfrom) % nslot];
+            int rcw = rf_pool_wait(&pool, (c - wj.nfrom) / WALK_BLOCK);
+            cta_slot *sl = &slot[(c - wj.nfrom) % nslot];
             if (rcw) {
                 rc = RF_ENOMEM;
                 goto done;
@@ -1498,8 +1519,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         crit += cc;
         live += cl;
         /* A block taken: its slots free again for the block nslot on. */
-        if (par && c >= nfrom && ((c - nfrom + 1) % WALK_BLOCK == 0 || c + 1 == nctas))
-            rf_pool_release(&pool, (c - nfrom) / WALK_BLOCK + 1 + nslot / WALK_BLOCK);
+        if (par && c >= wj.nfrom && ((c - wj.nfrom + 1) % WALK_BLOCK == 0 || c + 1 == nctas))
+            rf_pool_release(&pool, (c - wj.nfrom) / WALK_BLOCK + 1 + nslot / WALK_BLOCK);
         if (rel_se > 0) {
             double x[2] = {work - work0, tt - tt0}, y[2] = {crit - crit0, ti - ti0};
             for (int q = 0; q < 2; q++) {
@@ -2561,10 +2582,14 @@ int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_k
     if (!k->func)
         return rf_err_set(err, RF_EUNSUPPORTED, k->name, 0, 0, NULL, "kernel has no entry function");
     /* The run's first CTAs, walked once for the sample (among them: it is
-     * the run's first CTAs too), the critical CTAs and the calibration. */
+     * the run's first CTAs too), the critical CTAs and the calibration.
+     * Without a calibration, a run of at most RF_KCHAR_CRIT_MAX CTAs is
+     * walked whole too: the critical CTAs are all of it, and the sample
+     * takes its CTAs from that walk instead of walking them again (the
+     * same rows either way). */
     rf_ctaset *grid = NULL;
     int rc = RF_OK;
-    if (walked) {
+    if (walked || rf_kernel_ctas(k) <= RF_KCHAR_CRIT_MAX) {
         long n = rf_kernel_ctas(k);
         int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
         rc = ctaset_walk(gpu, k->func, &k->profile, (rf_kernel_threads(k) + ws_ - 1) / ws_, 0,
@@ -2586,10 +2611,22 @@ int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_k
                  : 0;
     rc = kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), rf_kernel_ctas(k),
                     rf_kernel_sms(k), grid, jobs, n0, out, err);
-    double ipw;
-    if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
-                                       rf_kernel_ctas(k), rf_kernel_sms(k), &ipw) == RF_OK
-        && ipw > 0)
+    /* The run's instructions per warp: counted from the walk where it
+     * holds every CTA grid_insts_per_warp counts (the same paths, so the
+     * same count), else counted along the paths alone. */
+    double ipw = 0;
+    long counted = rf_kernel_ctas(k) > RF_KCHAR_GRID_MAX ? RF_KCHAR_GRID_MAX : rf_kernel_ctas(k);
+    if (rc == 0 && grid && grid->nctas == counted && grid->wpc == out->warps_per_cta) {
+        double total = 0;
+        size_t n = (size_t)grid->nctas * (size_t)grid->wpc * (size_t)grid->maxph;
+        for (size_t q = 0; q < n; q++)
+            total += grid->insts[q];
+        ipw = total / ((double)counted * grid->wpc);
+    } else if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
+                                              rf_kernel_ctas(k), rf_kernel_sms(k), &ipw) != RF_OK) {
+        ipw = 0;
+    }
+    if (rc == 0 && ipw > 0)
         out->insts_per_warp = ipw;
     if (rc == 0)
         rc = run_critical(gpu, k->func, &k->profile, out->warps_per_cta, rf_kernel_ctas(k),

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../analytic/design.h"
 #include "../analytic/kchar.h"
@@ -217,8 +218,11 @@ int rf_cmd_estimate(int argc, char **argv)
      * the busiest SM's share; its instructions are those of its CTAs. */
     int sms = pt.sms > 0 ? pt.sms : (gpu.sms > 0 ? gpu.sms : 1);
     rf_kernel_spread(k, sms);
+    /* The kernel's walk on every online CPU (the same characteristics on
+     * any number of threads). */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     rf_ipc_kernel kc;
-    int rc = rf_kchar_compute(&gpu, k, &kc, &err);
+    int rc = rf_kchar_compute_walked_jobs(&gpu, k, &kc, NULL, ncpu > 1 ? (int)ncpu : 1, &err);
     if (rc) {
         rf_kernel_destroy(k);
         rf_cli_place_kernel(&err, &ko, kernel_path);

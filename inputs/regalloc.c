@@ -127,6 +127,9 @@ typedef struct ra {
     word_t *in, *out, *use, *def;
     edge *edges;
     int nedges, capedges;
+    word_t *pairs;     /* the pairs in edges as a bit matrix (row a, bit b,
+                          a < b; pairw words a row), or NULL: sorted */
+    int pairw;
     int *adj_start, *adj;
     int *firstdef;     /* dense -> first position defined (or used) */
     int *mate;         /* dense -> move partner or -1 */
@@ -154,6 +157,7 @@ static void ra_free(ra *r)
     free(r->use);
     free(r->def);
     free(r->edges);
+    free(r->pairs);
     free(r->adj_start);
     free(r->adj);
     free(r->firstdef);
@@ -175,12 +179,28 @@ static bool btest(const word_t *s, int i)
 }
 
 #define MAX_EDGES (1 << 24)   /* interference pairs kept (128 MiB) */
+/* Registers up to which the pairs are also kept as a bit matrix (at most
+ * 2 MiB), so that a pair is added once and the list comes out sorted
+ * without a sort. */
+#define PAIRS_MAX_REGS 4096
 
 static int cmp_edge(const void *x, const void *y);
 
-/* Sort and drop duplicate pairs (loops revisit the same pairs). */
+/* Sort and drop duplicate pairs (loops revisit the same pairs).  With the
+ * bit matrix the list has no duplicates, and is laid out again in order. */
 static void dedupe_edges(ra *r)
 {
+    if (r->pairs) {
+        int m = 0;
+        for (int a = 0; a < r->nv; a++) {
+            const word_t *row = r->pairs + (size_t)a * (size_t)r->pairw;
+            for (int w = 0; w < r->pairw; w++)
+                for (word_t v = row[w]; v; v &= v - 1)
+                    r->edges[m++] = (edge){a, w * WBITS + __builtin_ctzll(v)};
+        }
+        r->nedges = m;
+        return;
+    }
     if (r->nedges)
         qsort(r->edges, (size_t)r->nedges, sizeof *r->edges, cmp_edge);
     int m = 0;
@@ -195,6 +215,14 @@ static int add_edge(ra *r, int a, int b)
 {
     if (a == b)
         return RF_OK;
+    if (a > b) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    word_t *row = r->pairs ? r->pairs + (size_t)a * (size_t)r->pairw : NULL;
+    if (row && btest(row, b))
+        return RF_OK;
     if (r->nedges == r->capedges && r->capedges >= (1 << 20)) {
         dedupe_edges(r);
         if (r->nedges > r->capedges / 2 && r->capedges >= MAX_EDGES)
@@ -203,7 +231,9 @@ static int add_edge(ra *r, int a, int b)
     if (r->nedges == r->capedges &&
         kir_grow((void **)&r->edges, &r->capedges, r->nedges, sizeof *r->edges))
         return RF_ENOMEM;
-    r->edges[r->nedges++] = a < b ? (edge){a, b} : (edge){b, a};
+    if (row)
+        bset(row, b);
+    r->edges[r->nedges++] = (edge){a, b};
     return RF_OK;
 }
 
@@ -347,6 +377,9 @@ static int interference(ra *r)
 {
     const rf_func *f = r->f;
     int nw = r->nw;
+    r->pairw = (r->nv + WBITS - 1) / WBITS;
+    if (r->nv <= PAIRS_MAX_REGS)     /* else (or out of memory) sorted */
+        r->pairs = calloc((size_t)r->nv * (size_t)r->pairw + 1, sizeof *r->pairs);
     word_t *live = calloc((size_t)nw ? (size_t)nw : 1, sizeof *live);
     if (!live)
         return RF_ENOMEM;
@@ -463,6 +496,8 @@ static int interference(ra *r)
         }
     }
     dedupe_edges(r);
+    free(r->pairs);
+    r->pairs = NULL;
     int m = r->nedges;
     r->adj_start = calloc((size_t)r->nv + 1, sizeof *r->adj_start);
     r->adj = malloc(((size_t)m * 2 + 1) * sizeof *r->adj);
