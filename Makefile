@@ -35,10 +35,13 @@ endif
 # MPI is optional: with mpicc on the PATH, rfkit batch and calibrate run over
 # the ranks of mpirun / srun (cli/mpi.c).  The compile and link flags are
 # those mpicc adds (Open MPI's --showme, else MPICH's -compile-info /
-# -link-info, less the compiler name); NO_MPI=1 builds without.  Only
-# cli/mpi.c and tests/test_cli_mpi.c see them, and a stamp named after the
-# choice rebuilds both when it changes (MPI installed by `make deps`
-# after an earlier build).
+# -link-info, less the compiler name); NO_MPI=1 builds without.  They go
+# into a second binary, rfkit-mpi (cli/mpi.c compiled with them), which
+# rfkit runs in its place when an MPI launcher started it: rfkit itself
+# does not load the MPI libraries, which cost every command about 3 ms
+# of start-up.  Only that object and tests/test_cli_mpi.c see the flags, and
+# a stamp named after the choice rebuilds both when it changes (MPI
+# installed by `make deps` after an earlier build).
 ifeq ($(NO_MPI),)
 MPICC := $(shell command -v mpicc 2>/dev/null)
 endif
@@ -72,10 +75,14 @@ SUPPORT_OBJ = $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
 
 LIBRARY = $(BUILD)/librfkit.a
 RFKIT   = $(BUILD)/rfkit
+ifneq ($(MPICC),)
+RFKIT_MPI = $(BUILD)/rfkit-mpi
+endif
+CLI_OBJ_MPI = $(filter-out $(BUILD)/cli/mpi.o,$(CLI_OBJ)) $(BUILD)/cli/mpi-on.o
 
 .PHONY: all test bench clean install deps run fuzz fuzz-ci fuzz-build kernels check-san
 
-all: $(RFKIT)
+all: $(RFKIT) $(RFKIT_MPI)
 
 # The default what-if: an estimate on a bundled kernel and GPU.
 RUN_ARGS ?= estimate --gpu fermi-gtx480 --kernel inputs/kernels/hotspot.spec --design stealing --banks 8
@@ -96,15 +103,22 @@ $(LIBRARY): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(RFKIT): $(CLI_OBJ) $(LIBRARY)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBRARY) $(LDLIBS) $(MPI_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBRARY) $(LDLIBS)
+
+$(BUILD)/rfkit-mpi: $(CLI_OBJ_MPI) $(LIBRARY)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ_MPI) $(LIBRARY) $(LDLIBS) $(MPI_LIBS)
 
 $(MPI_STAMP):
 	@mkdir -p $(BUILD)
 	@rm -f $(BUILD)/mpi-*.stamp
 	@touch $@
 
-$(BUILD)/cli/mpi.o $(BUILD)/tests/test_cli_mpi: CFLAGS += $(MPI_CFLAGS)
-$(BUILD)/cli/mpi.o $(BUILD)/tests/test_cli_mpi: $(MPI_STAMP)
+$(BUILD)/cli/mpi-on.o: cli/mpi.c $(MPI_STAMP) | $(DEPS_FIRST)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/test_cli_mpi: CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/tests/test_cli_mpi: $(MPI_STAMP) $(RFKIT_MPI)
 
 $(BUILD)/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)
@@ -114,14 +128,14 @@ $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBRARY) | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(SUPPORT_OBJ) $(LIBRARY) -lcmocka $(LDLIBS)
 
-test: deps $(RFKIT) $(TEST_BIN)
+test: deps $(RFKIT) $(RFKIT_MPI) $(TEST_BIN)
 	@sh tests/run.sh $(BUILD) $(TEST_BIN)
 
 # Same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-san:
 	$(MAKE) test SANITIZE=address,undefined
 
-bench: deps $(RFKIT) $(BENCH_BIN)
+bench: deps $(RFKIT) $(RFKIT_MPI) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; ./$$b || exit 1; done
 
 # libFuzzer over the readers (tests/fuzz_*.c), built by clang with ASan and
@@ -164,9 +178,10 @@ fuzz-ci:
 	  sh tests/fuzz.sh $(FUZZ_BUILD) $${FUZZ_SECONDS:-20} $(FUZZ_BIN); \
 	fi
 
-install: $(RFKIT) $(LIBRARY)
+install: $(RFKIT) $(RFKIT_MPI) $(LIBRARY)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(RFKIT) $(DESTDIR)$(PREFIX)/bin/rfkit
+	$(if $(RFKIT_MPI),install -m 755 $(RFKIT_MPI) $(DESTDIR)$(PREFIX)/bin/rfkit-mpi)
 	install -m 644 $(LIBRARY) $(DESTDIR)$(PREFIX)/lib/librfkit.a
 
 clean:
@@ -174,4 +189,4 @@ clean:
 
 -include inputs/kernels/kernels.mk
 -include inputs/validation/validation.mk
--include $(LIB_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SUPPORT_OBJ:.o=.d) $(TEST_BIN:=.d) $(BENCH_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/cli/mpi-on.d $(SUPPORT_OBJ:.o=.d) $(TEST_BIN:=.d) $(BENCH_BIN:=.d)

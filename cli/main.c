@@ -8,6 +8,7 @@
 
 #include "../common/file.h"
 #include "cli.h"
+#include "mpi.h"
 
 #define RFKIT_VERSION "0.1.0"
 
@@ -69,6 +70,9 @@ int main(int argc, char **argv)
         printf("rfkit %s\n", RFKIT_VERSION);
         return finish(0);
     }
+    /* batch and calibrate run over MPI ranks in rfkit-mpi (cli/mpi.h). */
+    if (!strcmp(argv[1], "batch") || !strcmp(argv[1], "calibrate"))
+        rf_mpi_reexec(argv);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return finish(commands[i].fn(argc - 1, argv + 1));

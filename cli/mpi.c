@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -41,6 +42,31 @@ static int launched(void)
     return 0;
 }
 
+void rf_mpi_reexec(char **argv)
+{
+#ifndef RF_HAVE_MPI
+    if (!launched())
+        return;
+    /* rfkit-mpi beside this binary (the Makefile builds it where mpicc
+     * was found); without it, this process runs alone (rf_mpi_begin). */
+    char self[PATH_MAX], path[PATH_MAX + 16];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return;
+    slash[1] = '\0';
+    snprintf(path, sizeof path, "%srfkit-mpi", self);
+    if (access(path, X_OK) != 0)
+        return;
+    execv(path, argv);          /* returns only where it failed */
+#else
+    (void)argv;
+#endif
+}
+
 int rf_mpi_begin(rf_mpi *m, rf_err *err)
 {
     m->rank = 0;
@@ -63,8 +89,8 @@ int rf_mpi_begin(rf_mpi *m, rf_err *err)
     }
 #else
     (void)err;
-    fprintf(stderr, "rfkit: note: built without MPI: every process the launcher started runs "
-                    "the whole command\n");
+    fprintf(stderr, "rfkit: note: no rfkit-mpi beside this rfkit (MPI was not found when it was "
+                    "built): every process the launcher started runs the whole command\n");
 #endif
     return RF_OK;
 }

@@ -1,7 +1,9 @@
 /* mpi.h - running batch and calibrate over several processes with MPI.
  *
- * MPI is optional: the Makefile defines RF_HAVE_MPI and links libmpi when
- * mpicc is found at build time.  A process joins an MPI job only when an
+ * MPI is optional: where mpicc is found at build time the Makefile builds
+ * rfkit-mpi, with RF_HAVE_MPI defined here and libmpi linked, beside rfkit,
+ * which is built without them and hands an MPI launch to rfkit-mpi
+ * (rf_mpi_reexec).  A process joins an MPI job only when an
  * MPI launcher started it (mpirun / mpiexec of Open MPI or MPICH, srun with
  * PMI or PMIx: the launcher's environment variables tell); otherwise, and
  * in a build without MPI, it is rank 0 of 1 and runs as it always did.
@@ -25,6 +27,11 @@ typedef struct rf_mpi {
     int local_size;      /* processes of the job on this machine */
     int active;          /* MPI was initialised (and is finalised by rf_mpi_end) */
 } rf_mpi;
+
+/* In a build without MPI started by an MPI launcher: run rfkit-mpi from
+ * this binary's directory in this process's place, with the same
+ * arguments (argv, NULL-terminated), where it is there; else return. */
+void rf_mpi_reexec(char **argv);
 
 /* Join the job when launched by an MPI launcher.  0, or RF_EINTERNAL when
  * MPI could not be initialised. */
