@@ -61,4 +61,10 @@ double benchrun_proc_cpu_s(void);
 /* Wall-clock seconds (CLOCK_MONOTONIC). */
 double benchrun_wall_s(void);
 
+/* The least wall-clock milliseconds of reps runs of the command argv
+ * (argv[0] a path, NULL-terminated; its output to /dev/null), process
+ * start included, as a user's shell would see it; -1 when a run could not
+ * start or did not exit 0. */
+double benchrun_cmd_ms(char *const argv[], int reps);
+
 #endif /* RF_BENCHRUN_H */
