@@ -1314,8 +1314,10 @@ static int walk_job_run(int j, void *ctx)
     return RF_OK;
 }
 
-/* Instructions left to walk from which the CTA walk takes threads. */
+/* Instructions left to walk from which the CTA walk takes threads, judged
+ * after its first WALK_PAR_FIRST CTAs. */
 #define WALK_PAR_INSTS 1000000.0
+#define WALK_PAR_FIRST 8
 
 /* The threaded walk of CTAs first .. nctas - 1: its slots, then its pool,
  * the first blocks released.  0 or an error (the slots freed by the
@@ -1410,11 +1412,14 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
                     && from->wpc == wpc && from->first_cta == first_cta ? from->nctas : 0;
     if (nfrom > nctas)
         nfrom = nctas;
-    /* The threaded walk starts once a CTA is folded (taken from `from` or
-     * walked here), where the CTAs left hold WALK_PAR_INSTS instructions
-     * or more at the folded CTAs' mean (threads cost more than they save
-     * on a short walk); wj.nfrom is then its first CTA. */
-    int par_at = jobs > 1 ? (nfrom > 1 ? nfrom : 1) : nctas;   /* max(nfrom, 1) */
+    /* The threaded walk starts once WALK_PAR_FIRST CTAs are folded (taken
+     * from `from` or walked here: trip counts drawn per CTA make one CTA a
+     * poor guide), where the CTAs left hold WALK_PAR_INSTS instructions or
+     * more at the folded CTAs' mean (threads cost more than they save on a
+     * short walk); wj.nfrom is then its first CTA. */
+    int par_at = nfrom > WALK_PAR_FIRST ? nfrom : WALK_PAR_FIRST;
+    if (jobs < 2)
+        par_at = nctas;
     cta_slot *slot = NULL;
     int nslot = 0;
     for (int c = 0; c < nctas; c++) {
