@@ -362,20 +362,27 @@ static void ctaset_reuse_is_the_walk(void **state)
 
 /* rf_kchar_compute_walked gives rf_kchar_compute's figures to the bit (its
  * sample and critical CTAs taken from the one walk of the run's first
- * CTAs), and hands back the run's CTAs from the first under seed 1: nbody
- * (16 CTAs) on one SM, its sample the run's 16 CTAs (not 128: the run
- * holds no more); spread over 15 SMs (stride 15: the run's 2 CTAs, the
- * sample's too); reduce (512 CTAs) on one SM. */
+ * CTAs), and so does the walk on two threads; it hands back the run's CTAs
+ * from the first under seed 1: nbody (16 CTAs) on one SM, its sample the
+ * run's 16 CTAs (not 128: the run holds no more); spread over 15 SMs
+ * (stride 15: the run's 2 CTAs, the sample's too); reduce (512 CTAs) and
+ * sgemm (128) on one SM. */
 static void compute_walked_is_compute(void **state)
 {
     (void)state;
     rf_gpu gpu;
     rf_err err = {0};
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
-    const char *spec[3] = {"inputs/validation/nbody.spec", "inputs/validation/nbody.spec",
-                           "inputs/kernels/reduce.spec"};
-    const int sms[3] = {1, 15, 1};
-    for (int i = 0; i < 3; i++) {
+    /* nbody on one SM and spread (16 and 2 CTAs: a run of at most 256 CTAs is
+     * walked whole either way), reduce on one SM (512 CTAs: without a walk to
+     * hand back, the sample and the last 256 CTAs are walked apart and the
+     * instructions counted along the paths; with one, all from the walk),
+     * sgemm on one SM (128 CTAs of 8 warps, 1.6M warp-instructions: the walk
+     * takes its threads when given two). */
+    const char *spec[4] = {"inputs/validation/nbody.spec", "inputs/validation/nbody.spec",
+                           "inputs/kernels/reduce.spec", "inputs/kernels/sgemm.spec"};
+    const int sms[4] = {1, 15, 1, 1};
+    for (int i = 0; i < 4; i++) {
         rf_kernel_opts o;
         memset(&o, 0, sizeof o);
         o.no_ptxas = true;
@@ -387,6 +394,9 @@ static void compute_walked_is_compute(void **state)
         assert_int_equal(rf_kchar_compute(&gpu, k, &a, &err), 0);
         assert_int_equal(rf_kchar_compute_walked(&gpu, k, &b, &walked, &err), 0);
         assert_memory_equal(&a, &b, sizeof a);
+        rf_ipc_kernel c;
+        assert_int_equal(rf_kchar_compute_walked_jobs(&gpu, k, &c, NULL, 2, &err), 0);
+        assert_memory_equal(&a, &c, sizeof a);
         assert_non_null(walked);
         assert_true(walked->seed == 1);
         assert_int_equal(walked->first_cta, 0);

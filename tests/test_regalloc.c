@@ -191,6 +191,65 @@ static void test_predicate_overflow(void **state)
     rf_module_destroy(m);
 }
 
+/* A kernel of `chain` + 12 virtual registers: 8 loaded values live across
+ * a chain of adds (each register live for one add), then summed. */
+static char *chain_kernel(int chain)
+{
+    size_t cap = 48 * (size_t)chain + 2048;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    int n = snprintf(text, cap,
+                     ".version 7.0\n.target sm_75\n.entry k(.param .u64 p)\n{\n"
+                     "\t.reg .f32 %%f<10>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<3>;\n"
+                     "\tld.param.u64 %%rd1, [p];\n\tcvta.to.global.u64 %%rd2, %%rd1;\n",
+                     chain + 2);
+    for (int i = 0; i < 8; i++)
+        n += snprintf(text + n, cap - (size_t)n, "\tld.global.f32 %%f%d, [%%rd2+%d];\n", i, 4 * i);
+    n += snprintf(text + n, cap - (size_t)n, "\tmov.u32 %%r0, %%tid.x;\n");
+    for (int j = 0; j < chain; j++)
+        n += snprintf(text + n, cap - (size_t)n, "\tadd.u32 %%r%d, %%r%d, 1;\n", j + 1, j);
+    n += snprintf(text + n, cap - (size_t)n, "\tst.global.u32 [%%rd2], %%r%d;\n", chain);
+    n += snprintf(text + n, cap - (size_t)n, "\tadd.f32 %%f8, %%f0, %%f1;\n");
+    for (int i = 2; i < 8; i++)
+        n += snprintf(text + n, cap - (size_t)n, "\tadd.f32 %%f8, %%f8, %%f%d;\n", i);
+    snprintf(text + n, cap - (size_t)n, "\tst.global.f32 [%%rd2+4], %%f8;\n\tret;\n}\n");
+    return text;
+}
+
+/* The interference pairs are kept as a bit matrix up to 4096 virtual
+ * registers and as a sorted list past that: a chain of 100 adds and one of
+ * 5,000 (5,012 registers) allocate alike.  Live across the chain: the 8
+ * loaded values and the 64-bit address (2 words).  A chain register,
+ * written by add j, interferes with the values the next ISSUE_STRETCH (8)
+ * instructions read: adds j+1 .. j+8 read it and the 7 registers after it,
+ * so 8 consecutive chain registers take 8 registers.  18 words in R0,
+ * R2..R18 (R1 the stack pointer): 19 registers. */
+static void test_pairs_past_the_matrix(void **state)
+{
+    (void)state;
+    int nregs[2];
+    const int chain[2] = {100, 5000};
+    for (int v = 0; v < 2; v++) {
+        char *text = chain_kernel(chain[v]);
+        assert_non_null(text);
+        rf_module *m;
+        rf_err err = {0};
+        if (rf_ptx_parse("c.ptx", text, &m, &err))
+            fail_msg("%s", err.msg);
+        rf_func *p;
+        if (rf_regalloc(&m->funcs[0], &p, &err))
+            fail_msg("%s", err.msg);
+        assert_int_equal(p->spill_words, 0);
+        nregs[v] = p->nregs;
+        rf_func_destroy(p);
+        rf_module_destroy(m);
+        free(text);
+    }
+    assert_int_equal(nregs[0], nregs[1]);
+    assert_int_equal(nregs[0], 19);
+}
+
 /* 300 loaded values live at once do not fit 255 registers: the overflow is
  * spilled to local memory with reloads into R246..R254 before each use and
  * stores after each definition.  The loads end their block (a branch to
@@ -817,6 +876,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bundled_vs_ptxas),
         cmocka_unit_test(test_predicate_overflow),
         cmocka_unit_test(test_spilling),
+        cmocka_unit_test(test_pairs_past_the_matrix),
         cmocka_unit_test(test_division_slow_path),
         cmocka_unit_test(test_unroll),
         cmocka_unit_test(test_atomic_reduction),
