@@ -28,7 +28,10 @@
  * which every estimate pays too), with the medians of its parts (windows,
  * fit, level, the baseline windows' check of the level and the shrink
  * weight, rf_pffit_window_level), and its wall time over the same full
- * runs' CPU time (their wall on simulate's one thread).
+ * runs' CPU time (their wall on simulate's one thread).  The two full runs
+ * the costs are divided by are timed again right after each calibration:
+ * the cache's times come from another state of a machine whose speed
+ * drifts.
  *
  * RF_BENCH_LTRFCACHE=FILE keeps the full runs between runs (delete it
  * when the sampler changes); RF_BENCH_KERNELS=a,b limits the kernels;
@@ -99,6 +102,7 @@ typedef struct kjob {
     double cal_cpu_s[NPOOL];    /* rf_kchar_compute + rf_pffit_calibrate, every thread */
     double cal_wall_s[NPOOL];   /* the same, wall clock */
     double kchar_cpu_s, kchar_wall_s;
+    double base_cpu_s[NPOOL], ltrf6_cpu_s[NPOOL]; /* full runs timed beside the calibration */
     double part_s[NPOOL][4];    /* plan and windows, fit, level, the windows' level check */
     benchrun_point full[NPOOL][NPT];
     double steady0[NPOOL];      /* uncalibrated baseline steady state */
@@ -193,6 +197,8 @@ static int calibrate_and_estimate(const rf_gpu *gpu, kjob *j)
         j->part_s[p][3] = t4 - t3;
         j->cal_cpu_s[p] = t4 - t0 + j->kchar_cpu_s;
         j->cal_wall_s[p] = w4 - w0 + j->kchar_wall_s;
+        j->base_cpu_s[p] = benchrun_retime(&j->full[p][0]);
+        j->ltrf6_cpu_s[p] = benchrun_retime(&j->full[p][7]);
     }
     rf_shape shape = {j->k->regs, rf_kernel_threads(j->k),
                       j->k->smem_static + j->k->launch.smem, rf_kernel_ctas(j->k), 1};
@@ -261,15 +267,15 @@ static void summarise(const kjob *jobs, int nk, int set, int p, setsum *s)
         s->cal_sum += kc;
         s->worse += kc > ku + 1e-9;
         const benchrun_point *b = &j->full[p][0];
-        const benchrun_point *b6 = &j->full[p][7];
+        double tb = j->base_cpu_s[p], t6 = j->ltrf6_cpu_s[p];
         s->cyc[s->kernels] = j->rep[p].sim_cycles / (double)b->cycles;
-        s->cpu[s->kernels] = j->cal_cpu_s[p] / b->cpu_s;
-        s->cpu6[s->kernels] = j->cal_cpu_s[p] / b6->cpu_s;
-        s->cpu6k[s->kernels] = (j->cal_cpu_s[p] - j->kchar_cpu_s) / b6->cpu_s;
-        s->wall[s->kernels] = j->cal_wall_s[p] / b->cpu_s;
-        s->wall6[s->kernels] = j->cal_wall_s[p] / b6->cpu_s;
+        s->cpu[s->kernels] = j->cal_cpu_s[p] / tb;
+        s->cpu6[s->kernels] = j->cal_cpu_s[p] / t6;
+        s->cpu6k[s->kernels] = (j->cal_cpu_s[p] - j->kchar_cpu_s) / t6;
+        s->wall[s->kernels] = j->cal_wall_s[p] / tb;
+        s->wall6[s->kernels] = j->cal_wall_s[p] / t6;
         for (int q = 0; q < 4; q++)
-            s->part[q][s->kernels] = j->part_s[p][q] / b6->cpu_s;
+            s->part[q][s->kernels] = j->part_s[p][q] / t6;
         s->kernels++;
     }
 }
@@ -283,7 +289,7 @@ static void verbose_kernel(const kjob *j)
         printf("    %-15s windows %d x %d, %.0f cycles (%.2f%% of base full), CPU %.3f s (%.1f%% of "
                "LTRF#6 full);", pool_name[p], r->npos, r->per, r->sim_cycles,
                100 * r->sim_cycles / (double)j->full[p][0].cycles, j->cal_cpu_s[p],
-               100 * j->cal_cpu_s[p] / j->full[p][7].cpu_s);
+               100 * j->cal_cpu_s[p] / j->ltrf6_cpu_s[p]);
         for (int q = 0; q < c->nfit; q++)
             printf(" %s=%.3g", rf_ipc_mparams[c->fit_idx[q]].name,
                    rf_mparam_get(&rf_ipc_mparams[c->fit_idx[q]], &c->params));

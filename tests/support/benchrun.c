@@ -147,6 +147,15 @@ void benchrun_full(benchrun_point *pts, int n, int nthreads)
         pthread_join(th[t], NULL);
 }
 
+double benchrun_retime(const benchrun_point *p)
+{
+    benchrun_point q = *p;
+    q.ipc = 0;
+    q.stats = NULL;
+    benchrun_full(&q, 1, 1);
+    return q.rc ? -1.0 : q.cpu_s;
+}
+
 /* Splits a cache line at its last three '|' (the key holds '|' itself):
  * ends the key with '\0' and returns the numbers, or false when the line
  * has fewer than three. */

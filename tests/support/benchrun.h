@@ -26,6 +26,12 @@ typedef struct benchrun_point {
     rf_sim_stats *stats;    /* when set, the run's stats are copied here */
 } benchrun_point;
 
+/* The thread CPU time of one more full run of p (p itself left as it
+ * is): the denominator of a cost ratio, timed beside the cost it divides,
+ * where p's own time may come from a cache filled in another state of a
+ * shared machine.  -1 when the run fails. */
+double benchrun_retime(const benchrun_point *p);
+
 /* Whether name is one of the comma-separated names in list (a bench's
  * RF_BENCH_KERNELS selection). */
 bool benchrun_listed(const char *list, const char *name);
