@@ -45,7 +45,9 @@ static int launched(void)
 void rf_mpi_reexec(char **argv)
 {
 #ifndef RF_HAVE_MPI
-    if (!launched())
+    /* RFKIT_MPI_EXEC: set for the program exec'd, so that a binary
+     * without MPI in rfkit-mpi's place runs alone instead of again. */
+    if (!launched() || getenv("RFKIT_MPI_EXEC"))
         return;
     /* rfkit-mpi beside this binary (the Makefile builds it where mpicc
      * was found); without it, this process runs alone (rf_mpi_begin). */
@@ -59,9 +61,10 @@ void rf_mpi_reexec(char **argv)
         return;
     slash[1] = '\0';
     snprintf(path, sizeof path, "%srfkit-mpi", self);
-    if (access(path, X_OK) != 0)
+    if (access(path, X_OK) != 0 || setenv("RFKIT_MPI_EXEC", "1", 1) != 0)
         return;
     execv(path, argv);          /* returns only where it failed */
+    unsetenv("RFKIT_MPI_EXEC");
 #else
     (void)argv;
 #endif
