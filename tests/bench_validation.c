@@ -72,6 +72,7 @@
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "support/benchrun.h"
+#include "support/clirun.h"
 
 #define GPU_NAME "fermi-gtx480"
 #define NDESIGN 7
@@ -414,8 +415,8 @@ static void kernel_lines(kjob *jobs, int n)
     }
 }
 
-/* The rfkit binary beside the bench (BUILD/tests/bench_validation ->
- * BUILD/rfkit), "" when it is not there: the command is then not timed. */
+/* The rfkit binary (clirun_init), "" when it is not built: the command is
+ * then not timed. */
 static char rfkit_bin[600];
 
 /* The `rfkit estimate` command on the kernel's run, as a user runs it:
@@ -542,15 +543,11 @@ static int run_mode(int sms)
 int main(int argc, char **argv)
 {
     (void)argc;
-    /* BUILD/tests/bench_validation -> BUILD/rfkit. */
-    const char *slash = strrchr(argv[0], '/');
-    int dir = slash ? (int)(slash - argv[0]) : 0;
-    snprintf(rfkit_bin, sizeof rfkit_bin, "%.*s%s../rfkit", dir, argv[0], slash ? "/" : "");
-    if (access(rfkit_bin, X_OK) != 0) {
-        fprintf(stderr, "bench_validation: %s not built: the estimate command is not timed\n",
-                rfkit_bin);
-        rfkit_bin[0] = '\0';
-    }
+    /* $RFKIT, else BUILD/rfkit beside BUILD/tests (tests/support/clirun). */
+    if (clirun_init(argv[0]) == 0)
+        snprintf(rfkit_bin, sizeof rfkit_bin, "%s", clirun_binary());
+    else
+        fprintf(stderr, "bench_validation: the estimate command is not timed\n");
     const char *sms = getenv("RF_BENCH_SMS");
     if (sms && *sms) {
         char *end;
