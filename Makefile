@@ -3,7 +3,7 @@
 # Flags are composed as
 #   CFLAGS  = $(STD) $(WARN) $(OPT) $(DEBUG) $(SAN) $(DEPFLAGS) $(EXTRA) $(PAPI_CFLAGS)
 #   LDLIBS  = $(LIBS) $(PAPI_LIBS)
-# (cli/mpi.c and its test add $(MPI_CFLAGS), the rfkit binary $(MPI_LIBS)).
+# (cli/mpi.c compiled as cli/mpi-on.o and its test add $(MPI_CFLAGS), rfkit-mpi $(MPI_LIBS)).
 # Override OPT (default -O2), DEBUG (default -g), CC, PREFIX, EXTRA on the command
 # line.  SANITIZE=address,undefined builds everything with those sanitizers in
 # build-san/ so a sanitized and a plain build can live side by side.
@@ -116,6 +116,16 @@ $(MPI_STAMP):
 $(BUILD)/cli/mpi-on.o: cli/mpi.c $(MPI_STAMP) | $(DEPS_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(MPI_CFLAGS) -c $< -o $@
+
+# rfkit's own cli/mpi.o is compiled without the MPI flags (rfkit-mpi has
+# them in cli/mpi-on.o).  A build folder from before that split holds a
+# cli/mpi.o compiled with them, newer than its source, and rfkit would not
+# link; this stamp, new to such a folder, has it compiled again once.
+$(BUILD)/cli/mpi.o: $(BUILD)/mpi-split.stamp
+
+$(BUILD)/mpi-split.stamp:
+	@mkdir -p $(BUILD)
+	@touch $@
 
 $(BUILD)/tests/test_cli_mpi: CFLAGS += $(MPI_CFLAGS)
 $(BUILD)/tests/test_cli_mpi: $(MPI_STAMP) $(RFKIT_MPI)
