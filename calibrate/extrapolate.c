@@ -43,9 +43,9 @@
  *    rest of the correction, from the windows' ratios, have noises of
  *    their own, so
  *        IPC = IPC_unc level^wl exp(w c'),  c' = c - ln level,
- *    wl the level's own weight (the record's level_shrink; 0 in the
- *    register-cache windows' records, whose level is measured, not
- *    applied: calibrate/pffit.c) and w = D^2 / (D^2 + N), N the ratios'
+ *    wl the level's own weight (the record's level_shrink: its prior
+ *    width's share against the variance the baseline windows give it,
+ *    calibrate/pffit.c) and w = D^2 / (D^2 + N), N the ratios'
  *    noise (calibrate/pffit.c rf_pffit_shrink), with the prior width D.
  *    HI-RF ratio correction (window records with HI-RF windows, after the
  *    shrinkage).  The plan's HI-RF windows run the level window's CTAs with
