@@ -225,7 +225,8 @@ static void print_pf(const rf_kernel *k, const char *gpu_name, const char *out_p
         printf("level: +-%.1f%% (1 sd, from the baseline windows against the population model), "
                "weight %.3f (%s); shrink: w = %.3f on the correction beside the level\n",
                100.0 * sqrt(cal->level_var > 0 ? cal->level_var : 0.0), cal->level_shrink,
-               cal->level_shrink > 0 ? "applied" : "measured, not applied: in the interval",
+               cal->level_shrink > 0 ? "applied at that weight, the rest in the interval"
+                                     : "measured, not applied: in the interval",
                cal->shrink);
     else
         printf("level: +-%.1f%% (1 sd, from the baseline windows against the population model); "
