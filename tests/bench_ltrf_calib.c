@@ -12,7 +12,7 @@
  * and rfkit estimate --sms 1 of each, uncalibrated and calibrated with the
  * record of that pool: rf_pffit_calibrate's steps (plan and windows, fit,
  * level, the windows' check of it) at the pool, timed one by one (calibrate --design ltrf
- * [--active-warps -1]; sampler seed 1).  Reported per set and pool: mean
+ * [--active-warps -1]; sampler seed 1, or RF_BENCH_SEED).  Reported per set and pool: mean
  * and worst |IPC error|, kernels whose calibrated mean is worse than their
  * uncalibrated one, the error of each design point's IPC over the
  * baseline's ("design/baseline": what the windows calibrate; the level
@@ -35,6 +35,8 @@
  *
  * RF_BENCH_LTRFCACHE=FILE keeps the full runs between runs (delete it
  * when the sampler changes); RF_BENCH_KERNELS=a,b limits the kernels;
+ * RF_BENCH_SEED=S calibrates with sampler seed S instead of 1 (the full
+ * runs keep seed 1);
  * RF_BENCH_VERBOSE=1 prints every kernel's windows and points;
  * RF_BENCH_DUMP=FILE writes one line per kernel and pool (set, kernel, pool,
  * positions, points per position, the windows' level check mean and
@@ -92,6 +94,7 @@ static const point pts[NPT] = {
 
 typedef struct kjob {
     int set;                    /* 0 tuning, 1 validation */
+    uint64_t seed;              /* the calibration's sampler seed (RF_BENCH_SEED, default 1) */
     char name[64];
     rf_kernel *k;
     rf_ipc_kernel kc;
@@ -173,7 +176,8 @@ static int calibrate_and_estimate(const rf_gpu *gpu, kjob *j)
         rf_calib_init_kernel(&j->cal[p], GPU_NAME, j->k);
         rc = rf_plan_make_pf(gpu, j->k, &j->kc, &tmpl, 0, &j->plan[p], &err);
         if (!rc)
-            rc = rf_pffit_run_windows(gpu, j->k, &j->plan[p], 1, ncpu(), j->win[p], &cyc, &err);
+            rc = rf_pffit_run_windows(gpu, j->k, &j->plan[p], j->seed, ncpu(), j->win[p], &cyc,
+                                      &err);
         double t1 = benchrun_proc_cpu_s();
         if (!rc)
             rc = rf_pffit_fit_windows(gpu, j->k, &j->kc, &j->plan[p], j->win[p], &j->cal[p],
@@ -183,12 +187,12 @@ static int calibrate_and_estimate(const rf_gpu *gpu, kjob *j)
         base.kind = RF_DESIGN_BASELINE;
         rf_ctaset *walked = NULL;
         if (!rc)
-            rc = rf_pffit_level_walked(gpu, j->k, &j->kc, &base, 1, ncpu(), &j->cal[p], &walked,
-                                       &err);
+            rc = rf_pffit_level_walked(gpu, j->k, &j->kc, &base, j->seed, ncpu(), &j->cal[p],
+                                       &walked, &err);
         double t3 = benchrun_proc_cpu_s();
         if (!rc)
-            rc = rf_pffit_window_level_from(gpu, j->k, &j->kc, &j->plan[p], j->win[p], 1, walked,
-                                            &j->cal[p], &j->rep[p], &err);
+            rc = rf_pffit_window_level_from(gpu, j->k, &j->kc, &j->plan[p], j->win[p], j->seed,
+                                            walked, &j->cal[p], &j->rep[p], &err);
         rf_kchar_ctaset_free(walked);
         double t4 = benchrun_proc_cpu_s(), w4 = benchrun_wall_s();
         j->part_s[p][0] = t1 - t0;
@@ -324,6 +328,8 @@ int main(void)
     static kjob jobs[MAXK];
     int nk = 0;
     const char *only = getenv("RF_BENCH_KERNELS");
+    const char *seed_env = getenv("RF_BENCH_SEED");
+    uint64_t seed = seed_env && strtoull(seed_env, NULL, 10) > 0 ? strtoull(seed_env, NULL, 10) : 1;
     const char *dirs[2] = {"inputs/kernels", "inputs/validation"};
     for (int s = 0; s < 2; s++) {
         char *names[MAXK * 2];
@@ -336,6 +342,7 @@ int main(void)
         for (int i = 0; i < n; i++) {
             if (nk < MAXK && (!only || benchrun_listed(only, names[i]))
                 && load(&gpu, dirs[s], names[i], s, &jobs[nk]) == 0) {
+                jobs[nk].seed = seed;
                 if (s == 1 && jobs[nk].k->regs < 20)
                     rf_kernel_destroy(jobs[nk].k);
                 else
