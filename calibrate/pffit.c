@@ -567,10 +567,9 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * LV_PRIOR measured with the variance level_var,
  *     wl = LV_PRIOR^2 / (LV_PRIOR^2 + level_var):
  * a population model the windows find where it says (sfu at 8 warps:
- * -1.2% +- 5.0%, level sd 4.75%, wl 0.61; level 0.965, its baseline
- * +7.2% -> +4.9%) moves the estimates most of its level, one they find
- * far from it less (kmeans at 8 warps: -15.3% +- 5.0%, level sd 8.98%,
- * wl 0.31; level 1.149, -4.9% -> -0.7%).  The record's shrink
+ * -1.2% +- 5.0%, level sd 4.75%, wl 0.53) moves the estimates about half
+ * of its level, one they find far from it less (kmeans at 8 warps:
+ * -15.3% +- 5.0%, level sd 8.98%, wl 0.24).  The record's shrink
  * (rf_pffit_shrink) of the
  * corrections beside the level, a correction of prior width D =
  * RF_EXTRAP_PRIOR_CORR (the ordinary calibration's) measured with noise,
@@ -586,8 +585,9 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * tuning kernels (bench_ltrf_calib, both pools: mean |IPC error|, coverage
  * of the 95% interval, kernel-pools made worse than uncalibrated), and
  * LV_PRIOR by the least sum of their calibrated mean |IPC error| at both
- * pools (in steps of 0.01: 0.05 6.23%, 0.06 6.15%, 0.07 6.21%; a weight
- * of 0, the level not applied, 6.88%).  The
+ * pools over calibration seeds 1-4 (in steps of 0.01: 0.03 25.92, 0.04
+ * 25.57, 0.05 25.45, 0.06 25.56 points; a weight of 0, the level not
+ * applied, 27.10).  The
  * level is not corrected from the baseline windows' mean m: on the nine
  * that made the estimates worse at every prior width tried.
  */
@@ -597,7 +597,7 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
 #define LV_NOISE_ONE 0.05
 #define LV_SD_NONE 0.114
 #define SH_FLOOR 0.05
-#define LV_PRIOR 0.06
+#define LV_PRIOR 0.05
 
 double rf_pffit_level_var(double m, double se)
 {
