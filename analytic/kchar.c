@@ -824,11 +824,13 @@ void rf_kchar_ctaset_free(rf_ctaset *cs)
 {
     if (!cs)
         return;
-    free(cs->nph);
-    free(cs->insts);
-    free(cs->time);
-    free(cs->cta_drain);
-    free(cs->cta_crit);
+    if (!cs->view) {
+        free(cs->nph);
+        free(cs->insts);
+        free(cs->time);
+        free(cs->cta_drain);
+        free(cs->cta_crit);
+    }
     free(cs->run);
     free(cs);
 }
@@ -1591,52 +1593,56 @@ int rf_kchar_ctaset(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                        NULL, 1, out, err);
 }
 
-int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
-                          rf_err *err)
+/* rf_kchar_ctaset_slice (copy) and rf_kchar_ctaset_view (src's rows in
+ * place). */
+static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
+                         rf_ctaset **out, rf_err *err)
 {
     *out = NULL;
     if (first < 0 || nctas < 1 || first + nctas > src->nctas)
         return rf_err_set(err, RF_EINTERNAL, NULL, 0, 0, NULL,
                           "CTA set slice %d..%d of %d CTAs", first, first + nctas, src->nctas);
+    if (!src->cta_drain)
+        copy = true;            /* a slice's drains are its own (zeros) */
     size_t per = (size_t)src->wpc * (size_t)src->maxph;
     rf_ctaset *cs = calloc(1, sizeof *cs);
-    if (cs) {
+    if (!cs)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    *cs = *src;
+    cs->run = NULL;
+    cs->nctas = nctas;
+    cs->first_cta = src->first_cta + first;
+    if (copy) {
+        cs->view = false;
         cs->nph = malloc(sizeof *cs->nph * (size_t)nctas);
         cs->insts = malloc(sizeof *cs->insts * per * (size_t)nctas);
         cs->time = malloc(sizeof *cs->time * per * (size_t)nctas);
+        cs->cta_drain = malloc(sizeof *cs->cta_drain * (size_t)nctas);
+        cs->cta_crit = src->cta_crit ? malloc(sizeof *cs->cta_crit * 3 * (size_t)nctas) : NULL;
+        if (!cs->nph || !cs->insts || !cs->time || !cs->cta_drain
+            || (src->cta_crit && !cs->cta_crit)) {
+            rf_kchar_ctaset_free(cs);
+            return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
+                              "kernel characteristics: out of memory");
+        }
+        if (src->cta_crit)
+            memcpy(cs->cta_crit, src->cta_crit + 3 * (size_t)first,
+                   sizeof *cs->cta_crit * 3 * (size_t)nctas);
+        if (src->cta_drain)
+            memcpy(cs->cta_drain, src->cta_drain + first, sizeof *cs->cta_drain * (size_t)nctas);
+        else
+            memset(cs->cta_drain, 0, sizeof *cs->cta_drain * (size_t)nctas);
+        memcpy(cs->nph, src->nph + first, sizeof *cs->nph * (size_t)nctas);
+        memcpy(cs->insts, src->insts + per * (size_t)first, sizeof *cs->insts * per * (size_t)nctas);
+        memcpy(cs->time, src->time + per * (size_t)first, sizeof *cs->time * per * (size_t)nctas);
+    } else {
+        cs->view = true;
+        cs->nph = src->nph + first;
+        cs->insts = src->insts + per * (size_t)first;
+        cs->time = src->time + per * (size_t)first;
+        cs->cta_crit = src->cta_crit ? src->cta_crit + 3 * (size_t)first : NULL;
+        cs->cta_drain = src->cta_drain + first;
     }
-    if (!cs || !cs->nph || !cs->insts || !cs->time) {
-        rf_kchar_ctaset_free(cs);
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
-    }
-    double *own_drain = cs->nph ? malloc(sizeof *own_drain * (size_t)nctas) : NULL;
-    double *own_crit = src->cta_crit ? malloc(sizeof *own_crit * 3 * (size_t)nctas) : NULL;
-    if (!own_drain || (src->cta_crit && !own_crit)) {
-        free(own_drain);
-        free(own_crit);
-        rf_kchar_ctaset_free(cs);
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
-    }
-    int *own_nph = cs->nph;
-    float *own_insts = cs->insts, *own_time = cs->time;
-    *cs = *src;
-    cs->nph = own_nph;
-    cs->insts = own_insts;
-    cs->time = own_time;
-    cs->cta_drain = own_drain;
-    cs->cta_crit = own_crit;
-    if (own_crit)
-        memcpy(own_crit, src->cta_crit + 3 * (size_t)first, sizeof *own_crit * 3 * (size_t)nctas);
-    cs->run = NULL;
-    if (src->cta_drain)
-        memcpy(cs->cta_drain, src->cta_drain + first, sizeof *cs->cta_drain * (size_t)nctas);
-    else
-        memset(cs->cta_drain, 0, sizeof *cs->cta_drain * (size_t)nctas);
-    cs->nctas = nctas;
-    cs->first_cta = src->first_cta + first;
-    memcpy(cs->nph, src->nph + first, sizeof *cs->nph * (size_t)nctas);
-    memcpy(cs->insts, src->insts + per * (size_t)first, sizeof *cs->insts * per * (size_t)nctas);
-    memcpy(cs->time, src->time + per * (size_t)first, sizeof *cs->time * per * (size_t)nctas);
     /* The ratios over the slice's CTAs, summed as the walk sums them (the
      * work, critical and live times from cta_crit where the walk kept them). */
     double work = 0, crit = 0, live = 0, ti = 0, tt = 0;
@@ -1673,6 +1679,18 @@ int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset 
     return RF_OK;
 }
 
+int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
+                          rf_err *err)
+{
+    return ctaset_subset(src, first, nctas, true, out, err);
+}
+
+int rf_kchar_ctaset_view(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
+                         rf_err *err)
+{
+    return ctaset_subset(src, first, nctas, false, out, err);
+}
+
 int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu *gpu,
                           const rf_func *f, const rf_profile *prof, int wpc, long first_cta,
                           int nctas, long stride, uint64_t seed, rf_ctaset **out, rf_err *err)
@@ -1693,7 +1711,7 @@ int rf_kchar_ctaset_reuse_jobs(const rf_ctaset *const *have, int nhave, const rf
         if (src && src->seed == seed && src->stride == stride && src->wpc == (wpc < 1 ? 1 : wpc)
             && first_cta >= src->first_cta && nctas >= 1
             && first_cta + nctas <= src->first_cta + src->nctas)
-            return rf_kchar_ctaset_slice(src, (int)(first_cta - src->first_cta), nctas, out, err);
+            return rf_kchar_ctaset_view(src, (int)(first_cta - src->first_cta), nctas, out, err);
     }
     return ctaset_walk(gpu, f, prof, wpc, first_cta, nctas, stride, seed, 0.0, NULL, jobs, out,
                        err);

@@ -107,6 +107,8 @@ typedef struct rf_ctaset {
     double *run;           /* [4 nctas] the walk's running sums of memory stall cycles,
                             * other stall cycles, waits ending a turn and memory waits
                             * after each CTA (NULL in a slice) */
+    bool view;             /* nph, insts, time, cta_drain and cta_crit are another
+                            * set's (rf_kchar_ctaset_view): freed with that one */
 } rf_ctaset;
 
 /* The active-warp distribution of cs (rf_ipc_kernel.act_hist): in each
@@ -141,12 +143,16 @@ void rf_kchar_ctaset_free(rf_ctaset *cs);
  * outside src (RF_EINTERNAL), out of memory. */
 int rf_kchar_ctaset_slice(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
                           rf_err *err);
+/* The same slice reading src's rows in place: valid while the set that
+ * owns them lives (src, or the set src is itself a view of). */
+int rf_kchar_ctaset_view(const rf_ctaset *src, int first, int nctas, rf_ctaset **out,
+                         rf_err *err);
 
 /* rf_kchar_ctaset that takes the CTAs from one of the nhave sets in have
  * (entries may be NULL) when it holds them all (the same seed, stride and
- * warps per CTA, the range inside its walk): a slice, the same CTAs, the
- * stall, turn and drain figures the holder's (rf_kchar_ctaset_slice); else
- * walks them. */
+ * warps per CTA, the range inside its walk): a view, the same CTAs, the
+ * stall, turn and drain figures the holder's (rf_kchar_ctaset_view; free
+ * it before the holder); else walks them. */
 int rf_kchar_ctaset_reuse(const rf_ctaset *const *have, int nhave, const rf_gpu *gpu,
                           const rf_func *f, const rf_profile *prof, int wpc, long first_cta,
                           int nctas, long stride, uint64_t seed, rf_ctaset **out, rf_err *err);

@@ -779,8 +779,10 @@ static int window_sets(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
                                         seed, jobs, &all, err);
         for (int j = 0; j < plan->n && !rc; j++)
             if (in[j]) {
-                rc = rf_kchar_ctaset_slice(all, (int)(first[j] - lo), (int)(end[j] - first[j]),
-                                           &cs[j], err);
+                /* all is freed below: a view only where its rows are a
+                 * holder's. */
+                rc = (all->view ? rf_kchar_ctaset_view : rf_kchar_ctaset_slice)(
+                    all, (int)(first[j] - lo), (int)(end[j] - first[j]), &cs[j], err);
                 done[j] = true;
             }
         rf_kchar_ctaset_free(all);

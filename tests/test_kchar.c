@@ -236,6 +236,30 @@ static void ctaset_slice_is_the_walk(void **state)
     assert_true(slice->live_frac == direct->live_frac);
     /* The draws differ between CTAs: the slice is not the set's start. */
     assert_memory_not_equal(slice->time, all->time, sizeof *slice->time * per * 8);
+    assert_false(slice->view);
+    /* A view of the same range reads all's rows in place (CTA 3 of
+     * rows wpc x maxph long), with the slice's figures; a view of the view
+     * still reads all's rows.  Freeing the views leaves all's rows alone
+     * (ASan would report a double free). */
+    rf_ctaset *view = NULL, *inner = NULL;
+    assert_int_equal(rf_kchar_ctaset_view(all, 3, 8, &view, &err), 0);
+    assert_true(view->view);
+    size_t aper = (size_t)all->wpc * (size_t)all->maxph;
+    assert_ptr_equal(view->insts, all->insts + 3 * aper);
+    assert_ptr_equal(view->time, all->time + 3 * aper);
+    assert_ptr_equal(view->nph, all->nph + 3);
+    assert_int_equal(view->first_cta, 3);
+    assert_null(view->run);
+    assert_true(view->cpi_lone == slice->cpi_lone);
+    assert_true(view->active_frac == slice->active_frac);
+    assert_true(view->live_frac == slice->live_frac);
+    assert_int_equal(rf_kchar_ctaset_view(view, 2, 4, &inner, &err), 0);
+    assert_ptr_equal(inner->insts, all->insts + 5 * aper);
+    assert_int_equal(inner->first_cta, 5);
+    rf_kchar_ctaset_free(inner);
+    rf_kchar_ctaset_free(view);
+    assert_int_equal(rf_kchar_ctaset_view(all, 10, 8, &view, &err), RF_EINTERNAL);
+    assert_null(view);
     rf_kchar_ctaset_free(slice);
     slice = NULL;
     /* A range past the set's end is refused. */
@@ -342,6 +366,9 @@ static void ctaset_reuse_is_the_walk(void **state)
     assert_int_equal(rf_kchar_ctaset_reuse(have, 2, &gpu, f, &prof, 2, 9, 6, 3, 7, &reused, &err),
                      0);
     assert_int_equal(reused->first_cta, 9);
+    /* Held: a view of all's rows (CTA 9 is all's fifth, first_cta 4). */
+    assert_true(reused->view);
+    assert_ptr_equal(reused->time, all->time + 5 * (size_t)all->wpc * (size_t)all->maxph);
     size_t per = (size_t)direct->wpc * (size_t)direct->maxph;
     assert_int_equal(reused->maxph, direct->maxph);
     assert_memory_equal(reused->nph, direct->nph, sizeof *direct->nph * 6);
@@ -352,10 +379,11 @@ static void ctaset_reuse_is_the_walk(void **state)
     assert_int_equal(rf_kchar_ctaset_reuse(have, 2, &gpu, f, &prof, 2, 9, 6, 3, 8, &other, &err),
                      0);
     assert_true(other->seed == 8);
+    assert_false(other->view);
     assert_memory_not_equal(other->time, direct->time, sizeof *direct->time * per * 6);
+    rf_kchar_ctaset_free(reused);
     rf_kchar_ctaset_free(all);
     rf_kchar_ctaset_free(direct);
-    rf_kchar_ctaset_free(reused);
     rf_kchar_ctaset_free(other);
     kb_free(f);
 }
