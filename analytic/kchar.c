@@ -830,8 +830,8 @@ void rf_kchar_ctaset_free(rf_ctaset *cs)
         free(cs->time);
         free(cs->cta_drain);
         free(cs->cta_crit);
+        free(cs->run);
     }
-    free(cs->run);
     free(cs);
 }
 
@@ -1362,6 +1362,69 @@ static int walk_par_start(walk_job *wj, rf_pool *pool, int jobs, int first, int 
  * blocks of WALK_BLOCK, see walk_job_run) and folded into the
  * set, the sums and the stopping rule in CTA order as the serial walk does:
  * the same set to the bit; CTAs walked past an early stop are dropped. */
+/* ctaset_walk of CTAs `from` walked from the same first CTA, all of them
+ * there: the walk's figures, summed in its order from from's rows, sums and
+ * drains (its stopping rule on them too), over a view of from's rows
+ * (rf_ctaset.view). */
+static int ctaset_prefix(const rf_ctaset *from, int nctas, double rel_se, rf_ctaset **out,
+                         rf_err *err)
+{
+    int wpc = from->wpc;
+    double work = 0, crit = 0, live = 0, ti = 0, tt = 0, drain = 0;
+    double mom[2][3] = {{0}};
+    for (int c = 0; c < nctas; c++) {
+        double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
+        int nph = from->nph[c];
+        for (int w = 0; w < wpc; w++) {
+            size_t at = ((size_t)c * wpc + w) * from->maxph;
+            for (int ph = 0; ph < nph; ph++) {
+                ti += from->insts[at + ph];
+                tt += from->time[at + ph];
+            }
+        }
+        drain += from->cta_drain[c];
+        work += from->cta_crit[3 * c];
+        crit += from->cta_crit[3 * c + 1];
+        live += from->cta_crit[3 * c + 2];
+        if (rel_se > 0) {
+            double x[2] = {work - work0, tt - tt0}, y[2] = {crit - crit0, ti - ti0};
+            for (int q = 0; q < 2; q++) {
+                mom[q][0] += x[q] * x[q];
+                mom[q][1] += x[q] * y[q];
+                mom[q][2] += y[q] * y[q];
+            }
+            int n = c + 1;
+            if (n < nctas && n >= RF_KCHAR_MC_MIN_CTAS
+                && (n - RF_KCHAR_MC_MIN_CTAS) % RF_KCHAR_MC_STEP == 0
+                && ratio_rel_se(n, work, crit, mom[0][0], mom[0][1], mom[0][2]) <= rel_se
+                && ratio_rel_se(n, tt, ti, mom[1][0], mom[1][1], mom[1][2]) <= rel_se) {
+                nctas = n;
+                break;
+            }
+        }
+    }
+    rf_ctaset *cs = calloc(1, sizeof *cs);
+    if (!cs)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    *cs = *from;
+    cs->view = true;
+    cs->nctas = nctas;
+    const double *run = from->run + 4 * (size_t)(nctas - 1);
+    double sm = run[0], sd = run[1], nev = run[2], nmw = run[3];
+    cs->active_frac = crit > 0 ? work / crit : 1.0;
+    cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
+    cs->live_frac = crit > 0 ? live / crit : 1.0;
+    cs->s_mem = ti > 0 ? sm / ti : 0.0;
+    cs->s_dep = ti > 0 ? sd / ti : 0.0;
+    cs->mem_waits = ti > 0 ? nmw / ti : 0.0;
+    double turns = nev + (double)nctas * wpc;
+    cs->turn_insts = ti > 0 ? ti / turns : 1.0;
+    cs->wait_share = ti > 0 ? nev / ti : 0.0;
+    cs->drain = drain / nctas;
+    *out = cs;
+    return RF_OK;
+}
+
 static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
                        long first_cta, int nctas, long stride, uint64_t seed, double rel_se,
                        const rf_ctaset *from, int jobs, rf_ctaset **out, rf_err *err)
@@ -1373,6 +1436,10 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         wpc = 1;
     if (nctas < 1)
         nctas = 1;
+    if (from && from->run && from->cta_crit && from->cta_drain && from->seed == seed
+        && from->stride == stride && from->wpc == wpc && from->first_cta == first_cta
+        && from->nctas >= nctas)
+        return ctaset_prefix(from, nctas, rel_se, out, err);
     rf_ctaset *cs = calloc(1, sizeof *cs);
     double *ready = malloc(sizeof *ready * NREG);
     bool *from_mem = malloc(sizeof *from_mem * NREG);

@@ -107,8 +107,9 @@ typedef struct rf_ctaset {
     double *run;           /* [4 nctas] the walk's running sums of memory stall cycles,
                             * other stall cycles, waits ending a turn and memory waits
                             * after each CTA (NULL in a slice) */
-    bool view;             /* nph, insts, time, cta_drain and cta_crit are another
-                            * set's (rf_kchar_ctaset_view): freed with that one */
+    bool view;             /* nph, insts, time, cta_drain, cta_crit and run are
+                            * another set's (rf_kchar_ctaset_view, a walk taken
+                            * whole from the set it was given): freed with it */
 } rf_ctaset;
 
 /* The active-warp distribution of cs (rf_ipc_kernel.act_hist): in each

@@ -404,7 +404,9 @@ static void compute_walked_is_compute(void **state)
     /* nbody on one SM and spread (16 and 2 CTAs: a run of at most 256 CTAs is
      * walked whole either way), reduce on one SM (512 CTAs: without a walk to
      * hand back, the sample and the last 256 CTAs are walked apart and the
-     * instructions counted along the paths; with one, all from the walk),
+     * instructions counted along the paths; with one, all from the walk, the
+     * sample's figures summed over its first CTAs' rows in place, its
+     * stopping rule included),
      * sgemm on one SM (128 CTAs of 8 warps, 1.6M warp-instructions: the walk
      * takes its threads when given two). */
     const char *spec[4] = {"inputs/validation/nbody.spec", "inputs/validation/nbody.spec",
