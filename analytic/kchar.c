@@ -1362,6 +1362,45 @@ static int walk_par_start(walk_job *wj, rf_pool *pool, int jobs, int first, int 
  * blocks of WALK_BLOCK, see walk_job_run) and folded into the
  * set, the sums and the stopping rule in CTA order as the serial walk does:
  * the same set to the bit; CTAs walked past an early stop are dropped. */
+/* The sample's stopping rule (RF_KCHAR_MC_REL_SE, rf_kchar_func) after
+ * its n-th CTA of at most nctas, whose shares of the sums (dwork, dcrit,
+ * dtt, dti) join the per-CTA moments mom: whether the sample stops there. */
+static bool sample_stops(double mom[2][3], int n, int nctas, double work, double crit,
+                         double tt, double ti, double dwork, double dcrit, double dtt,
+                         double dti, double rel_se)
+{
+    double x[2] = {dwork, dtt}, y[2] = {dcrit, dti};
+    for (int q = 0; q < 2; q++) {
+        mom[q][0] += x[q] * x[q];
+        mom[q][1] += x[q] * y[q];
+        mom[q][2] += y[q] * y[q];
+    }
+    return n < nctas && n >= RF_KCHAR_MC_MIN_CTAS
+        && (n - RF_KCHAR_MC_MIN_CTAS) % RF_KCHAR_MC_STEP == 0
+        && ratio_rel_se(n, work, crit, mom[0][0], mom[0][1], mom[0][2]) <= rel_se
+        && ratio_rel_se(n, tt, ti, mom[1][0], mom[1][1], mom[1][2]) <= rel_se;
+}
+
+/* A walked set's figures from its sums over cs->nctas CTAs of cs->wpc
+ * warps: work, critical and live time, instructions and lone cycles,
+ * memory and other stall cycles, waits ending a turn, memory waits and
+ * drains. */
+static void set_figures(rf_ctaset *cs, double work, double crit, double live, double ti,
+                        double tt, double sm, double sd, double nev, double nmw, double drain)
+{
+    cs->active_frac = crit > 0 ? work / crit : 1.0;
+    cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
+    cs->live_frac = crit > 0 ? live / crit : 1.0;
+    cs->s_mem = ti > 0 ? sm / ti : 0.0;
+    cs->s_dep = ti > 0 ? sd / ti : 0.0;
+    cs->mem_waits = ti > 0 ? nmw / ti : 0.0;
+    /* Each warp's exit ends its last turn. */
+    double turns = nev + (double)cs->nctas * cs->wpc;
+    cs->turn_insts = ti > 0 ? ti / turns : 1.0;
+    cs->wait_share = ti > 0 ? nev / ti : 0.0;
+    cs->drain = drain / cs->nctas;
+}
+
 /* ctaset_walk of CTAs `from` walked from the same first CTA, all of them
  * there: the walk's figures, summed in its order from from's rows, sums and
  * drains (its stopping rule on them too), over a view of from's rows
@@ -1386,21 +1425,11 @@ static int ctaset_prefix(const rf_ctaset *from, int nctas, double rel_se, rf_cta
         work += from->cta_crit[3 * c];
         crit += from->cta_crit[3 * c + 1];
         live += from->cta_crit[3 * c + 2];
-        if (rel_se > 0) {
-            double x[2] = {work - work0, tt - tt0}, y[2] = {crit - crit0, ti - ti0};
-            for (int q = 0; q < 2; q++) {
-                mom[q][0] += x[q] * x[q];
-                mom[q][1] += x[q] * y[q];
-                mom[q][2] += y[q] * y[q];
-            }
-            int n = c + 1;
-            if (n < nctas && n >= RF_KCHAR_MC_MIN_CTAS
-                && (n - RF_KCHAR_MC_MIN_CTAS) % RF_KCHAR_MC_STEP == 0
-                && ratio_rel_se(n, work, crit, mom[0][0], mom[0][1], mom[0][2]) <= rel_se
-                && ratio_rel_se(n, tt, ti, mom[1][0], mom[1][1], mom[1][2]) <= rel_se) {
-                nctas = n;
-                break;
-            }
+        if (rel_se > 0
+            && sample_stops(mom, c + 1, nctas, work, crit, tt, ti, work - work0, crit - crit0,
+                            tt - tt0, ti - ti0, rel_se)) {
+            nctas = c + 1;
+            break;
         }
     }
     rf_ctaset *cs = calloc(1, sizeof *cs);
@@ -1410,17 +1439,7 @@ static int ctaset_prefix(const rf_ctaset *from, int nctas, double rel_se, rf_cta
     cs->view = true;
     cs->nctas = nctas;
     const double *run = from->run + 4 * (size_t)(nctas - 1);
-    double sm = run[0], sd = run[1], nev = run[2], nmw = run[3];
-    cs->active_frac = crit > 0 ? work / crit : 1.0;
-    cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
-    cs->live_frac = crit > 0 ? live / crit : 1.0;
-    cs->s_mem = ti > 0 ? sm / ti : 0.0;
-    cs->s_dep = ti > 0 ? sd / ti : 0.0;
-    cs->mem_waits = ti > 0 ? nmw / ti : 0.0;
-    double turns = nev + (double)nctas * wpc;
-    cs->turn_insts = ti > 0 ? ti / turns : 1.0;
-    cs->wait_share = ti > 0 ? nev / ti : 0.0;
-    cs->drain = drain / nctas;
+    set_figures(cs, work, crit, live, ti, tt, run[0], run[1], run[2], run[3], drain);
     *out = cs;
     return RF_OK;
 }
@@ -1595,21 +1614,11 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         /* A block taken: its slots free again for the block nslot on. */
         if (par && c >= wj.nfrom && ((c - wj.nfrom + 1) % WALK_BLOCK == 0 || c + 1 == nctas))
             rf_pool_release(&pool, (c - wj.nfrom) / WALK_BLOCK + 1 + nslot / WALK_BLOCK);
-        if (rel_se > 0) {
-            double x[2] = {work - work0, tt - tt0}, y[2] = {crit - crit0, ti - ti0};
-            for (int q = 0; q < 2; q++) {
-                mom[q][0] += x[q] * x[q];
-                mom[q][1] += x[q] * y[q];
-                mom[q][2] += y[q] * y[q];
-            }
-            int n = c + 1;
-            if (n < nctas && n >= RF_KCHAR_MC_MIN_CTAS
-                && (n - RF_KCHAR_MC_MIN_CTAS) % RF_KCHAR_MC_STEP == 0
-                && ratio_rel_se(n, work, crit, mom[0][0], mom[0][1], mom[0][2]) <= rel_se
-                && ratio_rel_se(n, tt, ti, mom[1][0], mom[1][1], mom[1][2]) <= rel_se) {
-                nctas = n;
-                break;
-            }
+        if (rel_se > 0
+            && sample_stops(mom, c + 1, nctas, work, crit, tt, ti, work - work0, crit - crit0,
+                            tt - tt0, ti - ti0, rel_se)) {
+            nctas = c + 1;
+            break;
         }
     }
     cs->nctas = nctas;
@@ -1637,17 +1646,7 @@ done:
         rf_kchar_ctaset_free(cs);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }
-    cs->active_frac = crit > 0 ? work / crit : 1.0;
-    cs->cpi_lone = ti > 0 ? tt / ti : 1.0;
-    cs->live_frac = crit > 0 ? live / crit : 1.0;
-    cs->s_mem = ti > 0 ? sm / ti : 0.0;
-    cs->s_dep = ti > 0 ? sd / ti : 0.0;
-    cs->mem_waits = ti > 0 ? nmw / ti : 0.0;
-    /* Each warp's exit ends its last turn. */
-    double turns = nev + (double)nctas * wpc;
-    cs->turn_insts = ti > 0 ? ti / turns : 1.0;
-    cs->wait_share = ti > 0 ? nev / ti : 0.0;
-    cs->drain = drain / nctas;
+    set_figures(cs, work, crit, live, ti, tt, sm, sd, nev, nmw, drain);
     *out = cs;
     return RF_OK;
 }
