@@ -1353,15 +1353,6 @@ static int walk_par_start(walk_job *wj, rf_pool *pool, int jobs, int first, int 
     return rc;
 }
 
-/* The CTA walk of rf_kchar_ctaset.  With rel_se > 0 it stops early, after
- * RF_KCHAR_MC_MIN_CTAS CTAs or any later multiple of RF_KCHAR_MC_STEP,
- * once the relative standard errors over CTAs of active_frac (work over
- * critical time) and of cpi_lone (lone cycles over instructions) are both
- * at most rel_se; cs->nctas is then the CTAs walked.  With jobs > 1 the
- * CTAs are walked on up to jobs threads (walk_cta into per-CTA slots, in
- * blocks of WALK_BLOCK, see walk_job_run) and folded into the
- * set, the sums and the stopping rule in CTA order as the serial walk does:
- * the same set to the bit; CTAs walked past an early stop are dropped. */
 /* The sample's stopping rule (RF_KCHAR_MC_REL_SE, rf_kchar_func) after
  * its n-th CTA of at most nctas, whose shares of the sums (dwork, dcrit,
  * dtt, dti) join the per-CTA moments mom: whether the sample stops there. */
@@ -1444,6 +1435,17 @@ static int ctaset_prefix(const rf_ctaset *from, int nctas, double rel_se, rf_cta
     return RF_OK;
 }
 
+/* The CTA walk of rf_kchar_ctaset.  With rel_se > 0 it stops early, after
+ * RF_KCHAR_MC_MIN_CTAS CTAs or any later multiple of RF_KCHAR_MC_STEP,
+ * once the relative standard errors over CTAs of active_frac (work over
+ * critical time) and of cpi_lone (lone cycles over instructions) are both
+ * at most rel_se; cs->nctas is then the CTAs walked.  With jobs > 1 the
+ * CTAs are walked on up to jobs threads (walk_cta into per-CTA slots, in
+ * blocks of WALK_BLOCK, see walk_job_run) and folded into the
+ * set, the sums and the stopping rule in CTA order as the serial walk does:
+ * the same set to the bit; CTAs walked past an early stop are dropped.
+ * CTAs that `from` (walked from the same first CTA) holds are taken from
+ * it; where it holds all of them the set is ctaset_prefix's view. */
 static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
                        long first_cta, int nctas, long stride, uint64_t seed, double rel_se,
                        const rf_ctaset *from, int jobs, rf_ctaset **out, rf_err *err)
