@@ -1271,8 +1271,10 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
  * nfrom + i walked into slot i % nslot, its own scratch; the fold clears a
  * slot's rows and lets block b + nslot / WALK_BLOCK run once it has taken
  * block b.  At most WALK_BLOCKS_PER_JOB blocks a thread run ahead of the
- * fold. */
-#define WALK_BLOCK 32
+ * fold.  Every slot's scratch (wpc x MC_MAXPH phases, two floats) is memory
+ * touched afresh, so the blocks are short: a few CTAs keep a thread busy
+ * for far longer than a wake-up takes. */
+#define WALK_BLOCK 8
 #define WALK_BLOCKS_PER_JOB 2
 
 typedef struct cta_slot {
