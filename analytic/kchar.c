@@ -1168,24 +1168,27 @@ static double ratio_rel_se(int n, double X, double Y, double xx, double xy, doub
 }
 
 /* Re-lay the first n CTAs of cs with `phases` phases per warp (at most
- * MC_MAXPH; the rows of all its CTAs allocated).  0 or RF_ENOMEM (cs kept). */
+ * MC_MAXPH; the rows of all its CTAs allocated, those past n left unwritten
+ * for their CTAs' own store, which writes a whole row).  0 or RF_ENOMEM
+ * (cs kept). */
 static int restride(rf_ctaset *cs, int n, int phases)
 {
     if (phases > MC_MAXPH)
         phases = MC_MAXPH;
     size_t rows = (size_t)cs->nctas * (size_t)cs->wpc;
-    float *in = calloc(rows * (size_t)phases, sizeof *in);
-    float *tm = calloc(rows * (size_t)phases, sizeof *tm);
+    float *in = malloc(sizeof *in * rows * (size_t)phases);
+    float *tm = malloc(sizeof *tm * rows * (size_t)phases);
     if (!in || !tm) {
         free(in);
         free(tm);
         return RF_ENOMEM;
     }
+    size_t old = (size_t)cs->maxph, pad = (size_t)phases - old;
     for (size_t r = 0; r < (size_t)n * (size_t)cs->wpc; r++) {
-        memcpy(in + r * (size_t)phases, cs->insts + r * (size_t)cs->maxph,
-               sizeof *in * (size_t)cs->maxph);
-        memcpy(tm + r * (size_t)phases, cs->time + r * (size_t)cs->maxph,
-               sizeof *tm * (size_t)cs->maxph);
+        memcpy(in + r * (size_t)phases, cs->insts + r * old, sizeof *in * old);
+        memcpy(tm + r * (size_t)phases, cs->time + r * old, sizeof *tm * old);
+        memset(in + r * (size_t)phases + old, 0, sizeof *in * pad);
+        memset(tm + r * (size_t)phases + old, 0, sizeof *tm * pad);
     }
     free(cs->insts);
     free(cs->time);
@@ -1480,8 +1483,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->cta_crit = calloc((size_t)nctas * 3, sizeof *cs->cta_crit);
         cs->cta_drain = calloc((size_t)nctas, sizeof *cs->cta_drain);
         cs->run = calloc((size_t)nctas * 4, sizeof *cs->run);
-        cs->insts = calloc((size_t)nctas * wpc * maxph, sizeof *cs->insts);
-        cs->time = calloc((size_t)nctas * wpc * maxph, sizeof *cs->time);
+        cs->insts = malloc(sizeof *cs->insts * (size_t)nctas * wpc * maxph);
+        cs->time = malloc(sizeof *cs->time * (size_t)nctas * wpc * maxph);
     }
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
@@ -1605,6 +1608,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             size_t at = ((size_t)c * wpc + w) * maxph;
             memcpy(cs->insts + at, I + (size_t)w * scap, sizeof *I * (size_t)nph);
             memcpy(cs->time + at, T + (size_t)w * scap, sizeof *T * (size_t)nph);
+            memset(cs->insts + at + nph, 0, sizeof *I * (size_t)(maxph - nph));
+            memset(cs->time + at + nph, 0, sizeof *T * (size_t)(maxph - nph));
             for (int ph = 0; ph < nph; ph++) {
                 ti += I[(size_t)w * scap + ph];
                 tt += T[(size_t)w * scap + ph];
