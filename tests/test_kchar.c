@@ -344,6 +344,41 @@ static void critical_time_counts_every_phase(void **state)
     kb_free(f);
 }
 
+/* A CTA set's rows are wpc x maxph long and every consumer sums them whole,
+ * so a CTA's row holds zeros past its own phases.  barrier_loop with a
+ * trip count of 10 draws each CTA's phases, so the first CTA's phases set
+ * the rows' first stride and a later, longer CTA re-lays them: the first
+ * CTA's rows are then padded by the re-lay, the later ones by their own
+ * store. */
+static void rows_are_zero_past_their_phases(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_profile prof = {10, 0.5, 1, 1, 0};
+    rf_func *f = barrier_loop();
+    assert_non_null(f);
+    rf_ctaset *cs = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 32, 1, 1, &cs, &err), 0);
+    assert_true(cs->nph[0] < cs->maxph);        /* re-laid after the first CTA */
+    int padded = 0;
+    for (int c = 0; c < cs->nctas; c++)
+        for (int w = 0; w < cs->wpc; w++) {
+            const float *I = cs->insts + ((size_t)c * cs->wpc + w) * cs->maxph;
+            const float *T = cs->time + ((size_t)c * cs->wpc + w) * cs->maxph;
+            assert_true(I[0] > 0);
+            for (int ph = cs->nph[c]; ph < cs->maxph; ph++) {
+                assert_true(I[ph] == 0.0f);
+                assert_true(T[ph] == 0.0f);
+                padded++;
+            }
+        }
+    assert_true(padded > 0);
+    rf_kchar_ctaset_free(cs);
+    kb_free(f);
+}
+
 /* rf_kchar_ctaset_reuse: a range the held set walked (same seed, stride
  * and warps per CTA) is its slice, the very rows a walk gives; under
  * another seed it is walked (different draws). */
@@ -1033,6 +1068,7 @@ int main(void)
         cmocka_unit_test(live_fraction),
         cmocka_unit_test(ctaset_slice_is_the_walk),
         cmocka_unit_test(critical_time_counts_every_phase),
+        cmocka_unit_test(rows_are_zero_past_their_phases),
         cmocka_unit_test(ctaset_reuse_is_the_walk),
         cmocka_unit_test(compute_walked_is_compute),
         cmocka_unit_test(sample_is_the_runs_ctas),
