@@ -66,7 +66,8 @@ LDLIBS  = $(LIBS) $(PAPI_LIBS)
 # code either way; the shared libraries where an archive is missing.
 STATIC_ARCHIVES := $(foreach a,libgsl.a libgslcblas.a libcsv.a,$(filter /%,$(shell $(CC) -print-file-name=$(a))))
 ifeq ($(words $(STATIC_ARCHIVES)),3)
-RFKIT_LIBS = -Wl,-Bstatic -lgsl -lgslcblas -lcsv -Wl,-Bdynamic -lpthread -lm $(PAPI_LIBS)
+RFKIT_LIBS = -Wl,-Bstatic -lgsl -lgslcblas -lcsv -Wl,-Bdynamic \
+             $(filter-out -lgsl -lgslcblas -lcsv,$(LDLIBS))
 else
 RFKIT_LIBS = $(LDLIBS)
 endif
