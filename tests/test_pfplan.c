@@ -505,7 +505,7 @@ static void estimate_with_pf_kernel(void **state)
  * corrections beside it: D^2 / (D^2 + N), D = 0.07, N = the design
  * windows' mean (noise^2 + 0.05^2), their ratios' noise 2% (the floor):
  * 0.0049 / (0.0049 + 0.0004 + 0.0025) = 0.628205; the level's own
- * weight 0: measured, not applied.  No windows: level_var 0.114^2 =
+ * weight 0.05^2 / (0.05^2 + level_var) = 0.266222.  No windows: level_var 0.114^2 =
  * 0.012996, shrink 1, level 1 (from 1.2 or 1.05 alike). */
 static void window_level(void **state)
 {
