@@ -37,6 +37,8 @@
  * when the sampler changes); RF_BENCH_KERNELS=a,b limits the kernels;
  * RF_BENCH_SEED=S calibrates with sampler seed S instead of 1 (the full
  * runs keep seed 1);
+ * RF_BENCH_SEEDS=N adds each set's and pool's calibrated figures over
+ * calibration seeds 1..N (N more calibrations per kernel and pool);
  * RF_BENCH_VERBOSE=1 prints every kernel's windows and points;
  * RF_BENCH_DUMP=FILE writes one line per kernel and pool (set, kernel, pool,
  * positions, points per position, the windows' level check mean and
@@ -162,7 +164,9 @@ static int load(const rf_gpu *gpu, const char *dir, const char *name, int set, k
     return 0;
 }
 
-static int calibrate_and_estimate(const rf_gpu *gpu, kjob *j)
+/* timed: the two full runs the costs are divided by timed again beside
+ * the calibration (else their earlier times kept). */
+static int calibrate_and_estimate(const rf_gpu *gpu, kjob *j, bool timed)
 {
     rf_err err = {0};
     int rc = 0;
@@ -201,8 +205,10 @@ static int calibrate_and_estimate(const rf_gpu *gpu, kjob *j)
         j->part_s[p][3] = t4 - t3;
         j->cal_cpu_s[p] = t4 - t0 + j->kchar_cpu_s;
         j->cal_wall_s[p] = w4 - w0 + j->kchar_wall_s;
-        j->base_cpu_s[p] = benchrun_retime(&j->full[p][0]);
-        j->ltrf6_cpu_s[p] = benchrun_retime(&j->full[p][7]);
+        if (timed) {
+            j->base_cpu_s[p] = benchrun_retime(&j->full[p][0]);
+            j->ltrf6_cpu_s[p] = benchrun_retime(&j->full[p][7]);
+        }
     }
     rf_shape shape = {j->k->regs, rf_kernel_threads(j->k),
                       j->k->smem_static + j->k->launch.smem, rf_kernel_ctas(j->k), 1};
@@ -282,6 +288,64 @@ static void summarise(const kjob *jobs, int nk, int set, int p, setsum *s)
             s->part[q][s->kernels] = j->part_s[p][q] / t6;
         s->kernels++;
     }
+}
+
+/* RF_BENCH_SEEDS=N: every kernel calibrated again at both pools with
+ * sampler seeds 1..N, scored against the same full runs: how much of a
+ * figure is the paths the windows drew.  Per seed and column (set and
+ * pool): calibrated mean / worst |error|, the share of points in the 95%
+ * interval @ its median width, and the kernels calibration makes worse;
+ * then each column's range of means and worsts and its interval over all
+ * seeds' points together.  The jobs keep the last seed's calibrations. */
+static void seed_spread(const rf_gpu *gpu, kjob *jobs, int nk, int nseeds)
+{
+    static setsum sum;
+    static double all[2][NPOOL][16 * MAXK * NPT];
+    double mean_lo[2][NPOOL], mean_hi[2][NPOOL], worst_lo[2][NPOOL], worst_hi[2][NPOOL];
+    double cal_all[2][NPOOL] = {{0}};
+    int n_all[2][NPOOL] = {{0}}, in_all[2][NPOOL] = {{0}};
+    for (int s = 0; s < 2; s++)
+        for (int p = 0; p < NPOOL; p++) {
+            mean_lo[s][p] = worst_lo[s][p] = INFINITY;
+            mean_hi[s][p] = worst_hi[s][p] = 0;
+        }
+    printf("\ncalibrated mean / worst |error|, in 95%% interval @ median width, kernels worse, "
+           "over calibration seeds 1-%d:\n", nseeds);
+    for (int seed = 1; seed <= nseeds; seed++) {
+        for (int i = 0; i < nk; i++) {
+            jobs[i].seed = (uint64_t)seed;
+            if (calibrate_and_estimate(gpu, &jobs[i], false))
+                return;
+        }
+        printf("  seed %-3d", seed);
+        for (int s = 0; s < 2; s++)
+            for (int p = 0; p < NPOOL; p++) {
+                summarise(jobs, nk, s, p, &sum);
+                double mean = sum.n ? sum.cal_sum / sum.n : 0;
+                printf("  %5.2f/%5.2f%% %3.0f%%@%4.1f%% %d", 100 * mean, 100 * sum.cal_max,
+                       sum.n ? 100.0 * sum.in / sum.n : 0,
+                       100 * benchrun_median(sum.width, sum.n), sum.worse);
+                mean_lo[s][p] = fmin(mean_lo[s][p], mean);
+                mean_hi[s][p] = fmax(mean_hi[s][p], mean);
+                worst_lo[s][p] = fmin(worst_lo[s][p], sum.cal_max);
+                worst_hi[s][p] = fmax(worst_hi[s][p], sum.cal_max);
+                memcpy(all[s][p] + n_all[s][p], sum.width, sizeof sum.width[0] * (size_t)sum.n);
+                n_all[s][p] += sum.n;
+                in_all[s][p] += sum.in;
+                cal_all[s][p] += sum.cal_sum;
+            }
+        printf("\n");
+    }
+    const char *col[2][NPOOL] = {{"tuning, preferred pool", "tuning, 8 active warps"},
+                                 {"validation, preferred pool", "validation, 8 active warps"}};
+    for (int s = 0; s < 2; s++)
+        for (int p = 0; p < NPOOL; p++)
+            printf("  %-27s mean %.2f-%.2f%% (all seeds %.2f%%), worst %.2f-%.2f%%, in 95%% "
+                   "interval %.1f%% of %d @ median width %.2f%%\n", col[s][p],
+                   100 * mean_lo[s][p], 100 * mean_hi[s][p],
+                   n_all[s][p] ? 100 * cal_all[s][p] / n_all[s][p] : 0, 100 * worst_lo[s][p],
+                   100 * worst_hi[s][p], n_all[s][p] ? 100.0 * in_all[s][p] / n_all[s][p] : 0,
+                   n_all[s][p], 100 * benchrun_median(all[s][p], n_all[s][p]));
 }
 
 static void verbose_kernel(const kjob *j)
@@ -367,7 +431,7 @@ int main(void)
         for (int p = 0; p < NPOOL; p++)
             for (int t = 0; t < NPT; t++)
                 bad |= jobs[i].full[p][t].rc != 0 || !(jobs[i].full[p][t].ipc > 0);
-        bad |= calibrate_and_estimate(&gpu, &jobs[i]) != 0;
+        bad |= calibrate_and_estimate(&gpu, &jobs[i], true) != 0;
     }
     if (bad) {
         fprintf(stderr, "bench_ltrf_calib: a run failed\n");
@@ -480,6 +544,9 @@ int main(void)
     }
     if (df)
         fclose(df);
+    const char *seeds = getenv("RF_BENCH_SEEDS");
+    if (seeds && atoi(seeds) > 1)
+        seed_spread(&gpu, jobs, nk, atoi(seeds) > 16 ? 16 : atoi(seeds));
     for (int i = 0; i < nk; i++)
         rf_kernel_destroy(jobs[i].k);
     return 0;
