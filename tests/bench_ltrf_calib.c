@@ -299,8 +299,12 @@ static void summarise(const kjob *jobs, int nk, int set, int p, setsum *s)
  * seeds' points together.  The jobs keep the last seed's calibrations. */
 static void seed_spread(const rf_gpu *gpu, kjob *jobs, int nk, int nseeds)
 {
-    static setsum sum;
-    static double all[2][NPOOL][16 * MAXK * NPT];
+    setsum sum;
+    double(*all)[NPOOL][16 * MAXK * NPT] = malloc(sizeof *all * 2);
+    if (!all) {
+        fprintf(stderr, "bench_ltrf_calib: out of memory\n");
+        return;
+    }
     double mean_lo[2][NPOOL], mean_hi[2][NPOOL], worst_lo[2][NPOOL], worst_hi[2][NPOOL];
     double cal_all[2][NPOOL] = {{0}};
     int n_all[2][NPOOL] = {{0}}, in_all[2][NPOOL] = {{0}};
@@ -314,8 +318,10 @@ static void seed_spread(const rf_gpu *gpu, kjob *jobs, int nk, int nseeds)
     for (int seed = 1; seed <= nseeds; seed++) {
         for (int i = 0; i < nk; i++) {
             jobs[i].seed = (uint64_t)seed;
-            if (calibrate_and_estimate(gpu, &jobs[i], false))
+            if (calibrate_and_estimate(gpu, &jobs[i], false)) {
+                free(all);
                 return;
+            }
         }
         printf("  seed %-3d", seed);
         for (int s = 0; s < 2; s++)
@@ -346,6 +352,7 @@ static void seed_spread(const rf_gpu *gpu, kjob *jobs, int nk, int nseeds)
                    n_all[s][p] ? 100 * cal_all[s][p] / n_all[s][p] : 0, 100 * worst_lo[s][p],
                    100 * worst_hi[s][p], n_all[s][p] ? 100.0 * in_all[s][p] / n_all[s][p] : 0,
                    n_all[s][p], 100 * benchrun_median(all[s][p], n_all[s][p]));
+    free(all);
 }
 
 static void verbose_kernel(const kjob *j)
