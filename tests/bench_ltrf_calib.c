@@ -317,6 +317,8 @@ static void seed_spread(const rf_gpu *gpu, kjob *jobs, int nk, int nseeds)
            "over calibration seeds 1-%d:\n", nseeds);
     for (int seed = 1; seed <= nseeds; seed++) {
         for (int i = 0; i < nk; i++) {
+            if (jobs[i].seed == (uint64_t)seed)
+                continue;   /* its calibration at this seed is the one it holds */
             jobs[i].seed = (uint64_t)seed;
             if (calibrate_and_estimate(gpu, &jobs[i], false)) {
                 free(all);
