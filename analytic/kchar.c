@@ -883,28 +883,157 @@ typedef struct walk_inst {
     uint16_t def[RF_MAX_DEFS];
 } walk_inst;
 
+/* A run of fixed-latency instructions and stores (no draw, no barrier, no
+ * exit) inside a block is a function of the times the registers it reads
+ * before writing become ready, relative to the warp's time at its start:
+ * walk_warp keeps its past walks in a walk_memo. */
+typedef struct walk_seg {
+    int first, ninsts;           /* its instructions in walk_prog.in */
+    int next;                    /* the next run in its block, or -1 */
+    int nlive, ndefs, nstore;    /* registers read before written here, written, stores */
+    int mreg;                    /* its live, then written, registers at walk_prog.mreg */
+    size_t mat;                  /* its entries' first word in a walk_memo */
+} walk_seg;
+
 typedef struct walk_block {
     int first, ninsts;
     int nsucc, succ[2];
     int mode;                    /* 0 unconditional, 1 per-warp draw, 2 per-CTA draw */
     double pt;                   /* probability of succ[1] */
+    int seg0;                    /* its first memoised run (walk_seg), or -1 */
 } walk_block;
 
 typedef struct walk_prog {
     walk_inst *in;
     walk_block *blk;
     int nregs;                   /* registers the program names: 0 .. nregs - 1 */
+    walk_seg *seg;
+    uint16_t *mreg;
+    size_t memo_words;           /* a walk_memo's size; 0: no run is memoised */
 } walk_prog;
 
 static void walk_prog_free(walk_prog *w)
 {
     free(w->in);
     free(w->blk);
+    free(w->seg);
+    free(w->mreg);
+}
+
+/* The walk's memo: per memoised run, four counters (the way replaced
+ * next, the way last hit, lookups, hits) and MEMO_WAYS entries, each the
+ * run's walk from one entry state: a valid word; the key, per register
+ * the run reads before writing it, 0 when it is ready by the run's start,
+ * else twice the cycles still to wait plus whether a load wrote it (a
+ * register ready by then changes no start time, and a later one's wait
+ * is a memory or a dependence stall by its writer); then the written
+ * registers' ready times, the run's length in cycles, its latest
+ * retirement and its shares of the four sums, relative to its start.
+ * Exact: every latency of the program is a whole number of cycles
+ * (memo_plan memoises nothing otherwise), so every time the walk holds is
+ * a whole number, and sums of them do not round whatever their order. */
+#define MEMO_WAYS 2
+#define MEMO_MIN_INSTS 4
+#define MEMO_MAX_LIVE 64
+#define MEMO_TRIES 64
+#define MEMO_HIT_MIN 2
+
+typedef struct walk_memo {
+    int64_t *e;
+} walk_memo;
+
+static size_t memo_entry_words(const walk_seg *g)
+{
+    return 1 + (size_t)g->nlive + (size_t)g->ndefs + 6;
+}
+
+static bool whole(double x)
+{
+    return x == floor(x) && fabs(x) < 1e9;
+}
+
+/* The memoised runs (walk_seg: every run of at least MEMO_MIN_INSTS
+ * instructions a walk_seg may hold, reading at most MEMO_MAX_LIVE
+ * registers before writing them) and their registers; none unless every
+ * latency the walk may take is a whole number of cycles. */
+static int memo_plan(const rf_gpu *gpu, const rf_func *f, walk_prog *w)
+{
+    w->seg = NULL;
+    w->mreg = NULL;
+    w->memo_words = 0;
+    for (int b = 0; b < f->nblocks; b++)
+        w->blk[b].seg0 = -1;
+    bool ok = whole(gpu->l1_latency) && whole(gpu->l2_latency) && whole(gpu->dram_latency);
+    for (int k = 0; k < f->ninsts && ok; k++)
+        ok = whole(w->in[k].lat);
+    if (!ok || f->ninsts < MEMO_MIN_INSTS)
+        return RF_OK;
+    w->seg = malloc(sizeof *w->seg * (size_t)(f->ninsts / MEMO_MIN_INSTS + 1));
+    w->mreg = malloc(sizeof *w->mreg * (size_t)f->ninsts * (RF_MAX_USES + 2 * RF_MAX_DEFS + 1));
+    uint8_t *seen = calloc(NREG, 1);     /* 1 live, 2 written */
+    if (!w->seg || !w->mreg || !seen) {
+        free(seen);
+        return RF_ENOMEM;
+    }
+    int nseg = 0, at = 0;
+    for (int b = 0; b < f->nblocks; b++) {
+        walk_block *x = &w->blk[b];
+        int *link = &x->seg0;
+        for (int i = 0; i < x->ninsts;) {
+            int n = 0;
+            for (const walk_inst *in = &w->in[x->first + i];
+                 i + n < x->ninsts && (in->kind == WK_FIXED || in->kind == WK_STORE_MEM)
+                 && in->end == WE_NONE;
+                 in++)
+                n++;
+            if (n < MEMO_MIN_INSTS) {
+                i += n > 0 ? n : 1;
+                continue;
+            }
+            walk_seg *g = &w->seg[nseg];
+            *g = (walk_seg){x->first + i, n, -1, 0, 0, 0, at, 0};
+            for (int q = 0; q < n; q++) {
+                const walk_inst *in = &w->in[g->first + q];
+                for (int u = 0; u < in->nreg; u++)
+                    if (!seen[in->reg[u]]) {
+                        seen[in->reg[u]] = 1;
+                        w->mreg[at + g->nlive++] = in->reg[u];
+                    }
+                for (int d = 0; d < in->ndef; d++)
+                    seen[in->def[d]] |= 2;
+                g->nstore += in->kind == WK_STORE_MEM;
+            }
+            for (int q = 0; q < n; q++) {
+                const walk_inst *in = &w->in[g->first + q];
+                for (int d = 0; d < in->ndef; d++)
+                    if (seen[in->def[d]] & 2) {
+                        seen[in->def[d]] &= 1;
+                        w->mreg[at + g->nlive + g->ndefs++] = in->def[d];
+                    }
+            }
+            for (int q = 0; q < g->nlive + g->ndefs; q++)
+                seen[w->mreg[at + q]] = 0;
+            i += n;
+            if (g->nlive > MEMO_MAX_LIVE)
+                continue;
+            at += g->nlive + g->ndefs;
+            g->mat = w->memo_words;
+            w->memo_words += 4 + MEMO_WAYS * memo_entry_words(g);
+            *link = nseg;
+            link = &g->next;
+            nseg++;
+        }
+    }
+    free(seen);
+    return RF_OK;
 }
 
 static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                           walk_prog *w)
 {
+    w->seg = NULL;
+    w->mreg = NULL;
+    w->memo_words = 0;
     w->in = malloc(sizeof *w->in * (size_t)(f->ninsts > 0 ? f->ninsts : 1));
     w->blk = malloc(sizeof *w->blk * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
     bool *uniform = cta_uniform_loops(f);
@@ -990,7 +1119,10 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
         }
     }
     free(uniform);
-    return RF_OK;
+    int rc = memo_plan(gpu, f, w);
+    if (rc)
+        walk_prog_free(w);
+    return rc;
 }
 
 /* A CTA's scratch rows: warp w's instructions and lone cycles of phase p at
@@ -1023,17 +1155,141 @@ static bool scratch_grow(scratch *s)
     return true;
 }
 
+/* When an instruction of a warp at time t can start: the latest of t and
+ * its operands' ready times; *mem whether that latest operand is a load's
+ * (the first of equal ones). */
+static inline __attribute__((always_inline)) double
+operands_ready(const walk_inst *in, const double *ready, const bool *from_mem, double t, bool *mem)
+{
+    double start = t;
+    bool m = false;
+    for (int u = 0; u < in->nreg; u++) {
+        int r = in->reg[u];
+        if (ready[r] > start) {
+            start = ready[r];
+            m = from_mem[r];
+        }
+    }
+    *mem = m;
+    return start;
+}
+
+/* A memoised run walked as walk_warp walks it, from st[] = the warp's time,
+ * its latest retirement and its four sums (memory stalls, dependence
+ * stalls, turns, memory waits), which it updates: taken from the
+ * memo when its entry state was walked before, else walked and kept
+ * there (the next way in turn replaced).  A run whose states seldom
+ * repeat (fewer than one hit in MEMO_HIT_MIN of its first MEMO_TRIES
+ * lookups in this memo) is walked without the memo from then on. */
+static inline __attribute__((always_inline)) void
+memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, bool *from_mem,
+          double st[6])
+{
+    double t = st[0], *sum = st + 2;
+    const uint16_t *live = w->mreg + g->mreg, *defs = live + g->nlive;
+    int nlive = g->nlive, ndefs = g->ndefs;
+    int64_t *head = mm->e + g->mat, *e = NULL;  /* turn, last hit, lookups, hits */
+    int64_t key[MEMO_MAX_LIVE + 1];
+    bool use = head[2] < MEMO_TRIES || head[3] * MEMO_HIT_MIN >= head[2];
+    if (use) {
+        head[2]++;
+        for (int i = 0; i < nlive; i++) {
+            double rel = ready[live[i]] - t;
+            key[i] = rel > 0 ? (int64_t)rel * 2 + from_mem[live[i]] : 0;
+        }
+        size_t ew = memo_entry_words(g);
+        for (int k = 0; k < MEMO_WAYS; k++) {
+            int wy = (int)((head[1] + k) % MEMO_WAYS);
+            int64_t *c = head + 4 + (size_t)wy * ew;
+            if (!c[0]) {
+                e = e ? e : c;
+                continue;
+            }
+            int i = 0;
+            while (i < nlive && c[1 + i] == key[i])
+                i++;
+            if (i < nlive)
+                continue;
+            head[1] = wy;
+            head[3]++;
+            const int64_t *o = c + 1 + nlive;
+            for (int d = 0; d < ndefs; d++) {
+                ready[defs[d]] = t + (double)o[d];
+                from_mem[defs[d]] = false;
+            }
+            o += ndefs;
+            double lr = t + (double)o[1];
+            if (lr > st[1])
+                st[1] = lr;
+            for (int q = 0; q < 4; q++)
+                sum[q] += (double)o[2 + q];
+            st[0] = t + (double)o[0];
+            return;
+        }
+        if (!e) {
+            e = head + 4 + (size_t)(head[0] % MEMO_WAYS) * ew;
+            head[0]++;
+        }
+    }
+    double t0 = t, bmax = t, ds[4] = {0, 0, 0, 0};
+    const walk_inst *in = &w->in[g->first];
+    for (int i = 0; i < g->ninsts; i++, in++) {
+        bool mem;
+        double start = operands_ready(in, ready, from_mem, t, &mem);
+        if (mem) {
+            ds[0] += start - t;
+            ds[3] += start > t ? 1.0 : 0.0;
+        } else
+            ds[1] += start - t;
+        if (start - t > TURN_SLACK)
+            ds[2] += 1.0;
+        double done = start + 2.0 + in->lat;
+        for (int d = 0; d < in->ndef; d++) {
+            ready[in->def[d]] = done;
+            from_mem[in->def[d]] = false;
+        }
+        bmax = done > bmax ? done : bmax;
+        t = start + 1.0;
+    }
+    for (int q = 0; q < 4; q++)
+        sum[q] += ds[q];
+    if (bmax > st[1])
+        st[1] = bmax;
+    st[0] = t;
+    if (e) {
+        int64_t *o = e + 1 + nlive;
+        e[0] = 1;
+        memcpy(e + 1, key, sizeof *key * (size_t)nlive);
+        for (int d = 0; d < ndefs; d++)
+            o[d] = (int64_t)(ready[defs[d]] - t0);
+        o += ndefs;
+        o[0] = (int64_t)(t - t0);
+        o[1] = (int64_t)(bmax - t0);
+        for (int q = 0; q < 4; q++)
+            o[2 + q] = (int64_t)ds[q];
+    }
+}
+
+/* An empty memo for prog's blocks (none when it memoises none); false
+ * when out of memory. */
+static bool memo_init(walk_memo *mm, const walk_prog *prog)
+{
+    mm->e = prog->memo_words ? calloc(prog->memo_words, sizeof *mm->e) : NULL;
+    return !prog->memo_words || mm->e;
+}
+
 /* One warp (warp wi of its CTA) alone along a random path; adds its
  * instructions and cycles per phase to its scratch row (grown as it needs,
  * to MC_WALKPH phases; the phases past that go into the last), its stalls
  * to *sm / *sd, its turns and memory waits to *nev / *nmw; returns the
  * drain.  *oom is set when the rows could not grow.  Reads gpu, f, prof
  * and w only: the warp's state is ready[], from_mem[], *sc and the sums it
- * is given. */
+ * is given.  With a memo (mm, else NULL) the memoised runs are taken from
+ * it or kept there: the same results either way. */
 static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                        const walk_prog *w, uint64_t seed, uint64_t cta, uint64_t gid,
-                        double *ready, bool *from_mem, scratch *sc, int wi, double *sm,
-                        double *sd, double *nev, double *nmw, int *nph,
+                        const walk_prog *w, walk_memo *mm, uint64_t seed, uint64_t cta,
+                        uint64_t gid, double *ready, bool *from_mem, scratch *sc, int wi,
+                        double *sm, double *sd, double *nev, double *nmw, int *nph,
                         double *dram_at, bool *oom)
 {
     float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
@@ -1055,75 +1311,91 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     while (!ended && b >= 0 && b < f->nblocks && cnt < RF_KCHAR_MC_MAX_INSTS) {
         const walk_block *blk = &w->blk[b];
         const walk_inst *in = &w->in[blk->first];
-        for (int i = 0; i < blk->ninsts; i++, in++) {
-            double start = t;
-            bool mem = false;
-            for (int u = 0; u < in->nreg; u++) {
-                int r = in->reg[u];
-                if (ready[r] > start) {
-                    start = ready[r];
-                    mem = from_mem[r];
+        /* The block's instructions up to its next memoised run (gi), the
+         * run, and so on. */
+        int gi = mm ? blk->seg0 : -1, i = 0;
+        for (;;) {
+            int stop = gi >= 0 ? w->seg[gi].first - blk->first : blk->ninsts;
+            for (; i < stop; i++, in++) {
+                bool mem;
+                double start = operands_ready(in, ready, from_mem, t, &mem);
+                if (mem) {
+                    s_mem += start - t;
+                    n_mw += start > t ? 1.0 : 0.0;
+                } else
+                    s_dep += start - t;
+                if (start - t > TURN_SLACK)
+                    n_ev += 1.0;
+                double lat = in->lat;
+                bool lmem = false;
+                bool to_dram = false;
+                if (in->kind == WK_LOAD) {
+                    lmem = true;
+                    uint64_t m = nmem++;
+                    bool hit1 = draw(seed, gid, m, RF_DRAW_L1) < h1;
+                    bool hit2 = !hit1 && draw(seed, gid, m, RF_DRAW_L2) < h2;
+                    to_dram = !hit1 && !hit2;
+                    lat = hit1 ? l1 : hit2 ? l2 : ld;
+                } else if (in->kind == WK_ATOMIC) {
+                    lmem = true;
+                    uint64_t m = nmem++;
+                    to_dram = !(draw(seed, gid, m, RF_DRAW_L2) < h2);
+                    lat = l2 + (to_dram ? ld : 0);
+                } else if (in->kind == WK_STORE_MEM) {
+                    nmem++;
+                }
+                double done = start + 2.0 + lat;
+                if (to_dram && dram_at) {
+                    if (dram_at[0] < 0)
+                        dram_at[0] = start;
+                    dram_at[1] = done;
+                }
+                for (int d = 0; d < in->ndef; d++) {
+                    ready[in->def[d]] = done;
+                    from_mem[in->def[d]] = lmem;
+                }
+                if (in->end == WE_NONE && done > last_retire)
+                    last_retire = done;
+                t = start + 1.0;
+                in_ph++;
+                cnt++;
+                if (in->end == WE_BARRIER) {
+                    I[ph] += (float)in_ph;
+                    in_ph = 0;
+                    if (ph + 1 >= sc->cap && sc->cap < MC_WALKPH) {
+                        if (!scratch_grow(sc))
+                            *oom = true;
+                        I = sc->I + (size_t)wi * sc->cap;
+                        T = sc->T + (size_t)wi * sc->cap;
+                    }
+                    if (ph + 1 < sc->cap) {
+                        T[ph] += (float)(t - t_phase);
+                        t_phase = t;
+                        ph++;
+                    }
+                }
+                if (in->end == WE_EXIT) {
+                    ended = true;
+                    break;
                 }
             }
-            if (mem) {
-                s_mem += start - t;
-                n_mw += start > t ? 1.0 : 0.0;
-            } else
-                s_dep += start - t;
-            if (start - t > TURN_SLACK)
-                n_ev += 1.0;
-            double lat = in->lat;
-            bool lmem = false;
-            bool to_dram = false;
-            if (in->kind == WK_LOAD) {
-                lmem = true;
-                uint64_t m = nmem++;
-                bool hit1 = draw(seed, gid, m, RF_DRAW_L1) < h1;
-                bool hit2 = !hit1 && draw(seed, gid, m, RF_DRAW_L2) < h2;
-                to_dram = !hit1 && !hit2;
-                lat = hit1 ? l1 : hit2 ? l2 : ld;
-            } else if (in->kind == WK_ATOMIC) {
-                lmem = true;
-                uint64_t m = nmem++;
-                to_dram = !(draw(seed, gid, m, RF_DRAW_L2) < h2);
-                lat = l2 + (to_dram ? ld : 0);
-            } else if (in->kind == WK_STORE_MEM) {
-                nmem++;
-            }
-            double done = start + 2.0 + lat;
-            if (to_dram && dram_at) {
-                if (dram_at[0] < 0)
-                    dram_at[0] = start;
-                dram_at[1] = done;
-            }
-            for (int d = 0; d < in->ndef; d++) {
-                ready[in->def[d]] = done;
-                from_mem[in->def[d]] = lmem;
-            }
-            if (in->end == WE_NONE && done > last_retire)
-                last_retire = done;
-            t = start + 1.0;
-            in_ph++;
-            cnt++;
-            if (in->end == WE_BARRIER) {
-                I[ph] += (float)in_ph;
-                in_ph = 0;
-                if (ph + 1 >= sc->cap && sc->cap < MC_WALKPH) {
-                    if (!scratch_grow(sc))
-                        *oom = true;
-                    I = sc->I + (size_t)wi * sc->cap;
-                    T = sc->T + (size_t)wi * sc->cap;
-                }
-                if (ph + 1 < sc->cap) {
-                    T[ph] += (float)(t - t_phase);
-                    t_phase = t;
-                    ph++;
-                }
-            }
-            if (in->end == WE_EXIT) {
-                ended = true;
+            if (ended || gi < 0)
                 break;
-            }
+            const walk_seg *g = &w->seg[gi];
+            double st[6] = {t, last_retire, s_mem, s_dep, n_ev, n_mw};
+            memo_walk(w, g, mm, ready, from_mem, st);
+            t = st[0];
+            last_retire = st[1];
+            s_mem = st[2];
+            s_dep = st[3];
+            n_ev = st[4];
+            n_mw = st[5];
+            nmem += (uint64_t)g->nstore;
+            in_ph += g->ninsts;
+            cnt += g->ninsts;
+            i += g->ninsts;
+            in += g->ninsts;
+            gi = g->next;
         }
         if (ended || blk->nsucc == 0)
             break;
@@ -1207,16 +1479,16 @@ static int restride(rf_ctaset *cs, int n, int phases)
  * from zero, which the caller adds to the run's in CTA order (the same
  * sums however the CTAs are spread over threads).  *oom as walk_warp. */
 static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                     const walk_prog *prog, uint64_t seed, uint64_t cta, int wpc, double *ready,
-                     bool *from_mem, scratch *sc, double *sm, double *sd, double *nev,
-                     double *nmw, int *nph_out, int *used, double *drain_out,
+                     const walk_prog *prog, walk_memo *mm, uint64_t seed, uint64_t cta, int wpc,
+                     double *ready, bool *from_mem, scratch *sc, double *sm, double *sd,
+                     double *nev, double *nmw, int *nph_out, int *used, double *drain_out,
                      double *cw_out, double *cc_out, double *cl_out, bool *oom)
 {
     int nph = 1;
     double cta_drain = 0, cw = 0, cc = 0, cl = 0;
     for (int w = 0; w < wpc; w++) {
         uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
-        double d = walk_warp(gpu, f, prof, prog, seed, cta, gid, ready, from_mem, sc, w, sm, sd,
+        double d = walk_warp(gpu, f, prof, prog, mm, seed, cta, gid, ready, from_mem, sc, w, sm, sd,
                              nev, nmw, &nph, NULL, oom);
         cta_drain = d > cta_drain ? d : cta_drain;
     }
@@ -1297,6 +1569,7 @@ typedef struct walk_job {
     long first_cta, stride;
     int wpc, nfrom, nwalk, nslot;   /* nwalk: CTAs nfrom .. nfrom + nwalk - 1 */
     cta_slot *slot;
+    walk_memo *memo;                /* [nslot / WALK_BLOCK]: block j's is j's modulo that */
 } walk_job;
 
 static int walk_job_run(int j, void *ctx)
@@ -1310,9 +1583,9 @@ static int walk_job_run(int j, void *ctx)
         bool oom = false;
         sl.sm = sl.sd = sl.nev = sl.nmw = 0;
         sl.cw = sl.cc = sl.cl = 0;
-        walk_cta(wj->gpu, wj->f, wj->prof, wj->prog, wj->seed,
-                 (uint64_t)((wj->first_cta + wj->nfrom + i) * wj->stride), wj->wpc, sl.ready,
-                 sl.from_mem, &sl.sc, &sl.sm, &sl.sd, &sl.nev, &sl.nmw, &sl.nph, &sl.used,
+        walk_cta(wj->gpu, wj->f, wj->prof, wj->prog, &wj->memo[j % (wj->nslot / WALK_BLOCK)],
+                 wj->seed, (uint64_t)((wj->first_cta + wj->nfrom + i) * wj->stride), wj->wpc,
+                 sl.ready, sl.from_mem, &sl.sc, &sl.sm, &sl.sd, &sl.nev, &sl.nmw, &sl.nph, &sl.used,
                  &sl.drain, &sl.cw, &sl.cc, &sl.cl, &oom);
         wj->slot[i % wj->nslot] = sl;
         if (oom)
@@ -1339,9 +1612,14 @@ static int walk_par_start(walk_job *wj, rf_pool *pool, int jobs, int first, int 
     wj->nfrom = first;
     wj->nwalk = nctas - first;
     wj->slot = calloc((size_t)nslot, sizeof *wj->slot);
-    if (!wj->slot)
+    wj->memo = calloc((size_t)ahead, sizeof *wj->memo);
+    if (!wj->slot || !wj->memo)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     wj->nslot = nslot;
+    for (int q = 0; q < ahead; q++)
+        if (!memo_init(&wj->memo[q], wj->prog))
+            return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
+                              "kernel characteristics: out of memory");
     for (int q = 0; q < nslot; q++) {
         cta_slot *sl = &wj->slot[q];
         sl->sc = (scratch){calloc((size_t)wpc * MC_MAXPH, sizeof *sl->sc.I),
@@ -1491,7 +1769,10 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     int rc = prc;
     rf_pool pool;               /* the threaded walk (par) */
     bool par = false;
-    walk_job wj = {gpu, f, prof, &prog, seed, first_cta, stride, wpc, 0, 0, 0, NULL};
+    walk_job wj = {gpu, f, prof, &prog, seed, first_cta, stride, wpc, 0, 0, 0, NULL, NULL};
+    walk_memo memo = {NULL};
+    if (!rc && !memo_init(&memo, &prog))
+        rc = RF_ENOMEM;
     if (!rc && (!cs || !ready || !from_mem || !sc.I || !sc.T || !cs->nph || !cs->insts || !cs->time
                 || !cs->cta_drain || !cs->run || !cs->cta_crit))
         rc = RF_ENOMEM;
@@ -1576,7 +1857,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         } else {
             bool oom = false;
             double csm = 0, csd = 0, cev = 0, cmw = 0;
-            walk_cta(gpu, f, prof, &prog, seed, (uint64_t)((first_cta + c) * stride), wpc, ready,
+            walk_cta(gpu, f, prof, &prog, &memo, seed, (uint64_t)((first_cta + c) * stride), wpc,
+                     ready,
                      from_mem, &sc, &csm, &csd, &cev, &cmw, &nph, &used, &cta_drain, &cw, &cc,
                      &cl, &oom);
             sm += csm;
@@ -1645,6 +1927,10 @@ done:
         free(wj.slot[q].from_mem);
     }
     free(wj.slot);
+    for (int q = 0; wj.memo && q < wj.nslot / WALK_BLOCK; q++)
+        free(wj.memo[q].e);
+    free(wj.memo);
+    free(memo.e);
     if (prc == RF_OK)
         walk_prog_free(&prog);
     free(ready);
@@ -2274,8 +2560,8 @@ static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     int n = 0, nph = 1;
     for (int wi = 0; wi < wpc && !oom; wi++) {
         double at[3] = {-1.0, 0.0, 0.0}, sm = 0, sd = 0, nev = 0, nmw = 0;
-        walk_warp(gpu, f, prof, &prog, RF_KCHAR_MC_SEED, 0, (uint64_t)wi, ready, from_mem, &sc,
-                  wi, &sm, &sd, &nev, &nmw, &nph, at, &oom);
+        walk_warp(gpu, f, prof, &prog, NULL, RF_KCHAR_MC_SEED, 0, (uint64_t)wi, ready, from_mem,
+                  &sc, wi, &sm, &sd, &nev, &nmw, &nph, at, &oom);
         if (at[0] >= 0) {
             first = at[0] < first ? at[0] : first;
             tsum += at[2] > at[1] ? at[2] - at[1] : 0.0;

@@ -472,6 +472,56 @@ static void compute_walked_is_compute(void **state)
     }
 }
 
+/* A bundled kernel spec, loaded without ptxas. */
+static rf_kernel *load_spec(const char *path)
+{
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k = NULL;
+    rf_err err = {0};
+    assert_int_equal(rf_kernel_load(path, &o, &k, &err), 0);
+    return k;
+}
+
+/* The walk's memo (runs of fixed-latency instructions taken from their
+ * earlier walks from the same entry state) changes no result: each CTA of
+ * a walk of sgemm's CTAs 0..11, where the runs of the later CTAs come
+ * mostly from the memo the earlier ones filled, has the rows, drain and
+ * times of that CTA walked alone with an empty memo. */
+static void memo_changes_no_walk(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_kernel *k = load_spec("inputs/kernels/sgemm.spec");
+    int wpc = (rf_kernel_threads(k) + 31) / 32;
+    rf_ctaset *all = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, k->func, &k->profile, wpc, 0, 12, 1, 1, &all, &err),
+                     0);
+    size_t aper = (size_t)all->wpc * (size_t)all->maxph;
+    for (int c = 0; c < 12; c++) {
+        rf_ctaset *one = NULL;
+        assert_int_equal(rf_kchar_ctaset(&gpu, k->func, &k->profile, wpc, c, 1, 1, 1, &one, &err),
+                         0);
+        assert_int_equal(one->nph[0], all->nph[c]);
+        for (int w = 0; w < wpc; w++)
+            for (int ph = 0; ph < one->nph[0]; ph++) {
+                assert_true(one->insts[(size_t)w * one->maxph + ph]
+                            == all->insts[c * aper + (size_t)w * all->maxph + ph]);
+                assert_true(one->time[(size_t)w * one->maxph + ph]
+                            == all->time[c * aper + (size_t)w * all->maxph + ph]);
+            }
+        assert_true(one->cta_drain[0] == all->cta_drain[c]);
+        for (int q = 0; q < 3; q++)
+            assert_true(one->cta_crit[q] == all->cta_crit[3 * c + q]);
+        rf_kchar_ctaset_free(one);
+    }
+    rf_kchar_ctaset_free(all);
+    rf_kernel_destroy(k);
+}
+
 /* The characterisation's sample is the run's own CTAs: nbody spread over
  * 15 SMs runs grid CTAs 0 and 15 on SM 0, so rf_kchar_compute's walked
  * figures are those of rf_kchar_ctaset over those two CTAs (first 0, two
@@ -483,11 +533,7 @@ static void sample_is_the_runs_ctas(void **state)
     rf_gpu gpu;
     rf_err err = {0};
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
-    rf_kernel_opts o;
-    memset(&o, 0, sizeof o);
-    o.no_ptxas = true;
-    rf_kernel *k = NULL;
-    assert_int_equal(rf_kernel_load("inputs/validation/nbody.spec", &o, &k, &err), 0);
+    rf_kernel *k = load_spec("inputs/validation/nbody.spec");
     rf_kernel_spread(k, 15);
     assert_int_equal(rf_kernel_ctas(k), 2);
     rf_ipc_kernel kc;
@@ -1082,6 +1128,7 @@ int main(void)
         cmocka_unit_test(block_limit),
         cmocka_unit_test(pool_balance_by_hand),
         cmocka_unit_test(pool_balance_table),
+        cmocka_unit_test(memo_changes_no_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
