@@ -2778,43 +2778,40 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
  * RF_KCHAR_GRID_MAX CTAs. */
 #define RF_KCHAR_GRID_MAX 65536
 
-static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                               int wpc, long ctas, long stride, double *out)
+/* The paths of grid_insts_per_warp's CTAs, in blocks of GIPW_BLOCK CTAs
+ * (one pool job each, its warps' instructions summed in part[]: whole
+ * numbers, so the total does not depend on how the CTAs are split).  The
+ * count takes threads from GIPW_PAR_WARPS warps. */
+#define GIPW_BLOCK 64
+#define GIPW_PAR_WARPS 4096
+
+typedef struct gipw_job {
+    const rf_func *f;
+    const walk_prog *prog;
+    const int *count;
+    const bool *ends;
+    int wpc;
+    long ctas, stride;
+    double *part;
+} gipw_job;
+
+static int gipw_run(int i, void *ctx)
 {
-    /* Per block: the walk's branch rule, and the instructions a warp
-     * retires there (through the first exit, which ends it). */
-    walk_prog prog;
-    int *count = malloc(sizeof *count * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
-    bool *ends = malloc(sizeof *ends * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
-    if (!count || !ends || walk_prog_make(gpu, f, prof, &prog) != RF_OK) {
-        free(count);
-        free(ends);
-        return RF_ENOMEM;
-    }
-    for (int b = 0; b < f->nblocks; b++) {
-        const rf_block *blk = &f->blocks[b];
-        count[b] = blk->ninsts;
-        ends[b] = false;
-        for (int i = 0; i < blk->ninsts && !ends[b]; i++)
-            if (f->insts[blk->first + i].cls == RF_OC_EXIT && prog.blk[b].succ[1] != -1) {
-                count[b] = i + 1;
-                ends[b] = true;
-            }
-    }
-    if (ctas > RF_KCHAR_GRID_MAX)
-        ctas = RF_KCHAR_GRID_MAX;
+    const gipw_job *g = ctx;
+    const rf_func *f = g->f;
+    long end = ((long)i + 1) * GIPW_BLOCK < g->ctas ? ((long)i + 1) * GIPW_BLOCK : g->ctas;
     double total = 0;
-    for (long j = 0; j < ctas; j++)
-        for (int w = 0; w < wpc; w++) {
-            long c = j * stride;
-            uint64_t gid = (uint64_t)c * (uint64_t)wpc + (uint64_t)w;
+    for (long j = (long)i * GIPW_BLOCK; j < end; j++)
+        for (int w = 0; w < g->wpc; w++) {
+            long c = j * g->stride;
+            uint64_t gid = (uint64_t)c * (uint64_t)g->wpc + (uint64_t)w;
             uint64_t nbr = 0, nloop = 0;
             long n = 0;
             int b = 0;
             while (b >= 0 && b < f->nblocks && n < RF_KCHAR_MC_MAX_INSTS) {
-                const walk_block *blk = &prog.blk[b];
-                n += count[b];
-                if (ends[b] || blk->nsucc == 0)
+                const walk_block *blk = &g->prog->blk[b];
+                n += g->count[b];
+                if (g->ends[b] || blk->nsucc == 0)
                     break;
                 if (blk->nsucc == 1) {
                     b = blk->succ[0];
@@ -2831,9 +2828,58 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
             }
             total += (double)n;
         }
+    g->part[i] = total;
+    return RF_OK;
+}
+
+static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
+                               int wpc, long ctas, long stride, int jobs, double *out)
+{
+    /* Per block: the walk's branch rule, and the instructions a warp
+     * retires there (through the first exit, which ends it). */
+    walk_prog prog;
+    if (ctas > RF_KCHAR_GRID_MAX)
+        ctas = RF_KCHAR_GRID_MAX;
+    int nblk = (int)((ctas + GIPW_BLOCK - 1) / GIPW_BLOCK);
+    int *count = malloc(sizeof *count * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
+    bool *ends = malloc(sizeof *ends * (size_t)(f->nblocks > 0 ? f->nblocks : 1));
+    double *part = malloc(sizeof *part * (size_t)(nblk > 0 ? nblk : 1));
+    if (!count || !ends || !part || walk_prog_make(gpu, f, prof, &prog) != RF_OK) {
+        free(count);
+        free(ends);
+        free(part);
+        return RF_ENOMEM;
+    }
+    for (int b = 0; b < f->nblocks; b++) {
+        const rf_block *blk = &f->blocks[b];
+        count[b] = blk->ninsts;
+        ends[b] = false;
+        for (int i = 0; i < blk->ninsts && !ends[b]; i++)
+            if (f->insts[blk->first + i].cls == RF_OC_EXIT && prog.blk[b].succ[1] != -1) {
+                count[b] = i + 1;
+                ends[b] = true;
+            }
+    }
+    gipw_job g = {f, &prog, count, ends, wpc, ctas, stride, part};
+    rf_pool pool;
+    rf_err perr = {0};
+    int rc = rf_pool_start(&pool, ctas * wpc >= GIPW_PAR_WARPS ? jobs : 1, nblk, gipw_run, &g,
+                           &perr);
+    double total = 0;
+    if (rc == RF_OK) {
+        rf_pool_release(&pool, nblk);
+        for (int i = 0; i < nblk; i++) {
+            rf_pool_wait(&pool, i);
+            total += part[i];
+        }
+        rf_pool_finish(&pool);
+    }
     walk_prog_free(&prog);
     free(count);
     free(ends);
+    free(part);
+    if (rc)
+        return rc;
     *out = ctas > 0 ? total / ((double)ctas * wpc) : 0.0;
     return RF_OK;
 }
@@ -3007,7 +3053,8 @@ int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_k
             total += grid->insts[q];
         ipw = total / ((double)counted * grid->wpc);
     } else if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
-                                              rf_kernel_ctas(k), rf_kernel_sms(k), &ipw) != RF_OK) {
+                                              rf_kernel_ctas(k), rf_kernel_sms(k), jobs,
+                                              &ipw) != RF_OK) {
         ipw = 0;
     }
     if (rc == 0 && ipw > 0)
