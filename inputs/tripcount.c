@@ -39,8 +39,11 @@ typedef struct ctx {
     int *blk;                    /* block of each instruction */
     int *ndefs;                  /* definitions of each register */
     int *def;                    /* the last definition of each register */
-    uint8_t *state;              /* fold memo: 0 new, 1 busy, 2 known, 3 unknown */
+    uint8_t *state;              /* fold memo per instruction: 0 new, 1 busy, 2 known, 3 unknown */
     long long *val;
+    const int *pstart, *preds;   /* block predecessors (CSR) */
+    bool *rd_seen;               /* reaching_def's scratch, [nblocks] */
+    int *rd_stack;
     kir_map names;               /* register name -> index */
 } ctx;
 
@@ -204,7 +207,7 @@ static bool in_range(long long v)
     return v > -TRIP_VAL_MAX && v < TRIP_VAL_MAX;
 }
 
-static int fold_reg(ctx *c, int r, int depth, long long *v);
+static int fold_use(ctx *c, int r, int at, int depth, long long *v);
 
 /* Integer literal as PTX writes it (decimal, 0x hex, 0b binary, a leading 0
  * octal, an optional U suffix). */
@@ -262,12 +265,13 @@ static int param_value(const ctx *c, const char *opnd, long long *v)
     return -1;
 }
 
-/* Value of an operand: immediate, register that folds, "[param]". */
-static int fold_opnd(ctx *c, const char *s, int depth, long long *v)
+/* Value of an operand of instruction `at`: immediate, register that folds,
+ * "[param]". */
+static int fold_opnd(ctx *c, const char *s, int at, int depth, long long *v)
 {
     if (s[0] == '%') {
         int r = kir_map_get(&c->names, s, strlen(s));
-        return r < 0 ? -1 : fold_reg(c, r, depth + 1, v);   /* special registers do not fold */
+        return r < 0 ? -1 : fold_use(c, r, at, depth + 1, v);   /* special registers do not fold */
     }
     if (s[0] == '[')
         return param_value(c, s, v);
@@ -299,11 +303,11 @@ static int fold_inst(ctx *c, int i, int reg, int depth, long long *v)
             return -1;
         return param_value(c, st.ops[1], v);
     }
-    if (fold_opnd(c, st.ops[1], depth, &a))
+    if (fold_opnd(c, st.ops[1], i, depth, &a))
         return -1;
-    if (need >= 2 && fold_opnd(c, st.ops[2], depth, &b))
+    if (need >= 2 && fold_opnd(c, st.ops[2], i, depth, &b))
         return -1;
-    if (need == 3 && fold_opnd(c, st.ops[3], depth, &d))
+    if (need == 3 && fold_opnd(c, st.ops[3], i, depth, &d))
         return -1;
     long long r;
     if (base_is(op, "mov") || base_is(op, "cvt"))
@@ -346,20 +350,72 @@ static int fold_inst(ctx *c, int i, int reg, int depth, long long *v)
     return 0;
 }
 
-/* A register defined once in the function, from values that fold. */
-static int fold_reg(ctx *c, int r, int depth, long long *v)
+/* The one definition of register r that reaches instruction `at`: the last
+ * one before it in its block, else the last one in each block a path back
+ * from there meets first, when all such paths meet the same one (and none
+ * reaches the function's entry without meeting one).  -1 otherwise. */
+static int reaching_def(ctx *c, int r, int at)
 {
-    if (c->state[r] == 2) {
-        *v = c->val[r];
+    const rf_func *f = c->f;
+    int b = c->blk[at];
+    for (int i = at - 1; i >= f->blocks[b].first; i--)
+        for (int d = 0; d < f->insts[i].ndefs; d++)
+            if (f->insts[i].defs[d] == r)
+                return i;
+    memset(c->rd_seen, 0, (size_t)f->nblocks * sizeof *c->rd_seen);
+    int sp = 0, found = -1;
+    for (int k = c->pstart[b]; k < c->pstart[b + 1]; k++)
+        if (!c->rd_seen[c->preds[k]]) {
+            c->rd_seen[c->preds[k]] = true;
+            c->rd_stack[sp++] = c->preds[k];
+        }
+    if (sp == 0)
+        return -1;              /* the entry block: r not yet written */
+    while (sp) {
+        int u = c->rd_stack[--sp];
+        const rf_block *ub = &f->blocks[u];
+        int def = -1;
+        for (int i = ub->first + ub->ninsts - 1; i >= ub->first && def < 0; i--)
+            for (int d = 0; d < f->insts[i].ndefs; d++)
+                if (f->insts[i].defs[d] == r)
+                    def = i;
+        if (def >= 0) {
+            if (found >= 0 && found != def)
+                return -1;
+            found = def;
+            continue;
+        }
+        if (c->pstart[u] == c->pstart[u + 1])
+            return -1;          /* a path from the entry that never writes r */
+        for (int k = c->pstart[u]; k < c->pstart[u + 1]; k++)
+            if (!c->rd_seen[c->preds[k]]) {
+                c->rd_seen[c->preds[k]] = true;
+                c->rd_stack[sp++] = c->preds[k];
+            }
+    }
+    return found;
+}
+
+/* The value register r holds at instruction `at`, from its one definition
+ * there (a register defined once in the function: that one; else the one
+ * reaching_def finds), folded from values that fold; memoised per
+ * defining instruction. */
+static int fold_use(ctx *c, int r, int at, int depth, long long *v)
+{
+    int i = c->ndefs[r] == 1 ? c->def[r] : c->ndefs[r] > 1 ? reaching_def(c, r, at) : -1;
+    if (i < 0 || c->f->insts[i].ndefs != 1)
+        return -1;
+    if (c->state[i] == 2) {
+        *v = c->val[i];
         return 0;
     }
-    if (c->state[r] != 0 || c->ndefs[r] != 1 || depth > TRIP_MAX_DEPTH)
+    if (c->state[i] != 0 || depth > TRIP_MAX_DEPTH)
         return -1;
-    c->state[r] = 1;
-    int rc = fold_inst(c, c->def[r], r, depth, v);
-    c->state[r] = rc ? 3 : 2;
+    c->state[i] = 1;
+    int rc = fold_inst(c, i, r, depth, v);
+    c->state[i] = rc ? 3 : 2;
     if (!rc)
-        c->val[r] = *v;
+        c->val[i] = *v;
     return rc;
 }
 
@@ -602,14 +658,14 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
         int other = strcmp(is.ops[1], iv) == 0 ? 2 : strcmp(is.ops[2], iv) == 0 ? 1 : -1;
         if (other < 0 || (base_is(is.op, "sub") && other == 1))
             continue;
-        if (fold_opnd(c, is.ops[other], 0, &step))
+        if (fold_opnd(c, is.ops[other], inc, 0, &step))
             continue;
         if (base_is(is.op, "sub"))
             step = -step;
         /* The bound is invariant in the loop. */
         if (bo[0] == '%') {
             int rb = kir_map_get(&c->names, bo, strlen(bo));
-            if (rb < 0 || fold_reg(c, rb, 0, &bound))
+            if (rb < 0 || fold_use(c, rb, setp, 0, &bound))
                 continue;
             bool inside = false;
             for (int i = 0; i < f->ninsts && !inside; i++)
@@ -617,7 +673,7 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
                     inside |= f->insts[i].defs[d] == rb && in[c->blk[i]];
             if (inside)
                 continue;
-        } else if (fold_opnd(c, bo, 0, &bound)) {
+        } else if (fold_opnd(c, bo, setp, 0, &bound)) {
             continue;
         }
         if (fold_inst(c, init, r, 0, &start))
@@ -650,7 +706,8 @@ static int constant_branch(ctx *c, int b)
     if (guard_setp(c, c->def[g], &st, &second) || st.nops != 3 || f->insts[c->def[g]].guard >= 0)
         return -1;
     int cmp = setp_cmp(st.op, &uns);
-    if (cmp < 0 || fold_opnd(c, st.ops[1], 0, &x) || fold_opnd(c, st.ops[2], 0, &y))
+    if (cmp < 0 || fold_opnd(c, st.ops[1], c->def[g], 0, &x)
+        || fold_opnd(c, st.ops[2], c->def[g], 0, &y))
         return -1;
     if (uns && (x < 0 || y < 0))
         return -1;
@@ -684,16 +741,20 @@ int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params,
     c.blk = malloc((size_t)(ni ? ni : 1) * sizeof *c.blk);
     c.ndefs = calloc((size_t)(nr ? nr : 1), sizeof *c.ndefs);
     c.def = calloc((size_t)(nr ? nr : 1), sizeof *c.def);
-    c.state = calloc((size_t)(nr ? nr : 1), sizeof *c.state);
-    c.val = calloc((size_t)(nr ? nr : 1), sizeof *c.val);
+    c.state = calloc((size_t)(ni ? ni : 1), sizeof *c.state);
+    c.val = calloc((size_t)(ni ? ni : 1), sizeof *c.val);
     int *pstart = calloc((size_t)nb + 1, sizeof *pstart);
     int *preds = malloc((size_t)nb * 2 * sizeof *preds);
     int *stack = malloc((size_t)nb * sizeof *stack);
     bool *in = malloc((size_t)nb * sizeof *in);
     bool *seen = malloc((size_t)nb * sizeof *seen);
     rf_trip *res = malloc((size_t)nb * sizeof *res);
+    c.rd_seen = malloc((size_t)nb * sizeof *c.rd_seen);
+    c.rd_stack = malloc((size_t)nb * sizeof *c.rd_stack);
+    c.pstart = pstart;
+    c.preds = preds;
     if (!c.lines || !c.ord || !c.blk || !c.ndefs || !c.def || !c.state || !c.val || !pstart ||
-        !preds || !stack || !in || !seen || !res) {
+        !preds || !stack || !in || !seen || !res || !c.rd_seen || !c.rd_stack) {
         rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory for trip counts");
         goto out;
     }
@@ -783,6 +844,8 @@ out:
     free(in);
     free(seen);
     free(res);
+    free(c.rd_seen);
+    free(c.rd_stack);
     return rc;
 }
 

@@ -9,11 +9,14 @@
  * loop by i = i + S or i = i - S (S a constant), defined once outside it
  * (the initial value I), and the other is a loop-invariant value B.  I, S
  * and B must fold to integers: immediates, kernel parameters given a value
- * (--param NAME=VALUE, spec [params]), and registers defined once from
- * those by mov, cvt, add, sub, mul, mad, shl, shr, and, or, neg, min, max,
- * div and rem.  A value that depends on a special register (%tid, %ctaid,
- * ...) or on memory does not fold, and its loop stays on the profile's
- * default trip count.
+ * (--param NAME=VALUE, spec [params]), and registers computed from those by
+ * mov, cvt, add, sub, mul, mad, shl, shr, and, or, neg, min, max, div and
+ * rem, where one definition of the register reaches the use (the
+ * register's only one, or the one every path back from the use meets
+ * first: nvcc's unrolled loops count n & 3 down in the remainder loop in
+ * the register their guards and the main loop's start read).  A value
+ * that depends on a special register (%tid, %ctaid, ...) or on memory does
+ * not fold, and its loop stays on the profile's default trip count.
  *
  * The body then runs N times per entry into the loop (N >= 1, the first
  * value of k >= 1 for which the continue condition on the compared value

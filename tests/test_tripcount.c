@@ -147,6 +147,36 @@ static void count_down(void **state)
     rf_kernel_destroy(k);
 }
 
+/* unroll (nvcc's unrolling by 4, loops.ptx): with n = 102 the guards
+ * "n < 1" and "n - 1 <u 3" are not taken; the main loop counts
+ * 102 - (102 & 3) = 100 down by 4 after its body, continuing while != 0:
+ * v1 = 96, N = 1 + (0 - 96) / -4 = 25; the remainder's guard "(n & 3) ==
+ * 0" (2 == 0) is not taken, and its loop counts 2 down by 1: v1 = 1,
+ * N = 1 + (0 - 1) / -1 = 2.  n = 100: 100 & 3 = 0, the main loop still
+ * 25, the remainder's guard taken: its body never runs.  n = 3: 3 - 1 <u
+ * 3 skips the main loop (never run), the remainder runs 3. */
+static void unrolled_by_four(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *n;
+        double main, rest;
+    } c[] = {{"n=102", 25, 2}, {"n=100", 25, 0}, {"n=3", 0, 3}};
+    for (int i = 0; i < 3; i++) {
+        rf_kernel *k = load(LOOPS, "unroll", c[i].n, NULL);
+        assert_true(fabs(freq_of(k, "$L__BB7_3") - c[i].main) < 1e-9);
+        assert_true(fabs(freq_of(k, "$L__BB7_6") - c[i].rest) < 1e-9);
+        assert_int_equal(k->psrc.fwd_code, 3);
+        rf_kernel_destroy(k);
+    }
+    rf_kernel *k = load(LOOPS, "unroll", "n=102", NULL);
+    assert_true(fabs(k->func->blocks[block_of(k, "$L__BB7_3")].taken_p - 24.0 / 25.0) < 1e-12);
+    assert_true(fabs(k->func->blocks[block_of(k, "$L__BB7_6")].taken_p - 0.5) < 1e-12);
+    assert_int_equal(k->psrc.loops_code, 2);
+    assert_int_equal(k->psrc.defaults, 0);
+    rf_kernel_destroy(k);
+}
+
 /* pre: the setp reads i before the add: values 0..10 are compared,
  * continue while <= 9: N = 1 + ceil((10 - 0) / 1) = 11.
  * gt: i = 8, i -= 2, continue while > 0: v1 = 6, N = 1 + ceil(6 / 2) = 4. */
@@ -304,6 +334,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(parameter_bound),
         cmocka_unit_test(thread_bound_stays_default),
         cmocka_unit_test(count_down),
+        cmocka_unit_test(unrolled_by_four),
         cmocka_unit_test(compare_forms),
         cmocka_unit_test(break_stays_default),
         cmocka_unit_test(param_names),
