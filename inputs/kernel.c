@@ -556,7 +556,8 @@ static int apply_profile(rf_kernel *k, const spec *sp, const rf_kernel_opts *opt
         if (!rc && npar)
             rc = name_params(k, code_path, text, par, npar, path, err);
         if (!rc)
-            rc = rf_trip_find(k->source, text, par, npar, &t, &nt, err);
+            rc = rf_trip_find(k->source, text, par, npar, k->launch.block, k->launch.grid, &t,
+                              &nt, err);
         for (int i = 0; i < nt; i++) {
             rf_block *blk = &f->blocks[t[i].block];
             blk->has_taken = true;

@@ -33,6 +33,7 @@ typedef struct ctx {
     const rf_func *f;
     const rf_kparam *params;
     int nparams;
+    const int *ntid, *nctaid;    /* the launch's block and grid (x, y, z), or NULL */
     const char **lines;          /* lines[l - 1] starts source line l */
     int nlines;
     int *ord;                    /* instruction's rank among those on its line */
@@ -269,6 +270,17 @@ static int param_value(const ctx *c, const char *opnd, long long *v)
  * "[param]". */
 static int fold_opnd(ctx *c, const char *s, int at, int depth, long long *v)
 {
+    /* The launch's dimensions: %ntid.x (blockDim.x), %nctaid.x (gridDim.x). */
+    static const char *const dims[6] = {"%ntid.x", "%ntid.y", "%ntid.z",
+                                        "%nctaid.x", "%nctaid.y", "%nctaid.z"};
+    for (int k = 0; k < 6; k++)
+        if (strcmp(s, dims[k]) == 0) {
+            const int *d = k < 3 ? c->ntid : c->nctaid;
+            if (!d || d[k % 3] < 1)
+                return -1;
+            *v = d[k % 3];
+            return 0;
+        }
     if (s[0] == '%') {
         int r = kir_map_get(&c->names, s, strlen(s));
         return r < 0 ? -1 : fold_use(c, r, at, depth + 1, v);   /* special registers do not fold */
@@ -511,6 +523,47 @@ static int trip_n(int cmp, bool uns, long long v1, long long s, long long b, lon
     return 0;
 }
 
+/* How a loop's induction register steps: i = i + S, i - S, i >> S, i << S,
+ * i * S or i / S. */
+enum { IND_ADD, IND_SUB, IND_SHR, IND_SHL, IND_MUL, IND_DIV };
+
+/* The value after v under a geometric step (IND_SHR .. IND_DIV, v >= 0);
+ * -1 when it leaves the 32-bit range or stays where it is. */
+static int induct(int kind, long long v, long long s, long long *out)
+{
+    if (v < 0)
+        return -1;
+    long long nv = kind == IND_SHR ? v >> s
+                 : kind == IND_SHL ? (v < (1LL << 32) >> s ? v << s : -1)
+                 : kind == IND_MUL ? (v < (1LL << 32) / s ? v * s : -1)
+                 : v / s;
+    if (nv < 0 || nv >= (1LL << 32) || nv == v)
+        return -1;
+    *out = nv;
+    return 0;
+}
+
+/* Body executions N of a loop continuing while v_k CMP B, v_1 given and
+ * v_{k+1} the geometric step of v_k: the first k whose compare fails, at
+ * most 64 (a shift or a doubling leaves the 32-bit range sooner).  0, or
+ * -1 when it would not end there. */
+static int trip_iter(int cmp, bool uns, long long v1, int kind, long long s, long long b,
+                     long *n)
+{
+    long long v = v1;
+    if (uns && (v < 0 || b < 0))
+        return -1;
+    for (long k = 1; k <= 64; k++) {
+        if (!compare(cmp, v, b)) {
+            *n = k;
+            return 0;
+        }
+        if (induct(kind, v, s, &v))
+            return -1;
+    }
+    return -1;
+}
+
 /* Blocks of the natural loop of back edge b -> h into in[]. */
 static int natural_loop(const rf_func *f, int b, int h, const int *pstart, const int *preds,
                         bool *in, int *stack)
@@ -651,17 +704,26 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
         if (nin != 1 || nout != 1 || f->insts[inc].guard >= 0)
             continue;
         stmt is;
-        if (inst_stmt(c, inc, r, &is, NULL) || is.nops != 3 ||
-            !(base_is(is.op, "add") || base_is(is.op, "sub")) || strstr(is.op, ".f"))
+        if (inst_stmt(c, inc, r, &is, NULL) || is.nops != 3 || strstr(is.op, ".f"))
+            continue;
+        int kind = base_is(is.op, "add") ? IND_ADD : base_is(is.op, "sub") ? IND_SUB
+                 : base_is(is.op, "shr") ? IND_SHR : base_is(is.op, "shl") ? IND_SHL
+                 : base_is(is.op, "mul") && has_part(is.op, ".lo") ? IND_MUL
+                 : base_is(is.op, "div") ? IND_DIV : -1;
+        if (kind < 0)
             continue;
         long long step, start, bound;
         int other = strcmp(is.ops[1], iv) == 0 ? 2 : strcmp(is.ops[2], iv) == 0 ? 1 : -1;
-        if (other < 0 || (base_is(is.op, "sub") && other == 1))
+        if (other < 0 || (other == 1 && kind != IND_ADD && kind != IND_MUL))
             continue;
         if (fold_opnd(c, is.ops[other], inc, 0, &step))
             continue;
-        if (base_is(is.op, "sub"))
+        if (kind == IND_SUB)
             step = -step;
+        if ((kind == IND_SHR || kind == IND_SHL) && (step < 1 || step > 31))
+            continue;
+        if ((kind == IND_MUL || kind == IND_DIV) && step < 2)
+            continue;
         /* The bound is invariant in the loop. */
         if (bo[0] == '%') {
             int rb = kir_map_get(&c->names, bo, strlen(bo));
@@ -684,8 +746,16 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
             continue;
         bool post = ib != b || inc < setp;
         int k = side == 1 ? cmp : mirror(cmp);
-        if (trip_n(k, uns, post ? start + step : start, step, bound, n))
-            continue;
+        if (kind == IND_ADD || kind == IND_SUB) {
+            if (trip_n(k, uns, post ? start + step : start, step, bound, n))
+                continue;
+        } else {
+            long long v1 = start;
+            if (post && induct(kind, start, step, &v1))
+                continue;
+            if (trip_iter(k, uns, v1, kind, step, bound, n))
+                continue;
+        }
         return 0;
     }
     return -1;
@@ -718,7 +788,7 @@ static int constant_branch(ctx *c, int b)
 }
 
 int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params, int nparams,
-                 rf_trip **out, int *n, rf_err *err)
+                 const int ntid[3], const int nctaid[3], rf_trip **out, int *n, rf_err *err)
 {
     *out = NULL;
     *n = 0;
@@ -730,6 +800,8 @@ int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params,
     c.f = f;
     c.params = params;
     c.nparams = nparams;
+    c.ntid = ntid;
+    c.nctaid = nctaid;
     int nb = f->nblocks, ni = f->ninsts, nr = f->nregs;
     int rc = RF_OK;
     for (const char *s = text; *s; s++)

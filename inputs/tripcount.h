@@ -6,10 +6,12 @@
  * fall-through (no break or return inside), whose guard is set by
  *     setp.CMP.TYPE  p, a, b
  * where one of a, b is an induction register i, defined once inside the
- * loop by i = i + S or i = i - S (S a constant), defined once outside it
- * (the initial value I), and the other is a loop-invariant value B.  I, S
- * and B must fold to integers: immediates, kernel parameters given a value
- * (--param NAME=VALUE, spec [params]), and registers computed from those by
+ * loop by i = i + S, i - S, i >> S, i << S, i * S or i / S (S a constant;
+ * shifts by 1 to 31, products and quotients by 2 or more), defined once
+ * outside it (the initial value I), and the other is a loop-invariant value
+ * B.  I, S and B must fold to integers: immediates, kernel parameters given
+ * a value (--param NAME=VALUE, spec [params]), the launch's dimensions
+ * (%ntid, %nctaid: blockDim, gridDim), and registers computed from those by
  * mov, cvt, add, sub, mul, mad, shl, shr, and, or, neg, min, max, div and
  * rem, where one definition of the register reaches the use (the
  * register's only one, or the one every path back from the use meets
@@ -21,7 +23,9 @@
  * The body then runs N times per entry into the loop (N >= 1, the first
  * value of k >= 1 for which the continue condition on the compared value
  * v_k fails; v_k = I + k*S when the increment comes before the setp in the
- * iteration, I + (k-1)*S when after).  The back edge is taken N - 1 times,
+ * iteration, I + (k-1)*S when after; under a geometric step v_k is I
+ * stepped k or k - 1 times, and N at most 64, the values staying in 32
+ * bits).  The back edge is taken N - 1 times,
  * so its taken probability is P = (N - 1) / N, which makes the expected
  * trip count of the geometric model the sampler and the closed-form models
  * use, 1 / (1 - P), exactly N (the spec's [branches] form, P = t / (t + 1)
@@ -71,10 +75,11 @@ typedef struct rf_trip {
 
 /* Find the decided branches of a virtual (PTX) function parsed from text
  * (the source file's contents: instructions are re-read at their lines for
- * immediates and parameter names).  *out (heap, free()) gets *n entries,
+ * immediates and parameter names), launched with blocks of ntid threads in
+ * a grid of nctaid CTAs (x, y, z; either NULL when not known).  *out (heap, free()) gets *n entries,
  * at most one per block.  0 or RF_ENOMEM. */
 int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params, int nparams,
-                 rf_trip **out, int *n, rf_err *err);
+                 const int ntid[3], const int nctaid[3], rf_trip **out, int *n, rf_err *err);
 
 /* Is block b's closing instruction a conditional branch back to an earlier
  * or the same block (a loop's back edge)? */

@@ -22,14 +22,15 @@
 
 #define LOOPS "tests/fixtures/loops.ptx"
 
-static rf_kernel *load(const char *path, const char *entry, const char *p1, const char *p2)
+static rf_kernel *load_block(const char *path, const char *entry, const char *block,
+                             const char *p1, const char *p2)
 {
     rf_kernel_opts o;
     memset(&o, 0, sizeof o);
     o.no_ptxas = true;
     o.entry = entry;
     o.grid = "4";
-    o.block = "64";
+    o.block = block;
     if (p1)
         o.params[o.nparams++] = p1;
     if (p2)
@@ -39,6 +40,11 @@ static rf_kernel *load(const char *path, const char *entry, const char *p1, cons
     if (rf_kernel_load(path, &o, &k, &err))
         fail_msg("%s", err.msg);
     return k;
+}
+
+static rf_kernel *load(const char *path, const char *entry, const char *p1, const char *p2)
+{
+    return load_block(path, entry, "64", p1, p2);
 }
 
 static int block_of(const rf_kernel *k, const char *label)
@@ -174,6 +180,36 @@ static void unrolled_by_four(void **state)
     assert_true(fabs(k->func->blocks[block_of(k, "$L__BB7_6")].taken_p - 0.5) < 1e-12);
     assert_int_equal(k->psrc.loops_code, 2);
     assert_int_equal(k->psrc.defaults, 0);
+    rf_kernel_destroy(k);
+}
+
+/* halve (loops.ptx): s = blockDim.x / 2, s >>= 1 after the body,
+ * continuing while s != 0.  64 threads: s = 32, the guard "s == 0" not
+ * taken, compared values 16, 8, 4, 2, 1, 0: N = 6 (the first to fail is
+ * the 6th), P = 5/6.  256 threads: s = 128, N = 8.  One thread: s = 0,
+ * the guard taken, the body never runs (the loop itself is not counted).
+ * The "tid < s" branch inside stays on the default. */
+static void halving_from_block_size(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *block;
+        double n;
+    } c[] = {{"64", 6}, {"256", 8}, {"1", 0}};
+    for (int i = 0; i < 3; i++) {
+        rf_kernel *k = load_block(LOOPS, "halve", c[i].block, NULL, NULL);
+        assert_true(fabs(freq_of(k, "$L__BB8_3") - c[i].n) < 1e-9);
+        assert_true(k->func->blocks[0].has_taken);
+        assert_true(k->func->blocks[0].taken_p == (c[i].n == 0 ? 1.0 : 0.0));
+        assert_int_equal(k->psrc.fwd_code, 1);
+        /* The "tid < s" branch; with one thread the loop too (its count
+         * would start from 0 >> 1 = 0, which never moves). */
+        assert_int_equal(k->psrc.defaults, c[i].n == 0 ? 2 : 1);
+        rf_kernel_destroy(k);
+    }
+    rf_kernel *k = load_block(LOOPS, "halve", "64", NULL, NULL);
+    assert_true(fabs(k->func->blocks[block_of(k, "$L__BB8_3")].taken_p - 5.0 / 6.0) < 1e-12);
+    assert_int_equal(k->psrc.loops_code, 1);
     rf_kernel_destroy(k);
 }
 
@@ -335,6 +371,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(thread_bound_stays_default),
         cmocka_unit_test(count_down),
         cmocka_unit_test(unrolled_by_four),
+        cmocka_unit_test(halving_from_block_size),
         cmocka_unit_test(compare_forms),
         cmocka_unit_test(break_stays_default),
         cmocka_unit_test(param_names),
