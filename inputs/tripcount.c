@@ -11,6 +11,7 @@
 #include "kir_internal.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,8 @@ typedef struct ctx {
     int *def;                    /* the last definition of each register */
     uint8_t *state;              /* fold memo per instruction: 0 new, 1 busy, 2 known, 3 unknown */
     long long *val;
+    uint8_t *astate;             /* the same for fold_aff_use */
+    struct aff *aval;
     const int *pstart, *preds;   /* block predecessors (CSR) */
     bool *rd_seen;               /* reaching_def's scratch, [nblocks] */
     int *rd_stack;
@@ -408,14 +411,22 @@ static int reaching_def(ctx *c, int r, int at)
     return found;
 }
 
-/* The value register r holds at instruction `at`, from its one definition
- * there (a register defined once in the function: that one; else the one
- * reaching_def finds), folded from values that fold; memoised per
- * defining instruction. */
-static int fold_use(ctx *c, int r, int at, int depth, long long *v)
+/* The one definition of r at instruction `at` (a register defined once in
+ * the function: that one; else the one reaching_def finds), when it
+ * writes r alone; -1 otherwise. */
+static int def_at(ctx *c, int r, int at)
 {
     int i = c->ndefs[r] == 1 ? c->def[r] : c->ndefs[r] > 1 ? reaching_def(c, r, at) : -1;
-    if (i < 0 || c->f->insts[i].ndefs != 1)
+    return i >= 0 && c->f->insts[i].ndefs == 1 ? i : -1;
+}
+
+/* The value register r holds at instruction `at`, from its definition
+ * there (def_at), folded from values that fold; memoised per defining
+ * instruction. */
+static int fold_use(ctx *c, int r, int at, int depth, long long *v)
+{
+    int i = def_at(c, r, at);
+    if (i < 0)
         return -1;
     if (c->state[i] == 2) {
         *v = c->val[i];
@@ -429,6 +440,143 @@ static int fold_use(ctx *c, int r, int at, int depth, long long *v)
     if (!rc)
         c->val[i] = *v;
     return rc;
+}
+
+/* ---- values that depend on the thread ----------------------------------
+ *
+ * A value c + t tid.x + g ctaid.x (aff), folded as above from %tid.x,
+ * %ctaid.x and values that fold, through mov, cvt, add, sub, and mul, mad
+ * and shl by a value that folds.  A loop whose start is such a value (a
+ * block- or grid-strided loop) is counted over the launch's warps
+ * (aff_warps), and a forward branch comparing one is decided where every
+ * thread of the launch goes the same way (uniform_branch). */
+typedef struct aff {
+    long long c, t, g;
+} aff;
+
+static int fold_aff_use(ctx *c, int r, int at, int depth, aff *a);
+
+static bool aff_const(aff a)
+{
+    return a.t == 0 && a.g == 0;
+}
+
+static int aff_opnd(ctx *c, const char *s, int at, int depth, aff *a)
+{
+    if (strcmp(s, "%tid.x") == 0) {
+        *a = (aff){0, 1, 0};
+        return 0;
+    }
+    if (strcmp(s, "%ctaid.x") == 0) {
+        *a = (aff){0, 0, 1};
+        return 0;
+    }
+    if (s[0] == '%' && strchr(s, '.') == NULL) {
+        int r = kir_map_get(&c->names, s, strlen(s));
+        return r < 0 ? -1 : fold_aff_use(c, r, at, depth + 1, a);
+    }
+    long long v;
+    if (fold_opnd(c, s, at, depth, &v))
+        return -1;
+    *a = (aff){v, 0, 0};
+    return 0;
+}
+
+/* a scaled by the constant k, or -1 out of range. */
+static int aff_scale(aff a, long long k, aff *out)
+{
+    long long m = k < 0 ? -k : k;
+    if (m > 0 && (a.c > TRIP_VAL_MAX / m || a.c < -TRIP_VAL_MAX / m || a.t > TRIP_VAL_MAX / m ||
+                  a.t < -TRIP_VAL_MAX / m || a.g > TRIP_VAL_MAX / m || a.g < -TRIP_VAL_MAX / m))
+        return -1;
+    *out = (aff){a.c * k, a.t * k, a.g * k};
+    return 0;
+}
+
+static int aff_inst(ctx *c, int i, int reg, int depth, aff *out)
+{
+    stmt st;
+    if (depth > TRIP_MAX_DEPTH || c->f->insts[i].guard >= 0 || inst_stmt(c, i, reg, &st, NULL))
+        return -1;
+    const char *op = st.op;
+    if (strstr(op, ".f16") || strstr(op, ".f32") || strstr(op, ".f64") || strstr(op, ".bf16") ||
+        has_part(op, ".hi"))
+        return -1;
+    int need = base_is(op, "mov") || base_is(op, "cvt") ? 1
+             : base_is(op, "mad") ? 3
+             : base_is(op, "add") || base_is(op, "sub") || base_is(op, "mul") || base_is(op, "shl")
+                 ? 2 : -1;
+    if (need < 0 || st.nops != need + 1)
+        return -1;
+    aff x, y, z = {0, 0, 0}, r;
+    if (aff_opnd(c, st.ops[1], i, depth, &x) || (need >= 2 && aff_opnd(c, st.ops[2], i, depth, &y))
+        || (need == 3 && aff_opnd(c, st.ops[3], i, depth, &z)))
+        return -1;
+    if (need == 1) {
+        r = x;
+    } else if (base_is(op, "add") || base_is(op, "sub")) {
+        long long sg = base_is(op, "sub") ? -1 : 1;
+        r = (aff){x.c + sg * y.c, x.t + sg * y.t, x.g + sg * y.g};
+    } else if (base_is(op, "shl")) {
+        if (!aff_const(y) || y.c < 0 || y.c > 30 || aff_scale(x, 1LL << y.c, &r))
+            return -1;
+    } else {                    /* mul, mad: one factor a value that folds */
+        if (aff_const(y) ? aff_scale(x, y.c, &r) : aff_const(x) ? aff_scale(y, x.c, &r) : -1)
+            return -1;
+        r = (aff){r.c + z.c, r.t + z.t, r.g + z.g};
+    }
+    if (!in_range(r.c) || !in_range(r.t) || !in_range(r.g))
+        return -1;
+    *out = r;
+    return 0;
+}
+
+/* fold_use for values that may depend on the thread. */
+static int fold_aff_use(ctx *c, int r, int at, int depth, aff *a)
+{
+    long long v;
+    if (fold_use(c, r, at, depth, &v) == 0) {
+        *a = (aff){v, 0, 0};
+        return 0;
+    }
+    int i = def_at(c, r, at);
+    if (i < 0)
+        return -1;
+    if (c->astate[i] == 2) {
+        *a = c->aval[i];
+        return 0;
+    }
+    if (c->astate[i] != 0 || depth > TRIP_MAX_DEPTH)
+        return -1;
+    c->astate[i] = 1;
+    int rc = aff_inst(c, i, r, depth, a);
+    c->astate[i] = rc ? 3 : 2;
+    if (!rc)
+        c->aval[i] = *a;
+    return rc;
+}
+
+/* The launch's warps a thread-dependent value is decided over: the lanes
+ * of each warp of a CTA (tid.x 32 w .. 32 w + 31, below the block's x
+ * size; blocks of more than one row only when a row holds whole warps),
+ * in every CTA of the grid's x (ctaid.x) when it depends on it, else in
+ * one; at most AFF_MAX_WARPS warps, CTAs evenly spaced when there are
+ * more.  0 and the counts, or -1 when the launch is not known or the
+ * warps do not follow tid.x. */
+#define AFF_MAX_WARPS 4096
+
+static int aff_warps(const ctx *c, bool by_cta, long *wpc, long *ncta, long *cta_step)
+{
+    if (!c->ntid || !c->nctaid || c->ntid[0] < 1 || c->nctaid[0] < 1)
+        return -1;
+    if ((long)c->ntid[1] * c->ntid[2] > 1 && c->ntid[0] % 32 != 0)
+        return -1;
+    *wpc = (c->ntid[0] + 31) / 32;
+    long n = by_cta ? c->nctaid[0] : 1;
+    long most = AFF_MAX_WARPS / *wpc > 0 ? AFF_MAX_WARPS / *wpc : 1;
+    *ncta = n < most ? n : most;
+    *cta_step = n / *ncta;
+    return 0;
 }
 
 enum { C_LT, C_LE, C_GT, C_GE, C_EQ, C_NE };
@@ -639,8 +787,86 @@ static int guard_setp(ctx *c, int i, stmt *st, bool *second)
 }
 
 /* Try block b's back edge as a counted loop. */
+/* A branch whose setp compares values of which one depends on the thread
+ * (aff) but which every thread of the launch (aff_warps) takes the same
+ * way: 1 taken, 0 not; -1 otherwise (some threads go each way: a warp
+ * whose lanes split runs both sides, which one probability per warp does
+ * not describe). */
+static int uniform_branch(ctx *c, int b)
+{
+    const rf_func *f = c->f;
+    const rf_block *bb = &f->blocks[b];
+    const rf_inst *br = &f->insts[bb->first + bb->ninsts - 1];
+    int g = br->guard;
+    if (g < 0 || g >= f->nregs || c->ndefs[g] != 1)
+        return -1;
+    stmt st;
+    bool second, uns;
+    aff x, y;
+    int d = c->def[g];
+    if (guard_setp(c, d, &st, &second) || st.nops != 3 || f->insts[d].guard >= 0)
+        return -1;
+    int cmp = setp_cmp(st.op, &uns);
+    if (cmp < 0 || aff_opnd(c, st.ops[1], d, 0, &x) || aff_opnd(c, st.ops[2], d, 0, &y) ||
+        (aff_const(x) && aff_const(y)))
+        return -1;
+    long wpc, ncta, cstep;
+    if (aff_warps(c, x.g != 0 || y.g != 0, &wpc, &ncta, &cstep))
+        return -1;
+    int way = -1;
+    for (long j = 0; j < ncta; j++)
+        for (long l = 0; l < c->ntid[0]; l++) {
+            long long cta = j * cstep;
+            long long u = x.c + x.t * l + x.g * cta, v = y.c + y.t * l + y.g * cta;
+            if (uns && (u < 0 || v < 0))
+                return -1;
+            int t = (compare(cmp, u, v) != second) != ((br->flags & RF_IF_GUARD_NEG) != 0);
+            if (way >= 0 && t != way)
+                return -1;
+            way = t;
+        }
+    return way;
+}
+
+/* Body executions per entry of a loop whose start depends on the thread
+ * (aff start, post-increment form, added step): per warp the most of its
+ * lanes' counts (the warp runs the body while any lane does), the lanes
+ * that enter (start CMP bound holds: the loop's guard lets them in) only,
+ * averaged over the warps one lane of which enters.  0, or -1 when a
+ * lane's loop would not end or no warp enters. */
+static int aff_loop_mean(const ctx *c, int cmp, bool uns, aff a, long long step, long long bound,
+                         double *mean)
+{
+    long wpc, ncta, cstep;
+    if (aff_warps(c, a.g != 0, &wpc, &ncta, &cstep))
+        return -1;
+    double sum = 0;
+    long warps = 0;
+    for (long j = 0; j < ncta; j++)
+        for (long w = 0; w < wpc; w++) {
+            long best = 0;
+            for (long l = 32 * w; l < 32 * w + 32 && l < c->ntid[0]; l++) {
+                long long v = a.c + a.t * l + a.g * (j * cstep);
+                if (!compare(cmp, v, bound))
+                    continue;
+                long n;
+                if (trip_n(cmp, uns, v + step, step, bound, &n))
+                    return -1;
+                best = n > best ? n : best;
+            }
+            if (best > 0) {
+                sum += (double)best;
+                warps++;
+            }
+        }
+    if (warps == 0)
+        return -1;
+    *mean = sum / (double)warps;
+    return 0;
+}
+
 static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const int *pstart,
-                        const int *preds, long *n)
+                        const int *preds, double *mean)
 {
     const rf_func *f = c->f;
     const rf_block *bb = &f->blocks[b];
@@ -738,24 +964,38 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
         } else if (fold_opnd(c, bo, setp, 0, &bound)) {
             continue;
         }
-        if (fold_inst(c, init, r, 0, &start))
-            continue;
+        aff as;
+        bool by_thread = false;
+        if (fold_inst(c, init, r, 0, &start)) {
+            if (kind != IND_ADD && kind != IND_SUB)
+                continue;
+            if (aff_inst(c, init, r, 0, &as) || aff_const(as))
+                continue;
+            by_thread = true;
+        }
         int ib = c->blk[inc];
         if (!once_per_iter(f, in, h, b, ib, seen, stack) ||
             !once_per_iter(f, in, h, b, b, seen, stack))
             continue;
         bool post = ib != b || inc < setp;
         int k = side == 1 ? cmp : mirror(cmp);
+        long n;
+        if (by_thread) {
+            if (!post || aff_loop_mean(c, k, uns, as, step, bound, mean))
+                continue;
+            return 0;
+        }
         if (kind == IND_ADD || kind == IND_SUB) {
-            if (trip_n(k, uns, post ? start + step : start, step, bound, n))
+            if (trip_n(k, uns, post ? start + step : start, step, bound, &n))
                 continue;
         } else {
             long long v1 = start;
             if (post && induct(kind, start, step, &v1))
                 continue;
-            if (trip_iter(k, uns, v1, kind, step, bound, n))
+            if (trip_iter(k, uns, v1, kind, step, bound, &n))
                 continue;
         }
+        *mean = (double)n;
         return 0;
     }
     return -1;
@@ -815,6 +1055,8 @@ int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params,
     c.def = calloc((size_t)(nr ? nr : 1), sizeof *c.def);
     c.state = calloc((size_t)(ni ? ni : 1), sizeof *c.state);
     c.val = calloc((size_t)(ni ? ni : 1), sizeof *c.val);
+    c.astate = calloc((size_t)(ni ? ni : 1), sizeof *c.astate);
+    c.aval = calloc((size_t)(ni ? ni : 1), sizeof *c.aval);
     int *pstart = calloc((size_t)nb + 1, sizeof *pstart);
     int *preds = malloc((size_t)nb * 2 * sizeof *preds);
     int *stack = malloc((size_t)nb * sizeof *stack);
@@ -826,7 +1068,8 @@ int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params,
     c.pstart = pstart;
     c.preds = preds;
     if (!c.lines || !c.ord || !c.blk || !c.ndefs || !c.def || !c.state || !c.val || !pstart ||
-        !preds || !stack || !in || !seen || !res || !c.rd_seen || !c.rd_stack) {
+        !preds || !stack || !in || !seen || !res || !c.rd_seen || !c.rd_stack || !c.astate ||
+        !c.aval) {
         rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, f->name, "out of memory for trip counts");
         goto out;
     }
@@ -878,18 +1121,21 @@ int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params,
             continue;
         rf_trip *t = &res[cnt];
         t->block = b;
-        long trip;
+        double trip;
         if (rf_trip_is_backedge(f, b)) {
             int k = constant_branch(&c, b);
             if (k == 0 || (k < 0 && counted_loop(&c, b, in, seen, stack, pstart, preds,
                                                  &trip) == 0)) {
+                double m = k == 0 ? 1.0 : trip;
                 t->loop = true;
-                t->trip = k == 0 ? 1 : trip;
-                t->taken_p = (double)(t->trip - 1) / (double)t->trip;
+                t->trip = lround(m);
+                t->taken_p = (m - 1.0) / m;
                 cnt++;
             }
         } else {
             int k = constant_branch(&c, b);
+            if (k < 0)
+                k = uniform_branch(&c, b);
             if (k >= 0) {
                 t->loop = false;
                 t->trip = 0;
@@ -918,6 +1164,8 @@ out:
     free(res);
     free(c.rd_seen);
     free(c.rd_stack);
+    free(c.astate);
+    free(c.aval);
     return rc;
 }
 

@@ -18,7 +18,17 @@
  * first: nvcc's unrolled loops count n & 3 down in the remainder loop in
  * the register their guards and the main loop's start read).  A value
  * that depends on a special register (%tid, %ctaid, ...) or on memory does
- * not fold, and its loop stays on the profile's default trip count.
+ * not fold, and its loop stays on the profile's default trip count, with
+ * one exception: a start that is c + t %tid.x + g %ctaid.x (a block- or
+ * grid-strided loop) with an added step.  Each lane that enters (its start
+ * passes the compare) runs its own count; a warp runs the body while any
+ * of its lanes does, so its count is its lanes' largest; N is the mean
+ * over the warps with a lane that enters, over the launch's CTAs (at most
+ * 4096 warps, CTAs evenly spaced beyond).  A forward branch comparing
+ * such a value is decided where every thread of the launch goes the same
+ * way (the guard of such a loop when every thread enters it); where the
+ * threads split it stays on the default, since a warp whose lanes split
+ * runs both sides.
  *
  * The body then runs N times per entry into the loop (N >= 1, the first
  * value of k >= 1 for which the continue condition on the compared value

@@ -213,6 +213,53 @@ static void halving_from_block_size(void **state)
     rf_kernel_destroy(k);
 }
 
+/* Loops whose start is the thread's index, counted per warp: the warp
+ * runs the body as often as its longest lane, over the lanes that enter
+ * (start < n), averaged over the warps with such a lane.
+ * bstride, 64 threads (warps of tid 0..31 and 32..63), stride 64, n = 80:
+ * a lane runs ceil((80 - tid) / 64): 2 for tid < 16, else 1, so warp 0
+ * runs 2 and warp 1 runs 1: N = 1.5, back edge (N - 1) / N = 1/3.
+ * n = 40: every lane that enters runs once: N = 1, back edge 0.
+ * n = 0: no lane enters: not counted (the default stays).
+ * gstride, 4 CTAs of 64, i = 64 cta + tid stepping by 256, n = 900: a
+ * lane runs 4 when i < 900 - 768 = 132, else 3 (i < 388 for all); the 8
+ * warps of 32 consecutive i: the first 5 (i up to 159, lanes 128..131 of
+ * the fifth below 132) run 4, the last 3 run 3: N = 29 / 8, back edge
+ * (29/8 - 1) / (29/8) = 21/29.
+ * The guard before each loop (start >= n skips it) is decided where every
+ * thread goes the same way: n = 80 and n = 900, no thread skips (taken 0);
+ * n = 40, threads 40..63 skip and 0..39 do not: it stays on the default;
+ * n = 0, every thread skips (taken 1), and the loop is not counted. */
+static void strided_by_thread(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *entry, *label, *n;
+        double back;
+        int guard;              /* -1: on the default */
+    } c[] = {{"bstride", "$L__BB9_2", "n=80", 1.0 / 3.0, 0},
+             {"bstride", "$L__BB9_2", "n=40", 0.0, -1},
+             {"gstride", "$L__BB10_2", "n=900", 21.0 / 29.0, 0}};
+    for (int i = 0; i < 3; i++) {
+        rf_kernel *k = load(LOOPS, c[i].entry, c[i].n, NULL);
+        const rf_block *b = &k->func->blocks[block_of(k, c[i].label)];
+        assert_true(b->has_taken);
+        assert_true(fabs(b->taken_p - c[i].back) < 1e-12);
+        assert_int_equal(k->psrc.loops_code, 1);
+        assert_int_equal(k->func->blocks[0].has_taken, c[i].guard >= 0);
+        if (c[i].guard >= 0)
+            assert_true(k->func->blocks[0].taken_p == c[i].guard);
+        assert_int_equal(k->psrc.defaults, c[i].guard >= 0 ? 0 : 1);
+        rf_kernel_destroy(k);
+    }
+    rf_kernel *k = load(LOOPS, "bstride", "n=0", NULL);
+    assert_false(k->func->blocks[block_of(k, "$L__BB9_2")].has_taken);
+    assert_true(k->func->blocks[0].taken_p == 1.0);
+    assert_int_equal(k->psrc.loops_code, 0);
+    assert_int_equal(k->psrc.fwd_code, 1);
+    rf_kernel_destroy(k);
+}
+
 /* pre: the setp reads i before the add: values 0..10 are compared,
  * continue while <= 9: N = 1 + ceil((10 - 0) / 1) = 11.
  * gt: i = 8, i -= 2, continue while > 0: v1 = 6, N = 1 + ceil(6 / 2) = 4. */
@@ -372,6 +419,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(count_down),
         cmocka_unit_test(unrolled_by_four),
         cmocka_unit_test(halving_from_block_size),
+        cmocka_unit_test(strided_by_thread),
         cmocka_unit_test(compare_forms),
         cmocka_unit_test(break_stays_default),
         cmocka_unit_test(param_names),
