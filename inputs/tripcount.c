@@ -369,11 +369,19 @@ static int fold_inst(ctx *c, int i, int reg, int depth, long long *v)
  * one before it in its block, else the last one in each block a path back
  * from there meets first, when all such paths meet the same one (and none
  * reaches the function's entry without meeting one).  -1 otherwise. */
+static int reaching_def_in(ctx *c, int r, int b, int upto);
+
 static int reaching_def(ctx *c, int r, int at)
 {
+    return reaching_def_in(c, r, c->blk[at], at);
+}
+
+/* reaching_def at the point before instruction `upto` of block b (upto one
+ * past its last: the block's end). */
+static int reaching_def_in(ctx *c, int r, int b, int upto)
+{
     const rf_func *f = c->f;
-    int b = c->blk[at];
-    for (int i = at - 1; i >= f->blocks[b].first; i--)
+    for (int i = upto - 1; i >= f->blocks[b].first; i--)
         for (int d = 0; d < f->insts[i].ndefs; d++)
             if (f->insts[i].defs[d] == r)
                 return i;
@@ -910,13 +918,48 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
         cmp = negate(cmp);
     if (br->flags & RF_IF_GUARD_NEG)
         cmp = negate(cmp);
-    /* Which operand is the induction register. */
+    /* Which operand is the induction register, or the sum of one and a
+     * value that folds (x = i + D, written in the latch before the setp:
+     * nvcc's 64-bit loops compare such a sum with 0), then compared as
+     * i CMP B - D, at the point x is written. */
     for (int side = 1; side <= 2; side++) {
         const char *iv = st.ops[side], *bo = st.ops[3 - side];
         int r = iv[0] == '%' ? kir_map_get(&c->names, iv, strlen(iv)) : -1;
         if (r < 0)
             continue;
+        int ref = setp;         /* where the compared value is read */
+        long long adj = 0;      /* D */
+        stmt xs;
         int inc = -1, init = -1, nin = 0, nout = 0;
+        int xi = -1, xin = 0, xout = 0;
+        for (int i = 0; i < f->ninsts; i++)
+            for (int d = 0; d < f->insts[i].ndefs; d++)
+                if (f->insts[i].defs[d] == r) {
+                    if (in[c->blk[i]])
+                        xi = i, xin++;
+                    else
+                        xout++;
+                }
+        if (xin == 1 && xout == 0 && c->blk[xi] == b && xi < setp && f->insts[xi].guard < 0 &&
+            inst_stmt(c, xi, r, &xs, NULL) == 0 && xs.nops == 3 && base_is(xs.op, "add") &&
+            !strstr(xs.op, ".f")) {
+            /* x = a + b: one of them an induction register, the other D. */
+            int pick = -1;
+            for (int q = 1; q <= 2 && pick < 0; q++) {
+                int r2 = xs.ops[q][0] == '%' ? kir_map_get(&c->names, xs.ops[q], strlen(xs.ops[q]))
+                                             : -1;
+                long long dv;
+                if (r2 >= 0 && r2 != r && fold_opnd(c, xs.ops[3 - q], xi, 0, &dv) == 0) {
+                    pick = q;
+                    adj = dv;
+                    r = r2;
+                }
+            }
+            if (pick < 0)
+                continue;
+            iv = xs.ops[pick];
+            ref = xi;
+        }
         for (int i = 0; i < f->ninsts; i++) {
             const rf_inst *x = &f->insts[i];
             for (int d = 0; d < x->ndefs; d++)
@@ -926,6 +969,24 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
                     else
                         init = i, nout++;
                 }
+        }
+        if (nout > 1) {
+            /* Written more than once before the loop: the value it enters
+             * with is the one definition reaching the header's edges from
+             * outside the loop. */
+            init = -1;
+            for (int k = pstart[h]; k < pstart[h + 1]; k++) {
+                int p = preds[k];
+                if (in[p])
+                    continue;
+                int d = reaching_def_in(c, r, p, f->blocks[p].first + f->blocks[p].ninsts);
+                if (d < 0 || in[c->blk[d]] || (init >= 0 && d != init)) {
+                    init = -1;
+                    break;
+                }
+                init = d;
+            }
+            nout = init >= 0 ? 1 : nout;
         }
         if (nin != 1 || nout != 1 || f->insts[inc].guard >= 0)
             continue;
@@ -964,6 +1025,9 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
         } else if (fold_opnd(c, bo, setp, 0, &bound)) {
             continue;
         }
+        bound -= adj;
+        if (!in_range(bound))
+            continue;
         aff as;
         bool by_thread = false;
         if (fold_inst(c, init, r, 0, &start)) {
@@ -977,7 +1041,7 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
         if (!once_per_iter(f, in, h, b, ib, seen, stack) ||
             !once_per_iter(f, in, h, b, b, seen, stack))
             continue;
-        bool post = ib != b || inc < setp;
+        bool post = ib != b || inc < ref;
         int k = side == 1 ? cmp : mirror(cmp);
         long n;
         if (by_thread) {

@@ -5,11 +5,15 @@
  * its header (the do-while shape nvcc emits), left only by that branch's
  * fall-through (no break or return inside), whose guard is set by
  *     setp.CMP.TYPE  p, a, b
- * where one of a, b is an induction register i, defined once inside the
+ * where one of a, b is an induction register i (or i + D, D a value that
+ * folds, written in the closing block before the setp: nvcc's 64-bit
+ * loops compare such a sum with 0), defined once inside the
  * loop by i = i + S, i - S, i >> S, i << S, i * S or i / S (S a constant;
  * shifts by 1 to 31, products and quotients by 2 or more), defined once
  * outside it (the initial value I), and the other is a loop-invariant value
- * B.  I, S and B must fold to integers: immediates, kernel parameters given
+ * B.  (Written more than once before the loop, i enters it with the one
+ * definition that reaches the loop's header from outside.)  I, S and B
+ * must fold to integers: immediates, kernel parameters given
  * a value (--param NAME=VALUE, spec [params]), the launch's dimensions
  * (%ntid, %nctaid: blockDim, gridDim), and registers computed from those by
  * mov, cvt, add, sub, mul, mad, shl, shr, and, or, neg, min, max, div and

@@ -394,7 +394,7 @@ static void bad_usage(void **state)
     clirun_expect_bad("profile --ncu " RAW " --kernel hotspot -o x.spec",
                       "no code for the spec: give --code FILE");
     clirun_expect_bad("profile --ncu " RAW " --kernel hotspot --code tests/fixtures/loops.ptx "
-                      "-o x.spec", "no function 'hotspot' among its 11 entries");
+                      "-o x.spec", "no function 'hotspot' among its 12 entries");
     clirun_expect_bad("profile --ncu " SRC " --kernel hotspot -o x.spec",
                       "raw-page (ncu --csv --page raw) or details-page");
     clirun_expect_bad("profile --ncu " TWO " --ncu " SRC " --kernel hotspot -o x.spec",

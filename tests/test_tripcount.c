@@ -213,6 +213,27 @@ static void halving_from_block_size(void **state)
     rf_kernel_destroy(k);
 }
 
+/* l64 (a 64-bit counter, loops.ptx): the main loop's setp reads x = j +
+ * D, D = (n & 3) - n, written after j += 4, against 0; j enters at 0 (set
+ * twice before the loop, once on the path into it).  n = 1002: D = 2 -
+ * 1002 = -1000, compared values j + D = -996, -992, ..., continuing while
+ * != 0: N = 1 + (0 + 996) / 4 = 250; the remainder counts -(n & 3) = -2 up
+ * by 1 to 0: N = 2.  n = 1000: the main loop 250, the remainder's guard
+ * ((n & 3) == 0) taken. */
+static void sum_with_the_counter(void **state)
+{
+    (void)state;
+    rf_kernel *k = load(LOOPS, "l64", "n=1002", NULL);
+    assert_true(fabs(freq_of(k, "$L__BB11_3") - 250.0) < 1e-9);
+    assert_true(fabs(freq_of(k, "$L__BB11_6") - 2.0) < 1e-9);
+    assert_int_equal(k->psrc.loops_code, 2);
+    rf_kernel_destroy(k);
+    k = load(LOOPS, "l64", "n=1000", NULL);
+    assert_true(fabs(freq_of(k, "$L__BB11_3") - 250.0) < 1e-9);
+    assert_true(fabs(freq_of(k, "$L__BB11_6")) < 1e-12);
+    rf_kernel_destroy(k);
+}
+
 /* Loops whose start is the thread's index, counted per warp: the warp
  * runs the body as often as its longest lane, over the lanes that enter
  * (start < n), averaged over the warps with such a lane.
@@ -420,6 +441,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(unrolled_by_four),
         cmocka_unit_test(halving_from_block_size),
         cmocka_unit_test(strided_by_thread),
+        cmocka_unit_test(sum_with_the_counter),
         cmocka_unit_test(compare_forms),
         cmocka_unit_test(break_stays_default),
         cmocka_unit_test(param_names),
