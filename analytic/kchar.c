@@ -1189,7 +1189,7 @@ memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, b
     const uint16_t *live = w->mreg + g->mreg, *defs = live + g->nlive;
     int nlive = g->nlive, ndefs = g->ndefs;
     int64_t *head = mm->e + g->mat, *e = NULL;  /* turn, last hit, lookups, hits */
-    int64_t key[MEMO_MAX_LIVE + 1];
+    int64_t key[MEMO_MAX_LIVE];
     bool use = head[2] < MEMO_TRIES || head[3] * MEMO_HIT_MIN >= head[2];
     if (use) {
         head[2]++;

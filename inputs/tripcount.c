@@ -457,7 +457,7 @@ static int fold_use(ctx *c, int r, int at, int depth, long long *v)
  * and shl by a value that folds.  A loop whose start is such a value (a
  * block- or grid-strided loop) is counted over the launch's warps
  * (aff_warps), and a forward branch comparing one is decided where every
- * thread of the launch goes the same way (uniform_branch). */
+ * thread of the launch goes the same way (decided_branch). */
 typedef struct aff {
     long long c, t, g;
 } aff;
@@ -795,12 +795,13 @@ static int guard_setp(ctx *c, int i, stmt *st, bool *second)
 }
 
 /* Try block b's back edge as a counted loop. */
-/* A branch whose setp compares values of which one depends on the thread
- * (aff) but which every thread of the launch (aff_warps) takes the same
- * way: 1 taken, 0 not; -1 otherwise (some threads go each way: a warp
- * whose lanes split runs both sides, which one probability per warp does
- * not describe). */
-static int uniform_branch(ctx *c, int b)
+/* A conditional branch the code decides: 1 taken, 0 not, -1 not decided.
+ * Its setp compares two values that fold, or, with by_thread, values of
+ * which one depends on the thread (aff) but which every thread of the
+ * launch (aff_warps) compares the same way: where some threads go each
+ * way a warp whose lanes split runs both sides, which one probability per
+ * warp does not describe. */
+static int decided_branch(ctx *c, int b, bool by_thread)
 {
     const rf_func *f = c->f;
     const rf_block *bb = &f->blocks[b];
@@ -815,11 +816,16 @@ static int uniform_branch(ctx *c, int b)
     if (guard_setp(c, d, &st, &second) || st.nops != 3 || f->insts[d].guard >= 0)
         return -1;
     int cmp = setp_cmp(st.op, &uns);
-    if (cmp < 0 || aff_opnd(c, st.ops[1], d, 0, &x) || aff_opnd(c, st.ops[2], d, 0, &y) ||
-        (aff_const(x) && aff_const(y)))
+    if (cmp < 0 || aff_opnd(c, st.ops[1], d, 0, &x) || aff_opnd(c, st.ops[2], d, 0, &y))
         return -1;
+    bool neg = (br->flags & RF_IF_GUARD_NEG) != 0;
+    if (aff_const(x) && aff_const(y)) {
+        if (uns && (x.c < 0 || y.c < 0))
+            return -1;
+        return (compare(cmp, x.c, y.c) != second) != neg;
+    }
     long wpc, ncta, cstep;
-    if (aff_warps(c, x.g != 0 || y.g != 0, &wpc, &ncta, &cstep))
+    if (!by_thread || aff_warps(c, x.g != 0 || y.g != 0, &wpc, &ncta, &cstep))
         return -1;
     int way = -1;
     for (long j = 0; j < ncta; j++)
@@ -828,7 +834,7 @@ static int uniform_branch(ctx *c, int b)
             long long u = x.c + x.t * l + x.g * cta, v = y.c + y.t * l + y.g * cta;
             if (uns && (u < 0 || v < 0))
                 return -1;
-            int t = (compare(cmp, u, v) != second) != ((br->flags & RF_IF_GUARD_NEG) != 0);
+            int t = (compare(cmp, u, v) != second) != neg;
             if (way >= 0 && t != way)
                 return -1;
             way = t;
@@ -1065,31 +1071,6 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
     return -1;
 }
 
-/* A branch whose setp compares two values that fold: 1 taken, 0 not. */
-static int constant_branch(ctx *c, int b)
-{
-    const rf_func *f = c->f;
-    const rf_block *bb = &f->blocks[b];
-    const rf_inst *br = &f->insts[bb->first + bb->ninsts - 1];
-    int g = br->guard;
-    if (g < 0 || g >= f->nregs || c->ndefs[g] != 1)
-        return -1;
-    stmt st;
-    bool second, uns;
-    long long x, y;
-    if (guard_setp(c, c->def[g], &st, &second) || st.nops != 3 || f->insts[c->def[g]].guard >= 0)
-        return -1;
-    int cmp = setp_cmp(st.op, &uns);
-    if (cmp < 0 || fold_opnd(c, st.ops[1], c->def[g], 0, &x)
-        || fold_opnd(c, st.ops[2], c->def[g], 0, &y))
-        return -1;
-    if (uns && (x < 0 || y < 0))
-        return -1;
-    bool t = compare(cmp, x, y) != second;
-    if (br->flags & RF_IF_GUARD_NEG)
-        t = !t;
-    return t;
-}
 
 int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params, int nparams,
                  const int ntid[3], const int nctaid[3], rf_trip **out, int *n, rf_err *err)
@@ -1187,7 +1168,7 @@ int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params,
         t->block = b;
         double trip;
         if (rf_trip_is_backedge(f, b)) {
-            int k = constant_branch(&c, b);
+            int k = decided_branch(&c, b, false);
             if (k == 0 || (k < 0 && counted_loop(&c, b, in, seen, stack, pstart, preds,
                                                  &trip) == 0)) {
                 double m = k == 0 ? 1.0 : trip;
@@ -1197,9 +1178,7 @@ int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params,
                 cnt++;
             }
         } else {
-            int k = constant_branch(&c, b);
-            if (k < 0)
-                k = uniform_branch(&c, b);
+            int k = decided_branch(&c, b, true);
             if (k >= 0) {
                 t->loop = false;
                 t->trip = 0;
