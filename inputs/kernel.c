@@ -464,16 +464,16 @@ static int apply_branches(rf_kernel *k, const spec *sp, const char *path, bool *
  * position ("1"), or its name in the CUDA source next to the PTX (K.cu for
  * K.ptx, the __global__ function of the entry's name).  A name none of
  * these knows is an error where it was given. */
-static int name_params(const rf_kernel *k, const char *code_path, const char *text,
-                       rf_kparam *par, int npar, const char *spec_path, rf_err *err)
+/* The entry's parameter names as the PTX declares them (pn, *np of them,
+ * -1 when not found) and as the CUDA source beside it names them (cn, *nc,
+ * -1 without one). */
+static void param_names(const rf_kernel *k, const char *code_path, const char *text,
+                        char (*pn)[128], int *np, char (*cn)[128], int *nc)
 {
-    char (*pn)[128] = malloc(2 * RF_TRIP_MAX_PARAMS * sizeof *pn);
-    if (!pn)
-        return rf_err_set(err, RF_ENOMEM, code_path, 0, 0, NULL, "out of memory");
-    char (*cn)[128] = pn + RF_TRIP_MAX_PARAMS;
-    int np = rf_trip_ptx_params(text, k->source->name, pn, RF_TRIP_MAX_PARAMS), nc = -1;
+    *np = rf_trip_ptx_params(text, k->source->name, pn, RF_TRIP_MAX_PARAMS);
+    *nc = -1;
     size_t cl = strlen(code_path);
-    if (np >= 0 && cl > 4 && strcmp(code_path + cl - 4, ".ptx") == 0 && cl < 1024) {
+    if (*np >= 0 && cl > 4 && strcmp(code_path + cl - 4, ".ptx") == 0 && cl < 1024) {
         char cu[1024];
         snprintf(cu, sizeof cu, "%.*s.cu", (int)(cl - 4), code_path);
         char *src = NULL;
@@ -481,10 +481,51 @@ static int name_params(const rf_kernel *k, const char *code_path, const char *te
         if (access(cu, R_OK) == 0 && kir_read_file(cu, &src, NULL, &ignore) == 0) {
             char base[128];
             rf_trip_base_name(k->source->name, base, sizeof base);
-            nc = rf_trip_cu_params(src, base, cn, RF_TRIP_MAX_PARAMS);
+            *nc = rf_trip_cu_params(src, base, cn, RF_TRIP_MAX_PARAMS);
         }
         free(src);
     }
+}
+
+/* The parameters the code's loops and branches read without a value, as
+ * --param would name them (the CUDA source's name, else the position),
+ * into ps->need. */
+static int name_missing(const rf_kernel *k, const char *code_path, const char *text,
+                        const rf_trip_missing *miss, rf_profile_src *ps, rf_err *err)
+{
+    ps->need[0] = '\0';
+    if (miss->n == 0)
+        return RF_OK;
+    char (*pn)[128] = malloc(2 * RF_TRIP_MAX_PARAMS * sizeof *pn);
+    if (!pn)
+        return rf_err_set(err, RF_ENOMEM, code_path, 0, 0, NULL, "out of memory");
+    char (*cn)[128] = pn + RF_TRIP_MAX_PARAMS;
+    int np, nc;
+    param_names(k, code_path, text, pn, &np, cn, &nc);
+    size_t at = 0;
+    for (int i = 0; i < miss->n; i++)
+        for (int j = 0; j < np; j++)
+            if (strcmp(pn[j], miss->name[i]) == 0) {
+                char pos[16];
+                snprintf(pos, sizeof pos, "%d", j);
+                int w = snprintf(ps->need + at, sizeof ps->need - at, "%s%s", at ? ", " : "",
+                                 j < nc ? cn[j] : pos);
+                if (w > 0 && (size_t)w < sizeof ps->need - at)
+                    at += (size_t)w;
+            }
+    free(pn);
+    return RF_OK;
+}
+
+static int name_params(const rf_kernel *k, const char *code_path, const char *text,
+                       rf_kparam *par, int npar, const char *spec_path, rf_err *err)
+{
+    char (*pn)[128] = malloc(2 * RF_TRIP_MAX_PARAMS * sizeof *pn);
+    if (!pn)
+        return rf_err_set(err, RF_ENOMEM, code_path, 0, 0, NULL, "out of memory");
+    char (*cn)[128] = pn + RF_TRIP_MAX_PARAMS;
+    int np, nc;
+    param_names(k, code_path, text, pn, &np, cn, &nc);
     int rc = RF_OK;
     for (int i = 0; i < npar && np >= 0 && !rc; i++) {
         rf_kparam *q = &par[i];
@@ -548,16 +589,20 @@ static int apply_profile(rf_kernel *k, const spec *sp, const rf_kernel_opts *opt
         return rf_err_set(err, RF_ENOMEM, path, 0, 0, NULL, "out of memory");
     }
     int rc = RF_OK;
+    rf_profile_src need = {0};  /* its need[], kept across the reset below */
     if (!k->source->physical && k->source->nblocks == nb) {
         char *text = NULL;
         rf_trip *t = NULL;
         int nt = 0;
+        rf_trip_missing miss = {0};
         rc = kir_read_file(code_path, &text, NULL, err);
         if (!rc && npar)
             rc = name_params(k, code_path, text, par, npar, path, err);
         if (!rc)
             rc = rf_trip_find(k->source, text, par, npar, k->launch.block, k->launch.grid, &t,
-                              &nt, err);
+                              &nt, &miss, err);
+        if (!rc)
+            rc = name_missing(k, code_path, text, &miss, &need, err);
         for (int i = 0; i < nt; i++) {
             rf_block *blk = &f->blocks[t[i].block];
             blk->has_taken = true;
@@ -574,6 +619,7 @@ static int apply_profile(rf_kernel *k, const spec *sp, const rf_kernel_opts *opt
         rc = apply_branches(k, sp, path, by_spec, err);
     rf_profile_src *ps = &k->psrc;
     memset(ps, 0, sizeof *ps);
+    memcpy(ps->need, need.need, sizeof ps->need);
     for (int i = 0; i < sp->nseen; i++) {   /* only [profile] has these keys */
         ps->l1_given |= strcmp(sp->seen[i].key, "l1_hit") == 0;
         ps->l2_given |= strcmp(sp->seen[i].key, "l2_hit") == 0;
@@ -622,6 +668,10 @@ void rf_kernel_profile_line(const rf_kernel *k, char *buf, size_t cap)
     else if (!ps->l1_given || !ps->l2_given)
         snprintf(buf + n, cap - n, "; %s %g default", ps->l1_given ? "l2_hit" : "l1_hit",
                  ps->l1_given ? k->profile.l2_hit : k->profile.l1_hit);
+    n = strlen(buf);
+    if (ps->need[0] && ps->defaults > 0)
+        snprintf(buf + n, cap - n, "; branches read parameters given no value: %s (--param "
+                 "NAME=V)", ps->need);
 }
 
 static bool has_suffix(const char *s, const char *suf)

@@ -35,6 +35,7 @@ typedef struct ctx {
     const rf_kparam *params;
     int nparams;
     const int *ntid, *nctaid;    /* the launch's block and grid (x, y, z), or NULL */
+    rf_trip_missing *miss;       /* parameters read without a value, or NULL */
     const char **lines;          /* lines[l - 1] starts source line l */
     int nlines;
     int *ord;                    /* instruction's rank among those on its line */
@@ -245,7 +246,8 @@ static int parse_int(const char *s, long long *v)
     return 0;
 }
 
-/* A kernel parameter named by a load's "[name]" operand. */
+/* A kernel parameter named by a load's "[name]" operand; one without a
+ * value is noted in c->miss. */
 static int param_value(const ctx *c, const char *opnd, long long *v)
 {
     size_t n = strlen(opnd);
@@ -266,6 +268,12 @@ static int param_value(const ctx *c, const char *opnd, long long *v)
             return 0;
         }
     }
+    rf_trip_missing *m = c->miss;
+    bool seen = false;
+    for (int i = 0; m && i < m->n && !seen; i++)
+        seen = strcmp(m->name[i], nm) == 0;
+    if (m && !seen && pos && m->n < RF_TRIP_MAX_MISSING)
+        snprintf(m->name[m->n++], sizeof m->name[0], "%s", nm);
     return -1;
 }
 
@@ -1073,8 +1081,11 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
 
 
 int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params, int nparams,
-                 const int ntid[3], const int nctaid[3], rf_trip **out, int *n, rf_err *err)
+                 const int ntid[3], const int nctaid[3], rf_trip **out, int *n,
+                 rf_trip_missing *miss, rf_err *err)
 {
+    if (miss)
+        miss->n = 0;
     *out = NULL;
     *n = 0;
     const rf_func *f = virt;
@@ -1087,6 +1098,7 @@ int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params,
     c.nparams = nparams;
     c.ntid = ntid;
     c.nctaid = nctaid;
+    c.miss = miss;
     int nb = f->nblocks, ni = f->ninsts, nr = f->nregs;
     int rc = RF_OK;
     for (const char *s = text; *s; s++)

@@ -90,10 +90,22 @@ typedef struct rf_trip {
 /* Find the decided branches of a virtual (PTX) function parsed from text
  * (the source file's contents: instructions are re-read at their lines for
  * immediates and parameter names), launched with blocks of ntid threads in
- * a grid of nctaid CTAs (x, y, z; either NULL when not known).  *out (heap, free()) gets *n entries,
+ * a grid of nctaid CTAs (x, y, z; either NULL when not known); the
+ * parameters its folds read without a value into *miss (when not NULL).  *out (heap, free()) gets *n entries,
  * at most one per block.  0 or RF_ENOMEM. */
+/* Kernel parameters (their PTX names) a loop's or branch's values read
+ * without being given a value: what --param would decide, at most
+ * RF_TRIP_MAX_MISSING of them. */
+#define RF_TRIP_MAX_MISSING 8
+
+typedef struct rf_trip_missing {
+    int n;
+    char name[RF_TRIP_MAX_MISSING][128];
+} rf_trip_missing;
+
 int rf_trip_find(const rf_func *virt, const char *text, const rf_kparam *params, int nparams,
-                 const int ntid[3], const int nctaid[3], rf_trip **out, int *n, rf_err *err);
+                 const int ntid[3], const int nctaid[3], rf_trip **out, int *n,
+                 rf_trip_missing *miss, rf_err *err);
 
 /* Is block b's closing instruction a conditional branch back to an earlier
  * or the same block (a loop's back edge)? */

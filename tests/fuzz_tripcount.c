@@ -27,11 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rf_ptx_parse("fuzz.ptx", text, &m, &err) == 0) {
         const rf_kparam par[2] = {{"1", 100}, {"n", -7}};
         const int ntid[3] = {256, 1, 1}, nctaid[3] = {40, 2, 1};
+        rf_trip_missing miss;
         for (int i = 0; i < m->nfuncs; i++) {
             (void)rf_trip_ptx_params(text, m->funcs[i].name, names, 8);
             rf_trip *t = NULL;
             int n = 0;
-            if (rf_trip_find(&m->funcs[i], text, par, 2, ntid, nctaid, &t, &n, &err) == 0)
+            if (rf_trip_find(&m->funcs[i], text, par, 2, ntid, nctaid, &t, &n, &miss, &err) == 0)
                 free(t);
         }
         rf_module_destroy(m);

@@ -111,6 +111,16 @@ static void parameter_bound(void **state)
     assert_int_equal(k->psrc.defaults, 2);
     assert_int_equal(k->psrc.loops_default, 1);
     assert_true(fabs(freq_of(k, "$L__BB1_2") - 8.5) < 1e-9);
+    /* The profile line names the parameter they read, as --param takes
+     * it (loops.cu's name); with its value given it is gone. */
+    char line[512];
+    rf_kernel_profile_line(k, line, sizeof line);
+    assert_non_null(strstr(line, "; branches read parameters given no value: n (--param "
+                                 "NAME=V)"));
+    rf_kernel_destroy(k);
+    k = load(LOOPS, "loopn", "n=100", NULL);
+    rf_kernel_profile_line(k, line, sizeof line);
+    assert_null(strstr(line, "given no value"));
     rf_kernel_destroy(k);
     /* n = 0: the guard is taken, the loop never entered. */
     k = load(LOOPS, "loopn", "1=0", NULL);
