@@ -464,12 +464,17 @@ static int apply_branches(rf_kernel *k, const spec *sp, const char *path, bool *
  * position ("1"), or its name in the CUDA source next to the PTX (K.cu for
  * K.ptx, the __global__ function of the entry's name).  A name none of
  * these knows is an error where it was given. */
-/* The entry's parameter names as the PTX declares them (pn, *np of them,
- * -1 when not found) and as the CUDA source beside it names them (cn, *nc,
- * -1 without one). */
-static void param_names(const rf_kernel *k, const char *code_path, const char *text,
-                        char (*pn)[128], int *np, char (*cn)[128], int *nc)
+/* The entry's parameter names as the PTX declares them (the returned
+ * rows 0 .. *np - 1, *np -1 when not found) and as the CUDA source beside
+ * it names them (rows RF_TRIP_MAX_PARAMS on, *nc of them, -1 without
+ * one); heap (free()), NULL when out of memory. */
+static char (*param_names(const rf_kernel *k, const char *code_path, const char *text, int *np,
+                          int *nc))[128]
 {
+    char (*pn)[128] = malloc(2 * RF_TRIP_MAX_PARAMS * sizeof *pn);
+    if (!pn)
+        return NULL;
+    char (*cn)[128] = pn + RF_TRIP_MAX_PARAMS;
     *np = rf_trip_ptx_params(text, k->source->name, pn, RF_TRIP_MAX_PARAMS);
     *nc = -1;
     size_t cl = strlen(code_path);
@@ -485,6 +490,7 @@ static void param_names(const rf_kernel *k, const char *code_path, const char *t
         }
         free(src);
     }
+    return pn;
 }
 
 /* The parameters the code's loops and branches read without a value, as
@@ -496,12 +502,11 @@ static int name_missing(const rf_kernel *k, const char *code_path, const char *t
     ps->need[0] = '\0';
     if (miss->n == 0)
         return RF_OK;
-    char (*pn)[128] = malloc(2 * RF_TRIP_MAX_PARAMS * sizeof *pn);
+    int np, nc;
+    char (*pn)[128] = param_names(k, code_path, text, &np, &nc);
     if (!pn)
         return rf_err_set(err, RF_ENOMEM, code_path, 0, 0, NULL, "out of memory");
     char (*cn)[128] = pn + RF_TRIP_MAX_PARAMS;
-    int np, nc;
-    param_names(k, code_path, text, pn, &np, cn, &nc);
     size_t at = 0;
     for (int i = 0; i < miss->n; i++)
         for (int j = 0; j < np; j++)
@@ -520,12 +525,11 @@ static int name_missing(const rf_kernel *k, const char *code_path, const char *t
 static int name_params(const rf_kernel *k, const char *code_path, const char *text,
                        rf_kparam *par, int npar, const char *spec_path, rf_err *err)
 {
-    char (*pn)[128] = malloc(2 * RF_TRIP_MAX_PARAMS * sizeof *pn);
+    int np, nc;
+    char (*pn)[128] = param_names(k, code_path, text, &np, &nc);
     if (!pn)
         return rf_err_set(err, RF_ENOMEM, code_path, 0, 0, NULL, "out of memory");
     char (*cn)[128] = pn + RF_TRIP_MAX_PARAMS;
-    int np, nc;
-    param_names(k, code_path, text, pn, &np, cn, &nc);
     int rc = RF_OK;
     for (int i = 0; i < npar && np >= 0 && !rc; i++) {
         rf_kparam *q = &par[i];
