@@ -802,6 +802,23 @@ static int guard_setp(ctx *c, int i, stmt *st, bool *second)
     return inst_stmt(c, i, br->guard, st, second);
 }
 
+/* Register r's definitions inside the loop (in[]) and outside it: how
+ * many of each, and the last of each (-1 when none). */
+static void defs_in_loop(const ctx *c, const bool *in, int r, int *last_in, int *nin,
+                         int *last_out, int *nout)
+{
+    *last_in = *last_out = -1;
+    *nin = *nout = 0;
+    for (int i = 0; i < c->f->ninsts; i++)
+        for (int d = 0; d < c->f->insts[i].ndefs; d++)
+            if (c->f->insts[i].defs[d] == r) {
+                if (in[c->blk[i]])
+                    *last_in = i, (*nin)++;
+                else
+                    *last_out = i, (*nout)++;
+            }
+}
+
 /* Try block b's back edge as a counted loop. */
 /* A conditional branch the code decides: 1 taken, 0 not, -1 not decided.
  * Its setp compares two values that fold, or, with by_thread, values of
@@ -908,17 +925,8 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
                 return -1;
     }
     /* The guard's one definition in the loop: a setp in block b. */
-    int setp = -1, ndef = 0;
-    for (int i = 0; i < f->ninsts; i++) {
-        if (!in[c->blk[i]])
-            continue;
-        const rf_inst *x = &f->insts[i];
-        for (int d = 0; d < x->ndefs; d++)
-            if (x->defs[d] == br->guard) {
-                setp = i;
-                ndef++;
-            }
-    }
+    int setp, ndef, gout, ngout;
+    defs_in_loop(c, in, br->guard, &setp, &ndef, &gout, &ngout);
     if (ndef != 1 || c->blk[setp] != b)
         return -1;
     stmt st;
@@ -944,16 +952,8 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
         int ref = setp;         /* where the compared value is read */
         long long adj = 0;      /* D */
         stmt xs;
-        int inc = -1, init = -1, nin = 0, nout = 0;
-        int xi = -1, xin = 0, xout = 0;
-        for (int i = 0; i < f->ninsts; i++)
-            for (int d = 0; d < f->insts[i].ndefs; d++)
-                if (f->insts[i].defs[d] == r) {
-                    if (in[c->blk[i]])
-                        xi = i, xin++;
-                    else
-                        xout++;
-                }
+        int inc, init, nin, nout, xi, xo, xin, xout;
+        defs_in_loop(c, in, r, &xi, &xin, &xo, &xout);
         if (xin == 1 && xout == 0 && c->blk[xi] == b && xi < setp && f->insts[xi].guard < 0 &&
             inst_stmt(c, xi, r, &xs, NULL) == 0 && xs.nops == 3 && base_is(xs.op, "add") &&
             !strstr(xs.op, ".f")) {
@@ -974,16 +974,7 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
             iv = xs.ops[pick];
             ref = xi;
         }
-        for (int i = 0; i < f->ninsts; i++) {
-            const rf_inst *x = &f->insts[i];
-            for (int d = 0; d < x->ndefs; d++)
-                if (x->defs[d] == r) {
-                    if (in[c->blk[i]])
-                        inc = i, nin++;
-                    else
-                        init = i, nout++;
-                }
-        }
+        defs_in_loop(c, in, r, &inc, &nin, &init, &nout);
         if (nout > 1) {
             /* Written more than once before the loop: the value it enters
              * with is the one definition reaching the header's edges from
@@ -1028,13 +1019,11 @@ static int counted_loop(ctx *c, int b, bool *in, bool *seen, int *stack, const i
         /* The bound is invariant in the loop. */
         if (bo[0] == '%') {
             int rb = kir_map_get(&c->names, bo, strlen(bo));
+            int bi, bin, bo_, bout;
             if (rb < 0 || fold_use(c, rb, setp, 0, &bound))
                 continue;
-            bool inside = false;
-            for (int i = 0; i < f->ninsts && !inside; i++)
-                for (int d = 0; d < f->insts[i].ndefs; d++)
-                    inside |= f->insts[i].defs[d] == rb && in[c->blk[i]];
-            if (inside)
+            defs_in_loop(c, in, rb, &bi, &bin, &bo_, &bout);
+            if (bin > 0)
                 continue;
         } else if (fold_opnd(c, bo, setp, 0, &bound)) {
             continue;
