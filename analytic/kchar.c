@@ -826,6 +826,7 @@ void rf_kchar_ctaset_free(rf_ctaset *cs)
         return;
     if (!cs->view) {
         free(cs->nph);
+        free(cs->off);
         free(cs->insts);
         free(cs->time);
         free(cs->cta_drain);
@@ -1439,34 +1440,24 @@ static double ratio_rel_se(int n, double X, double Y, double xx, double xy, doub
     return sqrt((double)n / (n - 1) * ss) / Y / R;
 }
 
-/* Re-lay the first n CTAs of cs with `phases` phases per warp (at most
- * MC_MAXPH; the rows of all its CTAs allocated, those past n left unwritten
- * for their CTAs' own store, which writes a whole row).  0 or RF_ENOMEM
- * (cs kept). */
-static int restride(rf_ctaset *cs, int n, int phases)
+/* Room for `need` floats in cs's rows (insts and time), *cap of them
+ * allocated; when short, grown to `want` (at least need).  0 or RF_ENOMEM
+ * (the rows kept, *cap what both hold). */
+static int rows_reserve(rf_ctaset *cs, size_t *cap, size_t need, size_t want)
 {
-    if (phases > MC_MAXPH)
-        phases = MC_MAXPH;
-    size_t rows = (size_t)cs->nctas * (size_t)cs->wpc;
-    float *in = malloc(sizeof *in * rows * (size_t)phases);
-    float *tm = malloc(sizeof *tm * rows * (size_t)phases);
-    if (!in || !tm) {
-        free(in);
-        free(tm);
+    if (need <= *cap)
+        return RF_OK;
+    if (want < need)
+        want = need;
+    float *in = realloc(cs->insts, sizeof *in * want);
+    if (!in)
         return RF_ENOMEM;
-    }
-    size_t old = (size_t)cs->maxph, pad = (size_t)phases - old;
-    for (size_t r = 0; r < (size_t)n * (size_t)cs->wpc; r++) {
-        memcpy(in + r * (size_t)phases, cs->insts + r * old, sizeof *in * old);
-        memcpy(tm + r * (size_t)phases, cs->time + r * old, sizeof *tm * old);
-        memset(in + r * (size_t)phases + old, 0, sizeof *in * pad);
-        memset(tm + r * (size_t)phases + old, 0, sizeof *tm * pad);
-    }
-    free(cs->insts);
-    free(cs->time);
     cs->insts = in;
+    float *tm = realloc(cs->time, sizeof *tm * want);
+    if (!tm)
+        return RF_ENOMEM;
     cs->time = tm;
-    cs->maxph = phases;
+    *cap = want;
     return RF_OK;
 }
 
@@ -1689,10 +1680,10 @@ static int ctaset_prefix(const rf_ctaset *from, int nctas, double rel_se, rf_cta
         double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
         int nph = from->nph[c];
         for (int w = 0; w < wpc; w++) {
-            size_t at = ((size_t)c * wpc + w) * from->maxph;
+            const float *I = rf_ctaset_insts(from, c, w), *T = rf_ctaset_time(from, c, w);
             for (int ph = 0; ph < nph; ph++) {
-                ti += from->insts[at + ph];
-                tt += from->time[at + ph];
+                ti += I[ph];
+                tt += T[ph];
             }
         }
         drain += from->cta_drain[c];
@@ -1750,10 +1741,11 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     walk_prog prog;
     int prc = walk_prog_make(gpu, f, prof, &prog);
     /* A CTA is walked into scratch rows (doubled when a warp has more
-     * phases, up to MC_WALKPH), then stored with the set's stride, maxph:
-     * the most phases a CTA so far had (the stored rows grow, re-laid,
-     * when a CTA has more), at most MC_MAXPH. */
+     * phases, up to MC_WALKPH), then stored after the CTAs before it, its
+     * warps' rows nph long (at most MC_MAXPH); the rows are grown to hold
+     * the CTAs left at the most phases a CTA so far had (maxph). */
     int maxph = 1;
+    size_t nrows = 0, rows_cap = 0;     /* floats stored, allocated */
     scratch sc = {calloc((size_t)wpc * MC_MAXPH, sizeof *sc.I),
                   calloc((size_t)wpc * MC_MAXPH, sizeof *sc.T), MC_MAXPH, wpc};
     if (cs) {
@@ -1761,8 +1753,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->cta_crit = calloc((size_t)nctas * 3, sizeof *cs->cta_crit);
         cs->cta_drain = calloc((size_t)nctas, sizeof *cs->cta_drain);
         cs->run = calloc((size_t)nctas * 4, sizeof *cs->run);
-        cs->insts = malloc(sizeof *cs->insts * (size_t)nctas * wpc * maxph);
-        cs->time = malloc(sizeof *cs->time * (size_t)nctas * wpc * maxph);
+        cs->off = malloc(sizeof *cs->off * (size_t)nctas);
     }
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
@@ -1773,7 +1764,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     walk_memo memo = {NULL};
     if (!rc && !memo_init(&memo, &prog))
         rc = RF_ENOMEM;
-    if (!rc && (!cs || !ready || !from_mem || !sc.I || !sc.T || !cs->nph || !cs->insts || !cs->time
+    if (!rc && (!cs || !ready || !from_mem || !sc.I || !sc.T || !cs->nph || !cs->off
                 || !cs->cta_drain || !cs->run || !cs->cta_crit))
         rc = RF_ENOMEM;
     if (rc)
@@ -1820,9 +1811,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             nph = from->nph[c];
             used = nph;
             for (int w = 0; w < wpc; w++) {
-                size_t at = ((size_t)c * wpc + w) * from->maxph;
-                memcpy(I + (size_t)w * scap, from->insts + at, sizeof *I * (size_t)nph);
-                memcpy(T + (size_t)w * scap, from->time + at, sizeof *T * (size_t)nph);
+                memcpy(I + (size_t)w * scap, rf_ctaset_insts(from, c, w), sizeof *I * (size_t)nph);
+                memcpy(T + (size_t)w * scap, rf_ctaset_time(from, c, w), sizeof *T * (size_t)nph);
             }
             cw = from->cta_crit[3 * c];
             cc = from->cta_crit[3 * c + 1];
@@ -1883,15 +1873,17 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->run[4 * c + 2] = nev;
         cs->run[4 * c + 3] = nmw;
         cs->nph[c] = nph;
-        if (nph > maxph && (rc = restride(cs, c, nph > 2 * maxph ? nph : 2 * maxph)) != RF_OK)
+        maxph = nph > maxph ? nph : maxph;
+        cs->maxph = maxph;
+        size_t need = nrows + (size_t)wpc * nph;
+        if ((rc = rows_reserve(cs, &rows_cap, need,
+                               nrows + (size_t)(nctas - c) * wpc * maxph)) != RF_OK)
             goto done;
-        maxph = cs->maxph;
+        cs->off[c] = nrows;
         for (int w = 0; w < wpc; w++) {
-            size_t at = ((size_t)c * wpc + w) * maxph;
+            size_t at = nrows + (size_t)w * nph;
             memcpy(cs->insts + at, I + (size_t)w * scap, sizeof *I * (size_t)nph);
             memcpy(cs->time + at, T + (size_t)w * scap, sizeof *T * (size_t)nph);
-            memset(cs->insts + at + nph, 0, sizeof *I * (size_t)(maxph - nph));
-            memset(cs->time + at + nph, 0, sizeof *T * (size_t)(maxph - nph));
             for (int ph = 0; ph < nph; ph++) {
                 ti += I[(size_t)w * scap + ph];
                 tt += T[(size_t)w * scap + ph];
@@ -1899,6 +1891,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             memset(I + (size_t)w * scap, 0, sizeof *I * (size_t)used);
             memset(T + (size_t)w * scap, 0, sizeof *T * (size_t)used);
         }
+        nrows = need;
         work += cw;
         crit += cc;
         live += cl;
@@ -1965,7 +1958,9 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
                           "CTA set slice %d..%d of %d CTAs", first, first + nctas, src->nctas);
     if (!src->cta_drain)
         copy = true;            /* a slice's drains are its own (zeros) */
-    size_t per = (size_t)src->wpc * (size_t)src->maxph;
+    /* The slice's rows: src's from its first CTA's to its last's end. */
+    size_t from = src->off[first],
+           to = src->off[first + nctas - 1] + (size_t)src->wpc * src->nph[first + nctas - 1];
     rf_ctaset *cs = calloc(1, sizeof *cs);
     if (!cs)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
@@ -1976,11 +1971,12 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
     if (copy) {
         cs->view = false;
         cs->nph = malloc(sizeof *cs->nph * (size_t)nctas);
-        cs->insts = malloc(sizeof *cs->insts * per * (size_t)nctas);
-        cs->time = malloc(sizeof *cs->time * per * (size_t)nctas);
+        cs->off = malloc(sizeof *cs->off * (size_t)nctas);
+        cs->insts = malloc(sizeof *cs->insts * (to - from));
+        cs->time = malloc(sizeof *cs->time * (to - from));
         cs->cta_drain = malloc(sizeof *cs->cta_drain * (size_t)nctas);
         cs->cta_crit = src->cta_crit ? malloc(sizeof *cs->cta_crit * 3 * (size_t)nctas) : NULL;
-        if (!cs->nph || !cs->insts || !cs->time || !cs->cta_drain
+        if (!cs->nph || !cs->off || !cs->insts || !cs->time || !cs->cta_drain
             || (src->cta_crit && !cs->cta_crit)) {
             rf_kchar_ctaset_free(cs);
             return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
@@ -1994,13 +1990,14 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
         else
             memset(cs->cta_drain, 0, sizeof *cs->cta_drain * (size_t)nctas);
         memcpy(cs->nph, src->nph + first, sizeof *cs->nph * (size_t)nctas);
-        memcpy(cs->insts, src->insts + per * (size_t)first, sizeof *cs->insts * per * (size_t)nctas);
-        memcpy(cs->time, src->time + per * (size_t)first, sizeof *cs->time * per * (size_t)nctas);
+        for (int c = 0; c < nctas; c++)
+            cs->off[c] = src->off[first + c] - from;
+        memcpy(cs->insts, src->insts + from, sizeof *cs->insts * (to - from));
+        memcpy(cs->time, src->time + from, sizeof *cs->time * (to - from));
     } else {
         cs->view = true;
         cs->nph = src->nph + first;
-        cs->insts = src->insts + per * (size_t)first;
-        cs->time = src->time + per * (size_t)first;
+        cs->off = src->off + first;
         cs->cta_crit = src->cta_crit ? src->cta_crit + 3 * (size_t)first : NULL;
         cs->cta_drain = src->cta_drain + first;
     }
@@ -2008,16 +2005,16 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
      * work, critical and live times from cta_crit where the walk kept them). */
     double work = 0, crit = 0, live = 0, ti = 0, tt = 0;
     for (int c = 0; c < nctas; c++) {
-        const float *I = cs->insts + per * (size_t)c, *T = cs->time + per * (size_t)c;
+        const float *I = rf_ctaset_insts(cs, c, 0), *T = rf_ctaset_time(cs, c, 0);
         int nph = cs->nph[c];
         double cw = 0, cc = 0, cl = 0;
         for (int ph = 0; ph < nph; ph++) {
             double mx = 0, sum = 0;
             for (int w = 0; w < cs->wpc; w++) {
-                double v = T[(size_t)w * cs->maxph + ph];
+                double v = T[(size_t)w * nph + ph];
                 sum += v;
                 mx = v > mx ? v : mx;
-                ti += I[(size_t)w * cs->maxph + ph];
+                ti += I[(size_t)w * nph + ph];
                 tt += v;
             }
             cw += sum / cs->wpc;
@@ -2378,16 +2375,15 @@ static int pool_sample_of(const rf_ctaset *cs, pool_sample *ps, void **buf)
     double busy = 1.0 + cs->s_dep;
     double mean_wait = cs->mem_waits > 0 ? cs->s_mem / cs->mem_waits : 0.0;
     for (int c = 0; c < cs->nctas; c++) {
-        int np = cs->nph[c] < 1 ? 1 : cs->nph[c];
-        int stored = np < cs->maxph ? np : cs->maxph;
+        int stored = cs->nph[c];
         int g = stored < RF_POOL_GROUPS ? stored : RF_POOL_GROUPS;
         nph[c] = g;
         for (int w = 0; w < wpc; w++)
             for (int q = 0; q < g; q++) {
                 double in = 0, tm = 0;
                 for (int x = q * stored / g; x < (q + 1) * stored / g; x++) {
-                    in += cs->insts[((size_t)c * wpc + w) * cs->maxph + x];
-                    tm += cs->time ? cs->time[((size_t)c * wpc + w) * cs->maxph + x] : 0;
+                    in += rf_ctaset_insts(cs, c, w)[x];
+                    tm += cs->time ? rf_ctaset_time(cs, c, w)[x] : 0;
                 }
                 size_t at = ((size_t)c * wpc + w) * RF_POOL_GROUPS + q;
                 double mem = tm - in * busy, k = 0;
@@ -2503,12 +2499,12 @@ void rf_kchar_act_hist(const rf_ctaset *cs, double h[RF_IPC_MAXWPC + 1])
         return;
     double t[RF_IPC_MAXWPC], total = 0;
     for (int c = 0; c < cs->nctas; c++) {
-        int nph = cs->nph[c] < cs->maxph ? cs->nph[c] : cs->maxph;
-        const float *T = cs->time + (size_t)c * wpc * cs->maxph;
+        int nph = cs->nph[c];
+        const float *T = rf_ctaset_time(cs, c, 0);
         for (int ph = 0; ph < nph; ph++) {
             /* Insertion sort, longest first: wpc <= RF_IPC_MAXWPC. */
             for (int w = 0; w < wpc; w++) {
-                double v = T[(size_t)w * cs->maxph + ph];
+                double v = T[(size_t)w * nph + ph];
                 int i = w;
                 for (; i > 0 && t[i - 1] < v; i--)
                     t[i] = t[i - 1];
@@ -2941,19 +2937,19 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             if (cs->cta_crit) {
                 t = cs->cta_crit[3 * c + 1];
             } else {
-                const float *T = cs->time + (size_t)c * cs->wpc * cs->maxph;
-                for (int ph = 0; ph < cs->nph[c]; ph++) {
+                const float *T = rf_ctaset_time(cs, c, 0);
+                int nph = cs->nph[c];
+                for (int ph = 0; ph < nph; ph++) {
                     double mx = 0;
                     for (int w = 0; w < cs->wpc; w++)
-                        mx = T[(size_t)w * cs->maxph + ph] > mx ? T[(size_t)w * cs->maxph + ph]
-                                                                : mx;
+                        mx = T[(size_t)w * nph + ph] > mx ? T[(size_t)w * nph + ph] : mx;
                     t += mx;
                 }
             }
             lone[c0 + c] = t;
             double ins = 0;
-            const float *I = cs->insts + (size_t)c * cs->wpc * cs->maxph;
-            for (int q = 0; q < cs->wpc * cs->maxph; q++)
+            const float *I = rf_ctaset_insts(cs, c, 0);
+            for (int q = 0; q < cs->wpc * cs->nph[c]; q++)
                 ins += I[q];
             lone[n + c0 + c] = ins;
         }
@@ -3048,9 +3044,10 @@ int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_k
     long counted = rf_kernel_ctas(k) > RF_KCHAR_GRID_MAX ? RF_KCHAR_GRID_MAX : rf_kernel_ctas(k);
     if (rc == 0 && grid && grid->nctas == counted && grid->wpc == out->warps_per_cta) {
         double total = 0;
-        size_t n = (size_t)grid->nctas * (size_t)grid->wpc * (size_t)grid->maxph;
+        const float *I = rf_ctaset_insts(grid, 0, 0);
+        size_t n = rf_ctaset_nrows(grid);
         for (size_t q = 0; q < n; q++)
-            total += grid->insts[q];
+            total += I[q];
         ipw = total / ((double)counted * grid->wpc);
     } else if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
                                               rf_kernel_ctas(k), rf_kernel_sms(k), jobs,

@@ -5,6 +5,7 @@
 #define RF_KCHAR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/error.h"
@@ -79,13 +80,16 @@ int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
 typedef struct rf_ctaset {
     int nctas;             /* CTAs sampled */
     int wpc;               /* warps per CTA */
-    int maxph;             /* phases stored per warp (barriers + 1, capped: a warp's
-                            * later phases summed into its last, every warp's
-                            * time there padded by the folded barriers' waits,
-                            * so that its slowest warp's time is the sum of the
-                            * folded phases' slowest) */
-    int *nph;              /* [nctas] phases of each CTA */
-    float *insts;          /* [(cta * wpc + warp) * maxph + phase] warp instructions */
+    int maxph;             /* the most phases a CTA has (barriers + 1, capped: a
+                            * warp's later phases summed into its last, every
+                            * warp's time there padded by the folded barriers'
+                            * waits, so that its slowest warp's time is the sum
+                            * of the folded phases' slowest) */
+    int *nph;              /* [nctas] phases of each CTA, 1 .. maxph */
+    size_t *off;           /* [nctas] where each CTA's rows start in insts and time:
+                            * its warps' rows one after another, nph[c] phases
+                            * each (rf_ctaset_insts) */
+    float *insts;          /* warp instructions per phase */
     float *time;           /* same layout: lone-warp cycles */
     double active_frac;    /* E[sum_p mean_w T] / E[sum_p max_w T] */
     double cpi_lone;       /* sum T / sum I (over the rows) */
@@ -107,10 +111,29 @@ typedef struct rf_ctaset {
     double *run;           /* [4 nctas] the walk's running sums of memory stall cycles,
                             * other stall cycles, waits ending a turn and memory waits
                             * after each CTA (NULL in a slice) */
-    bool view;             /* nph, insts, time, cta_drain, cta_crit and run are
+    bool view;             /* nph, off, insts, time, cta_drain, cta_crit and run are
                             * another set's (rf_kchar_ctaset_view, a walk taken
                             * whole from the set it was given): freed with it */
 } rf_ctaset;
+
+/* Warp w of CTA c of cs: its nph[c] phases' warp instructions, and their
+ * lone-warp cycles. */
+static inline const float *rf_ctaset_insts(const rf_ctaset *cs, long c, int w)
+{
+    return cs->insts + cs->off[c] + (size_t)w * (size_t)cs->nph[c];
+}
+
+static inline const float *rf_ctaset_time(const rf_ctaset *cs, long c, int w)
+{
+    return cs->time + cs->off[c] + (size_t)w * (size_t)cs->nph[c];
+}
+
+/* The floats of cs's rows, from its first CTA's to its last's end (a
+ * walked set's and a slice's from insts[0]). */
+static inline size_t rf_ctaset_nrows(const rf_ctaset *cs)
+{
+    return cs->off[cs->nctas - 1] + (size_t)cs->wpc * (size_t)cs->nph[cs->nctas - 1] - cs->off[0];
+}
 
 /* The active-warp distribution of cs (rf_ipc_kernel.act_hist): in each
  * stored barrier phase of each CTA, j warps issue until the j-th longest

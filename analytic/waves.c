@@ -120,8 +120,8 @@ static int sim_copy(sim *s, const sim *from)
 static void set_phase(sim *s, int slot, int w)
 {
     int i = slot * s->wpc + w;
-    size_t at = ((size_t)s->cta[slot] * s->wpc + w) * s->cs->maxph + s->ph[i];
-    double T = s->cs->time[at], I = s->cs->insts[at];
+    double T = rf_ctaset_time(s->cs, s->cta[slot], w)[s->ph[i]];
+    double I = rf_ctaset_insts(s->cs, s->cta[slot], w)[s->ph[i]];
     s->rem[i] = T > 0 ? T : 0.0;
     s->ipt[i] = T > 0 ? I / T : 0.0;
 }

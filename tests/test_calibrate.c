@@ -771,7 +771,8 @@ static void threads_give_the_same_record(void **state)
             assert_memory_equal(&kcn, &kc1, sizeof kc1);
             assert_int_equal(wn->nctas, w1->nctas);
             assert_int_equal(wn->maxph, w1->maxph);
-            size_t rows = (size_t)w1->nctas * (size_t)w1->wpc * (size_t)w1->maxph;
+            size_t rows = rf_ctaset_nrows(w1);
+            assert_memory_equal(wn->off, w1->off, sizeof *w1->off * (size_t)w1->nctas);
             assert_memory_equal(wn->insts, w1->insts, sizeof *w1->insts * rows);
             assert_memory_equal(wn->time, w1->time, sizeof *w1->time * rows);
             assert_memory_equal(wn->run, w1->run, sizeof *w1->run * 4 * (size_t)w1->nctas);

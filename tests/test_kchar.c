@@ -227,26 +227,27 @@ static void ctaset_slice_is_the_walk(void **state)
     assert_int_equal(rf_kchar_ctaset_slice(all, 3, 8, &slice, &err), 0);
     assert_int_equal(slice->nctas, 8);
     assert_int_equal(slice->wpc, 2);
-    size_t per = (size_t)direct->wpc * (size_t)direct->maxph;
+    size_t rows = rf_ctaset_nrows(direct);
     assert_memory_equal(slice->nph, direct->nph, sizeof *slice->nph * 8);
-    assert_memory_equal(slice->insts, direct->insts, sizeof *slice->insts * per * 8);
-    assert_memory_equal(slice->time, direct->time, sizeof *slice->time * per * 8);
+    assert_memory_equal(slice->off, direct->off, sizeof *slice->off * 8);
+    assert_int_equal(rf_ctaset_nrows(slice), rows);
+    assert_memory_equal(slice->insts, direct->insts, sizeof *slice->insts * rows);
+    assert_memory_equal(slice->time, direct->time, sizeof *slice->time * rows);
     assert_true(slice->cpi_lone == direct->cpi_lone);
     assert_true(slice->active_frac == direct->active_frac);
     assert_true(slice->live_frac == direct->live_frac);
     /* The draws differ between CTAs: the slice is not the set's start. */
-    assert_memory_not_equal(slice->time, all->time, sizeof *slice->time * per * 8);
+    assert_memory_not_equal(slice->time, all->time, sizeof *slice->time * rows);
     assert_false(slice->view);
     /* A view of the same range reads all's rows in place (CTA 3 of
-     * rows wpc x maxph long), with the slice's figures; a view of the view
+     * rows start at all's off[3]), with the slice's figures; a view of the view
      * still reads all's rows.  Freeing the views leaves all's rows alone
      * (ASan would report a double free). */
     rf_ctaset *view = NULL, *inner = NULL;
     assert_int_equal(rf_kchar_ctaset_view(all, 3, 8, &view, &err), 0);
     assert_true(view->view);
-    size_t aper = (size_t)all->wpc * (size_t)all->maxph;
-    assert_ptr_equal(view->insts, all->insts + 3 * aper);
-    assert_ptr_equal(view->time, all->time + 3 * aper);
+    assert_ptr_equal(rf_ctaset_insts(view, 0, 0), rf_ctaset_insts(all, 3, 0));
+    assert_ptr_equal(rf_ctaset_time(view, 0, 0), rf_ctaset_time(all, 3, 0));
     assert_ptr_equal(view->nph, all->nph + 3);
     assert_int_equal(view->first_cta, 3);
     assert_null(view->run);
@@ -254,7 +255,7 @@ static void ctaset_slice_is_the_walk(void **state)
     assert_true(view->active_frac == slice->active_frac);
     assert_true(view->live_frac == slice->live_frac);
     assert_int_equal(rf_kchar_ctaset_view(view, 2, 4, &inner, &err), 0);
-    assert_ptr_equal(inner->insts, all->insts + 5 * aper);
+    assert_ptr_equal(rf_ctaset_insts(inner, 0, 0), rf_ctaset_insts(all, 5, 0));
     assert_int_equal(inner->first_cta, 5);
     rf_kchar_ctaset_free(inner);
     rf_kchar_ctaset_free(view);
@@ -319,10 +320,10 @@ static void critical_time_counts_every_phase(void **state)
     assert_true(cs->maxph <= 64);
     int folded = 0, whole = 0;
     for (int c = 0; c < cs->nctas; c++) {
-        const float *T = cs->time + (size_t)c * 2 * cs->maxph;
+        const float *T0 = rf_ctaset_time(cs, c, 0), *T1 = rf_ctaset_time(cs, c, 1);
         double work = 0, crit = 0;
         for (int ph = 0; ph < cs->nph[c]; ph++) {
-            double a = T[ph], bb = T[cs->maxph + ph];
+            double a = T0[ph], bb = T1[ph];
             work += (a + bb) / 2;
             crit += a > bb ? a : bb;
         }
@@ -344,13 +345,12 @@ static void critical_time_counts_every_phase(void **state)
     kb_free(f);
 }
 
-/* A CTA set's rows are wpc x maxph long and every consumer sums them whole,
- * so a CTA's row holds zeros past its own phases.  barrier_loop with a
- * trip count of 10 draws each CTA's phases, so the first CTA's phases set
- * the rows' first stride and a later, longer CTA re-lays them: the first
- * CTA's rows are then padded by the re-lay, the later ones by their own
- * store. */
-static void rows_are_zero_past_their_phases(void **state)
+/* A CTA set's rows lie CTA after CTA, each of a CTA's warps nph[c] phases
+ * long, and maxph is the most phases a CTA has.  barrier_loop with a trip
+ * count of 10 draws each CTA's phases, so CTAs differ in length and a
+ * later CTA is longer than the first (the rows then grow past the room the
+ * first CTA's length asked for, the earlier CTAs' rows kept). */
+static void rows_lie_cta_after_cta(void **state)
 {
     (void)state;
     rf_gpu gpu;
@@ -361,20 +361,27 @@ static void rows_are_zero_past_their_phases(void **state)
     assert_non_null(f);
     rf_ctaset *cs = NULL;
     assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 32, 1, 1, &cs, &err), 0);
-    assert_true(cs->nph[0] < cs->maxph);        /* re-laid after the first CTA */
-    int padded = 0;
-    for (int c = 0; c < cs->nctas; c++)
+    assert_true(cs->nph[0] < cs->maxph);
+    int most = 0;
+    size_t at = 0;
+    for (int c = 0; c < cs->nctas; c++) {
+        assert_true(cs->off[c] == at);
+        at += (size_t)cs->wpc * (size_t)cs->nph[c];
+        most = cs->nph[c] > most ? cs->nph[c] : most;
         for (int w = 0; w < cs->wpc; w++) {
-            const float *I = cs->insts + ((size_t)c * cs->wpc + w) * cs->maxph;
-            const float *T = cs->time + ((size_t)c * cs->wpc + w) * cs->maxph;
-            assert_true(I[0] > 0);
-            for (int ph = cs->nph[c]; ph < cs->maxph; ph++) {
-                assert_true(I[ph] == 0.0f);
-                assert_true(T[ph] == 0.0f);
-                padded++;
-            }
+            assert_true(rf_ctaset_insts(cs, c, w) == cs->insts + cs->off[c] + w * cs->nph[c]);
+            assert_true(rf_ctaset_insts(cs, c, w)[0] > 0);
         }
-    assert_true(padded > 0);
+    }
+    assert_int_equal(most, cs->maxph);
+    assert_true(rf_ctaset_nrows(cs) == at);
+    /* The first CTA's rows are its own walk's (kept through the growth). */
+    rf_ctaset *one = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 1, 1, 1, &one, &err), 0);
+    assert_int_equal(one->nph[0], cs->nph[0]);
+    assert_memory_equal(one->insts, cs->insts, sizeof *one->insts * 2 * (size_t)one->nph[0]);
+    assert_memory_equal(one->time, cs->time, sizeof *one->time * 2 * (size_t)one->nph[0]);
+    rf_kchar_ctaset_free(one);
     rf_kchar_ctaset_free(cs);
     kb_free(f);
 }
@@ -403,19 +410,22 @@ static void ctaset_reuse_is_the_walk(void **state)
     assert_int_equal(reused->first_cta, 9);
     /* Held: a view of all's rows (CTA 9 is all's fifth, first_cta 4). */
     assert_true(reused->view);
-    assert_ptr_equal(reused->time, all->time + 5 * (size_t)all->wpc * (size_t)all->maxph);
-    size_t per = (size_t)direct->wpc * (size_t)direct->maxph;
-    assert_int_equal(reused->maxph, direct->maxph);
+    assert_ptr_equal(rf_ctaset_time(reused, 0, 0), rf_ctaset_time(all, 5, 0));
+    size_t rows = rf_ctaset_nrows(direct);
     assert_memory_equal(reused->nph, direct->nph, sizeof *direct->nph * 6);
-    assert_memory_equal(reused->insts, direct->insts, sizeof *direct->insts * per * 6);
-    assert_memory_equal(reused->time, direct->time, sizeof *direct->time * per * 6);
+    assert_int_equal(rf_ctaset_nrows(reused), rows);
+    assert_memory_equal(rf_ctaset_insts(reused, 0, 0), direct->insts,
+                        sizeof *direct->insts * rows);
+    assert_memory_equal(rf_ctaset_time(reused, 0, 0), direct->time, sizeof *direct->time * rows);
     assert_memory_equal(reused->cta_drain, direct->cta_drain, sizeof *direct->cta_drain * 6);
     /* Seed 8: not held, walked: other draws. */
     assert_int_equal(rf_kchar_ctaset_reuse(have, 2, &gpu, f, &prof, 2, 9, 6, 3, 8, &other, &err),
                      0);
     assert_true(other->seed == 8);
     assert_false(other->view);
-    assert_memory_not_equal(other->time, direct->time, sizeof *direct->time * per * 6);
+    assert_memory_not_equal(other->time, direct->time,
+                            sizeof *direct->time
+                                * (rows < rf_ctaset_nrows(other) ? rows : rf_ctaset_nrows(other)));
     rf_kchar_ctaset_free(reused);
     rf_kchar_ctaset_free(all);
     rf_kchar_ctaset_free(direct);
@@ -500,7 +510,6 @@ static void memo_changes_no_walk(void **state)
     rf_ctaset *all = NULL;
     assert_int_equal(rf_kchar_ctaset(&gpu, k->func, &k->profile, wpc, 0, 12, 1, 1, &all, &err),
                      0);
-    size_t aper = (size_t)all->wpc * (size_t)all->maxph;
     for (int c = 0; c < 12; c++) {
         rf_ctaset *one = NULL;
         assert_int_equal(rf_kchar_ctaset(&gpu, k->func, &k->profile, wpc, c, 1, 1, 1, &one, &err),
@@ -508,10 +517,8 @@ static void memo_changes_no_walk(void **state)
         assert_int_equal(one->nph[0], all->nph[c]);
         for (int w = 0; w < wpc; w++)
             for (int ph = 0; ph < one->nph[0]; ph++) {
-                assert_true(one->insts[(size_t)w * one->maxph + ph]
-                            == all->insts[c * aper + (size_t)w * all->maxph + ph]);
-                assert_true(one->time[(size_t)w * one->maxph + ph]
-                            == all->time[c * aper + (size_t)w * all->maxph + ph]);
+                assert_true(rf_ctaset_insts(one, 0, w)[ph] == rf_ctaset_insts(all, c, w)[ph]);
+                assert_true(rf_ctaset_time(one, 0, w)[ph] == rf_ctaset_time(all, c, w)[ph]);
             }
         assert_true(one->cta_drain[0] == all->cta_drain[c]);
         for (int q = 0; q < 3; q++)
@@ -588,12 +595,14 @@ static void active_warp_distribution(void **state)
     int nph[1] = {2};
     float t[6] = {10, 2, 4, 2, 6, 8};         /* [warp][phase] */
     float ins[6] = {0};
+    size_t off[1] = {0};
     rf_ctaset cs;
     memset(&cs, 0, sizeof cs);
     cs.nctas = 1;
     cs.wpc = 3;
     cs.maxph = 2;
     cs.nph = nph;
+    cs.off = off;
     cs.time = t;
     cs.insts = ins;
     double h[RF_IPC_MAXWPC + 1];
@@ -1061,7 +1070,7 @@ static void pool_balance_by_hand(void **state)
     cs = ctaset_two_warps(64, 1, e);
     assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 0.75, 1e-9);
     for (int k = 0; k < 64; k++)
-        cs->time[(k * 2 + 0) * 2] = 6;
+        cs->time[cs->off[k]] = 6;           /* warp 0's phase 0 */
     cs->s_mem = 0.2;
     cs->mem_waits = 0.1;
     assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 1.0, 1e-9);
@@ -1114,7 +1123,7 @@ int main(void)
         cmocka_unit_test(live_fraction),
         cmocka_unit_test(ctaset_slice_is_the_walk),
         cmocka_unit_test(critical_time_counts_every_phase),
-        cmocka_unit_test(rows_are_zero_past_their_phases),
+        cmocka_unit_test(rows_lie_cta_after_cta),
         cmocka_unit_test(ctaset_reuse_is_the_walk),
         cmocka_unit_test(compute_walked_is_compute),
         cmocka_unit_test(sample_is_the_runs_ctas),

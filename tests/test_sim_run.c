@@ -180,7 +180,7 @@ static double cta_insts(simfix *fx, long c)
                                      &cs, &err),
                      RF_OK);
     double n = 0;
-    for (int i = 0; i < cs->wpc * cs->maxph; i++)
+    for (size_t i = 0; i < rf_ctaset_nrows(cs); i++)
         n += cs->insts[i];
     rf_kchar_ctaset_free(cs);
     return n;
@@ -213,7 +213,7 @@ static void busiest_sm_share(void **state)
                                      &err),
                      RF_OK);
     double strided = 0;
-    for (int i = 0; i < cs->nctas * cs->wpc * cs->maxph; i++)
+    for (size_t i = 0; i < rf_ctaset_nrows(cs); i++)
         strided += cs->insts[i];
     rf_kchar_ctaset_free(cs);
     assert_float_equal(strided, want, 0.0);

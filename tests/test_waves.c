@@ -86,7 +86,7 @@ static void issue_stretch_where_throughput_bound(void **state)
      * ends at 17.016067: IPC 12 / 17.016067 = 0.705216. */
     const float t[2][2] = {{10, 0}, {10, 0}};
     rf_ctaset *cs = ctaset_two_warps(1, 1, t);
-    cs->insts[(0 * 2 + 1) * 2 + 0] = 2;
+    cs->insts[cs->off[0] + 1] = 2;         /* warp 1, phase 0 (one phase) */
     cs->cpi_lone = 20.0 / 12.0;
     const double tab[3] = {0, 1, 0.6};
     const double stretch[3] = {0, 1, 1};
@@ -149,7 +149,7 @@ static rf_ctaset *make_lengths(int nctas, const float *t)
     rf_ctaset *cs = ctaset_two_warps(nctas, 1, t0);
     for (int c = 0; c < nctas; c++)
         for (int w = 0; w < 2; w++)
-            cs->time[(c * 2 + w) * 2] = cs->insts[(c * 2 + w) * 2] = t[c];
+            cs->time[cs->off[c] + w] = cs->insts[cs->off[c] + w] = t[c];
     return cs;
 }
 
@@ -242,7 +242,7 @@ static void batches_of_a_whole_run(void **state)
     const float t[2][2] = {{10, 0}, {10, 0}};
     rf_ctaset *cs = ctaset_two_warps(4, 1, t);
     for (int c = 2; c < 4; c++)
-        cs->time[(c * 2 + 1) * 2] = cs->insts[(c * 2 + 1) * 2] = 30;
+        cs->time[cs->off[c] + 1] = cs->insts[cs->off[c] + 1] = 30;   /* warp 1 */
     rf_waves_run run = {.resident = 1, .ctas = 4, .batches = 2};
     rf_waves_out o;
     assert_int_equal(rf_waves_sim(cs, tab4, 0, &run, &o), 0);

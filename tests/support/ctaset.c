@@ -15,15 +15,17 @@ rf_ctaset *ctaset_two_warps(int nctas, int nph, const float t[2][2])
     cs->wpc = 2;
     cs->maxph = 2;
     cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
-    cs->insts = calloc((size_t)nctas * 2 * 2, sizeof *cs->insts);
-    cs->time = calloc((size_t)nctas * 2 * 2, sizeof *cs->time);
-    assert_true(cs->nph && cs->insts && cs->time);
+    cs->off = calloc((size_t)nctas, sizeof *cs->off);
+    cs->insts = calloc((size_t)nctas * 2 * (size_t)nph, sizeof *cs->insts);
+    cs->time = calloc((size_t)nctas * 2 * (size_t)nph, sizeof *cs->time);
+    assert_true(cs->nph && cs->off && cs->insts && cs->time);
     for (int c = 0; c < nctas; c++) {
         cs->nph[c] = nph;
+        cs->off[c] = (size_t)c * 2 * (size_t)nph;
         for (int w = 0; w < 2; w++)
             for (int p = 0; p < nph; p++) {
-                cs->time[(c * 2 + w) * 2 + p] = t[w][p];
-                cs->insts[(c * 2 + w) * 2 + p] = t[w][p];
+                cs->time[cs->off[c] + (size_t)w * nph + p] = t[w][p];
+                cs->insts[cs->off[c] + (size_t)w * nph + p] = t[w][p];
             }
     }
     cs->cpi_lone = 1.0;
