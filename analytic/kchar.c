@@ -1440,27 +1440,6 @@ static double ratio_rel_se(int n, double X, double Y, double xx, double xy, doub
     return sqrt((double)n / (n - 1) * ss) / Y / R;
 }
 
-/* Room for `need` floats in cs's rows (insts and time), *cap of them
- * allocated; when short, grown to `want` (at least need).  0 or RF_ENOMEM
- * (the rows kept, *cap what both hold). */
-static int rows_reserve(rf_ctaset *cs, size_t *cap, size_t need, size_t want)
-{
-    if (need <= *cap)
-        return RF_OK;
-    if (want < need)
-        want = need;
-    float *in = realloc(cs->insts, sizeof *in * want);
-    if (!in)
-        return RF_ENOMEM;
-    cs->insts = in;
-    float *tm = realloc(cs->time, sizeof *tm * want);
-    if (!tm)
-        return RF_ENOMEM;
-    cs->time = tm;
-    *cap = want;
-    return RF_OK;
-}
-
 /* One CTA's walk (CTA index cta of the grid): its warps walked into the
  * rows of sc (zero on entry), *nph its phases and *used the phases of the
  * rows written, its drain (slowest warp), work (mean warp), critical
@@ -1742,10 +1721,11 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     int prc = walk_prog_make(gpu, f, prof, &prog);
     /* A CTA is walked into scratch rows (doubled when a warp has more
      * phases, up to MC_WALKPH), then stored after the CTAs before it, its
-     * warps' rows nph long (at most MC_MAXPH); the rows are grown to hold
-     * the CTAs left at the most phases a CTA so far had (maxph). */
+     * warps' rows nph long (at most MC_MAXPH).  The rows are allocated for
+     * every CTA at MC_MAXPH phases: only the pages the CTAs' rows reach are
+     * touched (a fresh page costs more than the address space). */
     int maxph = 1;
-    size_t nrows = 0, rows_cap = 0;     /* floats stored, allocated */
+    size_t nrows = 0;           /* floats stored */
     scratch sc = {calloc((size_t)wpc * MC_MAXPH, sizeof *sc.I),
                   calloc((size_t)wpc * MC_MAXPH, sizeof *sc.T), MC_MAXPH, wpc};
     if (cs) {
@@ -1754,6 +1734,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->cta_drain = calloc((size_t)nctas, sizeof *cs->cta_drain);
         cs->run = calloc((size_t)nctas * 4, sizeof *cs->run);
         cs->off = malloc(sizeof *cs->off * (size_t)nctas);
+        cs->insts = malloc(sizeof *cs->insts * (size_t)nctas * wpc * MC_MAXPH);
+        cs->time = malloc(sizeof *cs->time * (size_t)nctas * wpc * MC_MAXPH);
     }
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
@@ -1765,7 +1747,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     if (!rc && !memo_init(&memo, &prog))
         rc = RF_ENOMEM;
     if (!rc && (!cs || !ready || !from_mem || !sc.I || !sc.T || !cs->nph || !cs->off
-                || !cs->cta_drain || !cs->run || !cs->cta_crit))
+                || !cs->insts || !cs->time || !cs->cta_drain || !cs->run || !cs->cta_crit))
         rc = RF_ENOMEM;
     if (rc)
         goto done;
@@ -1875,10 +1857,6 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->nph[c] = nph;
         maxph = nph > maxph ? nph : maxph;
         cs->maxph = maxph;
-        size_t need = nrows + (size_t)wpc * nph;
-        if ((rc = rows_reserve(cs, &rows_cap, need,
-                               nrows + (size_t)(nctas - c) * wpc * maxph)) != RF_OK)
-            goto done;
         cs->off[c] = nrows;
         for (int w = 0; w < wpc; w++) {
             size_t at = nrows + (size_t)w * nph;
@@ -1891,7 +1869,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             memset(I + (size_t)w * scap, 0, sizeof *I * (size_t)used);
             memset(T + (size_t)w * scap, 0, sizeof *T * (size_t)used);
         }
-        nrows = need;
+        nrows += (size_t)wpc * nph;
         work += cw;
         crit += cc;
         live += cl;
