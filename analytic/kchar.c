@@ -2499,14 +2499,44 @@ void rf_kchar_act_hist(const rf_ctaset *cs, double h[RF_IPC_MAXWPC + 1])
         h[j] = total > 0 ? h[j] / total : 0.0;
 }
 
+/* The warp instructions of CTAs a walk took: the run's CTAs first ..
+ * first + n - 1 (the c-th of the run is grid CTA c stride), ins[c - first]
+ * the sum of CTA c's warps'.  Whole numbers: grid_insts_per_warp takes
+ * them in place of counting those CTAs' paths again. */
+typedef struct cta_counts {
+    long first;
+    int n;
+    double *ins;
+} cta_counts;
+
+/* *out: the instructions of cs's CTAs (heap; out->n 0 when out of memory). */
+static void counts_of(const rf_ctaset *cs, cta_counts *out)
+{
+    out->first = 0;
+    out->n = 0;
+    out->ins = malloc(sizeof *out->ins * (size_t)cs->nctas);
+    if (!out->ins)
+        return;
+    out->first = cs->first_cta;
+    out->n = cs->nctas;
+    for (int c = 0; c < cs->nctas; c++) {
+        const float *I = rf_ctaset_insts(cs, c, 0);
+        double t = 0;
+        for (int q = 0; q < cs->wpc * cs->nph[c]; q++)
+            t += I[q];
+        out->ins[c] = t;
+    }
+}
+
 /* rf_kchar_func with the sample drawn from a run of `ctas` CTAs (0: no
  * bound) spread over `stride` SMs (the sample's c-th CTA is grid CTA
  * c stride), the CTAs of the sample that `from` walked taken from it
  * (ctaset_walk); n0 the baseline's resident CTAs for the pool balance
- * (0: unknown). */
+ * (0: unknown); the sample's instructions per CTA into *samp (NULL: not
+ * wanted). */
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                       int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
-                      int jobs, int n0, rf_ipc_kernel *out, rf_err *err);
+                      int jobs, int n0, cta_counts *samp, rf_ipc_kernel *out, rf_err *err);
 
 /* The ends of the run's DRAM stream (rf_ipc_kernel.dram_lead and
  * dram_trail, for the DRAM drain of rf_ipc_kernel_cycles): the warps of the
@@ -2559,12 +2589,12 @@ static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err)
 {
-    return kchar_func(gpu, f, prof, threads_per_cta, 0, 1, NULL, 1, 0, out, err);
+    return kchar_func(gpu, f, prof, threads_per_cta, 0, 1, NULL, 1, 0, NULL, out, err);
 }
 
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                       int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
-                      int jobs, int n0, rf_ipc_kernel *out, rf_err *err)
+                      int jobs, int n0, cta_counts *samp, rf_ipc_kernel *out, rf_err *err)
 {
     memset(out, 0, sizeof *out);
     out->func = f;              /* valid while the caller's kernel lives */
@@ -2718,6 +2748,8 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     if (rc)
         return rc;
     rf_kchar_act_hist(cs, out->act_hist);
+    if (samp)
+        counts_of(cs, samp);
     if (gpu->sched_policy == RF_SCHED_TWO_LEVEL
         && (rc = pool_balance(gpu, cs, n0, jobs, out, err)) != RF_OK) {
         rf_kchar_ctaset_free(cs);
@@ -2754,7 +2786,8 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
 
 /* The paths of grid_insts_per_warp's CTAs, in blocks of GIPW_BLOCK CTAs
  * (one pool job each, its warps' instructions summed in part[]: whole
- * numbers, so the total does not depend on how the CTAs are split).  The
+ * numbers, so the total does not depend on how the CTAs are split, nor on
+ * whether a CTA's count comes from its path or from a walk of it).  The
  * count takes threads from GIPW_PAR_WARPS warps. */
 #define GIPW_BLOCK 64
 #define GIPW_PAR_WARPS 4096
@@ -2766,6 +2799,8 @@ typedef struct gipw_job {
     const bool *ends;
     int wpc;
     long ctas, stride;
+    const cta_counts *known;    /* [nknown] CTAs walked already */
+    int nknown;
     double *part;
 } gipw_job;
 
@@ -2775,7 +2810,15 @@ static int gipw_run(int i, void *ctx)
     const rf_func *f = g->f;
     long end = ((long)i + 1) * GIPW_BLOCK < g->ctas ? ((long)i + 1) * GIPW_BLOCK : g->ctas;
     double total = 0;
-    for (long j = (long)i * GIPW_BLOCK; j < end; j++)
+    for (long j = (long)i * GIPW_BLOCK; j < end; j++) {
+        const cta_counts *kn = NULL;
+        for (int q = 0; q < g->nknown && !kn; q++)
+            if (j >= g->known[q].first && j < g->known[q].first + g->known[q].n)
+                kn = &g->known[q];
+        if (kn) {
+            total += kn->ins[j - kn->first];
+            continue;
+        }
         for (int w = 0; w < g->wpc; w++) {
             long c = j * g->stride;
             uint64_t gid = (uint64_t)c * (uint64_t)g->wpc + (uint64_t)w;
@@ -2802,12 +2845,14 @@ static int gipw_run(int i, void *ctx)
             }
             total += (double)n;
         }
+    }
     g->part[i] = total;
     return RF_OK;
 }
 
 static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                               int wpc, long ctas, long stride, int jobs, double *out)
+                               int wpc, long ctas, long stride, const cta_counts *known,
+                               int nknown, int jobs, double *out)
 {
     /* Per block: the walk's branch rule, and the instructions a warp
      * retires there (through the first exit, which ends it). */
@@ -2834,10 +2879,17 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
                 ends[b] = true;
             }
     }
-    gipw_job g = {f, &prog, count, ends, wpc, ctas, stride, part};
+    gipw_job g = {f, &prog, count, ends, wpc, ctas, stride, known, nknown, part};
+    long left = 0;              /* CTAs whose paths are counted */
+    for (long j = 0; j < ctas; j++) {
+        bool kn = false;
+        for (int q = 0; q < nknown && !kn; q++)
+            kn = j >= known[q].first && j < known[q].first + known[q].n;
+        left += !kn;
+    }
     rf_pool pool;
     rf_err perr = {0};
-    int rc = rf_pool_start(&pool, ctas * wpc >= GIPW_PAR_WARPS ? jobs : 1, nblk, gipw_run, &g,
+    int rc = rf_pool_start(&pool, left * wpc >= GIPW_PAR_WARPS ? jobs : 1, nblk, gipw_run, &g,
                            &perr);
     double total = 0;
     if (rc == RF_OK) {
@@ -2868,13 +2920,14 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
  * are left out: in a run that long they start too early to end it.  The
  * walked CTAs' lone cycles are kept too (rf_ipc_kernel.lone: every CTA of
  * a run of at most RF_KCHAR_CRIT_MAX, the last RF_KCHAR_CRIT_MAX of a
- * longer one), for the CTA fluid of rf_ipc_kernel_cycles. */
+ * longer one), for the CTA fluid of rf_ipc_kernel_cycles, and their
+ * instructions into *walked (NULL: not wanted; walked->n 0: none). */
 #define RF_KCHAR_CRIT_MAX 256
 #define RF_KCHAR_CRIT_CHUNK 64
 
 static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
                         long ctas, long stride, const rf_ctaset *from, int jobs,
-                        rf_ipc_kernel *out, rf_err *err)
+                        cta_counts *walked, rf_ipc_kernel *out, rf_err *err)
 {
     out->ncrit = 0;
     out->crit_ctas = 0;
@@ -2954,6 +3007,11 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     }
     out->ncrit = keep;
     out->crit_ctas = ctas;
+    if (walked && (walked->ins = malloc(sizeof *walked->ins * (size_t)n)) != NULL) {
+        walked->first = first;
+        walked->n = (int)n;
+        memcpy(walked->ins, lone + n, sizeof *walked->ins * (size_t)n);
+    }
     if (n <= RF_IPC_NLONE) {
         for (long j = 0; j < n; j++) {
             out->lone[j] = (float)lone[j];
@@ -3013,11 +3071,17 @@ int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_k
                      && rf_occ_compute(gpu, &base, &oin, &occ, &oerr) == RF_OK
                  ? occ.ctas_per_sm
                  : 0;
+    /* The CTAs the sample and the critical walk take: their instructions
+     * are not counted along their paths again. */
+    cta_counts known[2] = {{0, 0, NULL}, {0, 0, NULL}};
     rc = kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), rf_kernel_ctas(k),
-                    rf_kernel_sms(k), grid, jobs, n0, out, err);
+                    rf_kernel_sms(k), grid, jobs, n0, grid ? NULL : &known[0], out, err);
+    if (rc == 0)
+        rc = run_critical(gpu, k->func, &k->profile, out->warps_per_cta, rf_kernel_ctas(k),
+                          rf_kernel_sms(k), grid, jobs, grid ? NULL : &known[1], out, err);
     /* The run's instructions per warp: counted from the walk where it
      * holds every CTA grid_insts_per_warp counts (the same paths, so the
-     * same count), else counted along the paths alone. */
+     * same count), else counted along the paths of the CTAs no walk took. */
     double ipw = 0;
     long counted = rf_kernel_ctas(k) > RF_KCHAR_GRID_MAX ? RF_KCHAR_GRID_MAX : rf_kernel_ctas(k);
     if (rc == 0 && grid && grid->nctas == counted && grid->wpc == out->warps_per_cta) {
@@ -3028,15 +3092,14 @@ int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_k
             total += I[q];
         ipw = total / ((double)counted * grid->wpc);
     } else if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
-                                              rf_kernel_ctas(k), rf_kernel_sms(k), jobs,
-                                              &ipw) != RF_OK) {
+                                              rf_kernel_ctas(k), rf_kernel_sms(k), known, 2,
+                                              jobs, &ipw) != RF_OK) {
         ipw = 0;
     }
+    free(known[0].ins);
+    free(known[1].ins);
     if (rc == 0 && ipw > 0)
         out->insts_per_warp = ipw;
-    if (rc == 0)
-        rc = run_critical(gpu, k->func, &k->profile, out->warps_per_cta, rf_kernel_ctas(k),
-                          rf_kernel_sms(k), grid, jobs, out, err);
     if (walked && rc == 0)
         *walked = grid;
     else

@@ -1077,6 +1077,39 @@ static void pool_balance_by_hand(void **state)
     rf_kchar_ctaset_free(cs);
 }
 
+/* A run of more CTAs than the critical walk takes (trsv: 512 CTAs of 2
+ * warps on one SM; loop trips and branches drawn per warp): its
+ * instructions per warp come from the sample's CTAs (0 .. 127), the
+ * critical walk's (256 .. 511) and the paths of the rest (128 .. 255),
+ * and are exactly those of a walk of all 512 CTAs with the same draws:
+ * whole numbers, each CTA's the same whichever way it is counted. */
+static void run_count_from_walks_and_paths(void **state)
+{
+    (void)state;
+    rf_err err = {0};
+    rf_gpu gpu;
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_kernel_opts o;
+    memset(&o, 0, sizeof o);
+    o.no_ptxas = true;
+    rf_kernel *k = NULL;
+    assert_int_equal(rf_kernel_load("inputs/validation/trsv.spec", &o, &k, &err), 0);
+    assert_int_equal(rf_kernel_ctas(k), 512);
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_compute_walked_jobs(&gpu, k, &kc, NULL, 2, &err), 0);
+    rf_ctaset *all = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, k->func, &k->profile, kc.warps_per_cta, 0, 512, 1, 1,
+                                     &all, &err),
+                     0);
+    double total = 0;
+    for (int c = 0; c < all->nctas; c++)
+        for (int q = 0; q < all->wpc * all->nph[c]; q++)
+            total += rf_ctaset_insts(all, c, 0)[q];
+    assert_true(kc.insts_per_warp == total / (512.0 * kc.warps_per_cta));
+    rf_kchar_ctaset_free(all);
+    rf_kernel_destroy(k);
+}
+
 /* A GPU whose scheduler is two-level gets the table, at the baseline's
  * resident CTAs first (sfu on maxwell-ltrf: 8 CTAs of 8 warps, thread
  * bound, the most the SM holds); others none.  sfu's trip counts, drawn
@@ -1137,6 +1170,7 @@ int main(void)
         cmocka_unit_test(block_limit),
         cmocka_unit_test(pool_balance_by_hand),
         cmocka_unit_test(pool_balance_table),
+        cmocka_unit_test(run_count_from_walks_and_paths),
         cmocka_unit_test(memo_changes_no_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
