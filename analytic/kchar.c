@@ -1564,9 +1564,17 @@ static int walk_job_run(int j, void *ctx)
     return RF_OK;
 }
 
-/* Instructions left to walk from which the CTA walk takes threads, judged
- * after its first WALK_PAR_FIRST CTAs. */
-#define WALK_PAR_INSTS 1000000.0
+/* When the CTA walk takes threads, judged after its first WALK_PAR_FIRST
+ * CTAs at their mean: the threads save about half the walk of the CTAs
+ * left and cost a start (the threads, the slots' pages) and the fold of
+ * those CTAs' rows, which the calling thread stores into fresh pages while
+ * the workers wait for their slots.  Measured on the development VM (2
+ * cores, a first touch of a page 5-12 us): a walked instruction ~4.5 ns,
+ * a stored row float (insts and time alike) ~15 ns, the start ~0.4 ms;
+ * threads then pay when the instructions left exceed WALK_PAR_INSTS plus
+ * WALK_PAR_FLOAT per row float left. */
+#define WALK_PAR_INSTS 200000.0
+#define WALK_PAR_FLOAT 7.0
 #define WALK_PAR_FIRST 8
 
 /* The threaded walk of CTAs first .. nctas - 1: its slots, then its pool,
@@ -1763,16 +1771,17 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         nfrom = nctas;
     /* The threaded walk starts once WALK_PAR_FIRST CTAs are folded (taken
      * from `from` or walked here: trip counts drawn per CTA make one CTA a
-     * poor guide), where the CTAs left hold WALK_PAR_INSTS instructions or
-     * more at the folded CTAs' mean (threads cost more than they save on a
-     * short walk); wj.nfrom is then its first CTA. */
+     * poor guide), where the CTAs left pay for the threads at the folded
+     * CTAs' mean (WALK_PAR_INSTS); wj.nfrom is then its first CTA. */
     int par_at = nfrom > WALK_PAR_FIRST ? nfrom : WALK_PAR_FIRST;
     if (jobs < 2)
         par_at = nctas;
     cta_slot *slot = NULL;
     int nslot = 0;
     for (int c = 0; c < nctas; c++) {
-        if (c == par_at && nctas - c > 1 && ti / c * (nctas - c) >= WALK_PAR_INSTS) {
+        if (c == par_at && nctas - c > 1
+            && ti / c * (nctas - c)
+                   >= WALK_PAR_INSTS + WALK_PAR_FLOAT * 2.0 * (double)nrows / c * (nctas - c)) {
             rc = walk_par_start(&wj, &pool, jobs, c, nctas, err);
             if (rc)
                 goto done;
