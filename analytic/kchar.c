@@ -1565,14 +1565,15 @@ static int walk_job_run(int j, void *ctx)
 }
 
 /* When the CTA walk takes threads, judged after its first WALK_PAR_FIRST
- * CTAs at their mean: the threads save about half the walk of the CTAs
+ * CTAs at their mean: the threads save a share of the walk of the CTAs
  * left and cost a start (the threads, the slots' pages) and the fold of
- * those CTAs' rows, which the calling thread stores into fresh pages while
- * the workers wait for their slots.  Measured on the development VM (2
- * cores, a first touch of a page 5-12 us): a walked instruction ~4.5 ns,
- * a stored row float (insts and time alike) ~15 ns, the start ~0.4 ms;
- * threads then pay when the instructions left exceed WALK_PAR_INSTS plus
- * WALK_PAR_FLOAT per row float left. */
+ * those CTAs' rows, which the calling thread stores into fresh pages.  The
+ * walk takes threads when the instructions left exceed WALK_PAR_INSTS plus
+ * WALK_PAR_FLOAT per row float left (insts and time alike).  Measured on
+ * the development VM (2 vCPUs that share a core: two walking threads do
+ * about 1.3 times the work of one; a first touch of a page 5-12 us): a
+ * walked instruction ~4.5 ns, a stored row float ~15 ns, the start ~0.4
+ * ms. */
 #define WALK_PAR_INSTS 200000.0
 #define WALK_PAR_FLOAT 7.0
 #define WALK_PAR_FIRST 8
