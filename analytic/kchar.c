@@ -2519,6 +2519,16 @@ typedef struct cta_counts {
     double *ins;
 } cta_counts;
 
+/* The warp instructions of cs's c-th CTA, all its warps' (a whole number). */
+static double cta_insts(const rf_ctaset *cs, int c)
+{
+    const float *I = rf_ctaset_insts(cs, c, 0);
+    double t = 0;
+    for (int q = 0; q < cs->wpc * cs->nph[c]; q++)
+        t += I[q];
+    return t;
+}
+
 /* *out: the instructions of cs's CTAs (heap; out->n 0 when out of memory). */
 static void counts_of(const rf_ctaset *cs, cta_counts *out)
 {
@@ -2529,13 +2539,8 @@ static void counts_of(const rf_ctaset *cs, cta_counts *out)
         return;
     out->first = cs->first_cta;
     out->n = cs->nctas;
-    for (int c = 0; c < cs->nctas; c++) {
-        const float *I = rf_ctaset_insts(cs, c, 0);
-        double t = 0;
-        for (int q = 0; q < cs->wpc * cs->nph[c]; q++)
-            t += I[q];
-        out->ins[c] = t;
-    }
+    for (int c = 0; c < cs->nctas; c++)
+        out->ins[c] = cta_insts(cs, c);
 }
 
 /* rf_kchar_func with the sample drawn from a run of `ctas` CTAs (0: no
@@ -2988,11 +2993,7 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 }
             }
             lone[c0 + c] = t;
-            double ins = 0;
-            const float *I = rf_ctaset_insts(cs, c, 0);
-            for (int q = 0; q < cs->wpc * cs->nph[c]; q++)
-                ins += I[q];
-            lone[n + c0 + c] = ins;
+            lone[n + c0 + c] = cta_insts(cs, c);
         }
         double drain = cs->drain;
         rf_kchar_ctaset_free(cs);
@@ -3096,10 +3097,8 @@ int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_k
     long counted = rf_kernel_ctas(k) > RF_KCHAR_GRID_MAX ? RF_KCHAR_GRID_MAX : rf_kernel_ctas(k);
     if (rc == 0 && grid && grid->nctas == counted && grid->wpc == out->warps_per_cta) {
         double total = 0;
-        const float *I = rf_ctaset_insts(grid, 0, 0);
-        size_t n = rf_ctaset_nrows(grid);
-        for (size_t q = 0; q < n; q++)
-            total += I[q];
+        for (int c = 0; c < grid->nctas; c++)
+            total += cta_insts(grid, c);
         ipw = total / ((double)counted * grid->wpc);
     } else if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
                                               rf_kernel_ctas(k), rf_kernel_sms(k), known, 2,
