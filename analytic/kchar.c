@@ -907,7 +907,8 @@ typedef struct walk_block {
 typedef struct walk_prog {
     walk_inst *in;
     walk_block *blk;
-    int nregs;                   /* registers the program names: 0 .. nregs - 1 */
+    uint16_t named[NREG];        /* the registers the program names, nnamed of them */
+    int nnamed;
     walk_seg *seg;
     uint16_t *mreg;
     size_t memo_words;           /* a walk_memo's size; 0: no run is memoised */
@@ -1043,7 +1044,8 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
         walk_prog_free(w);
         return RF_ENOMEM;
     }
-    w->nregs = 0;
+    bool seen[NREG] = {false};
+    w->nnamed = 0;
     for (int k = 0; k < f->ninsts; k++) {
         const rf_inst *in = &f->insts[k];
         walk_inst *x = &w->in[k];
@@ -1053,7 +1055,9 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
                   : u < in->nuses + in->ndefs ? in->defs[u - in->nuses] : in->guard;
             if (r >= 0 && r < NREG) {
                 x->reg[x->nreg++] = (uint16_t)r;
-                w->nregs = r + 1 > w->nregs ? r + 1 : w->nregs;
+                if (!seen[r])
+                    w->named[w->nnamed++] = (uint16_t)r;
+                seen[r] = true;
             }
         }
         bool store = in->cls == RF_OC_ST_GLOBAL || in->cls == RF_OC_ST_LOCAL
@@ -1296,9 +1300,9 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
     uint64_t nbr = 0, nmem = 0, nloop = 0;
     /* Registers the program never names stay unread. */
-    for (int r = 0; r < w->nregs; r++) {
-        ready[r] = 0;
-        from_mem[r] = false;
+    for (int i = 0; i < w->nnamed; i++) {
+        ready[w->named[i]] = 0;
+        from_mem[w->named[i]] = false;
     }
     double l1 = gpu->l1_latency, l2 = gpu->l2_latency, ld = gpu->dram_latency;
     double h1 = prof->l1_hit, h2 = prof->l2_hit;
