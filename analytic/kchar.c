@@ -1951,8 +1951,7 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
     if (!src->cta_drain)
         copy = true;            /* a slice's drains are its own (zeros) */
     /* The slice's rows: src's from its first CTA's to its last's end. */
-    size_t from = src->off[first],
-           to = src->off[first + nctas - 1] + (size_t)src->wpc * src->nph[first + nctas - 1];
+    size_t from = src->off[first], to = rf_ctaset_end(src, first + nctas - 1);
     rf_ctaset *cs = calloc(1, sizeof *cs);
     if (!cs)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
@@ -2533,6 +2532,15 @@ static double cta_insts(const rf_ctaset *cs, int c)
     return t;
 }
 
+/* The one of known[0 .. nknown - 1] that holds the run's CTA j, or NULL. */
+static const cta_counts *known_of(const cta_counts *known, int nknown, long j)
+{
+    for (int q = 0; q < nknown; q++)
+        if (j >= known[q].first && j < known[q].first + known[q].n)
+            return &known[q];
+    return NULL;
+}
+
 /* *out: the instructions of cs's CTAs (heap; out->n 0 when out of memory). */
 static void counts_of(const rf_ctaset *cs, cta_counts *out)
 {
@@ -2830,10 +2838,7 @@ static int gipw_run(int i, void *ctx)
     long end = ((long)i + 1) * GIPW_BLOCK < g->ctas ? ((long)i + 1) * GIPW_BLOCK : g->ctas;
     double total = 0;
     for (long j = (long)i * GIPW_BLOCK; j < end; j++) {
-        const cta_counts *kn = NULL;
-        for (int q = 0; q < g->nknown && !kn; q++)
-            if (j >= g->known[q].first && j < g->known[q].first + g->known[q].n)
-                kn = &g->known[q];
+        const cta_counts *kn = known_of(g->known, g->nknown, j);
         if (kn) {
             total += kn->ins[j - kn->first];
             continue;
@@ -2900,12 +2905,8 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
     }
     gipw_job g = {f, &prog, count, ends, wpc, ctas, stride, known, nknown, part};
     long left = 0;              /* CTAs whose paths are counted */
-    for (long j = 0; j < ctas; j++) {
-        bool kn = false;
-        for (int q = 0; q < nknown && !kn; q++)
-            kn = j >= known[q].first && j < known[q].first + known[q].n;
-        left += !kn;
-    }
+    for (long j = 0; j < ctas; j++)
+        left += !known_of(known, nknown, j);
     rf_pool pool;
     rf_err perr = {0};
     int rc = rf_pool_start(&pool, left * wpc >= GIPW_PAR_WARPS ? jobs : 1, nblk, gipw_run, &g,

@@ -128,11 +128,17 @@ static inline const float *rf_ctaset_time(const rf_ctaset *cs, long c, int w)
     return cs->time + cs->off[c] + (size_t)w * (size_t)cs->nph[c];
 }
 
+/* Where CTA c's rows end in insts and time. */
+static inline size_t rf_ctaset_end(const rf_ctaset *cs, long c)
+{
+    return cs->off[c] + (size_t)cs->wpc * (size_t)cs->nph[c];
+}
+
 /* The floats of cs's rows, from its first CTA's to its last's end (a
  * walked set's and a slice's from insts[0]). */
 static inline size_t rf_ctaset_nrows(const rf_ctaset *cs)
 {
-    return cs->off[cs->nctas - 1] + (size_t)cs->wpc * (size_t)cs->nph[cs->nctas - 1] - cs->off[0];
+    return rf_ctaset_end(cs, cs->nctas - 1) - cs->off[0];
 }
 
 /* The active-warp distribution of cs (rf_ipc_kernel.act_hist): in each
