@@ -885,12 +885,15 @@ typedef struct walk_inst {
 } walk_inst;
 
 /* A run of fixed-latency instructions and stores (no draw, no barrier, no
- * exit) inside a block is a function of the times the registers it reads
- * before writing become ready, relative to the warp's time at its start:
- * walk_warp keeps its past walks in a walk_memo. */
+ * exit) is a function of the times the registers it reads before writing
+ * become ready, relative to the warp's time at its start: walk_warp keeps
+ * its past walks in a walk_memo.  A run that reaches its block's end goes
+ * on into the next block where the block has that one successor and no
+ * draw (a fall-through): the warp takes the same instructions either way. */
 typedef struct walk_seg {
     int first, ninsts;           /* its instructions in walk_prog.in */
-    int next;                    /* the next run in its block, or -1 */
+    int last;                    /* the block it ends in */
+    int next;                    /* the next run in that block, or -1 */
     int nlive, ndefs, nstore;    /* registers read before written here, written, stores */
     int mreg;                    /* its live, then written, registers at walk_prog.mreg */
     size_t mat;                  /* its entries' first word in a walk_memo */
@@ -940,8 +943,15 @@ static void walk_prog_free(walk_prog *w)
 #define MEMO_TRIES 64
 #define MEMO_HIT_MIN 2
 
+/* A memo word: the counters, the valid word and the key are whole
+ * numbers; the walk's times and sums are kept as the doubles it adds. */
+typedef union memo_word {
+    int64_t i;
+    double d;
+} memo_word;
+
 typedef struct walk_memo {
-    int64_t *e;
+    memo_word *e;
 } walk_memo;
 
 static size_t memo_entry_words(const walk_seg *g)
@@ -952,6 +962,21 @@ static size_t memo_entry_words(const walk_seg *g)
 static bool whole(double x)
 {
     return x == floor(x) && fabs(x) < 1e9;
+}
+
+/* Whether block b falls through to block b + 1 with no draw: a run that
+ * reaches b's end goes on there (walk_seg). */
+static bool falls_through(const walk_prog *w, const rf_func *f, int b)
+{
+    const walk_block *x = &w->blk[b];
+    return b + 1 < f->nblocks && x->nsucc == 1 && x->succ[0] == b + 1
+        && w->blk[b + 1].first == x->first + x->ninsts;
+}
+
+/* Whether the walk may take instruction `in` inside a memoised run. */
+static bool memo_inst(const walk_inst *in)
+{
+    return (in->kind == WK_FIXED || in->kind == WK_STORE_MEM) && in->end == WE_NONE;
 }
 
 /* The memoised runs (walk_seg: every run of at least MEMO_MIN_INSTS
@@ -970,8 +995,12 @@ static int memo_plan(const rf_gpu *gpu, const rf_func *f, walk_prog *w)
         ok = whole(w->in[k].lat);
     if (!ok || f->ninsts < MEMO_MIN_INSTS)
         return RF_OK;
-    w->seg = malloc(sizeof *w->seg * (size_t)(f->ninsts / MEMO_MIN_INSTS + 1));
-    w->mreg = malloc(sizeof *w->mreg * (size_t)f->ninsts * (RF_MAX_USES + 2 * RF_MAX_DEFS + 1));
+    /* Registers a run of n instructions may list, at most. */
+    const size_t per_inst = RF_MAX_USES + 2 * RF_MAX_DEFS + 1;
+    size_t seg_cap = (size_t)(f->ninsts / MEMO_MIN_INSTS + 1) + (size_t)f->nblocks;
+    size_t mreg_cap = (size_t)f->ninsts * per_inst;
+    w->seg = malloc(sizeof *w->seg * seg_cap);
+    w->mreg = malloc(sizeof *w->mreg * mreg_cap);
     uint8_t *seen = calloc(NREG, 1);     /* 1 live, 2 written */
     if (!w->seg || !w->mreg || !seen) {
         free(seen);
@@ -982,18 +1011,47 @@ static int memo_plan(const rf_gpu *gpu, const rf_func *f, walk_prog *w)
         walk_block *x = &w->blk[b];
         int *link = &x->seg0;
         for (int i = 0; i < x->ninsts;) {
-            int n = 0;
+            int n = 0, last = b;
             for (const walk_inst *in = &w->in[x->first + i];
-                 i + n < x->ninsts && (in->kind == WK_FIXED || in->kind == WK_STORE_MEM)
-                 && in->end == WE_NONE;
-                 in++)
+                 i + n < x->ninsts && memo_inst(in); in++)
                 n++;
+            /* Through fall-throughs while the run reaches the block's end
+             * (the instructions lie one after another). */
+            for (int end = x->ninsts - i; n == end && n > 0 && falls_through(w, f, last);) {
+                last++;
+                const walk_block *y = &w->blk[last];
+                const walk_inst *in = &w->in[y->first];
+                int m = 0;
+                while (m < y->ninsts && memo_inst(in + m))
+                    m++;
+                n += m;
+                end += y->ninsts;
+            }
             if (n < MEMO_MIN_INSTS) {
                 i += n > 0 ? n : 1;
                 continue;
             }
+            if ((size_t)at + (size_t)n * per_inst > mreg_cap) {
+                size_t nc = 2 * mreg_cap + (size_t)n * per_inst;
+                uint16_t *nm = realloc(w->mreg, sizeof *nm * nc);
+                if (!nm) {
+                    free(seen);
+                    return RF_ENOMEM;
+                }
+                w->mreg = nm;
+                mreg_cap = nc;
+            }
+            if ((size_t)nseg + 1 > seg_cap) {
+                walk_seg *ns = realloc(w->seg, sizeof *ns * 2 * seg_cap);
+                if (!ns) {
+                    free(seen);
+                    return RF_ENOMEM;
+                }
+                w->seg = ns;
+                seg_cap *= 2;
+            }
             walk_seg *g = &w->seg[nseg];
-            *g = (walk_seg){x->first + i, n, -1, 0, 0, 0, at, 0};
+            *g = (walk_seg){x->first + i, n, last, -1, 0, 0, 0, at, 0};
             for (int q = 0; q < n; q++) {
                 const walk_inst *in = &w->in[g->first + q];
                 for (int u = 0; u < in->nreg; u++)
@@ -1015,7 +1073,7 @@ static int memo_plan(const rf_gpu *gpu, const rf_func *f, walk_prog *w)
             }
             for (int q = 0; q < g->nlive + g->ndefs; q++)
                 seen[w->mreg[at + q]] = 0;
-            i += n;
+            i = last == b ? i + n : x->ninsts;
             if (g->nlive > MEMO_MAX_LIVE)
                 continue;
             at += g->nlive + g->ndefs;
@@ -1024,6 +1082,17 @@ static int memo_plan(const rf_gpu *gpu, const rf_func *f, walk_prog *w)
             *link = nseg;
             link = &g->next;
             nseg++;
+        }
+    }
+    /* A run that ends in a later block goes on to that block's first run
+     * after it. */
+    for (int s = 0; s < nseg; s++) {
+        walk_seg *g = &w->seg[s];
+        if (g->first < w->blk[g->last].first) {
+            int n = w->blk[g->last].seg0;
+            while (n >= 0 && w->seg[n].first < g->first + g->ninsts)
+                n = w->seg[n].next;
+            g->next = n;
         }
     }
     free(seen);
@@ -1179,13 +1248,42 @@ operands_ready(const walk_inst *in, const double *ready, const bool *from_mem, d
     return start;
 }
 
+/* A memoised run's entry c taken: its written registers' ready times,
+ * its latest retirement, sums and length, from the warp's time t. */
+static inline __attribute__((always_inline)) void
+memo_take(const memo_word *c, int nlive, int ndefs, const uint16_t *defs, double *ready,
+          bool *from_mem, double t, double st[6])
+{
+    const memo_word *o = c + 1 + nlive;
+    for (int d = 0; d < ndefs; d++) {
+        ready[defs[d]] = t + o[d].d;
+        from_mem[defs[d]] = false;
+    }
+    o += ndefs;
+    double lr = t + o[1].d;
+    if (lr > st[1])
+        st[1] = lr;
+    for (int q = 0; q < 4; q++)
+        st[2 + q] += o[2 + q].d;
+    st[0] = t + o[0].d;
+}
+
+/* Register r's key word at the warp's time t (the memo's header). */
+static inline __attribute__((always_inline)) int64_t
+memo_key(const double *ready, const bool *from_mem, int r, double t)
+{
+    double rel = ready[r] - t;
+    return rel > 0 ? (int64_t)rel * 2 + from_mem[r] : 0;
+}
+
 /* A memoised run walked as walk_warp walks it, from st[] = the warp's time,
  * its latest retirement and its four sums (memory stalls, dependence
  * stalls, turns, memory waits), which it updates: taken from the
  * memo when its entry state was walked before, else walked and kept
- * there (the next way in turn replaced).  A run whose states seldom
- * repeat (fewer than one hit in MEMO_HIT_MIN of its first MEMO_TRIES
- * lookups in this memo) is walked without the memo from then on. */
+ * there (the next way in turn replaced).  The way last hit is compared
+ * first, as the key is formed.  A run whose states seldom repeat (fewer
+ * than one hit in MEMO_HIT_MIN of its first MEMO_TRIES lookups in this
+ * memo) is walked without the memo from then on. */
 static inline __attribute__((always_inline)) void
 memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, bool *from_mem,
           double st[6])
@@ -1193,47 +1291,43 @@ memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, b
     double t = st[0], *sum = st + 2;
     const uint16_t *live = w->mreg + g->mreg, *defs = live + g->nlive;
     int nlive = g->nlive, ndefs = g->ndefs;
-    int64_t *head = mm->e + g->mat, *e = NULL;  /* turn, last hit, lookups, hits */
+    memo_word *head = mm->e + g->mat, *e = NULL;  /* turn, last hit, lookups, hits */
     int64_t key[MEMO_MAX_LIVE];
-    bool use = head[2] < MEMO_TRIES || head[3] * MEMO_HIT_MIN >= head[2];
+    bool use = head[2].i < MEMO_TRIES || head[3].i * MEMO_HIT_MIN >= head[2].i;
     if (use) {
-        head[2]++;
-        for (int i = 0; i < nlive; i++) {
-            double rel = ready[live[i]] - t;
-            key[i] = rel > 0 ? (int64_t)rel * 2 + from_mem[live[i]] : 0;
-        }
+        head[2].i++;
         size_t ew = memo_entry_words(g);
+        int i = 0;
         for (int k = 0; k < MEMO_WAYS; k++) {
-            int wy = (int)((head[1] + k) % MEMO_WAYS);
-            int64_t *c = head + 4 + (size_t)wy * ew;
-            if (!c[0]) {
+            int wy = (int)((head[1].i + k) % MEMO_WAYS);
+            memo_word *c = head + 4 + (size_t)wy * ew;
+            if (!c[0].i) {
                 e = e ? e : c;
                 continue;
             }
-            int i = 0;
-            while (i < nlive && c[1 + i] == key[i])
-                i++;
-            if (i < nlive)
-                continue;
-            head[1] = wy;
-            head[3]++;
-            const int64_t *o = c + 1 + nlive;
-            for (int d = 0; d < ndefs; d++) {
-                ready[defs[d]] = t + (double)o[d];
-                from_mem[defs[d]] = false;
+            int j = 0;
+            if (k == 0) {
+                while (i < nlive && c[1 + i].i == (key[i] = memo_key(ready, from_mem, live[i], t)))
+                    i++;
+                j = i;
+            } else {
+                for (; i < nlive; i++)
+                    key[i] = memo_key(ready, from_mem, live[i], t);
+                while (j < nlive && c[1 + j].i == key[j])
+                    j++;
             }
-            o += ndefs;
-            double lr = t + (double)o[1];
-            if (lr > st[1])
-                st[1] = lr;
-            for (int q = 0; q < 4; q++)
-                sum[q] += (double)o[2 + q];
-            st[0] = t + (double)o[0];
+            if (j < nlive)
+                continue;
+            head[1].i = wy;
+            head[3].i++;
+            memo_take(c, nlive, ndefs, defs, ready, from_mem, t, st);
             return;
         }
+        for (; i < nlive; i++)
+            key[i] = memo_key(ready, from_mem, live[i], t);
         if (!e) {
-            e = head + 4 + (size_t)(head[0] % MEMO_WAYS) * ew;
-            head[0]++;
+            e = head + 4 + (size_t)(head[0].i % MEMO_WAYS) * ew;
+            head[0].i++;
         }
     }
     double t0 = t, bmax = t, ds[4] = {0, 0, 0, 0};
@@ -1262,16 +1356,17 @@ memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, b
         st[1] = bmax;
     st[0] = t;
     if (e) {
-        int64_t *o = e + 1 + nlive;
-        e[0] = 1;
-        memcpy(e + 1, key, sizeof *key * (size_t)nlive);
+        memo_word *o = e + 1 + nlive;
+        e[0].i = 1;
+        for (int q = 0; q < nlive; q++)
+            e[1 + q].i = key[q];
         for (int d = 0; d < ndefs; d++)
-            o[d] = (int64_t)(ready[defs[d]] - t0);
+            o[d].d = ready[defs[d]] - t0;
         o += ndefs;
-        o[0] = (int64_t)(t - t0);
-        o[1] = (int64_t)(bmax - t0);
+        o[0].d = t - t0;
+        o[1].d = bmax - t0;
         for (int q = 0; q < 4; q++)
-            o[2 + q] = (int64_t)ds[q];
+            o[2 + q].d = ds[q];
     }
 }
 
@@ -1315,9 +1410,10 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     bool ended = false;
     while (!ended && b >= 0 && b < f->nblocks && cnt < RF_KCHAR_MC_MAX_INSTS) {
         const walk_block *blk = &w->blk[b];
-        const walk_inst *in = &w->in[blk->first];
         /* The block's instructions up to its next memoised run (gi), the
-         * run, and so on. */
+         * run, and so on; a run that ends in a later block goes on there
+         * (the warp takes the blocks between without a draw). */
+        const walk_inst *in = &w->in[blk->first];
         int gi = mm ? blk->seg0 : -1, i = 0;
         for (;;) {
             int stop = gi >= 0 ? w->seg[gi].first - blk->first : blk->ninsts;
@@ -1387,6 +1483,10 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             if (ended || gi < 0)
                 break;
             const walk_seg *g = &w->seg[gi];
+            if (g->last != b && cnt + g->ninsts >= RF_KCHAR_MC_MAX_INSTS) {
+                gi = -1;    /* the cap may fall between its blocks: block by block */
+                continue;
+            }
             double st[6] = {t, last_retire, s_mem, s_dep, n_ev, n_mw};
             memo_walk(w, g, mm, ready, from_mem, st);
             t = st[0];
@@ -1400,6 +1500,11 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             cnt += g->ninsts;
             i += g->ninsts;
             in += g->ninsts;
+            if (g->last != b) {
+                b = g->last;
+                blk = &w->blk[b];
+                i = g->first + g->ninsts - blk->first;
+            }
             gi = g->next;
         }
         if (ended || blk->nsucc == 0)

@@ -529,6 +529,64 @@ static void memo_changes_no_walk(void **state)
     rf_kernel_destroy(k);
 }
 
+/* A memoised run goes on through a fall-through.  fermi-gtx480 (ALU
+ * latency 4, L1 32: a result is ready 2 + latency after issue, one issue
+ * per cycle), every load an L1 hit, one warp per CTA, 4 CTAs:
+ *   B0  alu r1 = r0    issues  0, ready  6   (2 instructions: no run of
+ *       alu r2 = r1            6,       12    its own; falls into B1)
+ *   B1  alu r3 = r2           12,       18   the run B0..B1 ends here:
+ *       alu r4 = r3           18,       24   five instructions
+ *       alu r5 = r4           24,       30
+ *       ldg r6 = r5           30,       64   (2 + 32)
+ *       alu r7 = r6           64,       70   B1's own run after the load
+ *       alu r8 = r7           70,       76
+ *       alu r9 = r8           76,       82
+ *       alu r10 = r9          82,       88
+ *       exit                  83 (it waits on no register): the warp's
+ *                             time 84, 11 instructions, one phase; its
+ *                             drain 88 - 84 = 4, to its last result.
+ * The first CTA walks both runs and keeps them, the others take them from
+ * the memo: every CTA reads the same. */
+static void memo_run_through_fall_through(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    assert_int_equal(gpu.alu_latency, 4);
+    assert_int_equal(gpu.l1_latency, 32);
+    kb_builder b;
+    kb_begin(&b, "fall");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r1 = r0");
+    kb_i(&b, "alu r2 = r1");
+    int B1 = kb_block(&b, "B1");
+    kb_i(&b, "alu r3 = r2");
+    kb_i(&b, "alu r4 = r3");
+    kb_i(&b, "alu r5 = r4");
+    kb_i(&b, "ldg r6 = r5");
+    kb_i(&b, "alu r7 = r6");
+    kb_i(&b, "alu r8 = r7");
+    kb_i(&b, "alu r9 = r8");
+    kb_i(&b, "alu r10 = r9");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, B1, -1);
+    kb_succ(&b, B1, -1, -1);
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_profile prof = {1, 0.5, 1, 1, 0};
+    rf_ctaset *cs = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 1, 0, 4, 1, 1, &cs, &err), 0);
+    for (int c = 0; c < 4; c++) {
+        assert_int_equal(cs->nph[c], 1);
+        assert_float_equal(rf_ctaset_insts(cs, c, 0)[0], 11.0, 0.0);
+        assert_float_equal(rf_ctaset_time(cs, c, 0)[0], 84.0, 0.0);
+        assert_float_equal(cs->cta_drain[c], 4.0, 0.0);
+    }
+    rf_kchar_ctaset_free(cs);
+    kb_free(f);
+}
+
 /* The characterisation's sample is the run's own CTAs: nbody spread over
  * 15 SMs runs grid CTAs 0 and 15 on SM 0, so rf_kchar_compute's walked
  * figures are those of rf_kchar_ctaset over those two CTAs (first 0, two
@@ -1172,6 +1230,7 @@ int main(void)
         cmocka_unit_test(pool_balance_table),
         cmocka_unit_test(run_count_from_walks_and_paths),
         cmocka_unit_test(memo_changes_no_walk),
+        cmocka_unit_test(memo_run_through_fall_through),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
