@@ -246,10 +246,15 @@ int rf_rcc_assign_map(const rf_rcc_writes *w, const rf_rc_geom *g, int assign, i
 int rf_rcc_memo_init(rf_rcc_memo *m, int nslots, rf_err *err)
 {
     memset(m, 0, sizeof *m);
-    m->slot = calloc((size_t)(nslots > 0 ? nslots : 1), sizeof *m->slot);
+    m->nslots = nslots > 0 ? nslots : 1;
+    /* Only the slots' used flags are set: a slot is written whole when it
+     * is taken (rf_rcc_memo_get), so the memory of slots never taken is
+     * never touched (a calibration without HI-RF designs takes none). */
+    m->slot = malloc(sizeof *m->slot * (size_t)m->nslots);
     if (!m->slot)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory for the flow memo");
-    m->nslots = nslots > 0 ? nslots : 1;
+    for (int i = 0; i < m->nslots; i++)
+        m->slot[i].used = false;
     return 0;
 }
 
