@@ -765,7 +765,8 @@ static int run_summary(char **paths, int npaths, const analyze_opts *o, rf_err *
                    "strand; dyn len: expected instructions per PREFETCH;\ncset: largest "
                    "critical set's share of expected writes, concat W%dR%d, and conflict: "
                    "same-line\nconflict proxy of one warp, each as numbered and after CAC;\n"
-                   "defaults: conditional branches on the profile's default trip or taken.\n\n"
+                   "defaults: conditional branches on the profile's trip or taken (no exact count from the\n"
+                   "code, no [branches] entry).\n\n"
                    "%s",
                    o->interval_regs, 6 - o->rbits, o->rbits, prof ? prof : "");
     }

@@ -627,6 +627,8 @@ static int apply_profile(rf_kernel *k, const spec *sp, const rf_kernel_opts *opt
     for (int i = 0; i < sp->nseen; i++) {   /* only [profile] has these keys */
         ps->l1_given |= strcmp(sp->seen[i].key, "l1_hit") == 0;
         ps->l2_given |= strcmp(sp->seen[i].key, "l2_hit") == 0;
+        ps->trip_given |= strcmp(sp->seen[i].key, "trip") == 0;
+        ps->taken_given |= strcmp(sp->seen[i].key, "taken") == 0;
     }
     for (int b = 0; b < nb && !rc; b++) {
         if (!rf_trip_is_drawn(f, b))
@@ -654,17 +656,25 @@ void rf_kernel_profile_line(const rf_kernel *k, char *buf, size_t cap)
 {
     const rf_profile_src *ps = &k->psrc;
     int fwd = ps->branches - ps->loops, fwd_spec = ps->from_spec - ps->loops_spec;
-    char ls[48] = "", fs[48] = "";
+    char ls[48] = "", fs[48] = "", trip[64] = "", taken[64] = "";
     if (ps->loops_spec)
         snprintf(ls, sizeof ls, ", %d from [branches]", ps->loops_spec);
     if (fwd_spec)
         snprintf(fs, sizeof fs, ", %d from [branches]", fwd_spec);
+    /* The rest, where there is any, take the profile's trip and taken:
+     * the spec's where its [profile] sets them, else the defaults. */
+    if (ps->loops_default > 0 && ps->trip_given)
+        snprintf(trip, sizeof trip, ", the spec's trip %g for the rest", k->profile.trip);
+    else if (ps->loops_default > 0)
+        snprintf(trip, sizeof trip, ", defaults for the rest (trip %g)", k->profile.trip);
+    if (ps->defaults - ps->loops_default > 0 && ps->taken_given)
+        snprintf(taken, sizeof taken, ", the spec's taken %g for the rest", k->profile.taken);
+    else if (ps->defaults - ps->loops_default > 0)
+        snprintf(taken, sizeof taken, ", taken default %g for the rest", k->profile.taken);
     snprintf(buf, cap,
-             "profile: trip counts exact for %d of %d loops (from code/params)%s, defaults for "
-             "the rest (trip %g); %d of %d forward branches decided by the code%s, taken "
-             "default %g for the rest",
-             ps->loops_code, ps->loops, ls, k->profile.trip, ps->fwd_code, fwd, fs,
-             k->profile.taken);
+             "profile: trip counts exact for %d of %d loops (from code/params)%s%s; %d of %d "
+             "forward branches decided by the code%s%s",
+             ps->loops_code, ps->loops, ls, trip, ps->fwd_code, fwd, fs, taken);
     size_t n = strlen(buf);
     if (!ps->l1_given && !ps->l2_given)
         snprintf(buf + n, cap - n, "; l1_hit %g, l2_hit %g defaults", k->profile.l1_hit,

@@ -80,6 +80,7 @@ typedef struct rf_profile_src {
     int defaults;                /* branches on the profile's trip or taken */
     int loops_default;           /* of them, back edges (on the profile's trip) */
     bool l1_given, l2_given;     /* l1_hit / l2_hit set by the spec (else defaults) */
+    bool trip_given, taken_given; /* trip / taken set by the spec's [profile] */
     char need[160];              /* parameters the code's loops and branches read without
                                     a value, as --param names them ("n, steps"), or "" */
 } rf_profile_src;

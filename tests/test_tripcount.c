@@ -374,10 +374,22 @@ static void spec_params(void **state)
     assert_int_equal(k->psrc.fwd_code, 1);
     char line[512];
     rf_kernel_profile_line(k, line, sizeof line);
+    /* No branch is left on the profile's trip or taken: no "rest". */
     assert_string_equal(line, "profile: trip counts exact for 0 of 1 loops (from code/params), "
-                              "1 from [branches], defaults for the rest (trip 16); 1 of 1 "
-                              "forward branches decided by the code, taken default 0.5 for "
-                              "the rest; l1_hit 0.6, l2_hit 0.5 defaults");
+                              "1 from [branches]; 1 of 1 forward branches decided by the code; "
+                              "l1_hit 0.6, l2_hit 0.5 defaults");
+    rf_kernel_destroy(k);
+    /* small.spec's [profile] sets trip 10 and taken 0.25: its one loop and
+     * its one forward branch take those, the spec's, not the defaults. */
+    k = load("tests/fixtures/small.spec", NULL, NULL, NULL);
+    assert_true(k->psrc.trip_given && k->psrc.taken_given);
+    assert_int_equal(k->psrc.defaults, 2);
+    assert_int_equal(k->psrc.loops_default, 1);
+    rf_kernel_profile_line(k, line, sizeof line);
+    assert_non_null(strstr(line, "profile: trip counts exact for 0 of 1 loops (from code/params), "
+                                 "the spec's trip 10 for the rest; 0 of 1 forward branches "
+                                 "decided by the code, the spec's taken 0.25 for the rest; "
+                                 "l1_hit 0.6, l2_hit 0.5 defaults"));
     rf_kernel_destroy(k);
 }
 
@@ -429,7 +441,7 @@ static void cli_profile(void **state)
                    "--block 64 --design baseline --cycles 5000");
     assert_int_equal(a.status, 0);
     assert_non_null(strstr(a.out, "profile: trip counts exact for 1 of 1 loops (from "
-                                  "code/params), defaults for the rest (trip 16)"));
+                                  "code/params); "));
     free(a.out);
     a = clirun_run("simulate --gpu fermi-gtx480 --kernel " LOOPS " --entry looptid --grid 4 "
                    "--block 64 --design baseline --cycles 5000 --csv");
