@@ -820,6 +820,28 @@ static double draw(uint64_t seed, uint64_t a, uint64_t b, uint64_t stream)
     return rf_draw_uniform(seed, a, b, stream);
 }
 
+/* A CTA's loop draws (RF_DRAW_LOOP: one per CTA and loop number, the
+ * trips of loops that hold a barrier): every warp of the CTA draws the same
+ * ones, so the first warp to draw number q keeps it for the others, up to
+ * LOOP_DRAWS_KEPT of them (later numbers are drawn by each warp). */
+#define LOOP_DRAWS_KEPT 256
+
+typedef struct loop_draws {
+    int n;
+    double u[LOOP_DRAWS_KEPT];
+} loop_draws;
+
+/* Loop draw q of CTA cta, from ld where it holds it (ld NULL: none). */
+static double loop_draw(loop_draws *ld, uint64_t seed, uint64_t cta, uint64_t q)
+{
+    if (ld && q < (uint64_t)ld->n)
+        return ld->u[q];
+    double u = draw(seed, cta, q, RF_DRAW_LOOP);
+    if (ld && q == (uint64_t)ld->n && ld->n < LOOP_DRAWS_KEPT)
+        ld->u[ld->n++] = u;
+    return u;
+}
+
 void rf_kchar_ctaset_free(rf_ctaset *cs)
 {
     if (!cs)
@@ -1385,11 +1407,12 @@ static bool memo_init(walk_memo *mm, const walk_prog *prog)
  * drain.  *oom is set when the rows could not grow.  Reads gpu, f, prof
  * and w only: the warp's state is ready[], from_mem[], *sc and the sums it
  * is given.  With a memo (mm, else NULL) the memoised runs are taken from
- * it or kept there: the same results either way. */
+ * it or kept there, and with its CTA's loop draws (lds, else NULL) the loop
+ * draws: the same results either way. */
 static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
-                        const walk_prog *w, walk_memo *mm, uint64_t seed, uint64_t cta,
-                        uint64_t gid, double *ready, bool *from_mem, scratch *sc, int wi,
-                        double *sm, double *sd, double *nev, double *nmw, int *nph,
+                        const walk_prog *w, walk_memo *mm, loop_draws *lds, uint64_t seed,
+                        uint64_t cta, uint64_t gid, double *ready, bool *from_mem, scratch *sc,
+                        int wi, double *sm, double *sd, double *nev, double *nmw, int *nph,
                         double *dram_at, bool *oom)
 {
     float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
@@ -1516,7 +1539,7 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             if (blk->mode == 0)
                 u = -1.0;             /* unconditional: no draw */
             else if (blk->mode == 2)
-                u = draw(seed, cta, nloop++, RF_DRAW_LOOP);
+                u = loop_draw(lds, seed, cta, nloop++);
             else
                 u = draw(seed, gid, nbr++, RF_DRAW_BRANCH);
             b = u < blk->pt ? blk->succ[1] : blk->succ[0];
@@ -1565,10 +1588,12 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
 {
     int nph = 1;
     double cta_drain = 0, cw = 0, cc = 0, cl = 0;
+    loop_draws ld;
+    ld.n = 0;
     for (int w = 0; w < wpc; w++) {
         uint64_t gid = cta * (uint64_t)wpc + (uint64_t)w;
-        double d = walk_warp(gpu, f, prof, prog, mm, seed, cta, gid, ready, from_mem, sc, w, sm, sd,
-                             nev, nmw, &nph, NULL, oom);
+        double d = walk_warp(gpu, f, prof, prog, mm, &ld, seed, cta, gid, ready, from_mem, sc, w,
+                             sm, sd, nev, nmw, &nph, NULL, oom);
         cta_drain = d > cta_drain ? d : cta_drain;
     }
     *drain_out = cta_drain;
@@ -2696,8 +2721,8 @@ static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     int n = 0, nph = 1;
     for (int wi = 0; wi < wpc && !oom; wi++) {
         double at[3] = {-1.0, 0.0, 0.0}, sm = 0, sd = 0, nev = 0, nmw = 0;
-        walk_warp(gpu, f, prof, &prog, NULL, RF_KCHAR_MC_SEED, 0, (uint64_t)wi, ready, from_mem,
-                  &sc, wi, &sm, &sd, &nev, &nmw, &nph, at, &oom);
+        walk_warp(gpu, f, prof, &prog, NULL, NULL, RF_KCHAR_MC_SEED, 0, (uint64_t)wi, ready,
+                  from_mem, &sc, wi, &sm, &sd, &nev, &nmw, &nph, at, &oom);
         if (at[0] >= 0) {
             first = at[0] < first ? at[0] : first;
             tsum += at[2] > at[1] ? at[2] - at[1] : 0.0;
@@ -2948,6 +2973,8 @@ static int gipw_run(int i, void *ctx)
             total += kn->ins[j - kn->first];
             continue;
         }
+        loop_draws ld;
+        ld.n = 0;
         for (int w = 0; w < g->wpc; w++) {
             long c = j * g->stride;
             uint64_t gid = (uint64_t)c * (uint64_t)g->wpc + (uint64_t)w;
@@ -2967,7 +2994,7 @@ static int gipw_run(int i, void *ctx)
                 if (blk->mode == 0)
                     u = -1.0;
                 else if (blk->mode == 2)
-                    u = draw(RF_KCHAR_MC_SEED, (uint64_t)c, nloop++, RF_DRAW_LOOP);
+                    u = loop_draw(&ld, RF_KCHAR_MC_SEED, (uint64_t)c, nloop++);
                 else
                     u = draw(RF_KCHAR_MC_SEED, gid, nbr++, RF_DRAW_BRANCH);
                 b = u < blk->pt ? blk->succ[1] : blk->succ[0];
