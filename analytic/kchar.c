@@ -858,8 +858,6 @@ void rf_kchar_ctaset_free(rf_ctaset *cs)
     free(cs);
 }
 
-/* One warp alone along a random path; adds its instructions and cycles per
- * phase to I[] and T[], its stalls to *sm / *sd; returns the drain. */
 /* A loop back edge whose body (loop head to the branch) holds a barrier is
  * decided once per CTA, as the sampler does (CUDA needs such loops uniform
  * across the CTA): per block, whether its back edge is such a branch. */

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "../analytic/dstcount.h"
+#include "../common/draw.h"
 #include "../analytic/kchar.h"
 #include "../analytic/liveness.h"
 #include "../inputs/kernel.h"
@@ -583,6 +584,59 @@ static void memo_run_through_fall_through(void **state)
         assert_float_equal(rf_ctaset_time(cs, c, 0)[0], 84.0, 0.0);
         assert_float_equal(cs->cta_drain[c], 4.0, 0.0);
     }
+    rf_kchar_ctaset_free(cs);
+    kb_free(f);
+}
+
+/* A loop that holds a barrier is decided once per CTA: loop draw q of CTA
+ * c is rf_draw_uniform(seed, c, q, RF_DRAW_LOOP), the same for all the
+ * CTA's warps (the walk keeps the first warp's for the others, up to 256 a
+ * CTA, and draws the rest again).  With trip 400 the back edge is taken
+ * with p = 400 / 401, so CTA c runs the body 1 + k_c times, k_c the number
+ * of draws u_0, u_1, ... under p before the first that is not.  A warp's
+ * instructions: B0's one, 3 per body (bar, alu, bra), the exit's one:
+ * 2 + 3 (1 + k_c); seed 1, CTAs 0..5 of stride 1, three warps each
+ * (k_c = 6, 508, 220, 1070, 49, 445: three past the 256 kept). */
+static void loop_draws_are_the_ctas(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    kb_builder b;
+    kb_begin(&b, "ctaloop");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r1 = r0");
+    int B1 = kb_block(&b, "B1");
+    kb_i(&b, "bar");
+    kb_i(&b, "alu r1 = r1");
+    kb_i(&b, "@p0 bra");
+    int B2 = kb_block(&b, "B2");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, B1, -1);
+    kb_succ(&b, B1, B2, B1);
+    kb_succ(&b, B2, -1, -1);
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_profile prof = {400, 0.5, 1, 1, 0};
+    rf_ctaset *cs = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 3, 0, 6, 1, 1, &cs, &err), 0);
+    int kmax = 0, kmin = 1 << 30;
+    for (int c = 0; c < 6; c++) {
+        int k = 0;
+        while (rf_draw_uniform(1, (uint64_t)c, (uint64_t)k, RF_DRAW_LOOP) < 400.0 / 401.0)
+            k++;
+        kmax = k > kmax ? k : kmax;
+        kmin = k < kmin ? k : kmin;
+        for (int w = 0; w < 3; w++) {
+            double n = 0;
+            for (int ph = 0; ph < cs->nph[c]; ph++)
+                n += rf_ctaset_insts(cs, c, w)[ph];
+            assert_float_equal(n, 2.0 + 3.0 * (1 + k), 0.0);
+        }
+    }
+    assert_true(kmax > 256);    /* past the draws a CTA keeps */
+    assert_true(kmin < kmax);   /* the CTAs draw apart */
     rf_kchar_ctaset_free(cs);
     kb_free(f);
 }
@@ -1231,6 +1285,7 @@ int main(void)
         cmocka_unit_test(run_count_from_walks_and_paths),
         cmocka_unit_test(memo_changes_no_walk),
         cmocka_unit_test(memo_run_through_fall_through),
+        cmocka_unit_test(loop_draws_are_the_ctas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
