@@ -1656,11 +1656,14 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
 
 typedef struct cta_slot {
     scratch sc;
-    double *ready;
-    bool *from_mem;
     double sm, sd, nev, nmw, drain, cw, cc, cl;
     int nph, used;
 } cta_slot;
+
+/* A block group's registers (walk_job.ready, from_mem), each group's
+ * starting a cache line of its own: two threads' warps write them at once. */
+#define GRP_READY ((NREG * sizeof(double) + 63) / 64 * 64 / sizeof(double))
+#define GRP_FROM_MEM ((NREG * sizeof(bool) + 63) / 64 * 64 / sizeof(bool))
 
 typedef struct walk_job {
     const rf_gpu *gpu;
@@ -1671,7 +1674,11 @@ typedef struct walk_job {
     long first_cta, stride;
     int wpc, nfrom, nwalk, nslot;   /* nwalk: CTAs nfrom .. nfrom + nwalk - 1 */
     cta_slot *slot;
-    walk_memo *memo;                /* [nslot / WALK_BLOCK]: block j's is j's modulo that */
+    /* [nslot / WALK_BLOCK]: block j's is j's modulo that (no two blocks
+     * alike run at once): its memo and its warps' registers (NREG each). */
+    walk_memo *memo;
+    double *ready;
+    bool *from_mem;
 } walk_job;
 
 static int walk_job_run(int j, void *ctx)
@@ -1683,12 +1690,14 @@ static int walk_job_run(int j, void *ctx)
          * running counts stay off the cache lines of the slots beside it. */
         cta_slot sl = wj->slot[i % wj->nslot];
         bool oom = false;
+        size_t grp = (size_t)(j % (wj->nslot / WALK_BLOCK));
         sl.sm = sl.sd = sl.nev = sl.nmw = 0;
         sl.cw = sl.cc = sl.cl = 0;
-        walk_cta(wj->gpu, wj->f, wj->prof, wj->prog, &wj->memo[j % (wj->nslot / WALK_BLOCK)],
-                 wj->seed, (uint64_t)((wj->first_cta + wj->nfrom + i) * wj->stride), wj->wpc,
-                 sl.ready, sl.from_mem, &sl.sc, &sl.sm, &sl.sd, &sl.nev, &sl.nmw, &sl.nph, &sl.used,
-                 &sl.drain, &sl.cw, &sl.cc, &sl.cl, &oom);
+        walk_cta(wj->gpu, wj->f, wj->prof, wj->prog, &wj->memo[grp], wj->seed,
+                 (uint64_t)((wj->first_cta + wj->nfrom + i) * wj->stride), wj->wpc,
+                 wj->ready + grp * GRP_READY, wj->from_mem + grp * GRP_FROM_MEM, &sl.sc, &sl.sm,
+                 &sl.sd, &sl.nev, &sl.nmw, &sl.nph, &sl.used, &sl.drain, &sl.cw, &sl.cc, &sl.cl,
+                 &oom);
         wj->slot[i % wj->nslot] = sl;
         if (oom)
             return RF_ENOMEM;
@@ -1727,7 +1736,9 @@ static int walk_par_start(walk_job *wj, rf_pool *pool, int jobs, int first, int 
     wj->nwalk = nctas - first;
     wj->slot = calloc((size_t)nslot, sizeof *wj->slot);
     wj->memo = calloc((size_t)ahead, sizeof *wj->memo);
-    if (!wj->slot || !wj->memo)
+    wj->ready = aligned_alloc(64, sizeof *wj->ready * GRP_READY * (size_t)ahead);
+    wj->from_mem = aligned_alloc(64, sizeof *wj->from_mem * GRP_FROM_MEM * (size_t)ahead);
+    if (!wj->slot || !wj->memo || !wj->ready || !wj->from_mem)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     wj->nslot = nslot;
     for (int q = 0; q < ahead; q++)
@@ -1738,9 +1749,7 @@ static int walk_par_start(walk_job *wj, rf_pool *pool, int jobs, int first, int 
         cta_slot *sl = &wj->slot[q];
         sl->sc = (scratch){calloc((size_t)wpc * MC_MAXPH, sizeof *sl->sc.I),
                            calloc((size_t)wpc * MC_MAXPH, sizeof *sl->sc.T), MC_MAXPH, wpc};
-        sl->ready = malloc(sizeof *sl->ready * NREG);
-        sl->from_mem = malloc(sizeof *sl->from_mem * NREG);
-        if (!sl->sc.I || !sl->sc.T || !sl->ready || !sl->from_mem)
+        if (!sl->sc.I || !sl->sc.T)
             return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
                               "kernel characteristics: out of memory");
     }
@@ -1886,7 +1895,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     int rc = prc;
     rf_pool pool;               /* the threaded walk (par) */
     bool par = false;
-    walk_job wj = {gpu, f, prof, &prog, seed, first_cta, stride, wpc, 0, 0, 0, NULL, NULL};
+    walk_job wj = {gpu, f, prof, &prog, seed, first_cta, stride, wpc, 0, 0, 0, NULL, NULL, NULL,
+                   NULL};
     walk_memo memo = {NULL};
     if (!rc && !memo_init(&memo, &prog))
         rc = RF_ENOMEM;
@@ -2039,10 +2049,10 @@ done:
     for (int q = 0; q < wj.nslot; q++) {
         free(wj.slot[q].sc.I);
         free(wj.slot[q].sc.T);
-        free(wj.slot[q].ready);
-        free(wj.slot[q].from_mem);
     }
     free(wj.slot);
+    free(wj.ready);
+    free(wj.from_mem);
     for (int q = 0; wj.memo && q < wj.nslot / WALK_BLOCK; q++)
         free(wj.memo[q].e);
     free(wj.memo);
