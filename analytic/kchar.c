@@ -1706,10 +1706,10 @@ static int walk_job_run(int j, void *ctx)
 }
 
 /* When the CTA walk takes threads, judged after its first WALK_PAR_FIRST
- * CTAs at their mean (the fewer CTAs walked before the threads start, the
- * more of the walk they share; but CTAs that draw their trip counts differ:
- * tri_imbal's first two are short enough to keep its walk on one thread,
- * its first four are not): the threads save a share of the walk of the CTAs
+ * CTAs at their mean (the fewer CTAs walked alone before the threads
+ * start, the more of the walk the threads share; but CTAs that draw their
+ * trip counts differ, and the mean of too few misjudges the rest): the
+ * threads save a share of the walk of the CTAs
  * left and cost a start (the threads, the slots' pages) and the fold of
  * those CTAs' rows, which the calling thread stores into fresh pages.  The
  * walk takes threads when the instructions left exceed WALK_PAR_INSTS plus
