@@ -58,7 +58,10 @@
  * keyed "sms=N|set|kernel|design", those of --sms 1 without the prefix).  RF_BENCH_KERNELS=a,b limits the
  * run to the kernels named; RF_BENCH_VERBOSE=1 prints every point;
  * RF_BENCH_SEEDS=N adds each set's calibrated figures over calibration
- * seeds 1..N (N more calibrations per kernel).
+ * seeds 1..N (N more calibrations per kernel); with RF_BENCH_DUMP=FILE,
+ * every point of those calibrations goes to FILE, a tab-separated line
+ * each (set, kernel, design, seed, the record's samples, full-run IPC,
+ * estimate, interval), for a constant's rule to be re-scanned offline.
  */
 #include <math.h>
 #include <stdio.h>
@@ -248,8 +251,10 @@ typedef struct seedsum {
     double *width;          /* n widths (hi - lo) / estimate, room for the set's points */
 } seedsum;
 
-/* Kernel kj under calibration cal, added to *s. */
-static void score_cal(const kjob *kj, const rf_calib *cal, seedsum *s)
+/* Kernel kj under calibration cal (seed `seed`), added to *s; with dump,
+ * one line a design point: set, kernel, design, seed, the record's
+ * samples, full-run IPC, the estimate and its interval. */
+static void score_cal(const kjob *kj, const rf_calib *cal, seedsum *s, int seed, FILE *dump)
 {
     rf_shape sh = job_shape(kj);
     rf_err err;
@@ -267,6 +272,9 @@ static void score_cal(const kjob *kj, const rf_calib *cal, seedsum *s)
         s->worst = fmax(s->worst, x);
         s->in += p->ipc >= e.ipc_lo && p->ipc <= e.ipc_hi;
         s->width[s->n++] = (e.ipc_hi - e.ipc_lo) / e.ipc;
+        if (dump)
+            fprintf(dump, "%s\t%s\t%s\t%d\t%d\t%.17g\t%.17g\t%.17g\t%.17g\n", kj->set, kj->name,
+                    design_label[i], seed, cal->samples, p->ipc, e.ipc, e.ipc_lo, e.ipc_hi);
     }
     s->sum += ksum;
     s->worse += ksum > usum;
@@ -279,7 +287,7 @@ static void score_cal(const kjob *kj, const rf_calib *cal, seedsum *s)
  * share of full runs in the 95% interval @ the median width, and the
  * kernels calibration makes worse; then the range of the means and worsts
  * and the interval's figures over all seeds' points together. */
-static void seed_spread(const kjob *jobs, const int *first, int nseeds)
+static void seed_spread(const kjob *jobs, const int *first, int nseeds, FILE *dump)
 {
     rf_calib_report *rep = malloc(sizeof *rep);
     double *all = malloc(sizeof *all * (size_t)(nseeds * (first[2] + 1) * NDESIGN));
@@ -305,7 +313,7 @@ static void seed_spread(const kjob *jobs, const int *first, int nseeds)
                 rf_err err;
                 if (rf_calib_run(&jobs[i].gpu, GPU_NAME, jobs[i].k, &jobs[i].kc, &co, &cal, rep,
                                  &err) == RF_OK)
-                    score_cal(&jobs[i], &cal, &ss);
+                    score_cal(&jobs[i], &cal, &ss, seed, dump);
                 else
                     fprintf(stderr, "bench_validation: %s seed %d: %s\n", jobs[i].name, seed,
                             err.msg);
@@ -527,8 +535,14 @@ static int run_mode(int sms)
         kernel_lines(&jobs[first[s]], first[s + 1] - first[s]);
     printf("(%d of %d full runs from the cache)\n", cached, nk * NDESIGN);
     const char *seeds = getenv("RF_BENCH_SEEDS");
+    const char *dump_path = getenv("RF_BENCH_DUMP");
+    FILE *dump = dump_path && *dump_path ? fopen(dump_path, "w") : NULL;
+    if (dump_path && *dump_path && !dump)
+        fprintf(stderr, "bench_validation: %s: cannot write the dump\n", dump_path);
     if (seeds && atoi(seeds) > 1)
-        seed_spread(jobs, first, atoi(seeds) > 16 ? 16 : atoi(seeds));
+        seed_spread(jobs, first, atoi(seeds) > 16 ? 16 : atoi(seeds), dump);
+    if (dump)
+        fclose(dump);
     for (int i = 0; i < nk; i++) {
         rf_kernel_destroy(jobs[i].k);
         free(jobs[i].rep);
