@@ -460,31 +460,41 @@ static int fold_use(ctx *c, int r, int at, int depth, long long *v)
 
 /* ---- values that depend on the thread ----------------------------------
  *
- * A value c + t tid.x + g ctaid.x (aff), folded as above from %tid.x,
- * %ctaid.x and values that fold, through mov, cvt, add, sub, and mul, mad
- * and shl by a value that folds.  A loop whose start is such a value (a
+ * A value c + t tid.x + g ctaid.x + l lane + w warp (aff; lane = tid.x &
+ * 31, warp = tid.x >> 5, the lane and the warp of the CTA's x row), folded
+ * as above from %tid.x, %ctaid.x and values that fold, through mov, cvt,
+ * add, sub, and mul, mad and shl by a value that folds; and.b32 of tid.x
+ * with 31 is its lane and shr of tid.x by 5 its warp (a warp per row,
+ * lanes striding over it), and or with a constant whose low m bits are 0
+ * adds it to a value in [0, 2^m) (nvcc's lane - 32 as lane | -32).  A loop whose start is such a value (a
  * block- or grid-strided loop) is counted over the launch's warps
  * (aff_warps), and a forward branch comparing one is decided where every
  * thread of the launch goes the same way (decided_branch). */
 typedef struct aff {
-    long long c, t, g;
+    long long c, t, g, l, w;
 } aff;
 
 static int fold_aff_use(ctx *c, int r, int at, int depth, aff *a);
 
 static bool aff_const(aff a)
 {
-    return a.t == 0 && a.g == 0;
+    return a.t == 0 && a.g == 0 && a.l == 0 && a.w == 0;
+}
+
+/* The value of a at thread tid (x) of CTA cta. */
+static long long aff_at(aff a, long long tid, long long cta)
+{
+    return a.c + a.t * tid + a.g * cta + a.l * (tid & 31) + a.w * (tid >> 5);
 }
 
 static int aff_opnd(ctx *c, const char *s, int at, int depth, aff *a)
 {
     if (strcmp(s, "%tid.x") == 0) {
-        *a = (aff){0, 1, 0};
+        *a = (aff){0, 1, 0, 0, 0};
         return 0;
     }
     if (strcmp(s, "%ctaid.x") == 0) {
-        *a = (aff){0, 0, 1};
+        *a = (aff){0, 0, 1, 0, 0};
         return 0;
     }
     if (s[0] == '%' && strchr(s, '.') == NULL) {
@@ -494,7 +504,7 @@ static int aff_opnd(ctx *c, const char *s, int at, int depth, aff *a)
     long long v;
     if (fold_opnd(c, s, at, depth, &v))
         return -1;
-    *a = (aff){v, 0, 0};
+    *a = (aff){v, 0, 0, 0, 0};
     return 0;
 }
 
@@ -502,11 +512,18 @@ static int aff_opnd(ctx *c, const char *s, int at, int depth, aff *a)
 static int aff_scale(aff a, long long k, aff *out)
 {
     long long m = k < 0 ? -k : k;
-    if (m > 0 && (a.c > TRIP_VAL_MAX / m || a.c < -TRIP_VAL_MAX / m || a.t > TRIP_VAL_MAX / m ||
-                  a.t < -TRIP_VAL_MAX / m || a.g > TRIP_VAL_MAX / m || a.g < -TRIP_VAL_MAX / m))
-        return -1;
-    *out = (aff){a.c * k, a.t * k, a.g * k};
+    const long long part[5] = {a.c, a.t, a.g, a.l, a.w};
+    for (int i = 0; i < 5 && m > 0; i++)
+        if (part[i] > TRIP_VAL_MAX / m || part[i] < -TRIP_VAL_MAX / m)
+            return -1;
+    *out = (aff){a.c * k, a.t * k, a.g * k, a.l * k, a.w * k};
     return 0;
+}
+
+/* Whether a is tid.x itself. */
+static bool aff_is_tid(aff a)
+{
+    return a.c == 0 && a.t == 1 && a.g == 0 && a.l == 0 && a.w == 0;
 }
 
 static int aff_inst(ctx *c, int i, int reg, int depth, aff *out)
@@ -521,10 +538,11 @@ static int aff_inst(ctx *c, int i, int reg, int depth, aff *out)
     int need = base_is(op, "mov") || base_is(op, "cvt") ? 1
              : base_is(op, "mad") ? 3
              : base_is(op, "add") || base_is(op, "sub") || base_is(op, "mul") || base_is(op, "shl")
+                   || base_is(op, "and") || base_is(op, "shr") || base_is(op, "or")
                  ? 2 : -1;
     if (need < 0 || st.nops != need + 1)
         return -1;
-    aff x, y, z = {0, 0, 0}, r;
+    aff x, y, z = {0, 0, 0, 0, 0}, r;
     if (aff_opnd(c, st.ops[1], i, depth, &x) || (need >= 2 && aff_opnd(c, st.ops[2], i, depth, &y))
         || (need == 3 && aff_opnd(c, st.ops[3], i, depth, &z)))
         return -1;
@@ -532,16 +550,35 @@ static int aff_inst(ctx *c, int i, int reg, int depth, aff *out)
         r = x;
     } else if (base_is(op, "add") || base_is(op, "sub")) {
         long long sg = base_is(op, "sub") ? -1 : 1;
-        r = (aff){x.c + sg * y.c, x.t + sg * y.t, x.g + sg * y.g};
+        r = (aff){x.c + sg * y.c, x.t + sg * y.t, x.g + sg * y.g, x.l + sg * y.l, x.w + sg * y.w};
+    } else if (base_is(op, "and")) {   /* tid.x & 31: its lane */
+        if (!(aff_is_tid(x) && aff_const(y) && y.c == 31) && !(aff_is_tid(y) && aff_const(x) && x.c == 31))
+            return -1;
+        r = (aff){0, 0, 0, 1, 0};
+    } else if (base_is(op, "shr")) {   /* tid.x >> 5: its warp */
+        if (!aff_is_tid(x) || !aff_const(y) || y.c != 5)
+            return -1;
+        r = (aff){0, 0, 0, 0, 1};
+    } else if (base_is(op, "or")) {    /* v | k, v in [0, 2^m), k's low m bits 0: v + k */
+        aff v = aff_const(y) ? x : y, k = aff_const(y) ? y : x;
+        if (!aff_const(k) || v.t != 0 || v.g != 0 || v.w != 0)
+            return -1;
+        long long lo = v.c + (v.l < 0 ? 31 * v.l : 0), hi = v.c + (v.l > 0 ? 31 * v.l : 0);
+        long long span = 1;
+        while (span <= hi && span < (1LL << 31))
+            span <<= 1;
+        if (lo < 0 || hi >= span || (k.c & (span - 1)) != 0)
+            return -1;
+        r = (aff){v.c + k.c, 0, 0, v.l, 0};
     } else if (base_is(op, "shl")) {
         if (!aff_const(y) || y.c < 0 || y.c > 30 || aff_scale(x, 1LL << y.c, &r))
             return -1;
     } else {                    /* mul, mad: one factor a value that folds */
         if (aff_const(y) ? aff_scale(x, y.c, &r) : aff_const(x) ? aff_scale(y, x.c, &r) : -1)
             return -1;
-        r = (aff){r.c + z.c, r.t + z.t, r.g + z.g};
+        r = (aff){r.c + z.c, r.t + z.t, r.g + z.g, r.l + z.l, r.w + z.w};
     }
-    if (!in_range(r.c) || !in_range(r.t) || !in_range(r.g))
+    if (!in_range(r.c) || !in_range(r.t) || !in_range(r.g) || !in_range(r.l) || !in_range(r.w))
         return -1;
     *out = r;
     return 0;
@@ -552,7 +589,7 @@ static int fold_aff_use(ctx *c, int r, int at, int depth, aff *a)
 {
     long long v;
     if (fold_use(c, r, at, depth, &v) == 0) {
-        *a = (aff){v, 0, 0};
+        *a = (aff){v, 0, 0, 0, 0};
         return 0;
     }
     int i = def_at(c, r, at);
@@ -856,7 +893,7 @@ static int decided_branch(ctx *c, int b, bool by_thread)
     for (long j = 0; j < ncta; j++)
         for (long l = 0; l < c->ntid[0]; l++) {
             long long cta = j * cstep;
-            long long u = x.c + x.t * l + x.g * cta, v = y.c + y.t * l + y.g * cta;
+            long long u = aff_at(x, l, cta), v = aff_at(y, l, cta);
             if (uns && (u < 0 || v < 0))
                 return -1;
             int t = (compare(cmp, u, v) != second) != neg;
@@ -885,7 +922,7 @@ static int aff_loop_mean(const ctx *c, int cmp, bool uns, aff a, long long step,
         for (long w = 0; w < wpc; w++) {
             long best = 0;
             for (long l = 32 * w; l < 32 * w + 32 && l < c->ntid[0]; l++) {
-                long long v = a.c + a.t * l + a.g * (j * cstep);
+                long long v = aff_at(a, l, j * cstep);
                 if (!compare(cmp, v, bound))
                     continue;
                 long n;

@@ -291,6 +291,48 @@ static void strided_by_thread(void **state)
     rf_kernel_destroy(k);
 }
 
+/* Loops over a warp's lanes (tests/fixtures/lanes.cu), grid 4, block 64:
+ * - lanes: for (c = tid.x & 31; c < n; c += 32).  n = 1000: lanes 0-7 run
+ *   the body 32 times (c = lane + 32 k < 1000 for k <= 31), lanes 8-31 31
+ *   times; a warp runs while any lane does: 32, P = 31/32.  n = 40: lanes
+ *   0-7 twice, the rest once: 2, P = 1/2.  The guard lane >= n never holds
+ *   (0).  n = 16: lanes 16-31 skip the loop and lanes 0-15 run it once, so
+ *   the guard is not decided (a warp's lanes differ) and the lanes that
+ *   enter run one body: P = 0.
+ * - rows: row = ctaid.x (ntid.x >> 5) + (tid.x >> 5) (rows 0..7), the
+ *   same loop to 1024: 32 for every lane, P = 31/32; with nrow = 8 the
+ *   guard row >= nrow never holds (0).
+ * - gemv: the same loop as nvcc writes it there, c = (lane | -32) = lane -
+ *   32, c += 32 while c < 992: lane 0 runs 32 bodies, lane 31 too (c after
+ *   the k-th add is lane - 32 + 32 k < 992 for k <= 31): P = 31/32. */
+static void lane_strided(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *entry, *label, *p;
+        double back;
+    } c[] = {{"lanes", "$L__BB0_2", "n=1000", 31.0 / 32.0},
+             {"lanes", "$L__BB0_2", "n=40", 0.5},
+             {"rows", "$L__BB1_2", "nrow=8", 31.0 / 32.0},
+             {"gemv", "$L__BB2_2", "nrow=8", 31.0 / 32.0}};
+    for (int i = 0; i < 4; i++) {
+        rf_kernel *k = load("tests/fixtures/lanes.ptx", c[i].entry, c[i].p, NULL);
+        const rf_block *b = &k->func->blocks[block_of(k, c[i].label)];
+        assert_true(b->has_taken);
+        assert_true(fabs(b->taken_p - c[i].back) < 1e-12);
+        assert_int_equal(k->psrc.loops_code, 1);
+        assert_true(k->func->blocks[0].has_taken);
+        assert_true(k->func->blocks[0].taken_p == 0.0);
+        rf_kernel_destroy(k);
+    }
+    rf_kernel *k = load("tests/fixtures/lanes.ptx", "lanes", "n=16", NULL);
+    const rf_block *b = &k->func->blocks[block_of(k, "$L__BB0_2")];
+    assert_true(b->has_taken);
+    assert_true(b->taken_p == 0.0);
+    assert_false(k->func->blocks[0].has_taken);
+    rf_kernel_destroy(k);
+}
+
 /* pre: the setp reads i before the add: values 0..10 are compared,
  * continue while <= 9: N = 1 + ceil((10 - 0) / 1) = 11.
  * gt: i = 8, i -= 2, continue while > 0: v1 = 6, N = 1 + ceil(6 / 2) = 4. */
@@ -463,6 +505,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(unrolled_by_four),
         cmocka_unit_test(halving_from_block_size),
         cmocka_unit_test(strided_by_thread),
+        cmocka_unit_test(lane_strided),
         cmocka_unit_test(sum_with_the_counter),
         cmocka_unit_test(compare_forms),
         cmocka_unit_test(break_stays_default),
