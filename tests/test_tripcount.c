@@ -291,7 +291,8 @@ static void strided_by_thread(void **state)
     rf_kernel_destroy(k);
 }
 
-/* Loops over a warp's lanes (tests/fixtures/lanes.cu), grid 4, block 64:
+/* Loops over a warp's lanes (tests/fixtures/lanes.cu, and gemv_warp),
+ * grid 4, block 64:
  * - lanes: for (c = tid.x & 31; c < n; c += 32).  n = 1000: lanes 0-7 run
  *   the body 32 times (c = lane + 32 k < 1000 for k <= 31), lanes 8-31 31
  *   times; a warp runs while any lane does: 32, P = 31/32.  n = 40: lanes
@@ -302,9 +303,10 @@ static void strided_by_thread(void **state)
  * - rows: row = ctaid.x (ntid.x >> 5) + (tid.x >> 5) (rows 0..7), the
  *   same loop to 1024: 32 for every lane, P = 31/32; with nrow = 8 the
  *   guard row >= nrow never holds (0).
- * - gemv: the same loop as nvcc writes it there, c = (lane | -32) = lane -
- *   32, c += 32 while c < 992: lane 0 runs 32 bodies, lane 31 too (c after
- *   the k-th add is lane - 32 + 32 k < 992 for k <= 31): P = 31/32. */
+ * - gemv_warp (inputs/validation/): the same loop as nvcc writes it
+ *   there, c = (lane | -32) = lane - 32, c += 32 while c < 992: lane 0
+ *   runs 32 bodies, lane 31 too (c after the k-th add is lane - 32 + 32 k
+ *   < 992 for k <= 31): P = 31/32. */
 static void lane_strided(void **state)
 {
     (void)state;
@@ -314,9 +316,10 @@ static void lane_strided(void **state)
     } c[] = {{"lanes", "$L__BB0_2", "n=1000", 31.0 / 32.0},
              {"lanes", "$L__BB0_2", "n=40", 0.5},
              {"rows", "$L__BB1_2", "nrow=8", 31.0 / 32.0},
-             {"gemv", "$L__BB2_2", "nrow=8", 31.0 / 32.0}};
+             {"gemv_warp", "$L__BB0_2", "nrow=8", 31.0 / 32.0}};
     for (int i = 0; i < 4; i++) {
-        rf_kernel *k = load("tests/fixtures/lanes.ptx", c[i].entry, c[i].p, NULL);
+        rf_kernel *k = load(i < 3 ? "tests/fixtures/lanes.ptx" : "inputs/validation/gemv_warp.ptx",
+                            c[i].entry, c[i].p, NULL);
         const rf_block *b = &k->func->blocks[block_of(k, c[i].label)];
         assert_true(b->has_taken);
         assert_true(fabs(b->taken_p - c[i].back) < 1e-12);
