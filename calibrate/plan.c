@@ -100,7 +100,16 @@
  * instead of six 5,411-cycle ones.
  * The window model replays the same warm-up, so it sees the same stretch.
  * A kernel whose budget holds fewer than two keeps the ordinary plan
- * (reduce on volta-hirf: 61,350 cycles against 56,790 per settled sample).
+ * (reduce on volta-hirf: 61,350 cycles against 56,790 per settled sample),
+ * unless every CTA of its run is one and the same (no branch or cache
+ * draw tells them apart, one_state below): the functional walk, which
+ * moves every warp alike, then ends with every slot's CTA at the start of
+ * its code wherever the window sits, so the ordinary windows are one
+ * sample of a cold start's state (bscholes on fermi-gtx480: four 1,320-
+ * cycle windows read 0.934 each against a full run of 1.213, whose CTAs
+ * drift out of step within a lifetime), and one settled sample, whose
+ * timed warm-up lets the run's own timing set the CTAs' phases, takes
+ * the budget (bscholes: 1.224 after 3,300 timed cycles).
  */
 #include "plan.h"
 
@@ -142,7 +151,9 @@
  * the nine tuning kernels, bench_hirf Table 6, calibration seeds 1-3: 1
  * and 1.5 lifetimes both 3.31% mean, coverage 88.9% and 91.9%, median
  * width 21.1% and 20.5%; 2 leaves no kernel settled), at least SETTLE_MIN
- * of them, or none; points dropped
+ * of them (their scatter is the level's noise), or one where every window
+ * would start from one state (one_state: n windows there are one sample of
+ * the level, however placed), or none; points dropped
  * for them in this order (indices of rf_plan_make_design's table: the
  * collector window, the B0/4 window, stealing, HI-RF fully associative,
  * TEA, concat). */
@@ -195,6 +206,21 @@ static int plan_begin(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel
     plan->full_cycles = e->cycles;
     plan->budget = budget_cycles > 0 ? (double)budget_cycles : share * e->cycles;
     return RF_OK;
+}
+
+/* Whether every CTA of the run is one and the same: the run's last CTAs
+ * (kc->lone, every CTA of a run of at most RF_IPC_NLONE) all take the same
+ * lone cycles for the same instructions, as where no branch or cache draw
+ * tells the warps' paths and waits apart.  The functional walk then starts
+ * every window from one state, wherever it sits. */
+static bool one_state(const rf_ipc_kernel *kc)
+{
+    if (kc->nlone < 2)
+        return false;
+    for (int i = 1; i < kc->nlone; i++)
+        if (kc->lone[i] != kc->lone[0] || kc->lone_insts[i] != kc->lone_insts[0])
+            return false;
+    return true;
 }
 
 double rf_plan_cta_life(const rf_plan *plan, long ctas)
@@ -289,9 +315,10 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
      * DRAM latency), the plan keeps that many points and gives each such a
      * sample: the points dropped in SETTLE_DROP's order (the structure
      * windows first, the level's window never). */
-    if (budget_cycles == 0 && !dd && life > 0 && npts > SETTLE_MIN) {
+    int smin = one_state(kc) ? 1 : SETTLE_MIN;
+    if (budget_cycles == 0 && !dd && life > 0 && npts > smin) {
         int whole = (int)(plan->budget / (lat + (SETTLE_WARM + 1) * life));
-        if (plan->budget / npts - lat < life && whole >= SETTLE_MIN && whole < npts) {
+        if (plan->budget / npts - lat < life && whole >= smin && whole < npts) {
             bool keep[RF_PLAN_ORD + RF_PLAN_DESIGN];
             for (int i = 0; i < npts; i++)
                 keep[i] = true;

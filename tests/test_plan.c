@@ -312,6 +312,52 @@ static void settled_samples_for_short_windows(void **state)
     rf_kernel_destroy(k);
 }
 
+/* One settled sample where every window would start from one state
+ * (calibrate/plan.c one_state): bscholes's CTAs all run one path with no
+ * draw (no loops, every load a DRAM miss), so the run's last 256 CTAs all
+ * take the same lone cycles.  fermi-gtx480, the whole grid on one SM: 512
+ * CTAs, 8 resident, estimated full run 155,319 cycles, budget 0.0425 x
+ * that = 6,601; lifetime 155,319 x 8 / 512 = 2,426.9; four points would
+ * get windows of 6,601 / 4 - 330 = 1,320 < 2,426.9, and one settled
+ * sample costs 330 + 2.5 x 2,426.9 = 6,397: (int)(6,601 / 6,397) = 1.
+ * One state: that one sample, the level's window at 50% of the grid
+ * (CTA 256), its warm-up 1.5 x 2,426.9 = 3,640 capped at half the sample,
+ * (int)3,300.5 = 3,300, and its window 6,601 - 3,300 = 3,301.  A CTA that
+ * differs (one lone time moved) leaves the two samples SETTLE_MIN asks
+ * for out of reach: the four ordinary points. */
+static void one_state_gets_one_settled_sample(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err;
+    rf_kernel *k = NULL;
+    rf_ipc_kernel kc;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    assert_int_equal(rf_gpu_load("fermi-gtx480", &gpu, NULL, &err), RF_OK);
+    assert_int_equal(rf_kernel_load("inputs/validation/bscholes.spec", &ko, &k, &err), RF_OK);
+    rf_kernel_spread(k, 1);
+    assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
+    assert_int_equal(kc.nlone, 256);
+    rf_plan pl;
+    assert_int_equal(rf_plan_make(&gpu, k, &kc, 0, &pl, &err), RF_OK);
+    assert_float_equal(pl.full_cycles, 155319, 1);
+    assert_int_equal(pl.resident, 8);
+    double life = pl.full_cycles * 8 / 512;
+    assert_int_equal((int)(pl.budget / (330 + 2.5 * life)), 1);
+    assert_int_equal(pl.n, 1);
+    assert_float_equal(pl.settle, 1.5 * life, 1e-9);
+    assert_string_equal(pl.pt[0].label, "baseline banks=16");
+    assert_int_equal(pl.pt[0].skip_ctas, 256);
+    assert_int_equal(pl.pt[0].warmup, 3300);
+    assert_int_equal(pl.pt[0].cycles, 3301);
+    kc.lone[7] += 1.0f;
+    assert_int_equal(rf_plan_make(&gpu, k, &kc, 0, &pl, &err), RF_OK);
+    assert_int_equal(pl.n, 4);
+    assert_float_equal(pl.settle, 0, 0);
+    rf_kernel_destroy(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +366,7 @@ int main(void)
         cmocka_unit_test(design_windows_share_the_budget),
         cmocka_unit_test(short_run_gets_short_windows),
         cmocka_unit_test(settled_samples_for_short_windows),
+        cmocka_unit_test(one_state_gets_one_settled_sample),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }
