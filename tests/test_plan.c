@@ -252,19 +252,28 @@ static void short_run_gets_short_windows(void **state)
  * Warmed: 4 x 8 = 32 CTAs walked; the timed warm-up stays 8,071 (not the
  * 400-cycle fill).  A budget given (32,285 cycles) keeps the seven points,
  * warmed to 400 + ((int)(32,285 / 7) - 400) = 400 + 4,212. */
+/* A spec's whole grid on one SM of preset gpu_name, characterised. */
+static rf_kernel *whole_grid(const char *gpu_name, const char *spec, rf_gpu *gpu,
+                             rf_ipc_kernel *kc)
+{
+    rf_err err;
+    rf_kernel *k = NULL;
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    assert_int_equal(rf_gpu_load(gpu_name, gpu, NULL, &err), RF_OK);
+    assert_int_equal(rf_kernel_load(spec, &ko, &k, &err), RF_OK);
+    rf_kernel_spread(k, 1);
+    assert_int_equal(rf_kchar_compute(gpu, k, kc, &err), RF_OK);
+    return k;
+}
+
 static void settled_samples_for_short_windows(void **state)
 {
     (void)state;
     rf_gpu gpu;
     rf_err err;
-    rf_kernel *k = NULL;
     rf_ipc_kernel kc;
-    rf_kernel_opts ko;
-    memset(&ko, 0, sizeof ko);
-    assert_int_equal(rf_gpu_load("volta-hirf", &gpu, NULL, &err), RF_OK);
-    assert_int_equal(rf_kernel_load("inputs/validation/transpose.spec", &ko, &k, &err), RF_OK);
-    rf_kernel_spread(k, 1);
-    assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
+    rf_kernel *k = whole_grid("volta-hirf", "inputs/validation/transpose.spec", &gpu, &kc);
     rf_plan pl;
     assert_int_equal(rf_plan_make(&gpu, k, &kc, 0, &pl, &err), RF_OK);
     assert_float_equal(pl.full_cycles, 759661, 50);
@@ -330,14 +339,8 @@ static void one_state_gets_one_settled_sample(void **state)
     (void)state;
     rf_gpu gpu;
     rf_err err;
-    rf_kernel *k = NULL;
     rf_ipc_kernel kc;
-    rf_kernel_opts ko;
-    memset(&ko, 0, sizeof ko);
-    assert_int_equal(rf_gpu_load("fermi-gtx480", &gpu, NULL, &err), RF_OK);
-    assert_int_equal(rf_kernel_load("inputs/validation/bscholes.spec", &ko, &k, &err), RF_OK);
-    rf_kernel_spread(k, 1);
-    assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), RF_OK);
+    rf_kernel *k = whole_grid("fermi-gtx480", "inputs/validation/bscholes.spec", &gpu, &kc);
     assert_int_equal(kc.nlone, 256);
     rf_plan pl;
     assert_int_equal(rf_plan_make(&gpu, k, &kc, 0, &pl, &err), RF_OK);
