@@ -334,6 +334,7 @@ int rf_plan_make_design(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kern
                     pts[o++] = pts[i];
             npts = o;
             plan->settle = SETTLE_WARM * life;
+            plan->one_state = whole < SETTLE_MIN;
         }
     }
     if (npts <= 0)

@@ -4,6 +4,7 @@
 #ifndef RF_PLAN_H
 #define RF_PLAN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../analytic/design.h"
@@ -39,6 +40,8 @@ typedef struct rf_plan {
                                 rf_plan_warm keeps (0: none; calibrate/plan.c) */
     int ndesign;             /* the last ndesign points: windows of the design given to
                                 rf_plan_make_design */
+    bool one_state;          /* settled with one sample: every CTA of the run runs
+                                one path (calibrate/plan.c one_state) */
 } rf_plan;
 
 /* The estimated CTA lifetime of the plan's run of `ctas` CTAs: its full

@@ -674,8 +674,8 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         return fail(m, &err);
     }
 
-    printf("calibrate: kernel %s on %s, %d samples, record %s\n", k->name, gpu_name, rep->n,
-           out_path);
+    printf("calibrate: kernel %s on %s, %d sample%s, record %s\n", k->name, gpu_name, rep->n,
+           rep->n == 1 ? "" : "s", out_path);
     print_run(k);
     if (rep->n == 0) {
         /* No windows: say why, and what the record holds. */
@@ -712,6 +712,12 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
         rf_tbl_print(t, stdout);
         rf_tbl_free(t);
     }
+    if (rep->plan.settle > 0)
+        printf("settled: windows shorter than a CTA lifetime (%.0f cycles) traded for %d "
+               "sample%s after a timed warm-up%s\n",
+               rf_plan_cta_life(&rep->plan, rf_kernel_ctas(k)), rep->n, rep->n == 1 ? "" : "s",
+               rep->plan.one_state ? "; one, as every CTA of the run runs one path and "
+                                     "windows anywhere would read one state" : "");
     printf("\n");
     t = rf_tbl_new(5, (const char *const[]){"parameter", "value", "std. error", "default", "bounds"});
     for (int j = 0; t && j < cal.nfit; j++) {

@@ -327,6 +327,29 @@ static void unwritable_output_fails(void **state)
     free(ok.out);
 }
 
+/* A kernel whose CTAs all run one path (bscholes, the whole grid on one
+ * SM of fermi-gtx480): calibrate takes one settled sample
+ * (calibrate/plan.c one_state; its plan by hand in test_plan.c) and says
+ * why. */
+static void one_path_kernel_settles_once(void **state)
+{
+    (void)state;
+    char rec[] = "/tmp/rfkit-test-onepathXXXXXX";
+    fresh_name(rec);
+    char args[512];
+    snprintf(args, sizeof args,
+             "calibrate --gpu fermi-gtx480 --kernel inputs/validation/bscholes.spec --sms 1 "
+             "--quiet -o %s", rec);
+    clirun r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ", 1 sample, record "));
+    assert_non_null(strstr(r.out, "settled: windows shorter than a CTA lifetime (2427 cycles) "
+                                  "traded for 1 sample after a timed warm-up; one, as every CTA "
+                                  "of the run runs one path"));
+    free(r.out);
+    unlink(rec);
+}
+
 /* Windows not worth running (calibrate/calibrate.c, step 0): libor's
  * default-run share (18 CTAs, lifetimes of about 12,700 cycles against
  * one window of about 2,100) gets a record without samples; calibrate
@@ -393,6 +416,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(records_are_not_misapplied),
         cmocka_unit_test(calibrate_spills_over_the_limit),
         cmocka_unit_test(windows_not_worth_running_are_said),
+        cmocka_unit_test(one_path_kernel_settles_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
