@@ -466,8 +466,9 @@ static int fold_use(ctx *c, int r, int at, int depth, long long *v)
  * add, sub, and mul, mad and shl by a value that folds; and.b32 of tid.x
  * with 31 is its lane and shr of tid.x by 5 its warp (a warp per row,
  * lanes striding over it), and or with a constant whose low m bits are 0
- * adds it to a value in [0, 2^m) (nvcc's lane - 32 as lane | -32).  A loop whose start is such a value (a
- * block- or grid-strided loop) is counted over the launch's warps
+ * adds it to a value in [0, 2^m) (nvcc's lane - 32 as lane | -32).  A
+ * loop whose start is such a value (a block- or grid-strided loop, a
+ * warp's lanes over a row) is counted over the launch's warps
  * (aff_warps), and a forward branch comparing one is decided where every
  * thread of the launch goes the same way (decided_branch). */
 typedef struct aff {
@@ -551,25 +552,29 @@ static int aff_inst(ctx *c, int i, int reg, int depth, aff *out)
     } else if (base_is(op, "add") || base_is(op, "sub")) {
         long long sg = base_is(op, "sub") ? -1 : 1;
         r = (aff){x.c + sg * y.c, x.t + sg * y.t, x.g + sg * y.g, x.l + sg * y.l, x.w + sg * y.w};
-    } else if (base_is(op, "and")) {   /* tid.x & 31: its lane */
-        if (!(aff_is_tid(x) && aff_const(y) && y.c == 31) && !(aff_is_tid(y) && aff_const(x) && x.c == 31))
-            return -1;
-        r = (aff){0, 0, 0, 1, 0};
     } else if (base_is(op, "shr")) {   /* tid.x >> 5: its warp */
         if (!aff_is_tid(x) || !aff_const(y) || y.c != 5)
             return -1;
         r = (aff){0, 0, 0, 0, 1};
-    } else if (base_is(op, "or")) {    /* v | k, v in [0, 2^m), k's low m bits 0: v + k */
-        aff v = aff_const(y) ? x : y, k = aff_const(y) ? y : x;
-        if (!aff_const(k) || v.t != 0 || v.g != 0 || v.w != 0)
+    } else if (base_is(op, "and") || base_is(op, "or")) {
+        aff v = aff_const(y) ? x : y, k = aff_const(y) ? y : x;   /* k: the constant */
+        if (!aff_const(k))
             return -1;
-        long long lo = v.c + (v.l < 0 ? 31 * v.l : 0), hi = v.c + (v.l > 0 ? 31 * v.l : 0);
-        long long span = 1;
-        while (span <= hi && span < (1LL << 31))
-            span <<= 1;
-        if (lo < 0 || hi >= span || (k.c & (span - 1)) != 0)
-            return -1;
-        r = (aff){v.c + k.c, 0, 0, v.l, 0};
+        if (base_is(op, "and")) {       /* tid.x & 31: its lane */
+            if (!aff_is_tid(v) || k.c != 31)
+                return -1;
+            r = (aff){0, 0, 0, 1, 0};
+        } else {                        /* v | k, v in [0, 2^m), k's low m bits 0: v + k */
+            if (v.t != 0 || v.g != 0 || v.w != 0)
+                return -1;
+            long long lo = v.c + (v.l < 0 ? 31 * v.l : 0), hi = v.c + (v.l > 0 ? 31 * v.l : 0);
+            long long span = 1;
+            while (span <= hi && span < (1LL << 31))
+                span <<= 1;
+            if (lo < 0 || hi >= span || (k.c & (span - 1)) != 0)
+                return -1;
+            r = (aff){v.c + k.c, 0, 0, v.l, 0};
+        }
     } else if (base_is(op, "shl")) {
         if (!aff_const(y) || y.c < 0 || y.c > 30 || aff_scale(x, 1LL << y.c, &r))
             return -1;
