@@ -220,7 +220,9 @@
  *
  * Critical CTAs.  A run ends no earlier than any CTA's start plus its lone
  * cycles T_j (the sum over its barrier phases of the slowest warp's
- * lone-warp time, plus the drain; analytic/kchar.c), times
+ * lone-warp time, or where longer of the cycles the CTA's warps together
+ * hold the SFU pipe, the LD/ST pipe or the SM's issue in that phase, plus
+ * the drain; analytic/kchar.c), times
  *   g = (1 + a S_dep + m S_mem + s_x) / (1 + S_dep + S_mem),
  * which carries the design's stalls and the fitted scales into the lone
  * times kchar walks at the baseline's latencies.  Where kchar knows the

@@ -851,6 +851,7 @@ void rf_kchar_ctaset_free(rf_ctaset *cs)
         free(cs->off);
         free(cs->insts);
         free(cs->time);
+        free(cs->pipe);
         free(cs->cta_drain);
         free(cs->cta_crit);
         free(cs->run);
@@ -902,6 +903,9 @@ typedef struct walk_inst {
     uint8_t ndef;                /* registers written (none for stores) */
     uint16_t reg[RF_MAX_USES + RF_MAX_DEFS + 1];
     uint16_t def[RF_MAX_DEFS];
+    float pipe[2];               /* cycles it holds the SFU and the LD/ST pipe
+                                  * (the pipe's initiation interval, 0 for
+                                  * the others) */
 } walk_inst;
 
 /* A run of fixed-latency instructions and stores (no draw, no barrier, no
@@ -917,6 +921,7 @@ typedef struct walk_seg {
     int nlive, ndefs, nstore;    /* registers read before written here, written, stores */
     int mreg;                    /* its live, then written, registers at walk_prog.mreg */
     size_t mat;                  /* its entries' first word in a walk_memo */
+    double pipe[2];              /* its instructions' SFU and LD/ST pipe cycles */
 } walk_seg;
 
 typedef struct walk_block {
@@ -1071,7 +1076,7 @@ static int memo_plan(const rf_gpu *gpu, const rf_func *f, walk_prog *w)
                 seg_cap *= 2;
             }
             walk_seg *g = &w->seg[nseg];
-            *g = (walk_seg){x->first + i, n, last, -1, 0, 0, 0, at, 0};
+            *g = (walk_seg){x->first + i, n, last, -1, 0, 0, 0, at, 0, {0, 0}};
             for (int q = 0; q < n; q++) {
                 const walk_inst *in = &w->in[g->first + q];
                 for (int u = 0; u < in->nreg; u++)
@@ -1082,6 +1087,8 @@ static int memo_plan(const rf_gpu *gpu, const rf_func *f, walk_prog *w)
                 for (int d = 0; d < in->ndef; d++)
                     seen[in->def[d]] |= 2;
                 g->nstore += in->kind == WK_STORE_MEM;
+                g->pipe[0] += in->pipe[0];
+                g->pipe[1] += in->pipe[1];
             }
             for (int q = 0; q < n; q++) {
                 const walk_inst *in = &w->in[g->first + q];
@@ -1135,6 +1142,11 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
     }
     bool seen[NREG] = {false};
     w->nnamed = 0;
+    /* The shared pipes' initiation intervals, as the sampler's
+     * (sampler/sim.c): warp_size / lanes cycles, rounded up. */
+    int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    int ii_sfu = gpu->sfu_lanes > 0 ? (ws + gpu->sfu_lanes - 1) / gpu->sfu_lanes : 1;
+    int ii_ldst = gpu->ldst_lanes > 0 ? (ws + gpu->ldst_lanes - 1) / gpu->ldst_lanes : 1;
     for (int k = 0; k < f->ninsts; k++) {
         const rf_inst *in = &f->insts[k];
         walk_inst *x = &w->in[k];
@@ -1176,6 +1188,9 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
             break;
         }
         x->end = in->cls == RF_OC_BARRIER ? WE_BARRIER : in->cls == RF_OC_EXIT ? WE_EXIT : WE_NONE;
+        int u = rf_kchar_unit_of(in->cls);
+        x->pipe[0] = u == 1 ? (float)ii_sfu : 0.0f;
+        x->pipe[1] = u == 2 ? (float)ii_ldst : 0.0f;
     }
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *blk = &f->blocks[b];
@@ -1223,8 +1238,26 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
  * I[w cap + p], T[w cap + p]. */
 typedef struct scratch {
     float *I, *T;
+    float *P;                    /* two per phase: SFU and LD/ST pipe cycles */
     int cap, wpc;
 } scratch;
+
+/* Zero rows of MC_MAXPH phases for wpc warps; false when out of memory
+ * (free it with scratch_free all the same). */
+static bool scratch_init(scratch *s, int wpc)
+{
+    size_t n = (size_t)wpc * MC_MAXPH;
+    *s = (scratch){calloc(n, sizeof *s->I), calloc(n, sizeof *s->T), calloc(2 * n, sizeof *s->P),
+                   MC_MAXPH, wpc};
+    return s->I && s->T && s->P;
+}
+
+static void scratch_free(scratch *s)
+{
+    free(s->I);
+    free(s->T);
+    free(s->P);
+}
 
 /* Doubles the rows (each warp's row moved to the new stride, the new
  * phases zero); false when out of memory (the rows kept). */
@@ -1239,11 +1272,17 @@ static bool scratch_grow(scratch *s)
     if (!nT)
         return false;
     s->T = nT;
+    float *nP = realloc(s->P, sizeof *nP * 2 * n);
+    if (!nP)
+        return false;
+    s->P = nP;
     for (size_t w = (size_t)s->wpc; w-- > 0;) {
         memmove(s->I + w * nc, s->I + w * oc, sizeof *nI * oc);
         memmove(s->T + w * nc, s->T + w * oc, sizeof *nT * oc);
+        memmove(s->P + 2 * w * nc, s->P + 2 * w * oc, sizeof *nP * 2 * oc);
         memset(s->I + w * nc + oc, 0, sizeof *nI * (nc - oc));
         memset(s->T + w * nc + oc, 0, sizeof *nT * (nc - oc));
+        memset(s->P + 2 * (w * nc + oc), 0, sizeof *nP * 2 * (nc - oc));
     }
     s->cap = (int)nc;
     return true;
@@ -1414,6 +1453,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                         double *dram_at, bool *oom)
 {
     float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
+    float *P = sc->P + 2 * (size_t)wi * sc->cap;
+    double pipe[2] = {0, 0};    /* phase ph's pipe cycles not yet in P */
     uint64_t nbr = 0, nmem = 0, nloop = 0;
     /* Registers the program never names stay unread. */
     for (int i = 0; i < w->nnamed; i++) {
@@ -1481,14 +1522,20 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 t = start + 1.0;
                 in_ph++;
                 cnt++;
+                pipe[0] += in->pipe[0];
+                pipe[1] += in->pipe[1];
                 if (in->end == WE_BARRIER) {
                     I[ph] += (float)in_ph;
+                    P[2 * ph] += (float)pipe[0];
+                    P[2 * ph + 1] += (float)pipe[1];
                     in_ph = 0;
+                    pipe[0] = pipe[1] = 0;
                     if (ph + 1 >= sc->cap && sc->cap < MC_WALKPH) {
                         if (!scratch_grow(sc))
                             *oom = true;
                         I = sc->I + (size_t)wi * sc->cap;
                         T = sc->T + (size_t)wi * sc->cap;
+                        P = sc->P + 2 * (size_t)wi * sc->cap;
                     }
                     if (ph + 1 < sc->cap) {
                         T[ph] += (float)(t - t_phase);
@@ -1517,6 +1564,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             n_ev = st[4];
             n_mw = st[5];
             nmem += (uint64_t)g->nstore;
+            pipe[0] += g->pipe[0];
+            pipe[1] += g->pipe[1];
             in_ph += g->ninsts;
             cnt += g->ninsts;
             i += g->ninsts;
@@ -1545,6 +1594,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     }
     I[ph] += (float)in_ph;
     T[ph] += (float)(t - t_phase);
+    P[2 * ph] += (float)pipe[0];
+    P[2 * ph + 1] += (float)pipe[1];
     *sm = s_mem;
     *sd = s_dep;
     *nev = n_ev;
@@ -1631,9 +1682,12 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
         }
         for (int w = 0; w < wpc; w++) {
             float *wi = I + (size_t)w * scap, *wt = T + (size_t)w * scap;
+            float *wp = sc->P + 2 * (size_t)w * scap;
             for (int ph = MC_MAXPH; ph < nph; ph++) {
                 wi[MC_MAXPH - 1] += wi[ph];
                 wt[MC_MAXPH - 1] += wt[ph];
+                wp[2 * (MC_MAXPH - 1)] += wp[2 * ph];
+                wp[2 * (MC_MAXPH - 1) + 1] += wp[2 * ph + 1];
             }
             smax = wt[MC_MAXPH - 1] > smax ? wt[MC_MAXPH - 1] : smax;
         }
@@ -1747,9 +1801,7 @@ static int walk_par_start(walk_job *wj, rf_pool *pool, int jobs, int first, int 
                               "kernel characteristics: out of memory");
     for (int q = 0; q < nslot; q++) {
         cta_slot *sl = &wj->slot[q];
-        sl->sc = (scratch){calloc((size_t)wpc * MC_MAXPH, sizeof *sl->sc.I),
-                           calloc((size_t)wpc * MC_MAXPH, sizeof *sl->sc.T), MC_MAXPH, wpc};
-        if (!sl->sc.I || !sl->sc.T)
+        if (!scratch_init(&sl->sc, wpc))
             return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
                               "kernel characteristics: out of memory");
     }
@@ -1879,8 +1931,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
      * touched (a fresh page costs more than the address space). */
     int maxph = 1;
     size_t nrows = 0;           /* floats stored */
-    scratch sc = {calloc((size_t)wpc * MC_MAXPH, sizeof *sc.I),
-                  calloc((size_t)wpc * MC_MAXPH, sizeof *sc.T), MC_MAXPH, wpc};
+    scratch sc;
+    bool sc_ok = scratch_init(&sc, wpc);
     if (cs) {
         cs->nph = calloc((size_t)nctas, sizeof *cs->nph);
         cs->cta_crit = calloc((size_t)nctas * 3, sizeof *cs->cta_crit);
@@ -1889,6 +1941,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->off = malloc(sizeof *cs->off * (size_t)nctas);
         cs->insts = malloc(sizeof *cs->insts * (size_t)nctas * wpc * MC_MAXPH);
         cs->time = malloc(sizeof *cs->time * (size_t)nctas * wpc * MC_MAXPH);
+        cs->pipe = malloc(sizeof *cs->pipe * 2 * (size_t)nctas * wpc * MC_MAXPH);
     }
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
@@ -1900,8 +1953,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     walk_memo memo = {NULL};
     if (!rc && !memo_init(&memo, &prog))
         rc = RF_ENOMEM;
-    if (!rc && (!cs || !ready || !from_mem || !sc.I || !sc.T || !cs->nph || !cs->off
-                || !cs->insts || !cs->time || !cs->cta_drain || !cs->run || !cs->cta_crit))
+    if (!rc && (!cs || !ready || !from_mem || !sc_ok || !cs->nph || !cs->off || !cs->insts
+                || !cs->time || !cs->pipe || !cs->cta_drain || !cs->run || !cs->cta_crit))
         rc = RF_ENOMEM;
     if (rc)
         goto done;
@@ -1936,7 +1989,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             nslot = wj.nslot;
         }
         double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
-        float *I, *T;
+        float *I, *T, *P;
         int nph;
         double cta_drain;
         double cw = 0, cc = 0, cl = 0;  /* the CTA's work, critical and live time */
@@ -1945,11 +1998,15 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         if (c < nfrom) {
             I = sc.I;
             T = sc.T;
+            P = sc.P;
             nph = from->nph[c];
             used = nph;
             for (int w = 0; w < wpc; w++) {
                 memcpy(I + (size_t)w * scap, rf_ctaset_insts(from, c, w), sizeof *I * (size_t)nph);
                 memcpy(T + (size_t)w * scap, rf_ctaset_time(from, c, w), sizeof *T * (size_t)nph);
+                if (from->pipe)
+                    memcpy(P + 2 * (size_t)w * scap, rf_ctaset_pipe(from, c, w),
+                           sizeof *P * 2 * (size_t)nph);
             }
             cw = from->cta_crit[3 * c];
             cc = from->cta_crit[3 * c + 1];
@@ -1981,6 +2038,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             scap = sl->sc.cap;
             I = sl->sc.I;
             T = sl->sc.T;
+            P = sl->sc.P;
         } else {
             bool oom = false;
             double csm = 0, csd = 0, cev = 0, cmw = 0;
@@ -1999,6 +2057,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             scap = sc.cap;
             I = sc.I;
             T = sc.T;
+            P = sc.P;
         }
         drain += cta_drain;
         cs->cta_drain[c] = cta_drain;
@@ -2017,12 +2076,14 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             size_t at = nrows + (size_t)w * nph;
             memcpy(cs->insts + at, I + (size_t)w * scap, sizeof *I * (size_t)nph);
             memcpy(cs->time + at, T + (size_t)w * scap, sizeof *T * (size_t)nph);
+            memcpy(cs->pipe + 2 * at, P + 2 * (size_t)w * scap, sizeof *P * 2 * (size_t)nph);
             for (int ph = 0; ph < nph; ph++) {
                 ti += I[(size_t)w * scap + ph];
                 tt += T[(size_t)w * scap + ph];
             }
             memset(I + (size_t)w * scap, 0, sizeof *I * (size_t)used);
             memset(T + (size_t)w * scap, 0, sizeof *T * (size_t)used);
+            memset(P + 2 * (size_t)w * scap, 0, sizeof *P * 2 * (size_t)used);
         }
         nrows += (size_t)wpc * nph;
         work += cw;
@@ -2046,10 +2107,8 @@ done:
     /* One exit: the scratch always freed, the set handed back or freed. */
     if (par)
         rf_pool_finish(&pool);
-    for (int q = 0; q < wj.nslot; q++) {
-        free(wj.slot[q].sc.I);
-        free(wj.slot[q].sc.T);
-    }
+    for (int q = 0; q < wj.nslot; q++)
+        scratch_free(&wj.slot[q].sc);
     free(wj.slot);
     free(wj.ready);
     free(wj.from_mem);
@@ -2061,8 +2120,7 @@ done:
         walk_prog_free(&prog);
     free(ready);
     free(from_mem);
-    free(sc.I);
-    free(sc.T);
+    scratch_free(&sc);
     if (rc) {
         rf_kchar_ctaset_free(cs);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
@@ -2106,10 +2164,11 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
         cs->off = malloc(sizeof *cs->off * (size_t)nctas);
         cs->insts = malloc(sizeof *cs->insts * (to - from));
         cs->time = malloc(sizeof *cs->time * (to - from));
+        cs->pipe = src->pipe ? malloc(sizeof *cs->pipe * 2 * (to - from)) : NULL;
         cs->cta_drain = malloc(sizeof *cs->cta_drain * (size_t)nctas);
         cs->cta_crit = src->cta_crit ? malloc(sizeof *cs->cta_crit * 3 * (size_t)nctas) : NULL;
         if (!cs->nph || !cs->off || !cs->insts || !cs->time || !cs->cta_drain
-            || (src->cta_crit && !cs->cta_crit)) {
+            || (src->cta_crit && !cs->cta_crit) || (src->pipe && !cs->pipe)) {
             rf_kchar_ctaset_free(cs);
             return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
                               "kernel characteristics: out of memory");
@@ -2126,6 +2185,8 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
             cs->off[c] = src->off[first + c] - from;
         memcpy(cs->insts, src->insts + from, sizeof *cs->insts * (to - from));
         memcpy(cs->time, src->time + from, sizeof *cs->time * (to - from));
+        if (src->pipe)
+            memcpy(cs->pipe, src->pipe + 2 * from, sizeof *cs->pipe * 2 * (to - from));
     } else {
         cs->view = true;
         cs->nph = src->nph + first;
@@ -2723,11 +2784,11 @@ static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     int rc = walk_prog_make(gpu, f, prof, &prog);
     if (rc)
         return rc;
-    scratch sc = {calloc((size_t)wpc * MC_MAXPH, sizeof *sc.I),
-                  calloc((size_t)wpc * MC_MAXPH, sizeof *sc.T), MC_MAXPH, wpc};
+    scratch sc;
+    bool sc_ok = scratch_init(&sc, wpc);
     double *ready = malloc(sizeof *ready * NREG);
     bool *from_mem = malloc(sizeof *from_mem * NREG);
-    bool oom = !sc.I || !sc.T || !ready || !from_mem;
+    bool oom = !sc_ok || !ready || !from_mem;
     double first = INFINITY, tsum = 0;
     int n = 0, nph = 1;
     for (int wi = 0; wi < wpc && !oom; wi++) {
@@ -2740,8 +2801,7 @@ static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
             n++;
         }
     }
-    free(sc.I);
-    free(sc.T);
+    scratch_free(&sc);
     free(ready);
     free(from_mem);
     walk_prog_free(&prog);
@@ -3076,7 +3136,8 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
 /* The run's critical CTAs (rf_ipc_kernel.crit_pos): each of the last
  * RF_KCHAR_CRIT_MAX CTAs of the run walked alone with the sampler's default
  * draws (seed 1, as grid_insts_per_warp), its lone cycles the sum over its
- * barrier phases of the slowest warp's lone-warp time plus its drain; kept
+ * barrier phases of the slowest warp's lone-warp time (or of the phase's
+ * pipe or issue cycles, below) plus its drain; kept
  * are the CTAs longer than every later one (a later, shorter CTA ends
  * first: the bound of rf_ipc_kernel_cycles never comes from it), at most
  * RF_IPC_NCRIT of them, evenly spaced among those when more.  Earlier CTAs
@@ -3098,6 +3159,9 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     long n = ctas < RF_KCHAR_CRIT_MAX ? ctas : RF_KCHAR_CRIT_MAX, first = ctas - n;
     if (n < 1)
         return RF_OK;
+    /* Warp instructions the SM issues a cycle. */
+    double issue = (double)(gpu->schedulers > 0 ? gpu->schedulers : 1)
+                 * (gpu->issue_width > 0 ? gpu->issue_width : 1);
     double *lone = malloc(sizeof *lone * (size_t)n * 2);
     long *rec = malloc(sizeof *rec * (size_t)n);
     if (!lone || !rec) {
@@ -3128,7 +3192,30 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
         cs->drain = dsum / m;
         for (int c = 0; c < m; c++) {
             double t = 0;
-            if (cs->cta_crit) {
+            if (cs->pipe) {
+                /* Each phase takes its slowest warp's lone time, or the
+                 * cycles its warps together hold the SFU or the LD/ST
+                 * pipe, where that is longer: alone on the SM a CTA's
+                 * warps leave each barrier together, and a phase of SFU
+                 * or shared-memory work queues for the one pipe. */
+                const float *T = rf_ctaset_time(cs, c, 0), *P = rf_ctaset_pipe(cs, c, 0);
+                const float *I = rf_ctaset_insts(cs, c, 0);
+                int nph = cs->nph[c];
+                for (int ph = 0; ph < nph; ph++) {
+                    double mx = 0, p0 = 0, p1 = 0, is = 0;
+                    for (int w = 0; w < cs->wpc; w++) {
+                        size_t r = (size_t)w * nph + ph;
+                        mx = T[r] > mx ? T[r] : mx;
+                        p0 += P[2 * r];
+                        p1 += P[2 * r + 1];
+                        is += I[r];
+                    }
+                    is /= issue;
+                    mx = p0 > mx ? p0 : mx;
+                    mx = is > mx ? is : mx;
+                    t += p1 > mx ? p1 : mx;
+                }
+            } else if (cs->cta_crit) {
                 t = cs->cta_crit[3 * c + 1];
             } else {
                 const float *T = rf_ctaset_time(cs, c, 0);

@@ -91,6 +91,10 @@ typedef struct rf_ctaset {
                             * each (rf_ctaset_insts) */
     float *insts;          /* warp instructions per phase */
     float *time;           /* same layout: lone-warp cycles */
+    float *pipe;           /* two per row: the cycles the warp's phase holds the
+                            * SFU pipe and the LD/ST pipe (its instructions of
+                            * each times the pipe's initiation interval); NULL:
+                            * none counted */
     double active_frac;    /* E[sum_p mean_w T] / E[sum_p max_w T] */
     double cpi_lone;       /* sum T / sum I (over the rows) */
     double live_frac;      /* share of resident warps not exited (barrier waits count) */
@@ -126,6 +130,12 @@ static inline const float *rf_ctaset_insts(const rf_ctaset *cs, long c, int w)
 static inline const float *rf_ctaset_time(const rf_ctaset *cs, long c, int w)
 {
     return cs->time + cs->off[c] + (size_t)w * (size_t)cs->nph[c];
+}
+
+/* The same warp's SFU and LD/ST pipe cycles, two per phase (cs->pipe set). */
+static inline const float *rf_ctaset_pipe(const rf_ctaset *cs, long c, int w)
+{
+    return cs->pipe + 2 * (cs->off[c] + (size_t)w * (size_t)cs->nph[c]);
 }
 
 /* Where CTA c's rows end in insts and time. */
