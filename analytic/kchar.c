@@ -851,7 +851,7 @@ void rf_kchar_ctaset_free(rf_ctaset *cs)
         free(cs->off);
         free(cs->insts);
         free(cs->time);
-        free(cs->pipe);
+        free(cs->cta_step);
         free(cs->cta_drain);
         free(cs->cta_crit);
         free(cs->run);
@@ -901,11 +901,9 @@ typedef struct walk_inst {
     uint8_t end;                 /* WE_*: ends a phase or the warp */
     uint8_t nreg;                /* operands waited on: uses, defs, guard */
     uint8_t ndef;                /* registers written (none for stores) */
+    uint8_t pipe;                /* the shared pipe it holds: 1 SFU, 2 LD/ST, else 0 */
     uint16_t reg[RF_MAX_USES + RF_MAX_DEFS + 1];
     uint16_t def[RF_MAX_DEFS];
-    float pipe[2];               /* cycles it holds the SFU and the LD/ST pipe
-                                  * (the pipe's initiation interval, 0 for
-                                  * the others) */
 } walk_inst;
 
 /* A run of fixed-latency instructions and stores (no draw, no barrier, no
@@ -921,7 +919,7 @@ typedef struct walk_seg {
     int nlive, ndefs, nstore;    /* registers read before written here, written, stores */
     int mreg;                    /* its live, then written, registers at walk_prog.mreg */
     size_t mat;                  /* its entries' first word in a walk_memo */
-    double pipe[2];              /* its instructions' SFU and LD/ST pipe cycles */
+    int npipe[3];                /* its instructions by walk_inst.pipe */
 } walk_seg;
 
 typedef struct walk_block {
@@ -1076,7 +1074,7 @@ static int memo_plan(const rf_gpu *gpu, const rf_func *f, walk_prog *w)
                 seg_cap *= 2;
             }
             walk_seg *g = &w->seg[nseg];
-            *g = (walk_seg){x->first + i, n, last, -1, 0, 0, 0, at, 0, {0, 0}};
+            *g = (walk_seg){x->first + i, n, last, -1, 0, 0, 0, at, 0, {0, 0, 0}};
             for (int q = 0; q < n; q++) {
                 const walk_inst *in = &w->in[g->first + q];
                 for (int u = 0; u < in->nreg; u++)
@@ -1087,8 +1085,7 @@ static int memo_plan(const rf_gpu *gpu, const rf_func *f, walk_prog *w)
                 for (int d = 0; d < in->ndef; d++)
                     seen[in->def[d]] |= 2;
                 g->nstore += in->kind == WK_STORE_MEM;
-                g->pipe[0] += in->pipe[0];
-                g->pipe[1] += in->pipe[1];
+                g->npipe[in->pipe]++;
             }
             for (int q = 0; q < n; q++) {
                 const walk_inst *in = &w->in[g->first + q];
@@ -1142,11 +1139,6 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
     }
     bool seen[NREG] = {false};
     w->nnamed = 0;
-    /* The shared pipes' initiation intervals, as the sampler's
-     * (sampler/sim.c): warp_size / lanes cycles, rounded up. */
-    int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
-    int ii_sfu = gpu->sfu_lanes > 0 ? (ws + gpu->sfu_lanes - 1) / gpu->sfu_lanes : 1;
-    int ii_ldst = gpu->ldst_lanes > 0 ? (ws + gpu->ldst_lanes - 1) / gpu->ldst_lanes : 1;
     for (int k = 0; k < f->ninsts; k++) {
         const rf_inst *in = &f->insts[k];
         walk_inst *x = &w->in[k];
@@ -1189,8 +1181,7 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
         }
         x->end = in->cls == RF_OC_BARRIER ? WE_BARRIER : in->cls == RF_OC_EXIT ? WE_EXIT : WE_NONE;
         int u = rf_kchar_unit_of(in->cls);
-        x->pipe[0] = u == 1 ? (float)ii_sfu : 0.0f;
-        x->pipe[1] = u == 2 ? (float)ii_ldst : 0.0f;
+        x->pipe = u == 1 || u == 2 ? (uint8_t)u : 0;
     }
     for (int b = 0; b < f->nblocks; b++) {
         const rf_block *blk = &f->blocks[b];
@@ -1238,7 +1229,8 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
  * I[w cap + p], T[w cap + p]. */
 typedef struct scratch {
     float *I, *T;
-    float *P;                    /* two per phase: SFU and LD/ST pipe cycles */
+    float *P;                    /* two per phase: the CTA's warps' SFU and LD/ST
+                                  * pipe cycles there */
     int cap, wpc;
 } scratch;
 
@@ -1247,8 +1239,8 @@ typedef struct scratch {
 static bool scratch_init(scratch *s, int wpc)
 {
     size_t n = (size_t)wpc * MC_MAXPH;
-    *s = (scratch){calloc(n, sizeof *s->I), calloc(n, sizeof *s->T), calloc(2 * n, sizeof *s->P),
-                   MC_MAXPH, wpc};
+    *s = (scratch){calloc(n, sizeof *s->I), calloc(n, sizeof *s->T),
+                   calloc(2 * MC_MAXPH, sizeof *s->P), MC_MAXPH, wpc};
     return s->I && s->T && s->P;
 }
 
@@ -1272,17 +1264,16 @@ static bool scratch_grow(scratch *s)
     if (!nT)
         return false;
     s->T = nT;
-    float *nP = realloc(s->P, sizeof *nP * 2 * n);
+    float *nP = realloc(s->P, sizeof *nP * 2 * nc);
     if (!nP)
         return false;
     s->P = nP;
+    memset(s->P + 2 * oc, 0, sizeof *nP * 2 * (nc - oc));
     for (size_t w = (size_t)s->wpc; w-- > 0;) {
         memmove(s->I + w * nc, s->I + w * oc, sizeof *nI * oc);
         memmove(s->T + w * nc, s->T + w * oc, sizeof *nT * oc);
-        memmove(s->P + 2 * w * nc, s->P + 2 * w * oc, sizeof *nP * 2 * oc);
         memset(s->I + w * nc + oc, 0, sizeof *nI * (nc - oc));
         memset(s->T + w * nc + oc, 0, sizeof *nT * (nc - oc));
-        memset(s->P + 2 * (w * nc + oc), 0, sizeof *nP * 2 * (nc - oc));
     }
     s->cap = (int)nc;
     return true;
@@ -1453,8 +1444,13 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                         double *dram_at, bool *oom)
 {
     float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
-    float *P = sc->P + 2 * (size_t)wi * sc->cap;
-    double pipe[2] = {0, 0};    /* phase ph's pipe cycles not yet in P */
+    float *P = sc->P;
+    long pipe[3] = {0, 0, 0};   /* phase ph's instructions by pipe, not yet in P */
+    /* The shared pipes' initiation intervals, as the sampler's
+     * (sampler/sim.c): warp_size / lanes cycles, rounded up. */
+    int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    float ii_sfu = gpu->sfu_lanes > 0 ? (float)((ws + gpu->sfu_lanes - 1) / gpu->sfu_lanes) : 1;
+    float ii_ldst = gpu->ldst_lanes > 0 ? (float)((ws + gpu->ldst_lanes - 1) / gpu->ldst_lanes) : 1;
     uint64_t nbr = 0, nmem = 0, nloop = 0;
     /* Registers the program never names stay unread. */
     for (int i = 0; i < w->nnamed; i++) {
@@ -1522,20 +1518,19 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 t = start + 1.0;
                 in_ph++;
                 cnt++;
-                pipe[0] += in->pipe[0];
-                pipe[1] += in->pipe[1];
+                pipe[in->pipe]++;
                 if (in->end == WE_BARRIER) {
                     I[ph] += (float)in_ph;
-                    P[2 * ph] += (float)pipe[0];
-                    P[2 * ph + 1] += (float)pipe[1];
+                    P[2 * ph] += (float)pipe[1] * ii_sfu;
+                    P[2 * ph + 1] += (float)pipe[2] * ii_ldst;
                     in_ph = 0;
-                    pipe[0] = pipe[1] = 0;
+                    pipe[1] = pipe[2] = 0;
                     if (ph + 1 >= sc->cap && sc->cap < MC_WALKPH) {
                         if (!scratch_grow(sc))
                             *oom = true;
                         I = sc->I + (size_t)wi * sc->cap;
                         T = sc->T + (size_t)wi * sc->cap;
-                        P = sc->P + 2 * (size_t)wi * sc->cap;
+                        P = sc->P;
                     }
                     if (ph + 1 < sc->cap) {
                         T[ph] += (float)(t - t_phase);
@@ -1564,8 +1559,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             n_ev = st[4];
             n_mw = st[5];
             nmem += (uint64_t)g->nstore;
-            pipe[0] += g->pipe[0];
-            pipe[1] += g->pipe[1];
+            pipe[1] += g->npipe[1];
+            pipe[2] += g->npipe[2];
             in_ph += g->ninsts;
             cnt += g->ninsts;
             i += g->ninsts;
@@ -1594,8 +1589,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     }
     I[ph] += (float)in_ph;
     T[ph] += (float)(t - t_phase);
-    P[2 * ph] += (float)pipe[0];
-    P[2 * ph + 1] += (float)pipe[1];
+    P[2 * ph] += (float)pipe[1] * ii_sfu;
+    P[2 * ph + 1] += (float)pipe[2] * ii_ldst;
     *sm = s_mem;
     *sd = s_dep;
     *nev = n_ev;
@@ -1633,10 +1628,14 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
                      const walk_prog *prog, walk_memo *mm, uint64_t seed, uint64_t cta, int wpc,
                      double *ready, bool *from_mem, scratch *sc, double *sm, double *sd,
                      double *nev, double *nmw, int *nph_out, int *used, double *drain_out,
-                     double *cw_out, double *cc_out, double *cl_out, bool *oom)
+                     double *cw_out, double *cc_out, double *cl_out, double *step_out,
+                     bool *oom)
 {
     int nph = 1;
-    double cta_drain = 0, cw = 0, cc = 0, cl = 0;
+    double cta_drain = 0, cw = 0, cc = 0, cl = 0, step = 0;
+    /* Warp instructions the SM issues a cycle. */
+    double issue = (double)(gpu->schedulers > 0 ? gpu->schedulers : 1)
+                 * (gpu->issue_width > 0 ? gpu->issue_width : 1);
     loop_draws ld;
     ld.n = 0;
     for (int w = 0; w < wpc; w++) {
@@ -1651,23 +1650,33 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     if (*oom)
         return;
     int scap = sc->cap;
-    float *I = sc->I, *T = sc->T;
+    float *I = sc->I, *T = sc->T, *P = sc->P;
     /* Every phase: work (mean warp), critical (slowest warp) and live time
-     * (header). */
+     * (header); and alone, the longest of its slowest warp's lone time and
+     * the cycles its warps together hold the SFU pipe, the LD/ST pipe or
+     * the SM's issue (rf_ctaset.cta_step). */
     for (int ph = 0; ph < nph; ph++) {
-        double mx = 0, sum = 0;
+        double mx = 0, sum = 0, is = 0;
         for (int w = 0; w < wpc; w++) {
-            double v = T[(size_t)w * scap + ph];
+            size_t r = (size_t)w * scap + ph;
+            double v = T[r];
             sum += v;
             mx = v > mx ? v : mx;
+            is += I[r];
         }
+        double p0 = P[2 * ph], p1 = P[2 * ph + 1];
         cw += sum / wpc;
         cc += mx;
         cl += ph < nph - 1 ? mx : sum / wpc;
+        is /= issue;
+        double held = p0 > p1 ? p0 : p1;
+        held = is > held ? is : held;
+        step += held > mx ? held : mx;
     }
     *cw_out = cw;
     *cc_out = cc;
     *cl_out = cl;
+    *step_out = step;
     /* The stored rows: phases past MC_MAXPH into the last, each warp's time
      * there padded by the folded barriers' waits (the sum of the folded
      * phases' slowest warp less the slowest warp's sum), so that the rows'
@@ -1682,12 +1691,9 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
         }
         for (int w = 0; w < wpc; w++) {
             float *wi = I + (size_t)w * scap, *wt = T + (size_t)w * scap;
-            float *wp = sc->P + 2 * (size_t)w * scap;
             for (int ph = MC_MAXPH; ph < nph; ph++) {
                 wi[MC_MAXPH - 1] += wi[ph];
                 wt[MC_MAXPH - 1] += wt[ph];
-                wp[2 * (MC_MAXPH - 1)] += wp[2 * ph];
-                wp[2 * (MC_MAXPH - 1) + 1] += wp[2 * ph + 1];
             }
             smax = wt[MC_MAXPH - 1] > smax ? wt[MC_MAXPH - 1] : smax;
         }
@@ -1710,7 +1716,7 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
 
 typedef struct cta_slot {
     scratch sc;
-    double sm, sd, nev, nmw, drain, cw, cc, cl;
+    double sm, sd, nev, nmw, drain, cw, cc, cl, step;
     int nph, used;
 } cta_slot;
 
@@ -1746,12 +1752,12 @@ static int walk_job_run(int j, void *ctx)
         bool oom = false;
         size_t grp = (size_t)(j % (wj->nslot / WALK_BLOCK));
         sl.sm = sl.sd = sl.nev = sl.nmw = 0;
-        sl.cw = sl.cc = sl.cl = 0;
+        sl.cw = sl.cc = sl.cl = sl.step = 0;
         walk_cta(wj->gpu, wj->f, wj->prof, wj->prog, &wj->memo[grp], wj->seed,
                  (uint64_t)((wj->first_cta + wj->nfrom + i) * wj->stride), wj->wpc,
                  wj->ready + grp * GRP_READY, wj->from_mem + grp * GRP_FROM_MEM, &sl.sc, &sl.sm,
                  &sl.sd, &sl.nev, &sl.nmw, &sl.nph, &sl.used, &sl.drain, &sl.cw, &sl.cc, &sl.cl,
-                 &oom);
+                 &sl.step, &oom);
         wj->slot[i % wj->nslot] = sl;
         if (oom)
             return RF_ENOMEM;
@@ -1941,7 +1947,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->off = malloc(sizeof *cs->off * (size_t)nctas);
         cs->insts = malloc(sizeof *cs->insts * (size_t)nctas * wpc * MC_MAXPH);
         cs->time = malloc(sizeof *cs->time * (size_t)nctas * wpc * MC_MAXPH);
-        cs->pipe = malloc(sizeof *cs->pipe * 2 * (size_t)nctas * wpc * MC_MAXPH);
+        cs->cta_step = calloc((size_t)nctas, sizeof *cs->cta_step);
     }
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
@@ -1954,7 +1960,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     if (!rc && !memo_init(&memo, &prog))
         rc = RF_ENOMEM;
     if (!rc && (!cs || !ready || !from_mem || !sc_ok || !cs->nph || !cs->off || !cs->insts
-                || !cs->time || !cs->pipe || !cs->cta_drain || !cs->run || !cs->cta_crit))
+                || !cs->time || !cs->cta_step || !cs->cta_drain || !cs->run || !cs->cta_crit))
         rc = RF_ENOMEM;
     if (rc)
         goto done;
@@ -1993,6 +1999,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         int nph;
         double cta_drain;
         double cw = 0, cc = 0, cl = 0;  /* the CTA's work, critical and live time */
+        double cst = 0;                 /* and its time alone (cta_step) */
         int used;                       /* phases of the rows written */
         int scap = sc.cap;      /* the rows are zero (calloc, then cleared below) */
         if (c < nfrom) {
@@ -2004,13 +2011,11 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             for (int w = 0; w < wpc; w++) {
                 memcpy(I + (size_t)w * scap, rf_ctaset_insts(from, c, w), sizeof *I * (size_t)nph);
                 memcpy(T + (size_t)w * scap, rf_ctaset_time(from, c, w), sizeof *T * (size_t)nph);
-                if (from->pipe)
-                    memcpy(P + 2 * (size_t)w * scap, rf_ctaset_pipe(from, c, w),
-                           sizeof *P * 2 * (size_t)nph);
             }
             cw = from->cta_crit[3 * c];
             cc = from->cta_crit[3 * c + 1];
             cl = from->cta_crit[3 * c + 2];
+            cst = from->cta_step ? from->cta_step[c] : cc;
             cta_drain = from->cta_drain[c];
             sm = from->run[4 * c];
             sd = from->run[4 * c + 1];
@@ -2035,6 +2040,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             cw = sl->cw;
             cc = sl->cc;
             cl = sl->cl;
+            cst = sl->step;
             scap = sl->sc.cap;
             I = sl->sc.I;
             T = sl->sc.T;
@@ -2045,7 +2051,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             walk_cta(gpu, f, prof, &prog, &memo, seed, (uint64_t)((first_cta + c) * stride), wpc,
                      ready,
                      from_mem, &sc, &csm, &csd, &cev, &cmw, &nph, &used, &cta_drain, &cw, &cc,
-                     &cl, &oom);
+                     &cl, &cst, &oom);
             sm += csm;
             sd += csd;
             nev += cev;
@@ -2064,6 +2070,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->cta_crit[3 * c] = cw;
         cs->cta_crit[3 * c + 1] = cc;
         cs->cta_crit[3 * c + 2] = cl;
+        cs->cta_step[c] = cst;
         cs->run[4 * c] = sm;
         cs->run[4 * c + 1] = sd;
         cs->run[4 * c + 2] = nev;
@@ -2076,15 +2083,14 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             size_t at = nrows + (size_t)w * nph;
             memcpy(cs->insts + at, I + (size_t)w * scap, sizeof *I * (size_t)nph);
             memcpy(cs->time + at, T + (size_t)w * scap, sizeof *T * (size_t)nph);
-            memcpy(cs->pipe + 2 * at, P + 2 * (size_t)w * scap, sizeof *P * 2 * (size_t)nph);
             for (int ph = 0; ph < nph; ph++) {
                 ti += I[(size_t)w * scap + ph];
                 tt += T[(size_t)w * scap + ph];
             }
             memset(I + (size_t)w * scap, 0, sizeof *I * (size_t)used);
             memset(T + (size_t)w * scap, 0, sizeof *T * (size_t)used);
-            memset(P + 2 * (size_t)w * scap, 0, sizeof *P * 2 * (size_t)used);
         }
+        memset(P, 0, sizeof *P * 2 * (size_t)used);
         nrows += (size_t)wpc * nph;
         work += cw;
         crit += cc;
@@ -2164,11 +2170,11 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
         cs->off = malloc(sizeof *cs->off * (size_t)nctas);
         cs->insts = malloc(sizeof *cs->insts * (to - from));
         cs->time = malloc(sizeof *cs->time * (to - from));
-        cs->pipe = src->pipe ? malloc(sizeof *cs->pipe * 2 * (to - from)) : NULL;
+        cs->cta_step = src->cta_step ? malloc(sizeof *cs->cta_step * (size_t)nctas) : NULL;
         cs->cta_drain = malloc(sizeof *cs->cta_drain * (size_t)nctas);
         cs->cta_crit = src->cta_crit ? malloc(sizeof *cs->cta_crit * 3 * (size_t)nctas) : NULL;
         if (!cs->nph || !cs->off || !cs->insts || !cs->time || !cs->cta_drain
-            || (src->cta_crit && !cs->cta_crit) || (src->pipe && !cs->pipe)) {
+            || (src->cta_crit && !cs->cta_crit) || (src->cta_step && !cs->cta_step)) {
             rf_kchar_ctaset_free(cs);
             return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
                               "kernel characteristics: out of memory");
@@ -2185,13 +2191,14 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
             cs->off[c] = src->off[first + c] - from;
         memcpy(cs->insts, src->insts + from, sizeof *cs->insts * (to - from));
         memcpy(cs->time, src->time + from, sizeof *cs->time * (to - from));
-        if (src->pipe)
-            memcpy(cs->pipe, src->pipe + 2 * from, sizeof *cs->pipe * 2 * (to - from));
+        if (src->cta_step)
+            memcpy(cs->cta_step, src->cta_step + first, sizeof *cs->cta_step * (size_t)nctas);
     } else {
         cs->view = true;
         cs->nph = src->nph + first;
         cs->off = src->off + first;
         cs->cta_crit = src->cta_crit ? src->cta_crit + 3 * (size_t)first : NULL;
+        cs->cta_step = src->cta_step ? src->cta_step + first : NULL;
         cs->cta_drain = src->cta_drain + first;
     }
     /* The ratios over the slice's CTAs, summed as the walk sums them (the
@@ -3159,9 +3166,6 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     long n = ctas < RF_KCHAR_CRIT_MAX ? ctas : RF_KCHAR_CRIT_MAX, first = ctas - n;
     if (n < 1)
         return RF_OK;
-    /* Warp instructions the SM issues a cycle. */
-    double issue = (double)(gpu->schedulers > 0 ? gpu->schedulers : 1)
-                 * (gpu->issue_width > 0 ? gpu->issue_width : 1);
     double *lone = malloc(sizeof *lone * (size_t)n * 2);
     long *rec = malloc(sizeof *rec * (size_t)n);
     if (!lone || !rec) {
@@ -3192,29 +3196,8 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
         cs->drain = dsum / m;
         for (int c = 0; c < m; c++) {
             double t = 0;
-            if (cs->pipe) {
-                /* Each phase takes its slowest warp's lone time, or the
-                 * cycles its warps together hold the SFU or the LD/ST
-                 * pipe, where that is longer: alone on the SM a CTA's
-                 * warps leave each barrier together, and a phase of SFU
-                 * or shared-memory work queues for the one pipe. */
-                const float *T = rf_ctaset_time(cs, c, 0), *P = rf_ctaset_pipe(cs, c, 0);
-                const float *I = rf_ctaset_insts(cs, c, 0);
-                int nph = cs->nph[c];
-                for (int ph = 0; ph < nph; ph++) {
-                    double mx = 0, p0 = 0, p1 = 0, is = 0;
-                    for (int w = 0; w < cs->wpc; w++) {
-                        size_t r = (size_t)w * nph + ph;
-                        mx = T[r] > mx ? T[r] : mx;
-                        p0 += P[2 * r];
-                        p1 += P[2 * r + 1];
-                        is += I[r];
-                    }
-                    is /= issue;
-                    mx = p0 > mx ? p0 : mx;
-                    mx = is > mx ? is : mx;
-                    t += p1 > mx ? p1 : mx;
-                }
+            if (cs->cta_step) {
+                t = cs->cta_step[c];
             } else if (cs->cta_crit) {
                 t = cs->cta_crit[3 * c + 1];
             } else {

@@ -91,10 +91,6 @@ typedef struct rf_ctaset {
                             * each (rf_ctaset_insts) */
     float *insts;          /* warp instructions per phase */
     float *time;           /* same layout: lone-warp cycles */
-    float *pipe;           /* two per row: the cycles the warp's phase holds the
-                            * SFU pipe and the LD/ST pipe (its instructions of
-                            * each times the pipe's initiation interval); NULL:
-                            * none counted */
     double active_frac;    /* E[sum_p mean_w T] / E[sum_p max_w T] */
     double cpi_lone;       /* sum T / sum I (over the rows) */
     double live_frac;      /* share of resident warps not exited (barrier waits count) */
@@ -112,6 +108,14 @@ typedef struct rf_ctaset {
                             * mean warp's lone time), critical time (of the slowest
                             * warp's) and live time, over every phase, also those
                             * folded into a row's last (maxph); NULL: from the rows */
+    double *cta_step;      /* [nctas] each CTA alone on the SM, its warps
+                            * leaving each barrier together: the sum over
+                            * every phase of the longest of its slowest warp's
+                            * lone time and the cycles its warps together
+                            * hold the SFU pipe, the LD/ST pipe (each
+                            * instruction the pipe's initiation interval, as
+                            * the sampler's) or the SM's issue; NULL: the
+                            * critical time of cta_crit */
     double *run;           /* [4 nctas] the walk's running sums of memory stall cycles,
                             * other stall cycles, waits ending a turn and memory waits
                             * after each CTA (NULL in a slice) */
@@ -130,12 +134,6 @@ static inline const float *rf_ctaset_insts(const rf_ctaset *cs, long c, int w)
 static inline const float *rf_ctaset_time(const rf_ctaset *cs, long c, int w)
 {
     return cs->time + cs->off[c] + (size_t)w * (size_t)cs->nph[c];
-}
-
-/* The same warp's SFU and LD/ST pipe cycles, two per phase (cs->pipe set). */
-static inline const float *rf_ctaset_pipe(const rf_ctaset *cs, long c, int w)
-{
-    return cs->pipe + 2 * (cs->off[c] + (size_t)w * (size_t)cs->nph[c]);
 }
 
 /* Where CTA c's rows end in insts and time. */

@@ -20,10 +20,6 @@
  * taking at most its lone speed (v = 1) until IPC(a) is used up, so old CTAs
  * finish first and the population drifts apart.  The model blends the two:
  * v_w = (1 - g) v(a) + g v_w,oldest, g = oldest_first (calibrated).
- * The SM's one SFU and one LD/ST pipe then cap the warps whose phases ask
- * more of a pipe together than it gives (pipe_share below): IPC(a) holds
- * the pipes' limit for the kernel's mean mix only, and a CTA's warps
- * leave a barrier together into the same phase.
  * A warp finishing a phase waits; when every warp of its CTA that is not done
  * waits, all move to their next phase (the barrier releases); a CTA whose
  * warps are all done frees its slot, and the next CTA of the grid starts
@@ -60,8 +56,6 @@ typedef struct sim {
     int wpc;
     double *rem;          /* lone cycles left in the phase */
     double *ipt;          /* instructions per lone cycle in the phase */
-    double *pu;           /* two per warp: SFU and LD/ST pipe cycles per lone cycle
-                           * in the phase */
     int *ph, *st, *cta;   /* cta per slot */
     long launched, total, first;
     int active;
@@ -84,7 +78,7 @@ typedef struct sim {
 static int sim_alloc(sim *s, const rf_ctaset *cs, int n)
 {
     int nw = n * cs->wpc;
-    size_t bytes = (size_t)(4 * nw + n) * sizeof(double) + (size_t)n * sizeof(long)
+    size_t bytes = (size_t)(2 * nw + n) * sizeof(double) + (size_t)n * sizeof(long)
                  + (size_t)(2 * nw + 2 * n) * sizeof(int);
     memset(s, 0, sizeof *s);
     s->buf = malloc(bytes);
@@ -96,8 +90,7 @@ static int sim_alloc(sim *s, const rf_ctaset *cs, int n)
     s->nslots = n;
     s->rem = s->buf;
     s->ipt = s->rem + nw;
-    s->pu = s->ipt + nw;
-    s->free_at = s->pu + 2 * nw;
+    s->free_at = s->ipt + nw;
     s->age = (long *)(s->free_at + n);
     s->ph = (int *)(s->age + n);
     s->st = s->ph + nw;
@@ -131,9 +124,6 @@ static void set_phase(sim *s, int slot, int w)
     double I = rf_ctaset_insts(s->cs, s->cta[slot], w)[s->ph[i]];
     s->rem[i] = T > 0 ? T : 0.0;
     s->ipt[i] = T > 0 ? I / T : 0.0;
-    const float *P = s->cs->pipe ? rf_ctaset_pipe(s->cs, s->cta[slot], w) + 2 * s->ph[i] : NULL;
-    s->pu[2 * i] = P && T > 0 ? P[0] / T : 0.0;
-    s->pu[2 * i + 1] = P && T > 0 ? P[1] / T : 0.0;
 }
 
 static void launch(sim *s, int slot)
@@ -338,49 +328,6 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
             v[order[x]] = 1.0 / (1.0 + pp[x] * (c - 1.0));
 }
 
-/* The shared pipes (one SFU and one LD/ST pipe per SM, as the sampler's):
- * at speed v_i a warp asks d_i = v_i pu_i cycles of pipe u per cycle,
- * pu_i its phase's pipe cycles per lone cycle.  IPC(a) holds the pipe's
- * limit for the kernel's mean mix; where the issuing warps' phases ask
- * more than the pipe gives (sum d_i > 1: a CTA's warps in step through
- * an SFU or shared-memory phase, as alone in a drain or at a cold start),
- * the pipe stretches its own cycles: at c >= 1 cycles per pipe cycle a
- * warp moves at f_i = 1 / (1 + d_i (c - 1)) of v_i, c solving
- *     sum_i d_i / (1 + d_i (c - 1)) = 1,
- * so the warps of pipe-bound phases slow and the others keep their
- * speed.  The left side falls and is convex in c: Newton's steps from
- * c = 1 rise to the root. */
-#define PIPE_TOL 1e-9
-
-static void pipe_share(const sim *s, const int *order, int na, int u, double *v, double *d)
-{
-    double sum = 0;
-    for (int x = 0; x < na; x++) {
-        int i = order[x];
-        d[x] = v[i] * s->pu[2 * i + u];
-        sum += d[x];
-    }
-    if (!(sum > 1.0))
-        return;
-    double c = 1.0;
-    for (int it = 0; it < 100; it++) {
-        double f = -1.0, df = 0;
-        for (int x = 0; x < na; x++) {
-            double r = d[x] / (1.0 + d[x] * (c - 1.0));
-            f += r;
-            df -= r * r;
-        }
-        if (!(df < 0))
-            break;
-        double h = f / df;
-        c -= h;
-        if (fabs(h) < PIPE_TOL * c)
-            break;
-    }
-    for (int x = 0; x < na; x++)
-        v[order[x]] /= 1.0 + d[x] * (c - 1.0);
-}
-
 /* The start of a run: every slot given a fresh CTA at t = 0, then the
  * functional warming (run->warm_ctas). */
 static int sim_start(sim *s, const rf_ctaset *cs, double drain, const rf_waves_run *run)
@@ -499,7 +446,7 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
         double eq = a > 0 ? ipc * cs->cpi_lone / a : 0.0;
         /* dt: the first phase end, the least rem / v over the warps that
          * move (a minimum: kept without a branch per warp). */
-        double left = ipc;
+        double dt = INFINITY, rate = 0, left = ipc;
         for (int x = 0; x < na; x++) {
             int i = order[x];
             double vi = (stretched ? v[i] : eq) * (1.0 - lam);
@@ -509,16 +456,9 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
                 left -= g;
             }
             v[i] = vi;
-        }
-        if (cs->pipe)
-            for (int u = 0; u < 2; u++)
-                pipe_share(&s, order, na, u, v, pp);
-        double dt = INFINITY, rate = 0;
-        for (int x = 0; x < na; x++) {
-            int i = order[x];
-            double q = v[i] > 0 ? s.rem[i] / v[i] : INFINITY;
+            double q = vi > 0 ? s.rem[i] / vi : INFINITY;
             dt = q < dt ? q : dt;
-            rate += v[i] * s.ipt[i];
+            rate += vi * s.ipt[i];
         }
         if (dt == INFINITY)
             dt = -1;

@@ -235,7 +235,7 @@ static void ctaset_slice_is_the_walk(void **state)
     assert_int_equal(rf_ctaset_nrows(slice), rows);
     assert_memory_equal(slice->insts, direct->insts, sizeof *slice->insts * rows);
     assert_memory_equal(slice->time, direct->time, sizeof *slice->time * rows);
-    assert_memory_equal(slice->pipe, direct->pipe, sizeof *slice->pipe * 2 * rows);
+    assert_memory_equal(slice->cta_step, direct->cta_step, sizeof *slice->cta_step * 8);
     assert_true(slice->cpi_lone == direct->cpi_lone);
     assert_true(slice->active_frac == direct->active_frac);
     assert_true(slice->live_frac == direct->live_frac);
@@ -487,11 +487,19 @@ static void compute_walked_is_compute(void **state)
 
 static rf_kernel *load_spec(const char *path);
 
-/* The pipe cycles of a warp's phases (rf_ctaset.pipe), fermi-gtx480: 4
- * SFU lanes and 16 LD/ST lanes, so an SFU instruction holds its pipe
- * 32 / 4 = 8 cycles and a load or store 32 / 16 = 2.  Phase 0: two sfu,
- * an alu, an lds, the barrier: SFU 2 x 8 = 16, LD/ST 1 x 2 = 2.  Phase 1:
- * ldg, sts, exit: SFU 0, LD/ST 2 x 2 = 4.  Every warp alike (no draws). */
+/* A CTA alone (rf_ctaset.cta_step), fermi-gtx480: 4 SFU lanes and 16
+ * LD/ST lanes, so an SFU instruction holds its pipe 32 / 4 = 8 cycles and
+ * a load or store 32 / 16 = 2; 2 schedulers issue 2 a cycle.  Each of 4
+ * warps walks alone (an instruction issues a cycle after the one before,
+ * when its operands are ready; result 2 + latency cycles after issue; SFU
+ * 20, ALU 4, shared 24, an L1 hit 32):
+ *   phase 0: sfu r1 at 0 (ready 22), sfu r2 at 1 (23), alu at 23, lds at
+ *            24 (ready 50), bar at 25: 26 cycles; the 4 warps hold the SFU
+ *            pipe 4 x 2 x 8 = 64, LD/ST 4 x 2 = 8, issue 4 x 5 / 2 = 10;
+ *   phase 1: ldg at 26 (ready 60), sts waits for it: 60, exit 61: 62 - 26
+ *            = 36 cycles; LD/ST 4 x 2 x 2 = 16, issue 4 x 3 / 2 = 6.
+ * Critical time 26 + 36 = 62; alone 64 + 36 = 100.  With 32 SFU lanes the
+ * SFU pipe holds 4 x 2 x 1 = 8 and the CTA alone takes its 62. */
 static rf_func *pipe_phases(void)
 {
     kb_builder b;
@@ -509,7 +517,7 @@ static rf_func *pipe_phases(void)
     return kb_finish(&b);
 }
 
-static void pipe_cycles_per_phase(void **state)
+static void cta_alone_holds_the_pipes(void **state)
 {
     (void)state;
     rf_gpu gpu;
@@ -520,36 +528,29 @@ static void pipe_cycles_per_phase(void **state)
     assert_non_null(f);
     rf_ctaset *cs = NULL;
     assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 4, 0, 2, 1, 1, &cs, &err), 0);
-    assert_non_null(cs->pipe);
+    assert_non_null(cs->cta_step);
     for (int c = 0; c < 2; c++) {
         assert_int_equal(cs->nph[c], 2);
-        for (int w = 0; w < 4; w++) {
-            const float *P = rf_ctaset_pipe(cs, c, w);
-            assert_float_equal(P[0], 16.0, 0.0);
-            assert_float_equal(P[1], 2.0, 0.0);
-            assert_float_equal(P[2], 0.0, 0.0);
-            assert_float_equal(P[3], 4.0, 0.0);
-        }
+        assert_float_equal(rf_ctaset_time(cs, c, 3)[0], 26.0, 1e-9);
+        assert_float_equal(rf_ctaset_time(cs, c, 3)[1], 36.0, 1e-9);
+        assert_float_equal(cs->cta_crit[3 * c + 1], 62.0, 1e-9);
+        assert_float_equal(cs->cta_step[c], 100.0, 1e-9);
     }
-    /* 32 SFU lanes: one cycle each. */
     gpu.sfu_lanes = 32;
     rf_ctaset *wide = NULL;
     assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 4, 0, 1, 1, 1, &wide, &err), 0);
-    assert_float_equal(rf_ctaset_pipe(wide, 0, 0)[0], 2.0, 0.0);
+    assert_float_equal(wide->cta_step[0], 62.0, 1e-9);
     rf_kchar_ctaset_free(wide);
     rf_kchar_ctaset_free(cs);
     kb_free(f);
 }
 
-/* A CTA's lone cycles (rf_ipc_kernel.lone) take each barrier phase at its
- * slowest warp's lone time or, where longer, the cycles its warps
- * together hold the SFU or the LD/ST pipe or the SM's issue (2 schedulers
- * on fermi-gtx480).  softmax_row's CTAs, 8 warps, the default run's share
- * (35 CTAs, every one walked): the phase of four ex2 per warp holds the
- * SFU pipe 8 x 4 x 8 = 256 cycles, well over its slowest warp's lone
- * time, so every CTA's lone cycles exceed its critical time (cta_crit)
- * plus its drain by over 100 cycles, and equal the rule summed over the
- * walked rows. */
+/* A CTA's lone cycles (rf_ipc_kernel.lone) are its time alone
+ * (rf_ctaset.cta_step) plus the drain.  softmax_row's CTAs, 8 warps, the
+ * default run's share (35 CTAs, every one walked): the phase of four ex2
+ * per warp holds the SFU pipe 8 x 4 x 8 = 256 cycles, well over its
+ * slowest warp's lone time, so every CTA alone takes over 100 cycles more
+ * than its critical time (cta_crit). */
 static void lone_cta_holds_the_pipes(void **state)
 {
     (void)state;
@@ -569,21 +570,8 @@ static void lone_cta_holds_the_pipes(void **state)
         drain += cs->cta_drain[c];
     drain /= 35;
     for (int c = 0; c < 35; c++) {
-        double t = 0;
-        int nph = cs->nph[c];
-        for (int ph = 0; ph < nph; ph++) {
-            double mx = 0, p0 = 0, p1 = 0, is = 0;
-            for (int w = 0; w < 8; w++) {
-                size_t r = (size_t)w * nph + ph;
-                mx = fmax(mx, rf_ctaset_time(cs, c, 0)[r]);
-                p0 += rf_ctaset_pipe(cs, c, 0)[2 * r];
-                p1 += rf_ctaset_pipe(cs, c, 0)[2 * r + 1];
-                is += rf_ctaset_insts(cs, c, 0)[r];
-            }
-            t += fmax(fmax(mx, is / 2), fmax(p0, p1));
-        }
-        assert_float_equal(kc.lone[c], t + drain, 1e-3 * t);
-        assert_true(kc.lone[c] > cs->cta_crit[3 * c + 1] + drain + 100);
+        assert_float_equal(kc.lone[c], cs->cta_step[c] + drain, 1e-3 * kc.lone[c]);
+        assert_true(cs->cta_step[c] > cs->cta_crit[3 * c + 1] + 100);
     }
     rf_kchar_ctaset_free(cs);
     rf_kchar_ctaset_free(walked);
@@ -627,13 +615,11 @@ static void memo_changes_no_walk(void **state)
             for (int ph = 0; ph < one->nph[0]; ph++) {
                 assert_true(rf_ctaset_insts(one, 0, w)[ph] == rf_ctaset_insts(all, c, w)[ph]);
                 assert_true(rf_ctaset_time(one, 0, w)[ph] == rf_ctaset_time(all, c, w)[ph]);
-                for (int u = 0; u < 2; u++)
-                    assert_true(rf_ctaset_pipe(one, 0, w)[2 * ph + u]
-                                == rf_ctaset_pipe(all, c, w)[2 * ph + u]);
             }
         assert_true(one->cta_drain[0] == all->cta_drain[c]);
         for (int q = 0; q < 3; q++)
             assert_true(one->cta_crit[q] == all->cta_crit[3 * c + q]);
+        assert_true(one->cta_step[0] == all->cta_step[c]);
         rf_kchar_ctaset_free(one);
     }
     rf_kchar_ctaset_free(all);
@@ -1394,7 +1380,7 @@ int main(void)
         cmocka_unit_test(pool_balance_table),
         cmocka_unit_test(run_count_from_walks_and_paths),
         cmocka_unit_test(memo_changes_no_walk),
-        cmocka_unit_test(pipe_cycles_per_phase),
+        cmocka_unit_test(cta_alone_holds_the_pipes),
         cmocka_unit_test(lone_cta_holds_the_pipes),
         cmocka_unit_test(memo_run_through_fall_through),
         cmocka_unit_test(loop_draws_are_the_ctas),

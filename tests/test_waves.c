@@ -106,41 +106,6 @@ static void issue_stretch_where_throughput_bound(void **state)
     free_set(cs);
 }
 
-/* The shared pipes (rf_ctaset.pipe).  Two warps of one phase, 10 lone
- * cycles and 10 instructions each, IPC(a) = a (every warp at lone speed
- * v = 1).  Both holding the SFU pipe 16 cycles: each asks d = 16 / 10 =
- * 1.6 pipe cycles a cycle, 3.2 together; sum_i d / (1 + d (c - 1)) = 1
- * gives 1 + 1.6 (c - 1) = 3.2, each warp at 1 / 3.2 of its speed, so the
- * phase ends at 10 x 3.2 = 32, the pipe's 2 x 16 cycles: IPC 20 / 32.
- * Only warp 0 holding it: d = 1.6 alone, f = 1 / 1.6: warp 1 ends at 10,
- * warp 0 at 16 (its 16 pipe cycles): IPC 20 / 16.  The LD/ST pipe alike. */
-static void pipe_bound_phases(void **state)
-{
-    (void)state;
-    const float t[2][2] = {{10, 0}, {10, 0}};
-    rf_waves_run run = {.resident = 1, .ctas = 1};
-    rf_waves_out o;
-    for (int u = 0; u < 2; u++) {
-        rf_ctaset *cs = ctaset_two_warps(1, 1, t);
-        cs->pipe = calloc(4, sizeof *cs->pipe);
-        assert_non_null(cs->pipe);
-        cs->pipe[u] = 16;          /* warp 0's phase */
-        cs->pipe[2 + u] = 16;      /* warp 1's */
-        assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
-        assert_float_equal(o.cycles, 32, 1e-6);
-        assert_float_equal(o.ipc, 20.0 / 32.0, 1e-6);
-        cs->pipe[2 + u] = 0;
-        assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
-        assert_float_equal(o.cycles, 16, 1e-6);
-        assert_float_equal(o.ipc, 20.0 / 16.0, 1e-6);
-        /* Under the pipe's cycles a phase keeps its lone speed. */
-        cs->pipe[u] = 8;
-        assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
-        assert_float_equal(o.cycles, 10, 1e-9);
-        free_set(cs);
-    }
-}
-
 static void barrier_waits_for_the_slowest(void **state)
 {
     (void)state;
@@ -303,7 +268,6 @@ int main(void)
         cmocka_unit_test(latency_bound_cta),
         cmocka_unit_test(issue_bound_sharing),
         cmocka_unit_test(issue_stretch_where_throughput_bound),
-        cmocka_unit_test(pipe_bound_phases),
         cmocka_unit_test(barrier_waits_for_the_slowest),
         cmocka_unit_test(slots_drain_before_the_next_cta),
     };
