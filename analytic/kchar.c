@@ -938,6 +938,9 @@ typedef struct walk_prog {
     walk_seg *seg;
     uint16_t *mreg;
     size_t memo_words;           /* a walk_memo's size; 0: no run is memoised */
+    float pipe_ii[3];            /* by walk_inst.pipe: the cycles an instruction
+                                  * holds its pipe, as the sampler's (sampler/
+                                  * sim.c: warp_size / lanes, rounded up) */
 } walk_prog;
 
 static void walk_prog_free(walk_prog *w)
@@ -1139,6 +1142,10 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
     }
     bool seen[NREG] = {false};
     w->nnamed = 0;
+    int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    w->pipe_ii[0] = 0;
+    w->pipe_ii[1] = gpu->sfu_lanes > 0 ? (float)((ws + gpu->sfu_lanes - 1) / gpu->sfu_lanes) : 1;
+    w->pipe_ii[2] = gpu->ldst_lanes > 0 ? (float)((ws + gpu->ldst_lanes - 1) / gpu->ldst_lanes) : 1;
     for (int k = 0; k < f->ninsts; k++) {
         const rf_inst *in = &f->insts[k];
         walk_inst *x = &w->in[k];
@@ -1446,11 +1453,6 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
     float *P = sc->P;
     long pipe[3] = {0, 0, 0};   /* phase ph's instructions by pipe, not yet in P */
-    /* The shared pipes' initiation intervals, as the sampler's
-     * (sampler/sim.c): warp_size / lanes cycles, rounded up. */
-    int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
-    float ii_sfu = gpu->sfu_lanes > 0 ? (float)((ws + gpu->sfu_lanes - 1) / gpu->sfu_lanes) : 1;
-    float ii_ldst = gpu->ldst_lanes > 0 ? (float)((ws + gpu->ldst_lanes - 1) / gpu->ldst_lanes) : 1;
     uint64_t nbr = 0, nmem = 0, nloop = 0;
     /* Registers the program never names stay unread. */
     for (int i = 0; i < w->nnamed; i++) {
@@ -1521,8 +1523,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 pipe[in->pipe]++;
                 if (in->end == WE_BARRIER) {
                     I[ph] += (float)in_ph;
-                    P[2 * ph] += (float)pipe[1] * ii_sfu;
-                    P[2 * ph + 1] += (float)pipe[2] * ii_ldst;
+                    P[2 * ph] += (float)pipe[1] * w->pipe_ii[1];
+                    P[2 * ph + 1] += (float)pipe[2] * w->pipe_ii[2];
                     in_ph = 0;
                     pipe[1] = pipe[2] = 0;
                     if (ph + 1 >= sc->cap && sc->cap < MC_WALKPH) {
@@ -1589,8 +1591,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     }
     I[ph] += (float)in_ph;
     T[ph] += (float)(t - t_phase);
-    P[2 * ph] += (float)pipe[1] * ii_sfu;
-    P[2 * ph + 1] += (float)pipe[2] * ii_ldst;
+    P[2 * ph] += (float)pipe[1] * w->pipe_ii[1];
+    P[2 * ph + 1] += (float)pipe[2] * w->pipe_ii[2];
     *sm = s_mem;
     *sd = s_dep;
     *nev = n_ev;
