@@ -120,7 +120,13 @@
  *   h = h0 (reuse[C / W_pool] - span[C / W_pool] + span[C / W])
  * with W_pool the pool's warps, or the resident warps not waiting on
  * memory where they are fewer (the pool takes only those; calibrate/
- * extrapolate.c).  Hit rates on maxwell-ltrf #7 at rfkit's preferred pool
+ * extrapolate.c).  Where the kernel's DRAM cap holds the SM below what
+ * its warps would issue, most of them queue for DRAM, and Little's law at
+ * that cap bounds the rest by the cap times a warp's own cycles per
+ * instruction (rf_extrap_rfc_warps): a DRAM-bound kernel's pool is not
+ * full, and its few warps keep their registers in the cache (bscholes, #7,
+ * the 32-warp pool: 5.5 warps in it, hit rate 0.95 against the
+ * sampler's 0.95, 0.42 with the full pool).  Hit rates on maxwell-ltrf #7 at rfkit's preferred pool
  * (32 warps; full runs, sampler / model): bfs 0.78 / 0.72, kmeans 0.65 /
  * 0.66, libor 0.63 / 0.62, spmv 0.52 / 0.48, stream 0.59 / 0.60, hotspot
  * 0.60 / 0.58, sgemm 0.21 / 0.24; mean |error| over the nine 0.045.  Off:

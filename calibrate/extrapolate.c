@@ -377,6 +377,17 @@ static int pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel 
     return rc < 0 ? rc : RF_OK;
 }
 
+void rf_extrap_rfc_warps(double pool, double warps, double busy, double mem, double dram_cap,
+                         bool two_level, double *pool_in, double *sharing)
+{
+    double r = busy + mem > 0 ? busy / (busy + mem) : 1.0;
+    if (warps > 0 && dram_cap * busy < fmin(pool, warps * r))
+        r = dram_cap * busy / warps;
+    double turns = two_level && r > 0 ? pool / r : pool;
+    *sharing = fmin(turns, warps);
+    *pool_in = two_level ? fmin(pool, warps * r) : 0.0;
+}
+
 static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ, double warps,
                     rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m,
                     const rf_pf_kernel *pk_in, rf_pf_kernel *pk_out, rf_pf_terms *t_out,
@@ -399,23 +410,20 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ, do
         policy = RF_SCHED_TWO_LEVEL;        /* as the sampler: LTRF's active pool */
     double pool = policy == RF_SCHED_TWO_LEVEL ? rf_design_pool(d, gpu)
                                                : occ->warps_per_sm;
-    /* RFC: the warps whose registers share the cache over a reuse that
-     * spans a pool exit are those that take turns in the pool: W_pool / r0
-     * (r0: share of a warp's time not waiting on memory, before the cache's
-     * own stalls; all of them without a two-level pool), at most the
-     * resident warps that issue (the kernel's active fraction); within one
-     * stay in the pool, the warps in the pool: W_pool, or the N a r0 of
-     * the N resident warps (active fraction a) that are not waiting on
-     * memory where they are fewer, since the pool takes only those
-     * (analytic/prefetch.c). */
+    /* RFC: the warps that share the cache (rf_extrap_rfc_warps), from the
+     * kernel's own cycles per instruction before the cache's stalls, its
+     * lone memory stall and its DRAM cap. */
     double act0 = k->active_frac > 0 ? k->active_frac : 1.0;
     double busy0 = 1.0 + p->lat_scale * k->stall_dep + m->extra_stall;
-    double r0 = busy0 / (busy0 + p->mem_scale * k->stall_mem);
-    double turns = policy == RF_SCHED_TWO_LEVEL && r0 > 0 ? pool / r0 : pool;
-    double sharing = fmin(turns, warps * act0);
+    double dcap = k->dram_bytes > 0 && m->dram_bytes_per_cycle > 0
+                      ? m->dram_bytes_per_cycle / k->dram_bytes
+                      : INFINITY;
+    double pool_in, sharing;
+    rf_extrap_rfc_warps(pool, warps * act0, busy0, p->mem_scale * k->stall_mem, dcap,
+                        policy == RF_SCHED_TWO_LEVEL, &pool_in, &sharing);
     rf_pf_terms t;
     if (d->kind == RF_DESIGN_RFC && policy == RF_SCHED_TWO_LEVEL)
-        pk.pool_in = fmin(pool, warps * act0 * r0);
+        pk.pool_in = pool_in;
     rf_pf_terms_of(gpu, d, &pk, d->kind == RF_DESIGN_RFC ? sharing : pool, &p->pf, &t);
     m->rf_latency = 1.0;
     k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */

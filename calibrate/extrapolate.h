@@ -129,6 +129,24 @@ double rf_extrap_rel_var(double s, int n, double w, double c, double vfit_rel);
  * (both 0) for other designs and records without the correction. */
 bool rf_extrap_hirf_ratio(const rf_calib *cal, const rf_design *d, double *corr, double *var);
 
+/* RFC: the warps whose registers share the cache (analytic/prefetch.c).
+ * Of the `warps` resident warps that issue (resident warps times the
+ * kernel's active fraction), a share r = busy / (busy + mem) is not waiting
+ * on memory: busy the cycles a warp spends per instruction on its own
+ * dependences and stalls, mem its memory stall per instruction.  Where the
+ * kernel's DRAM cap (instructions per cycle; INFINITY without DRAM) holds
+ * the SM below what those warps would issue, Little's law bounds the warps
+ * not waiting on memory by dram_cap x busy (the rest queue for DRAM), and
+ * where that bound is below both the pool and warps x r, r is taken from
+ * it: r = dram_cap busy / warps.  Under a two-level pool of `pool` warps:
+ * within one stay in the pool the warps in it, *pool_in = min(pool,
+ * warps r) (the pool takes only warps not waiting on memory); over a
+ * reuse that spans a pool exit those that take turns in it, *sharing =
+ * min(pool / r, warps).  Without a pool: *sharing = min(pool, warps),
+ * *pool_in = 0. */
+void rf_extrap_rfc_warps(double pool, double warps, double busy, double mem, double dram_cap,
+                         bool two_level, double *pool_in, double *sharing);
+
 /* CTAs the busiest SM runs: ceil(ctas / sms), sms <= 0 meaning the GPU's. */
 long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms);
 

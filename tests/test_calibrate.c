@@ -842,6 +842,37 @@ static void rfc_misses_skip_cache_banks(void **state)
     rf_kernel_destroy(k);
 }
 
+/* RFC's warps sharing the cache (rf_extrap_rfc_warps), by hand.
+ * pool 32, 64 issuing warps, busy 3 and mem 3 cycles per instruction:
+ * r = 3 / 6 = 0.5; without DRAM pool_in = min(32, 64 x 0.5) = 32 and
+ * sharing = min(32 / 0.5, 64) = 64.  With a DRAM cap of 1 instruction a
+ * cycle, 1 x 3 = 3 warps at most are not waiting on memory (3 < 32):
+ * r = 3 / 64, pool_in = 3, sharing = min(32 / (3 / 64), 64) = 64.
+ * pool 8, busy 3, mem 1: r = 0.75, warps r = 48; a cap of 4 bounds them
+ * by 12, above the pool: pool_in = 8, sharing = 8 / 0.75 = 10.667; a cap
+ * of 2 bounds them by 6: r = 6 / 64, pool_in = 6, sharing = min(85.3, 64)
+ * = 64.  Without a pool: sharing = min(pool, warps), pool_in = 0. */
+static void rfc_warps_by_hand(void **state)
+{
+    (void)state;
+    double in, sh;
+    rf_extrap_rfc_warps(32, 64, 3, 3, INFINITY, true, &in, &sh);
+    assert_float_equal(in, 32, 1e-12);
+    assert_float_equal(sh, 64, 1e-12);
+    rf_extrap_rfc_warps(32, 64, 3, 3, 1.0, true, &in, &sh);
+    assert_float_equal(in, 3, 1e-12);
+    assert_float_equal(sh, 64, 1e-12);
+    rf_extrap_rfc_warps(8, 64, 3, 1, 4.0, true, &in, &sh);
+    assert_float_equal(in, 8, 1e-12);
+    assert_float_equal(sh, 8 / 0.75, 1e-12);
+    rf_extrap_rfc_warps(8, 64, 3, 1, 2.0, true, &in, &sh);
+    assert_float_equal(in, 6, 1e-12);
+    assert_float_equal(sh, 64, 1e-12);
+    rf_extrap_rfc_warps(48, 40, 3, 1, 0.5, false, &in, &sh);
+    assert_float_equal(in, 0, 1e-12);
+    assert_float_equal(sh, 40, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -849,6 +880,7 @@ int main(void)
         cmocka_unit_test(calibrates_and_round_trips),
         cmocka_unit_test(bank_response_is_damped),
         cmocka_unit_test(rfc_misses_skip_cache_banks),
+        cmocka_unit_test(rfc_warps_by_hand),
         cmocka_unit_test(walked_calibration_is_the_same),
         cmocka_unit_test(short_run_level_is_the_rate),
         cmocka_unit_test(threads_give_the_same_record),
