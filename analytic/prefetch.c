@@ -105,7 +105,16 @@
  * both 8 and 32 warps.  Warps interleaving evenly each hold C / W lines, so a
  * read hits when its register was touched (read or written) by the same
  * warp with fewer than C / W other distinct registers since: its own-warp
- * LRU stack distance.  The profile of those distances, reuse[c] = share of
+ * LRU stack distance.  A result touches its line when it is written back,
+ * not when its producer issues: meanwhile the warp issues the independent
+ * instructions that follow, whose reads are older than the write.  The walk
+ * lands a result PF_LAND of the warp's instructions after its producer,
+ * or just before the first instruction that reads or rewrites it if that
+ * comes sooner (the warp waits for it there), and every pending result
+ * before the warp leaves the pool (they complete while it waits).  A
+ * global or local load's or an atomic's result lands at once: its warp
+ * leaves the pool to wait for it, and the line ages while the warp is out
+ * and comes back.  The profile of those distances, reuse[c] = share of
  * reads at distance below c, comes from warp paths walked with the profile's
  * branch probabilities (PF_REUSE_INSTS instructions, fixed seed); first
  * touches never hit.  Then
@@ -197,6 +206,14 @@
 #define PF_REUSE_INSTS 16384  /* instructions walked for the RFC reuse profile */
 #define PF_REUSE_WALKS 64     /* at most this many warp paths */
 #define PF_REUSE_SEED UINT64_C(0x72666372)
+/* The warp's own instructions between a result's producer and its write-back
+ * in the reuse walk (header, RFC): chosen on the nine tuning kernels by the
+ * least sum of bench_ltrf_calib's calibrated mean |IPC error| at both pools
+ * over calibration seeds 1-4 (0, landing at issue: 25.45 points; 2: 25.31;
+ * 3: 25.07; 4: 25.45); the sampler's hit rates of RFC #7, mean |error| over
+ * the nine at both pools, 0.046 at 0 and at 3. */
+#define PF_LAND 3
+#define PF_PENDING 64         /* results awaiting write-back in the walk (more land at once) */
 #define PF_MISS_CTAS 8        /* CTAs of the RFC miss-path walk */
 #define PF_MISS_SEED 1        /* ... and its seed (the sampler's default) */
 #define PF_RUN_GAP 5.0       /* cycles per issue of a warp finishing its interval (write
@@ -460,13 +477,69 @@ static int pool_exits(const rf_func *f, uint8_t *exit_at, rf_err *err)
     return 0;
 }
 
+/* Move register q to the top of the LRU stack. */
+static void lru_top(int *stack, long *ep, int *depth, int q, long epoch)
+{
+    int at = *depth;
+    for (int t = 0; t < *depth; t++)
+        if (stack[t] == q) {
+            at = t;
+            break;
+        }
+    if (at == *depth && *depth < RF_PF_REUSE)
+        (*depth)++;
+    if (at >= RF_PF_REUSE)
+        at = RF_PF_REUSE - 1;
+    memmove(stack + 1, stack, (size_t)at * sizeof *stack);
+    memmove(ep + 1, ep, (size_t)at * sizeof *ep);
+    stack[0] = q;
+    ep[0] = epoch;
+}
+
+/* Result register g lands: its LRU position counts among the writes', and
+ * it moves to the top. */
+static void land_one(int *stack, long *ep, int *depth, int g, long epoch, double *histw,
+                     double *nwrites)
+{
+    for (int j = 0; j < *depth; j++)
+        if (stack[j] == g) {
+            histw[j] += 1;
+            break;
+        }
+    *nwrites += 1;
+    lru_top(stack, ep, depth, g, epoch);
+}
+
+/* The pending results q[0..*n) (oldest first) due by instruction `now`
+ * (every one when now < 0) or read or rewritten by the instruction (r, w)
+ * land, in order. */
+static void land(int *stack, long *ep, int *depth, int *q, long *due, int *n, const rf_regset *r,
+                 const rf_regset *w, long now, long epoch, double *histw, double *nwrites)
+{
+    for (int e = 0; e < *n;) {
+        int g = q[e];
+        bool dep = (r->w[g / 64] >> (g % 64) & 1) || (w->w[g / 64] >> (g % 64) & 1);
+        if (!(now < 0 || dep || due[e] <= now)) {
+            e++;
+            continue;
+        }
+        land_one(stack, ep, depth, g, epoch, histw, nwrites);
+        memmove(q + e, q + e + 1, sizeof *q * (size_t)(*n - e - 1));
+        memmove(due + e, due + e + 1, sizeof *due * (size_t)(*n - e - 1));
+        (*n)--;
+    }
+}
+
 /* RFC reuse (header): warp paths drawn with the block edge probabilities
  * edge / freq (the sampler's branch rules; fixed seed, deterministic), up to
  * PF_REUSE_INSTS instructions in all; every register read records its
  * register's position in the warp's own LRU stack of general registers
- * (reads and writes both move a register to the top, reads before the
- * instruction's writes).  out->reuse[c] = share of reads at a position
- * below c; first touches never count as hits. */
+ * (a read moves its register to the top at once, a result when it lands:
+ * PF_LAND instructions after its producer, before the first instruction
+ * that reads or rewrites it, or before the warp leaves the pool, whichever
+ * comes first; a long-latency load's or an atomic's before the next
+ * instruction).  out->reuse[c] = share of reads at a position below c;
+ * first touches never count as hits. */
 static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                        const uint8_t *exit_at, rf_pf_kernel *out)
 {
@@ -483,63 +556,68 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
     for (uint64_t walk = 0; walk < PF_REUSE_WALKS && left > 0; walk++) {
         int stack[RF_PF_REUSE], depth = 0;
         long epoch = 0, ep[RF_PF_REUSE];     /* pool exits so far; at each entry's touch */
+        int pq[PF_PENDING], npq = 0;        /* results not landed yet, oldest first */
+        long pdue[PF_PENDING];              /* the instruction each is due by */
+        long n = 0;
         uint64_t step = 0;
         int b = entry;
         while (b >= 0 && b < f->nblocks && left > 0) {
             const rf_block *bb = &f->blocks[b];
-            for (int i = bb->first; i < bb->first + bb->ninsts && left > 0; i++, left--) {
+            for (int i = bb->first; i < bb->first + bb->ninsts && left > 0; i++, left--, n++) {
                 rf_regset r, w;
                 uint8_t pr;
                 rf_inst_reads(&f->insts[i], &r, &pr);
                 rf_inst_writes(&f->insts[i], &w, &pr);
-                if (exit_at && exit_at[i] == 1)
+                /* Results land (touch their line) when due, before an
+                 * instruction that reads or rewrites them, or all of them
+                 * while the warp waits out of the pool. */
+                bool out_before = exit_at && exit_at[i] == 1;
+                land(stack, ep, &depth, pq, pdue, &npq, &r, &w, out_before ? -1 : n, epoch, histw,
+                     &nwrites);
+                if (out_before)
                     epoch++;                /* the warp left the pool before i */
                 int u = rf_kchar_unit_of(f->insts[i].cls);
                 if (u >= 0)
                     ninsts_u[u] += 1;
-                int pos[2 * RF_PF_REUSE], nr = 0;
-                for (int pass = 0; pass < 2; pass++) {
-                    const rf_regset *set = pass ? &w : &r;
-                    for (int word = 0; word < 4; word++)
-                        for (uint64_t bits = set->w[word]; bits; bits &= bits - 1) {
-                            int q = word * 64 + __builtin_ctzll(bits);
-                            for (int j = 0; j < depth; j++)
-                                if (stack[j] == q) {
-                                    (pass ? histw : hist)[j] += 1;
-                                    if (!pass && ep[j] != epoch)
-                                        hists[j] += 1;
-                                    if (!pass && u >= 0) {
-                                        hist_u[u][j] += 1;
-                                        if (ep[j] != epoch)
-                                            hists_u[u][j] += 1;
-                                    }
-                                    break;
+                for (int word = 0; word < 4; word++)
+                    for (uint64_t bits = r.w[word]; bits; bits &= bits - 1) {
+                        int q = word * 64 + __builtin_ctzll(bits);
+                        for (int j = 0; j < depth; j++)
+                            if (stack[j] == q) {
+                                hist[j] += 1;
+                                if (ep[j] != epoch)
+                                    hists[j] += 1;
+                                if (u >= 0) {
+                                    hist_u[u][j] += 1;
+                                    if (ep[j] != epoch)
+                                        hists_u[u][j] += 1;
                                 }
-                            *(pass ? &nwrites : &nreads) += 1;
-                            if (!pass && u >= 0)
-                                nreads_u[u] += 1;
-                            pos[nr++] = q;
+                                break;
+                            }
+                        nreads += 1;
+                        if (u >= 0)
+                            nreads_u[u] += 1;
+                    }
+                for (int word = 0; word < 4; word++)
+                    for (uint64_t bits = r.w[word]; bits; bits &= bits - 1)
+                        lru_top(stack, ep, &depth, word * 64 + __builtin_ctzll(bits), epoch);
+                int cls = f->insts[i].cls;
+                long due = cls == RF_OC_LD_GLOBAL || cls == RF_OC_LD_LOCAL || cls == RF_OC_ATOMIC
+                               ? n : n + PF_LAND;
+                for (int word = 0; word < 4; word++)
+                    for (uint64_t bits = w.w[word]; bits; bits &= bits - 1) {
+                        int q = word * 64 + __builtin_ctzll(bits);
+                        if (npq < PF_PENDING) {
+                            pq[npq] = q;
+                            pdue[npq++] = due;
+                        } else {
+                            land_one(stack, ep, &depth, q, epoch, histw, &nwrites);
                         }
-                }
-                for (int j = 0; j < nr; j++) {
-                    /* Move pos[j] to the top of the stack. */
-                    int at = depth;
-                    for (int t = 0; t < depth; t++)
-                        if (stack[t] == pos[j]) {
-                            at = t;
-                            break;
-                        }
-                    if (at == depth && depth < RF_PF_REUSE)
-                        depth++;
-                    if (at >= RF_PF_REUSE)
-                        at = RF_PF_REUSE - 1;
-                    memmove(stack + 1, stack, (size_t)at * sizeof *stack);
-                    memmove(ep + 1, ep, (size_t)at * sizeof *ep);
-                    stack[0] = pos[j];
-                    ep[0] = epoch;
-                }
-                if (exit_at && exit_at[i] == 2)
+                    }
+                if (exit_at && exit_at[i] == 2) {
+                    land(stack, ep, &depth, pq, pdue, &npq, &r, &w, -1, epoch, histw, &nwrites);
                     epoch++;                /* a barrier: the warp leaves after i */
+                }
             }
             /* Next block: successor s with probability edge[2b + s] / freq[b]. */
             int next = -1;

@@ -295,6 +295,23 @@ static void grouped_exits(void **state)
     assert_float_equal(pk.act_wb, 0, 1e-12);
 }
 
+/* One sub-core's register cache of 16 lines. */
+static void rfc_fixture(simfix *fx)
+{
+    simfix_init(fx);
+    fx->gpu.rc_entries = 16;
+    fx->gpu.subcores = 1;
+}
+
+/* The fixture's code characterised, with its RFC reuse profile. */
+static rf_pf_kernel rfc_reuse(simfix *fx)
+{
+    rf_pf_kernel pk = characterise(fx, 16, false);
+    rf_err err = {0};
+    assert_int_equal(rf_pf_reuse(&fx->func, &fx->kernel.profile, &pk, &err), 0);
+    return pk;
+}
+
 /* RFC of 16 lines, latency 3, on r1 = f(r0); r2 = f(r1); EXIT (2/3 reads
  * per instruction).  Reuse profile (one path, every walk alike): r0 is a
  * first touch (never a hit); r1 is read at LRU position 0 (r1 written just
@@ -315,15 +332,11 @@ static void rfc_terms(void **state)
 {
     (void)state;
     simfix fx;
-    simfix_init(&fx);
-    fx.gpu.rc_entries = 16;
-    fx.gpu.subcores = 1;
+    rfc_fixture(&fx);
     simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
     simfix_finish(&fx);
-    rf_pf_kernel pk = characterise(&fx, 16, false);
-    rf_err err = {0};
-    assert_int_equal(rf_pf_reuse(&fx.func, &fx.kernel.profile, &pk, &err), 0);
+    rf_pf_kernel pk = rfc_reuse(&fx);
     rf_design d;
     rf_design_init(&d);
     d.kind = RF_DESIGN_RFC;
@@ -345,6 +358,7 @@ static void rfc_terms(void **state)
     assert_float_equal(t.rfc_hit, 0.25, 1e-12);
     assert_float_equal(t.extra_hold, 1.206299, 1e-6);
     /* The miss walk: only the late results' dependants wait on the path. */
+    rf_err err = {0};
     assert_int_equal(rf_pf_miss_walk(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, &pk, &err), 0);
     assert_float_equal(pk.miss_delay, 2.0, 1e-12);
     assert_float_equal(pk.miss_dep, 2.0 / 3.0, 1e-9);
@@ -376,16 +390,12 @@ static void rfc_span(void **state)
 {
     (void)state;
     simfix fx;
-    simfix_init(&fx);
-    fx.gpu.rc_entries = 16;
-    fx.gpu.subcores = 1;
+    rfc_fixture(&fx);
     simfix_add(&fx, RF_OC_LD_GLOBAL, (int[]){1, -1}, (int[]){0, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, 0, -1});
     simfix_add(&fx, RF_OC_ALU, (int[]){3, -1}, (int[]){2, -1});
     simfix_finish(&fx);
-    rf_pf_kernel pk = characterise(&fx, 16, false);
-    rf_err err = {0};
-    assert_int_equal(rf_pf_reuse(&fx.func, &fx.kernel.profile, &pk, &err), 0);
+    rf_pf_kernel pk = rfc_reuse(&fx);
     assert_float_equal(pk.reuse[1], 0.5, 1e-12);
     assert_float_equal(pk.reuse[2], 0.75, 1e-12);
     assert_float_equal(pk.reuse_span[1], 0.25, 1e-12);
@@ -408,6 +418,38 @@ static void rfc_span(void **state)
     assert_float_equal(t.rfc_hit, 0.25, 1e-12);
 }
 
+/* RFC results land at write-back, not at issue (analytic/prefetch.c,
+ * PF_LAND = 3 of the warp's instructions, or before a reader).  Six ALU
+ * instructions: r1 = f(r0); r2 = f(r3); r4 = f(r1); r5 = f(r3);
+ * r6 = f(r3); r7 = f(r2).  Stack (top first) before each read:
+ *   i0 reads r0, i1 reads r3: first touches; r1 and r2 pending (due 3, 4);
+ *   i2 reads r1: r1 lands first (its reader), [r1 r3 r0]: position 0;
+ *   i3 reads r3: [r1 r3 r0], position 1 (r2 not due until 4);
+ *   i4: r2 lands (due 4), [r2 r3 r1 r0]; r3 at position 1;
+ *   i5: r4 lands (due 5), [r4 r3 r2 r1 r0]; r2 at position 2.
+ * 6 reads: reuse[1] = 1/6, reuse[2] = 3/6, reuse[3] = reuse[max] = 4/6.
+ * (Writes at issue would give r1 position 2, r3 3 and 1, r2 5: reuse[2]
+ * = 1/6.)  Every result lands on a first touch: reuse_w = 0. */
+static void rfc_results_land_late(void **state)
+{
+    (void)state;
+    simfix fx;
+    rfc_fixture(&fx);
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){3, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){4, -1}, (int[]){1, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){5, -1}, (int[]){3, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){6, -1}, (int[]){3, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){7, -1}, (int[]){2, -1});
+    simfix_finish(&fx);
+    rf_pf_kernel pk = rfc_reuse(&fx);
+    assert_float_equal(pk.reuse[1], 1.0 / 6, 1e-12);
+    assert_float_equal(pk.reuse[2], 3.0 / 6, 1e-12);
+    assert_float_equal(pk.reuse[3], 4.0 / 6, 1e-12);
+    assert_float_equal(pk.reuse[RF_PF_REUSE], 4.0 / 6, 1e-12);
+    assert_float_equal(pk.reuse_w[RF_PF_REUSE], 0.0, 1e-12);
+}
+
 /* RFC collector hold per unit class.  r1 = f(r0) (ALU); r2 = ld.shared
  * [r1] (LD/ST); EXIT.  The ALU reads r0, a first touch: reuse_u[ALU][c] = 0;
  * the load reads r1, written just before (LRU position 0): reuse_u[LD/ST]
@@ -425,15 +467,11 @@ static void rfc_class_hold(void **state)
 {
     (void)state;
     simfix fx;
-    simfix_init(&fx);
-    fx.gpu.rc_entries = 16;
-    fx.gpu.subcores = 1;
+    rfc_fixture(&fx);
     simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
     simfix_add(&fx, RF_OC_LD_SHARED, (int[]){2, -1}, (int[]){1, -1});
     simfix_finish(&fx);
-    rf_pf_kernel pk = characterise(&fx, 16, false);
-    rf_err err = {0};
-    assert_int_equal(rf_pf_reuse(&fx.func, &fx.kernel.profile, &pk, &err), 0);
+    rf_pf_kernel pk = rfc_reuse(&fx);
     assert_float_equal(pk.reuse_u[0][RF_PF_REUSE], 0.0, 1e-12);
     assert_float_equal(pk.reuse_u[2][1], 1.0, 1e-12);
     assert_float_equal(pk.reads_u[0], 1.0, 1e-12);
@@ -616,6 +654,7 @@ int main(void)
         cmocka_unit_test(grouped_exits),
         cmocka_unit_test(rfc_terms),
         cmocka_unit_test(rfc_span),
+        cmocka_unit_test(rfc_results_land_late),
         cmocka_unit_test(rfc_class_hold),
         cmocka_unit_test(estimate_hook),
         cmocka_unit_test(sharing_warps_of_a_small_grid),
