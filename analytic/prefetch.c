@@ -134,15 +134,15 @@
  * that cap bounds the rest by the cap times a warp's own cycles per
  * instruction (rf_extrap_rfc_warps): a DRAM-bound kernel's pool is not
  * full, and its few warps keep their registers in the cache (bscholes, #7,
- * the 32-warp pool: 5.5 warps in it, hit rate 0.95 against the
- * sampler's 0.95, 0.42 with the full pool).  Hit rates on maxwell-ltrf #7 at rfkit's preferred pool
- * (32 warps; full runs, sampler / model): bfs 0.78 / 0.72, kmeans 0.65 /
- * 0.66, libor 0.63 / 0.62, spmv 0.52 / 0.48, stream 0.59 / 0.60, hotspot
- * 0.60 / 0.58, sgemm 0.21 / 0.24; mean |error| over the nine 0.045.  Off:
- * reduce 0.79 / 1.00, and on some kernels a warp's short reuses fall
- * inside runs of its own issues, during which fewer warps touch the cache
- * than even interleaving assumes (nbody 0.56 / 0.20, transpose 0.85 /
- * 0.45).
+ * the 32-warp pool: 5.5 warps in it, hit rate 0.95 against the sampler's
+ * 0.95, 0.42 with the full pool).  Hit rates on maxwell-ltrf #7 at rfkit's
+ * preferred pool (32 warps; full runs, sampler / model): bfs 0.79 / 0.72,
+ * kmeans 0.65 / 0.66, libor 0.63 / 0.63, spmv 0.52 / 0.49, stream 0.59 /
+ * 0.60, hotspot 0.60 / 0.64, sgemm 0.21 / 0.24; mean |error| over the nine
+ * at both pools 0.046.  Off: reduce 0.80 / 1.00, and on some kernels a
+ * warp's short reuses fall inside runs of its own issues, during which
+ * fewer warps touch the cache than even interleaving assumes (nbody 0.56 /
+ * 0.29, tri_imbal 0.72 / 0.60).
  * An instruction reading r registers misses at least once with probability
  * 1 - h^r; its operands then come from the main bank, straight into the
  * collector, L - 1 cycles after a bank read would have, so the collector
@@ -477,56 +477,64 @@ static int pool_exits(const rf_func *f, uint8_t *exit_at, rf_err *err)
     return 0;
 }
 
-/* Move register q to the top of the LRU stack. */
-static void lru_top(int *stack, long *ep, int *depth, int q, long epoch)
+/* One warp path's own LRU stack of general registers (reuse_walk). */
+typedef struct lru_walk {
+    int stack[RF_PF_REUSE], depth;
+    long ep[RF_PF_REUSE];       /* pool exits before each entry's touch */
+    long epoch;                 /* pool exits so far */
+    int pq[PF_PENDING], npq;    /* results not landed yet, oldest first */
+    long pdue[PF_PENDING];      /* the instruction each is due by */
+    double *histw, nwrites;     /* the writes' LRU positions (the walk's) */
+} lru_walk;
+
+/* Move register q to the top of the stack. */
+static void lru_top(lru_walk *lw, int q)
 {
-    int at = *depth;
-    for (int t = 0; t < *depth; t++)
-        if (stack[t] == q) {
+    int at = lw->depth;
+    for (int t = 0; t < lw->depth; t++)
+        if (lw->stack[t] == q) {
             at = t;
             break;
         }
-    if (at == *depth && *depth < RF_PF_REUSE)
-        (*depth)++;
+    if (at == lw->depth && lw->depth < RF_PF_REUSE)
+        lw->depth++;
     if (at >= RF_PF_REUSE)
         at = RF_PF_REUSE - 1;
-    memmove(stack + 1, stack, (size_t)at * sizeof *stack);
-    memmove(ep + 1, ep, (size_t)at * sizeof *ep);
-    stack[0] = q;
-    ep[0] = epoch;
+    memmove(lw->stack + 1, lw->stack, (size_t)at * sizeof *lw->stack);
+    memmove(lw->ep + 1, lw->ep, (size_t)at * sizeof *lw->ep);
+    lw->stack[0] = q;
+    lw->ep[0] = lw->epoch;
 }
 
 /* Result register g lands: its LRU position counts among the writes', and
  * it moves to the top. */
-static void land_one(int *stack, long *ep, int *depth, int g, long epoch, double *histw,
-                     double *nwrites)
+static void land_one(lru_walk *lw, int g)
 {
-    for (int j = 0; j < *depth; j++)
-        if (stack[j] == g) {
-            histw[j] += 1;
+    for (int j = 0; j < lw->depth; j++)
+        if (lw->stack[j] == g) {
+            lw->histw[j] += 1;
             break;
         }
-    *nwrites += 1;
-    lru_top(stack, ep, depth, g, epoch);
+    lw->nwrites += 1;
+    lru_top(lw, g);
 }
 
-/* The pending results q[0..*n) (oldest first) due by instruction `now`
- * (every one when now < 0) or read or rewritten by the instruction (r, w)
- * land, in order. */
-static void land(int *stack, long *ep, int *depth, int *q, long *due, int *n, const rf_regset *r,
-                 const rf_regset *w, long now, long epoch, double *histw, double *nwrites)
+/* The pending results due by instruction `now` (every one when now < 0)
+ * or read or rewritten by the instruction (r, w) land, oldest first. */
+static void land(lru_walk *lw, const rf_regset *r, const rf_regset *w, long now)
 {
-    for (int e = 0; e < *n;) {
-        int g = q[e];
+    for (int e = 0; e < lw->npq;) {
+        int g = lw->pq[e];
         bool dep = (r->w[g / 64] >> (g % 64) & 1) || (w->w[g / 64] >> (g % 64) & 1);
-        if (!(now < 0 || dep || due[e] <= now)) {
+        if (!(now < 0 || dep || lw->pdue[e] <= now)) {
             e++;
             continue;
         }
-        land_one(stack, ep, depth, g, epoch, histw, nwrites);
-        memmove(q + e, q + e + 1, sizeof *q * (size_t)(*n - e - 1));
-        memmove(due + e, due + e + 1, sizeof *due * (size_t)(*n - e - 1));
-        (*n)--;
+        land_one(lw, g);
+        size_t rest = (size_t)(lw->npq - e - 1);
+        memmove(lw->pq + e, lw->pq + e + 1, rest * sizeof *lw->pq);
+        memmove(lw->pdue + e, lw->pdue + e + 1, rest * sizeof *lw->pdue);
+        lw->npq--;
     }
 }
 
@@ -550,14 +558,13 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
     memset(hists, 0, sizeof hists);
     memset(hist_u, 0, sizeof hist_u);
     memset(hists_u, 0, sizeof hists_u);
-    double nreads = 0, nwrites = 0, nreads_u[3] = {0, 0, 0}, ninsts_u[3] = {0, 0, 0};
+    double nreads = 0, nreads_u[3] = {0, 0, 0}, ninsts_u[3] = {0, 0, 0};
     int entry = 0;                          /* the kernel IR's entry block */
     long left = PF_REUSE_INSTS;
+    lru_walk lw = {.histw = histw};
     for (uint64_t walk = 0; walk < PF_REUSE_WALKS && left > 0; walk++) {
-        int stack[RF_PF_REUSE], depth = 0;
-        long epoch = 0, ep[RF_PF_REUSE];     /* pool exits so far; at each entry's touch */
-        int pq[PF_PENDING], npq = 0;        /* results not landed yet, oldest first */
-        long pdue[PF_PENDING];              /* the instruction each is due by */
+        lw.depth = lw.npq = 0;
+        lw.epoch = 0;
         long n = 0;
         uint64_t step = 0;
         int b = entry;
@@ -572,25 +579,23 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                  * instruction that reads or rewrites them, or all of them
                  * while the warp waits out of the pool. */
                 bool out_before = exit_at && exit_at[i] == 1;
-                land(stack, ep, &depth, pq, pdue, &npq, &r, &w, out_before ? -1 : n, epoch, histw,
-                     &nwrites);
+                land(&lw, &r, &w, out_before ? -1 : n);
                 if (out_before)
-                    epoch++;                /* the warp left the pool before i */
+                    lw.epoch++;             /* the warp left the pool before i */
                 int u = rf_kchar_unit_of(f->insts[i].cls);
                 if (u >= 0)
                     ninsts_u[u] += 1;
                 for (int word = 0; word < 4; word++)
                     for (uint64_t bits = r.w[word]; bits; bits &= bits - 1) {
                         int q = word * 64 + __builtin_ctzll(bits);
-                        for (int j = 0; j < depth; j++)
-                            if (stack[j] == q) {
+                        for (int j = 0; j < lw.depth; j++)
+                            if (lw.stack[j] == q) {
+                                bool span = lw.ep[j] != lw.epoch;
                                 hist[j] += 1;
-                                if (ep[j] != epoch)
-                                    hists[j] += 1;
+                                hists[j] += span;
                                 if (u >= 0) {
                                     hist_u[u][j] += 1;
-                                    if (ep[j] != epoch)
-                                        hists_u[u][j] += 1;
+                                    hists_u[u][j] += span;
                                 }
                                 break;
                             }
@@ -600,23 +605,23 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                     }
                 for (int word = 0; word < 4; word++)
                     for (uint64_t bits = r.w[word]; bits; bits &= bits - 1)
-                        lru_top(stack, ep, &depth, word * 64 + __builtin_ctzll(bits), epoch);
+                        lru_top(&lw, word * 64 + __builtin_ctzll(bits));
                 int cls = f->insts[i].cls;
                 long due = cls == RF_OC_LD_GLOBAL || cls == RF_OC_LD_LOCAL || cls == RF_OC_ATOMIC
                                ? n : n + PF_LAND;
                 for (int word = 0; word < 4; word++)
                     for (uint64_t bits = w.w[word]; bits; bits &= bits - 1) {
                         int q = word * 64 + __builtin_ctzll(bits);
-                        if (npq < PF_PENDING) {
-                            pq[npq] = q;
-                            pdue[npq++] = due;
+                        if (lw.npq < PF_PENDING) {
+                            lw.pq[lw.npq] = q;
+                            lw.pdue[lw.npq++] = due;
                         } else {
-                            land_one(stack, ep, &depth, q, epoch, histw, &nwrites);
+                            land_one(&lw, q);
                         }
                     }
                 if (exit_at && exit_at[i] == 2) {
-                    land(stack, ep, &depth, pq, pdue, &npq, &r, &w, -1, epoch, histw, &nwrites);
-                    epoch++;                /* a barrier: the warp leaves after i */
+                    land(&lw, &r, &w, -1);
+                    lw.epoch++;             /* a barrier: the warp leaves after i */
                 }
             }
             /* Next block: successor s with probability edge[2b + s] / freq[b]. */
@@ -643,7 +648,7 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
         cumw += histw[c - 1];
         cums += hists[c - 1];
         out->reuse[c] = nreads > 0 ? cum / nreads : 1.0;
-        out->reuse_w[c] = nwrites > 0 ? cumw / nwrites : 1.0;
+        out->reuse_w[c] = lw.nwrites > 0 ? cumw / lw.nwrites : 1.0;
         out->reuse_span[c] = nreads > 0 ? cums / nreads : 0.0;
         for (int u = 0; u < 3; u++) {
             cum_u[u] += hist_u[u][c - 1];
