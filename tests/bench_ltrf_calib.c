@@ -40,6 +40,10 @@
  * RF_BENCH_SEEDS=N adds each set's and pool's calibrated figures over
  * calibration seeds 1..N (N more calibrations per kernel and pool);
  * RF_BENCH_VERBOSE=1 prints every kernel's windows and points;
+ * RF_BENCH_HITS=1 runs RFC #7 again at both pools with the sampler's
+ * counters and prints its register-cache hit rate beside the uncalibrated
+ * model's (analytic/prefetch.c), per kernel and as mean |error| per set and
+ * pool (44 more full runs, not cached);
  * RF_BENCH_DUMP=FILE writes one line per kernel and pool (set, kernel, pool,
  * positions, points per position, the windows' level check mean and
  * standard error, level, level variance, shrink, the two ratios' noise,
@@ -389,6 +393,54 @@ static void verbose_kernel(const kjob *j)
     }
 }
 
+/* RF_BENCH_HITS: RFC #7's hit rate, the sampler's full run against the
+ * uncalibrated model's, per kernel and pool; mean |error| per set and pool. */
+static void hit_rates(const rf_gpu *gpu, kjob *jobs, int nk)
+{
+    static benchrun_point runs[MAXK * NPOOL];
+    static rf_sim_stats st[MAXK * NPOOL];
+    for (int i = 0; i < nk; i++)
+        for (int p = 0; p < NPOOL; p++) {
+            benchrun_point *b = &runs[i * NPOOL + p];
+            *b = jobs[i].full[p][1];            /* RFC #7 */
+            b->ipc = 0;
+            b->stats = &st[i * NPOOL + p];
+        }
+    benchrun_full(runs, nk * NPOOL, 2);
+    printf("\nRFC #7 register-cache hit rate, sampler (full run) / uncalibrated model:\n");
+    printf("  %-10s %-12s %15s %15s\n", "set", "kernel", "preferred pool", "8 active warps");
+    double sum[2][NPOOL] = {{0}};
+    int n[2] = {0, 0};
+    for (int i = 0; i < nk; i++) {
+        kjob *j = &jobs[i];
+        rf_shape shape = {j->k->regs, rf_kernel_threads(j->k),
+                          j->k->smem_static + j->k->launch.smem, rf_kernel_ctas(j->k), 1};
+        printf("  %-10s %-12s", j->set ? "validation" : "tuning", j->name);
+        bool ok = true;
+        for (int p = 0; p < NPOOL; p++) {
+            const rf_sim_stats *s = &st[i * NPOOL + p];
+            double reads = (double)(s->rc_hits + s->rc_misses);
+            rf_estimate e;
+            rf_err err = {0};
+            if (runs[i * NPOOL + p].rc || !(reads > 0)
+                || rf_extrap_estimate(gpu, &j->full[p][1].d, &j->kc, &shape, NULL, &e, &err)) {
+                printf(" %15s", "-");
+                ok = false;
+                continue;
+            }
+            double h = s->rc_hits / reads;
+            printf("   %5.3f / %5.3f", h, e.pf.rfc_hit);
+            sum[j->set][p] += fabs(e.pf.rfc_hit - h);
+        }
+        printf("\n");
+        n[j->set] += ok;
+    }
+    for (int s = 0; s < 2; s++)
+        if (n[s] > 0)
+            printf("  %-10s mean |error| %15.3f %15.3f\n", s ? "validation" : "tuning",
+                   sum[s][0] / n[s], sum[s][1] / n[s]);
+}
+
 int main(void)
 {
     rf_fit_gsl_quiet();
@@ -556,6 +608,8 @@ int main(void)
     const char *seeds = getenv("RF_BENCH_SEEDS");
     if (seeds && atoi(seeds) > 1)
         seed_spread(&gpu, jobs, nk, atoi(seeds) > 16 ? 16 : atoi(seeds));
+    if (getenv("RF_BENCH_HITS"))
+        hit_rates(&gpu, jobs, nk);
     for (int i = 0; i < nk; i++)
         rf_kernel_destroy(jobs[i].k);
     return 0;
