@@ -525,7 +525,7 @@ static void land(lru_walk *lw, const rf_regset *r, const rf_regset *w, long now)
 {
     for (int e = 0; e < lw->npq;) {
         int g = lw->pq[e];
-        bool dep = (r->w[g / 64] >> (g % 64) & 1) || (w->w[g / 64] >> (g % 64) & 1);
+        bool dep = rf_regset_has(r, g) || rf_regset_has(w, g);
         if (!(now < 0 || dep || lw->pdue[e] <= now)) {
             e++;
             continue;
