@@ -135,14 +135,20 @@
  * instruction (rf_extrap_rfc_warps): a DRAM-bound kernel's pool is not
  * full, and its few warps keep their registers in the cache (bscholes, #7,
  * the 32-warp pool: 5.5 warps in it, hit rate 0.95 against the sampler's
- * 0.95, 0.42 with the full pool).  Hit rates on maxwell-ltrf #7 at rfkit's
- * preferred pool (32 warps; full runs, sampler / model): bfs 0.79 / 0.72,
- * kmeans 0.65 / 0.66, libor 0.63 / 0.63, spmv 0.52 / 0.49, stream 0.59 /
- * 0.60, hotspot 0.60 / 0.64, sgemm 0.21 / 0.24; mean |error| over the nine
- * at both pools 0.046.  Off: reduce 0.80 / 1.00, and on some kernels a
- * warp's short reuses fall inside runs of its own issues, during which
- * fewer warps touch the cache than even interleaving assumes (nbody 0.56 /
- * 0.29, tri_imbal 0.72 / 0.60).
+ * 0.95, 0.42 with the full pool).  The resident warps are those of the
+ * run's CTAs still running: where the estimate knows each CTA's lone
+ * cycles (a run of a few waves), the terms are the mean over the resident
+ * counts the run passes through, weighed by the instructions issued at
+ * each (calibrate/extrapolate.c rf_extrap_resident_shares; nbody, 16 CTAs
+ * of drawn lengths in one wave, the 32-warp pool: 0.54 against the
+ * sampler's 0.56, 0.28 with all 16 CTAs resident throughout).  Hit rates
+ * on maxwell-ltrf #7 at rfkit's preferred pool (32 warps; full runs,
+ * sampler / model): bfs 0.79 / 0.73, kmeans 0.65 / 0.67, libor 0.63 /
+ * 0.64, spmv 0.52 / 0.49, stream 0.59 / 0.60, hotspot 0.60 / 0.64, sgemm
+ * 0.21 / 0.24; mean |error| over the nine at both pools 0.046.  Off:
+ * reduce 0.80 / 1.00, and on some kernels a warp's short reuses fall
+ * inside runs of its own issues, during which fewer warps touch the cache
+ * than even interleaving assumes (tri_imbal 0.72 / 0.65).
  * An instruction reading r registers misses at least once with probability
  * 1 - h^r; its operands then come from the main bank, straight into the
  * collector, L - 1 cycles after a bank read would have, so the collector

@@ -388,10 +388,119 @@ void rf_extrap_rfc_warps(double pool, double warps, double busy, double mem, dou
     *pool_in = two_level ? fmin(pool, warps * r) : 0.0;
 }
 
+bool rf_extrap_resident_shares(const rf_ipc_kernel *k, long ctas, int slots, double *share)
+{
+    long known = k->nlone;
+    if (k->crit_ctas != ctas || known <= 0 || known > RF_IPC_NLONE || known > ctas || slots < 1)
+        return false;
+    int ns = slots < known ? slots : (int)known;
+    double start[RF_IPC_NLONE], end[RF_IPC_NLONE], rate[RF_IPC_NLONE], ev[2 * RF_IPC_NLONE];
+    double free_at[RF_IPC_NLONE], mean_ins = 0;
+    for (long j = 0; j < known; j++)
+        mean_ins += k->lone_insts[j] > 0 ? k->lone_insts[j] : 0;
+    mean_ins = known > 0 ? mean_ins / known : 0;
+    for (int s = 0; s < ns; s++)
+        free_at[s] = 0;
+    for (long j = 0; j < known; j++) {
+        int s = 0;
+        for (int q = 1; q < ns; q++)
+            if (free_at[q] < free_at[s])
+                s = q;
+        double lone = k->lone[j] > 0 ? k->lone[j] : 0;
+        double ins = k->lone_insts[j] > 0 ? k->lone_insts[j] : mean_ins;
+        start[j] = free_at[s];
+        end[j] = free_at[s] = start[j] + lone;
+        rate[j] = lone > 0 ? ins / lone : 0;
+        ev[2 * j] = start[j];
+        ev[2 * j + 1] = end[j];
+    }
+    /* The resident count and the issue rate between consecutive events. */
+    int nev = (int)(2 * known);
+    for (int i = 1; i < nev; i++) {
+        double v = ev[i];
+        int j = i;
+        for (; j > 0 && ev[j - 1] > v; j--)
+            ev[j] = ev[j - 1];
+        ev[j] = v;
+    }
+    for (int n = 0; n <= slots; n++)
+        share[n] = 0;
+    double total = 0;
+    for (int i = 0; i + 1 < nev; i++) {
+        double a = ev[i], b = ev[i + 1];
+        if (!(b > a))
+            continue;
+        int n = 0;
+        double r = 0;
+        for (long j = 0; j < known; j++)
+            if (start[j] <= a && end[j] >= b) {
+                n++;
+                r += rate[j];
+            }
+        if (n > 0) {
+            share[n > slots ? slots : n] += r * (b - a);
+            total += r * (b - a);
+        }
+    }
+    double before = (double)(ctas - known) * mean_ins;
+    share[slots] += before;
+    total += before;
+    if (!(total > 0))
+        return false;
+    for (int n = 0; n <= slots; n++)
+        share[n] /= total;
+    return true;
+}
+
+/* RFC's terms (analytic/prefetch.c) with `warps` resident warps that
+ * issue (rf_extrap_rfc_warps; pk->pool_in set under a two-level pool). */
+static void rfc_terms_at(const rf_gpu *gpu, const rf_design *d, rf_pf_kernel *pk, double pool,
+                         double warps, double busy, double mem, double dcap, bool two_level,
+                         const rf_pf_params *pp, rf_pf_terms *t)
+{
+    double pool_in, sharing;
+    rf_extrap_rfc_warps(pool, warps, busy, mem, dcap, two_level, &pool_in, &sharing);
+    if (two_level)
+        pk->pool_in = pool_in;
+    rf_pf_terms_of(gpu, d, pk, sharing, pp, t);
+}
+
+/* pf_apply's RFC terms over a run whose lone cycles the estimate knows:
+ * the mean of the terms at each resident count, by the share of the
+ * instructions issued at it (rf_extrap_resident_shares), so that the
+ * cache's hit rate follows the warps resident as the run's CTAs end. */
+static void rfc_terms_run(const rf_gpu *gpu, const rf_design *d, rf_pf_kernel *pk, double pool,
+                          int wpc, double act, const double *share, int slots, double busy,
+                          double mem, double dcap, bool two_level, const rf_pf_params *pp,
+                          rf_pf_terms *t)
+{
+    rf_pf_terms tn;
+    rfc_terms_at(gpu, d, pk, pool, (double)slots * wpc * act, busy, mem, dcap, two_level, pp, t);
+    double pool_in = pk->pool_in;
+    t->rfc_hit = t->rfc_wb = t->stall_rfc = t->extra_stall = t->extra_hold = 0;
+    for (int u = 0; u < 3; u++)
+        t->class_hold[u] = 0;
+    for (int n = 1; n <= slots; n++) {
+        double w = share[n];
+        if (!(w > 0))
+            continue;
+        rfc_terms_at(gpu, d, pk, pool, (double)n * wpc * act, busy, mem, dcap, two_level, pp,
+                     &tn);
+        t->rfc_hit += w * tn.rfc_hit;
+        t->rfc_wb += w * tn.rfc_wb;
+        t->stall_rfc += w * tn.stall_rfc;
+        t->extra_stall += w * tn.extra_stall;
+        t->extra_hold += w * tn.extra_hold;
+        for (int u = 0; u < 3; u++)
+            t->class_hold[u] += w * tn.class_hold[u];
+    }
+    pk->pool_in = pool_in;
+}
+
 static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ, double warps,
-                    rf_ipc_kernel *k, const rf_ipc_params *p, rf_ipc_machine *m,
-                    const rf_pf_kernel *pk_in, rf_pf_kernel *pk_out, rf_pf_terms *t_out,
-                    rf_err *err)
+                    long ctas, int slots, rf_ipc_kernel *k, const rf_ipc_params *p,
+                    rf_ipc_machine *m, const rf_pf_kernel *pk_in, rf_pf_kernel *pk_out,
+                    rf_pf_terms *t_out, rf_err *err)
 {
     if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF) {
         rf_extrap_pool_balance(k, occ, m);
@@ -418,13 +527,17 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ, do
     double dcap = k->dram_bytes > 0 && m->dram_bytes_per_cycle > 0
                       ? m->dram_bytes_per_cycle / k->dram_bytes
                       : INFINITY;
-    double pool_in, sharing;
-    rf_extrap_rfc_warps(pool, warps * act0, busy0, p->mem_scale * k->stall_mem, dcap,
-                        policy == RF_SCHED_TWO_LEVEL, &pool_in, &sharing);
     rf_pf_terms t;
-    if (d->kind == RF_DESIGN_RFC && policy == RF_SCHED_TWO_LEVEL)
-        pk.pool_in = pool_in;
-    rf_pf_terms_of(gpu, d, &pk, d->kind == RF_DESIGN_RFC ? sharing : pool, &p->pf, &t);
+    bool two_level = policy == RF_SCHED_TWO_LEVEL;
+    double mem0 = p->mem_scale * k->stall_mem, share[RF_IPC_NLONE + 1];
+    int wpc = k->warps_per_cta > 0 ? k->warps_per_cta : 1;
+    if (d->kind != RF_DESIGN_RFC)
+        rf_pf_terms_of(gpu, d, &pk, pool, &p->pf, &t);
+    else if (slots >= 1 && slots <= RF_IPC_NLONE && rf_extrap_resident_shares(k, ctas, slots, share))
+        rfc_terms_run(gpu, d, &pk, pool, wpc, act0, share, slots, busy0, mem0, dcap, two_level,
+                      &p->pf, &t);
+    else
+        rfc_terms_at(gpu, d, &pk, pool, warps * act0, busy0, mem0, dcap, two_level, &p->pf, &t);
     m->rf_latency = 1.0;
     k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */
     if (d->kind == RF_DESIGN_RFC)
@@ -625,7 +738,9 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
      * the run's CTAs on the SM (a grid smaller than one wave). */
     long on_sm = rf_extrap_ctas_per_sm(gpu, shape->ctas, shape->sms);
     double run_warps = (double)(resident < on_sm ? resident : on_sm) * k.warps_per_cta;
-    if ((rc = pf_apply(gpu, d, &out->occ, run_warps, &k, &p, &m, pk_in, &pk, &pt, err)) < 0)
+    int slots = (int)(resident < on_sm ? resident : on_sm);
+    if ((rc = pf_apply(gpu, d, &out->occ, run_warps, on_sm, slots, &k, &p, &m, pk_in, &pk, &pt,
+                       err)) < 0)
         return rc;
     out->pf = pt;
     out->pool_warps = pool0;

@@ -147,6 +147,19 @@ bool rf_extrap_hirf_ratio(const rf_calib *cal, const rf_design *d, double *corr,
 void rf_extrap_rfc_warps(double pool, double warps, double busy, double mem, double dram_cap,
                          bool two_level, double *pool_in, double *sharing);
 
+/* RFC: the share of a run's warp instructions issued while n of its CTAs
+ * are resident, share[n] for n = 0 .. slots (share[0] = 0), where the
+ * estimate knows the CTAs' lone cycles (k->lone, k->lone_insts of the
+ * run's last k->nlone CTAs, for a run of k->crit_ctas = ctas CTAs on the
+ * SM).  The known CTAs are taken in run order into `slots` places, the
+ * first `slots` at once, each for its lone cycles: the CTA fluid of
+ * analytic/ipc.c advances every resident CTA through its lone time at one
+ * rate, so they end in this schedule's order and the resident count
+ * follows it.  A CTA issues its instructions evenly over its stay; the
+ * run's CTAs before the known ones count at `slots`.  False, share
+ * untouched, where the lone cycles are not known. */
+bool rf_extrap_resident_shares(const rf_ipc_kernel *k, long ctas, int slots, double *share);
+
 /* CTAs the busiest SM runs: ceil(ctas / sms), sms <= 0 meaning the GPU's. */
 long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms);
 

@@ -873,6 +873,37 @@ static void rfc_warps_by_hand(void **state)
     assert_float_equal(sh, 40, 1e-12);
 }
 
+/* The share of a run's instructions at each resident count
+ * (rf_extrap_resident_shares), by hand.  Three known CTAs of lone cycles
+ * 10, 20, 30 and instructions 100, 100, 300 (rates 10, 5, 10 per cycle)
+ * in 2 places: CTA 0 in [0, 10], CTA 1 in [0, 20], CTA 2 from CTA 0's end,
+ * [10, 40].  2 resident over [0, 20] at rate 15: 300 instructions; then
+ * CTA 2 alone over [20, 40] at rate 10: 200.  So share[1] = 200 / 500 =
+ * 0.4, share[2] = 0.6.  As the last 3 of a run of 5 CTAs, the 2 before
+ * count at 2 places with the known ones' mean, 500 / 3 each: share[1] =
+ * 200 / (500 + 1000 / 3) = 0.24, share[2] = 0.76.  A run whose CTAs the
+ * estimate does not know (crit_ctas another run's) gives none. */
+static void resident_shares_by_hand(void **state)
+{
+    (void)state;
+    static rf_ipc_kernel k;
+    memset(&k, 0, sizeof k);
+    k.nlone = 3;
+    k.crit_ctas = 3;
+    k.lone[0] = 10, k.lone[1] = 20, k.lone[2] = 30;
+    k.lone_insts[0] = 100, k.lone_insts[1] = 100, k.lone_insts[2] = 300;
+    double sh[3];
+    assert_true(rf_extrap_resident_shares(&k, 3, 2, sh));
+    assert_float_equal(sh[0], 0, 1e-12);
+    assert_float_equal(sh[1], 0.4, 1e-12);
+    assert_float_equal(sh[2], 0.6, 1e-12);
+    k.crit_ctas = 5;
+    assert_true(rf_extrap_resident_shares(&k, 5, 2, sh));
+    assert_float_equal(sh[1], 0.24, 1e-12);
+    assert_float_equal(sh[2], 0.76, 1e-12);
+    assert_false(rf_extrap_resident_shares(&k, 6, 2, sh));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -881,6 +912,7 @@ int main(void)
         cmocka_unit_test(bank_response_is_damped),
         cmocka_unit_test(rfc_misses_skip_cache_banks),
         cmocka_unit_test(rfc_warps_by_hand),
+        cmocka_unit_test(resident_shares_by_hand),
         cmocka_unit_test(walked_calibration_is_the_same),
         cmocka_unit_test(short_run_level_is_the_rate),
         cmocka_unit_test(threads_give_the_same_record),
