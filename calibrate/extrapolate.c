@@ -139,6 +139,7 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* SIGMA_UNC: the uncalibrated model's rms relative error on the nine
@@ -388,17 +389,30 @@ void rf_extrap_rfc_warps(double pool, double warps, double busy, double mem, dou
     *pool_in = two_level ? fmin(pool, warps * r) : 0.0;
 }
 
+/* A CTA's start or end in rf_extrap_resident_shares' schedule: its time
+ * and the change it brings to the resident count and the issue rate. */
+typedef struct res_event {
+    double t, rate;
+    int dn;
+} res_event;
+
+static int res_event_cmp(const void *pa, const void *pb)
+{
+    const res_event *a = pa, *b = pb;
+    return a->t < b->t ? -1 : a->t > b->t ? 1 : a->dn - b->dn;
+}
+
 bool rf_extrap_resident_shares(const rf_ipc_kernel *k, long ctas, int slots, double *share)
 {
     long known = k->nlone;
     if (k->crit_ctas != ctas || known <= 0 || known > RF_IPC_NLONE || known > ctas || slots < 1)
         return false;
     int ns = slots < known ? slots : (int)known;
-    double start[RF_IPC_NLONE], end[RF_IPC_NLONE], rate[RF_IPC_NLONE], ev[2 * RF_IPC_NLONE];
     double free_at[RF_IPC_NLONE], mean_ins = 0;
+    res_event ev[2 * RF_IPC_NLONE];
     for (long j = 0; j < known; j++)
         mean_ins += k->lone_insts[j] > 0 ? k->lone_insts[j] : 0;
-    mean_ins = known > 0 ? mean_ins / known : 0;
+    mean_ins /= (double)known;
     for (int s = 0; s < ns; s++)
         free_at[s] = 0;
     for (long j = 0; j < known; j++) {
@@ -408,47 +422,34 @@ bool rf_extrap_resident_shares(const rf_ipc_kernel *k, long ctas, int slots, dou
                 s = q;
         double lone = k->lone[j] > 0 ? k->lone[j] : 0;
         double ins = k->lone_insts[j] > 0 ? k->lone_insts[j] : mean_ins;
-        start[j] = free_at[s];
-        end[j] = free_at[s] = start[j] + lone;
-        rate[j] = lone > 0 ? ins / lone : 0;
-        ev[2 * j] = start[j];
-        ev[2 * j + 1] = end[j];
+        double rate = lone > 0 ? ins / lone : 0;
+        ev[2 * j] = (res_event){free_at[s], rate, 1};
+        free_at[s] += lone;
+        ev[2 * j + 1] = (res_event){free_at[s], -rate, -1};
     }
-    /* The resident count and the issue rate between consecutive events. */
-    int nev = (int)(2 * known);
-    for (int i = 1; i < nev; i++) {
-        double v = ev[i];
-        int j = i;
-        for (; j > 0 && ev[j - 1] > v; j--)
-            ev[j] = ev[j - 1];
-        ev[j] = v;
-    }
+    /* Between consecutive events: n CTAs resident, issuing at rate r. */
+    qsort(ev, (size_t)(2 * known), sizeof *ev, res_event_cmp);
     for (int n = 0; n <= slots; n++)
         share[n] = 0;
-    double total = 0;
-    for (int i = 0; i + 1 < nev; i++) {
-        double a = ev[i], b = ev[i + 1];
-        if (!(b > a))
-            continue;
-        int n = 0;
-        double r = 0;
-        for (long j = 0; j < known; j++)
-            if (start[j] <= a && end[j] >= b) {
-                n++;
-                r += rate[j];
-            }
-        if (n > 0) {
-            share[n > slots ? slots : n] += r * (b - a);
-            total += r * (b - a);
+    double total = 0, r = 0, t = 0;
+    int n = 0;
+    for (long e = 0; e < 2 * known; e++) {
+        double dt = ev[e].t - t;
+        if (n > 0 && dt > 0) {
+            share[n > slots ? slots : n] += r * dt;
+            total += r * dt;
         }
+        t = ev[e].t;
+        n += ev[e].dn;
+        r += ev[e].rate;
     }
     double before = (double)(ctas - known) * mean_ins;
     share[slots] += before;
     total += before;
     if (!(total > 0))
         return false;
-    for (int n = 0; n <= slots; n++)
-        share[n] /= total;
+    for (int q = 0; q <= slots; q++)
+        share[q] /= total;
     return true;
 }
 
