@@ -2286,8 +2286,10 @@ int rf_kchar_ctaset_reuse_jobs(const rf_ctaset *const *have, int nhave, const rf
  * The pool's places then stand empty although the SM's issuing warps
  * outnumber them.  A fluid of the resident warps measures it on the
  * sample's CTAs (cycled, in order), with the sampler's pool discipline
- * (sampler/scheduler.c): a place holds its warp until the warp waits on
- * memory, reaches a barrier or ends, and a freed place takes the
+ * (sampler/scheduler.c) but for one rule: a place holds its warp until the
+ * warp waits on memory, reaches a barrier or ends (in the sampler the
+ * CTA's last warp to reach a barrier passes it in its place), and a freed
+ * place takes the
  * scheduler's ready warp that left a place longest ago (first in, first
  * out; a warp back from memory keeps the turn of its leaving).  A pool warp
  * issues at one pace, an instruction per unit of time; a warp waiting on
