@@ -468,25 +468,30 @@ static void rfc_terms_at(const rf_gpu *gpu, const rf_design *d, rf_pf_kernel *pk
 
 /* pf_apply's RFC terms over a run whose lone cycles the estimate knows:
  * the mean of the terms at each resident count, by the share of the
- * instructions issued at it (rf_extrap_resident_shares), so that the
- * cache's hit rate follows the warps resident as the run's CTAs end. */
+ * instructions issued at it (rf_extrap_resident_shares, whose shares sum
+ * to 1), so that the cache's hit rate follows the warps resident as the
+ * run's CTAs end.  The terms no count changes (latency, cache writes) are
+ * any count's. */
 static void rfc_terms_run(const rf_gpu *gpu, const rf_design *d, rf_pf_kernel *pk, double pool,
                           int wpc, double act, const double *share, int slots, double busy,
                           double mem, double dcap, bool two_level, const rf_pf_params *pp,
                           rf_pf_terms *t)
 {
-    rf_pf_terms tn;
-    rfc_terms_at(gpu, d, pk, pool, (double)slots * wpc * act, busy, mem, dcap, two_level, pp, t);
-    double pool_in = pk->pool_in;
-    t->rfc_hit = t->rfc_wb = t->stall_rfc = t->extra_stall = t->extra_hold = 0;
-    for (int u = 0; u < 3; u++)
-        t->class_hold[u] = 0;
+    bool first = true;
     for (int n = 1; n <= slots; n++) {
         double w = share[n];
         if (!(w > 0))
             continue;
+        rf_pf_terms tn;
         rfc_terms_at(gpu, d, pk, pool, (double)n * wpc * act, busy, mem, dcap, two_level, pp,
                      &tn);
+        if (first) {
+            *t = tn;
+            t->rfc_hit = t->rfc_wb = t->stall_rfc = t->extra_stall = t->extra_hold = 0;
+            for (int u = 0; u < 3; u++)
+                t->class_hold[u] = 0;
+            first = false;
+        }
         t->rfc_hit += w * tn.rfc_hit;
         t->rfc_wb += w * tn.rfc_wb;
         t->stall_rfc += w * tn.stall_rfc;
@@ -495,11 +500,10 @@ static void rfc_terms_run(const rf_gpu *gpu, const rf_design *d, rf_pf_kernel *p
         for (int u = 0; u < 3; u++)
             t->class_hold[u] += w * tn.class_hold[u];
     }
-    pk->pool_in = pool_in;
 }
 
-static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ, double warps,
-                    long ctas, int slots, rf_ipc_kernel *k, const rf_ipc_params *p,
+static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ, long ctas,
+                    int slots, rf_ipc_kernel *k, const rf_ipc_params *p,
                     rf_ipc_machine *m, const rf_pf_kernel *pk_in, rf_pf_kernel *pk_out,
                     rf_pf_terms *t_out, rf_err *err)
 {
@@ -538,7 +542,8 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ, do
         rfc_terms_run(gpu, d, &pk, pool, wpc, act0, share, slots, busy0, mem0, dcap, two_level,
                       &p->pf, &t);
     else
-        rfc_terms_at(gpu, d, &pk, pool, warps * act0, busy0, mem0, dcap, two_level, &p->pf, &t);
+        rfc_terms_at(gpu, d, &pk, pool, (double)slots * wpc * act0, busy0, mem0, dcap,
+                     two_level, &p->pf, &t);
     m->rf_latency = 1.0;
     k->writes *= t.cache_writes;        /* LTRF: late results go to the main file */
     if (d->kind == RF_DESIGN_RFC)
@@ -735,13 +740,12 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
     rf_pf_terms pt;
     memset(&pk, 0, sizeof pk);
     memset(&pt, 0, sizeof pt);
-    /* The warps that share a register cache: the resident CTAs', at most
-     * the run's CTAs on the SM (a grid smaller than one wave). */
+    /* The CTAs that share a register cache: the resident ones, at most the
+     * run's CTAs on the SM (a grid smaller than one wave). */
     long on_sm = rf_extrap_ctas_per_sm(gpu, shape->ctas, shape->sms);
-    double run_warps = (double)(resident < on_sm ? resident : on_sm) * k.warps_per_cta;
     int slots = (int)(resident < on_sm ? resident : on_sm);
-    if ((rc = pf_apply(gpu, d, &out->occ, run_warps, on_sm, slots, &k, &p, &m, pk_in, &pk, &pt,
-                       err)) < 0)
+    double run_warps = (double)slots * k.warps_per_cta;
+    if ((rc = pf_apply(gpu, d, &out->occ, on_sm, slots, &k, &p, &m, pk_in, &pk, &pt, err)) < 0)
         return rc;
     out->pf = pt;
     out->pool_warps = pool0;
