@@ -851,6 +851,8 @@ void rf_kchar_ctaset_free(rf_ctaset *cs)
         free(cs->off);
         free(cs->insts);
         free(cs->time);
+        free(cs->mem_cyc);
+        free(cs->mem_n);
         free(cs->cta_step);
         free(cs->cta_drain);
         free(cs->cta_crit);
@@ -1235,7 +1237,9 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
 /* A CTA's scratch rows: warp w's instructions and lone cycles of phase p at
  * I[w cap + p], T[w cap + p]. */
 typedef struct scratch {
-    float *I, *T;
+    float *I, *T, *MC, *MN;      /* per warp and phase: instructions, cycles,
+                                  * cycles and count of stalls on the phase's
+                                  * own loads */
     float *P;                    /* two per phase: the CTA's warps' SFU and LD/ST
                                   * pipe cycles there */
     int cap, wpc;
@@ -1246,15 +1250,17 @@ typedef struct scratch {
 static bool scratch_init(scratch *s, int wpc)
 {
     size_t n = (size_t)wpc * MC_MAXPH;
-    *s = (scratch){calloc(n, sizeof *s->I), calloc(n, sizeof *s->T),
-                   calloc(2 * MC_MAXPH, sizeof *s->P), MC_MAXPH, wpc};
-    return s->I && s->T && s->P;
+    *s = (scratch){calloc(n, sizeof *s->I), calloc(n, sizeof *s->T), calloc(n, sizeof *s->MC),
+                   calloc(n, sizeof *s->MN), calloc(2 * MC_MAXPH, sizeof *s->P), MC_MAXPH, wpc};
+    return s->I && s->T && s->MC && s->MN && s->P;
 }
 
 static void scratch_free(scratch *s)
 {
     free(s->I);
     free(s->T);
+    free(s->MC);
+    free(s->MN);
     free(s->P);
 }
 
@@ -1271,6 +1277,14 @@ static bool scratch_grow(scratch *s)
     if (!nT)
         return false;
     s->T = nT;
+    float *nMC = realloc(s->MC, sizeof *nMC * n);
+    if (!nMC)
+        return false;
+    s->MC = nMC;
+    float *nMN = realloc(s->MN, sizeof *nMN * n);
+    if (!nMN)
+        return false;
+    s->MN = nMN;
     float *nP = realloc(s->P, sizeof *nP * 2 * nc);
     if (!nP)
         return false;
@@ -1279,8 +1293,12 @@ static bool scratch_grow(scratch *s)
     for (size_t w = (size_t)s->wpc; w-- > 0;) {
         memmove(s->I + w * nc, s->I + w * oc, sizeof *nI * oc);
         memmove(s->T + w * nc, s->T + w * oc, sizeof *nT * oc);
+        memmove(s->MC + w * nc, s->MC + w * oc, sizeof *nMC * oc);
+        memmove(s->MN + w * nc, s->MN + w * oc, sizeof *nMN * oc);
         memset(s->I + w * nc + oc, 0, sizeof *nI * (nc - oc));
         memset(s->T + w * nc + oc, 0, sizeof *nT * (nc - oc));
+        memset(s->MC + w * nc + oc, 0, sizeof *nMC * (nc - oc));
+        memset(s->MN + w * nc + oc, 0, sizeof *nMN * (nc - oc));
     }
     s->cap = (int)nc;
     return true;
@@ -1451,7 +1469,9 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                         double *dram_at, bool *oom)
 {
     float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
+    float *MC = sc->MC + (size_t)wi * sc->cap, *MN = sc->MN + (size_t)wi * sc->cap;
     float *P = sc->P;
+    double ph_mc = 0, ph_mn = 0;    /* the phase's memory stall cycles and stalls */
     long pipe[3] = {0, 0, 0};   /* phase ph's instructions by pipe, not yet in P */
     uint64_t nbr = 0, nmem = 0, nloop = 0;
     /* Registers the program never names stay unread. */
@@ -1483,6 +1503,10 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 if (mem) {
                     s_mem += start - t;
                     n_mw += start > t ? 1.0 : 0.0;
+                    if (start > t) {
+                        ph_mc += start - t;
+                        ph_mn += 1.0;
+                    }
                 } else
                     s_dep += start - t;
                 if (start - t > TURN_SLACK)
@@ -1522,6 +1546,9 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 cnt++;
                 pipe[in->pipe]++;
                 if (in->end == WE_BARRIER) {
+                    MC[ph] += (float)ph_mc;
+                    MN[ph] += (float)ph_mn;
+                    ph_mc = ph_mn = 0;
                     I[ph] += (float)in_ph;
                     P[2 * ph] += (float)pipe[1] * w->pipe_ii[1];
                     P[2 * ph + 1] += (float)pipe[2] * w->pipe_ii[2];
@@ -1532,6 +1559,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                             *oom = true;
                         I = sc->I + (size_t)wi * sc->cap;
                         T = sc->T + (size_t)wi * sc->cap;
+                        MC = sc->MC + (size_t)wi * sc->cap;
+                        MN = sc->MN + (size_t)wi * sc->cap;
                         P = sc->P;
                     }
                     if (ph + 1 < sc->cap) {
@@ -1554,6 +1583,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             }
             double st[6] = {t, last_retire, s_mem, s_dep, n_ev, n_mw};
             memo_walk(w, g, mm, ready, from_mem, st);
+            ph_mc += st[2] - s_mem;
+            ph_mn += st[5] - n_mw;
             t = st[0];
             last_retire = st[1];
             s_mem = st[2];
@@ -1591,6 +1622,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     }
     I[ph] += (float)in_ph;
     T[ph] += (float)(t - t_phase);
+    MC[ph] += (float)ph_mc;
+    MN[ph] += (float)ph_mn;
     P[2 * ph] += (float)pipe[1] * w->pipe_ii[1];
     P[2 * ph + 1] += (float)pipe[2] * w->pipe_ii[2];
     *sm = s_mem;
@@ -1693,9 +1726,12 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
         }
         for (int w = 0; w < wpc; w++) {
             float *wi = I + (size_t)w * scap, *wt = T + (size_t)w * scap;
+            float *wc = sc->MC + (size_t)w * scap, *wn = sc->MN + (size_t)w * scap;
             for (int ph = MC_MAXPH; ph < nph; ph++) {
                 wi[MC_MAXPH - 1] += wi[ph];
                 wt[MC_MAXPH - 1] += wt[ph];
+                wc[MC_MAXPH - 1] += wc[ph];
+                wn[MC_MAXPH - 1] += wn[ph];
             }
             smax = wt[MC_MAXPH - 1] > smax ? wt[MC_MAXPH - 1] : smax;
         }
@@ -1949,6 +1985,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->off = malloc(sizeof *cs->off * (size_t)nctas);
         cs->insts = malloc(sizeof *cs->insts * (size_t)nctas * wpc * MC_MAXPH);
         cs->time = malloc(sizeof *cs->time * (size_t)nctas * wpc * MC_MAXPH);
+        cs->mem_cyc = malloc(sizeof *cs->mem_cyc * (size_t)nctas * wpc * MC_MAXPH);
+        cs->mem_n = malloc(sizeof *cs->mem_n * (size_t)nctas * wpc * MC_MAXPH);
         cs->cta_step = calloc((size_t)nctas, sizeof *cs->cta_step);
     }
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
@@ -1962,7 +2000,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     if (!rc && !memo_init(&memo, &prog))
         rc = RF_ENOMEM;
     if (!rc && (!cs || !ready || !from_mem || !sc_ok || !cs->nph || !cs->off || !cs->insts
-                || !cs->time || !cs->cta_step || !cs->cta_drain || !cs->run || !cs->cta_crit))
+                || !cs->time || !cs->mem_cyc || !cs->mem_n || !cs->cta_step || !cs->cta_drain
+                || !cs->run || !cs->cta_crit))
         rc = RF_ENOMEM;
     if (rc)
         goto done;
@@ -1997,7 +2036,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             nslot = wj.nslot;
         }
         double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
-        float *I, *T, *P;
+        float *I, *T, *MC, *MN, *P;
         int nph;
         double cta_drain;
         double cw = 0, cc = 0, cl = 0;  /* the CTA's work, critical and live time */
@@ -2007,12 +2046,19 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         if (c < nfrom) {
             I = sc.I;
             T = sc.T;
+            MC = sc.MC;
+            MN = sc.MN;
             P = sc.P;
             nph = from->nph[c];
             used = nph;
             for (int w = 0; w < wpc; w++) {
+                size_t at = from->off[c] + (size_t)w * (size_t)nph;
                 memcpy(I + (size_t)w * scap, rf_ctaset_insts(from, c, w), sizeof *I * (size_t)nph);
                 memcpy(T + (size_t)w * scap, rf_ctaset_time(from, c, w), sizeof *T * (size_t)nph);
+                if (from->mem_cyc && from->mem_n) {
+                    memcpy(MC + (size_t)w * scap, from->mem_cyc + at, sizeof *MC * (size_t)nph);
+                    memcpy(MN + (size_t)w * scap, from->mem_n + at, sizeof *MN * (size_t)nph);
+                }
             }
             cw = from->cta_crit[3 * c];
             cc = from->cta_crit[3 * c + 1];
@@ -2046,6 +2092,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             scap = sl->sc.cap;
             I = sl->sc.I;
             T = sl->sc.T;
+            MC = sl->sc.MC;
+            MN = sl->sc.MN;
             P = sl->sc.P;
         } else {
             bool oom = false;
@@ -2065,6 +2113,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             scap = sc.cap;
             I = sc.I;
             T = sc.T;
+            MC = sc.MC;
+            MN = sc.MN;
             P = sc.P;
         }
         drain += cta_drain;
@@ -2085,12 +2135,16 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             size_t at = nrows + (size_t)w * nph;
             memcpy(cs->insts + at, I + (size_t)w * scap, sizeof *I * (size_t)nph);
             memcpy(cs->time + at, T + (size_t)w * scap, sizeof *T * (size_t)nph);
+            memcpy(cs->mem_cyc + at, MC + (size_t)w * scap, sizeof *MC * (size_t)nph);
+            memcpy(cs->mem_n + at, MN + (size_t)w * scap, sizeof *MN * (size_t)nph);
             for (int ph = 0; ph < nph; ph++) {
                 ti += I[(size_t)w * scap + ph];
                 tt += T[(size_t)w * scap + ph];
             }
             memset(I + (size_t)w * scap, 0, sizeof *I * (size_t)used);
             memset(T + (size_t)w * scap, 0, sizeof *T * (size_t)used);
+            memset(MC + (size_t)w * scap, 0, sizeof *MC * (size_t)used);
+            memset(MN + (size_t)w * scap, 0, sizeof *MN * (size_t)used);
         }
         memset(P, 0, sizeof *P * 2 * (size_t)used);
         nrows += (size_t)wpc * nph;
@@ -2172,11 +2226,14 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
         cs->off = malloc(sizeof *cs->off * (size_t)nctas);
         cs->insts = malloc(sizeof *cs->insts * (to - from));
         cs->time = malloc(sizeof *cs->time * (to - from));
+        cs->mem_cyc = src->mem_cyc ? malloc(sizeof *cs->mem_cyc * (to - from)) : NULL;
+        cs->mem_n = src->mem_n ? malloc(sizeof *cs->mem_n * (to - from)) : NULL;
         cs->cta_step = src->cta_step ? malloc(sizeof *cs->cta_step * (size_t)nctas) : NULL;
         cs->cta_drain = malloc(sizeof *cs->cta_drain * (size_t)nctas);
         cs->cta_crit = src->cta_crit ? malloc(sizeof *cs->cta_crit * 3 * (size_t)nctas) : NULL;
         if (!cs->nph || !cs->off || !cs->insts || !cs->time || !cs->cta_drain
-            || (src->cta_crit && !cs->cta_crit) || (src->cta_step && !cs->cta_step)) {
+            || (src->cta_crit && !cs->cta_crit) || (src->cta_step && !cs->cta_step)
+            || (src->mem_cyc && !cs->mem_cyc) || (src->mem_n && !cs->mem_n)) {
             rf_kchar_ctaset_free(cs);
             return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL,
                               "kernel characteristics: out of memory");
@@ -2193,6 +2250,10 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
             cs->off[c] = src->off[first + c] - from;
         memcpy(cs->insts, src->insts + from, sizeof *cs->insts * (to - from));
         memcpy(cs->time, src->time + from, sizeof *cs->time * (to - from));
+        if (src->mem_cyc)
+            memcpy(cs->mem_cyc, src->mem_cyc + from, sizeof *cs->mem_cyc * (to - from));
+        if (src->mem_n)
+            memcpy(cs->mem_n, src->mem_n + from, sizeof *cs->mem_n * (to - from));
         if (src->cta_step)
             memcpy(cs->cta_step, src->cta_step + first, sizeof *cs->cta_step * (size_t)nctas);
     } else {
@@ -2286,33 +2347,33 @@ int rf_kchar_ctaset_reuse_jobs(const rf_ctaset *const *have, int nhave, const rf
  * The pool's places then stand empty although the SM's issuing warps
  * outnumber them.  A fluid of the resident warps measures it on the
  * sample's CTAs (cycled, in order), with the sampler's pool discipline
- * (sampler/scheduler.c) but for one rule: a place holds its warp until the
- * warp waits on memory, reaches a barrier or ends (in the sampler the
- * CTA's last warp to reach a barrier passes it in its place), and a freed
- * place takes the
+ * (sampler/scheduler.c): a place holds its warp until the warp waits on
+ * memory, reaches a barrier or ends; the CTA's last warp to reach a
+ * barrier releases it and keeps its place; a freed place takes the
  * scheduler's ready warp that left a place longest ago (first in, first
  * out; a warp back from memory keeps the turn of its leaving).  A pool warp
  * issues at one pace, an instruction per unit of time; a warp waiting on
  * memory is neither ready nor in the pool; a warp at a barrier waits for
  * its CTA's others; a CTA whose warps have all ended frees its slot to
- * the next CTA.  Memory waits per barrier phase: its lone time beyond its
- * instructions at the issuing pace (T - I (1 + s_dep), cycles) in waits of
- * the kernel's mean length (s_mem / mem_waits), at least one when that
- * time is half a wait or more, placed evenly through the phase; each wait
- * lasts the phase's memory time over their number, in instructions of the
- * pace (cycles / (1 + s_dep)).  Over the steady state (after the first
- * 2 n CTAs end, until the last of n + max(6 n, 48) starts, or
- * RF_POOL_EVENTS events):
+ * the next CTA.  Memory waits per barrier phase: the lone walk's stalls on
+ * a load there (rf_ctaset.mem_n; a stall of any length sends the sampler's
+ * warp out of its place), placed evenly through the phase, each lasting
+ * the phase's stall cycles over their number (mem_cyc / mem_n) in
+ * instructions of the pace (cycles / (1 + s_dep)).  Over the steady state
+ * (after the first 2 n CTAs end, until the last of n + max(6 n, 48)
+ * starts, or RF_POOL_EVENTS events):
  *   pool_eff = integral sum_s min(p, a_s) / integral min(S p, sum_s a_s)
  * (a_s: the ready warps of scheduler s).  Assumptions: a warp's memory
- * waits fall evenly in its phase; a CTA's barrier phases are taken in at
- * most RF_POOL_GROUPS groups of consecutive phases (the barriers between
- * a group's phases are dropped).  Measured on the built-in SM model,
+ * waits fall evenly in its phase and last as long as a lone warp's (no
+ * queue at DRAM); a CTA's barrier phases are taken in at most
+ * RF_POOL_GROUPS groups of consecutive phases (the barriers between a
+ * group's phases are dropped).  Measured on the built-in SM model,
  * maxwell-ltrf, one SM, 8 active warps (p = 2), the sampler's ratio over
- * its whole run, counted per cycle, against the fluid's: hotspot 0.901 /
- * 0.94, kmeans 0.831 / 0.89, libor 0.822 / 0.80, sfu 0.736 / 0.78, nbody
- * 0.758 / 0.80, trsv 0.854 / 0.89, lu_update 0.912 / 0.92, jacobi9 0.995
- * / 1.00. */
+ * its whole run, counted per cycle, against the fluid's: nearest 0.709 /
+ * 0.71, nbody 0.752 / 0.75, lu_update 0.909 / 0.91, jacobi9 0.995 / 1.00,
+ * libor 0.817 / 0.79, sfu 0.729 / 0.78, hotspot 0.897 / 0.95, trsv 0.854
+ * / 0.91, kmeans 0.827 / 0.93, bscholes 0.783 / 1.00 (DRAM-bound: its
+ * waits queue). */
 #define RF_POOL_GROUPS 64
 #define RF_POOL_MAXSCHED 16
 #define RF_POOL_EVENTS 20000
@@ -2496,6 +2557,37 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
                 sum++;
                 continue;
             }
+            int c = i / wpc;
+            if (f->left == 0 && f->ph + 1 < ps->nph[f->row / wpc]) {
+                /* The CTA's last warp to reach the barrier releases it and
+                 * keeps its place for its next phase; every waiting warp
+                 * starts its next phase too. */
+                bool last = true;
+                for (int w = 0; w < wpc; w++) {
+                    int q = c * wpc + w;
+                    last &= q == i || fw[q].st == PW_BAR || fw[q].st == PW_END;
+                }
+                if (last) {
+                    f->ph++;
+                    pool_phase(ps, f);
+                    ev[i] = t + f->rem;
+                    pool_heap_push(h, ev[i], i);
+                    for (int w = 0; w < wpc; w++) {
+                        int q = c * wpc + w;
+                        pool_warp_st *g = &fw[q];
+                        if (g->st != PW_BAR)
+                            continue;
+                        g->ph++;
+                        pool_phase(ps, g);
+                        g->st = PW_READY;
+                        pool_heap_push(&rq[q % nsched], (double)g->seq, q);
+                        ready[q % nsched]++;
+                        sum++;
+                        fill |= 1u << (q % nsched);
+                    }
+                    continue;
+                }
+            }
             f->inpool = 0;
             f->seq = seq++;
             held[s]--;
@@ -2507,35 +2599,18 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
                 pool_heap_push(h, ev[i], i);
                 continue;
             }
-            int c = i / wpc;
+            /* At a barrier others will release (the CTA's warps share
+             * their phase count, so none waits on an ended warp), or at
+             * its end. */
             f->st = f->ph + 1 >= ps->nph[f->row / wpc] ? PW_END : PW_BAR;
-            bool ended = true, busy = false;
-            for (int w = 0; w < wpc; w++) {
-                int q = c * wpc + w;
-                ended &= fw[q].st == PW_END;
-                busy |= fw[q].st == PW_READY || fw[q].st == PW_WAIT;
-            }
+            bool ended = true;
+            for (int w = 0; w < wpc; w++)
+                ended &= fw[c * wpc + w].st == PW_END;
             if (ended) {
                 done++;
                 for (int w = 0; w < wpc; w++)
                     fw[c * wpc + w].st = PW_EMPTY;
                 launch++;
-            } else if (!busy) {
-                /* The barrier releases: every waiting warp starts its next
-                 * phase (ended warps stay ended). */
-                for (int w = 0; w < wpc; w++) {
-                    int q = c * wpc + w;
-                    pool_warp_st *g = &fw[q];
-                    if (g->st != PW_BAR)
-                        continue;
-                    g->ph++;
-                    pool_phase(ps, g);
-                    g->st = PW_READY;
-                    pool_heap_push(&rq[q % nsched], (double)g->seq, q);
-                    ready[q % nsched]++;
-                    sum++;
-                    fill |= 1u << (q % nsched);
-                }
             }
         }
     }
@@ -2577,27 +2652,24 @@ static int pool_sample_of(const rf_ctaset *cs, pool_sample *ps, void **buf)
     float *nwait = (float *)(ins + cells), *wait = nwait + cells;
     int *nph = (int *)(wait + cells);
     double busy = 1.0 + cs->s_dep;
-    double mean_wait = cs->mem_waits > 0 ? cs->s_mem / cs->mem_waits : 0.0;
     for (int c = 0; c < cs->nctas; c++) {
         int stored = cs->nph[c];
         int g = stored < RF_POOL_GROUPS ? stored : RF_POOL_GROUPS;
         nph[c] = g;
         for (int w = 0; w < wpc; w++)
             for (int q = 0; q < g; q++) {
-                double in = 0, tm = 0;
+                double in = 0, mc = 0, mn = 0;
+                size_t row = cs->off[c] + (size_t)w * (size_t)stored;
                 for (int x = q * stored / g; x < (q + 1) * stored / g; x++) {
                     in += rf_ctaset_insts(cs, c, w)[x];
-                    tm += cs->time ? rf_ctaset_time(cs, c, w)[x] : 0;
+                    mc += cs->mem_cyc ? cs->mem_cyc[row + x] : 0;
+                    mn += cs->mem_n ? cs->mem_n[row + x] : 0;
                 }
                 size_t at = ((size_t)c * wpc + w) * RF_POOL_GROUPS + q;
-                double mem = tm - in * busy, k = 0;
-                if (mean_wait > 0 && mem >= 0.5 * mean_wait && in >= 2) {
-                    k = floor(mem / mean_wait + 0.5);
-                    k = k < 1 ? 1 : k > in - 1 ? in - 1 : k;
-                }
+                double k = mn < in - 1 ? mn : in > 1 ? in - 1 : 0;
                 ins[at] = in;
                 nwait[at] = (float)k;
-                wait[at] = k > 0 ? (float)(mem / k / busy) : 0.0f;
+                wait[at] = k > 0 ? (float)(mc / k / busy) : 0.0f;
             }
     }
     *ps = (pool_sample){cs->nctas, wpc, RF_POOL_GROUPS, nph, ins, nwait, wait};

@@ -235,6 +235,8 @@ static void ctaset_slice_is_the_walk(void **state)
     assert_int_equal(rf_ctaset_nrows(slice), rows);
     assert_memory_equal(slice->insts, direct->insts, sizeof *slice->insts * rows);
     assert_memory_equal(slice->time, direct->time, sizeof *slice->time * rows);
+    assert_memory_equal(slice->mem_cyc, direct->mem_cyc, sizeof *slice->mem_cyc * rows);
+    assert_memory_equal(slice->mem_n, direct->mem_n, sizeof *slice->mem_n * rows);
     assert_memory_equal(slice->cta_step, direct->cta_step, sizeof *slice->cta_step * 8);
     assert_true(slice->cpi_lone == direct->cpi_lone);
     assert_true(slice->active_frac == direct->active_frac);
@@ -420,6 +422,10 @@ static void ctaset_reuse_is_the_walk(void **state)
     assert_memory_equal(rf_ctaset_insts(reused, 0, 0), direct->insts,
                         sizeof *direct->insts * rows);
     assert_memory_equal(rf_ctaset_time(reused, 0, 0), direct->time, sizeof *direct->time * rows);
+    assert_memory_equal(reused->mem_cyc + reused->off[0], direct->mem_cyc,
+                        sizeof *direct->mem_cyc * rows);
+    assert_memory_equal(reused->mem_n + reused->off[0], direct->mem_n,
+                        sizeof *direct->mem_n * rows);
     assert_memory_equal(reused->cta_drain, direct->cta_drain, sizeof *direct->cta_drain * 6);
     /* Seed 8: not held, walked: other draws. */
     assert_int_equal(rf_kchar_ctaset_reuse(have, 2, &gpu, f, &prof, 2, 9, 6, 3, 8, &other, &err),
@@ -498,6 +504,9 @@ static rf_kernel *load_spec(const char *path);
  *            pipe 4 x 2 x 8 = 64, LD/ST 4 x 2 = 8, issue 4 x 5 / 2 = 10;
  *   phase 1: ldg at 26 (ready 60), sts waits for it: 60, exit 61: 62 - 26
  *            = 36 cycles; LD/ST 4 x 2 x 2 = 16, issue 4 x 3 / 2 = 6.
+ * Memory stalls per phase (rf_ctaset.mem_cyc, mem_n): none in phase 0 (the
+ * alu waits on the SFU, a shared load is no memory wait), one in phase 1,
+ * the sts issuing at 60 instead of 27: 33 cycles.
  * Critical time 26 + 36 = 62; alone 64 + 36 = 100.  With 32 SFU lanes the
  * SFU pipe holds 4 x 2 x 1 = 8 and the CTA alone takes its 62. */
 static rf_func *pipe_phases(void)
@@ -533,6 +542,11 @@ static void cta_alone_holds_the_pipes(void **state)
         assert_int_equal(cs->nph[c], 2);
         assert_float_equal(rf_ctaset_time(cs, c, 3)[0], 26.0, 1e-9);
         assert_float_equal(rf_ctaset_time(cs, c, 3)[1], 36.0, 1e-9);
+        size_t row = cs->off[c] + 3 * (size_t)cs->nph[c];
+        assert_float_equal(cs->mem_cyc[row], 0.0, 0);
+        assert_float_equal(cs->mem_n[row], 0.0, 0);
+        assert_float_equal(cs->mem_cyc[row + 1], 33.0, 1e-9);
+        assert_float_equal(cs->mem_n[row + 1], 1.0, 0);
         assert_float_equal(cs->cta_crit[3 * c + 1], 62.0, 1e-9);
         assert_float_equal(cs->cta_step[c], 100.0, 1e-9);
     }
@@ -1250,9 +1264,10 @@ static void block_limit(void **state)
  *   2 places per scheduler hold both its warps: 1 without a fluid.
  *   Warps of 4 and 2 instructions: scheduler 0 the bottleneck, a CTA ends
  *   every 4 units, scheduler 1 works 2 of them while scheduler 0 holds 2
- *   ready warps: (2 x 2 + 1 x 2) / (2 x 4) = 3/4.  The same warp 0 with 6
- *   lone cycles (s_dep 0: 2 of memory, the kernel's mean wait s_mem /
- *   mem_waits = 2, so one wait of 2 halfway): per period of 8 units (2
+ *   ready warps: (2 x 2 + 1 x 2) / (2 x 4) = 3/4.  The same warp 0 with
+ *   one memory stall of 2 cycles in its lone walk (s_dep 0, so a pace of
+ *   a cycle an instruction: one wait of 2 units halfway through its 4
+ *   instructions): per period of 8 units (2
  *   CTAs), 4 with 2 ready warps on scheduler 0 and 1 on scheduler 1, 4
  *   with scheduler 1 empty and scheduler 0's other warp away on memory
  *   (1 ready): (2 x 4 + 1 x 4) / (2 x 4 + 1 x 4) = 1. */
@@ -1277,10 +1292,11 @@ static void pool_balance_by_hand(void **state)
     rf_kchar_ctaset_free(cs);
     cs = ctaset_two_warps(64, 1, e);
     assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 0.75, 1e-9);
-    for (int k = 0; k < 64; k++)
+    for (int k = 0; k < 64; k++) {
         cs->time[cs->off[k]] = 6;           /* warp 0's phase 0 */
-    cs->s_mem = 0.2;
-    cs->mem_waits = 0.1;
+        cs->mem_cyc[cs->off[k]] = 2;
+        cs->mem_n[cs->off[k]] = 1;
+    }
     assert_float_equal(rf_kchar_pool_eff(cs, 2, 1, 2), 1.0, 1e-9);
     rf_kchar_ctaset_free(cs);
 }

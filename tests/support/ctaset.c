@@ -18,7 +18,9 @@ rf_ctaset *ctaset_two_warps(int nctas, int nph, const float t[2][2])
     cs->off = calloc((size_t)nctas, sizeof *cs->off);
     cs->insts = calloc((size_t)nctas * 2 * (size_t)nph, sizeof *cs->insts);
     cs->time = calloc((size_t)nctas * 2 * (size_t)nph, sizeof *cs->time);
-    assert_true(cs->nph && cs->off && cs->insts && cs->time);
+    cs->mem_cyc = calloc((size_t)nctas * 2 * (size_t)nph, sizeof *cs->mem_cyc);
+    cs->mem_n = calloc((size_t)nctas * 2 * (size_t)nph, sizeof *cs->mem_n);
+    assert_true(cs->nph && cs->off && cs->insts && cs->time && cs->mem_cyc && cs->mem_n);
     for (int c = 0; c < nctas; c++) {
         cs->nph[c] = nph;
         cs->off[c] = (size_t)c * 2 * (size_t)nph;

@@ -7,7 +7,7 @@
 
 /* nctas identical CTAs of 2 warps and nph (1 or 2) barrier phases, warp
  * w's phase p taking t[w][p] lone cycles and as many instructions
- * (cpi_lone = 1).  Free with rf_kchar_ctaset_free. */
+ * (cpi_lone = 1), with no memory stalls.  Free with rf_kchar_ctaset_free. */
 rf_ctaset *ctaset_two_warps(int nctas, int nph, const float t[2][2]);
 
 #endif
