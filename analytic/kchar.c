@@ -1237,9 +1237,8 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
 /* A CTA's scratch rows: warp w's instructions and lone cycles of phase p at
  * I[w cap + p], T[w cap + p]. */
 typedef struct scratch {
-    float *I, *T, *MC, *MN;      /* per warp and phase: instructions, cycles,
-                                  * cycles and count of stalls on the phase's
-                                  * own loads */
+    float *I, *T, *MC, *MN;      /* per warp and phase: instructions, cycles, and
+                                  * the cycles and count of its stalls on loads */
     float *P;                    /* two per phase: the CTA's warps' SFU and LD/ST
                                   * pipe cycles there */
     int cap, wpc;
@@ -1471,7 +1470,6 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
     float *MC = sc->MC + (size_t)wi * sc->cap, *MN = sc->MN + (size_t)wi * sc->cap;
     float *P = sc->P;
-    double ph_mc = 0, ph_mn = 0;    /* the phase's memory stall cycles and stalls */
     long pipe[3] = {0, 0, 0};   /* phase ph's instructions by pipe, not yet in P */
     uint64_t nbr = 0, nmem = 0, nloop = 0;
     /* Registers the program never names stay unread. */
@@ -1486,6 +1484,7 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     /* The sums, kept here and written back at the end (the same additions
      * in the same order). */
     double s_mem = *sm, s_dep = *sd, n_ev = *nev, n_mw = *nmw;
+    double mem_ph = s_mem, mw_ph = n_mw;    /* the sums at the phase's start */
     int b = 0, ph = 0;
     bool ended = false;
     while (!ended && b >= 0 && b < f->nblocks && cnt < RF_KCHAR_MC_MAX_INSTS) {
@@ -1503,10 +1502,6 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 if (mem) {
                     s_mem += start - t;
                     n_mw += start > t ? 1.0 : 0.0;
-                    if (start > t) {
-                        ph_mc += start - t;
-                        ph_mn += 1.0;
-                    }
                 } else
                     s_dep += start - t;
                 if (start - t > TURN_SLACK)
@@ -1546,9 +1541,10 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 cnt++;
                 pipe[in->pipe]++;
                 if (in->end == WE_BARRIER) {
-                    MC[ph] += (float)ph_mc;
-                    MN[ph] += (float)ph_mn;
-                    ph_mc = ph_mn = 0;
+                    MC[ph] += (float)(s_mem - mem_ph);
+                    MN[ph] += (float)(n_mw - mw_ph);
+                    mem_ph = s_mem;
+                    mw_ph = n_mw;
                     I[ph] += (float)in_ph;
                     P[2 * ph] += (float)pipe[1] * w->pipe_ii[1];
                     P[2 * ph + 1] += (float)pipe[2] * w->pipe_ii[2];
@@ -1583,8 +1579,6 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             }
             double st[6] = {t, last_retire, s_mem, s_dep, n_ev, n_mw};
             memo_walk(w, g, mm, ready, from_mem, st);
-            ph_mc += st[2] - s_mem;
-            ph_mn += st[5] - n_mw;
             t = st[0];
             last_retire = st[1];
             s_mem = st[2];
@@ -1622,8 +1616,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     }
     I[ph] += (float)in_ph;
     T[ph] += (float)(t - t_phase);
-    MC[ph] += (float)ph_mc;
-    MN[ph] += (float)ph_mn;
+    MC[ph] += (float)(s_mem - mem_ph);
+    MN[ph] += (float)(n_mw - mw_ph);
     P[2 * ph] += (float)pipe[1] * w->pipe_ii[1];
     P[2 * ph + 1] += (float)pipe[2] * w->pipe_ii[2];
     *sm = s_mem;

@@ -91,8 +91,8 @@ typedef struct rf_ctaset {
                             * each (rf_ctaset_insts) */
     float *insts;          /* warp instructions per phase */
     float *time;           /* same layout: lone-warp cycles */
-    float *mem_cyc;        /* same layout: the lone warp's cycles stalled on a
-                            * load issued in the phase (NULL: not kept) */
+    float *mem_cyc;        /* same layout: the lone warp's cycles stalled there on
+                            * loads (NULL in a hand-built set: none) */
     float *mem_n;          /* same layout: those stalls' count */
     double active_frac;    /* E[sum_p mean_w T] / E[sum_p max_w T] */
     double cpi_lone;       /* sum T / sum I (over the rows) */
