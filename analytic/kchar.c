@@ -2359,7 +2359,10 @@ int rf_kchar_ctaset_reuse_jobs(const rf_ctaset *const *have, int nhave, const rf
  *   pool_eff = integral sum_s min(p, a_s) / integral min(S p, sum_s a_s)
  * (a_s: the ready warps of scheduler s).  Assumptions: a warp's memory
  * waits fall evenly in its phase and last as long as a lone warp's (no
- * queue at DRAM); a CTA's barrier phases are taken in at most
+ * queue at DRAM); a warp that exits before its CTA's last barrier passes
+ * the later ones as empty phases, taking a place for none of its time
+ * but waiting its turn in the queue (the sampler's barrier counts only
+ * the live warps); a CTA's barrier phases are taken in at most
  * RF_POOL_GROUPS groups of consecutive phases (the barriers between a
  * group's phases are dropped).  Measured on the built-in SM model,
  * maxwell-ltrf, one SM, 8 active warps (p = 2), the sampler's ratio over
@@ -2593,9 +2596,9 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
                 pool_heap_push(h, ev[i], i);
                 continue;
             }
-            /* At a barrier others will release (the CTA's warps share
-             * their phase count, so none waits on an ended warp), or at
-             * its end. */
+            /* At a barrier others will release (every warp of the CTA
+             * takes its phase count, an early exit's later phases empty, so
+             * none waits on an ended warp), or at its end. */
             f->st = f->ph + 1 >= ps->nph[f->row / wpc] ? PW_END : PW_BAR;
             bool ended = true;
             for (int w = 0; w < wpc; w++)
