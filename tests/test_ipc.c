@@ -818,6 +818,50 @@ static void dram_closed_network(void **state)
     assert_float_equal(r.ipc, 1.0 / 3.0, 1e-5);
 }
 
+/* The two-level pool in the latency and DRAM network (convolution).
+ * The kernel of dram_closed_network (p = 1, cpi_w = 1 + S_mem = 8, DRAM
+ * s = 2 cycles a instruction) under a pool of 2 places (1 on each of the
+ * 2 schedulers): cpi_short = 1, so the pool is a station of rate mu(1) =
+ * 2 x X(1/2) = 1 with one warp and mu(j) = 2 x X(1) = 2 with more, the
+ * server s = 2 and a delay of z = S_mem - s = 5.  Station sequences:
+ *   pool  1, 1/mu(1) = 1, 1/(mu(1) mu(2)) = 0.5, 0.25
+ *   delay 1, 5, 12.5, 20.833333          (z^j / j!)
+ *   DRAM  1, 2, 4, 8                      (s^j)
+ * pool * delay = 1, 6, 18, 36.083333; with the DRAM: G = 1, 8, 34,
+ * 104.083333, so X(1) = 1/8 (one warp alone: 1 / cpi_w), X(2) = 8/34 =
+ * 0.235294, X(3) = 34 / 104.083333 = 0.326661 (the network without the
+ * pool: 0.326923).  2.5 warps: 0.235294 + 0.5 (0.326661 - 0.235294) =
+ * 0.280978, and the issue cap leaves the soft minimum for the pool's
+ * network: IPC = 1 / (1 / 0.280978 + 1/2) = 0.246366 (the soft minimum
+ * of the two terms, as before: 1 / (1 / 0.281109 + 1/2 + 1/2 + 1/2) =
+ * 0.219426).  With 48 warps the DRAM saturates (X = 0.5 to 1e-6):
+ * IPC = 1 / (2 + 1/2) = 0.4, where the two terms gave 1/3. */
+static void pool_closed_network(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 4.0;
+    k.stall_mem = 7.0;
+    k.dram_bytes = 2.0;
+    m.dram_bytes_per_cycle = 1.0;
+    m.pool = 2;
+    m.warps = 2.5;
+    rf_ipc_result r;
+    rf_ipc_steady(&k, &m, &p, &r);
+    double x = 8.0 / 34.0 + 0.5 * (34.0 / (36.0 + 1.0 / 12.0 + 2.0 * 18.0 + 4.0 * 6.0 + 8.0)
+                                   - 8.0 / 34.0);
+    assert_float_equal(x, 0.280978, 1e-6);
+    assert_float_equal(r.ipc, 1.0 / (1.0 / x + 0.5), 1e-6);
+    assert_float_equal(r.lim_pool, 2.0, 1e-6);
+    m.warps = 48;
+    rf_ipc_steady(&k, &m, &p, &r);
+    assert_float_equal(r.ipc, 0.4, 1e-5);
+}
+
 /* The issuing warps' spread.  Plain kernel, p = 2 (issue 2, collectors
  * 2): IPC(W) = (1/W^2 + 1/2)^-1/2, W / cpi_w = W.  A CTA of 4 warps has 2
  * or 4 issuing, half its time each (mean 3 = 4 x active_frac 0.75, so W
@@ -831,13 +875,19 @@ static void dram_closed_network(void **state)
  * 1.392621: 6 / (0.75 + 2.179449 + 1.436141) = 1.374385, 800
  * instructions in 582.079 cycles.  Without the distribution: IPC(3).
  * Under a two-level pool of 1 warp (half a place on each of the 2
- * schedulers; cpi_short = cpi_w = 1, no memory stall, so a place issues
- * every cycle, X(1) = 1, and the pool's limit is 2 x (X(0) + X(1)) / 2 =
- * 1), the pool's term 1 replaces the issue cap's 1/4 in the soft minimum
- * of each state: IPC(2) = (1/4 + 1/4 + 1)^-1/2 = 0.816497, IPC(4) =
- * (1/16 + 1/4 + 1)^-1/2 = 0.872872, so one CTA issues
- *   3 / (0.5 x 2 / 0.816497 + 0.5 x 4 / 0.872872) = 3 / 3.516033 = 0.853234,
- * below the mean's IPC(3) = (1/9 + 1/4 + 1)^-1/2 = 6/7. */
+ * schedulers) with a memory wait of 1 cycle per instruction (S_mem = 1,
+ * cpi_w = 2, cpi_short = 1: a place issues every cycle, X(1) = 1, so the
+ * pool is a station of rate 2 x (X(0) + X(1)) / 2 = 1 at any warp count,
+ * no DRAM), the pool's network replaces the latency term and the issue
+ * cap: W warps through a server of 1 cycle and a delay of 1, the machine
+ * repairman at load 1, X(W) = 1 - B(W, 1) (Erlang B: B(2) = 0.2, B(3) =
+ * 0.0625, B(4) = 0.015385), so X(2) = 0.8, X(3) = 0.9375, X(4) =
+ * 0.984615, beside the collectors' 1/4:
+ *   IPC(2) = (1/0.64 + 1/4)^-1/2 = 0.742781,
+ *   IPC(4) = (1/0.969467 + 1/4)^-1/2 = 0.883368,
+ * so one CTA issues
+ *   3 / (0.5 x 2 / 0.742781 + 0.5 x 4 / 0.883368) = 3 / 3.610353 = 0.830944,
+ * below the mean's IPC(3) = (1/0.878906 + 1/4)^-1/2 = 0.848868. */
 static void issuing_warps_spread(void **state)
 {
     (void)state;
@@ -856,12 +906,14 @@ static void issuing_warps_spread(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 2, 2, &ipc, NULL), 582.078684, 1e-5);
     assert_float_equal(ipc, 1.374385, 1e-6);
     m.pool = 1;
+    k.stall_mem = 1.0;
     rf_ipc_kernel_cycles(&k, &m, &p, 1, 1, &ipc, NULL);
-    assert_float_equal(ipc, 0.853234, 1e-6);
+    assert_float_equal(ipc, 0.830944, 1e-6);
     k.act_hist[2] = k.act_hist[4] = 0.0;
     rf_ipc_kernel_cycles(&k, &m, &p, 1, 1, &ipc, NULL);
-    assert_float_equal(ipc, 6.0 / 7.0, 1e-6);
+    assert_float_equal(ipc, 0.848868, 1e-6);
     m.pool = 0;
+    k.stall_mem = 0.0;
     rf_ipc_kernel_cycles(&k, &m, &p, 1, 1, &ipc, NULL);
     assert_float_equal(ipc, 1.279204, 1e-6);
 }
@@ -931,6 +983,7 @@ int main(void)
         cmocka_unit_test(pool_limit_per_scheduler),
         cmocka_unit_test(dram_drain_bounds_the_run),
         cmocka_unit_test(dram_closed_network),
+        cmocka_unit_test(pool_closed_network),
         cmocka_unit_test(issuing_warps_spread),
         cmocka_unit_test(parameters_table),
         cmocka_unit_test(pool_balance_interpolation),
