@@ -135,9 +135,9 @@
  * memory frees its place for another, so with the resident warps well
  * past the network's knee it runs at its bottleneck's rate, as the
  * sampler's DRAM-bound runs under a pool do (bscholes, maxwell-ltrf, one
- * SM, 8 active warps: 1.734 against 1.750 at 32 places); the soft minimum
- * of the two terms charged the pool's 2.27 against DRAM's 1.74 as a 7.5%
- * loss.
+ * SM, 8 active warps: 1.734 against 1.750 at 32 places).  The scheduler
+ * chain below (issue with its blocked time) keeps the latency term without
+ * the pool, whose station holds the issue ports itself.
  *
  * Head-of-line blocking (collectors per class).  A scheduler takes its best
  * ready warp and, when no collector of that instruction's class is free,
