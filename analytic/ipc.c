@@ -323,14 +323,20 @@ static double repairman(int k, double z)
     return 1.0 - 1.0 / sum;
 }
 
-/* The pool's limit S X(P / S, cpi_short), linear between whole places. */
-static double pool_limit(const rf_ipc_machine *m, double cpi_short)
+/* S X(places / S, cpi_short): the issue rate of `places` pool warps spread
+ * over the S schedulers, linear between whole warps a scheduler. */
+static double pool_rate(int sc, double places, double cpi_short)
 {
-    int sc = m->schedulers > 0 ? m->schedulers : 1;
-    double per = m->pool / sc;
+    double per = places / sc;
     int lo = (int)per;
     double f = per - lo;
     return sc * ((1.0 - f) * repairman(lo, cpi_short) + f * repairman(lo + 1, cpi_short));
+}
+
+/* The pool's limit S X(P / S, cpi_short). */
+static double pool_limit(const rf_ipc_machine *m, double cpi_short)
+{
+    return pool_rate(m->schedulers > 0 ? m->schedulers : 1, m->pool, cpi_short);
 }
 
 /* Linear between the table's CTA counts at place index i; 0: unknown. */
@@ -612,13 +618,9 @@ static double pool_closed(const rf_ipc_machine *m, double cpi_short, double z, d
     if (whole < 1 || whole + 1 > POOL_NET_MAX)
         return 0.0;
     int sc = m->schedulers > 0 ? m->schedulers : 1;
-    double mu[POOL_NET_MAX + 1];
-    for (int j = 1; j <= whole + 1; j++) {
-        double k = (j < m->pool ? j : m->pool) / sc;
-        int lo = (int)k;
-        double f = k - lo;
-        mu[j] = sc * ((1.0 - f) * repairman(lo, cpi_short) + f * repairman(lo + 1, cpi_short));
-    }
+    double mu[POOL_NET_MAX + 1], full = pool_limit(m, cpi_short);
+    for (int j = 1; j <= whole + 1; j++)
+        mu[j] = j < m->pool ? pool_rate(sc, j, cpi_short) : full;
     double c = mu[whole + 1];
     if (s > 0 && 1.0 / s < c)
         c = 1.0 / s;
