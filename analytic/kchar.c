@@ -1234,11 +1234,14 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
     return rc;
 }
 
-/* A CTA's scratch rows: warp w's instructions and lone cycles of phase p at
- * I[w cap + p], T[w cap + p]. */
+/* A CTA's scratch rows, one per figure of a warp's phase (R_I its
+ * instructions, R_T its lone cycles, R_MC and R_MN the cycles and count of
+ * its stalls on loads): warp w's phase p at row[r][w cap + p]; they are
+ * stored as rf_ctaset's insts, time, mem_cyc and mem_n (ctaset_rows). */
+enum { R_I, R_T, R_MC, R_MN, NROWS };
+
 typedef struct scratch {
-    float *I, *T, *MC, *MN;      /* per warp and phase: instructions, cycles, and
-                                  * the cycles and count of its stalls on loads */
+    float *row[NROWS];
     float *P;                    /* two per phase: the CTA's warps' SFU and LD/ST
                                   * pipe cycles there */
     int cap, wpc;
@@ -1249,17 +1252,19 @@ typedef struct scratch {
 static bool scratch_init(scratch *s, int wpc)
 {
     size_t n = (size_t)wpc * MC_MAXPH;
-    *s = (scratch){calloc(n, sizeof *s->I), calloc(n, sizeof *s->T), calloc(n, sizeof *s->MC),
-                   calloc(n, sizeof *s->MN), calloc(2 * MC_MAXPH, sizeof *s->P), MC_MAXPH, wpc};
-    return s->I && s->T && s->MC && s->MN && s->P;
+    *s = (scratch){{NULL}, calloc(2 * MC_MAXPH, sizeof *s->P), MC_MAXPH, wpc};
+    bool ok = s->P != NULL;
+    for (int r = 0; r < NROWS; r++) {
+        s->row[r] = calloc(n, sizeof *s->row[r]);
+        ok &= s->row[r] != NULL;
+    }
+    return ok;
 }
 
 static void scratch_free(scratch *s)
 {
-    free(s->I);
-    free(s->T);
-    free(s->MC);
-    free(s->MN);
+    for (int r = 0; r < NROWS; r++)
+        free(s->row[r]);
     free(s->P);
 }
 
@@ -1268,39 +1273,34 @@ static void scratch_free(scratch *s)
 static bool scratch_grow(scratch *s)
 {
     size_t oc = (size_t)s->cap, nc = 2 * oc, n = (size_t)s->wpc * nc;
-    float *nI = realloc(s->I, sizeof *nI * n);
-    if (!nI)
-        return false;
-    s->I = nI;
-    float *nT = realloc(s->T, sizeof *nT * n);
-    if (!nT)
-        return false;
-    s->T = nT;
-    float *nMC = realloc(s->MC, sizeof *nMC * n);
-    if (!nMC)
-        return false;
-    s->MC = nMC;
-    float *nMN = realloc(s->MN, sizeof *nMN * n);
-    if (!nMN)
-        return false;
-    s->MN = nMN;
+    for (int r = 0; r < NROWS; r++) {
+        float *nr = realloc(s->row[r], sizeof *nr * n);
+        if (!nr)
+            return false;
+        s->row[r] = nr;
+    }
     float *nP = realloc(s->P, sizeof *nP * 2 * nc);
     if (!nP)
         return false;
     s->P = nP;
     memset(s->P + 2 * oc, 0, sizeof *nP * 2 * (nc - oc));
-    for (size_t w = (size_t)s->wpc; w-- > 0;) {
-        memmove(s->I + w * nc, s->I + w * oc, sizeof *nI * oc);
-        memmove(s->T + w * nc, s->T + w * oc, sizeof *nT * oc);
-        memmove(s->MC + w * nc, s->MC + w * oc, sizeof *nMC * oc);
-        memmove(s->MN + w * nc, s->MN + w * oc, sizeof *nMN * oc);
-        memset(s->I + w * nc + oc, 0, sizeof *nI * (nc - oc));
-        memset(s->T + w * nc + oc, 0, sizeof *nT * (nc - oc));
-        memset(s->MC + w * nc + oc, 0, sizeof *nMC * (nc - oc));
-        memset(s->MN + w * nc + oc, 0, sizeof *nMN * (nc - oc));
-    }
+    for (int r = 0; r < NROWS; r++)
+        for (size_t w = (size_t)s->wpc; w-- > 0;) {
+            memmove(s->row[r] + w * nc, s->row[r] + w * oc, sizeof *s->row[r] * oc);
+            memset(s->row[r] + w * nc + oc, 0, sizeof *s->row[r] * (nc - oc));
+        }
     s->cap = (int)nc;
     return true;
+}
+
+/* rf_ctaset's stored rows in the scratch's order (NULL where a set has
+ * none). */
+static void ctaset_rows(const rf_ctaset *cs, float *out[NROWS])
+{
+    out[R_I] = cs->insts;
+    out[R_T] = cs->time;
+    out[R_MC] = cs->mem_cyc;
+    out[R_MN] = cs->mem_n;
 }
 
 /* When an instruction of a warp at time t can start: the latest of t and
@@ -1467,8 +1467,8 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                         int wi, double *sm, double *sd, double *nev, double *nmw, int *nph,
                         double *dram_at, bool *oom)
 {
-    float *I = sc->I + (size_t)wi * sc->cap, *T = sc->T + (size_t)wi * sc->cap;
-    float *MC = sc->MC + (size_t)wi * sc->cap, *MN = sc->MN + (size_t)wi * sc->cap;
+    float *I = sc->row[R_I] + (size_t)wi * sc->cap, *T = sc->row[R_T] + (size_t)wi * sc->cap;
+    float *MC = sc->row[R_MC] + (size_t)wi * sc->cap, *MN = sc->row[R_MN] + (size_t)wi * sc->cap;
     float *P = sc->P;
     long pipe[3] = {0, 0, 0};   /* phase ph's instructions by pipe, not yet in P */
     uint64_t nbr = 0, nmem = 0, nloop = 0;
@@ -1553,10 +1553,10 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                     if (ph + 1 >= sc->cap && sc->cap < MC_WALKPH) {
                         if (!scratch_grow(sc))
                             *oom = true;
-                        I = sc->I + (size_t)wi * sc->cap;
-                        T = sc->T + (size_t)wi * sc->cap;
-                        MC = sc->MC + (size_t)wi * sc->cap;
-                        MN = sc->MN + (size_t)wi * sc->cap;
+                        I = sc->row[R_I] + (size_t)wi * sc->cap;
+                        T = sc->row[R_T] + (size_t)wi * sc->cap;
+                        MC = sc->row[R_MC] + (size_t)wi * sc->cap;
+                        MN = sc->row[R_MN] + (size_t)wi * sc->cap;
                         P = sc->P;
                     }
                     if (ph + 1 < sc->cap) {
@@ -1679,7 +1679,7 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     if (*oom)
         return;
     int scap = sc->cap;
-    float *I = sc->I, *T = sc->T, *P = sc->P;
+    float *I = sc->row[R_I], *T = sc->row[R_T], *P = sc->P;
     /* Every phase: work (mean warp), critical (slowest warp) and live time
      * (header); and alone, the longest of its slowest warp's lone time and
      * the cycles its warps together hold the SFU pipe, the LD/ST pipe or
@@ -1719,15 +1719,13 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
             cfold += mx;
         }
         for (int w = 0; w < wpc; w++) {
-            float *wi = I + (size_t)w * scap, *wt = T + (size_t)w * scap;
-            float *wc = sc->MC + (size_t)w * scap, *wn = sc->MN + (size_t)w * scap;
-            for (int ph = MC_MAXPH; ph < nph; ph++) {
-                wi[MC_MAXPH - 1] += wi[ph];
-                wt[MC_MAXPH - 1] += wt[ph];
-                wc[MC_MAXPH - 1] += wc[ph];
-                wn[MC_MAXPH - 1] += wn[ph];
+            for (int r = 0; r < NROWS; r++) {
+                float *wr = sc->row[r] + (size_t)w * scap;
+                for (int ph = MC_MAXPH; ph < nph; ph++)
+                    wr[MC_MAXPH - 1] += wr[ph];
             }
-            smax = wt[MC_MAXPH - 1] > smax ? wt[MC_MAXPH - 1] : smax;
+            float t = T[(size_t)w * scap + MC_MAXPH - 1];
+            smax = t > smax ? t : smax;
         }
         for (int w = 0; w < wpc; w++)
             T[(size_t)w * scap + MC_MAXPH - 1] += (float)(cfold - smax);
@@ -1977,10 +1975,9 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->cta_drain = calloc((size_t)nctas, sizeof *cs->cta_drain);
         cs->run = calloc((size_t)nctas * 4, sizeof *cs->run);
         cs->off = malloc(sizeof *cs->off * (size_t)nctas);
-        cs->insts = malloc(sizeof *cs->insts * (size_t)nctas * wpc * MC_MAXPH);
-        cs->time = malloc(sizeof *cs->time * (size_t)nctas * wpc * MC_MAXPH);
-        cs->mem_cyc = malloc(sizeof *cs->mem_cyc * (size_t)nctas * wpc * MC_MAXPH);
-        cs->mem_n = malloc(sizeof *cs->mem_n * (size_t)nctas * wpc * MC_MAXPH);
+        float **st[NROWS] = {&cs->insts, &cs->time, &cs->mem_cyc, &cs->mem_n};
+        for (int r = 0; r < NROWS; r++)
+            *st[r] = malloc(sizeof **st[r] * (size_t)nctas * wpc * MC_MAXPH);
         cs->cta_step = calloc((size_t)nctas, sizeof *cs->cta_step);
     }
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
@@ -1993,9 +1990,14 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
     walk_memo memo = {NULL};
     if (!rc && !memo_init(&memo, &prog))
         rc = RF_ENOMEM;
-    if (!rc && (!cs || !ready || !from_mem || !sc_ok || !cs->nph || !cs->off || !cs->insts
-                || !cs->time || !cs->mem_cyc || !cs->mem_n || !cs->cta_step || !cs->cta_drain
-                || !cs->run || !cs->cta_crit))
+    float *stored[NROWS] = {NULL};
+    if (cs)
+        ctaset_rows(cs, stored);
+    bool rows_ok = true;
+    for (int r = 0; r < NROWS; r++)
+        rows_ok &= stored[r] != NULL;
+    if (!rc && (!cs || !ready || !from_mem || !sc_ok || !cs->nph || !cs->off || !rows_ok
+                || !cs->cta_step || !cs->cta_drain || !cs->run || !cs->cta_crit))
         rc = RF_ENOMEM;
     if (rc)
         goto done;
@@ -2030,7 +2032,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             nslot = wj.nslot;
         }
         double work0 = work, crit0 = crit, ti0 = ti, tt0 = tt;
-        float *I, *T, *MC, *MN, *P;
+        float *row[NROWS], *P;
         int nph;
         double cta_drain;
         double cw = 0, cc = 0, cl = 0;  /* the CTA's work, critical and live time */
@@ -2038,22 +2040,16 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         int used;                       /* phases of the rows written */
         int scap = sc.cap;      /* the rows are zero (calloc, then cleared below) */
         if (c < nfrom) {
-            I = sc.I;
-            T = sc.T;
-            MC = sc.MC;
-            MN = sc.MN;
+            memcpy(row, sc.row, sizeof row);
             P = sc.P;
             nph = from->nph[c];
             used = nph;
-            for (int w = 0; w < wpc; w++) {
-                size_t at = from->off[c] + (size_t)w * (size_t)nph;
-                memcpy(I + (size_t)w * scap, rf_ctaset_insts(from, c, w), sizeof *I * (size_t)nph);
-                memcpy(T + (size_t)w * scap, rf_ctaset_time(from, c, w), sizeof *T * (size_t)nph);
-                if (from->mem_cyc && from->mem_n) {
-                    memcpy(MC + (size_t)w * scap, from->mem_cyc + at, sizeof *MC * (size_t)nph);
-                    memcpy(MN + (size_t)w * scap, from->mem_n + at, sizeof *MN * (size_t)nph);
-                }
-            }
+            float *fr[NROWS];
+            ctaset_rows(from, fr);
+            for (int r = 0; r < NROWS; r++)
+                for (int w = 0; fr[r] && w < wpc; w++)
+                    memcpy(row[r] + (size_t)w * scap, fr[r] + from->off[c] + (size_t)w * nph,
+                           sizeof *row[r] * (size_t)nph);
             cw = from->cta_crit[3 * c];
             cc = from->cta_crit[3 * c + 1];
             cl = from->cta_crit[3 * c + 2];
@@ -2084,10 +2080,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             cl = sl->cl;
             cst = sl->step;
             scap = sl->sc.cap;
-            I = sl->sc.I;
-            T = sl->sc.T;
-            MC = sl->sc.MC;
-            MN = sl->sc.MN;
+            memcpy(row, sl->sc.row, sizeof row);
             P = sl->sc.P;
         } else {
             bool oom = false;
@@ -2105,10 +2098,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
                 goto done;
             }
             scap = sc.cap;
-            I = sc.I;
-            T = sc.T;
-            MC = sc.MC;
-            MN = sc.MN;
+            memcpy(row, sc.row, sizeof row);
             P = sc.P;
         }
         drain += cta_drain;
@@ -2126,19 +2116,15 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->maxph = maxph;
         cs->off[c] = nrows;
         for (int w = 0; w < wpc; w++) {
-            size_t at = nrows + (size_t)w * nph;
-            memcpy(cs->insts + at, I + (size_t)w * scap, sizeof *I * (size_t)nph);
-            memcpy(cs->time + at, T + (size_t)w * scap, sizeof *T * (size_t)nph);
-            memcpy(cs->mem_cyc + at, MC + (size_t)w * scap, sizeof *MC * (size_t)nph);
-            memcpy(cs->mem_n + at, MN + (size_t)w * scap, sizeof *MN * (size_t)nph);
+            size_t at = nrows + (size_t)w * nph, rw = (size_t)w * scap;
             for (int ph = 0; ph < nph; ph++) {
-                ti += I[(size_t)w * scap + ph];
-                tt += T[(size_t)w * scap + ph];
+                ti += row[R_I][rw + ph];
+                tt += row[R_T][rw + ph];
             }
-            memset(I + (size_t)w * scap, 0, sizeof *I * (size_t)used);
-            memset(T + (size_t)w * scap, 0, sizeof *T * (size_t)used);
-            memset(MC + (size_t)w * scap, 0, sizeof *MC * (size_t)used);
-            memset(MN + (size_t)w * scap, 0, sizeof *MN * (size_t)used);
+            for (int r = 0; r < NROWS; r++) {
+                memcpy(stored[r] + at, row[r] + rw, sizeof *row[r] * (size_t)nph);
+                memset(row[r] + rw, 0, sizeof *row[r] * (size_t)used);
+            }
         }
         memset(P, 0, sizeof *P * 2 * (size_t)used);
         nrows += (size_t)wpc * nph;
