@@ -355,10 +355,10 @@ static double pool_eff_at(const rf_ipc_kernel *k, int i, int ctas)
     return k->pool_eff[i][j - 1] + f * (k->pool_eff[i][j] - k->pool_eff[i][j - 1]);
 }
 
-double rf_ipc_pool_eff(const rf_ipc_kernel *k, double per_sched, int ctas)
+/* Row i below x = log2(per_sched) (clamped to the table) and x's place
+ * between rows i and i + 1. */
+static int pool_row(double per_sched, double *x_out)
 {
-    if (!(per_sched > 0) || ctas < 1)
-        return 1.0;
     double x = log2(per_sched);
     if (x < 0)
         x = 0;
@@ -367,11 +367,32 @@ double rf_ipc_pool_eff(const rf_ipc_kernel *k, double per_sched, int ctas)
     int i = (int)x;
     if (i > RF_IPC_NPOOLP - 2)
         i = RF_IPC_NPOOLP - 2;
+    *x_out = x - i;
+    return i;
+}
+
+double rf_ipc_pool_eff(const rf_ipc_kernel *k, double per_sched, int ctas)
+{
+    if (!(per_sched > 0) || ctas < 1)
+        return 1.0;
+    double f;
+    int i = pool_row(per_sched, &f);
     double a = pool_eff_at(k, i, ctas), b = pool_eff_at(k, i + 1, ctas);
     if (!(a > 0) || !(b > 0))
         return a > 0 ? a : b > 0 ? b : 1.0;
-    double e = a + (x - i) * (b - a);
+    double e = a + f * (b - a);
     return e > 1.0 ? 1.0 : e;
+}
+
+unsigned rf_ipc_pool_rows(double per_sched)
+{
+    if (!(per_sched > 0))
+        return 0;
+    double f;
+    int i = pool_row(per_sched, &f);
+    /* At f = 1, a + (b - a) is b exactly: the table's entries are floats,
+     * whose difference a double holds exactly. */
+    return (f < 1.0 ? 1u << i : 0u) | (f > 0.0 ? 1u << (i + 1) : 0u);
 }
 
 const rf_mparam rf_ipc_mparams[] = {

@@ -228,6 +228,10 @@ const char *rf_ipc_bound_name(int bound);
  * and in CTAs between the table's, the nearest outside it; 1 where the
  * table is empty. */
 double rf_ipc_pool_eff(const rf_ipc_kernel *k, double per_sched, int ctas);
+/* The table's rows rf_ipc_pool_eff reads at `per_sched` places per
+ * scheduler with a weight other than 0 (bit i: row i, 2^i places); the
+ * rows it leaves at 0 give the same balance whatever they hold. */
+unsigned rf_ipc_pool_rows(double per_sched);
 
 /* Steady-state IPC for m->warps active warps. */
 void rf_ipc_steady(const rf_ipc_kernel *k, const rf_ipc_machine *m,

@@ -2448,7 +2448,7 @@ static int pool_heap_pop(pool_heap *h)
 }
 
 static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_warp_st *fw,
-                       double *ev, pool_heap *h, pool_heap *rq, int *due)
+                       double *ev, pool_heap *h, pool_heap *rq, int *due, int *nbar, int *nend)
 {
     int wpc = ps->wpc, nslot = n * wpc;
     long total = n + (6L * n > 48 ? 6L * n : 48), next = 0, done = 0, seq = 0, events = 0;
@@ -2461,6 +2461,8 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
         fw[i].inpool = 0;
         ev[i] = INFINITY;
     }
+    for (int c = 0; c < n; c++)
+        nbar[c] = nend[c] = 0;  /* each CTA slot's warps at a barrier, ended */
     double num = 0, den = 0, t = 0;
     h->n = 0;
     for (int s = 0; s < nsched; s++)
@@ -2545,12 +2547,7 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
                 /* The CTA's last warp to reach the barrier releases it and
                  * keeps its place for its next phase; every waiting warp
                  * starts its next phase too. */
-                bool last = true;
-                for (int w = 0; w < wpc; w++) {
-                    int q = c * wpc + w;
-                    last &= q == i || fw[q].st == PW_BAR || fw[q].st == PW_END;
-                }
-                if (last) {
+                if (nbar[c] + nend[c] == wpc - 1) {
                     f->ph++;
                     pool_phase(ps, f);
                     ev[i] = t + f->rem;
@@ -2563,6 +2560,7 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
                         g->ph++;
                         pool_phase(ps, g);
                         g->st = PW_READY;
+                        nbar[c]--;
                         pool_heap_push(&rq[q % nsched], (double)g->seq, q);
                         ready[q % nsched]++;
                         sum++;
@@ -2586,13 +2584,13 @@ static double pool_run(const pool_sample *ps, int nsched, int per, int n, pool_w
              * takes its phase count, an early exit's later phases empty, so
              * none waits on an ended warp), or at its end. */
             f->st = f->ph + 1 >= ps->nph[f->row / wpc] ? PW_END : PW_BAR;
-            bool ended = true;
-            for (int w = 0; w < wpc; w++)
-                ended &= fw[c * wpc + w].st == PW_END;
-            if (ended) {
+            if (f->st == PW_BAR)
+                nbar[c]++;
+            else if (++nend[c] == wpc) {
                 done++;
                 for (int w = 0; w < wpc; w++)
                     fw[c * wpc + w].st = PW_EMPTY;
+                nend[c] = 0;
                 launch++;
             }
         }
@@ -2674,12 +2672,13 @@ static double pool_eff_of(const pool_sample *ps, int nsched, int per, int n)
     /* The event heap, then one ready queue per scheduler, ns places each. */
     double *keys = malloc(sizeof *keys * ns * (size_t)(nsched + 1));
     int *ws = malloc(sizeof *ws * ns * (size_t)(nsched + 1));
-    int *due = malloc(sizeof *due * ns);
+    int *due = malloc(sizeof *due * (ns + 2 * (size_t)n));   /* then nbar[n], nend[n] */
     pool_heap h = {keys, ws, 0}, rq[RF_POOL_MAXSCHED];
     for (int s = 0; keys && ws && s < nsched; s++)
         rq[s] = (pool_heap){keys + ns * (size_t)(s + 1), ws + ns * (size_t)(s + 1), 0};
-    double e = fw && ev && keys && ws && due ? pool_run(ps, nsched, per, n, fw, ev, &h, rq, due)
-                                             : -1.0;
+    double e = fw && ev && keys && ws && due
+                   ? pool_run(ps, nsched, per, n, fw, ev, &h, rq, due, due + ns, due + ns + n)
+                   : -1.0;
     free(fw);
     free(ev);
     free(keys);
@@ -2701,11 +2700,13 @@ double rf_kchar_pool_eff(const rf_ctaset *cs, int nsched, int per, int n)
     return e;
 }
 
-/* The table of pool_eff_of at 2^i places per scheduler and the CTA counts
+/* The table of pool_eff_of at 2^i places per scheduler (the rows of
+ * `rows`, bit i; every row when 0: the others stay 0) and the CTA counts
  * of pool_grid, one job per entry (each writes its own), on one sample. */
 typedef struct pool_job {
     const pool_sample *ps;
     int nsched;
+    unsigned rows;
     rf_ipc_kernel *out;
 } pool_job;
 
@@ -2713,7 +2714,7 @@ static int pool_job_run(int e, void *ctx)
 {
     pool_job *pj = ctx;
     int i = e / RF_IPC_NPOOLN, j = e % RF_IPC_NPOOLN;
-    if (!(pj->out->pool_n[j] > 0))
+    if (!(pj->out->pool_n[j] > 0) || (pj->rows && !(pj->rows >> i & 1u)))
         return RF_OK;
     double v = pool_eff_of(pj->ps, pj->nsched, 1 << i, pj->out->pool_n[j]);
     if (v < 0)
@@ -2723,7 +2724,7 @@ static int pool_job_run(int e, void *ctx)
 }
 
 static int pool_balance(const rf_gpu *gpu, const rf_ctaset *cs, int n0, int jobs,
-                        rf_ipc_kernel *out, rf_err *err)
+                        unsigned rows, rf_ipc_kernel *out, rf_err *err)
 {
     if (cs->nctas < 1 || cs->wpc < 1)
         return RF_OK;
@@ -2732,7 +2733,7 @@ static int pool_balance(const rf_gpu *gpu, const rf_ctaset *cs, int n0, int jobs
     void *buf;
     if (pool_sample_of(cs, &ps, &buf) != RF_OK)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "pool balance: out of memory");
-    pool_job pj = {&ps, gpu->schedulers > 0 ? gpu->schedulers : 1, out};
+    pool_job pj = {&ps, gpu->schedulers > 0 ? gpu->schedulers : 1, rows, out};
     int n = RF_IPC_NPOOLP * RF_IPC_NPOOLN, rc = RF_OK;
     rf_pool pool;
     if ((rc = rf_pool_start(&pool, jobs, n, pool_job_run, &pj, err)) != RF_OK) {
@@ -2831,7 +2832,8 @@ static void counts_of(const rf_ctaset *cs, cta_counts *out)
  * wanted). */
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                       int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
-                      int jobs, int n0, cta_counts *samp, rf_ipc_kernel *out, rf_err *err);
+                      int jobs, int n0, unsigned pool_rows, cta_counts *samp, rf_ipc_kernel *out,
+                      rf_err *err);
 
 /* The ends of the run's DRAM stream (rf_ipc_kernel.dram_lead and
  * dram_trail, for the DRAM drain of rf_ipc_kernel_cycles): the warps of the
@@ -2883,12 +2885,13 @@ static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err)
 {
-    return kchar_func(gpu, f, prof, threads_per_cta, 0, 1, NULL, 1, 0, NULL, out, err);
+    return kchar_func(gpu, f, prof, threads_per_cta, 0, 1, NULL, 1, 0, 0, NULL, out, err);
 }
 
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                       int threads_per_cta, long ctas, long stride, const rf_ctaset *from,
-                      int jobs, int n0, cta_counts *samp, rf_ipc_kernel *out, rf_err *err)
+                      int jobs, int n0, unsigned pool_rows, cta_counts *samp, rf_ipc_kernel *out,
+                      rf_err *err)
 {
     memset(out, 0, sizeof *out);
     out->func = f;              /* valid while the caller's kernel lives */
@@ -3045,7 +3048,7 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     if (samp)
         counts_of(cs, samp);
     if (gpu->sched_policy == RF_SCHED_TWO_LEVEL
-        && (rc = pool_balance(gpu, cs, n0, jobs, out, err)) != RF_OK) {
+        && (rc = pool_balance(gpu, cs, n0, jobs, pool_rows, out, err)) != RF_OK) {
         rf_kchar_ctaset_free(cs);
         return rc;
     }
@@ -3313,19 +3316,8 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
     return RF_OK;
 }
 
-int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_err *err)
-{
-    return rf_kchar_compute_walked_jobs(gpu, k, out, NULL, 1, err);
-}
-
-int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
-                            rf_ctaset **walked, rf_err *err)
-{
-    return rf_kchar_compute_walked_jobs(gpu, k, out, walked, 1, err);
-}
-
-int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
-                                 rf_ctaset **walked, int jobs, rf_err *err)
+static int compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_ctaset **walked,
+                   int jobs, unsigned pool_rows, rf_err *err)
 {
     if (walked)
         *walked = NULL;
@@ -3363,7 +3355,7 @@ int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_k
      * are not counted along their paths again. */
     cta_counts known[2] = {{0, 0, NULL}, {0, 0, NULL}};
     rc = kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), rf_kernel_ctas(k),
-                    rf_kernel_sms(k), grid, jobs, n0, grid ? NULL : &known[0], out, err);
+                    rf_kernel_sms(k), grid, jobs, n0, pool_rows, grid ? NULL : &known[0], out, err);
     if (rc == 0)
         rc = run_critical(gpu, k->func, &k->profile, out->warps_per_cta, rf_kernel_ctas(k),
                           rf_kernel_sms(k), grid, jobs, grid ? NULL : &known[1], out, err);
@@ -3401,4 +3393,27 @@ int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_k
         *walked = NULL;
     }
     return rc;
+}
+
+int rf_kchar_compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_err *err)
+{
+    return rf_kchar_compute_walked_jobs(gpu, k, out, NULL, 1, err);
+}
+
+int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
+                            rf_ctaset **walked, rf_err *err)
+{
+    return rf_kchar_compute_walked_jobs(gpu, k, out, walked, 1, err);
+}
+
+int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
+                                 rf_ctaset **walked, int jobs, rf_err *err)
+{
+    return compute(gpu, k, out, walked, jobs, 0, err);
+}
+
+int rf_kchar_compute_rows(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, int jobs,
+                          unsigned pool_rows, rf_err *err)
+{
+    return compute(gpu, k, out, NULL, jobs, pool_rows, err);
 }

@@ -218,6 +218,13 @@ int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel
 int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
                                  rf_ctaset **walked, int jobs, rf_err *err);
 
+/* rf_kchar_compute_walked_jobs (no walked set) that fills only the rows of
+ * the two-level pool's balance table (rf_ipc_kernel.pool_eff) in
+ * pool_rows (bit i: row i; rf_ipc_pool_rows gives the rows an estimate at
+ * a pool reads), the others left 0; 0 fills every row. */
+int rf_kchar_compute_rows(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, int jobs,
+                          unsigned pool_rows, rf_err *err);
+
 /* Same from a bare function, profile and CTA shape (tests, tools). */
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err);

@@ -202,6 +202,7 @@
 #include <string.h>
 
 #include "../common/draw.h"
+#include "../common/pool.h"
 #include "dstcount.h"
 #include "intervals.h"
 #include "kchar.h"
@@ -483,44 +484,55 @@ static int pool_exits(const rf_func *f, uint8_t *exit_at, rf_err *err)
     return 0;
 }
 
-/* One warp path's own LRU stack of general registers (reuse_walk). */
+/* One warp path's own LRU stack of general registers (reuse_walk), kept
+ * as each register's last touch: a register's stack distance is the count
+ * of registers touched after it (the stack holds every register the walk
+ * touched, at most RF_PF_REUSE: a register set's 4 words of 64). */
 typedef struct lru_walk {
-    int stack[RF_PF_REUSE], depth;
-    long ep[RF_PF_REUSE];       /* pool exits before each entry's touch */
+    uint32_t last[RF_PF_REUSE]; /* each register's last touch (0: not yet) */
+    long ep[RF_PF_REUSE];       /* pool exits before each register's last touch */
+    uint32_t clock;             /* touches so far */
+    int chunks;                 /* LRU_CHUNK-register chunks that hold a touch */
     long epoch;                 /* pool exits so far */
     int pq[PF_PENDING], npq;    /* results not landed yet, oldest first */
     long pdue[PF_PENDING];      /* the instruction each is due by */
     double *histw, nwrites;     /* the writes' LRU positions (the walk's) */
 } lru_walk;
 
+/* Registers counted at once by lru_pos (a fixed count: one vector loop). */
+#define LRU_CHUNK 16
+
+/* Register q's stack distance (0: the top), or -1 when not touched yet. */
+static int lru_pos(const lru_walk *lw, int q)
+{
+    uint32_t t = lw->last[q];
+    if (t == 0)
+        return -1;
+    int n = 0;
+    for (int c = 0; c < lw->chunks; c++) {
+        const uint32_t *l = lw->last + c * LRU_CHUNK;
+        for (int x = 0; x < LRU_CHUNK; x++)
+            n += l[x] > t;
+    }
+    return n;
+}
+
 /* Move register q to the top of the stack. */
 static void lru_top(lru_walk *lw, int q)
 {
-    int at = lw->depth;
-    for (int t = 0; t < lw->depth; t++)
-        if (lw->stack[t] == q) {
-            at = t;
-            break;
-        }
-    if (at == lw->depth && lw->depth < RF_PF_REUSE)
-        lw->depth++;
-    if (at >= RF_PF_REUSE)
-        at = RF_PF_REUSE - 1;
-    memmove(lw->stack + 1, lw->stack, (size_t)at * sizeof *lw->stack);
-    memmove(lw->ep + 1, lw->ep, (size_t)at * sizeof *lw->ep);
-    lw->stack[0] = q;
-    lw->ep[0] = lw->epoch;
+    lw->last[q] = ++lw->clock;
+    lw->ep[q] = lw->epoch;
+    if (q / LRU_CHUNK >= lw->chunks)
+        lw->chunks = q / LRU_CHUNK + 1;
 }
 
 /* Result register g lands: its LRU position counts among the writes', and
  * it moves to the top. */
 static void land_one(lru_walk *lw, int g)
 {
-    for (int j = 0; j < lw->depth; j++)
-        if (lw->stack[j] == g) {
-            lw->histw[j] += 1;
-            break;
-        }
+    int j = lru_pos(lw, g);
+    if (j >= 0)
+        lw->histw[j] += 1;
     lw->nwrites += 1;
     lru_top(lw, g);
 }
@@ -569,7 +581,10 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
     long left = PF_REUSE_INSTS;
     lru_walk lw = {.histw = histw};
     for (uint64_t walk = 0; walk < PF_REUSE_WALKS && left > 0; walk++) {
-        lw.depth = lw.npq = 0;
+        memset(lw.last, 0, sizeof lw.last);
+        lw.clock = 0;
+        lw.chunks = 0;
+        lw.npq = 0;
         lw.epoch = 0;
         long n = 0;
         uint64_t step = 0;
@@ -594,17 +609,16 @@ static void reuse_walk(const rf_func *f, const double *freq, const double *edge,
                 for (int word = 0; word < 4; word++)
                     for (uint64_t bits = r.w[word]; bits; bits &= bits - 1) {
                         int q = word * 64 + __builtin_ctzll(bits);
-                        for (int j = 0; j < lw.depth; j++)
-                            if (lw.stack[j] == q) {
-                                bool span = lw.ep[j] != lw.epoch;
-                                hist[j] += 1;
-                                hists[j] += span;
-                                if (u >= 0) {
-                                    hist_u[u][j] += 1;
-                                    hists_u[u][j] += span;
-                                }
-                                break;
+                        int j = lru_pos(&lw, q);
+                        if (j >= 0) {
+                            bool span = lw.ep[q] != lw.epoch;
+                            hist[j] += 1;
+                            hists[j] += span;
+                            if (u >= 0) {
+                                hist_u[u][j] += 1;
+                                hists_u[u][j] += span;
                             }
+                        }
                         nreads += 1;
                         if (u >= 0)
                             nreads_u[u] += 1;
@@ -879,8 +893,10 @@ static int dep_stall(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     return rc;
 }
 
-int rf_pf_miss_walk(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
-                    const rf_profile *prof, int wpc, rf_pf_kernel *out, rf_err *err)
+/* The miss path's walks (rf_pf_miss_walk): the delay's floor lo and
+ * fraction fr, and the extra latencies walked, extra[0] = 0 (the baseline),
+ * lo, and lo + 1 where fr > 0; returns their number (0: no delay). */
+static int miss_plan(const rf_design *d, rf_pf_kernel *out, double *fr, int extra[3])
 {
     double delay = rf_design_latency_x(d) - 1.0;
     out->miss_delay = delay > 0 ? delay : 0.0;
@@ -890,16 +906,33 @@ int rf_pf_miss_walk(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
     /* Integer latencies: the fractional delay mixes its floor and ceiling, as
      * the sampler dithers fractional main-file latencies per access. */
     int lo = (int)floor(delay);
-    double fr = delay - lo, s0, s_lo, s_hi = 0.0;
-    int rc = dep_stall(gpu, f, prof, wpc, 0, &s0, err);
-    if (rc == 0)
-        rc = dep_stall(gpu, f, prof, wpc, lo, &s_lo, err);
-    if (rc == 0 && fr > 0)
-        rc = dep_stall(gpu, f, prof, wpc, lo + 1, &s_hi, err);
-    if (rc < 0)
-        return rc;
-    double ds = (1.0 - fr) * s_lo + fr * s_hi - s0;
+    *fr = delay - lo;
+    extra[0] = 0;
+    extra[1] = lo;
+    extra[2] = lo + 1;
+    return *fr > 0 ? 3 : 2;
+}
+
+/* miss_dep from the walks' stalls s[] (miss_plan's order; s[2] unused
+ * without a fraction). */
+static void miss_dep_of(rf_pf_kernel *out, double fr, const double s[3])
+{
+    double ds = (1.0 - fr) * s[1] + (fr > 0 ? fr * s[2] : 0.0) - s[0];
     out->miss_dep = ds > 0 ? ds : 0.0;
+}
+
+int rf_pf_miss_walk(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
+                    const rf_profile *prof, int wpc, rf_pf_kernel *out, rf_err *err)
+{
+    double fr = 0, s[3] = {0, 0, 0};
+    int extra[3], n = miss_plan(d, out, &fr, extra);
+    for (int i = 0; i < n; i++) {
+        int rc = dep_stall(gpu, f, prof, wpc, extra[i], &s[i], err);
+        if (rc < 0)
+            return rc;
+    }
+    if (n > 0)
+        miss_dep_of(out, fr, s);
     return 0;
 }
 
@@ -922,6 +955,55 @@ int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_
     free(exit_at);
     free(freq);
     free(edge);
+    return rc;
+}
+
+/* rf_pf_rfc_walks' jobs: the miss path's walks (0 .. nmiss - 1), then the
+ * reuse walk; each writes its own slot (the reuse walk out's reuse fields,
+ * which no miss walk touches). */
+typedef struct rfc_job {
+    const rf_gpu *gpu;
+    const rf_func *f;
+    const rf_profile *prof;
+    int wpc, nmiss, extra[3];
+    double s[3];
+    rf_err err[4];
+    rf_pf_kernel *out;
+} rfc_job;
+
+static int rfc_job_run(int i, void *ctx)
+{
+    rfc_job *j = ctx;
+    if (i < j->nmiss)
+        return dep_stall(j->gpu, j->f, j->prof, j->wpc, j->extra[i], &j->s[i], &j->err[i]);
+    return rf_pf_reuse(j->f, j->prof, j->out, &j->err[i]);
+}
+
+int rf_pf_rfc_walks(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
+                    const rf_profile *prof, int wpc, int jobs, rf_pf_kernel *out, rf_err *err)
+{
+    rfc_job j = {gpu, f, prof, wpc, 0, {0, 0, 0}, {0, 0, 0}, {{0}}, out};
+    double fr = 0;
+    j.nmiss = miss_plan(d, out, &fr, j.extra);
+    int n = j.nmiss + 1;
+    for (int i = 0; i < n; i++)
+        rf_err_clear(&j.err[i]);
+    rf_pool pool;
+    int rc = rf_pool_start(&pool, jobs < n ? jobs : n, n, rfc_job_run, &j, err);
+    if (rc)
+        return rc;
+    rf_pool_release(&pool, n);
+    for (int i = 0; i < n; i++) {
+        int r = rf_pool_wait(&pool, i);
+        if (r < 0 && rc == 0) {
+            rc = r;
+            if (err)
+                *err = j.err[i];
+        }
+    }
+    rf_pool_finish(&pool);
+    if (rc == 0 && j.nmiss > 0)
+        miss_dep_of(out, fr, j.s);
     return rc;
 }
 

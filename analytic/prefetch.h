@@ -100,6 +100,11 @@ void rf_pf_cta_warps(rf_pf_kernel *pk, int wpc);
 int rf_pf_miss_walk(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
                     const rf_profile *prof, int wpc, rf_pf_kernel *out, rf_err *err);
 
+/* RFC: rf_pf_reuse and rf_pf_miss_walk, their walks on up to jobs threads
+ * (the same figures whatever jobs).  0 or a negative rf code. */
+int rf_pf_rfc_walks(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
+                    const rf_profile *prof, int wpc, int jobs, rf_pf_kernel *out, rf_err *err);
+
 /* Free parameters (calibrated; rf_pf_mparams lists them). */
 typedef struct rf_pf_params {
     double pf_scale;      /* multiplier on the per-operation PREFETCH/activation time */

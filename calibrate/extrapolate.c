@@ -254,6 +254,15 @@ long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms)
     return (ctas + n - 1) / n;
 }
 
+int rf_extrap_pool_per_sched(const rf_gpu *gpu, const rf_design *d)
+{
+    int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
+    if (policy != RF_SCHED_TWO_LEVEL)
+        return 0;
+    int sc = gpu->schedulers > 0 ? gpu->schedulers : 1;
+    return (rf_design_pool(d, gpu) + sc - 1) / sc;
+}
+
 void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                        rf_ipc_machine *m)
 {
@@ -278,14 +287,9 @@ void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
     m->ldst_ii = ceil(ws / (gpu->ldst_lanes > 0 ? gpu->ldst_lanes : ws));
     m->dram_bytes_per_cycle = gpu->dram_bytes_per_cycle;
     m->rf_latency = occ->rf_latency_x > 0 ? occ->rf_latency_x : 1.0;
-    /* Two-level scheduling: the design's pool per SM, split over the
-     * schedulers as the sampler does (sampler/sim.c). */
     int policy = d->scheduler > 0 ? d->scheduler - 1 : gpu->sched_policy;
     m->oldest_first = policy == RF_SCHED_GTO;
-    if (policy == RF_SCHED_TWO_LEVEL) {
-        int aw = rf_design_pool(d, gpu);
-        m->pool = (double)m->schedulers * ((aw + m->schedulers - 1) / m->schedulers);
-    }
+    m->pool = (double)m->schedulers * rf_extrap_pool_per_sched(gpu, d);
 }
 
 /* The calibrated parameters and operand counts over k_used (a copy of the
@@ -360,7 +364,7 @@ void rf_extrap_pool_balance(const rf_ipc_kernel *k, const rf_occ *occ, rf_ipc_ma
  * baseline at the 32-warp pool, mean -3.84% -> -1.87%. */
 /* The register-cache figures of the kernel's code for design d (no
  * parameter enters them). */
-static int pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k,
+static int pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k, int jobs,
                      rf_pf_kernel *pk, rf_err *err)
 {
     if (!k->func || !k->prof)
@@ -370,11 +374,9 @@ static int pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel 
     bool plus = d->kind == RF_DESIGN_LTRF && d->plus;
     int rc = rf_pf_characterise(k->func, k->prof, d->interval_regs, plus, pk, err);
     if (rc == 0 && d->kind == RF_DESIGN_RFC)
-        rc = rf_pf_reuse(k->func, k->prof, pk, err);
+        rc = rf_pf_rfc_walks(gpu, d, k->func, k->prof, k->warps_per_cta, jobs, pk, err);
     if (rc == 0 && d->kind == RF_DESIGN_LTRF)
         rf_pf_cta_warps(pk, k->warps_per_cta);
-    if (rc == 0 && d->kind == RF_DESIGN_RFC)
-        rc = rf_pf_miss_walk(gpu, d, k->func, k->prof, k->warps_per_cta, pk, err);
     return rc < 0 ? rc : RF_OK;
 }
 
@@ -515,7 +517,7 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ, lo
     if (pk_in) {
         pk = *pk_in;
     } else {
-        int rc = pf_kernel(gpu, d, k, &pk, err);
+        int rc = pf_kernel(gpu, d, k, 1, &pk, err);
         if (rc < 0)
             return rc;
     }
@@ -684,6 +686,12 @@ int rf_extrap_sw(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
 int rf_extrap_pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
                         const rf_shape *shape, rf_pf_kernel *pk, rf_err *err)
 {
+    return rf_extrap_pf_kernel_jobs(gpu, d, kc, shape, 1, pk, err);
+}
+
+int rf_extrap_pf_kernel_jobs(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
+                             const rf_shape *shape, int jobs, rf_pf_kernel *pk, rf_err *err)
+{
     memset(pk, 0, sizeof *pk);
     if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
         return RF_OK;
@@ -691,7 +699,7 @@ int rf_extrap_pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kern
     kernel_for(kc, false, &k);
     int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
     k.warps_per_cta = (shape->threads + ws - 1) / ws;
-    return pf_kernel(gpu, d, &k, pk, err);
+    return pf_kernel(gpu, d, &k, jobs, pk, err);
 }
 
 int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,

@@ -163,12 +163,16 @@ bool rf_extrap_resident_shares(const rf_ipc_kernel *k, long ctas, int slots, dou
 /* CTAs the busiest SM runs: ceil(ctas / sms), sms <= 0 meaning the GPU's. */
 long rf_extrap_ctas_per_sm(const rf_gpu *gpu, long ctas, int sms);
 
-/* The SM as the IPC model sees it under design d with occupancy occ. */
 /* The two-level pool's places that issue (analytic/kchar.c pool_eff):
  * m->pool scaled by the kernel's pool balance at the design's resident
  * CTAs; no change without a pool. */
 void rf_extrap_pool_balance(const rf_ipc_kernel *k, const rf_occ *occ, rf_ipc_machine *m);
 
+/* The two-level pool's places per scheduler under design d (the sampler's
+ * split, sampler/sim.c); 0 where d's scheduler has no pool. */
+int rf_extrap_pool_per_sched(const rf_gpu *gpu, const rf_design *d);
+
+/* The SM as the IPC model sees it under design d with occupancy occ. */
 void rf_extrap_machine(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
                        rf_ipc_machine *m);
 
@@ -201,6 +205,9 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
  * kc and shape. */
 int rf_extrap_pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
                         const rf_shape *shape, rf_pf_kernel *pk, rf_err *err);
+/* The same, its walks on up to jobs threads (the same figures). */
+int rf_extrap_pf_kernel_jobs(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
+                             const rf_shape *shape, int jobs, rf_pf_kernel *pk, rf_err *err);
 int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
                           const rf_shape *shape, const rf_calib *cal, const rf_pf_kernel *pk,
                           rf_estimate *out, rf_err *err);

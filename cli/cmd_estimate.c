@@ -219,10 +219,13 @@ int rf_cmd_estimate(int argc, char **argv)
     int sms = pt.sms > 0 ? pt.sms : (gpu.sms > 0 ? gpu.sms : 1);
     rf_kernel_spread(k, sms);
     /* The kernel's walk on every online CPU (the same characteristics on
-     * any number of threads). */
+     * any number of threads), its pool balance for this design's pool
+     * alone (the rows the estimate reads). */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     rf_ipc_kernel kc;
-    int rc = rf_kchar_compute_walked_jobs(&gpu, k, &kc, NULL, ncpu > 1 ? (int)ncpu : 1, &err);
+    unsigned rows = rf_ipc_pool_rows(rf_extrap_pool_per_sched(&gpu, &d));
+    int rc = rf_kchar_compute_rows(&gpu, k, &kc, ncpu > 1 ? (int)ncpu : 1, rows ? rows : ~0u,
+                                   &err);
     if (rc) {
         rf_kernel_destroy(k);
         rf_cli_place_kernel(&err, &ko, kernel_path);
@@ -266,8 +269,13 @@ int rf_cmd_estimate(int argc, char **argv)
 
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
                       rf_kernel_grid_ctas(k), sms};
+    /* The register-cache figures of the code (RFC, LTRF), walked on every
+     * CPU too. */
+    rf_pf_kernel pk;
     rf_estimate e;
-    rc = rf_extrap_estimate(&gpu, &d, &kc, &shape, use, &e, &err);
+    rc = rf_extrap_pf_kernel_jobs(&gpu, &d, &kc, &shape, ncpu > 1 ? (int)ncpu : 1, &pk, &err);
+    if (rc == 0)
+        rc = rf_extrap_estimate_pk(&gpu, &d, &kc, &shape, use, &pk, &e, &err);
     if (rc) {
         rf_kernel_destroy(k);
         rf_cli_place_kernel(&err, &ko, kernel_path);

@@ -959,10 +959,48 @@ static void pool_balance_interpolation(void **state)
     assert_float_equal(rf_ipc_pool_eff(&k, 8, 8), 0.9, 1e-6);
 }
 
+/* rf_ipc_pool_rows: the rows read with a weight.  x = log2(places):
+ *   1 -> x 0, row 0 alone (0b0001); 2 -> x 1, row 1 alone (0b0010);
+ *   3 -> x 1.585 between rows 1 and 2 (0b0110); 8 -> x 3, the top pair's
+ *   upper row at weight 1 (0b1000); 16 -> clamped to x 3 (0b1000);
+ *   0 places: none.  A table holding only those rows gives the full
+ *   table's balance: 2 places, 6 CTAs, 0.7; 8 places, 8 CTAs, 0.9 (b,
+ *   a + (b - a) with a and b floats); 3 places, 8 CTAs, 0.6585. */
+static void pool_balance_rows(void **state)
+{
+    (void)state;
+    assert_int_equal(rf_ipc_pool_rows(1), 0x1);
+    assert_int_equal(rf_ipc_pool_rows(2), 0x2);
+    assert_int_equal(rf_ipc_pool_rows(3), 0x6);
+    assert_int_equal(rf_ipc_pool_rows(8), 0x8);
+    assert_int_equal(rf_ipc_pool_rows(16), 0x8);
+    assert_int_equal(rf_ipc_pool_rows(0), 0);
+    const float row[4][2] = {{0.7f, 0.5f}, {0.8f, 0.6f}, {0.9f, 0.7f}, {1.0f, 0.9f}};
+    const double per[3] = {2, 8, 3};
+    const int ctas[3] = {6, 8, 8};
+    for (int q = 0; q < 3; q++) {
+        rf_ipc_kernel full, part;
+        memset(&full, 0, sizeof full);
+        memset(&part, 0, sizeof part);
+        full.pool_n[0] = part.pool_n[0] = 4;
+        full.pool_n[1] = part.pool_n[1] = 8;
+        unsigned rows = rf_ipc_pool_rows(per[q]);
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 2; j++) {
+                full.pool_eff[i][j] = row[i][j];
+                part.pool_eff[i][j] = rows >> i & 1u ? row[i][j] : 0.0f;
+            }
+        double a = rf_ipc_pool_eff(&full, per[q], ctas[q]);
+        double b = rf_ipc_pool_eff(&part, per[q], ctas[q]);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(harmonic_soft_min),
+        cmocka_unit_test(pool_balance_rows),
         cmocka_unit_test(barrier_regions_fold),
         cmocka_unit_test(typed_collectors),
         cmocka_unit_test(class_hold_per_class),

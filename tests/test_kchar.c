@@ -1365,6 +1365,12 @@ static void pool_balance_table(void **state)
     assert_int_equal(rf_kchar_compute_walked_jobs(&gpu, k, &k2, NULL, 2, &err), 0);
     assert_memory_equal(kc.pool_eff, k2.pool_eff, sizeof kc.pool_eff);
     assert_memory_equal(kc.pool_n, k2.pool_n, sizeof kc.pool_n);
+    /* Row 1 alone (2 places a scheduler): that row's bytes, the others 0. */
+    assert_int_equal(rf_kchar_compute_rows(&gpu, k, &k2, 2, 0x2, &err), 0);
+    for (int i = 0; i < RF_IPC_NPOOLP; i++)
+        for (int j = 0; j < RF_IPC_NPOOLN; j++)
+            assert_float_equal(k2.pool_eff[i][j], i == 1 ? kc.pool_eff[i][j] : 0.0f, 0);
+    assert_float_equal(rf_ipc_pool_eff(&k2, 2, 8), rf_ipc_pool_eff(&kc, 2, 8), 0);
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
     assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), 0);
     assert_int_equal(kc.pool_n[0], 0);

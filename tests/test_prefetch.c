@@ -376,6 +376,47 @@ static void rfc_terms(void **state)
     assert_float_equal(t.extra_stall, 0, 1e-12);
 }
 
+/* rf_pf_rfc_walks on 1 and 3 threads: the figures of rf_pf_reuse and
+ * rf_pf_miss_walk run one after the other, to the bit (the walks write
+ * disjoint fields), at latency_x 3.5 (three miss walks: delays 0, 2, 3)
+ * and at 3 (two).  Values as rfc_terms: miss_dep 2.5 / 3, reuse[1] 0.5. */
+static void rfc_walks_threads(void **state)
+{
+    (void)state;
+    simfix fx;
+    rfc_fixture(&fx);
+    simfix_add(&fx, RF_OC_ALU, (int[]){1, -1}, (int[]){0, -1});
+    simfix_add(&fx, RF_OC_ALU, (int[]){2, -1}, (int[]){1, -1});
+    simfix_finish(&fx);
+    rf_design d;
+    rf_design_init(&d);
+    d.kind = RF_DESIGN_RFC;
+    d.rf_config = 1;
+    double lat[2] = {3.5, 3};
+    for (int l = 0; l < 2; l++) {
+        d.latency_x = lat[l];
+        rf_pf_kernel serial = characterise(&fx, 16, false);
+        rf_err err = {0};
+        assert_int_equal(rf_pf_reuse(&fx.func, &fx.kernel.profile, &serial, &err), 0);
+        assert_int_equal(
+            rf_pf_miss_walk(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, &serial, &err), 0);
+        for (int jobs = 1; jobs <= 3; jobs += 2) {
+            rf_pf_kernel par = characterise(&fx, 16, false);
+            assert_int_equal(rf_pf_rfc_walks(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, jobs,
+                                             &par, &err),
+                             0);
+            assert_memory_equal(&par, &serial, sizeof par);
+        }
+        assert_float_equal(serial.reuse[1], 0.5, 1e-12);
+    }
+    rf_pf_kernel pk = characterise(&fx, 16, false);
+    rf_err err = {0};
+    d.latency_x = 3.5;
+    assert_int_equal(rf_pf_rfc_walks(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, 2, &pk, &err),
+                     0);
+    assert_float_equal(pk.miss_dep, 2.5 / 3.0, 1e-9);
+}
+
 /* RFC reuses across a pool exit.  r1 = ld [r0]; r2 = f(r1, r0); r3 = f(r2);
  * EXIT: the first use of r1 takes the warp out of the pool before the
  * second instruction.  Reads: r0 (first touch), then r1 at LRU position 0
@@ -656,6 +697,7 @@ int main(void)
         cmocka_unit_test(rfc_span),
         cmocka_unit_test(rfc_results_land_late),
         cmocka_unit_test(rfc_class_hold),
+        cmocka_unit_test(rfc_walks_threads),
         cmocka_unit_test(estimate_hook),
         cmocka_unit_test(sharing_warps_of_a_small_grid),
         cmocka_unit_test(write_race),
