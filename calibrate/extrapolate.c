@@ -364,19 +364,19 @@ void rf_extrap_pool_balance(const rf_ipc_kernel *k, const rf_occ *occ, rf_ipc_ma
  * baseline at the 32-warp pool, mean -3.84% -> -1.87%. */
 /* The register-cache figures of the kernel's code for design d (no
  * parameter enters them). */
-static int pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *k, int jobs,
-                     rf_pf_kernel *pk, rf_err *err)
+static int pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
+                     const rf_profile *prof, int wpc, int jobs, rf_pf_kernel *pk, rf_err *err)
 {
-    if (!k->func || !k->prof)
+    if (!f || !prof)
         return rf_err_set(err, RF_EUSAGE, NULL, 0, 0, "design",
                           "%s needs the kernel's code for its register-cache model",
                           rf_design_name(d->kind));
     bool plus = d->kind == RF_DESIGN_LTRF && d->plus;
-    int rc = rf_pf_characterise(k->func, k->prof, d->interval_regs, plus, pk, err);
+    int rc = rf_pf_characterise(f, prof, d->interval_regs, plus, pk, err);
     if (rc == 0 && d->kind == RF_DESIGN_RFC)
-        rc = rf_pf_rfc_walks(gpu, d, k->func, k->prof, k->warps_per_cta, jobs, pk, err);
+        rc = rf_pf_rfc_walks(gpu, d, f, prof, wpc, jobs, pk, err);
     if (rc == 0 && d->kind == RF_DESIGN_LTRF)
-        rf_pf_cta_warps(pk, k->warps_per_cta);
+        rf_pf_cta_warps(pk, wpc);
     return rc < 0 ? rc : RF_OK;
 }
 
@@ -517,7 +517,7 @@ static int pf_apply(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ, lo
     if (pk_in) {
         pk = *pk_in;
     } else {
-        int rc = pf_kernel(gpu, d, k, 1, &pk, err);
+        int rc = pf_kernel(gpu, d, k->func, k->prof, k->warps_per_cta, 1, &pk, err);
         if (rc < 0)
             return rc;
     }
@@ -686,20 +686,18 @@ int rf_extrap_sw(const rf_gpu *gpu, const rf_design *d, const rf_occ *occ,
 int rf_extrap_pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
                         const rf_shape *shape, rf_pf_kernel *pk, rf_err *err)
 {
-    return rf_extrap_pf_kernel_jobs(gpu, d, kc, shape, 1, pk, err);
+    return rf_extrap_pf_code(gpu, d, kc->func, kc->prof, shape, 1, pk, err);
 }
 
-int rf_extrap_pf_kernel_jobs(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
-                             const rf_shape *shape, int jobs, rf_pf_kernel *pk, rf_err *err)
+int rf_extrap_pf_code(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
+                      const rf_profile *prof, const rf_shape *shape, int jobs, rf_pf_kernel *pk,
+                      rf_err *err)
 {
     memset(pk, 0, sizeof *pk);
     if (d->kind != RF_DESIGN_RFC && d->kind != RF_DESIGN_LTRF)
         return RF_OK;
-    rf_ipc_kernel k;
-    kernel_for(kc, false, &k);
     int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
-    k.warps_per_cta = (shape->threads + ws - 1) / ws;
-    return pf_kernel(gpu, d, &k, jobs, pk, err);
+    return pf_kernel(gpu, d, f, prof, (shape->threads + ws - 1) / ws, jobs, pk, err);
 }
 
 int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,

@@ -205,9 +205,11 @@ int rf_extrap_estimate(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kerne
  * kc and shape. */
 int rf_extrap_pf_kernel(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
                         const rf_shape *shape, rf_pf_kernel *pk, rf_err *err);
-/* The same, its walks on up to jobs threads (the same figures). */
-int rf_extrap_pf_kernel_jobs(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
-                             const rf_shape *shape, int jobs, rf_pf_kernel *pk, rf_err *err);
+/* The same from the kernel's code and profile alone (no characteristics
+ * needed first), its walks on up to jobs threads (the same figures). */
+int rf_extrap_pf_code(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
+                      const rf_profile *prof, const rf_shape *shape, int jobs, rf_pf_kernel *pk,
+                      rf_err *err);
 int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_kernel *kc,
                           const rf_shape *shape, const rf_calib *cal, const rf_pf_kernel *pk,
                           rf_estimate *out, rf_err *err);

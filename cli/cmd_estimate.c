@@ -15,6 +15,7 @@
 #include "../analytic/kchar.h"
 #include "../calibrate/extrapolate.h"
 #include "../calibrate/record.h"
+#include "../common/pool.h"
 #include "../inputs/gpu.h"
 #include "../inputs/kernel.h"
 #include "../inputs/regalloc.h"
@@ -160,6 +161,51 @@ static void print_human(const char *gpu, const rf_kernel *k, const rf_design *d,
     printf("%s\n", line);
 }
 
+/* The estimate's two walks of the kernel, jobs of one pool: 0 its
+ * characteristics (kc), 1 the register-cache figures of its code (pk). */
+typedef struct walks {
+    const rf_gpu *gpu;
+    const rf_kernel *k;
+    const rf_design *d;
+    const rf_shape *shape;
+    int jobs;
+    unsigned rows;
+    rf_ipc_kernel kc;
+    rf_pf_kernel pk;
+    rf_err err[2];
+} walks;
+
+static int walk_job(int i, void *ctx)
+{
+    walks *w = ctx;
+    if (i == 0)
+        return rf_kchar_compute_rows(w->gpu, w->k, &w->kc, w->jobs, w->rows, &w->err[0]);
+    return rf_extrap_pf_code(w->gpu, w->d, w->k->func, &w->k->profile, w->shape, w->jobs, &w->pk,
+                             &w->err[1]);
+}
+
+/* Both walks, side by side where there are CPUs for it; the first error
+ * (in job order) into *err. */
+static int run_walks(walks *w, rf_err *err)
+{
+    rf_err_clear(&w->err[0]);
+    rf_err_clear(&w->err[1]);
+    rf_pool pool;
+    int rc = rf_pool_start(&pool, w->jobs > 1 ? 2 : 1, 2, walk_job, w, err);
+    if (rc)
+        return rc;
+    rf_pool_release(&pool, 2);
+    for (int i = 0; i < 2; i++) {
+        int r = rf_pool_wait(&pool, i);
+        if (r && !rc) {
+            rc = r;
+            *err = w->err[i];
+        }
+    }
+    rf_pool_finish(&pool);
+    return rc;
+}
+
 int rf_cmd_estimate(int argc, char **argv)
 {
     rf_err err;
@@ -218,19 +264,23 @@ int rf_cmd_estimate(int argc, char **argv)
      * the busiest SM's share; its instructions are those of its CTAs. */
     int sms = pt.sms > 0 ? pt.sms : (gpu.sms > 0 ? gpu.sms : 1);
     rf_kernel_spread(k, sms);
-    /* The kernel's walk on every online CPU (the same characteristics on
-     * any number of threads), its pool balance for this design's pool
-     * alone (the rows the estimate reads). */
+    /* The kernel's walks on every online CPU (the same figures on any
+     * number of threads): its characteristics, with the pool balance of
+     * this design's pool alone (the rows the estimate reads), beside the
+     * register-cache figures of its code (RFC, LTRF). */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    rf_ipc_kernel kc;
+    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
+                      rf_kernel_grid_ctas(k), sms};
     unsigned rows = rf_ipc_pool_rows(rf_extrap_pool_per_sched(&gpu, &d));
-    int rc = rf_kchar_compute_rows(&gpu, k, &kc, ncpu > 1 ? (int)ncpu : 1, rows ? rows : ~0u,
-                                   &err);
+    walks w = {.gpu = &gpu, .k = k, .d = &d, .shape = &shape, .jobs = ncpu > 1 ? (int)ncpu : 1,
+               .rows = rows ? rows : ~0u};
+    int rc = run_walks(&w, &err);
     if (rc) {
         rf_kernel_destroy(k);
         rf_cli_place_kernel(&err, &ko, kernel_path);
         return rf_cli_fail(&err);
     }
+    rf_ipc_kernel kc = w.kc;
 
     rf_calib cal;
     const rf_calib *use = NULL;
@@ -267,15 +317,8 @@ int rf_cmd_estimate(int argc, char **argv)
         return rf_cli_fail(&cerr);
     }
 
-    rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
-                      rf_kernel_grid_ctas(k), sms};
-    /* The register-cache figures of the code (RFC, LTRF), walked on every
-     * CPU too. */
-    rf_pf_kernel pk;
     rf_estimate e;
-    rc = rf_extrap_pf_kernel_jobs(&gpu, &d, &kc, &shape, ncpu > 1 ? (int)ncpu : 1, &pk, &err);
-    if (rc == 0)
-        rc = rf_extrap_estimate_pk(&gpu, &d, &kc, &shape, use, &pk, &e, &err);
+    rc = rf_extrap_estimate_pk(&gpu, &d, &kc, &shape, use, &w.pk, &e, &err);
     if (rc) {
         rf_kernel_destroy(k);
         rf_cli_place_kernel(&err, &ko, kernel_path);
