@@ -3217,69 +3217,89 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
  * instructions into *walked (NULL: not wanted; walked->n 0: none). */
 #define RF_KCHAR_CRIT_MAX 256
 #define RF_KCHAR_CRIT_CHUNK 64
+#define RF_KCHAR_CRIT_NCHUNK (RF_KCHAR_CRIT_MAX / RF_KCHAR_CRIT_CHUNK)
 
-static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
-                        long ctas, long stride, const rf_ctaset *from, int jobs,
-                        cta_counts *walked, rf_ipc_kernel *out, rf_err *err)
+/* The critical walk of a run of `ctas` CTAs on the SM: its last n CTAs,
+ * from CTA first on, in chunks of RF_KCHAR_CRIT_CHUNK; lone[j] and
+ * lone[n + j] the lone cycles and instructions of the run's CTA
+ * first + j (crit_chunk fills a chunk's, crit_finish keeps the records). */
+typedef struct crit_walk {
+    const rf_gpu *gpu;
+    const rf_func *f;
+    const rf_profile *prof;
+    int wpc;
+    long ctas, stride, first, n;
+    const rf_ctaset *from;
+    double *lone;
+} crit_walk;
+
+static int crit_nchunks(const crit_walk *cw)
+{
+    return (int)((cw->n + RF_KCHAR_CRIT_CHUNK - 1) / RF_KCHAR_CRIT_CHUNK);
+}
+
+/* Chunk q of the critical walk, its CTAs from `from` where it walked
+ * them (the same rows and drains), else walked on up to jobs threads. */
+static int crit_chunk(const crit_walk *cw, int q, int jobs, rf_err *err)
+{
+    long n = cw->n, c0 = (long)q * RF_KCHAR_CRIT_CHUNK;
+    int m = (int)(n - c0 < RF_KCHAR_CRIT_CHUNK ? n - c0 : RF_KCHAR_CRIT_CHUNK);
+    double *lone = cw->lone;
+    rf_ctaset *cs;
+    const rf_ctaset *h[1] = {cw->from};
+    int rc = cw->from && cw->from->cta_drain
+                 ? rf_kchar_ctaset_reuse_jobs(h, 1, cw->gpu, cw->f, cw->prof, cw->wpc,
+                                              cw->first + c0, m, cw->stride, RF_KCHAR_MC_SEED,
+                                              jobs, &cs, err)
+                 : ctaset_walk(cw->gpu, cw->f, cw->prof, cw->wpc, cw->first + c0, m, cw->stride,
+                               RF_KCHAR_MC_SEED, 0.0, NULL, jobs, &cs, err);
+    if (rc)
+        return rc;
+    /* The chunk's mean drain, summed as its own walk sums it. */
+    double dsum = 0;
+    for (int c = 0; c < m; c++)
+        dsum += cs->cta_drain[c];
+    cs->drain = dsum / m;
+    for (int c = 0; c < m; c++) {
+        double t = 0;
+        if (cs->cta_step) {
+            t = cs->cta_step[c];
+        } else if (cs->cta_crit) {
+            t = cs->cta_crit[3 * c + 1];
+        } else {
+            const float *T = rf_ctaset_time(cs, c, 0);
+            int nph = cs->nph[c];
+            for (int ph = 0; ph < nph; ph++) {
+                double mx = 0;
+                for (int w = 0; w < cs->wpc; w++)
+                    mx = T[(size_t)w * nph + ph] > mx ? T[(size_t)w * nph + ph] : mx;
+                t += mx;
+            }
+        }
+        lone[c0 + c] = t;
+        lone[n + c0 + c] = cta_insts(cs, c);
+    }
+    double drain = cs->drain;
+    rf_kchar_ctaset_free(cs);
+    for (int c = 0; c < m; c++)
+        lone[c0 + c] += drain;
+    return RF_OK;
+}
+
+/* The records of the walked chunks into out (crit_pos, crit_cycles, lone),
+ * their instructions into *walked (NULL: not wanted). */
+static int crit_finish(const crit_walk *cw, cta_counts *walked, rf_ipc_kernel *out, rf_err *err)
 {
     out->ncrit = 0;
     out->crit_ctas = 0;
     out->nlone = 0;
-    long n = ctas < RF_KCHAR_CRIT_MAX ? ctas : RF_KCHAR_CRIT_MAX, first = ctas - n;
+    long n = cw->n, first = cw->first;
     if (n < 1)
         return RF_OK;
-    double *lone = malloc(sizeof *lone * (size_t)n * 2);
+    const double *lone = cw->lone;
     long *rec = malloc(sizeof *rec * (size_t)n);
-    if (!lone || !rec) {
-        free(lone);
-        free(rec);
+    if (!rec)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
-    }
-    for (long c0 = 0; c0 < n; c0 += RF_KCHAR_CRIT_CHUNK) {
-        int m = (int)(n - c0 < RF_KCHAR_CRIT_CHUNK ? n - c0 : RF_KCHAR_CRIT_CHUNK);
-        /* The chunk's CTAs from `from` where it walked them (the same
-         * rows and drains), else walked. */
-        rf_ctaset *cs;
-        const rf_ctaset *h[1] = {from};
-        int rc = from && from->cta_drain
-                     ? rf_kchar_ctaset_reuse_jobs(h, 1, gpu, f, prof, wpc, first + c0, m,
-                                                  stride, RF_KCHAR_MC_SEED, jobs, &cs, err)
-                     : ctaset_walk(gpu, f, prof, wpc, first + c0, m, stride, RF_KCHAR_MC_SEED,
-                                   0.0, NULL, jobs, &cs, err);
-        if (rc) {
-            free(lone);
-            free(rec);
-            return rc;
-        }
-        /* The chunk's mean drain, summed as its own walk sums it. */
-        double dsum = 0;
-        for (int c = 0; c < m; c++)
-            dsum += cs->cta_drain[c];
-        cs->drain = dsum / m;
-        for (int c = 0; c < m; c++) {
-            double t = 0;
-            if (cs->cta_step) {
-                t = cs->cta_step[c];
-            } else if (cs->cta_crit) {
-                t = cs->cta_crit[3 * c + 1];
-            } else {
-                const float *T = rf_ctaset_time(cs, c, 0);
-                int nph = cs->nph[c];
-                for (int ph = 0; ph < nph; ph++) {
-                    double mx = 0;
-                    for (int w = 0; w < cs->wpc; w++)
-                        mx = T[(size_t)w * nph + ph] > mx ? T[(size_t)w * nph + ph] : mx;
-                    t += mx;
-                }
-            }
-            lone[c0 + c] = t;
-            lone[n + c0 + c] = cta_insts(cs, c);
-        }
-        double drain = cs->drain;
-        rf_kchar_ctaset_free(cs);
-        for (int c = 0; c < m; c++)
-            lone[c0 + c] += drain;
-    }
     /* Longer than every later CTA, found from the end. */
     long nrec = 0;
     double best = -1;
@@ -3297,7 +3317,7 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
         out->crit_cycles[i] = lone[rec[r]];
     }
     out->ncrit = keep;
-    out->crit_ctas = ctas;
+    out->crit_ctas = cw->ctas;
     if (walked && (walked->ins = malloc(sizeof *walked->ins * (size_t)n)) != NULL) {
         walked->first = first;
         walked->n = (int)n;
@@ -3310,10 +3330,34 @@ static int run_critical(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
         }
         out->nlone = (int)n;
     }
-
-    free(lone);
     free(rec);
     return RF_OK;
+}
+
+/* compute's walks, jobs of one pool: 0 the sample and the figures of the
+ * run's first CTAs (kchar_func into out), 1 .. the critical walk's chunks
+ * (into cw.lone), each with its own error. */
+typedef struct char_job {
+    const rf_gpu *gpu;
+    const rf_kernel *k;
+    const rf_ctaset *grid;
+    int jobs, n0;
+    unsigned pool_rows;
+    cta_counts *samp;
+    rf_ipc_kernel *out;
+    crit_walk cw;
+    rf_err err[1 + RF_KCHAR_CRIT_NCHUNK];
+} char_job;
+
+static int char_job_run(int i, void *ctx)
+{
+    char_job *cj = ctx;
+    const rf_kernel *k = cj->k;
+    if (i == 0)
+        return kchar_func(cj->gpu, k->func, &k->profile, rf_kernel_threads(k), rf_kernel_ctas(k),
+                          rf_kernel_sms(k), cj->grid, cj->jobs, cj->n0, cj->pool_rows, cj->samp,
+                          cj->out, &cj->err[0]);
+    return crit_chunk(&cj->cw, i - 1, cj->jobs, &cj->err[i]);
 }
 
 static int compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf_ctaset **walked,
@@ -3352,13 +3396,38 @@ static int compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf
                  ? occ.ctas_per_sm
                  : 0;
     /* The CTAs the sample and the critical walk take: their instructions
-     * are not counted along their paths again. */
+     * are not counted along their paths again.  The sample and the
+     * critical walk's chunks are walked side by side. */
     cta_counts known[2] = {{0, 0, NULL}, {0, 0, NULL}};
-    rc = kchar_func(gpu, k->func, &k->profile, rf_kernel_threads(k), rf_kernel_ctas(k),
-                    rf_kernel_sms(k), grid, jobs, n0, pool_rows, grid ? NULL : &known[0], out, err);
+    long ctas = rf_kernel_ctas(k);
+    int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    long ncrit = ctas < RF_KCHAR_CRIT_MAX ? ctas : RF_KCHAR_CRIT_MAX;
+    char_job cj = {gpu, k, grid, jobs, n0, pool_rows, grid ? NULL : &known[0], out,
+                   {gpu, k->func, &k->profile, (rf_kernel_threads(k) + ws - 1) / ws, ctas,
+                    rf_kernel_sms(k), ctas - ncrit, ncrit, grid, NULL},
+                   {{0}}};
+    if (ncrit > 0 && !(cj.cw.lone = malloc(sizeof *cj.cw.lone * (size_t)ncrit * 2))) {
+        rf_kchar_ctaset_free(grid);
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
+    }
+    int njob = 1 + (ncrit > 0 ? crit_nchunks(&cj.cw) : 0);
+    rf_pool pool;
+    rc = rf_pool_start(&pool, jobs < njob ? jobs : njob, njob, char_job_run, &cj, err);
+    if (rc == 0) {
+        rf_pool_release(&pool, njob);
+        for (int i = 0; i < njob; i++) {
+            int r = rf_pool_wait(&pool, i);
+            if (r && !rc) {
+                rc = r;
+                if (err)
+                    *err = cj.err[i];
+            }
+        }
+        rf_pool_finish(&pool);
+    }
     if (rc == 0)
-        rc = run_critical(gpu, k->func, &k->profile, out->warps_per_cta, rf_kernel_ctas(k),
-                          rf_kernel_sms(k), grid, jobs, grid ? NULL : &known[1], out, err);
+        rc = crit_finish(&cj.cw, grid ? NULL : &known[1], out, err);
+    free(cj.cw.lone);
     /* The run's instructions per warp: counted from the walk where it
      * holds every CTA grid_insts_per_warp counts (the same paths, so the
      * same count), else counted along the paths of the CTAs no walk took. */
