@@ -2734,19 +2734,7 @@ static int pool_balance(const rf_gpu *gpu, const rf_ctaset *cs, int n0, int jobs
     if (pool_sample_of(cs, &ps, &buf) != RF_OK)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "pool balance: out of memory");
     pool_job pj = {&ps, gpu->schedulers > 0 ? gpu->schedulers : 1, rows, out};
-    int n = RF_IPC_NPOOLP * RF_IPC_NPOOLN, rc = RF_OK;
-    rf_pool pool;
-    if ((rc = rf_pool_start(&pool, jobs, n, pool_job_run, &pj, err)) != RF_OK) {
-        free(buf);
-        return rc;
-    }
-    rf_pool_release(&pool, n);
-    for (int e = 0; e < n; e++) {
-        int r = rf_pool_wait(&pool, e);
-        if (r && !rc)
-            rc = r;
-    }
-    rf_pool_finish(&pool);
+    int rc = rf_pool_run(jobs, RF_IPC_NPOOLP * RF_IPC_NPOOLN, pool_job_run, &pj, NULL, err);
     free(buf);
     return rc ? rf_err_set(err, rc, NULL, 0, 0, NULL, "pool balance: out of memory") : RF_OK;
 }
@@ -3411,20 +3399,7 @@ static int compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }
     int njob = 1 + (ncrit > 0 ? crit_nchunks(&cj.cw) : 0);
-    rf_pool pool;
-    rc = rf_pool_start(&pool, jobs < njob ? jobs : njob, njob, char_job_run, &cj, err);
-    if (rc == 0) {
-        rf_pool_release(&pool, njob);
-        for (int i = 0; i < njob; i++) {
-            int r = rf_pool_wait(&pool, i);
-            if (r && !rc) {
-                rc = r;
-                if (err)
-                    *err = cj.err[i];
-            }
-        }
-        rf_pool_finish(&pool);
-    }
+    rc = rf_pool_run(jobs, njob, char_job_run, &cj, cj.err, err);
     if (rc == 0)
         rc = crit_finish(&cj.cw, grid ? NULL : &known[1], out, err);
     free(cj.cw.lone);

@@ -988,20 +988,7 @@ int rf_pf_rfc_walks(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
     int n = j.nmiss + 1;
     for (int i = 0; i < n; i++)
         rf_err_clear(&j.err[i]);
-    rf_pool pool;
-    int rc = rf_pool_start(&pool, jobs < n ? jobs : n, n, rfc_job_run, &j, err);
-    if (rc)
-        return rc;
-    rf_pool_release(&pool, n);
-    for (int i = 0; i < n; i++) {
-        int r = rf_pool_wait(&pool, i);
-        if (r < 0 && rc == 0) {
-            rc = r;
-            if (err)
-                *err = j.err[i];
-        }
-    }
-    rf_pool_finish(&pool);
+    int rc = rf_pool_run(jobs, n, rfc_job_run, &j, j.err, err);
     if (rc == 0 && j.nmiss > 0)
         miss_dep_of(out, fr, j.s);
     return rc;

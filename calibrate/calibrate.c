@@ -1203,17 +1203,7 @@ static int shrink_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
         if (of[i] == nd)
             j->d[nd++] = &plan->pt[i].design;
     }
-    rf_pool pool;
-    int rc = rf_pool_start(&pool, jobs, nd, corr_of, j, err);
-    if (rc) {
-        free(j);
-        return rc;
-    }
-    rf_pool_release(&pool, nd);
-    for (int q = 0; q < nd && !rc; q++)
-        if ((rc = rf_pool_wait(&pool, q)) != RF_OK && err)
-            *err = j->err[q];
-    rf_pool_finish(&pool);
+    int rc = rf_pool_run(jobs, nd, corr_of, j, j->err, err);
     double c2 = 0;
     for (int i = 0; i < plan->n && !rc; i++)
         c2 += j->corr[of[i]] * j->corr[of[i]] / plan->n;

@@ -190,20 +190,7 @@ static int run_walks(walks *w, rf_err *err)
 {
     rf_err_clear(&w->err[0]);
     rf_err_clear(&w->err[1]);
-    rf_pool pool;
-    int rc = rf_pool_start(&pool, w->jobs > 1 ? 2 : 1, 2, walk_job, w, err);
-    if (rc)
-        return rc;
-    rf_pool_release(&pool, 2);
-    for (int i = 0; i < 2; i++) {
-        int r = rf_pool_wait(&pool, i);
-        if (r && !rc) {
-            rc = r;
-            *err = w->err[i];
-        }
-    }
-    rf_pool_finish(&pool);
-    return rc;
+    return rf_pool_run(w->jobs, 2, walk_job, w, w->err, err);
 }
 
 int rf_cmd_estimate(int argc, char **argv)

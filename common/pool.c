@@ -125,3 +125,22 @@ void rf_pool_finish(rf_pool *p)
     free(p->rc);
     memset(p, 0, sizeof *p);
 }
+
+int rf_pool_run(int jobs, int n, rf_pool_fn fn, void *ctx, const rf_err *errs, rf_err *err)
+{
+    rf_pool p;
+    int rc = rf_pool_start(&p, jobs, n, fn, ctx, err);
+    if (rc)
+        return rc;
+    rf_pool_release(&p, n);
+    for (int i = 0; i < n; i++) {
+        int r = rf_pool_wait(&p, i);
+        if (r && !rc) {
+            rc = r;
+            if (errs && err)
+                *err = errs[i];
+        }
+    }
+    rf_pool_finish(&p);
+    return rc;
+}

@@ -58,4 +58,10 @@ int rf_pool_wait(rf_pool *p, int i);
  * frees the pool. */
 void rf_pool_finish(rf_pool *p);
 
+/* Runs jobs 0 .. n-1 on up to `jobs` threads (rf_pool_start, every job
+ * released) and waits for all of them.  Returns 0, the start's error, or
+ * the first failing job's value in job order; then, where errs is given,
+ * *err = errs[i] of that job i (each job fills its own). */
+int rf_pool_run(int jobs, int n, rf_pool_fn fn, void *ctx, const rf_err *errs, rf_err *err);
+
 #endif /* RF_POOL_H */

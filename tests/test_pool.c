@@ -75,11 +75,48 @@ static void stops_at_the_release(void **state)
     }
 }
 
+/* rf_pool_run: every job runs once whatever the threads; the value is the
+ * first failing job's in job order (jobs 7 and 13 fail: 7's RF_EFIT, not
+ * 13's RF_ENOMEM) and *err that job's own message. */
+typedef struct run_ctx {
+    int runs[NJOBS];
+    rf_err errs[NJOBS];
+} run_ctx;
+
+static int run_job(int i, void *arg)
+{
+    run_ctx *c = arg;
+    c->runs[i]++;
+    if (i == 7)
+        return rf_err_set(&c->errs[i], RF_EFIT, NULL, 0, 0, NULL, "job %d", i);
+    if (i == 13)
+        return rf_err_set(&c->errs[i], RF_ENOMEM, NULL, 0, 0, NULL, "job %d", i);
+    return RF_OK;
+}
+
+static void run_reports_the_first_failure(void **state)
+{
+    (void)state;
+    for (int threads = 0; threads <= 4; threads++) {
+        run_ctx c;
+        memset(&c, 0, sizeof c);
+        rf_err err;
+        rf_err_clear(&err);
+        assert_int_equal(rf_pool_run(threads, NJOBS, run_job, &c, c.errs, &err), RF_EFIT);
+        assert_string_equal(err.msg, "job 7");
+        for (int i = 0; i < NJOBS; i++)
+            assert_int_equal(c.runs[i], 1);
+        memset(&c, 0, sizeof c);
+        assert_int_equal(rf_pool_run(threads, 5, run_job, &c, NULL, &err), RF_OK);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(all_jobs_in_order),
         cmocka_unit_test(stops_at_the_release),
+        cmocka_unit_test(run_reports_the_first_failure),
     };
     return cmocka_run_group_tests_name("pool", tests, NULL, NULL);
 }
