@@ -3363,10 +3363,12 @@ static int compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf
      * same rows either way). */
     rf_ctaset *grid = NULL;
     int rc = RF_OK;
-    if (walked || rf_kernel_ctas(k) <= RF_KCHAR_CRIT_MAX) {
-        long n = rf_kernel_ctas(k);
-        int ws_ = gpu->warp_size > 0 ? gpu->warp_size : 32;
-        rc = ctaset_walk(gpu, k->func, &k->profile, (rf_kernel_threads(k) + ws_ - 1) / ws_, 0,
+    long ctas = rf_kernel_ctas(k);
+    int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    int wpc = (rf_kernel_threads(k) + ws - 1) / ws;
+    if (walked || ctas <= RF_KCHAR_CRIT_MAX) {
+        long n = ctas;
+        rc = ctaset_walk(gpu, k->func, &k->profile, wpc, 0,
                          n > RF_KCHAR_WALK_CTAS ? RF_KCHAR_WALK_CTAS : n < 1 ? 1 : (int)n,
                          rf_kernel_sms(k) > 1 ? rf_kernel_sms(k) : 1, RF_KCHAR_MC_SEED, 0.0,
                          NULL, jobs, &grid, err);
@@ -3387,12 +3389,10 @@ static int compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf
      * are not counted along their paths again.  The sample and the
      * critical walk's chunks are walked side by side. */
     cta_counts known[2] = {{0, 0, NULL}, {0, 0, NULL}};
-    long ctas = rf_kernel_ctas(k);
-    int ws = gpu->warp_size > 0 ? gpu->warp_size : 32;
     long ncrit = ctas < RF_KCHAR_CRIT_MAX ? ctas : RF_KCHAR_CRIT_MAX;
     char_job cj = {gpu, k, grid, jobs, n0, pool_rows, grid ? NULL : &known[0], out,
-                   {gpu, k->func, &k->profile, (rf_kernel_threads(k) + ws - 1) / ws, ctas,
-                    rf_kernel_sms(k), ctas - ncrit, ncrit, grid, NULL},
+                   {gpu, k->func, &k->profile, wpc, ctas, rf_kernel_sms(k), ctas - ncrit, ncrit,
+                    grid, NULL},
                    {{0}}};
     if (ncrit > 0 && !(cj.cw.lone = malloc(sizeof *cj.cw.lone * (size_t)ncrit * 2))) {
         rf_kchar_ctaset_free(grid);
@@ -3407,7 +3407,7 @@ static int compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf
      * holds every CTA grid_insts_per_warp counts (the same paths, so the
      * same count), else counted along the paths of the CTAs no walk took. */
     double ipw = 0;
-    long counted = rf_kernel_ctas(k) > RF_KCHAR_GRID_MAX ? RF_KCHAR_GRID_MAX : rf_kernel_ctas(k);
+    long counted = ctas > RF_KCHAR_GRID_MAX ? RF_KCHAR_GRID_MAX : ctas;
     if (rc == 0 && grid && grid->nctas == counted && grid->wpc == out->warps_per_cta) {
         double total = 0;
         for (int c = 0; c < grid->nctas; c++)
