@@ -2701,8 +2701,8 @@ double rf_kchar_pool_eff(const rf_ctaset *cs, int nsched, int per, int n)
 }
 
 /* The table of pool_eff_of at 2^i places per scheduler (the rows of
- * `rows`, bit i; every row when 0: the others stay 0) and the CTA counts
- * of pool_grid, one job per entry (each writes its own), on one sample. */
+ * `rows`, bit i: the others stay 0) and the CTA counts of pool_grid, one
+ * job per entry (each writes its own), on one sample. */
 typedef struct pool_job {
     const pool_sample *ps;
     int nsched;
@@ -2714,7 +2714,7 @@ static int pool_job_run(int e, void *ctx)
 {
     pool_job *pj = ctx;
     int i = e / RF_IPC_NPOOLN, j = e % RF_IPC_NPOOLN;
-    if (!(pj->out->pool_n[j] > 0) || (pj->rows && !(pj->rows >> i & 1u)))
+    if (!(pj->out->pool_n[j] > 0) || !(pj->rows >> i & 1u))
         return RF_OK;
     double v = pool_eff_of(pj->ps, pj->nsched, 1 << i, pj->out->pool_n[j]);
     if (v < 0)
@@ -2729,6 +2729,8 @@ static int pool_balance(const rf_gpu *gpu, const rf_ctaset *cs, int n0, int jobs
     if (cs->nctas < 1 || cs->wpc < 1)
         return RF_OK;
     pool_grid(gpu, cs->wpc, n0, out->pool_n);
+    if (!rows)
+        return RF_OK;
     pool_sample ps;
     void *buf;
     if (pool_sample_of(cs, &ps, &buf) != RF_OK)
@@ -2873,7 +2875,7 @@ static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
 int rf_kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                   int threads_per_cta, rf_ipc_kernel *out, rf_err *err)
 {
-    return kchar_func(gpu, f, prof, threads_per_cta, 0, 1, NULL, 1, 0, 0, NULL, out, err);
+    return kchar_func(gpu, f, prof, threads_per_cta, 0, 1, NULL, 1, 0, ~0u, NULL, out, err);
 }
 
 static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
@@ -3453,7 +3455,7 @@ int rf_kchar_compute_walked(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel
 int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out,
                                  rf_ctaset **walked, int jobs, rf_err *err)
 {
-    return compute(gpu, k, out, walked, jobs, 0, err);
+    return compute(gpu, k, out, walked, jobs, ~0u, err);
 }
 
 int rf_kchar_compute_rows(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, int jobs,

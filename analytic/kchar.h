@@ -221,7 +221,7 @@ int rf_kchar_compute_walked_jobs(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_k
 /* rf_kchar_compute_walked_jobs (no walked set) that fills only the rows of
  * the two-level pool's balance table (rf_ipc_kernel.pool_eff) in
  * pool_rows (bit i: row i; rf_ipc_pool_rows gives the rows an estimate at
- * a pool reads), the others left 0; 0 fills every row. */
+ * a pool reads, none without a pool), the others left 0. */
 int rf_kchar_compute_rows(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, int jobs,
                           unsigned pool_rows, rf_err *err);
 

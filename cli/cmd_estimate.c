@@ -258,16 +258,14 @@ int rf_cmd_estimate(int argc, char **argv)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
                       rf_kernel_grid_ctas(k), sms};
-    unsigned rows = rf_ipc_pool_rows(rf_extrap_pool_per_sched(&gpu, &d));
     walks w = {.gpu = &gpu, .k = k, .d = &d, .shape = &shape, .jobs = ncpu > 1 ? (int)ncpu : 1,
-               .rows = rows ? rows : ~0u};
+               .rows = rf_ipc_pool_rows(rf_extrap_pool_per_sched(&gpu, &d))};
     int rc = run_walks(&w, &err);
     if (rc) {
         rf_kernel_destroy(k);
         rf_cli_place_kernel(&err, &ko, kernel_path);
         return rf_cli_fail(&err);
     }
-    rf_ipc_kernel kc = w.kc;
 
     rf_calib cal;
     const rf_calib *use = NULL;
@@ -305,7 +303,7 @@ int rf_cmd_estimate(int argc, char **argv)
     }
 
     rf_estimate e;
-    rc = rf_extrap_estimate_pk(&gpu, &d, &kc, &shape, use, &w.pk, &e, &err);
+    rc = rf_extrap_estimate_pk(&gpu, &d, &w.kc, &shape, use, &w.pk, &e, &err);
     if (rc) {
         rf_kernel_destroy(k);
         rf_cli_place_kernel(&err, &ko, kernel_path);

@@ -1371,6 +1371,12 @@ static void pool_balance_table(void **state)
         for (int j = 0; j < RF_IPC_NPOOLN; j++)
             assert_float_equal(k2.pool_eff[i][j], i == 1 ? kc.pool_eff[i][j] : 0.0f, 0);
     assert_float_equal(rf_ipc_pool_eff(&k2, 2, 8), rf_ipc_pool_eff(&kc, 2, 8), 0);
+    /* No row (a design without a pool): an empty table, balance 1. */
+    assert_int_equal(rf_kchar_compute_rows(&gpu, k, &k2, 2, 0, &err), 0);
+    for (int i = 0; i < RF_IPC_NPOOLP; i++)
+        for (int j = 0; j < RF_IPC_NPOOLN; j++)
+            assert_float_equal(k2.pool_eff[i][j], 0.0f, 0);
+    assert_float_equal(rf_ipc_pool_eff(&k2, 2, 8), 1.0, 0);
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
     assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), 0);
     assert_int_equal(kc.pool_n[0], 0);
