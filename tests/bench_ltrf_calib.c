@@ -66,6 +66,7 @@
 #include "../inputs/kernel.h"
 #include "../inputs/regalloc.h"
 #include "support/benchrun.h"
+#include "support/clirun.h"
 
 #define GPU_NAME "maxwell-ltrf"
 #define MAXK 40
@@ -439,8 +440,54 @@ static void hit_rates(kjob *jobs, int nk)
                    sum[s][0] / n[s], sum[s][1] / n[s]);
 }
 
-int main(void)
+/* `rfkit estimate` as a user runs it on the kernel's default run (the
+ * GPU's SMs share the grid): RFC and LTRF on configuration #6 at the GPU's
+ * pool, the least wall time of EST_CMD_REPS runs each (loading,
+ * characterising and the register-cache walks included), ms; -1 where
+ * the binary is not built. */
+#define EST_CMD_REPS 5
+
+static void estimate_commands(const char *bin, const kjob *jobs, int nk)
 {
+    static const char *const designs[2] = {"rfc", "ltrf"};
+    double ms[2][2][MAXK];  /* [set][design][kernel] */
+    int n[2] = {0, 0};
+    for (int i = 0; i < nk; i++) {
+        char spec[600];
+        snprintf(spec, sizeof spec, "%s/%s.spec",
+                 jobs[i].set ? "inputs/validation" : "inputs/kernels", jobs[i].name);
+        for (int d = 0; d < 2; d++) {
+            char *argv[] = {(char *)bin, "estimate", "--gpu", GPU_NAME, "--kernel", spec,
+                            "--design", (char *)designs[d], "--rf-config", "6", NULL};
+            ms[jobs[i].set][d][n[jobs[i].set]] = benchrun_cmd_ms(argv, EST_CMD_REPS);
+        }
+        n[jobs[i].set]++;
+    }
+    printf("\nrfkit estimate on %s's default run (the GPU's SMs share the grid), #6 at the "
+           "GPU's pool, least of %d runs:\n", GPU_NAME, EST_CMD_REPS);
+    printf("%-30s %15s %15s %15s %15s\n", "", "tuning, RFC", "tuning, LTRF", "valid., RFC",
+           "valid., LTRF");
+    const char *what[2] = {"estimate command ms median", "estimate command ms max"};
+    for (int r = 0; r < 2; r++) {
+        printf("%-30s", what[r]);
+        for (int s = 0; s < 2; s++)
+            for (int d = 0; d < 2; d++) {
+                double v = -1;
+                if (n[s] > 0 && r == 0) {
+                    v = benchrun_median(ms[s][d], n[s]);
+                } else {
+                    for (int i = 0; i < n[s]; i++)
+                        v = fmax(v, ms[s][d][i]);
+                }
+                printf(" %15.1f", v);
+            }
+        printf("\n");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
     rf_fit_gsl_quiet();
     rf_gpu gpu;
     rf_err err = {0};
@@ -572,6 +619,9 @@ int main(void)
     printf("targets (issue 25, validation): calibrated mean <= 3%%, worst <= 10%% at both pools;"
            " calibrate <= 10%% of a full run\n");
     printf("(%d of %d full runs from the cache)\n", cached, nk * NPOOL * NPT);
+    /* $RFKIT, else BUILD/rfkit beside BUILD/tests (tests/support/clirun). */
+    if (clirun_init(argv[0]) == 0)
+        estimate_commands(clirun_binary(), jobs, nk);
     if (verbose) {
         printf("\nper kernel: windows' ratio to their baseline window against the model's "
                "(defaults -> fit) and the full runs';\nper point: full-run IPC / "
