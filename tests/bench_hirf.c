@@ -87,6 +87,7 @@
 #include "../inputs/kernel.h"
 #include "../sampler/sim.h"
 #include "support/benchrun.h"
+#include "support/clirun.h"
 
 #ifndef WAVES
 #define WAVES 4
@@ -591,7 +592,24 @@ static double write_concentration(const rf_gpu *gpu, const rf_ipc_kernel *kc, in
     return tot > 0 ? sq / (tot * tot) : -1;
 }
 
-static int validation_tables(const rf_gpu *gpu)
+/* `rfkit estimate --design hirf` as a user runs it on the kernel's default
+ * run (the GPU's SMs share the grid): the least wall time of EST_CMD_REPS
+ * runs, loading and characterising included, ms; -1 where rfkit is not
+ * built. */
+#define EST_CMD_REPS 5
+
+static double estimate_command_ms(const char *argv0, const char *dir, const char *name)
+{
+    if (clirun_init(argv0) != 0)
+        return -1;
+    char spec[600];
+    snprintf(spec, sizeof spec, "%s/%s.spec", dir, name);
+    char *argv[] = {(char *)clirun_binary(), "estimate", "--gpu", "volta-hirf", "--kernel", spec,
+                    "--design", "hirf", NULL};
+    return benchrun_cmd_ms(argv, EST_CMD_REPS);
+}
+
+static int validation_tables(const rf_gpu *gpu, const char *argv0)
 {
     const struct {
         const char *set, *dir;
@@ -678,6 +696,20 @@ static int validation_tables(const rf_gpu *gpu)
            sum[1].cost_max);
     printf("  %-32s %15.3f %15.3f\n", "calibrate / full wall, median", sum[0].wall_med,
            sum[1].wall_med);
+    double cmd[2][2 * VALMAX], cmax[2] = {-1, -1};
+    int ncmd[2] = {0, 0};
+    for (int q = 0; q < 2; q++)
+        for (int i = first[q]; i < first[q + 1]; i++) {
+            double ms = estimate_command_ms(argv0, sets[q].dir, jobs[i].name);
+            if (ms < 0)
+                continue;
+            cmd[q][ncmd[q]++] = ms;
+            cmax[q] = fmax(cmax[q], ms);
+        }
+    printf("  %-32s %15.1f %15.1f\n", "estimate command ms, median",
+           ncmd[0] ? benchrun_median(cmd[0], ncmd[0]) : -1,
+           ncmd[1] ? benchrun_median(cmd[1], ncmd[1]) : -1);
+    printf("  %-32s %15.1f %15.1f\n", "estimate command ms, max", cmax[0], cmax[1]);
     printf("  worst uncalibrated: %s / %s; worst calibrated: %s / %s\n", sum[0].unc_at,
            sum[1].unc_at, sum[0].cal_at, sum[1].cal_at);
     printf("  targets (issue 25, validation): calibrated mean <= 4%%, worst <= 12%%, never\n"
@@ -770,7 +802,7 @@ int main(int argc, char **argv)
     }
     /* --validation: Tables 6 and 7 alone. */
     if (argc > 1 && !strcmp(argv[1], "--validation"))
-        return validation_tables(&gpu) ? 1 : 0;
+        return validation_tables(&gpu, argv[0]) ? 1 : 0;
     char *paths[MAXK];
     int n = 0;
     for (int i = 1; i < argc && n < MAXK; i++)
@@ -961,7 +993,7 @@ int main(int argc, char **argv)
                "(%s)\n",
                ucnt, 100.0 * usum / ucnt, 100.0 * uworst, uat);
     printf("\n%d kernels x %d configurations in %.1f s\n", n, NCFG + 2 * NSENS, secs);
-    if (argc == 1 && validation_tables(&gpu))
+    if (argc == 1 && validation_tables(&gpu, argv[0]))
         return 1;
     for (int i = 0; i < n; i++)
         free(paths[i]);
