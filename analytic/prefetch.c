@@ -166,7 +166,7 @@
  *   s_rfc = k_rfc (1 - h^r) dS_dep
  * with dS_dep the growth of the lone-warp dependency stall S_dep (analytic/
  * kchar.c, the same walk as the IPC model's S_dep, PF_MISS_CTAS CTAs)
- * when every result comes L - 1 cycles late (rf_pf_miss_walk; a fractional
+ * when every result comes L - 1 cycles late (rf_pf_rfc_walks; a fractional
  * L - 1 mixes the walks at its floor and ceiling, as the sampler dithers).
  * Linear in the miss probability: exact when each wait is bound by one late
  * producer, as the walk charges it.  Waits on global memory are left out:
@@ -893,7 +893,7 @@ static int dep_stall(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     return rc;
 }
 
-/* The miss path's walks (rf_pf_miss_walk): the delay's floor lo and
+/* The miss path's walks (rf_pf_rfc_walks): the delay's floor lo and
  * fraction fr, and the extra latencies walked, extra[0] = 0 (the baseline),
  * lo, and lo + 1 where fr > 0; returns their number (0: no delay). */
 static int miss_plan(const rf_design *d, rf_pf_kernel *out, double *fr, int extra[3])
@@ -919,21 +919,6 @@ static void miss_dep_of(rf_pf_kernel *out, double fr, const double s[3])
 {
     double ds = (1.0 - fr) * s[1] + (fr > 0 ? fr * s[2] : 0.0) - s[0];
     out->miss_dep = ds > 0 ? ds : 0.0;
-}
-
-int rf_pf_miss_walk(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
-                    const rf_profile *prof, int wpc, rf_pf_kernel *out, rf_err *err)
-{
-    double fr = 0, s[3] = {0, 0, 0};
-    int extra[3], n = miss_plan(d, out, &fr, extra);
-    for (int i = 0; i < n; i++) {
-        int rc = dep_stall(gpu, f, prof, wpc, extra[i], &s[i], err);
-        if (rc < 0)
-            return rc;
-    }
-    if (n > 0)
-        miss_dep_of(out, fr, s);
-    return 0;
 }
 
 int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_err *err)

@@ -72,10 +72,10 @@ typedef struct rf_pf_kernel {
     double reads_u[3];    /* register reads per instruction of class u */
     double pool_in;       /* RFC under a two-level pool: the warps in the pool (0: none) */
     double miss_delay;    /* RFC: cycles a missing operand arrives late (L - 1) for
-                             miss_dep; 0 when rf_pf_miss_walk has not run */
+                             miss_dep; 0 when rf_pf_rfc_walks has not run */
     double miss_dep;      /* RFC: stall cycles per instruction on other producers
                              that a lone warp adds when every instruction's results
-                             come miss_delay cycles late (rf_pf_miss_walk) */
+                             come miss_delay cycles late (rf_pf_rfc_walks) */
 } rf_pf_kernel;
 
 /* Characterise physical function f under profile prof for interval size
@@ -94,14 +94,11 @@ int rf_pf_reuse(const rf_func *f, const rf_profile *prof, rf_pf_kernel *out, rf_
  * the bar_ fields are then cleared). */
 void rf_pf_cta_warps(rf_pf_kernel *pk, int wpc);
 
-/* RFC: fill out->miss_delay and out->miss_dep for design d's main file (the
- * lone-warp walk of analytic/kchar.c on CTAs of wpc warps, with and without
- * the miss delay; the rest of *out is kept).  0 or a negative rf code. */
-int rf_pf_miss_walk(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
-                    const rf_profile *prof, int wpc, rf_pf_kernel *out, rf_err *err);
-
-/* RFC: rf_pf_reuse and rf_pf_miss_walk, their walks on up to jobs threads
- * (the same figures whatever jobs).  0 or a negative rf code. */
+/* RFC: rf_pf_reuse, and out->miss_delay and out->miss_dep for design d's
+ * main file (the lone-warp walk of analytic/kchar.c on CTAs of wpc warps,
+ * with and without the miss delay), the walks on up to jobs threads (the
+ * same figures whatever jobs; the rest of *out is kept).  0 or a negative
+ * rf code. */
 int rf_pf_rfc_walks(const rf_gpu *gpu, const rf_design *d, const rf_func *f,
                     const rf_profile *prof, int wpc, int jobs, rf_pf_kernel *out, rf_err *err);
 

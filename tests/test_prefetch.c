@@ -359,7 +359,8 @@ static void rfc_terms(void **state)
     assert_float_equal(t.extra_hold, 1.206299, 1e-6);
     /* The miss walk: only the late results' dependants wait on the path. */
     rf_err err = {0};
-    assert_int_equal(rf_pf_miss_walk(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, &pk, &err), 0);
+    assert_int_equal(rf_pf_rfc_walks(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, 1, &pk, &err),
+                     0);
     assert_float_equal(pk.miss_delay, 2.0, 1e-12);
     assert_float_equal(pk.miss_dep, 2.0 / 3.0, 1e-9);
     rf_pf_terms_of(&fx.gpu, &d, &pk, 8, &p, &t);
@@ -367,7 +368,8 @@ static void rfc_terms(void **state)
     assert_float_equal(t.stall_rfc, 0.246693, 1e-6);
     assert_float_equal(t.extra_stall, t.stall_rfc, 1e-12);
     d.latency_x = 3.5;
-    assert_int_equal(rf_pf_miss_walk(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, &pk, &err), 0);
+    assert_int_equal(rf_pf_rfc_walks(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, 1, &pk, &err),
+                     0);
     assert_float_equal(pk.miss_delay, 2.5, 1e-12);
     assert_float_equal(pk.miss_dep, 2.5 / 3.0, 1e-9);
     /* At 1x a miss costs what a bank read costs. */
@@ -376,10 +378,10 @@ static void rfc_terms(void **state)
     assert_float_equal(t.extra_stall, 0, 1e-12);
 }
 
-/* rf_pf_rfc_walks on 1 and 3 threads: the figures of rf_pf_reuse and
- * rf_pf_miss_walk run one after the other, to the bit (the walks write
- * disjoint fields), at latency_x 3.5 (three miss walks: delays 0, 2, 3)
- * and at 3 (two).  Values as rfc_terms: miss_dep 2.5 / 3, reuse[1] 0.5. */
+/* rf_pf_rfc_walks on 1 and 3 threads: the same figures to the bit, at
+ * latency_x 3.5 (three miss walks: delays 0, 2, 3) and at 3 (two); its
+ * reuse profile is rf_pf_reuse's.  Values as rfc_terms: miss_dep 2.5 / 3
+ * and 2 / 3, reuse[1] 0.5. */
 static void rfc_walks_threads(void **state)
 {
     (void)state;
@@ -392,29 +394,24 @@ static void rfc_walks_threads(void **state)
     rf_design_init(&d);
     d.kind = RF_DESIGN_RFC;
     d.rf_config = 1;
-    double lat[2] = {3.5, 3};
+    const double lat[2] = {3.5, 3}, dep[2] = {2.5 / 3.0, 2.0 / 3.0};
+    rf_pf_kernel reuse = characterise(&fx, 16, false);
+    rf_err err = {0};
+    assert_int_equal(rf_pf_reuse(&fx.func, &fx.kernel.profile, &reuse, &err), 0);
     for (int l = 0; l < 2; l++) {
         d.latency_x = lat[l];
-        rf_pf_kernel serial = characterise(&fx, 16, false);
-        rf_err err = {0};
-        assert_int_equal(rf_pf_reuse(&fx.func, &fx.kernel.profile, &serial, &err), 0);
-        assert_int_equal(
-            rf_pf_miss_walk(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, &serial, &err), 0);
-        for (int jobs = 1; jobs <= 3; jobs += 2) {
-            rf_pf_kernel par = characterise(&fx, 16, false);
-            assert_int_equal(rf_pf_rfc_walks(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, jobs,
-                                             &par, &err),
-                             0);
-            assert_memory_equal(&par, &serial, sizeof par);
-        }
-        assert_float_equal(serial.reuse[1], 0.5, 1e-12);
+        rf_pf_kernel one = characterise(&fx, 16, false), three = one;
+        assert_int_equal(rf_pf_rfc_walks(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, 1, &one,
+                                         &err),
+                         0);
+        assert_int_equal(rf_pf_rfc_walks(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, 3, &three,
+                                         &err),
+                         0);
+        assert_memory_equal(&one, &three, sizeof one);
+        assert_memory_equal(one.reuse, reuse.reuse, sizeof one.reuse);
+        assert_float_equal(one.reuse[1], 0.5, 1e-12);
+        assert_float_equal(one.miss_dep, dep[l], 1e-9);
     }
-    rf_pf_kernel pk = characterise(&fx, 16, false);
-    rf_err err = {0};
-    d.latency_x = 3.5;
-    assert_int_equal(rf_pf_rfc_walks(&fx.gpu, &d, &fx.func, &fx.kernel.profile, 1, 2, &pk, &err),
-                     0);
-    assert_float_equal(pk.miss_dep, 2.5 / 3.0, 1e-9);
 }
 
 /* RFC reuses across a pool exit.  r1 = ld [r0]; r2 = f(r1, r0); r3 = f(r2);
