@@ -2672,18 +2672,20 @@ static double pool_eff_of(const pool_sample *ps, int nsched, int per, int n)
     /* The event heap, then one ready queue per scheduler, ns places each. */
     double *keys = malloc(sizeof *keys * ns * (size_t)(nsched + 1));
     int *ws = malloc(sizeof *ws * ns * (size_t)(nsched + 1));
-    int *due = malloc(sizeof *due * (ns + 2 * (size_t)n));   /* then nbar[n], nend[n] */
+    int *due = malloc(sizeof *due * ns);
+    int *counts = malloc(sizeof *counts * 2 * (size_t)n);    /* nbar[n], then nend[n] */
     pool_heap h = {keys, ws, 0}, rq[RF_POOL_MAXSCHED];
     for (int s = 0; keys && ws && s < nsched; s++)
         rq[s] = (pool_heap){keys + ns * (size_t)(s + 1), ws + ns * (size_t)(s + 1), 0};
-    double e = fw && ev && keys && ws && due
-                   ? pool_run(ps, nsched, per, n, fw, ev, &h, rq, due, due + ns, due + ns + n)
+    double e = fw && ev && keys && ws && due && counts
+                   ? pool_run(ps, nsched, per, n, fw, ev, &h, rq, due, counts, counts + n)
                    : -1.0;
     free(fw);
     free(ev);
     free(keys);
     free(ws);
     free(due);
+    free(counts);
     return e;
 }
 
