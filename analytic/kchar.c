@@ -922,6 +922,8 @@ typedef struct walk_seg {
     int mreg;                    /* its live, then written, registers at walk_prog.mreg */
     size_t mat;                  /* its entries' first word in a walk_memo */
     int npipe[3];                /* its instructions by walk_inst.pipe */
+    bool loop;                   /* the whole of a block that may branch back to
+                                  * itself on a draw (walk_warp's fixed point) */
 } walk_seg;
 
 typedef struct walk_block {
@@ -1079,7 +1081,9 @@ static int memo_plan(const rf_gpu *gpu, const rf_func *f, walk_prog *w)
                 seg_cap *= 2;
             }
             walk_seg *g = &w->seg[nseg];
-            *g = (walk_seg){x->first + i, n, last, -1, 0, 0, 0, at, 0, {0, 0, 0}};
+            *g = (walk_seg){x->first + i, n, last, -1, 0, 0, 0, at, 0, {0, 0, 0}, false};
+            g->loop = i == 0 && last == b && n == x->ninsts && x->nsucc == 2 && x->mode != 0
+                   && (x->succ[0] == b || x->succ[1] == b);
             for (int q = 0; q < n; q++) {
                 const walk_inst *in = &w->in[g->first + q];
                 for (int u = 0; u < in->nreg; u++)
@@ -1353,12 +1357,12 @@ memo_key(const double *ready, const bool *from_mem, int r, double t)
 /* A memoised run walked as walk_warp walks it, from st[] = the warp's time,
  * its latest retirement and its four sums (memory stalls, dependence
  * stalls, turns, memory waits), which it updates: taken from the
- * memo when its entry state was walked before, else walked and kept
- * there (the next way in turn replaced).  The way last hit is compared
+ * memo when its entry state was walked before (returns the entry), else
+ * walked and kept there (the next way in turn replaced; returns NULL).  The way last hit is compared
  * first, as the key is formed.  A run whose states seldom repeat (fewer
  * than one hit in MEMO_HIT_MIN of its first MEMO_TRIES lookups in this
  * memo) is walked without the memo from then on. */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) const memo_word *
 memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, bool *from_mem,
           double st[6])
 {
@@ -1395,7 +1399,7 @@ memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, b
             head[1].i = wy;
             head[3].i++;
             memo_take(c, nlive, ndefs, defs, ready, from_mem, t, st);
-            return;
+            return c;
         }
         for (; i < nlive; i++)
             key[i] = memo_key(ready, from_mem, live[i], t);
@@ -1442,6 +1446,23 @@ memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, b
         for (int q = 0; q < 4; q++)
             o[2 + q].d = ds[q];
     }
+    return NULL;
+}
+
+/* Whether entry c of run g, just taken, is a fixed point: at the warp's
+ * time t after it, every register the run reads before writing has the
+ * entry's key again (a register it writes is ready the same cycles
+ * after t as after the run's start; one it does not write was ready
+ * before either), so the run taken again at once takes c again, and
+ * so on. */
+static bool memo_fixed(const walk_prog *w, const walk_seg *g, const memo_word *c,
+                       const double *ready, const bool *from_mem, double t)
+{
+    const uint16_t *live = w->mreg + g->mreg;
+    for (int q = 0; q < g->nlive; q++)
+        if (memo_key(ready, from_mem, live[q], t) != c[1 + q].i)
+            return false;
+    return true;
 }
 
 /* An empty memo for prog's blocks (none when it memoises none); false
@@ -1494,6 +1515,7 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
          * (the warp takes the blocks between without a draw). */
         const walk_inst *in = &w->in[blk->first];
         int gi = mm ? blk->seg0 : -1, i = 0;
+        int drawn = -2;     /* the successor a fixed point's passes drew, -2 none */
         for (;;) {
             int stop = gi >= 0 ? w->seg[gi].first - blk->first : blk->ninsts;
             for (; i < stop; i++, in++) {
@@ -1578,7 +1600,7 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 continue;
             }
             double st[6] = {t, last_retire, s_mem, s_dep, n_ev, n_mw};
-            memo_walk(w, g, mm, ready, from_mem, st);
+            const memo_word *hit = memo_walk(w, g, mm, ready, from_mem, st);
             t = st[0];
             last_retire = st[1];
             s_mem = st[2];
@@ -1590,6 +1612,45 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             pipe[2] += g->npipe[2];
             in_ph += g->ninsts;
             cnt += g->ninsts;
+            if (hit && g->loop && memo_fixed(w, g, hit, ready, from_mem, t)) {
+                /* The block is the run and branches back to itself at a
+                 * fixed point: while its draws keep the warp there, every
+                 * pass takes the same entry, so each adds the entry's
+                 * sums, length and retirement as memo_take does (the same
+                 * additions in the same order) without its lookup, and
+                 * the written registers' ready times are set once, from
+                 * the last pass's start. */
+                memo_word *head = mm->e + g->mat;
+                const uint16_t *defs = w->mreg + g->mreg + g->nlive;
+                const memo_word *od = hit + 1 + g->nlive, *o = od + g->ndefs;
+                double t_last = t - o[0].d;
+                for (;;) {
+                    double u = blk->mode == 2 ? loop_draw(lds, seed, cta, nloop++)
+                                              : draw(seed, gid, nbr++, RF_DRAW_BRANCH);
+                    drawn = u < blk->pt ? blk->succ[1] : blk->succ[0];
+                    if (drawn != b || cnt >= RF_KCHAR_MC_MAX_INSTS)
+                        break;
+                    head[2].i++;
+                    head[3].i++;
+                    t_last = t;
+                    double lr = t + o[1].d;
+                    if (lr > last_retire)
+                        last_retire = lr;
+                    s_mem += o[2].d;
+                    s_dep += o[3].d;
+                    n_ev += o[4].d;
+                    n_mw += o[5].d;
+                    t = t + o[0].d;
+                    nmem += (uint64_t)g->nstore;
+                    pipe[1] += g->npipe[1];
+                    pipe[2] += g->npipe[2];
+                    in_ph += g->ninsts;
+                    cnt += g->ninsts;
+                }
+                for (int d = 0; d < g->ndefs; d++)
+                    ready[defs[d]] = t_last + od[d].d;
+                break;
+            }
             i += g->ninsts;
             in += g->ninsts;
             if (g->last != b) {
@@ -1601,7 +1662,9 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
         }
         if (ended || blk->nsucc == 0)
             break;
-        if (blk->nsucc == 1) {
+        if (drawn != -2) {
+            b = drawn;
+        } else if (blk->nsucc == 1) {
             b = blk->succ[0];
         } else {
             double u;

@@ -698,6 +698,67 @@ static void memo_run_through_fall_through(void **state)
     kb_free(f);
 }
 
+/* A block that is one memoised run and branches back to itself reaches a
+ * fixed point, after which the walk adds its passes without a lookup
+ * (walk_warp): the figures are those of the passes walked one by one.
+ * fermi-gtx480 (ALU latency 4: a result is ready 2 + 4 after issue, one
+ * issue a cycle), one phase, the loop's exit drawn per warp:
+ *   B0  alu r1 = r0    issues 0, r1 ready 6; the warp's time 1
+ *   B1  alu r1 = r1    pass 1 from 1: waits for r1, issues 6 (ready 12)
+ *       alu r2 = r0                    7 (r2 ready 13)
+ *       alu r3 = r0                    8 (r3 ready 14)
+ *       @p0 bra                        9; the warp's time 10
+ *       pass 2 from 10: r1 at 12, r2 at 13, r3 at 14, bra 15: time 16,
+ *       and its registers ready 2, 3 and 4 cycles after its end, as
+ *       pass 2's were after its start, so every later pass is the same
+ *       6 cycles: a fixed point from pass 2 on
+ *   B2  exit           the warp's time 11 + 6 k
+ * for 1 + k passes, k the draws under p = 400 / 401 (trip 400) before the
+ * first that is not, draw n of warp g being rf_draw_uniform(1, g, n,
+ * RF_DRAW_BRANCH); its instructions 1 + 4 (1 + k) + 1 = 6 + 4 k. */
+static void memo_fixed_point_loop(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    assert_int_equal(gpu.alu_latency, 4);
+    kb_builder b;
+    kb_begin(&b, "fixedloop");
+    int B0 = kb_block(&b, "B0");
+    kb_i(&b, "alu r1 = r0");
+    int B1 = kb_block(&b, "B1");
+    kb_i(&b, "alu r1 = r1");
+    kb_i(&b, "alu r2 = r0");
+    kb_i(&b, "alu r3 = r0");
+    kb_i(&b, "@p0 bra");
+    int B2 = kb_block(&b, "B2");
+    kb_i(&b, "exit");
+    kb_succ(&b, B0, B1, -1);
+    kb_succ(&b, B1, B2, B1);
+    kb_succ(&b, B2, -1, -1);
+    rf_func *f = kb_finish(&b);
+    assert_non_null(f);
+    rf_profile prof = {400, 0.5, 1, 1, 0};
+    rf_ctaset *cs = NULL;
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 4, 1, 1, &cs, &err), 0);
+    int kmax = 0;
+    for (int c = 0; c < 4; c++)
+        for (int w = 0; w < 2; w++) {
+            int k = 0;
+            while (rf_draw_uniform(1, (uint64_t)(2 * c + w), (uint64_t)k, RF_DRAW_BRANCH)
+                   < 400.0 / 401.0)
+                k++;
+            kmax = k > kmax ? k : kmax;
+            assert_int_equal(cs->nph[c], 1);
+            assert_float_equal(rf_ctaset_insts(cs, c, w)[0], 6.0 + 4.0 * k, 0.0);
+            assert_float_equal(rf_ctaset_time(cs, c, w)[0], 11.0 + 6.0 * k, 0.0);
+        }
+    assert_true(kmax > 100);    /* many passes at the fixed point */
+    rf_kchar_ctaset_free(cs);
+    kb_free(f);
+}
+
 /* A loop that holds a barrier is decided once per CTA: loop draw q of CTA
  * c is rf_draw_uniform(seed, c, q, RF_DRAW_LOOP), the same for all the
  * CTA's warps (the walk keeps the first warp's for the others, up to 256 a
@@ -1411,6 +1472,7 @@ int main(void)
         cmocka_unit_test(cta_alone_holds_the_pipes),
         cmocka_unit_test(lone_cta_holds_the_pipes),
         cmocka_unit_test(memo_run_through_fall_through),
+        cmocka_unit_test(memo_fixed_point_loop),
         cmocka_unit_test(loop_draws_are_the_ctas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
