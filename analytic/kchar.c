@@ -947,6 +947,22 @@ typedef struct walk_prog {
                                   * sim.c: warp_size / lanes, rounded up) */
 } walk_prog;
 
+/* The successor a warp takes from a block of two (walk_block.mode: no
+ * draw, its CTA's loop draw *nloop, or its own branch draw *nbr, each
+ * counter advanced as it draws). */
+static int succ_draw(const walk_block *blk, loop_draws *lds, uint64_t seed, uint64_t cta,
+                     uint64_t gid, uint64_t *nloop, uint64_t *nbr)
+{
+    double u;
+    if (blk->mode == 0)
+        u = -1.0;             /* unconditional: no draw */
+    else if (blk->mode == 2)
+        u = loop_draw(lds, seed, cta, (*nloop)++);
+    else
+        u = draw(seed, gid, (*nbr)++, RF_DRAW_BRANCH);
+    return u < blk->pt ? blk->succ[1] : blk->succ[0];
+}
+
 static void walk_prog_free(walk_prog *w)
 {
     free(w->in);
@@ -1326,6 +1342,20 @@ operands_ready(const walk_inst *in, const double *ready, const bool *from_mem, d
     return start;
 }
 
+/* A memoised run's entry taken from the warp's time st[0], its sums and
+ * length past its written registers at o: the latest retirement st[1],
+ * the four sums st[2..5] and the time st[0] after it. */
+static inline __attribute__((always_inline)) void memo_adds(const memo_word *o, double st[6])
+{
+    double t = st[0];
+    double lr = t + o[1].d;
+    if (lr > st[1])
+        st[1] = lr;
+    for (int q = 0; q < 4; q++)
+        st[2 + q] += o[2 + q].d;
+    st[0] = t + o[0].d;
+}
+
 /* A memoised run's entry c taken: its written registers' ready times,
  * its latest retirement, sums and length, from the warp's time t. */
 static inline __attribute__((always_inline)) void
@@ -1337,13 +1367,7 @@ memo_take(const memo_word *c, int nlive, int ndefs, const uint16_t *defs, double
         ready[defs[d]] = t + o[d].d;
         from_mem[defs[d]] = false;
     }
-    o += ndefs;
-    double lr = t + o[1].d;
-    if (lr > st[1])
-        st[1] = lr;
-    for (int q = 0; q < 4; q++)
-        st[2 + q] += o[2 + q].d;
-    st[0] = t + o[0].d;
+    memo_adds(o + ndefs, st);
 }
 
 /* Register r's key word at the warp's time t (the memo's header). */
@@ -1601,56 +1625,44 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             }
             double st[6] = {t, last_retire, s_mem, s_dep, n_ev, n_mw};
             const memo_word *hit = memo_walk(w, g, mm, ready, from_mem, st);
+            long passes = 1;
+            if (hit && g->loop && memo_fixed(w, g, hit, ready, from_mem, st[0])) {
+                /* The block is the run and branches back to itself at a
+                 * fixed point: while its draws keep the warp there, every
+                 * pass takes the same entry, so each adds the entry's
+                 * sums and length (memo_adds, in the same order) without
+                 * its lookup, and the written registers' ready times are
+                 * set once, from the last pass's start. */
+                memo_word *head = mm->e + g->mat;
+                const memo_word *od = hit + 1 + g->nlive;
+                double t_last = st[0] - od[g->ndefs].d;
+                for (;;) {
+                    drawn = succ_draw(blk, lds, seed, cta, gid, &nloop, &nbr);
+                    if (drawn != b || cnt + passes * g->ninsts >= RF_KCHAR_MC_MAX_INSTS)
+                        break;
+                    head[2].i++;
+                    head[3].i++;
+                    t_last = st[0];
+                    memo_adds(od + g->ndefs, st);
+                    passes++;
+                }
+                const uint16_t *defs = w->mreg + g->mreg + g->nlive;
+                for (int d = 0; d < g->ndefs; d++)
+                    ready[defs[d]] = t_last + od[d].d;
+            }
             t = st[0];
             last_retire = st[1];
             s_mem = st[2];
             s_dep = st[3];
             n_ev = st[4];
             n_mw = st[5];
-            nmem += (uint64_t)g->nstore;
-            pipe[1] += g->npipe[1];
-            pipe[2] += g->npipe[2];
-            in_ph += g->ninsts;
-            cnt += g->ninsts;
-            if (hit && g->loop && memo_fixed(w, g, hit, ready, from_mem, t)) {
-                /* The block is the run and branches back to itself at a
-                 * fixed point: while its draws keep the warp there, every
-                 * pass takes the same entry, so each adds the entry's
-                 * sums, length and retirement as memo_take does (the same
-                 * additions in the same order) without its lookup, and
-                 * the written registers' ready times are set once, from
-                 * the last pass's start. */
-                memo_word *head = mm->e + g->mat;
-                const uint16_t *defs = w->mreg + g->mreg + g->nlive;
-                const memo_word *od = hit + 1 + g->nlive, *o = od + g->ndefs;
-                double t_last = t - o[0].d;
-                for (;;) {
-                    double u = blk->mode == 2 ? loop_draw(lds, seed, cta, nloop++)
-                                              : draw(seed, gid, nbr++, RF_DRAW_BRANCH);
-                    drawn = u < blk->pt ? blk->succ[1] : blk->succ[0];
-                    if (drawn != b || cnt >= RF_KCHAR_MC_MAX_INSTS)
-                        break;
-                    head[2].i++;
-                    head[3].i++;
-                    t_last = t;
-                    double lr = t + o[1].d;
-                    if (lr > last_retire)
-                        last_retire = lr;
-                    s_mem += o[2].d;
-                    s_dep += o[3].d;
-                    n_ev += o[4].d;
-                    n_mw += o[5].d;
-                    t = t + o[0].d;
-                    nmem += (uint64_t)g->nstore;
-                    pipe[1] += g->npipe[1];
-                    pipe[2] += g->npipe[2];
-                    in_ph += g->ninsts;
-                    cnt += g->ninsts;
-                }
-                for (int d = 0; d < g->ndefs; d++)
-                    ready[defs[d]] = t_last + od[d].d;
-                break;
-            }
+            nmem += (uint64_t)(passes * g->nstore);
+            pipe[1] += passes * g->npipe[1];
+            pipe[2] += passes * g->npipe[2];
+            in_ph += passes * g->ninsts;
+            cnt += passes * g->ninsts;
+            if (drawn != -2)
+                break;      /* the successor is drawn */
             i += g->ninsts;
             in += g->ninsts;
             if (g->last != b) {
@@ -1667,14 +1679,7 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
         } else if (blk->nsucc == 1) {
             b = blk->succ[0];
         } else {
-            double u;
-            if (blk->mode == 0)
-                u = -1.0;             /* unconditional: no draw */
-            else if (blk->mode == 2)
-                u = loop_draw(lds, seed, cta, nloop++);
-            else
-                u = draw(seed, gid, nbr++, RF_DRAW_BRANCH);
-            b = u < blk->pt ? blk->succ[1] : blk->succ[0];
+            b = succ_draw(blk, lds, seed, cta, gid, &nloop, &nbr);
         }
     }
     I[ph] += (float)in_ph;
@@ -3185,14 +3190,7 @@ static int gipw_run(int i, void *ctx)
                     b = blk->succ[0];
                     continue;
                 }
-                double u;
-                if (blk->mode == 0)
-                    u = -1.0;
-                else if (blk->mode == 2)
-                    u = loop_draw(&ld, RF_KCHAR_MC_SEED, (uint64_t)c, nloop++);
-                else
-                    u = draw(RF_KCHAR_MC_SEED, gid, nbr++, RF_DRAW_BRANCH);
-                b = u < blk->pt ? blk->succ[1] : blk->succ[0];
+                b = succ_draw(blk, &ld, RF_KCHAR_MC_SEED, (uint64_t)c, gid, &nloop, &nbr);
             }
             total += (double)n;
         }
