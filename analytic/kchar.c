@@ -832,7 +832,8 @@ typedef struct loop_draws {
 } loop_draws;
 
 /* Loop draw q of CTA cta, from ld where it holds it (ld NULL: none). */
-static double loop_draw(loop_draws *ld, uint64_t seed, uint64_t cta, uint64_t q)
+static inline __attribute__((always_inline)) double
+loop_draw(loop_draws *ld, uint64_t seed, uint64_t cta, uint64_t q)
 {
     if (ld && q < (uint64_t)ld->n)
         return ld->u[q];
@@ -950,7 +951,8 @@ typedef struct walk_prog {
 /* The successor a warp takes from a block of two (walk_block.mode: no
  * draw, its CTA's loop draw *nloop, or its own branch draw *nbr, each
  * counter advanced as it draws). */
-static int succ_draw(const walk_block *blk, loop_draws *lds, uint64_t seed, uint64_t cta,
+static inline __attribute__((always_inline)) int
+succ_draw(const walk_block *blk, loop_draws *lds, uint64_t seed, uint64_t cta,
                      uint64_t gid, uint64_t *nloop, uint64_t *nbr)
 {
     double u;
@@ -1497,6 +1499,44 @@ static bool memo_init(walk_memo *mm, const walk_prog *prog)
     return !prog->memo_words || mm->e;
 }
 
+/* Run g, the whole of block b that may branch back to itself, just taken
+ * from memo entry hit (st[] after it, cnt the warp's instructions): where
+ * the entry is a fixed point (memo_fixed), while the block's draws keep
+ * the warp there every pass takes the same entry, so each adds the
+ * entry's sums and length (memo_adds, in the same order) without its
+ * lookup, and the written registers' ready times are set once, from the
+ * last pass's start.  Returns the passes taken past the first, *drawn the
+ * successor drawn; *drawn stays -2 where the entry is no fixed point.
+ * Out of line: walk_warp's own loop stays as it is for the runs without
+ * one. */
+static __attribute__((noinline)) long
+memo_loop(const walk_prog *w, const walk_seg *g, walk_memo *mm, const memo_word *hit,
+          const walk_block *blk, int b, loop_draws *lds, uint64_t seed, uint64_t cta, uint64_t gid,
+          uint64_t *nloop, uint64_t *nbr, double *ready, const bool *from_mem, double st[6],
+          long cnt, int *drawn)
+{
+    if (!memo_fixed(w, g, hit, ready, from_mem, st[0]))
+        return 0;
+    memo_word *head = mm->e + g->mat;
+    const memo_word *od = hit + 1 + g->nlive;
+    double t_last = st[0] - od[g->ndefs].d;
+    long more = 0;
+    for (;;) {
+        *drawn = succ_draw(blk, lds, seed, cta, gid, nloop, nbr);
+        if (*drawn != b || cnt + more * g->ninsts >= RF_KCHAR_MC_MAX_INSTS)
+            break;
+        head[2].i++;
+        head[3].i++;
+        t_last = st[0];
+        memo_adds(od + g->ndefs, st);
+        more++;
+    }
+    const uint16_t *defs = w->mreg + g->mreg + g->nlive;
+    for (int d = 0; d < g->ndefs; d++)
+        ready[defs[d]] = t_last + od[d].d;
+    return more;
+}
+
 /* One warp (warp wi of its CTA) alone along a random path; adds its
  * instructions and cycles per phase to its scratch row (grown as it needs,
  * to MC_WALKPH phases; the phases past that go into the last), its stalls
@@ -1625,44 +1665,37 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
             }
             double st[6] = {t, last_retire, s_mem, s_dep, n_ev, n_mw};
             const memo_word *hit = memo_walk(w, g, mm, ready, from_mem, st);
-            long passes = 1;
-            if (hit && g->loop && memo_fixed(w, g, hit, ready, from_mem, st[0])) {
-                /* The block is the run and branches back to itself at a
-                 * fixed point: while its draws keep the warp there, every
-                 * pass takes the same entry, so each adds the entry's
-                 * sums and length (memo_adds, in the same order) without
-                 * its lookup, and the written registers' ready times are
-                 * set once, from the last pass's start. */
-                memo_word *head = mm->e + g->mat;
-                const memo_word *od = hit + 1 + g->nlive;
-                double t_last = st[0] - od[g->ndefs].d;
-                for (;;) {
-                    drawn = succ_draw(blk, lds, seed, cta, gid, &nloop, &nbr);
-                    if (drawn != b || cnt + passes * g->ninsts >= RF_KCHAR_MC_MAX_INSTS)
-                        break;
-                    head[2].i++;
-                    head[3].i++;
-                    t_last = st[0];
-                    memo_adds(od + g->ndefs, st);
-                    passes++;
-                }
-                const uint16_t *defs = w->mreg + g->mreg + g->nlive;
-                for (int d = 0; d < g->ndefs; d++)
-                    ready[defs[d]] = t_last + od[d].d;
-            }
             t = st[0];
             last_retire = st[1];
             s_mem = st[2];
             s_dep = st[3];
             n_ev = st[4];
             n_mw = st[5];
-            nmem += (uint64_t)(passes * g->nstore);
-            pipe[1] += passes * g->npipe[1];
-            pipe[2] += passes * g->npipe[2];
-            in_ph += passes * g->ninsts;
-            cnt += passes * g->ninsts;
-            if (drawn != -2)
-                break;      /* the successor is drawn */
+            nmem += (uint64_t)g->nstore;
+            pipe[1] += g->npipe[1];
+            pipe[2] += g->npipe[2];
+            in_ph += g->ninsts;
+            cnt += g->ninsts;
+            if (hit && g->loop) {
+                long more = memo_loop(w, g, mm, hit, blk, b, lds, seed, cta, gid, &nloop, &nbr,
+                                      ready, from_mem, st, cnt, &drawn);
+                if (drawn != -2) {
+                    /* The passes at the fixed point taken; the successor
+                     * is drawn. */
+                    t = st[0];
+                    last_retire = st[1];
+                    s_mem = st[2];
+                    s_dep = st[3];
+                    n_ev = st[4];
+                    n_mw = st[5];
+                    nmem += (uint64_t)(more * g->nstore);
+                    pipe[1] += more * g->npipe[1];
+                    pipe[2] += more * g->npipe[2];
+                    in_ph += more * g->ninsts;
+                    cnt += more * g->ninsts;
+                    break;
+                }
+            }
             i += g->ninsts;
             in += g->ninsts;
             if (g->last != b) {
