@@ -756,6 +756,16 @@ static void memo_fixed_point_loop(void **state)
         }
     assert_true(kmax > 100);    /* many passes at the fixed point */
     rf_kchar_ctaset_free(cs);
+    /* A trip count no draw ends (trip 1e12): the walk stops at its cap of
+     * 2,000,000 instructions between passes, as pass by pass: after B0 and
+     * n passes it holds 1 + 4 n instructions, so it stops after the pass
+     * that reaches the cap, n = 500,000 (2,000,001 instructions), before
+     * the exit; its time 10 + 6 (n - 1) = 3,000,004. */
+    prof.trip = 1e12;
+    assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 1, 0, 1, 1, 1, &cs, &err), 0);
+    assert_float_equal(rf_ctaset_insts(cs, 0, 0)[0], 2000001.0, 0.0);
+    assert_float_equal(rf_ctaset_time(cs, 0, 0)[0], 3000004.0, 0.0);
+    rf_kchar_ctaset_free(cs);
     kb_free(f);
 }
 
