@@ -952,8 +952,8 @@ typedef struct walk_prog {
  * draw, its CTA's loop draw *nloop, or its own branch draw *nbr, each
  * counter advanced as it draws). */
 static inline __attribute__((always_inline)) int
-succ_draw(const walk_block *blk, loop_draws *lds, uint64_t seed, uint64_t cta,
-                     uint64_t gid, uint64_t *nloop, uint64_t *nbr)
+succ_draw(const walk_block *blk, loop_draws *lds, uint64_t seed, uint64_t cta, uint64_t gid,
+          uint64_t *nloop, uint64_t *nbr)
 {
     double u;
     if (blk->mode == 0)
@@ -975,7 +975,8 @@ static void walk_prog_free(walk_prog *w)
 
 /* The walk's memo: per memoised run, four counters (the way replaced
  * next, the way last hit, lookups, hits) and MEMO_WAYS entries, each the
- * run's walk from one entry state: a valid word; the key, per register
+ * run's walk from one entry state: a valid word (MEMO_VALID, or whether
+ * the entry is a fixed point once memo_loop has asked); the key, per register
  * the run reads before writing it, 0 when it is ready by the run's start,
  * else twice the cycles still to wait plus whether a load wrote it (a
  * register ready by then changes no start time, and a later one's wait
@@ -986,6 +987,7 @@ static void walk_prog_free(walk_prog *w)
  * (memo_plan memoises nothing otherwise), so every time the walk holds is
  * a whole number, and sums of them do not round whatever their order. */
 #define MEMO_WAYS 2
+enum { MEMO_EMPTY, MEMO_VALID, MEMO_FIXED, MEMO_NOT_FIXED };
 #define MEMO_MIN_INSTS 4
 #define MEMO_MAX_LIVE 64
 #define MEMO_TRIES 64
@@ -1384,11 +1386,11 @@ memo_key(const double *ready, const bool *from_mem, int r, double t)
  * its latest retirement and its four sums (memory stalls, dependence
  * stalls, turns, memory waits), which it updates: taken from the
  * memo when its entry state was walked before (returns the entry), else
- * walked and kept there (the next way in turn replaced; returns NULL).  The way last hit is compared
- * first, as the key is formed.  A run whose states seldom repeat (fewer
+ * walked and kept there (the next way in turn replaced; returns NULL).
+ * The way last hit is compared first, as the key is formed.  A run whose states seldom repeat (fewer
  * than one hit in MEMO_HIT_MIN of its first MEMO_TRIES lookups in this
  * memo) is walked without the memo from then on. */
-static inline __attribute__((always_inline)) const memo_word *
+static inline __attribute__((always_inline)) memo_word *
 memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, bool *from_mem,
           double st[6])
 {
@@ -1405,7 +1407,7 @@ memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, b
         for (int k = 0; k < MEMO_WAYS; k++) {
             int wy = (int)((head[1].i + k) % MEMO_WAYS);
             memo_word *c = head + 4 + (size_t)wy * ew;
-            if (!c[0].i) {
+            if (c[0].i == MEMO_EMPTY) {
                 e = e ? e : c;
                 continue;
             }
@@ -1461,7 +1463,7 @@ memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, b
     st[0] = t;
     if (e) {
         memo_word *o = e + 1 + nlive;
-        e[0].i = 1;
+        e[0].i = MEMO_VALID;
         for (int q = 0; q < nlive; q++)
             e[1 + q].i = key[q];
         for (int d = 0; d < ndefs; d++)
@@ -1477,10 +1479,11 @@ memo_walk(const walk_prog *w, const walk_seg *g, walk_memo *mm, double *ready, b
 
 /* Whether entry c of run g, just taken, is a fixed point: at the warp's
  * time t after it, every register the run reads before writing has the
- * entry's key again (a register it writes is ready the same cycles
- * after t as after the run's start; one it does not write was ready
- * before either), so the run taken again at once takes c again, and
- * so on. */
+ * entry's key again, so the run taken again at once takes c again, and
+ * so on.  The keys after the run follow from the entry alone (a register
+ * it writes is ready the entry's cycles after its start, one it does not
+ * write as many cycles before t as its key says, less the run's length,
+ * or before t where its key is 0), so memo_loop asks once per entry. */
 static bool memo_fixed(const walk_prog *w, const walk_seg *g, const memo_word *c,
                        const double *ready, const bool *from_mem, double t)
 {
@@ -1510,12 +1513,14 @@ static bool memo_init(walk_memo *mm, const walk_prog *prog)
  * Out of line: walk_warp's own loop stays as it is for the runs without
  * one. */
 static __attribute__((noinline)) long
-memo_loop(const walk_prog *w, const walk_seg *g, walk_memo *mm, const memo_word *hit,
+memo_loop(const walk_prog *w, const walk_seg *g, walk_memo *mm, memo_word *hit,
           const walk_block *blk, int b, loop_draws *lds, uint64_t seed, uint64_t cta, uint64_t gid,
           uint64_t *nloop, uint64_t *nbr, double *ready, const bool *from_mem, double st[6],
           long cnt, int *drawn)
 {
-    if (!memo_fixed(w, g, hit, ready, from_mem, st[0]))
+    if (hit[0].i == MEMO_VALID)
+        hit[0].i = memo_fixed(w, g, hit, ready, from_mem, st[0]) ? MEMO_FIXED : MEMO_NOT_FIXED;
+    if (hit[0].i != MEMO_FIXED)
         return 0;
     memo_word *head = mm->e + g->mat;
     const memo_word *od = hit + 1 + g->nlive;
@@ -1664,7 +1669,7 @@ static double walk_warp(const rf_gpu *gpu, const rf_func *f, const rf_profile *p
                 continue;
             }
             double st[6] = {t, last_retire, s_mem, s_dep, n_ev, n_mw};
-            const memo_word *hit = memo_walk(w, g, mm, ready, from_mem, st);
+            memo_word *hit = memo_walk(w, g, mm, ready, from_mem, st);
             t = st[0];
             last_retire = st[1];
             s_mem = st[2];
