@@ -292,7 +292,10 @@
  * (short_axpy's 2 CTAs of 8 warps per SM at the default run: the first
  * load 51 cycles in, 4 KB of loads, 242 cycles of service, 330 of
  * latency, then the FMA and store; the sampler's last warp exits at 631)
- * ends on this bound.
+ * ends on this bound.  A run whose every CTA kchar walked without a DRAM
+ * access (k->dram_none: a few CTAs whose warps exit at a bounds check, or
+ * whose few loads hit a cache) has no last access to wait for, and no
+ * such bound.
  *
  * Known limits (measured on the built-in SM model, fermi-gtx480, one SM):
  * - Scheduler.  The steady state does not depend on the warp scheduler;
@@ -1343,7 +1346,8 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         }
     }
     /* DRAM drain (header). */
-    if (k->dram_load_bytes > 0 && m->dram_bytes_per_cycle > 0) {
+    if (k->dram_load_bytes > 0 && m->dram_bytes_per_cycle > 0
+        && !(k->dram_none && k->crit_ctas == ctas)) {
         double end = k->dram_lead
                    + (double)ctas * i_cta * k->dram_load_bytes / m->dram_bytes_per_cycle
                    + k->dram_latency + k->dram_trail;

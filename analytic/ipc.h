@@ -80,6 +80,9 @@ typedef struct rf_ipc_kernel {
     double dram_latency;    /* cycles, a DRAM access's latency past its queue */
     double dram_lead;       /* cycles before the run's first DRAM access issues */
     double dram_trail;      /* cycles a warp runs after its last DRAM access returns */
+    bool dram_none;         /* the run's CTAs, every one walked with the sampler's
+                             * default draws (a run of at most RF_IPC_NLONE), reach
+                             * DRAM nowhere: no DRAM drain (rf_ipc_kernel_cycles) */
     double intra[RF_IPC_MAXB + 1]; /* extra read cycles/inst from same-bank operands, by B */
     double run_ge[3][RF_IPC_MAXRUN + 1]; /* ALU, SFU, LD/ST: share of the class's instructions
                              * right behind at least C independent instructions of the

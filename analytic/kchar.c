@@ -100,7 +100,8 @@
  * words (operands besides a 64-bit address) and atomics one word when they
  * miss L2; dram_load_bytes counts the loads' and atomics' (a warp waits for
  * them, stores are posted).  dram_lead and dram_trail: the ends of the
- * run's DRAM stream (dram_ends below).
+ * run's DRAM stream, and dram_none whether a short run has one at all
+ * (dram_ends below).
  *
  * Inputs: physical function, profile, GPU latencies.  Outputs: rf_ipc_kernel.
  */
@@ -2941,11 +2942,19 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
  * then); the trail is the mean, over the warps with DRAM accesses, of the
  * time from the last one's data to the warp's last retirement (what a warp
  * still runs once its last load is back).  Both 0 when no walked warp
- * reaches DRAM. */
+ * reaches DRAM.  Then, where the first CTA reaches no DRAM and the run
+ * (`ctas` CTAs, the c-th grid CTA c stride) is short enough for its every
+ * CTA to be known (at most RF_IPC_NLONE), its other CTAs are walked the
+ * same way until one does: *none when none does.  The traffic per
+ * instruction is the paths' expectation (the block frequencies), which a
+ * run of a few CTAs need not draw: a CTA whose warps exit at a bounds
+ * check, or whose few loads all hit a cache, has no DRAM access to wait
+ * for. */
 static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof, int wpc,
-                     double *lead, double *trail)
+                     long ctas, long stride, double *lead, double *trail, bool *none)
 {
     *lead = *trail = 0;
+    *none = false;
     walk_prog prog;
     int rc = walk_prog_make(gpu, f, prof, &prog);
     if (rc)
@@ -2966,6 +2975,20 @@ static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
             tsum += at[2] > at[1] ? at[2] - at[1] : 0.0;
             n++;
         }
+    }
+    bool found = n > 0;
+    if (!found && ctas > 0 && ctas <= RF_IPC_NLONE) {
+        for (long c = 1; c < ctas && !found && !oom; c++) {
+            uint64_t cta = (uint64_t)(c * (stride > 1 ? stride : 1));
+            for (int wi = 0; wi < wpc && !found && !oom; wi++) {
+                double at[3] = {-1.0, 0.0, 0.0}, sm = 0, sd = 0, nev = 0, nmw = 0;
+                walk_warp(gpu, f, prof, &prog, NULL, NULL, RF_KCHAR_MC_SEED, cta,
+                          cta * (uint64_t)wpc + (uint64_t)wi, ready, from_mem, &sc, wi, &sm,
+                          &sd, &nev, &nmw, &nph, at, &oom);
+                found = at[0] >= 0;
+            }
+        }
+        *none = !found && !oom;
     }
     scratch_free(&sc);
     free(ready);
@@ -3163,8 +3186,9 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     out->dram_bytes = dram / total;
     out->dram_load_bytes = dram_ld / total;
     out->dram_latency = gpu->dram_latency;
-    if (dram_ld > 0 && (rc = dram_ends(gpu, f, prof, out->warps_per_cta, &out->dram_lead,
-                                       &out->dram_trail)) != RF_OK)
+    if (dram_ld > 0 && (rc = dram_ends(gpu, f, prof, out->warps_per_cta, ctas, stride,
+                                       &out->dram_lead, &out->dram_trail,
+                                       &out->dram_none)) != RF_OK)
         return rf_err_set(err, rc, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     out->insts_per_warp = total;
     return RF_OK;

@@ -779,6 +779,15 @@ static void dram_drain_bounds_the_run(void **state)
     k.dram_lead = 50.0;
     k.dram_trail = 10.0;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 4390.0, 1e-6);
+    /* A run of these 5 CTAs walked without a DRAM access (dram_none) has
+     * no drain to wait for: the waves' 2300.  dram_none speaks of the run
+     * kchar walked (crit_ctas), not of a run of another size: 6 CTAs
+     * (three waves, 2700, and 6 x 400 x 2 / 1 + 390 = 5190) keep the
+     * bound. */
+    k.dram_none = true;
+    k.crit_ctas = 5;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-6);
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 6, 2, &ipc, NULL), 5190.0, 1e-6);
 }
 
 /* Latency and DRAM as one closed network (mean-value analysis).  Plain

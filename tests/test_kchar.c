@@ -977,6 +977,60 @@ static void dram_stream_ends(void **state)
     kb_free(f);
 }
 
+/* Whether a short run reaches DRAM at all (rf_ipc_kernel.dram_none) as the
+ * sampler's run of it does with the default seed: the walk draws the
+ * sampler's paths and cache outcomes, CTA by CTA.  One warp of sfu and of
+ * kmeans exits at its bounds check (the spec's taken, drawn) before any
+ * load, although the paths' expected traffic (dram_load_bytes) is not 0:
+ * no DRAM byte in the sampler's run, dram_none.  So with bfs's one CTA at
+ * 15 SMs (grid 15: grid CTA 0 alone on SM 0).  stream's warp loads and
+ * misses both caches: DRAM bytes, and no dram_none.  A run too long for
+ * every CTA to be walked (sfu's 480 CTAs on one SM reach DRAM anyway)
+ * never has it. */
+static void dram_none_as_the_sampler(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    const struct {
+        const char *spec, *grid, *block;
+        int sms;
+        bool none;
+    } cases[] = {
+        {"inputs/kernels/sfu.spec", "1", "32", 1, true},
+        {"inputs/kernels/kmeans.spec", "1", "32", 1, true},
+        {"inputs/kernels/bfs.spec", "15", NULL, 15, true},
+        {"inputs/kernels/stream.spec", "1", "32", 1, false},
+        {"inputs/kernels/sfu.spec", NULL, NULL, 1, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rf_kernel_opts o;
+        memset(&o, 0, sizeof o);
+        o.no_ptxas = true;
+        o.grid = cases[i].grid;
+        o.block = cases[i].block;
+        rf_kernel *k = NULL;
+        assert_int_equal(rf_kernel_load(cases[i].spec, &o, &k, &err), 0);
+        rf_kernel_spread(k, cases[i].sms);
+        rf_ipc_kernel kc;
+        assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), 0);
+        assert_true(kc.dram_load_bytes > 0);
+        assert_int_equal(kc.dram_none, cases[i].none);
+        if (cases[i].grid) {
+            rf_design d;
+            rf_design_init(&d);
+            rf_sim_opts so;
+            rf_sim_opts_init(&so);
+            so.sms = 1;
+            rf_sim_stats st;
+            assert_int_equal(rf_sim_run(&gpu, &d, k, &so, &st, &err), 0);
+            assert_int_equal(st.dram_bytes == 0, cases[i].none);
+        }
+        rf_kernel_destroy(k);
+    }
+}
+
 /* A 10,000-block CFG: entry B0, 1999 units of five blocks, three straight
  * blocks and the exit.  Unit u:
  *   H  @p0 bra -> L      forward branch: taken 0.25 (to L), else T
@@ -1470,6 +1524,7 @@ int main(void)
         cmocka_unit_test(active_warp_distribution),
         cmocka_unit_test(turn_length),
         cmocka_unit_test(dram_stream_ends),
+        cmocka_unit_test(dram_none_as_the_sampler),
         cmocka_unit_test(big_cfg_frequencies),
         cmocka_unit_test(irreducible_and_unbounded),
         cmocka_unit_test(one_rule_on_a_kernel),
