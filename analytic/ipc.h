@@ -118,7 +118,7 @@ typedef struct rf_ipc_kernel {
      * position in the run (crit_pos, increasing) and the cycles each takes
      * alone (crit_cycles: its barrier phases at their slowest warp's
      * lone-warp time, or the cycles its warps hold a shared pipe or the
-     * issue there where longer, plus the drain).  ncrit 0: none known. */
+     * issue there where longer, plus its own drain).  ncrit 0: none known. */
     long crit_ctas;
     int ncrit;
     long crit_pos[RF_IPC_NCRIT];

@@ -3321,7 +3321,10 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
  * RF_KCHAR_CRIT_MAX CTAs of the run walked alone with the sampler's default
  * draws (seed 1, as grid_insts_per_warp), its lone cycles the sum over its
  * barrier phases of the slowest warp's lone-warp time (or of the phase's
- * pipe or issue cycles, below) plus its drain; kept
+ * pipe or issue cycles, below) plus its own drain (the cycles its last
+ * instructions retire after its warps exit: a CTA whose one warp ends on
+ * a long-latency result holds its slot that long, its siblings' drains
+ * none the shorter); kept
  * are the CTAs longer than every later one (a later, shorter CTA ends
  * first: the bound of rf_ipc_kernel_cycles never comes from it), at most
  * RF_IPC_NCRIT of them, evenly spaced among those when more.  Earlier CTAs
@@ -3370,11 +3373,6 @@ static int crit_chunk(const crit_walk *cw, int q, int jobs, rf_err *err)
                                RF_KCHAR_MC_SEED, 0.0, NULL, jobs, &cs, err);
     if (rc)
         return rc;
-    /* The chunk's mean drain, summed as its own walk sums it. */
-    double dsum = 0;
-    for (int c = 0; c < m; c++)
-        dsum += cs->cta_drain[c];
-    cs->drain = dsum / m;
     for (int c = 0; c < m; c++) {
         double t = 0;
         if (cs->cta_step) {
@@ -3391,13 +3389,10 @@ static int crit_chunk(const crit_walk *cw, int q, int jobs, rf_err *err)
                 t += mx;
             }
         }
-        lone[c0 + c] = t;
+        lone[c0 + c] = t + cs->cta_drain[c];
         lone[n + c0 + c] = cta_insts(cs, c);
     }
-    double drain = cs->drain;
     rf_kchar_ctaset_free(cs);
-    for (int c = 0; c < m; c++)
-        lone[c0 + c] += drain;
     return RF_OK;
 }
 
