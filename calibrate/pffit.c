@@ -223,12 +223,11 @@ int rf_pffit_fit(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
  * baseline worse, 13.0% -> 18.6% mean |error| over both sets).  The CTA
  * population model (analytic/waves.c, as calibrate/calibrate.c's level)
  * runs the whole grid from CTA 0 with the CTAs' own paths: its IPC over
- * the wave formula's is the record's level.  It is applied with its own
- * weight wl (level_shrink, "shrink" below), by how well the baseline
- * windows find the population model (level_var below), and the part of
- * its log the weight gives up, the distance left between the two models
- * of the whole run, enters the interval (calibrate/extrapolate.c,
- * ((1 - wl) ln level)^2) beside level_var.  One
+ * the wave formula's is the record's level.  It is not applied to the
+ * estimates (its weight wl, level_shrink, is 0: "weights" below): its log,
+ * the distance between the two models of the whole run, enters the
+ * interval (calibrate/extrapolate.c, ((1 - wl) ln level)^2) beside
+ * level_var, how well the baseline windows find the population model.  One
  * draw of the paths (the sampler's seed); it needs no window, so a kernel
  * too short for a pair gets it too (its record has no samples: its
  * estimates are reported uncalibrated, at level 1 with LV_SD_NONE).  A short run
@@ -560,17 +559,13 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * tail).  A record without windows takes LV_SD_NONE^2, the population
  * level's rms error on the nine tuning kernels' baseline full runs
  * (bench_ltrf_calib, both pools: 11.4%), at level 1.
- * Shrink: the level and the fitted parameters come from different
+ * Weights: the level and the fitted parameters come from different
  * measurements (the population model checked by the baseline windows; the
  * paired windows' ratios), so each is weighed apart (calibrate/
- * extrapolate.c, level_apart).  The level's, a correction of prior width
- * LV_PRIOR measured with the variance level_var,
- *     wl = LV_PRIOR^2 / (LV_PRIOR^2 + level_var):
- * a population model the windows find where it says (sfu at 8 warps:
- * -1.2% +- 5.0%, level sd 4.75%, wl 0.53) moves the estimates about half
- * of its level, one they find far from it less (kmeans at 8 warps:
- * -15.3% +- 5.0%, level sd 8.98%, wl 0.24).  The record's shrink
- * (rf_pffit_shrink) of the
+ * extrapolate.c, level_apart).  The level's weight wl is 0: the estimates
+ * keep the wave formula's level, and the population model's distance from
+ * it is an uncertainty of the interval, not a correction.  The record's
+ * shrink (rf_pffit_shrink) of the
  * corrections beside the level, a correction of prior width D =
  * RF_EXTRAP_PRIOR_CORR (the ordinary calibration's) measured with noise,
  * c_j = ln(IPC_cal / (level IPC_unc)) of the whole-kernel estimates at the
@@ -583,13 +578,7 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  *     w = D^2 / (D^2 + N).
  * LV_SCALE, LV_FLOOR, SH_FLOOR and LV_NOISE_ONE are chosen on the nine
  * tuning kernels (bench_ltrf_calib, both pools: mean |IPC error|, coverage
- * of the 95% interval, kernel-pools made worse than uncalibrated), and
- * LV_PRIOR by the least sum of their calibrated mean |IPC error| at both
- * pools over calibration seeds 1-4 (in steps of 0.01: 0.03 25.92, 0.04
- * 25.57, 0.05 25.45, 0.06 25.56 points; a weight of 0, the level not
- * applied, 27.10).  The
- * level is not corrected from the baseline windows' mean m: on the nine
- * that made the estimates worse at every prior width tried.
+ * of the 95% interval, kernel-pools made worse than uncalibrated).
  */
 #define LV_MAX_CTAS 4096
 #define LV_SCALE 0.5
@@ -597,7 +586,6 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
 #define LV_NOISE_ONE 0.05
 #define LV_SD_NONE 0.114
 #define SH_FLOOR 0.05
-#define LV_PRIOR 0.05
 
 double rf_pffit_level_var(double m, double se)
 {
@@ -712,6 +700,6 @@ int rf_pffit_window_level_from(const rf_gpu *gpu, const rf_kernel *k, const rf_i
         rn[j] = npos > 1 ? rep->noise[j] : sqrt(LV_NOISE_ONE * LV_NOISE_ONE + WIN_FLOOR * WIN_FLOOR);
     cal->shrink = rf_pffit_shrink(per, rn, 0);
     cal->level_apart = true;
-    cal->level_shrink = rf_extrap_shrink_prior(LV_PRIOR, cal->level_var);
+    cal->level_shrink = 0.0;    /* the level is not applied (weights, above) */
     return RF_OK;
 }

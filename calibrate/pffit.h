@@ -105,9 +105,9 @@ int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
  * from the windows"): the population model replays each baseline window's
  * CTAs (rf_calib_window_ipc, sampler seed `seed`) at cal's parameters;
  * the windows' log ratio to it sets cal->level_var; the level's own
- * weight cal->level_shrink (cal->level_apart) is its prior width's share
- * against level_var (the part of its log it gives up enters the interval)
- * and cal->shrink is the weight of the corrections beside the level
+ * weight cal->level_shrink (cal->level_apart) is 0 (not applied: its log
+ * enters the interval) and cal->shrink is the weight of the corrections
+ * beside the level
  * (rf_pffit_shrink with level_var 0).
  * A plan without windows: cal->level_var the prior of a level no window
  * checked, level 1, shrink 1.  Call after rf_pffit_fit_windows and
