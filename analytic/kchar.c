@@ -2966,30 +2966,26 @@ static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     bool oom = !sc_ok || !ready || !from_mem;
     double first = INFINITY, tsum = 0;
     int n = 0, nph = 1;
-    for (int wi = 0; wi < wpc && !oom; wi++) {
-        double at[3] = {-1.0, 0.0, 0.0}, sm = 0, sd = 0, nev = 0, nmw = 0;
-        walk_warp(gpu, f, prof, &prog, NULL, NULL, RF_KCHAR_MC_SEED, 0, (uint64_t)wi, ready,
-                  from_mem, &sc, wi, &sm, &sd, &nev, &nmw, &nph, at, &oom);
-        if (at[0] >= 0) {
-            first = at[0] < first ? at[0] : first;
-            tsum += at[2] > at[1] ? at[2] - at[1] : 0.0;
-            n++;
-        }
-    }
-    bool found = n > 0;
-    if (!found && ctas > 0 && ctas <= RF_IPC_NLONE) {
-        for (long c = 1; c < ctas && !found && !oom; c++) {
-            uint64_t cta = (uint64_t)(c * (stride > 1 ? stride : 1));
-            for (int wi = 0; wi < wpc && !found && !oom; wi++) {
-                double at[3] = {-1.0, 0.0, 0.0}, sm = 0, sd = 0, nev = 0, nmw = 0;
-                walk_warp(gpu, f, prof, &prog, NULL, NULL, RF_KCHAR_MC_SEED, cta,
-                          cta * (uint64_t)wpc + (uint64_t)wi, ready, from_mem, &sc, wi, &sm,
-                          &sd, &nev, &nmw, &nph, at, &oom);
-                found = at[0] >= 0;
+    bool known = ctas > 0 && ctas <= RF_IPC_NLONE, found = false;
+    long walk = known ? ctas : 1;
+    for (long c = 0; c < walk && !found && !oom; c++) {
+        uint64_t cta = (uint64_t)(c * (stride > 1 ? stride : 1));
+        /* The first CTA's every warp (the stream's ends), a later one's
+         * up to its first DRAM access. */
+        for (int wi = 0; wi < wpc && !oom && (c == 0 || !found); wi++) {
+            double at[3] = {-1.0, 0.0, 0.0}, sm = 0, sd = 0, nev = 0, nmw = 0;
+            walk_warp(gpu, f, prof, &prog, NULL, NULL, RF_KCHAR_MC_SEED, cta,
+                      cta * (uint64_t)wpc + (uint64_t)wi, ready, from_mem, &sc, wi, &sm, &sd,
+                      &nev, &nmw, &nph, at, &oom);
+            if (at[0] >= 0 && c == 0) {
+                first = at[0] < first ? at[0] : first;
+                tsum += at[2] > at[1] ? at[2] - at[1] : 0.0;
+                n++;
             }
+            found |= at[0] >= 0;
         }
-        *none = !found && !oom;
     }
+    *none = known && !found && !oom;
     scratch_free(&sc);
     free(ready);
     free(from_mem);
