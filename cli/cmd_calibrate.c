@@ -223,10 +223,9 @@ static void print_pf(const rf_kernel *k, const char *gpu_name, const char *out_p
            "the wave formula)\n", 100.0 * cal->rms_rel, cal->dof, cal->level);
     if (cal->level_apart)
         printf("level: +-%.1f%% (1 sd, from the baseline windows against the population model), "
-               "weight %.3f (applied at that weight, the rest in the interval); "
+               "not applied (its distance from the wave formula is in the interval); "
                "shrink: w = %.3f on the correction beside the level\n",
-               100.0 * sqrt(cal->level_var > 0 ? cal->level_var : 0.0), cal->level_shrink,
-               cal->shrink);
+               100.0 * sqrt(cal->level_var > 0 ? cal->level_var : 0.0), cal->shrink);
     else
         printf("level: +-%.1f%% (1 sd, from the baseline windows against the population model); "
                "shrink: w = %.3f on the correction\n",
