@@ -232,10 +232,11 @@
  * latency-bound, the rest at the pool's limit.
  *
  * Critical CTAs.  A run ends no earlier than any CTA's start plus its lone
- * cycles T_j (the sum over its barrier phases of the slowest warp's
- * lone-warp time, or where longer of the cycles the CTA's warps together
- * hold the SFU pipe, the LD/ST pipe or the SM's issue in that phase, plus
- * the drain; analytic/kchar.c), times
+ * cycles T_j (the sum over its barrier phases of the norm (mx^p +
+ * h^p)^(1/p) of the slowest warp's lone-warp time mx and the cycles h the
+ * CTA's warps together hold the SFU pipe, the LD/ST pipe or the SM's issue
+ * in that phase, plus the drain; analytic/kchar.c phase_alone: where the
+ * two are close each lengthens the other), times
  *   g = (1 + a S_dep + m S_mem + s_x) / (1 + S_dep + S_mem),
  * which carries the design's stalls and the fitted scales into the lone
  * times kchar walks at the baseline's latencies.  Where kchar knows the
@@ -244,15 +245,18 @@
  * one), the run is a fluid of CTAs: the slots take the grid's CTAs in
  * order, as the sampler's dispatcher gives a freed slot the next CTA, and
  * with n CTAs resident each advances through its lone time at the
- * rate 1 / x(n),
- *   x(n) = max(g s(n), n I_cta / (IPC(n) mean_j T_j))
+ * rate 1 / x_j(n),
+ *   x_j(n) = max(g max(1, s(n) T'_j / T_j), n I_cta / (IPC(n) mean_j T_j))
  * (IPC(n) the steady state with n CTAs' active warps, spread as above:
  * n CTAs retire n I_cta instructions, mean T_j of lone time each, in
  * n I_cta / IPC(n) cycles; no CTA is faster than alone).  Below that
  * throughput bound the resident CTAs still slow each other (they queue for
  * issue, collectors, pipes and DRAM): s(n) = (W(n) / IPC(n)) / (W(1) /
  * IPC(1)), the steady state's cycles per issuing warp-instruction with n
- * CTAs' issuing warps W(n) over one CTA's, at least 1.  An oldest-first
+ * CTAs' issuing warps W(n) over one CTA's, at least 1.  It scales T'_j,
+ * the CTA's phases each at the larger of the two bounds alone
+ * (rf_ipc_kernel.lone0), not T_j, whose norm holds the CTA's own queueing
+ * at its pipes, which s(n) counts again from one CTA on.  An oldest-first
  * scheduler (GTO, rf_ipc_machine.oldest_first) hands issue out by warp
  * age instead: the CTAs in launch order each take at most their pace
  * alone, need_j = I_j / (x(1) T_j) instructions per cycle (I_j its own
@@ -1261,7 +1265,8 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         mean /= (double)known;
         int ns = resident < known ? resident : (int)known;
         double rem[RF_IPC_NLONE], x[RF_IPC_NLONE + 1], cap[RF_IPC_NLONE + 1], per_w1 = 0;
-        double lone[RF_IPC_NLONE], ins[RF_IPC_NLONE], v[RF_IPC_NLONE];
+        double lone[RF_IPC_NLONE], l0[RF_IPC_NLONE], ins[RF_IPC_NLONE], v[RF_IPC_NLONE];
+        double xv[RF_IPC_NLONE + 1], sn[RF_IPC_NLONE + 1];
         for (int n = 1; n <= ns; n++) {
             double ipc_n = spread_ipc(k, m, p, n, iwpc, act, tab, 2 * RF_IPC_NSPREAD);
             if (ipc_n < 0) {
@@ -1275,9 +1280,9 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
             double per_w = ipc_n > 0 ? n * wpc * act / ipc_n : 0;
             if (n == 1)
                 per_w1 = per_w;
-            double sn = per_w1 > 0 && per_w > per_w1 ? per_w / per_w1 : 1.0;
-            double xv = ipc_n > 0 && mean > 0 ? n * i_cta / (ipc_n * mean) : g;
-            x[n] = xv > g * sn ? xv : g * sn;
+            sn[n] = per_w1 > 0 && per_w > per_w1 ? per_w / per_w1 : 1.0;
+            xv[n] = ipc_n > 0 && mean > 0 ? n * i_cta / (ipc_n * mean) : g;
+            x[n] = xv[n] > g * sn[n] ? xv[n] : g * sn[n];
             cap[n] = ipc_n;
         }
         double share = m->oldest_first ? (p->gto_share < 0 ? 0 : p->gto_share > 1 ? 1 : p->gto_share)
@@ -1288,6 +1293,7 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         for (int i = 0; i < ns; i++) {
             ord[i] = i;
             ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
+            l0[i] = k->lone0[next];
             lone[i] = rem[i] = k->lone[next++];
         }
         double t = 0.0;
@@ -1295,8 +1301,17 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
             /* Rates through lone time: the equal share 1 / x(n), blended
              * with the oldest-first share by age (header). */
             double left = cap[nact];
-            for (int i = 0; i < ns; i++)
-                v[i] = rem[i] >= 0 ? 1.0 / x[nact] : 0.0;
+            for (int i = 0; i < ns; i++) {
+                if (rem[i] < 0) {
+                    v[i] = 0.0;
+                    continue;
+                }
+                /* x(n) with the CTA's own slowdown bound (header):
+                 * g max(T, s(n) T') over its lone time T (T' unknown: T). */
+                double b = lone[i] > 0 && l0[i] > 0 ? sn[nact] * l0[i] / lone[i] : sn[nact];
+                b = g * (b > 1.0 ? b : 1.0);
+                v[i] = 1.0 / (xv[nact] > b ? xv[nact] : b);
+            }
             if (share > 0) {
                 for (int o = 0; o < nact; o++) {
                     int i = ord[o];
@@ -1328,6 +1343,7 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                     if (next < known) {
                         ord[nact - 1] = i;
                         ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
+                        l0[i] = k->lone0[next];
                         lone[i] = rem[i] = k->lone[next++];
                     } else {
                         rem[i] = -1.0;      /* the slot stays empty */

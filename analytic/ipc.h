@@ -116,9 +116,10 @@ typedef struct rf_ipc_kernel {
     /* The run's critical CTAs (analytic/kchar.c): of the crit_ctas CTAs of
      * the run the figures describe, those that no later CTA outlasts, by
      * position in the run (crit_pos, increasing) and the cycles each takes
-     * alone (crit_cycles: its barrier phases at their slowest warp's
-     * lone-warp time, or the cycles its warps hold a shared pipe or the
-     * issue there where longer, plus its own drain).  ncrit 0: none known. */
+     * alone (crit_cycles: over its barrier phases the norm of the slowest
+     * warp's lone-warp time and the cycles its warps hold a shared pipe or
+     * the issue there, analytic/kchar.c phase_alone, plus its own drain).
+     * ncrit 0: none known. */
     long crit_ctas;
     int ncrit;
     long crit_pos[RF_IPC_NCRIT];
@@ -128,6 +129,8 @@ typedef struct rf_ipc_kernel {
      * the last RF_IPC_NLONE of a longer one; 0: none known. */
     int nlone;
     float lone[RF_IPC_NLONE];
+    float lone0[RF_IPC_NLONE];      /* the same with each phase's larger bound alone
+                             * (rf_ctaset.cta_step; 0: unknown, taken as lone) */
     float lone_insts[RF_IPC_NLONE]; /* each one's warp instructions (0: unknown, the
                              * mean CTA's insts_per_warp x warps_per_cta) */
     rf_rcc_writes rcw;      /* writes per register (HI-RF collisions); nregs 0 = unknown */

@@ -132,6 +132,12 @@
 #define RF_KCHAR_MC_REL_SE 0.005
 #define RF_KCHAR_MC_SEED 1
 #define RF_KCHAR_MC_MAX_INSTS 2000000L
+/* The norm of a lone CTA's phase (phase_alone), chosen on the nine tuning
+ * kernels: the grid's last CTA run alone by the sampler (`simulate --sms 1
+ * --skip-ctas G-1`, fermi-gtx480) against the walk's lone time, rms of
+ * the log ratio over the nine in steps of 0.25: p = 1.5 0.043, 1.75
+ * 0.025, 2 0.032, 3 0.073, the larger alone (p infinite) 0.135. */
+#define RF_KCHAR_STEP_P 1.75
 
 double rf_kchar_mem_latency(const rf_gpu *gpu, const rf_profile *prof)
 {
@@ -1752,6 +1758,22 @@ static double ratio_rel_se(int n, double X, double Y, double xx, double xy, doub
     return sqrt((double)n / (n - 1) * ss) / Y / R;
 }
 
+/* A barrier phase of a CTA alone on the SM (rf_ctaset.cta_step): its
+ * slowest warp's lone time mx and the cycles h its warps together hold the
+ * issue or a shared pipe each bound it, and where the two are close each
+ * lengthens the other (a warp waits its turn at the pipe, and the pipe
+ * waits for warps still on their dependences), so the phase takes their
+ * RF_KCHAR_STEP_P-norm, (mx^p + h^p)^(1/p): the larger alone where one
+ * dominates, 2^(1/p) of either where they are equal. */
+static double phase_alone(double mx, double h)
+{
+    double big = h > mx ? h : mx;
+    if (!(big > 0))
+        return 0.0;
+    return big * pow(pow(mx / big, RF_KCHAR_STEP_P) + pow(h / big, RF_KCHAR_STEP_P),
+                     1.0 / RF_KCHAR_STEP_P);
+}
+
 /* One CTA's walk (CTA index cta of the grid): its warps walked into the
  * rows of sc (zero on entry), *nph its phases and *used the phases of the
  * rows written, its drain (slowest warp), work (mean warp), critical
@@ -1768,7 +1790,7 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
                      bool *oom)
 {
     int nph = 1;
-    double cta_drain = 0, cw = 0, cc = 0, cl = 0, step = 0;
+    double cta_drain = 0, cw = 0, cc = 0, cl = 0, step = 0, step0 = 0;
     /* Warp instructions the SM issues a cycle. */
     double issue = (double)(gpu->schedulers > 0 ? gpu->schedulers : 1)
                  * (gpu->issue_width > 0 ? gpu->issue_width : 1);
@@ -1788,9 +1810,10 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     int scap = sc->cap;
     float *I = sc->row[R_I], *T = sc->row[R_T], *P = sc->P;
     /* Every phase: work (mean warp), critical (slowest warp) and live time
-     * (header); and alone, the longest of its slowest warp's lone time and
-     * the cycles its warps together hold the SFU pipe, the LD/ST pipe or
-     * the SM's issue (rf_ctaset.cta_step). */
+     * (header); and alone (rf_ctaset.cta_step), the norm of its slowest
+     * warp's lone time and the longest of the cycles its warps together
+     * hold the SFU pipe, the LD/ST pipe or the SM's issue (phase_alone),
+     * and the larger of the two. */
     for (int ph = 0; ph < nph; ph++) {
         double mx = 0, sum = 0, is = 0;
         for (int w = 0; w < wpc; w++) {
@@ -1807,12 +1830,14 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
         is /= issue;
         double held = p0 > p1 ? p0 : p1;
         held = is > held ? is : held;
-        step += held > mx ? held : mx;
+        step += phase_alone(mx, held);
+        step0 += held > mx ? held : mx;
     }
     *cw_out = cw;
     *cc_out = cc;
     *cl_out = cl;
-    *step_out = step;
+    step_out[0] = step;
+    step_out[1] = step0;
     /* The stored rows: phases past MC_MAXPH into the last, each warp's time
      * there padded by the folded barriers' waits (the sum of the folded
      * phases' slowest warp less the slowest warp's sum), so that the rows'
@@ -1853,7 +1878,7 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
 
 typedef struct cta_slot {
     scratch sc;
-    double sm, sd, nev, nmw, drain, cw, cc, cl, step;
+    double sm, sd, nev, nmw, drain, cw, cc, cl, step[2];
     int nph, used;
 } cta_slot;
 
@@ -1889,12 +1914,12 @@ static int walk_job_run(int j, void *ctx)
         bool oom = false;
         size_t grp = (size_t)(j % (wj->nslot / WALK_BLOCK));
         sl.sm = sl.sd = sl.nev = sl.nmw = 0;
-        sl.cw = sl.cc = sl.cl = sl.step = 0;
+        sl.cw = sl.cc = sl.cl = sl.step[0] = sl.step[1] = 0;
         walk_cta(wj->gpu, wj->f, wj->prof, wj->prog, &wj->memo[grp], wj->seed,
                  (uint64_t)((wj->first_cta + wj->nfrom + i) * wj->stride), wj->wpc,
                  wj->ready + grp * GRP_READY, wj->from_mem + grp * GRP_FROM_MEM, &sl.sc, &sl.sm,
                  &sl.sd, &sl.nev, &sl.nmw, &sl.nph, &sl.used, &sl.drain, &sl.cw, &sl.cc, &sl.cl,
-                 &sl.step, &oom);
+                 sl.step, &oom);
         wj->slot[i % wj->nslot] = sl;
         if (oom)
             return RF_ENOMEM;
@@ -2085,7 +2110,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         float **st[NROWS] = {&cs->insts, &cs->time, &cs->mem_cyc, &cs->mem_n};
         for (int r = 0; r < NROWS; r++)
             *st[r] = malloc(sizeof **st[r] * (size_t)nctas * wpc * MC_MAXPH);
-        cs->cta_step = calloc((size_t)nctas, sizeof *cs->cta_step);
+        cs->cta_step = calloc((size_t)nctas * 2, sizeof *cs->cta_step);
     }
     double work = 0, crit = 0, sm = 0, sd = 0, nev = 0, nmw = 0, drain = 0, ti = 0, tt = 0;
     double live = 0;
@@ -2143,7 +2168,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         int nph;
         double cta_drain;
         double cw = 0, cc = 0, cl = 0;  /* the CTA's work, critical and live time */
-        double cst = 0;                 /* and its time alone (cta_step) */
+        double cst[2] = {0, 0};         /* and its time alone (cta_step) */
         int used;                       /* phases of the rows written */
         int scap = sc.cap;      /* the rows are zero (calloc, then cleared below) */
         if (c < nfrom) {
@@ -2160,7 +2185,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             cw = from->cta_crit[3 * c];
             cc = from->cta_crit[3 * c + 1];
             cl = from->cta_crit[3 * c + 2];
-            cst = from->cta_step ? from->cta_step[c] : cc;
+            cst[0] = from->cta_step ? from->cta_step[2 * c] : cc;
+            cst[1] = from->cta_step ? from->cta_step[2 * c + 1] : cc;
             cta_drain = from->cta_drain[c];
             sm = from->run[4 * c];
             sd = from->run[4 * c + 1];
@@ -2185,7 +2211,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             cw = sl->cw;
             cc = sl->cc;
             cl = sl->cl;
-            cst = sl->step;
+            cst[0] = sl->step[0];
+            cst[1] = sl->step[1];
             scap = sl->sc.cap;
             memcpy(row, sl->sc.row, sizeof row);
             P = sl->sc.P;
@@ -2195,7 +2222,7 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
             walk_cta(gpu, f, prof, &prog, &memo, seed, (uint64_t)((first_cta + c) * stride), wpc,
                      ready,
                      from_mem, &sc, &csm, &csd, &cev, &cmw, &nph, &used, &cta_drain, &cw, &cc,
-                     &cl, &cst, &oom);
+                     &cl, cst, &oom);
             sm += csm;
             sd += csd;
             nev += cev;
@@ -2213,7 +2240,8 @@ static int ctaset_walk(const rf_gpu *gpu, const rf_func *f, const rf_profile *pr
         cs->cta_crit[3 * c] = cw;
         cs->cta_crit[3 * c + 1] = cc;
         cs->cta_crit[3 * c + 2] = cl;
-        cs->cta_step[c] = cst;
+        cs->cta_step[2 * c] = cst[0];
+        cs->cta_step[2 * c + 1] = cst[1];
         cs->run[4 * c] = sm;
         cs->run[4 * c + 1] = sd;
         cs->run[4 * c + 2] = nev;
@@ -2315,7 +2343,7 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
         cs->time = malloc(sizeof *cs->time * (to - from));
         cs->mem_cyc = src->mem_cyc ? malloc(sizeof *cs->mem_cyc * (to - from)) : NULL;
         cs->mem_n = src->mem_n ? malloc(sizeof *cs->mem_n * (to - from)) : NULL;
-        cs->cta_step = src->cta_step ? malloc(sizeof *cs->cta_step * (size_t)nctas) : NULL;
+        cs->cta_step = src->cta_step ? malloc(sizeof *cs->cta_step * (size_t)nctas * 2) : NULL;
         cs->cta_drain = malloc(sizeof *cs->cta_drain * (size_t)nctas);
         cs->cta_crit = src->cta_crit ? malloc(sizeof *cs->cta_crit * 3 * (size_t)nctas) : NULL;
         if (!cs->nph || !cs->off || !cs->insts || !cs->time || !cs->cta_drain
@@ -2342,13 +2370,13 @@ static int ctaset_subset(const rf_ctaset *src, int first, int nctas, bool copy,
         if (src->mem_n)
             memcpy(cs->mem_n, src->mem_n + from, sizeof *cs->mem_n * (to - from));
         if (src->cta_step)
-            memcpy(cs->cta_step, src->cta_step + first, sizeof *cs->cta_step * (size_t)nctas);
+            memcpy(cs->cta_step, src->cta_step + 2 * first, sizeof *cs->cta_step * (size_t)nctas * 2);
     } else {
         cs->view = true;
         cs->nph = src->nph + first;
         cs->off = src->off + first;
         cs->cta_crit = src->cta_crit ? src->cta_crit + 3 * (size_t)first : NULL;
-        cs->cta_step = src->cta_step ? src->cta_step + first : NULL;
+        cs->cta_step = src->cta_step ? src->cta_step + 2 * first : NULL;
         cs->cta_drain = src->cta_drain + first;
     }
     /* The ratios over the slice's CTAs, summed as the walk sums them (the
@@ -3370,9 +3398,10 @@ static int crit_chunk(const crit_walk *cw, int q, int jobs, rf_err *err)
     if (rc)
         return rc;
     for (int c = 0; c < m; c++) {
-        double t = 0;
+        double t = 0, t0 = -1;          /* the phases' norm and their larger alone */
         if (cs->cta_step) {
-            t = cs->cta_step[c];
+            t = cs->cta_step[2 * c];
+            t0 = cs->cta_step[2 * c + 1];
         } else if (cs->cta_crit) {
             t = cs->cta_crit[3 * c + 1];
         } else {
@@ -3387,6 +3416,7 @@ static int crit_chunk(const crit_walk *cw, int q, int jobs, rf_err *err)
         }
         lone[c0 + c] = t + cs->cta_drain[c];
         lone[n + c0 + c] = cta_insts(cs, c);
+        lone[2 * n + c0 + c] = (t0 >= 0 ? t0 : t) + cs->cta_drain[c];
     }
     rf_kchar_ctaset_free(cs);
     return RF_OK;
@@ -3433,6 +3463,7 @@ static int crit_finish(const crit_walk *cw, cta_counts *walked, rf_ipc_kernel *o
         for (long j = 0; j < n; j++) {
             out->lone[j] = (float)lone[j];
             out->lone_insts[j] = (float)lone[n + j];
+            out->lone0[j] = (float)lone[2 * n + j];
         }
         out->nlone = (int)n;
     }
@@ -3512,7 +3543,7 @@ static int compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf
                    {gpu, k->func, &k->profile, wpc, ctas, rf_kernel_sms(k), ctas - ncrit, ncrit,
                     grid, NULL},
                    {{0}}};
-    if (ncrit > 0 && !(cj.cw.lone = malloc(sizeof *cj.cw.lone * (size_t)ncrit * 2))) {
+    if (ncrit > 0 && !(cj.cw.lone = malloc(sizeof *cj.cw.lone * (size_t)ncrit * 3))) {
         rf_kchar_ctaset_free(grid);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }

@@ -111,13 +111,15 @@ typedef struct rf_ctaset {
                             * mean warp's lone time), critical time (of the slowest
                             * warp's) and live time, over every phase, also those
                             * folded into a row's last (maxph); NULL: from the rows */
-    double *cta_step;      /* [nctas] each CTA alone on the SM, its warps
+    double *cta_step;      /* [2 nctas] each CTA alone on the SM, its warps
                             * leaving each barrier together: the sum over
-                            * every phase of the longest of its slowest warp's
-                            * lone time and the cycles its warps together
-                            * hold the SFU pipe, the LD/ST pipe (each
-                            * instruction the pipe's initiation interval, as
-                            * the sampler's) or the SM's issue; NULL: the
+                            * every phase of the norm (kchar.c phase_alone)
+                            * of its slowest warp's lone time and the
+                            * longest of the cycles its warps together hold
+                            * the SFU pipe, the LD/ST pipe (each instruction
+                            * the pipe's initiation interval, as the
+                            * sampler's) or the SM's issue, then the same sum
+                            * with the larger of the two alone; NULL: the
                             * critical time of cta_crit */
     double *run;           /* [4 nctas] the walk's running sums of memory stall cycles,
                             * other stall cycles, waits ending a turn and memory waits

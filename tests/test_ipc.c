@@ -585,6 +585,33 @@ static void cta_fluid_ends_the_run(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2800.0, 1e-6);
 }
 
+/* The CTA's own slowdown bound takes the steady state's s(n) over its
+ * lone time with each phase's larger bound alone (lone0, T'), not over its
+ * lone time (the phases' norm, T), which holds the CTA's own contention
+ * already: x(n) = max(throughput bound, g max(1, s(n) T' / T)).  The five
+ * CTAs above with T' = 0.9 T: at 2 CTAs s(2) T' / T = 9/5 x 0.9 = 1.62 >
+ * 45/37, so x(2) = 1.62 and the run takes 1500 x 1.62 + 700 = 3130
+ * cycles; with T' = 2/3 T, 9/5 x 2/3 = 1.2 < 45/37, so the throughput
+ * bound binds, x(2) = 45/37: 1500 x 45/37 + 700 = 2524.32, past the
+ * waves' 2300.  Alone x(1) = max(0.68, max(1, T' / T)) = 1 either way. */
+static void own_bound_from_the_larger_alone(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k;
+    rf_ipc_machine m;
+    rf_ipc_params p;
+    five_cta_run(&k, &m, &p);
+    double ipc;
+    for (int j = 0; j < 5; j++)
+        k.lone0[j] = 0.9f * k.lone[j];
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1500.0 * 1.62 + 700.0, 1e-2);
+    for (int j = 0; j < 5; j++)
+        k.lone0[j] = k.lone[j] * 2.0f / 3.0f;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1500.0 * 45.0 / 37.0 + 700.0, 1e-2);
+}
+
 /* The memo of rf_ipc_kernel_cycles: the five-CTA run above (2300 cycles
  * with every lone time 400) and the same run on a second machine, called
  * in turn through one memo, give what the calls without it give; a call
@@ -1024,6 +1051,7 @@ int main(void)
         cmocka_unit_test(waves_with_partial_last),
         cmocka_unit_test(critical_cta_ends_the_run),
         cmocka_unit_test(cta_fluid_ends_the_run),
+        cmocka_unit_test(own_bound_from_the_larger_alone),
         cmocka_unit_test(memo_answers_repeated_calls),
         cmocka_unit_test(fluid_of_the_known_tail),
         cmocka_unit_test(oldest_first_cta_fluid),

@@ -507,8 +507,14 @@ static rf_kernel *load_spec(const char *path);
  * Memory stalls per phase (rf_ctaset.mem_cyc, mem_n): none in phase 0 (the
  * alu waits on the SFU, a shared load is no memory wait), one in phase 1,
  * the sts issuing at 60 instead of 27: 33 cycles.
- * Critical time 26 + 36 = 62; alone 64 + 36 = 100.  With 32 SFU lanes the
- * SFU pipe holds 4 x 2 x 1 = 8 and the CTA alone takes its 62. */
+ * Critical time 26 + 36 = 62.  Alone (cta_step, phase_alone, p = 1.75) each
+ * phase takes (mx^p + h^p)^(1/p) of its slowest warp mx and its longest
+ * hold h: phase 0 (26^1.75 + 64^1.75)^(1/1.75) = (299.37 + 1448.15)^(4/7)
+ * = 71.25, phase 1 (36^1.75 + 16^1.75)^(4/7) = (529.09 + 128)^(4/7) =
+ * 40.74, together 112.00; the larger of the two alone 64 + 36 = 100.  With
+ * 32 SFU lanes the SFU pipe holds 4 x 2 x 1 = 8 and issue's 10 is phase
+ * 0's longest hold: (299.37 + 10^1.75 = 56.23)^(4/7) = 28.69, with phase 1
+ * 69.43; the larger alone 26 + 36 = 62, the critical time. */
 static rf_func *pipe_phases(void)
 {
     kb_builder b;
@@ -548,19 +554,22 @@ static void cta_alone_holds_the_pipes(void **state)
         assert_float_equal(cs->mem_cyc[row + 1], 33.0, 1e-9);
         assert_float_equal(cs->mem_n[row + 1], 1.0, 0);
         assert_float_equal(cs->cta_crit[3 * c + 1], 62.0, 1e-9);
-        assert_float_equal(cs->cta_step[c], 100.0, 1e-9);
+        assert_float_equal(cs->cta_step[2 * c], 111.9993, 1e-3);
+        assert_float_equal(cs->cta_step[2 * c + 1], 100.0, 1e-9);
     }
     gpu.sfu_lanes = 32;
     rf_ctaset *wide = NULL;
     assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 4, 0, 1, 1, 1, &wide, &err), 0);
-    assert_float_equal(wide->cta_step[0], 62.0, 1e-9);
+    assert_float_equal(wide->cta_step[0], 69.4322, 1e-3);
+    assert_float_equal(wide->cta_step[1], 62.0, 1e-9);
     rf_kchar_ctaset_free(wide);
     rf_kchar_ctaset_free(cs);
     kb_free(f);
 }
 
 /* A CTA's lone cycles (rf_ipc_kernel.lone) are its time alone
- * (rf_ctaset.cta_step) plus the drain.  softmax_row's CTAs, 8 warps, the
+ * (rf_ctaset.cta_step) plus the drain, and lone0 the same with each
+ * phase's larger bound alone.  softmax_row's CTAs, 8 warps, the
  * default run's share (35 CTAs, every one walked): the phase of four ex2
  * per warp holds the SFU pipe 8 x 4 x 8 = 256 cycles, well over its
  * slowest warp's lone time, so every CTA alone takes over 100 cycles more
@@ -584,8 +593,10 @@ static void lone_cta_holds_the_pipes(void **state)
         drain += cs->cta_drain[c];
     drain /= 35;
     for (int c = 0; c < 35; c++) {
-        assert_float_equal(kc.lone[c], cs->cta_step[c] + drain, 1e-3 * kc.lone[c]);
-        assert_true(cs->cta_step[c] > cs->cta_crit[3 * c + 1] + 100);
+        assert_float_equal(kc.lone[c], cs->cta_step[2 * c] + drain, 1e-3 * kc.lone[c]);
+        assert_float_equal(kc.lone0[c], cs->cta_step[2 * c + 1] + drain, 1e-3 * kc.lone0[c]);
+        assert_true(cs->cta_step[2 * c + 1] > cs->cta_crit[3 * c + 1] + 100);
+        assert_true(cs->cta_step[2 * c] > cs->cta_step[2 * c + 1]);
     }
     rf_kchar_ctaset_free(cs);
     rf_kchar_ctaset_free(walked);
@@ -633,7 +644,8 @@ static void memo_changes_no_walk(void **state)
         assert_true(one->cta_drain[0] == all->cta_drain[c]);
         for (int q = 0; q < 3; q++)
             assert_true(one->cta_crit[q] == all->cta_crit[3 * c + q]);
-        assert_true(one->cta_step[0] == all->cta_step[c]);
+        assert_true(one->cta_step[0] == all->cta_step[2 * c]);
+        assert_true(one->cta_step[1] == all->cta_step[2 * c + 1]);
         rf_kchar_ctaset_free(one);
     }
     rf_kchar_ctaset_free(all);
