@@ -100,7 +100,7 @@ double rf_extrap_rel_var_win(double bias, double se, double w, double c, double 
                              double sigma_unc);
 
 /* The uncalibrated model's relative error for design d (calibrate/
- * extrapolate.c): 0.045 for the whole grid on one SM, 0.029 for one SM's
+ * extrapolate.c): 0.045 for the whole grid on one SM, 0.030 for one SM's
  * share of a grid spread over several; HI-RF designs 0.0505 and 0.058. */
 double rf_extrap_sigma_unc(const rf_gpu *gpu, const rf_design *d, const rf_shape *shape);
 
