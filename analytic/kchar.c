@@ -1767,11 +1767,10 @@ static double ratio_rel_se(int n, double X, double Y, double xx, double xy, doub
  * dominates, 2^(1/p) of either where they are equal. */
 static double phase_alone(double mx, double h)
 {
-    double big = h > mx ? h : mx;
-    if (!(big > 0))
-        return 0.0;
-    return big * pow(pow(mx / big, RF_KCHAR_STEP_P) + pow(h / big, RF_KCHAR_STEP_P),
-                     1.0 / RF_KCHAR_STEP_P);
+    double big = h > mx ? h : mx, small = h > mx ? mx : h;
+    if (!(small > 0))
+        return big > 0 ? big : 0.0;
+    return big * pow(1.0 + pow(small / big, RF_KCHAR_STEP_P), 1.0 / RF_KCHAR_STEP_P);
 }
 
 /* One CTA's walk (CTA index cta of the grid): its warps walked into the
