@@ -1776,16 +1776,18 @@ static double phase_alone(double mx, double h)
 /* One CTA's walk (CTA index cta of the grid): its warps walked into the
  * rows of sc (zero on entry), *nph its phases and *used the phases of the
  * rows written, its drain (slowest warp), work (mean warp), critical
- * (slowest warp) and live time summed over its phases; phases past
- * MC_MAXPH folded into the last (*nph then MC_MAXPH).  The stalls, turns
- * and memory waits are added to *sm, *sd, *nev, *nmw: the CTA's own sums,
- * from zero, which the caller adds to the run's in CTA order (the same
- * sums however the CTAs are spread over threads).  *oom as walk_warp. */
+ * (slowest warp) and live time summed over its phases, and its time alone
+ * into step_out[0] (the phases' norm) and step_out[1] (their larger bound
+ * alone); phases past MC_MAXPH folded into the last (*nph then MC_MAXPH).
+ * The stalls, turns and memory waits are added to *sm, *sd, *nev, *nmw:
+ * the CTA's own sums, from zero, which the caller adds to the run's in CTA
+ * order (the same sums however the CTAs are spread over threads).  *oom as
+ * walk_warp. */
 static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof,
                      const walk_prog *prog, walk_memo *mm, uint64_t seed, uint64_t cta, int wpc,
                      double *ready, bool *from_mem, scratch *sc, double *sm, double *sd,
                      double *nev, double *nmw, int *nph_out, int *used, double *drain_out,
-                     double *cw_out, double *cc_out, double *cl_out, double *step_out,
+                     double *cw_out, double *cc_out, double *cl_out, double step_out[2],
                      bool *oom)
 {
     int nph = 1;
