@@ -1197,6 +1197,13 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     return cycles;
 }
 
+/* T'_j / T_j of known CTA j (header, CTA fluid): the share of its lone
+ * time that s(n) scales; 1 where lone0 is unknown. */
+static double own_share(const rf_ipc_kernel *k, long j)
+{
+    return k->lone[j] > 0 && k->lone0[j] > 0 ? (double)k->lone0[j] / k->lone[j] : 1.0;
+}
+
 static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                             const rf_ipc_params *p, long ctas, int resident,
                             double *ipc_out, rf_ipc_result *steady)
@@ -1256,16 +1263,17 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     long known = k->nlone;
     if (k->crit_ctas == ctas && known > 0 && known <= RF_IPC_NLONE && known <= ctas
         && !m->switching) {
-        /* CTA fluid (header): x(n) for n = 1 .. ns, then the slots
-         * advance together from one CTA's end to the next, from t0 on. */
+        /* CTA fluid (header): s(n) and the throughput bound for n = 1 ..
+         * ns, then the slots advance together from one CTA's end to the
+         * next, from t0 on. */
         double t0 = (double)(ctas - known) / resident * wave;
         double mean = 0.0;
         for (long j = 0; j < known; j++)
             mean += k->lone[j];
         mean /= (double)known;
         int ns = resident < known ? resident : (int)known;
-        double rem[RF_IPC_NLONE], x[RF_IPC_NLONE + 1], cap[RF_IPC_NLONE + 1], per_w1 = 0;
-        double lone[RF_IPC_NLONE], l0[RF_IPC_NLONE], ins[RF_IPC_NLONE], v[RF_IPC_NLONE];
+        double rem[RF_IPC_NLONE], cap[RF_IPC_NLONE + 1], per_w1 = 0;
+        double lone[RF_IPC_NLONE], osh[RF_IPC_NLONE], ins[RF_IPC_NLONE], v[RF_IPC_NLONE];
         double xv[RF_IPC_NLONE + 1], sn[RF_IPC_NLONE + 1];
         for (int n = 1; n <= ns; n++) {
             double ipc_n = spread_ipc(k, m, p, n, iwpc, act, tab, 2 * RF_IPC_NSPREAD);
@@ -1282,9 +1290,9 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                 per_w1 = per_w;
             sn[n] = per_w1 > 0 && per_w > per_w1 ? per_w / per_w1 : 1.0;
             xv[n] = ipc_n > 0 && mean > 0 ? n * i_cta / (ipc_n * mean) : g;
-            x[n] = xv[n] > g * sn[n] ? xv[n] : g * sn[n];
             cap[n] = ipc_n;
         }
+        double x1 = xv[1] > g ? xv[1] : g;     /* a lone CTA's stretch, s(1) = 1 */
         double share = m->oldest_first ? (p->gto_share < 0 ? 0 : p->gto_share > 1 ? 1 : p->gto_share)
                                        : 0.0;
         long next = 0;
@@ -1293,7 +1301,7 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         for (int i = 0; i < ns; i++) {
             ord[i] = i;
             ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
-            l0[i] = k->lone0[next];
+            osh[i] = own_share(k, next);
             lone[i] = rem[i] = k->lone[next++];
         }
         double t = 0.0;
@@ -1306,19 +1314,18 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                     v[i] = 0.0;
                     continue;
                 }
-                /* x(n) with the CTA's own slowdown bound (header):
-                 * g max(T, s(n) T') over its lone time T (T' unknown: T). */
-                double b = lone[i] > 0 && l0[i] > 0 ? sn[nact] * l0[i] / lone[i] : sn[nact];
+                /* x_j(n) with the CTA's own slowdown bound (header). */
+                double b = sn[nact] * osh[i];
                 b = g * (b > 1.0 ? b : 1.0);
                 v[i] = 1.0 / (xv[nact] > b ? xv[nact] : b);
             }
             if (share > 0) {
                 for (int o = 0; o < nact; o++) {
                     int i = ord[o];
-                    double need = lone[i] > 0 ? ins[i] / (x[1] * lone[i]) : 0;
+                    double need = lone[i] > 0 ? ins[i] / (x1 * lone[i]) : 0;
                     double got = need < left ? need : left;
                     left -= got;
-                    double vo = need > 0 ? got / need / x[1] : 1.0 / x[1];
+                    double vo = need > 0 ? got / need / x1 : 1.0 / x1;
                     v[i] = (1.0 - share) * v[i] + share * vo;
                 }
             }
@@ -1343,7 +1350,7 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                     if (next < known) {
                         ord[nact - 1] = i;
                         ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
-                        l0[i] = k->lone0[next];
+                        osh[i] = own_share(k, next);
                         lone[i] = rem[i] = k->lone[next++];
                     } else {
                         rem[i] = -1.0;      /* the slot stays empty */
