@@ -3363,9 +3363,11 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
 #define RF_KCHAR_CRIT_NCHUNK (RF_KCHAR_CRIT_MAX / RF_KCHAR_CRIT_CHUNK)
 
 /* The critical walk of a run of `ctas` CTAs on the SM: its last n CTAs,
- * from CTA first on, in chunks of RF_KCHAR_CRIT_CHUNK; lone[j] and
- * lone[n + j] the lone cycles and instructions of the run's CTA
- * first + j (crit_chunk fills a chunk's, crit_finish keeps the records). */
+ * from CTA first on, in chunks of RF_KCHAR_CRIT_CHUNK; lone[j], lone[n +
+ * j] and lone[2 n + j] the lone cycles, the instructions and the lone
+ * cycles with each phase's larger bound alone (rf_ipc_kernel.lone0) of the
+ * run's CTA first + j (crit_chunk fills a chunk's, crit_finish keeps the
+ * records). */
 typedef struct crit_walk {
     const rf_gpu *gpu;
     const rf_func *f;
