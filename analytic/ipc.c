@@ -232,11 +232,12 @@
  * latency-bound, the rest at the pool's limit.
  *
  * Critical CTAs.  A run ends no earlier than any CTA's start plus its lone
- * cycles T_j (the sum over its barrier phases of the norm (mx^p +
- * h^p)^(1/p) of the slowest warp's lone-warp time mx and the cycles h the
- * CTA's warps together hold the SFU pipe, the LD/ST pipe or the SM's issue
- * in that phase, plus the drain; analytic/kchar.c phase_alone: where the
- * two are close each lengthens the other), times
+ * cycles T_j (the sum over its barrier phases of the norm (mx^2 +
+ * h^2)^(1/2) of the slowest warp's lone-warp time mx and the cycles h the
+ * CTA's warps together hold the SFU pipe, or the SM's issue and the LD/ST
+ * pipe (their own norm, where the collectors are split per class), in
+ * that phase, plus the drain; analytic/kchar.c phase_alone: where the two
+ * are close each lengthens the other), times
  *   g = (1 + a S_dep + m S_mem + s_x) / (1 + S_dep + S_mem),
  * which carries the design's stalls and the fitted scales into the lone
  * times kchar walks at the baseline's latencies.  Where kchar knows the

@@ -132,12 +132,13 @@
 #define RF_KCHAR_MC_REL_SE 0.005
 #define RF_KCHAR_MC_SEED 1
 #define RF_KCHAR_MC_MAX_INSTS 2000000L
-/* The norm of a lone CTA's phase (phase_alone), chosen on the nine tuning
- * kernels: the grid's last CTA run alone by the sampler (`simulate --sms 1
- * --skip-ctas G-1`, fermi-gtx480) against the walk's lone time, rms of
- * the log ratio over the nine in steps of 0.25: p = 1.5 0.043, 1.75
- * 0.025, 2 0.032, 3 0.073, the larger alone (p infinite) 0.135. */
-#define RF_KCHAR_STEP_P 1.75 /* 7/4: phase_alone takes r^p by square roots */
+/* The norms of a lone CTA's phase (phase_alone, issue_ldst_hold) are
+ * Euclidean, chosen on the nine tuning kernels: the grid's last CTA run
+ * alone by the sampler (`simulate --sms 1 --skip-ctas G-1`, fermi-gtx480)
+ * against the walk's lone time, rms of the log ratio over the nine, the
+ * phase's norm p in {1.5, 1.75, 2, 2.5} by the issue and LD/ST norm q in
+ * {1.5, 1.75, 2, 2.5, 3, 4, 6, the larger alone}: p = q = 2 0.022, the
+ * least; p = 1.75 with the holds apart 0.025. */
 
 double rf_kchar_mem_latency(const rf_gpu *gpu, const rf_profile *prof)
 {
@@ -1758,24 +1759,42 @@ static double ratio_rel_se(int n, double X, double Y, double xx, double xy, doub
     return sqrt((double)n / (n - 1) * ss) / Y / R;
 }
 
+/* (a^2 + b^2)^(1/2) of a, b >= 0, as big (1 + (small / big)^2)^(1/2): the
+ * larger alone where one dominates, 2^(1/2) of either where they are
+ * equal. */
+static double norm2(double a, double b)
+{
+    double big = a > b ? a : b, small = a > b ? b : a;
+    if (!(small > 0))
+        return big > 0 ? big : 0.0;
+    double r = small / big;
+    return big * sqrt(1.0 + r * r);
+}
+
 /* A barrier phase of a CTA alone on the SM (rf_ctaset.cta_step): its
  * slowest warp's lone time mx and the cycles h its warps together hold the
  * issue or a shared pipe each bound it, and where the two are close each
  * lengthens the other (a warp waits its turn at the pipe, and the pipe
  * waits for warps still on their dependences), so the phase takes their
- * RF_KCHAR_STEP_P-norm, (mx^p + h^p)^(1/p): the larger alone where one
- * dominates, 2^(1/p) of either where they are equal. */
+ * norm (mx^2 + h^2)^(1/2). */
 static double phase_alone(double mx, double h)
 {
-    double big = h > mx ? h : mx, small = h > mx ? mx : h;
-    if (!(small > 0))
-        return big > 0 ? big : 0.0;
-    /* (small/big)^(7/4) as r (r r^(1/2))^(1/2), and the root as
-     * exp(log1p(u) / p): two per phase of every CTA walked, so computed
-     * without pow (a tenth of a long walk's instructions). */
-    double r = small / big;
-    double u = r * sqrt(r * sqrt(r));
-    return big * exp(log1p(u) * (1.0 / RF_KCHAR_STEP_P));
+    return norm2(mx, h);
+}
+
+/* A phase's issue hold `is` and its LD/ST pipe hold `ldst` together.  On a
+ * GPU whose collectors are split per class (rf_gpu_coll_split, as the
+ * sampler's by default) a scheduler whose pick finds the class's
+ * collectors all held waits, and no other warp issues meanwhile
+ * (head-of-line blocking, analytic/ipc.c): with a CTA's warps leaving a
+ * barrier together, the issue slots its loads and stores block lengthen
+ * the issue's hold where the two are close, so the phase is held their
+ * norm (is^2 + ldst^2)^(1/2).  With one pool, the larger alone. */
+static double issue_ldst_hold(const rf_gpu *gpu, double is, double ldst)
+{
+    if (gpu->collectors < 3)
+        return is > ldst ? is : ldst;
+    return norm2(is, ldst);
 }
 
 /* One CTA's walk (CTA index cta of the grid): its warps walked into the
@@ -1817,9 +1836,10 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     float *I = sc->row[R_I], *T = sc->row[R_T], *P = sc->P;
     /* Every phase: work (mean warp), critical (slowest warp) and live time
      * (header); and alone (rf_ctaset.cta_step), the norm of its slowest
-     * warp's lone time and the longest of the cycles its warps together
-     * hold the SFU pipe, the LD/ST pipe or the SM's issue (phase_alone),
-     * and the larger of the two. */
+     * warp's lone time and the longer of the cycles its warps together
+     * hold the SFU pipe and those they hold the SM's issue and the LD/ST
+     * pipe (phase_alone, issue_ldst_hold), and the larger of the slowest
+     * warp's time and the longest hold, each apart. */
     for (int ph = 0; ph < nph; ph++) {
         double mx = 0, sum = 0, is = 0;
         for (int w = 0; w < wpc; w++) {
@@ -1836,7 +1856,8 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
         is /= issue;
         double held = p0 > p1 ? p0 : p1;
         held = is > held ? is : held;
-        step += phase_alone(mx, held);
+        double both = issue_ldst_hold(gpu, is, p1);
+        step += phase_alone(mx, both > p0 ? both : p0);
         step0 += held > mx ? held : mx;
     }
     *cw_out = cw;
