@@ -170,7 +170,7 @@
 #define SIGMA_UNC_HIRF_SHARE 0.058
 #define SIGMA_PRED 0.005
 #define Z95 1.959963984540054
-#define RF_EXTRAP_BANK_RESPONSE 0.87
+#define RF_EXTRAP_BANK_RESPONSE 0.88
 
 double rf_extrap_shrink_weight(const double *c, int m, double s, int n)
 {
