@@ -235,9 +235,10 @@
  * cycles T_j (the sum over its barrier phases of the norm (mx^2 +
  * h^2)^(1/2) of the slowest warp's lone-warp time mx and the cycles h the
  * CTA's warps together hold the SFU pipe, or the SM's issue and the LD/ST
- * pipe (their own norm, where the collectors are split per class), in
- * that phase, plus the drain; analytic/kchar.c phase_alone: where the two
- * are close each lengthens the other), times
+ * pipe (their own norm, where the collectors are split per class, each
+ * class held at least by its collectors), in that phase, plus the drain;
+ * analytic/kchar.c phase_alone and phase_hold: where the two are close
+ * each lengthens the other), times
  *   g = (1 + a S_dep + m S_mem + s_x) / (1 + S_dep + S_mem),
  * which carries the design's stalls and the fitted scales into the lone
  * times kchar walks at the baseline's latencies.  Where kchar knows the

@@ -132,7 +132,7 @@
 #define RF_KCHAR_MC_REL_SE 0.005
 #define RF_KCHAR_MC_SEED 1
 #define RF_KCHAR_MC_MAX_INSTS 2000000L
-/* The norms of a lone CTA's phase (phase_alone, issue_ldst_hold) are
+/* The norms of a lone CTA's phase (phase_alone, phase_hold) are
  * Euclidean, chosen on the nine tuning kernels: the grid's last CTA run
  * alone by the sampler (`simulate --sms 1 --skip-ctas G-1`, fermi-gtx480)
  * against the walk's lone time, rms of the log ratio over the nine, the
@@ -1759,6 +1759,15 @@ static double ratio_rel_se(int n, double X, double Y, double xx, double xy, doub
     return sqrt((double)n / (n - 1) * ss) / Y / R;
 }
 
+/* The cycles an instruction holds its operand collector alone (reading
+ * its operands, dispatch), for a lone CTA's collector holds (walk_cta),
+ * chosen on the nine tuning kernels by tests/bench_lone.c's rms of
+ * log(sampler / walk) over the grid's last CTA alone, in steps of 0.25:
+ * maxwell-ltrf 2.5 0.037, 2.75 0.026, 3 0.030, volta-hirf 0.053, 0.044,
+ * 0.055 (without the holds 0.099 and 0.310); fermi-gtx480's six ALU
+ * collectors for two schedulers never bind alone (0.022 at all three). */
+#define RF_KCHAR_COLL_HOLD 2.75
+
 /* (a^2 + b^2)^(1/2) of a, b >= 0, as big (1 + (small / big)^2)^(1/2): the
  * larger alone where one dominates, 2^(1/2) of either where they are
  * equal. */
@@ -1782,19 +1791,35 @@ static double phase_alone(double mx, double h)
     return norm2(mx, h);
 }
 
-/* A phase's issue hold `is` and its LD/ST pipe hold `ldst` together.  On a
- * GPU whose collectors are split per class (rf_gpu_coll_split, as the
- * sampler's by default) a scheduler whose pick finds the class's
- * collectors all held waits, and no other warp issues meanwhile
- * (head-of-line blocking, analytic/ipc.c): with a CTA's warps leaving a
- * barrier together, the issue slots its loads and stores block lengthen
- * the issue's hold where the two are close, so the phase is held their
- * norm (is^2 + ldst^2)^(1/2).  With one pool, the larger alone. */
-static double issue_ldst_hold(const rf_gpu *gpu, double is, double ldst)
+/* The cycles a phase of a CTA alone is held by the SM's shared resources,
+ * from its instructions n (all of them), n_sfu and n_ldst (SFU and LD/ST;
+ * the rest ALU) and the pipe holds p_sfu and p_ldst they take.  On a GPU
+ * whose collectors are split per class (rf_gpu_coll_split, as the
+ * sampler's by default), C_u collectors of class u each held
+ * RF_KCHAR_COLL_HOLD cycles an instruction pass at most C_u / hold a
+ * cycle, so a class holds the larger of its pipe's cycles and n_u hold /
+ * C_u; and a scheduler whose pick finds its class's collectors all held
+ * waits with no other warp issuing (head-of-line blocking, analytic/
+ * ipc.c), so with a CTA's warps leaving a barrier together the issue side
+ * (the issue, or the ALU collectors where they hold longer) and the LD/ST
+ * side each lengthen the other: their norm (a^2 + b^2)^(1/2).  The SFU
+ * side stays apart (the larger counts).  With one pool of collectors the
+ * longest of the issue and the two pipes. */
+static double phase_hold(const rf_gpu *gpu, const int split[3], double issue, double n,
+                         double n_sfu, double n_ldst, double p_sfu, double p_ldst)
 {
-    if (gpu->collectors < 3)
-        return is > ldst ? is : ldst;
-    return norm2(is, ldst);
+    double is = n / issue;
+    if (!(split[0] > 0 && split[1] > 0 && split[2] > 0)) {
+        double h = p_sfu > p_ldst ? p_sfu : p_ldst;
+        return is > h ? is : h;
+    }
+    double n_alu = n - n_sfu - n_ldst;
+    double c_alu = (n_alu > 0 ? n_alu : 0.0) * RF_KCHAR_COLL_HOLD / split[0];
+    double c_sfu = n_sfu * RF_KCHAR_COLL_HOLD / split[1];
+    double c_ldst = n_ldst * RF_KCHAR_COLL_HOLD / split[2];
+    double side = norm2(is > c_alu ? is : c_alu, p_ldst > c_ldst ? p_ldst : c_ldst);
+    double sfu = p_sfu > c_sfu ? p_sfu : c_sfu;
+    return side > sfu ? side : sfu;
 }
 
 /* One CTA's walk (CTA index cta of the grid): its warps walked into the
@@ -1819,6 +1844,8 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     /* Warp instructions the SM issues a cycle. */
     double issue = (double)(gpu->schedulers > 0 ? gpu->schedulers : 1)
                  * (gpu->issue_width > 0 ? gpu->issue_width : 1);
+    int split[3];
+    rf_gpu_coll_split(gpu->collectors, split);
     loop_draws ld;
     ld.n = 0;
     for (int w = 0; w < wpc; w++) {
@@ -1838,7 +1865,7 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
      * (header); and alone (rf_ctaset.cta_step), the norm of its slowest
      * warp's lone time and the longer of the cycles its warps together
      * hold the SFU pipe and those they hold the SM's issue and the LD/ST
-     * pipe (phase_alone, issue_ldst_hold), and the larger of the slowest
+     * pipe (phase_alone, phase_hold), and the larger of the slowest
      * warp's time and the longest hold, each apart. */
     for (int ph = 0; ph < nph; ph++) {
         double mx = 0, sum = 0, is = 0;
@@ -1853,11 +1880,12 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
         cw += sum / wpc;
         cc += mx;
         cl += ph < nph - 1 ? mx : sum / wpc;
+        double n_sfu = prog->pipe_ii[1] > 0 ? p0 / prog->pipe_ii[1] : 0.0;
+        double n_ldst = prog->pipe_ii[2] > 0 ? p1 / prog->pipe_ii[2] : 0.0;
+        step += phase_alone(mx, phase_hold(gpu, split, issue, is, n_sfu, n_ldst, p0, p1));
         is /= issue;
         double held = p0 > p1 ? p0 : p1;
         held = is > held ? is : held;
-        double both = issue_ldst_hold(gpu, is, p1);
-        step += phase_alone(mx, both > p0 ? both : p0);
         step0 += held > mx ? held : mx;
     }
     *cw_out = cw;
