@@ -132,14 +132,6 @@
 #define RF_KCHAR_MC_REL_SE 0.005
 #define RF_KCHAR_MC_SEED 1
 #define RF_KCHAR_MC_MAX_INSTS 2000000L
-/* The norms of a lone CTA's phase (phase_alone, phase_hold) are
- * Euclidean, chosen on the nine tuning kernels: the grid's last CTA run
- * alone by the sampler (`simulate --sms 1 --skip-ctas G-1`, fermi-gtx480)
- * against the walk's lone time, rms of the log ratio over the nine, the
- * phase's norm p in {1.5, 1.75, 2, 2.5} by the issue and LD/ST norm q in
- * {1.5, 1.75, 2, 2.5, 3, 4, 6, the larger alone}: p = q = 2 0.022, the
- * least; p = 1.75 with the holds apart 0.025. */
-
 double rf_kchar_mem_latency(const rf_gpu *gpu, const rf_profile *prof)
 {
     double h1 = prof->l1_hit, h2 = prof->l2_hit;
@@ -1785,7 +1777,12 @@ static double norm2(double a, double b)
  * issue or a shared pipe each bound it, and where the two are close each
  * lengthens the other (a warp waits its turn at the pipe, and the pipe
  * waits for warps still on their dependences), so the phase takes their
- * norm (mx^2 + h^2)^(1/2). */
+ * norm (mx^2 + h^2)^(1/2).  This norm and phase_hold's are Euclidean,
+ * chosen on the nine tuning kernels by tests/bench_lone.c (fermi-gtx480,
+ * rms of log(sampler / walk) over the grid's last CTA alone), the phase's
+ * norm p in {1.5, 1.75, 2, 2.5} by the issue and LD/ST norm q in {1.5,
+ * 1.75, 2, 2.5, 3, 4, 6, the larger alone}: p = q = 2 0.022, the least;
+ * p = 1.75 with the holds apart 0.025. */
 static double phase_alone(double mx, double h)
 {
     return norm2(mx, h);
@@ -1805,8 +1802,8 @@ static double phase_alone(double mx, double h)
  * side each lengthen the other: their norm (a^2 + b^2)^(1/2).  The SFU
  * side stays apart (the larger counts).  With one pool of collectors the
  * longest of the issue and the two pipes. */
-static double phase_hold(const rf_gpu *gpu, const int split[3], double issue, double n,
-                         double n_sfu, double n_ldst, double p_sfu, double p_ldst)
+static double phase_hold(const int split[3], double issue, double n, double n_sfu, double n_ldst,
+                         double p_sfu, double p_ldst)
 {
     double is = n / issue;
     if (!(split[0] > 0 && split[1] > 0 && split[2] > 0)) {
@@ -1882,7 +1879,7 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
         cl += ph < nph - 1 ? mx : sum / wpc;
         double n_sfu = prog->pipe_ii[1] > 0 ? p0 / prog->pipe_ii[1] : 0.0;
         double n_ldst = prog->pipe_ii[2] > 0 ? p1 / prog->pipe_ii[2] : 0.0;
-        step += phase_alone(mx, phase_hold(gpu, split, issue, is, n_sfu, n_ldst, p0, p1));
+        step += phase_alone(mx, phase_hold(split, issue, is, n_sfu, n_ldst, p0, p1));
         is /= issue;
         double held = p0 > p1 ? p0 : p1;
         held = is > held ? is : held;
