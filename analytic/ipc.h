@@ -117,8 +117,9 @@ typedef struct rf_ipc_kernel {
      * the run the figures describe, those that no later CTA outlasts, by
      * position in the run (crit_pos, increasing) and the cycles each takes
      * alone (crit_cycles: over its barrier phases the norm of the slowest
-     * warp's lone-warp time and the cycles its warps hold a shared pipe or
-     * the issue there, analytic/kchar.c phase_alone, plus its own drain).
+     * warp's lone-warp time and the cycles its warps hold the SM's shared
+     * resources there, analytic/kchar.c phase_alone and phase_hold, plus its
+     * own drain).
      * ncrit 0: none known. */
     long crit_ctas;
     int ncrit;

@@ -946,6 +946,8 @@ typedef struct walk_prog {
     float pipe_ii[3];            /* by walk_inst.pipe: the cycles an instruction
                                   * holds its pipe, as the sampler's (sampler/
                                   * sim.c: warp_size / lanes, rounded up) */
+    int coll_split[3];           /* the GPU's collectors per class (ALU, SFU,
+                                  * LD/ST; rf_gpu_coll_split, zero for one pool) */
 } walk_prog;
 
 /* The successor a warp takes from a block of two (walk_block.mode: no
@@ -1172,6 +1174,7 @@ static int walk_prog_make(const rf_gpu *gpu, const rf_func *f, const rf_profile 
     w->pipe_ii[0] = 0;
     w->pipe_ii[1] = gpu->sfu_lanes > 0 ? (float)((ws + gpu->sfu_lanes - 1) / gpu->sfu_lanes) : 1;
     w->pipe_ii[2] = gpu->ldst_lanes > 0 ? (float)((ws + gpu->ldst_lanes - 1) / gpu->ldst_lanes) : 1;
+    rf_gpu_coll_split(gpu->collectors, w->coll_split);
     for (int k = 0; k < f->ninsts; k++) {
         const rf_inst *in = &f->insts[k];
         walk_inst *x = &w->in[k];
@@ -1841,8 +1844,6 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     /* Warp instructions the SM issues a cycle. */
     double issue = (double)(gpu->schedulers > 0 ? gpu->schedulers : 1)
                  * (gpu->issue_width > 0 ? gpu->issue_width : 1);
-    int split[3];
-    rf_gpu_coll_split(gpu->collectors, split);
     loop_draws ld;
     ld.n = 0;
     for (int w = 0; w < wpc; w++) {
@@ -1879,7 +1880,7 @@ static void walk_cta(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
         cl += ph < nph - 1 ? mx : sum / wpc;
         double n_sfu = prog->pipe_ii[1] > 0 ? p0 / prog->pipe_ii[1] : 0.0;
         double n_ldst = prog->pipe_ii[2] > 0 ? p1 / prog->pipe_ii[2] : 0.0;
-        step += phase_alone(mx, phase_hold(split, issue, is, n_sfu, n_ldst, p0, p1));
+        step += phase_alone(mx, phase_hold(prog->coll_split, issue, is, n_sfu, n_ldst, p0, p1));
         is /= issue;
         double held = p0 > p1 ? p0 : p1;
         held = is > held ? is : held;

@@ -114,12 +114,15 @@ typedef struct rf_ctaset {
     double *cta_step;      /* [2 nctas] each CTA alone on the SM, its warps
                             * leaving each barrier together: the sum over
                             * every phase of the norm (kchar.c phase_alone)
-                            * of its slowest warp's lone time and the
-                            * longest of the cycles its warps together hold
-                            * the SFU pipe, the LD/ST pipe (each instruction
-                            * the pipe's initiation interval, as the
-                            * sampler's) or the SM's issue, then the same sum
-                            * with the larger of the two alone; NULL: the
+                            * of its slowest warp's lone time and the cycles
+                            * its warps together hold the SM's shared
+                            * resources (kchar.c phase_hold: the SFU pipe, or
+                            * the issue and the LD/ST pipe together, each
+                            * class at least by its collectors; a pipe's
+                            * instruction its initiation interval, as the
+                            * sampler's), then the sum of the larger of the
+                            * slowest warp's time and the longest of the
+                            * issue's and the pipes' holds alone; NULL: the
                             * critical time of cta_crit */
     double *run;           /* [4 nctas] the walk's running sums of memory stall cycles,
                             * other stall cycles, waits ending a turn and memory waits
