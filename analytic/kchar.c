@@ -25,8 +25,8 @@
  * Every per-instruction figure below is a mean over the instruction stream
  * weighted by f.  The instructions per warp of a whole kernel
  * (rf_kchar_compute) are instead counted along the paths the sampler's
- * default seed gives every warp of the grid, so an estimate and
- * `rfkit simulate --full` count the same instructions.
+ * draws of the profile's seed give every warp of the grid, so an estimate
+ * and `rfkit simulate --full` with that seed count the same instructions.
  *
  * Mix and operands.  Fractions of memory (global, local, atomic), ALU-pipe
  * (fp64 taking 4 pipe slots), SFU, LD/ST-unit, and unit-less (barrier,
@@ -117,7 +117,8 @@
 #include <string.h>
 
 /* The characterisation's CTA sample (rf_kchar_func): CTAs 0, 1, ... of
- * the default seed, at least RF_KCHAR_MC_MIN_CTAS, then RF_KCHAR_MC_STEP
+ * the profile's draws (rf_profile.seed: the instance the sampler's run with
+ * that seed executes), at least RF_KCHAR_MC_MIN_CTAS, then RF_KCHAR_MC_STEP
  * more at a time until the relative standard errors (over CTAs) of
  * active_frac and cpi_lone are at most RF_KCHAR_MC_REL_SE, at most
  * RF_KCHAR_MC_CTAS: a kernel whose CTAs differ walks them all, one whose
@@ -130,7 +131,6 @@
 #define RF_KCHAR_MC_MIN_CTAS 8
 #define RF_KCHAR_MC_STEP 8
 #define RF_KCHAR_MC_REL_SE 0.005
-#define RF_KCHAR_MC_SEED 1
 #define RF_KCHAR_MC_MAX_INSTS 2000000L
 double rf_kchar_mem_latency(const rf_gpu *gpu, const rf_profile *prof)
 {
@@ -3055,7 +3055,7 @@ static int dram_ends(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
          * up to its first DRAM access. */
         for (int wi = 0; wi < wpc && !oom && (c == 0 || !found); wi++) {
             double at[3] = {-1.0, 0.0, 0.0}, sm = 0, sd = 0, nev = 0, nmw = 0;
-            walk_warp(gpu, f, prof, &prog, NULL, NULL, RF_KCHAR_MC_SEED, cta,
+            walk_warp(gpu, f, prof, &prog, NULL, NULL, prof->seed, cta,
                       cta * (uint64_t)wpc + (uint64_t)wi, ready, from_mem, &sc, wi, &sm, &sd,
                       &nev, &nmw, &nph, at, &oom);
             if (at[0] >= 0 && c == 0) {
@@ -3239,7 +3239,7 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
     rf_ctaset *cs;
     int nsample = ctas > 0 && ctas < RF_KCHAR_MC_CTAS ? (int)ctas : RF_KCHAR_MC_CTAS;
     rc = ctaset_walk(gpu, f, prof, out->warps_per_cta, 0, nsample, stride > 1 ? stride : 1,
-                     RF_KCHAR_MC_SEED, RF_KCHAR_MC_REL_SE, from, jobs, &cs, err);
+                     prof->seed, RF_KCHAR_MC_REL_SE, from, jobs, &cs, err);
     if (rc)
         return rc;
     rf_kchar_act_hist(cs, out->act_hist);
@@ -3273,9 +3273,9 @@ static int kchar_func(const rf_gpu *gpu, const rf_func *f, const rf_profile *pro
 
 /* Warp instructions per warp over the kernel's run (the whole grid, or SM
  * 0's share of a grid spread over `stride` SMs: grid CTAs 0, stride, ...),
- * each warp walking its own path with the sampler's default random streams
- * (seed 1): the instruction count of the very run `rfkit simulate --full`
- * makes, which can differ from the expectation by several percent when few
+ * each warp walking its own path with the sampler's random streams of the
+ * profile's seed: the instruction count of the very run `rfkit simulate
+ * --full --seed S` makes, which can differ from the expectation by several percent when few
  * CTAs draw a long loop.  Counts blocks only (cheap); at most
  * RF_KCHAR_GRID_MAX CTAs. */
 #define RF_KCHAR_GRID_MAX 65536
@@ -3298,6 +3298,7 @@ typedef struct gipw_job {
     const cta_counts *known;    /* [nknown] CTAs walked already */
     int nknown;
     double *part;
+    uint64_t seed;              /* the profile's draws */
 } gipw_job;
 
 static int gipw_run(int i, void *ctx)
@@ -3329,7 +3330,7 @@ static int gipw_run(int i, void *ctx)
                     b = blk->succ[0];
                     continue;
                 }
-                b = succ_draw(blk, &ld, RF_KCHAR_MC_SEED, (uint64_t)c, gid, &nloop, &nbr);
+                b = succ_draw(blk, &ld, g->seed, (uint64_t)c, gid, &nloop, &nbr);
             }
             total += (double)n;
         }
@@ -3367,7 +3368,7 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
                 ends[b] = true;
             }
     }
-    gipw_job g = {f, &prog, count, ends, wpc, ctas, stride, known, nknown, part};
+    gipw_job g = {f, &prog, count, ends, wpc, ctas, stride, known, nknown, part, prof->seed};
     long left = 0;              /* CTAs whose paths are counted */
     for (long j = 0; j < ctas; j++)
         left += !known_of(known, nknown, j);
@@ -3395,8 +3396,8 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
 }
 
 /* The run's critical CTAs (rf_ipc_kernel.crit_pos): each of the last
- * RF_KCHAR_CRIT_MAX CTAs of the run walked alone with the sampler's default
- * draws (seed 1, as grid_insts_per_warp), its lone cycles the sum over its
+ * RF_KCHAR_CRIT_MAX CTAs of the run walked alone with the sampler's draws
+ * of the profile's seed (as grid_insts_per_warp), its lone cycles the sum over its
  * barrier phases of the slowest warp's lone-warp time (or of the phase's
  * pipe or issue cycles, below) plus its own drain (the cycles its last
  * instructions retire after its warps exit: a CTA whose one warp ends on
@@ -3446,10 +3447,10 @@ static int crit_chunk(const crit_walk *cw, int q, int jobs, rf_err *err)
     const rf_ctaset *h[1] = {cw->from};
     int rc = cw->from && cw->from->cta_drain
                  ? rf_kchar_ctaset_reuse_jobs(h, 1, cw->gpu, cw->f, cw->prof, cw->wpc,
-                                              cw->first + c0, m, cw->stride, RF_KCHAR_MC_SEED,
+                                              cw->first + c0, m, cw->stride, cw->prof->seed,
                                               jobs, &cs, err)
                  : ctaset_walk(cw->gpu, cw->f, cw->prof, cw->wpc, cw->first + c0, m, cw->stride,
-                               RF_KCHAR_MC_SEED, 0.0, NULL, jobs, &cs, err);
+                               cw->prof->seed, 0.0, NULL, jobs, &cs, err);
     if (rc)
         return rc;
     for (int c = 0; c < m; c++) {
@@ -3574,7 +3575,7 @@ static int compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf
         long n = ctas;
         rc = ctaset_walk(gpu, k->func, &k->profile, wpc, 0,
                          n > RF_KCHAR_WALK_CTAS ? RF_KCHAR_WALK_CTAS : n < 1 ? 1 : (int)n,
-                         rf_kernel_sms(k) > 1 ? rf_kernel_sms(k) : 1, RF_KCHAR_MC_SEED, 0.0,
+                         rf_kernel_sms(k) > 1 ? rf_kernel_sms(k) : 1, k->profile.seed, 0.0,
                          NULL, jobs, &grid, err);
         if (rc)
             return rc;

@@ -221,8 +221,7 @@
  * the nine at both pools, 0.046 at 0 and at 3. */
 #define PF_LAND 3
 #define PF_PENDING 64         /* results awaiting write-back in the walk (more land at once) */
-#define PF_MISS_CTAS 8        /* CTAs of the RFC miss-path walk */
-#define PF_MISS_SEED 1        /* ... and its seed (the sampler's default) */
+#define PF_MISS_CTAS 8        /* CTAs of the RFC miss-path walk (the profile's draws) */
 #define PF_RUN_GAP 5.0       /* cycles per issue of a warp finishing its interval (write
                                 race; measured on sgemm, header) */
 
@@ -886,7 +885,7 @@ static int dep_stall(const rf_gpu *gpu, const rf_func *f, const rf_profile *prof
     g.l2_latency += extra;
     g.dram_latency += extra;
     rf_ctaset *cs = NULL;
-    int rc = rf_kchar_ctaset(&g, f, prof, wpc, 0, PF_MISS_CTAS, 1, PF_MISS_SEED, &cs, err);
+    int rc = rf_kchar_ctaset(&g, f, prof, wpc, 0, PF_MISS_CTAS, 1, prof->seed, &cs, err);
     if (rc == 0)
         *s_dep = cs->s_dep;
     rf_kchar_ctaset_free(cs);

@@ -30,7 +30,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: rfkit estimate --gpu G --kernel K [--design D] [design parameters]\n"
             "                      [--calib FILE] [--csv] [--entry NAME] [--grid X,Y,Z]\n"
-            "                      [--block X,Y,Z] [--smem B] [--regs N] [--sms N]\n\n"
+            "                      [--block X,Y,Z] [--smem B] [--regs N] [--sms N]\n"
+            "                      [--seed S]\n\n"
             "Estimate occupancy, IPC, whole-kernel cycles, register-file energy and area\n"
             "from the closed-form models.\n\n"
             "Which run: by default the GPU's SMs share the grid (CTA c goes to SM c mod\n"
@@ -38,13 +39,18 @@ static void usage(FILE *out)
             "busiest SM's, SM 0 running ceil(grid / SMs) CTAs: the run rfkit simulate and\n"
             "rfkit calibrate make by default.  --sms N spreads the grid over N SMs; --sms 1\n"
             "is the whole grid on one SM.  Energy counts every SM in use.  The kernel's\n"
-            "CTAs are walked on every online CPU: the figures are the same on any number.\n\n"
+            "CTAs are walked on every online CPU: the figures are the same on any number.\n"
+            "The walk takes the branch, loop and cache draws of simulate's run with the\n"
+            "same --seed (default 1): a kernel whose paths or hits are drawn (a profile's\n"
+            "trip and taken, hit rates below 1) is a different run under each seed, and\n"
+            "its estimate follows the run named.\n\n"
             "With a calibration record (--calib FILE, default %s when\n"
             "present) the fitted parameters are used and IPC carries a 95%% prediction\n"
             "interval; otherwise the uncalibrated defaults are used.  A record\n"
             "applies to the kernel file, entry, launch (grid, block, smem, registers) and\n"
             "SM count it was made for: with none for them the estimate is uncalibrated\n"
-            "(calibrated=0), and one made from other code or another spec is refused.\n"
+            "(calibrated=0), and one made from other code or another spec is refused;\n"
+            "it applies under any --seed.\n"
             "Every option but --csv is also a column of rfkit batch, with the same name\n"
             "and values.\n\n"
             "options:\n",
@@ -107,7 +113,10 @@ static void print_human(const char *gpu, const rf_kernel *k, const rf_design *d,
                         const rf_estimate *e, const char *calib_note)
 {
     char a[64], b[64], c[64];
-    printf("estimate: kernel %s on %s, design %s\n\n", k->name, gpu, rf_design_name(d->kind));
+    printf("estimate: kernel %s on %s, design %s", k->name, gpu, rf_design_name(d->kind));
+    if (k->profile.seed != 1)
+        printf(", seed %llu", (unsigned long long)k->profile.seed);
+    printf("\n\n");
     rf_tbl *t = rf_tbl_new(2, (const char *const[]){"quantity", "value"});
     if (!t)
         return;

@@ -42,6 +42,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -853,6 +854,7 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
         return rf_err_set(err, RF_ENOMEM, path, 0, 0, NULL, "out of memory");
     rf_param_defaults(rf_launch_params, rf_launch_nparams, &k->launch);
     rf_param_defaults(rf_profile_params, rf_profile_nparams, &k->profile);
+    k->profile.seed = 1;
     for (int i = 0; i < 3; i++)
         k->launch.grid[i] = k->launch.block[i] = 1;
     k->regs_ptxas = -1;
@@ -896,6 +898,13 @@ int rf_kernel_load(const char *path, const rf_kernel_opts *opts,
     }
     /* Command-line overrides. */
     const char *cl = "command line";
+    if (opts->seed) {
+        long seed;
+        rc = rf_parse_long_in(opts->seed, 0, LONG_MAX, (rf_where){cl, 0}, 0, "seed", &seed, err);
+        if (rc)
+            goto fail;
+        k->profile.seed = (uint64_t)seed;
+    }
     if (opts->grid) {
         rc = set_launch(&k->launch, "grid", opts->grid, cl, 0, 0, err);
         if (rc)

@@ -36,6 +36,10 @@ typedef struct rf_profile {
     double l1_hit;               /* L1 hit rate of global loads */
     double l2_hit;               /* L2 hit rate of L1 misses */
     double dram_share;           /* fraction of DRAM bandwidth this SM gets (0 = fair share) */
+    uint64_t seed;               /* the draws' seed: which instance of the branches, loop
+                                    trips and cache hits the closed forms' walk takes, as
+                                    the sampler's run with this seed does (loaded: 1, the
+                                    sampler's default; estimate --seed) */
 } rf_profile;
 
 /* smem and regs; grid and block are X[,Y[,Z]] triples read by the spec
@@ -64,6 +68,7 @@ typedef struct rf_kernel_opts {
     const char *block;
     const char *smem;
     const char *regs;
+    const char *seed;            /* the profile's draws (rf_profile.seed; NULL: 1) */
     bool no_ptxas;               /* do not run ptxas -v even when on PATH */
 } rf_kernel_opts;
 

@@ -1,6 +1,7 @@
 /* point.c - the options of one design point (see point.h). */
 #include "point.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -22,6 +23,9 @@ const rf_point_opt rf_point_opts[] = {
      "whole grid on one SM)"},
     {"param", RF_PF_PARAM, "NAME=V",
      "kernel parameter value for exact loop trip counts (repeatable; NAME=V;NAME=V in one batch cell)"},
+    {"seed", RF_PF_SEED, "S",
+     "which run of the kernel: the seed of its branch, loop and cache draws, simulate's "
+     "seed (default 1)"},
     {"threads", RF_PF_BLOCK, "X[,Y,Z]", NULL},   /* aliases: help names the option */
     {"ctas", RF_PF_GRID, "X[,Y,Z]", NULL},
 };
@@ -78,6 +82,9 @@ int rf_point_set(rf_point *pt, const rf_point_opt *o, const char *text, rf_where
     case RF_PF_SMS:
         rc = rf_param_parse_at(&sms_param, pt, text, where, col, err);
         break;
+    case RF_PF_SEED:
+        rc = rf_parse_long_in(text, 0, LONG_MAX, where, col, o->name, &pt->seed, err);
+        break;
     case RF_PF_PARAM:
         if (!strchr(text, '='))
             rc = rf_err_set(err, RF_EUSAGE, where.file, where.line, col, o->name,
@@ -104,6 +111,7 @@ void rf_point_kernel_opts(const rf_point *pt, rf_kernel_opts *ko)
     ko->block = pt->text[RF_PF_BLOCK];
     ko->smem = pt->text[RF_PF_SMEM];
     ko->regs = pt->text[RF_PF_REGS];
+    ko->seed = pt->text[RF_PF_SEED];
     for (int i = 0; i < pt->nparams; i++)
         ko->params[i] = pt->params[i];
     ko->nparams = pt->nparams;

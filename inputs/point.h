@@ -36,6 +36,7 @@ typedef enum rf_point_field {
     RF_PF_REGS,     /* registers per thread (0 = ptxas -v or rfkit's) */
     RF_PF_SMS,      /* SMs the grid is spread over */
     RF_PF_PARAM,    /* kernel parameter values, NAME=V[;NAME=V...] (repeatable) */
+    RF_PF_SEED,     /* the draws' seed: which run of the kernel (rf_profile.seed) */
     RF_PF_COUNT
 } rf_point_field;
 
@@ -52,11 +53,13 @@ extern const size_t rf_point_nopts;
 /* A point as given.  text[f] is the text given for field f (NULL = not
  * given); it points into the caller's text (argv, a CSV cell), which must
  * outlive the point.  The launch fields given are also parsed into launch
- * (the others keep rf_point_init's zeros), and sms into sms. */
+ * (the others keep rf_point_init's zeros), sms into sms and seed into
+ * seed. */
 typedef struct rf_point {
     const char *text[RF_PF_COUNT];
     rf_launch launch;
     int sms;                 /* 0 = the GPU's SM count */
+    long seed;               /* the draws' seed, given or not (text[RF_PF_SEED]) */
     const char *params[RF_KERNEL_MAX_PARAMS];  /* each param given, in order */
     int nparams;
 } rf_point;

@@ -240,6 +240,7 @@ typedef struct kern_entry {
     unsigned given;      /* launch fields given: bit 1 << RF_PF_GRID, ... */
     rf_launch launch;    /* their values (the others 0) */
     char *param;         /* the param cell, NULL = none */
+    long seed;           /* the draws' seed (1 unless given) */
     rf_kernel *k;
     int rc;
     char msg[RF_ERR_MSG_MAX];
@@ -324,6 +325,13 @@ static unsigned launch_given(const rf_point *pt)
     return m & LAUNCH_FIELDS;
 }
 
+/* The run of the kernel a row names: its draws' seed, 1 when not given
+ * (rf_kernel_load's default). */
+static long point_seed(const rf_point *pt)
+{
+    return pt->text[RF_PF_SEED] ? pt->seed : 1;
+}
+
 static bool kern_match(const kern_entry *e, const rf_point *pt, unsigned given)
 {
     const char *entry = pt->text[RF_PF_ENTRY];
@@ -334,7 +342,8 @@ static bool kern_match(const kern_entry *e, const rf_point *pt, unsigned given)
            (!(given & 1u << RF_PF_BLOCK) || !memcmp(a->block, b->block, sizeof a->block)) &&
            (!(given & 1u << RF_PF_SMEM) || a->smem == b->smem) &&
            (!(given & 1u << RF_PF_REGS) || a->regs == b->regs) &&
-           (e->param ? pt->nparams == 1 && !strcmp(e->param, pt->params[0]) : !pt->nparams);
+           (e->param ? pt->nparams == 1 && !strcmp(e->param, pt->params[0]) : !pt->nparams) &&
+           e->seed == point_seed(pt);
 }
 
 static void kern_free(kern_entry *e)
@@ -401,6 +410,7 @@ static const kern_entry *get_kernel(cache *c, const rf_point *pt)
         return e;
     }
     e->given = given;
+    e->seed = point_seed(pt);
     if (given & 1u << RF_PF_GRID)
         memcpy(e->launch.grid, pt->launch.grid, sizeof e->launch.grid);
     if (given & 1u << RF_PF_BLOCK)

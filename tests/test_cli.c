@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +292,42 @@ static void estimate_point_options(void **state)
     free(b.out);
 }
 
+/* --seed names the run an estimate describes (the sampler's draws):
+ * seed 1 is the default's run, byte for byte; kmeans's loop trips are
+ * drawn (the profile's trip), so seed 3 is another run with another IPC;
+ * a batch row's seed cell gives the same estimate as the option; a
+ * negative seed is refused with its field. */
+static void estimate_seed_names_the_run(void **state)
+{
+    (void)state;
+#define KM "inputs/kernels/kmeans.spec"
+    clirun_expect_bad("estimate --gpu fermi-gtx480 --kernel " KM " --seed -1",
+                      "command line: seed: -1 is outside [0, 9223372036854775807]");
+    clirun a = clirun_run("estimate --gpu fermi-gtx480 --kernel " KM " --csv");
+    clirun b = clirun_run("estimate --gpu fermi-gtx480 --kernel " KM " --seed 1 --csv");
+    clirun c = clirun_run("estimate --gpu fermi-gtx480 --kernel " KM " --seed 3 --csv");
+    assert_int_equal(a.status, 0);
+    assert_int_equal(c.status, 0);
+    assert_string_equal(a.out, b.out);
+    double ipc1 = clirun_csv_get(a.out, "ipc", 1), ipc3 = clirun_csv_get(c.out, "ipc", 1);
+    assert_true(ipc1 > 0 && ipc3 > 0);
+    assert_true(fabs(ipc1 - ipc3) > 0.01 * ipc1);
+    FILE *f = fopen("build/test_cli_seed.csv", "w");
+    assert_non_null(f);
+    fprintf(f, "gpu,kernel,seed\nfermi-gtx480," KM ",3\nfermi-gtx480," KM ",\n");
+    fclose(f);
+    clirun r = clirun_run("batch build/test_cli_seed.csv --jobs 1");
+    assert_int_equal(r.status, 0);
+    assert_true(clirun_csv_get(r.out, "ipc", 1) == ipc3);
+    assert_true(clirun_csv_get(r.out, "ipc", 2) == ipc1);
+    free(a.out);
+    free(b.out);
+    free(c.out);
+    free(r.out);
+    remove("build/test_cli_seed.csv");
+#undef KM
+}
+
 /* Output that cannot be written (here /dev/full) fails the run (exit 1,
  * one message on stderr) instead of passing a cut-off table as success. */
 static void unwritable_output_fails(void **state)
@@ -412,6 +449,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(help_names_only_accepted_options),
         cmocka_unit_test(simulate_takes_bare_code_launch),
         cmocka_unit_test(estimate_point_options),
+        cmocka_unit_test(estimate_seed_names_the_run),
         cmocka_unit_test(unwritable_output_fails),
         cmocka_unit_test(records_are_not_misapplied),
         cmocka_unit_test(calibrate_spills_over_the_limit),

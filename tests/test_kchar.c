@@ -52,7 +52,7 @@ static void runs_and_repeats(void **state)
     rf_gpu gpu;
     rf_err err = {0};
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
-    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_profile prof = {0, 0.5, 1, 1, 0, 1};
     rf_ipc_kernel k;
     assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
     assert_float_equal(k.run_ge[2][0], 1.0, 1e-12);
@@ -119,7 +119,7 @@ static void barrier_regions_split_the_mix(void **state)
     rf_gpu gpu;
     rf_err err = {0};
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
-    rf_profile prof = {3, 0.5, 1, 1, 0};
+    rf_profile prof = {3, 0.5, 1, 1, 0, 1};
     rf_ipc_kernel k;
     assert_int_equal(rf_kchar_func(&gpu, f, &prof, 64, &k, &err), 0);
     assert_int_equal(k.nphase, 2);
@@ -194,7 +194,7 @@ static void live_fraction(void **state)
     rf_gpu gpu;
     rf_err err = {0};
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
-    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_profile prof = {0, 0.5, 1, 1, 0, 1};
     rf_func *f = branchy(false);
     assert_non_null(f);
     rf_ipc_kernel k;
@@ -220,7 +220,7 @@ static void ctaset_slice_is_the_walk(void **state)
     rf_gpu gpu;
     rf_err err = {0};
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
-    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_profile prof = {0, 0.5, 1, 1, 0, 1};
     rf_func *f = branchy(true);
     assert_non_null(f);
     rf_ctaset *all = NULL, *direct = NULL, *slice = NULL;
@@ -316,7 +316,7 @@ static void critical_time_counts_every_phase(void **state)
     rf_gpu gpu;
     rf_err err = {0};
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
-    rf_profile prof = {150, 0.5, 1, 1, 0};
+    rf_profile prof = {150, 0.5, 1, 1, 0, 1};
     rf_func *f = barrier_loop();
     assert_non_null(f);
     rf_ctaset *cs = NULL;
@@ -361,7 +361,7 @@ static void rows_lie_cta_after_cta(void **state)
     rf_gpu gpu;
     rf_err err = {0};
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
-    rf_profile prof = {10, 0.5, 1, 1, 0};
+    rf_profile prof = {10, 0.5, 1, 1, 0, 1};
     rf_func *f = barrier_loop();
     assert_non_null(f);
     rf_ctaset *cs = NULL;
@@ -400,7 +400,7 @@ static void ctaset_reuse_is_the_walk(void **state)
     rf_gpu gpu;
     rf_err err = {0};
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
-    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_profile prof = {0, 0.5, 1, 1, 0, 1};
     rf_func *f = branchy(true);
     assert_non_null(f);
     rf_ctaset *all = NULL, *direct = NULL, *reused = NULL, *other = NULL;
@@ -564,7 +564,7 @@ static void cta_alone_holds_the_pipes(void **state)
     rf_gpu gpu;
     rf_err err = {0};
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
-    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_profile prof = {0, 0.5, 1, 1, 0, 1};
     rf_func *f = pipe_phases();
     assert_non_null(f);
     rf_ctaset *cs = NULL;
@@ -722,7 +722,7 @@ static void memo_run_through_fall_through(void **state)
     kb_succ(&b, B1, -1, -1);
     rf_func *f = kb_finish(&b);
     assert_non_null(f);
-    rf_profile prof = {1, 0.5, 1, 1, 0};
+    rf_profile prof = {1, 0.5, 1, 1, 0, 1};
     rf_ctaset *cs = NULL;
     assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 1, 0, 4, 1, 1, &cs, &err), 0);
     for (int c = 0; c < 4; c++) {
@@ -776,7 +776,7 @@ static void memo_fixed_point_loop(void **state)
     kb_succ(&b, B2, -1, -1);
     rf_func *f = kb_finish(&b);
     assert_non_null(f);
-    rf_profile prof = {400, 0.5, 1, 1, 0};
+    rf_profile prof = {400, 0.5, 1, 1, 0, 1};
     rf_ctaset *cs = NULL;
     assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 2, 0, 4, 1, 1, &cs, &err), 0);
     int kmax = 0;
@@ -836,7 +836,7 @@ static void loop_draws_are_the_ctas(void **state)
     kb_succ(&b, B2, -1, -1);
     rf_func *f = kb_finish(&b);
     assert_non_null(f);
-    rf_profile prof = {400, 0.5, 1, 1, 0};
+    rf_profile prof = {400, 0.5, 1, 1, 0, 1};
     rf_ctaset *cs = NULL;
     assert_int_equal(rf_kchar_ctaset(&gpu, f, &prof, 3, 0, 6, 1, 1, &cs, &err), 0);
     int kmax = 0, kmin = 1 << 30;
@@ -956,7 +956,7 @@ static void turn_length(void **state)
     rf_err err = {0};
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
     assert_true(gpu.alu_latency > 1);
-    rf_profile prof = {0, 0.5, 1, 1, 0};
+    rf_profile prof = {0, 0.5, 1, 1, 0, 1};
     rf_ipc_kernel k;
     rf_func *f = turns_kernel(true);
     assert_non_null(f);
@@ -1002,7 +1002,7 @@ static void dram_stream_ends(void **state)
     kb_i(&b, "exit");
     rf_func *f = kb_finish(&b);
     assert_non_null(f);
-    rf_profile prof = {1, 0.5, 0, 0, 0};
+    rf_profile prof = {1, 0.5, 0, 0, 0, 1};
     rf_ipc_kernel k;
     assert_int_equal(rf_kchar_func(&gpu, f, &prof, 32, &k, &err), 0);
     assert_near(k.dram_lead, 6.0, 1e-12);
@@ -1141,7 +1141,7 @@ static void big_cfg_frequencies(void **state)
     assert_non_null(fk);
     assert_non_null(fd);
     rf_err err = {0};
-    rf_profile prof = {3, 0.25, 1, 1, 0};
+    rf_profile prof = {3, 0.25, 1, 1, 0, 1};
     assert_int_equal(rf_kchar_block_freq(f, &prof, fk, &err), 0);
     assert_int_equal(rf_dst_block_freq(f, 3, 0.25, NULL, fd, NULL, &err), 0);
     const double unit[5] = {1, 0.75, 4, 16, 4};
@@ -1190,7 +1190,7 @@ static void irreducible_and_unbounded(void **state)
     kb_succ(&b, B, X, A);
     rf_func *f = kb_finish(&b);
     assert_non_null(f);
-    rf_profile prof = {3, 0.5, 1, 1, 0};
+    rf_profile prof = {3, 0.5, 1, 1, 0, 1};
     double fq[4];
     rf_err err = {0};
     assert_int_equal(rf_kchar_block_freq(f, &prof, fq, &err), 0);
@@ -1277,6 +1277,46 @@ static void one_rule_on_a_kernel(void **state)
     rf_kernel_destroy(k);
 }
 
+/* The walk takes the draws of the run it describes (rf_profile.seed, the
+ * sampler's --seed): edges.spec's loop (the profile's trip 3, a break
+ * taken 0.5) and its branches drawn per warp, 4 CTAs x 2 warps.  Under
+ * each seed the run's instructions per warp are a count, not a mean: the
+ * sampler's warp_insts / 8 exactly, and two seeds whose counts differ show
+ * that the count is that run's and not the flow's 39. */
+static void walk_counts_the_run_of_its_seed(void **state)
+{
+    (void)state;
+    rf_gpu gpu;
+    rf_err err = {0};
+    assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
+    rf_design d;
+    rf_design_init(&d);
+    double per[3];
+    const uint64_t seeds[3] = {1, 2, 7};
+    for (int i = 0; i < 3; i++) {
+        rf_kernel_opts o;
+        memset(&o, 0, sizeof o);
+        o.no_ptxas = true;
+        char text[8];
+        snprintf(text, sizeof text, "%d", (int)seeds[i]);
+        o.seed = text;
+        rf_kernel *k = NULL;
+        assert_int_equal(rf_kernel_load("tests/fixtures/edges.spec", &o, &k, &err), 0);
+        assert_int_equal(k->profile.seed, seeds[i]);
+        rf_ipc_kernel kc;
+        assert_int_equal(rf_kchar_compute(&gpu, k, &kc, &err), 0);
+        rf_sim_opts so;
+        rf_sim_opts_init(&so);
+        so.seed = seeds[i];
+        rf_sim_stats st;
+        assert_int_equal(rf_sim_run(&gpu, &d, k, &so, &st, &err), 0);
+        per[i] = kc.insts_per_warp;
+        assert_near(per[i] * 4 * 2, (double)st.warp_insts, 1e-6);
+        rf_kernel_destroy(k);
+    }
+    assert_true(per[0] != per[1] || per[0] != per[2]);
+}
+
 /* The sampler's rule where the CFG is not a plain if or loop:
  *   B0 alu r0 =; bra        unguarded, two successors (B1, B2): always B2,
  *                           whatever probability the block carries
@@ -1325,7 +1365,7 @@ static void one_rule_edge_kinds(void **state)
     p = -1;
     assert_int_equal(rf_kchar_edge(f, B4, 3, 0.5, &p), RF_KE_STOP);
     assert_near(p, -1, 0);
-    rf_profile prof = {3, 0.5, 1, 1, 0};
+    rf_profile prof = {3, 0.5, 1, 1, 0, 1};
     double fk[5], fd[5];
     rf_err err = {0};
     assert_int_equal(rf_kchar_block_freq(f, &prof, fk, &err), 0);
@@ -1365,7 +1405,7 @@ static void block_limit(void **state)
     double *fq = malloc(sizeof *fq * (size_t)f->nblocks);
     assert_non_null(fq);
     rf_err err = {0};
-    rf_profile prof = {3, 0.5, 1, 1, 0};
+    rf_profile prof = {3, 0.5, 1, 1, 0, 1};
     assert_int_equal(rf_kchar_block_freq(f, &prof, fq, &err), RF_ELIMIT);
     assert_string_equal(err.msg, want);
     assert_int_equal(rf_dst_block_freq(f, 3, 0.5, NULL, fq, NULL, &err), RF_ELIMIT);
@@ -1576,6 +1616,7 @@ int main(void)
         cmocka_unit_test(memo_run_through_fall_through),
         cmocka_unit_test(memo_fixed_point_loop),
         cmocka_unit_test(loop_draws_are_the_ctas),
+        cmocka_unit_test(walk_counts_the_run_of_its_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

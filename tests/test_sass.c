@@ -551,7 +551,7 @@ static void test_inline_subroutines(void **state)
     assert_int_equal(g->insts[g->blocks[2].first].target, 3);
     g->blocks[1].has_taken = g->blocks[4].has_taken = true;
     g->blocks[1].taken_p = g->blocks[4].taken_p = 0.75;
-    rf_profile prof = {16, 0.5, 0, 0, 0};
+    rf_profile prof = {16, 0.5, 0, 0, 0, 1};
     double freq[9], n = 0;
     if (rf_kchar_block_freq(g, &prof, freq, &err))
         fail_msg("%s", err.msg);

@@ -288,7 +288,7 @@ static void regmutex_hold(void **state)
     rf_design_init(&d);
     d.kind = RF_DESIGN_REGMUTEX;
     d.brs_frac = 0.5;
-    rf_profile prof = {0, 0.5, 0, 0, 0};
+    rf_profile prof = {0, 0.5, 0, 0, 0, 1};
     rf_sw_code c;
     assert_int_equal(rf_sw_code_of(f, &prof, lp, &d, 4, &c, NULL), 0);
     NEAR(c.region, 2.0 / 6.0);

@@ -55,6 +55,7 @@ void simfix_init(simfix *fx)
     k->regs = 32;
     k->profile.trip = 0;
     k->profile.taken = 0.5;
+    k->profile.seed = 1;
     k->func = &fx->func;
     fx->func.insts = fx->insts;
     fx->func.blocks = fx->blocks;
