@@ -154,10 +154,13 @@
  * SM's share of a grid spread over the GPU's SMs (the default run, 15 SMs,
  * whose shares hold fewer CTAs of a wave and whose errors are not those of
  * the whole grid), where most estimates have no windows and sigma_u is
- * their whole interval: the rms (63 design points, 2.48%) held 87.7% of
- * the nine's full runs over calibration seeds 1-4, so it is raised to the
- * least (in steps of 0.001) whose 95% intervals hold at least 95% of them
- * (252 points: 96.8%; 0.029 holds 94.8%).  SIGMA_UNC_HIRF and
+ * their whole interval: the least (in steps of 0.001) whose 95% intervals
+ * hold at least 95% of the nine's full runs of sampler seeds 1-8, each run
+ * estimated with its own draws and its own record (estimate and calibrate
+ * --seed S; tests/bench_validation.c RF_BENCH_RUNS): 504 points, 95.0%
+ * (0.034 holds 94.0%).  A share of a few CTAs is another run under each
+ * seed, and the model's error moves with the run: 0.030 held 96.8% of
+ * seed 1's runs (calibration seeds 1-4), 91.2% of seeds 2-8's.  SIGMA_UNC_HIRF and
  * SIGMA_UNC_HIRF_SHARE: the same rms for the HI-RF designs, whose model
  * (analytic/rccollide.c) errs apart from the banked file's: the nine on
  * volta-hirf, concat index with the base, CAC and Worst assignments, TEA
@@ -165,7 +168,7 @@
  * busiest SM's share of the default run 5.80% (the baseline on the same
  * runs: 3.98% and 3.94%). */
 #define SIGMA_UNC 0.045
-#define SIGMA_UNC_SHARE 0.030
+#define SIGMA_UNC_SHARE 0.035
 #define SIGMA_UNC_HIRF 0.0505
 #define SIGMA_UNC_HIRF_SHARE 0.058
 #define SIGMA_PRED 0.005

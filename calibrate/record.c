@@ -30,8 +30,9 @@
  *                     absent: shrink weighs the level with the rest
  *   digest            the kernel's content digest, 16 hex digits (rf_kernel.digest)
  * The kernel column holds rf_calib_key's "NAME:ENTRY grid=.. block=.. smem=..
- * regs=.. sms=..", so two entries or launches of one file, or one launch
- * spread over two SM counts, never share a record.
+ * regs=.. sms=..[ seed=..]", so two entries or launches of one file, one
+ * launch spread over two SM counts, or two runs (seeds), never share a
+ * record.
  * Numbers are written with 17 significant digits (exact round trip).
  * Saving reads the existing file, keeps the rows of other GPU/kernel pairs,
  * writes everything to a temporary file in the same folder and renames it
@@ -73,9 +74,12 @@ void rf_calib_key(const rf_kernel *k, char *buf, size_t n)
     const char *path = k->spec_path[0] ? k->spec_path : k->mod ? k->mod->path : k->name;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    snprintf(buf, n, "%s:%s grid=%d,%d,%d block=%d,%d,%d smem=%d regs=%d sms=%d", base,
-             k->source ? k->source->name : "", l->grid[0], l->grid[1], l->grid[2], l->block[0],
-             l->block[1], l->block[2], l->smem, k->regs, rf_kernel_sms(k));
+    int w = snprintf(buf, n, "%s:%s grid=%d,%d,%d block=%d,%d,%d smem=%d regs=%d sms=%d", base,
+                     k->source ? k->source->name : "", l->grid[0], l->grid[1], l->grid[2],
+                     l->block[0], l->block[1], l->block[2], l->smem, k->regs, rf_kernel_sms(k));
+    /* The run's draws, where they are not the default's (seed 1). */
+    if (k->profile.seed != 1 && w >= 0 && (size_t)w < n)
+        snprintf(buf + w, n - (size_t)w, " seed=%llu", (unsigned long long)k->profile.seed);
 }
 
 void rf_calib_init_kernel(rf_calib *c, const char *gpu, const rf_kernel *k)

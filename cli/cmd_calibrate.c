@@ -80,7 +80,9 @@ static void usage(FILE *out)
             "  -o FILE            the calibration record to write (also --output)\n"
             "  --sms N            SMs the grid is spread over (default: the GPU's); the\n"
             "                     busiest SM's share is sampled (1: the whole grid on one SM)\n"
-            "  --seed S           sampler seed (default 1)\n"
+            "  --seed S           the run sampled (default 1): the windows' branch, loop\n"
+            "                     and cache draws, walked alike by the closed forms;\n"
+            "                     the record serves estimate --seed S\n"
             "  --jobs N           threads running the windows, the fit's window models,\n"
             "                     the level's draws and the CTA walks of the kernel's\n"
             "                     characterisation at once (default: all cores;\n"
@@ -549,6 +551,7 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     }
     if (seed_s && parse_u64("seed", seed_s, &co.seed, &err))
         return fail(m, &err);
+    ko.seed = seed_s;   /* the run sampled: its walk takes the windows' draws */
     long sms = 0;   /* 0: the GPU's */
     if (sms_s && rf_parse_long_in(sms_s, 1, 65536, RF_CLI_WHERE, 0, "sms", &sms, &err))
         return fail(m, &err);

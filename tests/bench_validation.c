@@ -62,6 +62,12 @@
  * every point of those calibrations goes to FILE, a tab-separated line
  * each (set, kernel, design, seed, the record's samples, full-run IPC,
  * estimate, interval), for a constant's rule to be re-scanned offline.
+ * RF_BENCH_RUNS=N adds the kernels' other runs: sampler seeds 2..N (the
+ * draws of branches, loop trips and cache hits: another run of each
+ * kernel, one the models were not chosen on), each estimated with its own
+ * draws (rf_profile.seed, `estimate --seed`), uncalibrated and with its
+ * own record (`calibrate --seed S`: the run's walk and windows), against
+ * its full runs (cached with "|seed=S" after the key).
  */
 #include <math.h>
 #include <stdio.h>
@@ -240,6 +246,126 @@ static void score(kjob *kj)
         kj->spd_sum += e, kj->spd_max = fmax(kj->spd_max, e);
         kj->nspd++;
     }
+}
+
+/* RF_BENCH_RUNS=N (header): per set, the uncalibrated and calibrated
+ * mean / worst |IPC error|, the speedup error and the interval's cover on
+ * the runs of seeds 2..N, beside seed 1's (the main table's). */
+static int other_runs(const kjob *jobs, const int *first, int nruns)
+{
+    printf("\nthe kernels' other runs (sampler seeds 2-%d, each estimated with its own draws, "
+           "estimate --seed;\ncalibrated: each run's own record, calibrate --seed):\n", nruns);
+    printf("  %-10s %5s %16s %16s %16s %9s\n", "set", "seed", "unc mean/worst", "cal mean/worst",
+           "speedup mean", "in 95% PI");
+    const char *cache = getenv("RF_BENCH_VALCACHE");
+    for (int s = 0; s < 2; s++) {
+        double all_u = 0, all_c = 0, all_sp = 0, all_max = 0;
+        int all_n = 0, all_nsp = 0, all_in = 0;
+        for (int seed = 2; seed <= nruns; seed++) {
+            int nk = first[s + 1] - first[s];
+            kjob *sj = calloc((size_t)(nk > 0 ? nk : 1), sizeof *sj);
+            benchrun_point *pts = calloc((size_t)nk * NDESIGN + 1, sizeof *pts);
+            if (!sj || !pts) {
+                free(sj);
+                free(pts);
+                return 1;
+            }
+            for (int i = 0; i < nk; i++) {
+                const kjob *kj = &jobs[first[s] + i];
+                kjob *o = &sj[i];
+                rf_kernel_opts ko;
+                memset(&ko, 0, sizeof ko);
+                char text[24];
+                snprintf(text, sizeof text, "%d", seed);
+                ko.seed = text;
+                rf_err err;
+                *o = *kj;
+                o->k = NULL;
+                if (rf_kernel_load(kj->spec, &ko, &o->k, &err)) {
+                    fprintf(stderr, "bench_validation: %s: %s\n", kj->spec, err.msg);
+                    return 1;
+                }
+                rf_kernel_spread(o->k, kj->sms);
+                /* The run's own record: calibrate --seed S (its walk and
+                 * its windows take the run's draws). */
+                long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+                rf_calib_opts co = {0, (uint64_t)seed, NULL, false, NULL, ncpu > 1 ? (int)ncpu : 1};
+                rf_ctaset *walked = NULL;
+                rf_calib_report *rep = malloc(sizeof *rep);
+                int rc = rep ? rf_kchar_compute_walked_jobs(&o->gpu, o->k, &o->kc, &walked, co.jobs,
+                                                            &err)
+                             : RF_ENOMEM;
+                if (!rc)
+                    rc = rf_calib_run_walked(&o->gpu, GPU_NAME, o->k, &o->kc, walked, &co, &o->cal,
+                                             rep, &err);
+                rf_kchar_ctaset_free(walked);
+                free(rep);
+                if (rc) {
+                    fprintf(stderr, "bench_validation: %s seed %d: %s\n", kj->spec, seed, err.msg);
+                    return 1;
+                }
+                for (int d = 0; d < NDESIGN; d++) {
+                    benchrun_point *p = &pts[i * NDESIGN + d];
+                    *p = kj->pts[d];
+                    p->gpu = &o->gpu;
+                    p->k = o->k;
+                    p->ipc = 0;
+                    p->stats = NULL;
+                    size_t len = strlen(p->key);
+                    snprintf(p->key + len, sizeof p->key - len, "|seed=%d", seed);
+                }
+            }
+            if (cache)
+                benchrun_cache_load(cache, pts, nk * NDESIGN);
+            benchrun_full(pts, nk * NDESIGN, 0);
+            if (cache && benchrun_cache_save(cache, pts, nk * NDESIGN))
+                fprintf(stderr, "bench_validation: %s: cannot write the cache\n", cache);
+            double su = 0, sc = 0, mu = 0, mc = 0, ssp = 0;
+            int n = 0, nsp = 0, in = 0;
+            for (int i = 0; i < nk; i++) {
+                kjob *o = &sj[i];
+                rf_shape sh = job_shape(o);
+                rf_estimate ec[NDESIGN], eu[NDESIGN];
+                bool ok[NDESIGN];
+                for (int d = 0; d < NDESIGN; d++) {
+                    const benchrun_point *p = &pts[i * NDESIGN + d];
+                    rf_err err;
+                    ok[d] = !p->rc && p->ipc > 0
+                         && !rf_extrap_estimate(&o->gpu, &p->d, &o->kc, &sh, &o->cal, &ec[d], &err)
+                         && !rf_extrap_estimate(&o->gpu, &p->d, &o->kc, &sh, NULL, &eu[d], &err);
+                    if (!ok[d])
+                        continue;
+                    double eU = fabs(eu[d].ipc - p->ipc) / p->ipc;
+                    double eC = fabs(ec[d].ipc - p->ipc) / p->ipc;
+                    su += eU, sc += eC, mu = fmax(mu, eU), mc = fmax(mc, eC), n++;
+                    in += p->ipc >= ec[d].ipc_lo && p->ipc <= ec[d].ipc_hi;
+                    if (getenv("RF_BENCH_VERBOSE"))
+                        printf("    %-12s %-16s seed %d sim %.4f cal %.4f [%.4f, %.4f] unc %.4f\n",
+                               o->name, design_label[d], seed, p->ipc, ec[d].ipc, ec[d].ipc_lo,
+                               ec[d].ipc_hi, eu[d].ipc);
+                }
+                for (int d = 1; ok[0] && d < NDESIGN; d++)
+                    if (ok[d]) {
+                        double ss = pts[i * NDESIGN + d].ipc / pts[i * NDESIGN].ipc;
+                        ssp += fabs(ec[d].ipc / ec[0].ipc - ss) / ss;
+                        nsp++;
+                    }
+                rf_kernel_destroy(o->k);
+            }
+            printf("  %-10s %5d %7.2f/%6.2f%% %7.2f/%6.2f%% %15.2f%% %8.1f%%\n", jobs[first[s]].set,
+                   seed, n ? 100 * su / n : 0, 100 * mu, n ? 100 * sc / n : 0, 100 * mc,
+                   nsp ? 100 * ssp / nsp : 0, n ? 100.0 * in / n : 0);
+            all_u += su, all_c += sc, all_sp += ssp, all_n += n, all_nsp += nsp, all_in += in;
+            all_max = fmax(all_max, mc);
+            free(pts);
+            free(sj);
+        }
+        if (all_n)
+            printf("  %-10s  2-%-2d %7.2f%%         %7.2f/%6.2f%% %15.2f%% %8.1f%%\n",
+                   jobs[first[s]].set, nruns, 100 * all_u / all_n, 100 * all_c / all_n,
+                   100 * all_max, all_nsp ? 100 * all_sp / all_nsp : 0, 100.0 * all_in / all_n);
+    }
+    return 0;
 }
 
 /* One calibration seed's figures over a set: calibrated |IPC error| sum,
@@ -541,6 +667,9 @@ static int run_mode(int sms)
         fprintf(stderr, "bench_validation: %s: cannot write the dump\n", dump_path);
     if (seeds && atoi(seeds) > 1)
         seed_spread(jobs, first, atoi(seeds) > 16 ? 16 : atoi(seeds), dump);
+    const char *runs = getenv("RF_BENCH_RUNS");
+    if (runs && atoi(runs) > 1 && other_runs(jobs, first, atoi(runs) > 16 ? 16 : atoi(runs)))
+        fprintf(stderr, "bench_validation: the other runs could not be measured\n");
     if (dump)
         fclose(dump);
     for (int i = 0; i < nk; i++) {

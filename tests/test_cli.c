@@ -133,6 +133,30 @@ static void records_are_not_misapplied(void **state)
     assert_int_equal(r.status, 0);
     assert_true(clirun_csv_get(r.out, "calibrated", 1) == 1);
     free(r.out);
+    /* Another seed is another run, with its own record beside seed 1's:
+     * estimate --seed 2 takes it, --seed 3 has none and says so. */
+    snprintf(args, sizeof args,
+             "calibrate --gpu fermi-gtx480 --kernel %s/reduce.spec --budget-cycles 6000 --quiet "
+             "--seed 2 -o %s/r.csv", dir, dir);
+    r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    free(r.out);
+    for (int s = 1; s <= 3; s++) {
+        snprintf(args, sizeof args,
+                 "estimate --gpu fermi-gtx480 --kernel %s/reduce.spec --seed %d --calib %s/r.csv "
+                 "--csv", dir, s, dir);
+        r = clirun_run(args);
+        assert_int_equal(r.status, 0);
+        assert_true(clirun_csv_get(r.out, "calibrated", 1) == (s <= 2));
+        free(r.out);
+    }
+    snprintf(args, sizeof args,
+             "estimate --gpu fermi-gtx480 --kernel %s/reduce.spec --seed 3 --calib %s/r.csv", dir,
+             dir);
+    r = clirun_run(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "regs=12 sms=15 seed=3 in "));
+    free(r.out);
     snprintf(args, sizeof args,
              "estimate --gpu fermi-gtx480 --kernel %s/reduce.spec --grid 64 --calib %s/r.csv --csv",
              dir, dir);

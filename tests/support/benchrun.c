@@ -111,6 +111,7 @@ static void *runner(void *arg)
         rf_sim_opts o;
         rf_sim_opts_init(&o);
         o.sms = 1;
+        o.seed = p->k->profile.seed;     /* the run the kernel names */
         rf_sim_stats st;
         rf_err err;
         double t0 = benchrun_cpu_s();

@@ -12,8 +12,10 @@
 #include "../../inputs/kernel.h"
 #include "../../sampler/sim.h"
 
-/* One full run: the whole grid on one SM (rf_sim_opts.sms = 1, seed 1), as
- * `rfkit simulate --full` and `estimate --sms 1` describe it. */
+/* One full run: the whole grid on one SM (rf_sim_opts.sms = 1), or the
+ * share of a spread kernel, with the kernel's draws (rf_sim_opts.seed =
+ * k->profile.seed, 1 as loaded), as `rfkit simulate --full` and `estimate`
+ * describe it. */
 typedef struct benchrun_point {
     const rf_gpu *gpu;
     const rf_kernel *k;
