@@ -58,7 +58,10 @@
  * keyed "sms=N|set|kernel|design", those of --sms 1 without the prefix).  RF_BENCH_KERNELS=a,b limits the
  * run to the kernels named; RF_BENCH_VERBOSE=1 prints every point;
  * RF_BENCH_SEEDS=N adds each set's calibrated figures over calibration
- * seeds 1..N (N more calibrations per kernel); with RF_BENCH_DUMP=FILE,
+ * seeds 1..N (N more calibrations per kernel: windows of seed S on seed
+ * 1's walk, the record applied to seed 1's run, a measure of the windows'
+ * noise on one run; `calibrate --seed S` instead samples and walks run S,
+ * RF_BENCH_RUNS below); with RF_BENCH_DUMP=FILE,
  * every point of those calibrations goes to FILE, a tab-separated line
  * each (set, kernel, design, seed, the record's samples, full-run IPC,
  * estimate, interval), for a constant's rule to be re-scanned offline.
