@@ -198,6 +198,7 @@ static int kernel_info(const rf_repro_opts *o, const rf_gpu *gpu, kinfo *ki, rf_
     int rc = rf_kernel_load(path, &ko, &k, err);
     if (rc)
         return rc;
+    k->profile.seed = o->seed;              /* the run the sampler makes */
     /* Over the register limit the kernel is spilled to the limit (as the
      * runs do), so the limit is its count. */
     int regs = k->regs < gpu->max_regs_per_thread ? k->regs : gpu->max_regs_per_thread;

@@ -205,8 +205,10 @@ static int load_one(int i, void *ctx, rf_err *err)
     rf_kernel_opts ko;
     memset(&ko, 0, sizeof ko);
     int rc = rf_kernel_load(path, &ko, &s->k, err);
-    if (rc == 0)
+    if (rc == 0) {
+        s->k->profile.seed = x->o->seed;    /* the run the sampler makes */
         rc = rf_kernel_fit_regs(s->k, &x->gpu, err);
+    }
     if (rc == 0)
         rc = rf_kchar_compute(&x->gpu, s->k, &s->kc, err);
     if (rc < 0)

@@ -29,6 +29,7 @@ static int load(const rf_repro_opts *o, const char *gpu_name, const char *name, 
     memset(&ko, 0, sizeof ko);
     if ((rc = rf_kernel_load(path, &ko, k, err)) != 0)
         return rc;
+    (*k)->profile.seed = o->seed;           /* the run the sampler makes */
     if ((rc = rf_kernel_fit_regs(*k, gpu, err)) != 0) {
         rf_kernel_destroy(*k);
         *k = NULL;

@@ -105,8 +105,10 @@ static int power_one(int i, void *ctx, rf_err *err)
     rf_kernel *k = NULL;
     rf_ipc_kernel kc;
     int rc = rf_kernel_load(path, &ko, &k, err);
-    if (rc == 0)
+    if (rc == 0) {
+        k->profile.seed = x->o->seed;       /* the run the sampler makes */
         rc = rf_kernel_fit_regs(k, &x->gpu, err);
+    }
     if (rc == 0)
         rc = rf_kchar_compute(&x->gpu, k, &kc, err);
     for (int m = 0; m < 2 && rc == 0; m++) {

@@ -24,6 +24,7 @@ int rf_rr_open(const rf_repro_opts *o, const rf_gpu *gpu, const char *name, int 
     int rc = rf_kernel_load(path, &ko, &rk->k, err);
     if (rc)
         return rc;
+    rk->k->profile.seed = seed;             /* the run the sampler makes */
     rc = rf_kernel_fit_regs(rk->k, gpu, err);
     if (rc == 0)
         rc = rf_kchar_compute(gpu, rk->k, &rk->kc, err);
