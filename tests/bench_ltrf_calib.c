@@ -39,6 +39,13 @@
  * runs keep seed 1);
  * RF_BENCH_SEEDS=N adds each set's and pool's calibrated figures over
  * calibration seeds 1..N (N more calibrations per kernel and pool);
+ * RF_BENCH_RUNS=N adds the kernels' other runs, sampler seeds 2..N (the
+ * draws of loop trips, branches and cache hits: another run of each
+ * kernel, one no term was chosen on): each run walked with its own draws
+ * (rf_profile.seed), calibrated on its own windows (calibrate --seed S)
+ * and scored against its own full runs (cached with "|seed=S" after the
+ * key): per seed and column, calibrated mean / worst |error| and the
+ * share inside the 95% interval, then the seeds' points together;
  * RF_BENCH_VERBOSE=1 prints every kernel's windows and points;
  * RF_BENCH_HITS=1 runs RFC #7 again at both pools with the sampler's
  * counters and prints its register-cache hit rate beside the uncalibrated
@@ -130,7 +137,9 @@ static void design_of(int pool, const point *p, rf_design *d)
     d->plus = p->plus;
 }
 
-static int load(const rf_gpu *gpu, const char *dir, const char *name, int set, kjob *j)
+/* Kernel `name` of set, run `run` (its draws' seed, 1 the default). */
+static int load(const rf_gpu *gpu, const char *dir, const char *name, int set, uint64_t run,
+                kjob *j)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s.spec", dir, name);
@@ -141,6 +150,7 @@ static int load(const rf_gpu *gpu, const char *dir, const char *name, int set, k
         fprintf(stderr, "bench_ltrf_calib: %s\n", err.msg);
         return -1;
     }
+    j->k->profile.seed = run;
     long cap = MAX_THREADS / (rf_kernel_threads(j->k) > 0 ? rf_kernel_threads(j->k) : 1);
     if (rf_kernel_ctas(j->k) > cap) {       /* a shorter grid, same code */
         j->k->launch.grid[0] = (int)cap;
@@ -166,6 +176,11 @@ static int load(const rf_gpu *gpu, const char *dir, const char *name, int set, k
             b->k = j->k;
             design_of(pools[p], &pts[i], &b->d);
             snprintf(b->key, sizeof b->key, "%d|%s|%d|%s", set, name, pools[p], pts[i].label);
+            if (run != 1) {
+                size_t len = strlen(b->key);
+                snprintf(b->key + len, sizeof b->key - len, "|seed=%llu",
+                         (unsigned long long)run);
+            }
         }
     return 0;
 }
@@ -365,6 +380,63 @@ static void seed_spread(const rf_gpu *gpu, kjob *jobs, int nk, int nseeds)
     free(all);
 }
 
+/* RF_BENCH_RUNS=N (header): the kernels of jobs again as the runs of
+ * seeds 2..N, each calibrated on its own windows. */
+static int other_runs(const rf_gpu *gpu, const kjob *jobs, int nk, int nruns)
+{
+    static kjob oj[MAXK];
+    static benchrun_point all[MAXK * NPOOL * NPT];
+    const char *dirs[2] = {"inputs/kernels", "inputs/validation"};
+    const char *cache = getenv("RF_BENCH_LTRFCACHE");
+    double cal[2][NPOOL] = {{0}}, worst[2][NPOOL] = {{0}};
+    int n[2][NPOOL] = {{0}}, in[2][NPOOL] = {{0}};
+    printf("\nthe kernels' other runs (sampler seeds 2-%d, each walked with its own draws and "
+           "calibrated on its own windows,\ncalibrate --seed): calibrated mean / worst |error|, "
+           "in 95%% interval\n", nruns);
+    printf("  %-8s %22s %22s %22s %22s\n", "seed", "tuning, pref.", "tuning, 8 warps",
+           "valid., pref.", "valid., 8 warps");
+    for (int run = 2; run <= nruns; run++) {
+        for (int i = 0; i < nk; i++)
+            if (load(gpu, dirs[jobs[i].set], jobs[i].name, jobs[i].set, (uint64_t)run, &oj[i]))
+                return 1;
+        for (int i = 0; i < nk; i++)
+            memcpy(&all[i * NPOOL * NPT], oj[i].full, sizeof oj[i].full);
+        if (cache)
+            benchrun_cache_load(cache, all, nk * NPOOL * NPT);
+        benchrun_full(all, nk * NPOOL * NPT, 2);
+        if (cache && benchrun_cache_save(cache, all, nk * NPOOL * NPT))
+            fprintf(stderr, "bench_ltrf_calib: %s: cannot write the cache\n", cache);
+        for (int i = 0; i < nk; i++) {
+            memcpy(oj[i].full, &all[i * NPOOL * NPT], sizeof oj[i].full);
+            oj[i].seed = (uint64_t)run;
+            if (calibrate_and_estimate(gpu, &oj[i], false))
+                return 1;
+        }
+        printf("  %-8d", run);
+        for (int s = 0; s < 2; s++)
+            for (int p = 0; p < NPOOL; p++) {
+                static setsum sum;
+                summarise(oj, nk, s, p, &sum);
+                printf(" %6.2f/%6.2f%% %6.1f%%", sum.n ? 100 * sum.cal_sum / sum.n : 0,
+                       100 * sum.cal_max, sum.n ? 100.0 * sum.in / sum.n : 0);
+                cal[s][p] += sum.cal_sum;
+                worst[s][p] = fmax(worst[s][p], sum.cal_max);
+                n[s][p] += sum.n;
+                in[s][p] += sum.in;
+            }
+        printf("\n");
+        for (int i = 0; i < nk; i++)
+            rf_kernel_destroy(oj[i].k);
+    }
+    printf("  2-%-6d", nruns);
+    for (int s = 0; s < 2; s++)
+        for (int p = 0; p < NPOOL; p++)
+            printf(" %6.2f/%6.2f%% %6.1f%%", n[s][p] ? 100 * cal[s][p] / n[s][p] : 0,
+                   100 * worst[s][p], n[s][p] ? 100.0 * in[s][p] / n[s][p] : 0);
+    printf("\n");
+    return 0;
+}
+
 static void verbose_kernel(const kjob *j)
 {
     printf("  %s\n", j->name);
@@ -513,7 +585,7 @@ int main(int argc, char **argv)
         }
         for (int i = 0; i < n; i++) {
             if (nk < MAXK && (!only || benchrun_listed(only, names[i]))
-                && load(&gpu, dirs[s], names[i], s, &jobs[nk]) == 0) {
+                && load(&gpu, dirs[s], names[i], s, 1, &jobs[nk]) == 0) {
                 jobs[nk].seed = seed;
                 if (s == 1 && jobs[nk].k->regs < 20)
                     rf_kernel_destroy(jobs[nk].k);
@@ -656,6 +728,10 @@ int main(int argc, char **argv)
     const char *seeds = getenv("RF_BENCH_SEEDS");
     if (seeds && atoi(seeds) > 1)
         seed_spread(&gpu, jobs, nk, atoi(seeds) > 16 ? 16 : atoi(seeds));
+    const char *runs = getenv("RF_BENCH_RUNS");
+    if (runs && atoi(runs) > 1
+        && other_runs(&gpu, jobs, nk, atoi(runs) > 16 ? 16 : atoi(runs)))
+        fprintf(stderr, "bench_ltrf_calib: the other runs could not be measured\n");
     if (getenv("RF_BENCH_HITS"))
         hit_rates(jobs, nk);
     for (int i = 0; i < nk; i++)
