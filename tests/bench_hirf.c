@@ -58,7 +58,12 @@
  * RF_BENCH_HIRFCACHE=FILE keeps Table 6's full runs (IPC, cycles, CPU
  * time, conflicts) and reuses them (delete it when the sampler or a kernel
  * changes); RF_BENCH_KERNELS=a,b limits Tables 6 and 7 to the kernels
- * named; RF_BENCH_VERBOSE=1 prints every point.
+ * named; RF_BENCH_VERBOSE=1 prints every point.  RF_BENCH_RUNS=N adds
+ * Table 6's summary on the kernels' other runs, sampler seeds 2..N (the
+ * draws of loop trips, branches and cache hits: runs no term was chosen
+ * on), each walked with its own draws (rf_profile.seed) and calibrated on
+ * its own windows (calibrate --seed S), against its own full runs (cached
+ * in FILE.seedS).
  *
  * usage: bench_hirf [--validation | KERNEL.spec ...]
  *        (default: Tables 1-5 on inputs/kernels/ *.spec, then Tables 6-7;
@@ -490,7 +495,9 @@ static vsum vsummarise(vjob *jobs, int n)
     return s;
 }
 
-static int vsetup(vjob *j, const rf_gpu *gpu, const char *set, const char *dir, const char *name)
+/* Kernel `name` of set, run `run` (its draws' seed, 1 the default). */
+static int vsetup(vjob *j, const rf_gpu *gpu, const char *set, const char *dir, const char *name,
+                  uint64_t run)
 {
     char path[512];
     rf_err err = {0};
@@ -501,6 +508,7 @@ static int vsetup(vjob *j, const rf_gpu *gpu, const char *set, const char *dir, 
         fprintf(stderr, "bench_hirf: %s\n", err.msg);
         return -1;
     }
+    j->k->profile.seed = run;
     j->regs = j->k->regs;
     for (int c = 0; c < NVP; c++) {
         benchrun_point *p = &j->pts[c];
@@ -511,27 +519,29 @@ static int vsetup(vjob *j, const rf_gpu *gpu, const char *set, const char *dir, 
         j->conf[c] = -1;
         snprintf(p->key, sizeof p->key, "%.32s|%.16s|%.60s|%s", gpu->name, set, name,
                  cfgs[val_cfg[c]].label);
+        if (run != 1) {
+            size_t len = strlen(p->key);
+            snprintf(p->key + len, sizeof p->key - len, "|seed=%llu", (unsigned long long)run);
+        }
     }
     return 0;
 }
 
-/* Calibrate (timed, kernel characterisation included) and estimate. */
-static void vscore(vjob *j, const rf_gpu *gpu)
+/* Calibrate (timed, kernel characterisation included) with the windows'
+ * sampler seed `seed`, and estimate. */
+static void vscore(vjob *j, const rf_gpu *gpu, uint64_t seed)
 {
     rf_err err = {0};
     rf_calib_report *rep = malloc(sizeof *rep);
     double t0 = benchrun_proc_cpu_s(), w0 = benchrun_wall_s();
-    /* RF_BENCH_CALSEED=S: the windows' sampler seed (default 1), against
-     * the same full runs (seed 1). */
-    const char *senv = getenv("RF_BENCH_CALSEED");
-    uint64_t seed = senv && atoll(senv) > 0 ? (uint64_t)atoll(senv) : 1;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = ncpu > 1 ? (int)ncpu : 1;
     rf_calib_opts co = {0, seed, NULL, false, NULL, jobs};
     /* As rfkit calibrate runs it: the characterisation's CTA walks serve
-     * the calibration's at seed 1. */
+     * the calibration's where both take the run's draws. */
     rf_ctaset *walked = NULL;
-    if (!rep || rf_kchar_compute_walked_jobs(gpu, j->k, &j->kc, seed <= 1 ? &walked : NULL, jobs,
+    if (!rep || rf_kchar_compute_walked_jobs(gpu, j->k, &j->kc,
+                                             seed == j->k->profile.seed ? &walked : NULL, jobs,
                                              &err)
         || rf_calib_run_walked(gpu, gpu->name, j->k, &j->kc, walked, &co, &j->cal, rep, &err)) {
         fprintf(stderr, "bench_hirf: calibrate %s: %s\n", j->name, err.msg);
@@ -609,6 +619,57 @@ static double estimate_command_ms(const char *argv0, const char *dir, const char
     return benchrun_cmd_ms(argv, EST_CMD_REPS);
 }
 
+/* RF_BENCH_RUNS=N (header): Table 6's kernels again as the runs of seeds
+ * 2..N, each walked with its own draws and calibrated on its own windows;
+ * per seed and set the calibrated mean / worst, the uncalibrated mean, the
+ * share inside the 95% interval and its median width. */
+static int other_runs(const rf_gpu *gpu, const vjob *jobs, int nk, const int *first, int nruns)
+{
+    static vjob oj[2 * VALMAX];
+    static benchrun_point all[2 * VALMAX * NVP];
+    const char *dirs[2] = {"inputs/kernels", "inputs/validation"};
+    const char *cache = getenv("RF_BENCH_HIRFCACHE");
+    printf("\nTable 6 on the kernels' other runs (sampler seeds 2-%d, each walked with its own "
+           "draws and calibrated\non its own windows, calibrate --seed): HI-RF points, "
+           "calibrated mean / worst, uncalibrated mean, in 95%% interval @ median width\n",
+           nruns);
+    for (int run = 2; run <= nruns; run++) {
+        for (int i = 0; i < nk; i++)
+            if (vsetup(&oj[i], gpu, jobs[i].set, dirs[i >= first[1]], jobs[i].name,
+                       (uint64_t)run))
+                return -1;
+        char path[600];
+        if (cache)
+            snprintf(path, sizeof path, "%s.seed%d", cache, run);
+        vcache_load(cache ? path : NULL, oj, nk);
+        int na = 0;
+        for (int i = 0; i < nk; i++)
+            for (int c = 0; c < NVP; c++)
+                all[na++] = oj[i].pts[c];
+        benchrun_full(all, na, 2);
+        for (int i = 0; i < nk; i++)
+            for (int c = 0; c < NVP; c++) {
+                oj[i].pts[c] = all[i * NVP + c];
+                oj[i].pts[c].stats = &oj[i].st[c];
+            }
+        if (cache)
+            vcache_save(path, oj, nk);
+        for (int i = 0; i < nk; i++)
+            vscore(&oj[i], gpu, (uint64_t)run);
+        printf("  seed %-3d", run);
+        for (int s = 0; s < 2; s++) {
+            vsum v = vsummarise(&oj[first[s]], first[s + 1] - first[s]);
+            printf("   %s %5.2f/%6.2f%% unc %5.2f%% %5.1f%%@%5.2f%%", s ? "validation" : "nine",
+                   100 * v.cal_mean, 100 * v.cal_max, 100 * v.unc_mean,
+                   v.pts ? 100.0 * v.in / v.pts : 0, 100 * v.width_med);
+        }
+        printf("\n");
+        for (int i = 0; i < nk; i++)
+            rf_kernel_destroy(oj[i].k);
+    }
+    return 0;
+}
+
 static int validation_tables(const rf_gpu *gpu, const char *argv0)
 {
     const struct {
@@ -627,7 +688,7 @@ static int validation_tables(const rf_gpu *gpu, const char *argv0)
         first[s] = nk;
         for (int i = 0; i < n; i++) {
             if ((!only || benchrun_listed(only, names[i]))
-                && vsetup(&jobs[nk], gpu, sets[s].set, sets[s].dir, names[i]) == 0)
+                && vsetup(&jobs[nk], gpu, sets[s].set, sets[s].dir, names[i], 1) == 0)
                 nk++;
             free(names[i]);
         }
@@ -655,8 +716,12 @@ static int validation_tables(const rf_gpu *gpu, const char *argv0)
         vcache_save(cache, jobs, nk);
     /* Calibrations one after another, each on every core as rfkit
      * calibrate runs it (its CPU time every thread's, and its wall). */
+    /* RF_BENCH_CALSEED=S: the windows' sampler seed (default 1), against
+     * the same full runs (seed 1). */
+    const char *senv = getenv("RF_BENCH_CALSEED");
+    uint64_t calseed = senv && atoll(senv) > 0 ? (uint64_t)atoll(senv) : 1;
     for (int i = 0; i < nk; i++)
-        vscore(&jobs[i], gpu);
+        vscore(&jobs[i], gpu, calseed);
 
     vsum sum[2];
     for (int s = 0; s < 2; s++)
@@ -787,6 +852,10 @@ static int validation_tables(const rf_gpu *gpu, const char *argv0)
         printf("  CAC > base: static counts concentrate the writes %d, same balance %d, write "
                "order %d\n\n", nwhy[0], nwhy[1], nwhy[2]);
     }
+    const char *runs = getenv("RF_BENCH_RUNS");
+    if (runs && atoi(runs) > 1
+        && other_runs(gpu, jobs, nk, first, atoi(runs) > 16 ? 16 : atoi(runs)))
+        fprintf(stderr, "bench_hirf: the other runs could not be measured\n");
     for (int i = 0; i < nk; i++)
         rf_kernel_destroy(jobs[i].k);
     return 0;
