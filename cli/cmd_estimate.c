@@ -78,6 +78,7 @@ static void print_csv(const char *gpu, const rf_kernel *k, const rf_design *d,
     RF_SW_COUNTER_COLUMNS(SW_NAME_)
     RF_RC_COUNTER_COLUMNS(SW_NAME_)
 #undef SW_NAME_
+    rf_csvw_field(&w, "seed");      /* the run described, as simulate's column */
     rf_csvw_end(&w);
     rf_csvw_field(&w, gpu);
     rf_csvw_field(&w, k->name);
@@ -104,6 +105,9 @@ static void print_csv(const char *gpu, const rf_kernel *k, const rf_design *d,
 #define RC_VALUE_(col, field) rf_csvw_num(&w, e->rcc.field);
     RF_RC_COUNTER_COLUMNS(RC_VALUE_)
 #undef RC_VALUE_
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)k->profile.seed);
+    rf_csvw_field(&w, seed);
     rf_csvw_end(&w);
     rf_csvw_flush(&w);
     rf_csvw_free(&w);

@@ -332,6 +332,8 @@ static void estimate_seed_names_the_run(void **state)
     assert_int_equal(c.status, 0);
     assert_string_equal(a.out, b.out);
     double ipc1 = clirun_csv_get(a.out, "ipc", 1), ipc3 = clirun_csv_get(c.out, "ipc", 1);
+    assert_true(clirun_csv_get(a.out, "seed", 1) == 1);
+    assert_true(clirun_csv_get(c.out, "seed", 1) == 3);
     assert_true(ipc1 > 0 && ipc3 > 0);
     assert_true(fabs(ipc1 - ipc3) > 0.01 * ipc1);
     FILE *f = fopen("build/test_cli_seed.csv", "w");
