@@ -126,8 +126,19 @@
  * stops early.  For a kernel's run (rf_kchar_compute) the sample is the
  * run's own CTAs, those SM 0 runs (grid CTAs 0, s, 2 s, ... of a grid
  * spread over s SMs), and never more than the run holds: a run of fewer
- * CTAs is described by exactly its CTAs. */
-#define RF_KCHAR_MC_CTAS 128
+ * CTAs is described by exactly its CTAs.  A sample cut at RF_KCHAR_MC_CTAS
+ * is one draw of the run's CTAs, and the estimate moves with it where the
+ * CTAs' paths differ (bfs's whole grid on fermi-gtx480, the same kernel's
+ * runs of sampler seeds 1-8: the full runs' IPC 1.1% apart (standard
+ * deviation), the estimates' 9.1% at 128 CTAs, 4.4% at 512).
+ * RF_KCHAR_MC_CTAS: the least error on the nine tuning kernels' runs of
+ * seeds 1-8 (bench_validation RF_BENCH_RUNS, uncalibrated mean over both
+ * run kinds, the whole grid and the default run's share: 128 CTAs 2.93 +
+ * 2.38%, 256 2.69 + 2.26%, 512 2.50 + 2.25%, 1024 2.37 + 2.25%) with
+ * `estimate` inside 10 ms on every bundled kernel (at 512, spmv's and
+ * nw_wave's whole grids take 13-15 ms on this project's 2-core machine;
+ * at 256, 9-10 ms). */
+#define RF_KCHAR_MC_CTAS 256
 #define RF_KCHAR_MC_MIN_CTAS 8
 #define RF_KCHAR_MC_STEP 8
 #define RF_KCHAR_MC_REL_SE 0.005
