@@ -144,8 +144,12 @@ static rf_shape job_shape(const kjob *kj)
     return sh;
 }
 
-/* sms 0: the GPU's count. */
-static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms)
+/* Kernel `name` of set, its run (the grid over sms SMs, 0: the GPU's
+ * count; the draws of seed `run`, 1 the default) calibrated as `rfkit
+ * calibrate --seed run` does, and its design points.  The default run's
+ * full run is timed again beside the calibration (run 1 only: the other
+ * runs report no cost). */
+static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms, uint64_t run)
 {
     rf_err err;
     char path[512];
@@ -166,12 +170,13 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms
         fprintf(stderr, "bench_validation: %s: %s\n", path, err.msg);
         return -1;
     }
+    kj->k->profile.seed = run;
     kj->sms = sms > 0 ? sms : (kj->gpu.sms > 0 ? kj->gpu.sms : 1);
     rf_kernel_spread(kj->k, kj->sms);
     double t0 = benchrun_proc_cpu_s(), w0 = benchrun_wall_s();
     /* The default thread count of `rfkit calibrate`: one per online CPU. */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    rf_calib_opts co = {0, 1, NULL, false, NULL, ncpu > 1 ? (int)ncpu : 1};
+    rf_calib_opts co = {0, run, NULL, false, NULL, ncpu > 1 ? (int)ncpu : 1};
     rf_ctaset *walked = NULL;
     int rc = rf_kchar_compute_walked_jobs(&kj->gpu, kj->k, &kj->kc, &walked, co.jobs, &err);
     if (!rc)
@@ -184,7 +189,7 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms
     }
     kj->cal_cpu_s = benchrun_proc_cpu_s() - t0;
     kj->cal_wall_s = benchrun_wall_s() - w0;
-    if (getenv("RF_BENCH_VERBOSE")) {
+    if (run == 1 && getenv("RF_BENCH_VERBOSE")) {
         const rf_plan *pl = &kj->rep->plan;
         long ctas = rf_kernel_ctas(kj->k);
         printf("  plan %-12s %ld CTAs, %d resident, est %.0f cycles (CTA life %.0f), "
@@ -205,9 +210,14 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms
                      design_label[i]);
         else
             snprintf(p->key, sizeof p->key, "%s|%s|%s", set, name, design_label[i]);
+        if (run != 1) {
+            size_t len = strlen(p->key);
+            snprintf(p->key + len, sizeof p->key - len, "|seed=%llu", (unsigned long long)run);
+        }
     }
     /* The default design's full run timed now, beside the calibration. */
-    kj->full_cpu_s = benchrun_retime(&kj->pts[0]);
+    if (run == 1)
+        kj->full_cpu_s = benchrun_retime(&kj->pts[0]);
     return 0;
 }
 
@@ -273,50 +283,14 @@ static int other_runs(const kjob *jobs, const int *first, int nruns)
                 free(pts);
                 return 1;
             }
+            const char *dir = s ? "inputs/validation" : "inputs/kernels";
             for (int i = 0; i < nk; i++) {
                 const kjob *kj = &jobs[first[s] + i];
                 kjob *o = &sj[i];
-                rf_kernel_opts ko;
-                memset(&ko, 0, sizeof ko);
-                char text[24];
-                snprintf(text, sizeof text, "%d", seed);
-                ko.seed = text;
-                rf_err err;
-                *o = *kj;
-                o->k = NULL;
-                if (rf_kernel_load(kj->spec, &ko, &o->k, &err)) {
-                    fprintf(stderr, "bench_validation: %s: %s\n", kj->spec, err.msg);
+                char *name = strdup(kj->name);
+                if (!name || setup(o, kj->set, dir, name, kj->sms, (uint64_t)seed))
                     return 1;
-                }
-                rf_kernel_spread(o->k, kj->sms);
-                /* The run's own record: calibrate --seed S (its walk and
-                 * its windows take the run's draws). */
-                long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-                rf_calib_opts co = {0, (uint64_t)seed, NULL, false, NULL, ncpu > 1 ? (int)ncpu : 1};
-                rf_ctaset *walked = NULL;
-                rf_calib_report *rep = malloc(sizeof *rep);
-                int rc = rep ? rf_kchar_compute_walked_jobs(&o->gpu, o->k, &o->kc, &walked, co.jobs,
-                                                            &err)
-                             : RF_ENOMEM;
-                if (!rc)
-                    rc = rf_calib_run_walked(&o->gpu, GPU_NAME, o->k, &o->kc, walked, &co, &o->cal,
-                                             rep, &err);
-                rf_kchar_ctaset_free(walked);
-                free(rep);
-                if (rc) {
-                    fprintf(stderr, "bench_validation: %s seed %d: %s\n", kj->spec, seed, err.msg);
-                    return 1;
-                }
-                for (int d = 0; d < NDESIGN; d++) {
-                    benchrun_point *p = &pts[i * NDESIGN + d];
-                    *p = kj->pts[d];
-                    p->gpu = &o->gpu;
-                    p->k = o->k;
-                    p->ipc = 0;
-                    p->stats = NULL;
-                    size_t len = strlen(p->key);
-                    snprintf(p->key + len, sizeof p->key - len, "|seed=%d", seed);
-                }
+                memcpy(&pts[i * NDESIGN], o->pts, NDESIGN * sizeof *pts);
             }
             if (cache)
                 benchrun_cache_load(cache, pts, nk * NDESIGN);
@@ -354,6 +328,9 @@ static int other_runs(const kjob *jobs, const int *first, int nruns)
                         nsp++;
                     }
                 rf_kernel_destroy(o->k);
+                free(o->rep);
+                free(o->pts);
+                free(o->name);
             }
             printf("  %-10s %5d %7.2f/%6.2f%% %7.2f/%6.2f%% %15.2f%% %8.1f%%\n", jobs[first[s]].set,
                    seed, n ? 100 * su / n : 0, 100 * mu, n ? 100 * sc / n : 0, 100 * mc,
@@ -597,7 +574,7 @@ static int run_mode(int sms)
                 free(names[i]);
                 continue;
             }
-            if (setup(&jobs[nk], sets[s].set, sets[s].dir, names[i], sms))
+            if (setup(&jobs[nk], sets[s].set, sets[s].dir, names[i], sms, 1))
                 return 1;
             nk++;
         }
