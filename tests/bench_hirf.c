@@ -519,10 +519,7 @@ static int vsetup(vjob *j, const rf_gpu *gpu, const char *set, const char *dir, 
         j->conf[c] = -1;
         snprintf(p->key, sizeof p->key, "%.32s|%.16s|%.60s|%s", gpu->name, set, name,
                  cfgs[val_cfg[c]].label);
-        if (run != 1) {
-            size_t len = strlen(p->key);
-            snprintf(p->key + len, sizeof p->key - len, "|seed=%llu", (unsigned long long)run);
-        }
+        benchrun_key_run(p, run);
     }
     return 0;
 }

@@ -176,11 +176,7 @@ static int load(const rf_gpu *gpu, const char *dir, const char *name, int set, u
             b->k = j->k;
             design_of(pools[p], &pts[i], &b->d);
             snprintf(b->key, sizeof b->key, "%d|%s|%d|%s", set, name, pools[p], pts[i].label);
-            if (run != 1) {
-                size_t len = strlen(b->key);
-                snprintf(b->key + len, sizeof b->key - len, "|seed=%llu",
-                         (unsigned long long)run);
-            }
+            benchrun_key_run(b, run);
         }
     return 0;
 }

@@ -210,10 +210,7 @@ static int setup(kjob *kj, const char *set, const char *dir, char *name, int sms
                      design_label[i]);
         else
             snprintf(p->key, sizeof p->key, "%s|%s|%s", set, name, design_label[i]);
-        if (run != 1) {
-            size_t len = strlen(p->key);
-            snprintf(p->key + len, sizeof p->key - len, "|seed=%llu", (unsigned long long)run);
-        }
+        benchrun_key_run(p, run);
     }
     /* The default design's full run timed now, beside the calibration. */
     if (run == 1)

@@ -148,6 +148,13 @@ void benchrun_full(benchrun_point *pts, int n, int nthreads)
         pthread_join(th[t], NULL);
 }
 
+void benchrun_key_run(benchrun_point *p, uint64_t run)
+{
+    size_t len = strlen(p->key);
+    if (run != 1 && len < sizeof p->key)
+        snprintf(p->key + len, sizeof p->key - len, "|seed=%llu", (unsigned long long)run);
+}
+
 double benchrun_retime(const benchrun_point *p)
 {
     benchrun_point q = *p;

@@ -28,6 +28,10 @@ typedef struct benchrun_point {
     rf_sim_stats *stats;    /* when set, the run's stats are copied here */
 } benchrun_point;
 
+/* The cache key of p's run with the draws of seed `run`: "|seed=S" after
+ * the key, nothing for seed 1 (the keys of every cache before seeds). */
+void benchrun_key_run(benchrun_point *p, uint64_t run);
+
 /* The thread CPU time of one more full run of p (p itself left as it
  * is): the denominator of a cost ratio, timed beside the cost it divides,
  * where p's own time may come from a cache filled in another state of a
