@@ -62,10 +62,11 @@
  *    sw_sync and sw_cost are fitted on the design's windows with the rest
  *    held (rf_calib_fit_sw; priors PRIOR_SW_SYNC, PRIOR_SW_COST).
  * 5. Level: the whole grid run through the population model at the default
- *    design and the fitted parameters (averaged over draws of the CTAs'
- *    paths until the mean's standard error is LEVEL_REL_SE, or half the windows'
- *    own noise on the level where that is wider, or the first draw alone
- *    when its batches of CTAs agree), over the wave formula's IPC there;
+ *    design and the fitted parameters (the run's own CTAs, those of the
+ *    kernel's draws; on a grid longer than LEVEL_MAX_CTAS, averaged over
+ *    draws of them until the mean's standard error is LEVEL_REL_SE, or half
+ *    the windows' own noise on the level where that is wider, or the first
+ *    draw alone when its batches of CTAs agree), over the wave formula's IPC there;
  *    estimates multiply by it (calibrate/extrapolate.c).  A short run
  *    (SHORT_LEVEL_WAVES) takes the fitted rate alone.
  * 6. Shrinkage: the weight on the calibrated correction, from the prior
@@ -173,30 +174,27 @@
 #define RATE_HI 2.0
 #define LEVEL_MAX_CTAS 4096
 #define WINDOW_MAX_CTAS 4096
-/* The level estimates the full run's expected IPC, not one draw's: a full
- * run is one draw of the CTAs' paths and cache outcomes, and the population
- * model replaying draw s follows the full run of draw s closely (reduce on
- * volta-hirf at the default parameters, seeds 1-5: 0.319 / 0.324 / 0.309 /
- * 0.317 / 0.333 against full runs 0.324 / 0.326 / 0.311 / 0.318 / 0.332),
- * so a level from one draw carries that draw's spread (2.4% sd there) into
- * every estimate.
- * Draws are added until the standard error of their mean (one draw's
- * standard deviation / sqrt(draws)) is at most LEVEL_REL_SE of it, up to
- * LEVEL_SEEDS; the deviation is the draws' own, from LEVEL_MIN_SEEDS
- * draws, or pooled with the first draw's batches where a long grid has
- * them (LEVEL_BATCH_INFLATE): a kernel whose paths hardly depend on the
- * draws stops at one to three, one with data-dependent paths runs up to
- * eight.  A draw costs a walk and a population-model run of the whole
- * grid, 4-16% of a full sampler run's CPU time.  LEVEL_REL_SE = 2%: the
- * windows set the level to their own noise, s / sqrt(n) (several percent,
- * calibrate/extrapolate.c), so a finer mean of the draws buys no accuracy
- * (chosen on the nine, calibration seeds 1-4).
- * The draws: draw 0 is the grid's n CTAs (n = min(grid, LEVEL_MAX_CTAS))
- * under the windows' seed (the full run's own CTAs at that seed), draw s
- * the next n, CTAs s n .. (s + 1) n - 1, under the same seed: a CTA's paths
- * and cache outcomes depend on its index and the seed alone, so the draws
- * are independent draws of the grid, and the CTAs the characterisation
- * walked (rf_kchar_compute_walked) serve again.
+/* The level describes the run the record is for: the kernel's draws
+ * (rf_profile.seed, calibrate --seed), whose CTAs' paths and cache outcomes
+ * the estimate walks too.  The population model replaying a draw's CTAs
+ * follows that draw's full run closely (reduce on volta-hirf at the
+ * default parameters, seeds 1-5: 0.319 / 0.324 / 0.309 / 0.317 / 0.333
+ * against full runs 0.324 / 0.326 / 0.311 / 0.318 / 0.332), so the run's
+ * own CTAs are its level.  Draw 0 is the grid's n CTAs (n = min(grid,
+ * LEVEL_MAX_CTAS)) under the run's seed: on a grid of at most
+ * LEVEL_MAX_CTAS CTAs the whole run, and the level is that draw's alone.
+ * On a longer grid draw s is the next n, CTAs s n .. (s + 1) n - 1 (a
+ * CTA's paths and cache outcomes depend on its index and the seed alone,
+ * and the CTAs the characterisation walked, rf_kchar_compute_walked, serve
+ * again), and draws are added until the standard error of their mean
+ * (one draw's standard deviation / sqrt(draws)) is at most LEVEL_REL_SE of
+ * it, up to LEVEL_SEEDS; the deviation is the draws' own, from
+ * LEVEL_MIN_SEEDS draws, or pooled with the first draw's batches where a
+ * long grid has them (LEVEL_BATCH_INFLATE).  A draw costs a walk and a
+ * population-model run, 4-16% of a full sampler run's CPU time.
+ * LEVEL_REL_SE = 2%: the windows set the level to their own noise, s /
+ * sqrt(n) (several percent, calibrate/extrapolate.c), so a finer mean of
+ * the draws buys no accuracy (chosen on the nine, calibration seeds 1-4).
  * Deterministic: the same draws in the same order. */
 #define LEVEL_SEEDS 8
 #define LEVEL_MIN_SEEDS 3
@@ -206,9 +204,9 @@
  * draws' standard error of LEVEL_WINDOW_SHARE of that adds
  * sqrt(1 + 0.5^2) - 1 = 12% to it in quadrature.  The draws stop at
  * max(LEVEL_REL_SE, LEVEL_WINDOW_SHARE s / sqrt(n)) of their mean, still
- * after LEVEL_MIN_SEEDS draws at least.  Where the windows are noisy (the
- * default run, whose windows read one SM's share: s 4-50%) three draws
- * serve where up to eight would run.  Chosen on the nine tuning kernels
+ * after LEVEL_MIN_SEEDS draws at least (a grid longer than LEVEL_MAX_CTAS:
+ * a shorter one's level is its one draw).  Where the windows are noisy
+ * (s 4-50%) three draws serve where up to eight would run.  Chosen on the nine tuning kernels
  * (bench_validation, fermi-gtx480, calibration seeds 1-4). */
 #define LEVEL_WINDOW_SHARE 0.5
 /* The first draw's batches: on a grid of LEVEL_BATCH_WAVES waves or more,
@@ -857,9 +855,11 @@ static int level_draw(int s, void *ctx)
 
 /* level = whole-grid IPC of the population model / that of the wave
  * formula, default design, calibrated parameters (single SM, as the
- * sampler's full run), the population model's IPC averaged over the CTA
- * paths and cache outcomes of up to LEVEL_SEEDS draws (the first draw0,
- * the rest from walked where it holds them), until their standard error,
+ * sampler's full run), the population model's IPC of the run's CTAs
+ * (draw0 where the windows' seed is the run's, else walked anew; on a grid
+ * longer than LEVEL_MAX_CTAS averaged over the paths and cache outcomes of
+ * up to LEVEL_SEEDS draws, the rest from walked where it holds them),
+ * until their standard error,
  * from their spread pooled with the first draw's batches (after one draw
  * where the grid has batches, else LEVEL_MIN_SEEDS), meets LEVEL_REL_SE
  * or LEVEL_WINDOW_SHARE.  Reads
@@ -890,8 +890,11 @@ int rf_calib_short_run(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
 
 static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
                               rf_calib *out, double rate, uint64_t seed, const rf_ctaset *draw0,
-                              const rf_ctaset *walked, int jobs, rf_err *err)
+                              const rf_ctaset *walked, int jobs, rf_calib_report *rep,
+                              rf_err *err)
 {
+    rep->level_draws = 0;
+    rep->level_ctas = 0;
     bool is_short;
     long res;
     int rc = rf_calib_short_run(gpu, k, kuse, &is_short, &res, err);
@@ -902,11 +905,26 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
         return RF_OK;
     }
     long total = rf_kernel_ctas(k);
+    /* The run the record describes (the kernel's draws, estimate --seed):
+     * its CTAs, the windows' first draw where the windows ran it too. */
+    uint64_t run = k->profile.seed > 0 ? k->profile.seed : 1;
+    rf_ctaset *own = NULL;
+    if (run != seed) {
+        rc = rf_kchar_ctaset_reuse_jobs(&walked, 1, gpu, k->func, &k->profile,
+                                        kuse->warps_per_cta, 0, level_ctas(k), rf_kernel_sms(k),
+                                        run, jobs, &own, err);
+        if (rc)
+            return rc;
+        draw0 = own;
+    }
+    bool whole = total <= LEVEL_MAX_CTAS;   /* draw 0 is the whole run */
     rf_design d;
     rf_design_init(&d);
     level_job *j = calloc(1, sizeof *j);
-    if (!j)
+    if (!j) {
+        rf_kchar_ctaset_free(own);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    }
     j->gpu = gpu;
     j->k = k;
     j->kuse = kuse;
@@ -914,18 +932,19 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     j->p = &out->params;
     j->draw0 = draw0;
     j->walked = walked;
-    j->seed = seed;
+    j->seed = run;
     j->n = level_ctas(k);
-    j->batched = res > 0 && total >= LEVEL_BATCH_WAVES * res;
+    j->batched = !whole && res > 0 && total >= LEVEL_BATCH_WAVES * res;
     rf_pool pool;
-    rc = rf_pool_start(&pool, jobs, LEVEL_SEEDS, level_draw, j, err);
+    rc = rf_pool_start(&pool, jobs, whole ? 1 : LEVEL_SEEDS, level_draw, j, err);
     if (rc) {
         free(j);
+        rf_kchar_ctaset_free(own);
         return rc;
     }
     /* Draws the rule takes at least: before the first, one where its
      * batches may settle it, else LEVEL_MIN_SEEDS. */
-    int need = j->batched ? 1 : LEVEL_MIN_SEEDS;
+    int need = j->batched || whole ? 1 : LEVEL_MIN_SEEDS;
     double ones[LEVEL_SEEDS], fluid = 0;
     int used = 0;
     /* The draws' target: LEVEL_REL_SE, or the share of the windows' noise
@@ -962,6 +981,8 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
         fluid = 0;
         for (int i = 0; i < used; i++)
             fluid += ones[i] / used;
+        if (whole)
+            break;
         /* One draw's relative variance: the batches' prior pooled with the
          * draws' own spread; the level's, that over the draws. */
         double ss = 0;
@@ -974,7 +995,10 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
             need = level_need(nu0, sb, target, used);
     }
     rf_pool_finish(&pool);
+    rep->level_draws = used;
+    rep->level_ctas = j->n;
     free(j);
+    rf_kchar_ctaset_free(own);
     if (rc)
         return rc;
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem, total, 1};
@@ -1771,7 +1795,7 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     free_sets(&c);
     if (!rc)
         rc = whole_kernel_level(gpu, k, &kuse, out, c.rate ? rep->fit.theta[c.np] : 1.0, seed,
-                                *draw0, walked, jobs, err);
+                                *draw0, walked, jobs, rep, err);
     if (!rc)
         rc = shrink_weight(gpu, k, kc, vwin, jobs, out, rep, err);
     if (!rc && nhirf > 0)

@@ -47,6 +47,10 @@ typedef struct rf_calib_report {
                               before they ran (rf_calib_plan_weight; 0: no windows) */
     int not_run;           /* windows the default budget bought and the calibration did
                               not run: their weight under RF_CALIB_WEIGHT_MIN */
+    int level_draws;       /* population-model runs the level took (0: a short run's,
+                              the fitted rate; 1 on a grid of at most LEVEL_MAX_CTAS
+                              CTAs: the run's own) */
+    long level_ctas;       /* CTAs of each (the grid, at most LEVEL_MAX_CTAS) */
 } rf_calib_report;
 
 typedef struct rf_calib_opts {

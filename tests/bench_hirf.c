@@ -661,6 +661,13 @@ static int other_runs(const rf_gpu *gpu, const vjob *jobs, int nk, const int *fi
                    v.pts ? 100.0 * v.in / v.pts : 0, 100 * v.width_med);
         }
         printf("\n");
+        if (getenv("RF_BENCH_VERBOSE"))
+            for (int i = 0; i < nk; i++) {
+                vsum v = vsummarise(&oj[i], 1);
+                printf("    %-10s %-12s cal %5.2f/%6.2f%% unc %5.2f%% in %d/%d\n", oj[i].set,
+                       oj[i].name, 100 * v.cal_mean, 100 * v.cal_max, 100 * v.unc_mean, v.in,
+                       v.pts);
+            }
         for (int i = 0; i < nk; i++)
             rf_kernel_destroy(oj[i].k);
     }

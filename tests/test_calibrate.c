@@ -107,6 +107,11 @@ static void calibrates_and_round_trips(void **state)
         assert_true(fabs(rep.s[i].ipc_fit - rep.s[i].ipc) < 0.15 * rep.s[i].ipc);
     }
     assert_true(cal.level > 0.5 && cal.level < 2.0);
+    /* The level is the run's own CTAs: hotspot's 1,024 (at most
+     * LEVEL_MAX_CTAS = 4,096, 256 waves of 4: not a short run) in one
+     * population-model run. */
+    assert_int_equal(rep.level_draws, 1);
+    assert_int_equal(rep.level_ctas, 1024);
     assert_true(cal.has_meas && cal.meas_reads > 0);
     /* The baseline windows' share of warps not exited (the sampler's mean
      * resident warps over the slots of the resident CTAs). */
@@ -214,6 +219,33 @@ static void walked_calibration_is_the_same(void **state)
     assert_true(a.rms_rel == b.rms_rel);
     assert_memory_equal(&a.params, &b.params, sizeof a.params);
     assert_memory_equal(a.cov, b.cov, sizeof a.cov);
+    rf_kchar_ctaset_free(walked);
+}
+
+/* Windows of another seed than the run's (the kernel's draws, seed 1):
+ * the level still takes the run's CTAs, from the characterisation's walk
+ * where it is given (a view of its rows) or walked anew, the same record
+ * either way. */
+static void level_takes_the_runs_ctas(void **state)
+{
+    fix *f = *state;
+    static rf_calib_report rep;
+    rf_calib a, b;
+    rf_err err;
+    rf_ipc_kernel kc;
+    rf_ctaset *walked = NULL;
+    assert_int_equal(rf_kchar_compute_walked(&f->gpu, f->k, &kc, &walked, &err), RF_OK);
+    assert_int_equal((int)walked->seed, 1);
+    rf_calib_opts co = {40000, 2, NULL, false, NULL, 1};
+    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &f->kc, &co, &a, &rep, &err),
+                     RF_OK);
+    assert_int_equal(rep.level_draws, 1);
+    assert_int_equal(rep.level_ctas, 1024);
+    assert_int_equal(rf_calib_run_walked(&f->gpu, "fermi-gtx480", f->k, &kc, walked, &co, &b,
+                                         &rep, &err),
+                     RF_OK);
+    assert_true(a.level == b.level);
+    assert_memory_equal(&a.params, &b.params, sizeof a.params);
     rf_kchar_ctaset_free(walked);
 }
 
@@ -708,6 +740,7 @@ static void short_run_level_is_the_rate(void **state)
     assert_int_equal(rf_calib_run(&gpu, "fermi-gtx480", k, &kc, &co, &cal, rep, &err), RF_OK);
     assert_true(rep->n >= 1);
     assert_true(cal.level == rep->fit.theta[cal.nfit]);
+    assert_int_equal(rep->level_draws, 0);
     rf_kernel_destroy(k);
 
     assert_int_equal(rf_kernel_load("inputs/kernels/reduce.spec", &ko, &k, &err), RF_OK);
@@ -914,6 +947,7 @@ int main(void)
         cmocka_unit_test(rfc_warps_by_hand),
         cmocka_unit_test(resident_shares_by_hand),
         cmocka_unit_test(walked_calibration_is_the_same),
+        cmocka_unit_test(level_takes_the_runs_ctas),
         cmocka_unit_test(short_run_level_is_the_rate),
         cmocka_unit_test(threads_give_the_same_record),
         cmocka_unit_test(plan_adds_design_windows),
