@@ -101,7 +101,11 @@
  *    s the windows' rms residual over n windows; the register-cache
  *    records (calibrate/pffit.c) add level_var, the level's own variance
  *    as their baseline windows measure it, and, with the level weighed
- *    apart, ((1 - wl) ln level)^2 beside the ((1 - w) c')^2 of the rest.
+ *    apart, ((1 - wl) ln level)^2 beside the ((1 - w) c')^2 of the rest,
+ *    the two together at most sigma_u^2 as above: a level the estimate
+ *    takes little of (wl 0: none) leaves the estimate at the uncalibrated
+ *    model's level, whose error sigma_u measures, however far the
+ *    population model's level lies from it.
  *    Window records with HI-RF windows add the ratio check's level_var
  *    (calibrate/calibrate.c: the estimate's error on the HI-RF-to-baseline
  *    ratio); at a HI-RF design with the ratio correction, that error is
@@ -879,10 +883,14 @@ int rf_extrap_estimate_pk(const rf_gpu *gpu, const rf_design *d, const rf_ipc_ke
         int n = cal->samples > 0 ? cal->samples : 1;
         double vf = vfit / (ipc_cal * ipc_cal);
         double gave_l = (1.0 - wl) * lcorr;
+        double su = rf_extrap_sigma_unc(gpu, d, shape);
+        double lv = cal->level_var + gave_l * gave_l;
+        if (apart && lv > su * su)
+            lv = su * su;      /* the level's part, at most sigma_u's (4.) */
         double v = (cal->has_win ? rf_extrap_rel_var_win(cal->win_bias, cal->win_se, w, corr, vf,
-                                                         rf_extrap_sigma_unc(gpu, d, shape))
+                                                         su)
                                  : rf_extrap_rel_var(cal->rms_rel, n, w, corr, vf))
-                   + cal->level_var + gave_l * gave_l;
+                   + lv;
         /* HI-RF: the windows' ratio correction after the shrinkage (3.);
          * its variance takes the place of the ratio check's level
          * variance (4.). */

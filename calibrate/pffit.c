@@ -564,7 +564,8 @@ int rf_pffit_calibrate(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kerne
  * paired windows' ratios), so each is weighed apart (calibrate/
  * extrapolate.c, level_apart).  The level's weight wl is 0: the estimates
  * keep the wave formula's level, and the population model's distance from
- * it is an uncertainty of the interval, not a correction.  The record's
+ * it is an uncertainty of the interval (with level_var, at most the
+ * uncalibrated model's own error), not a correction.  The record's
  * shrink (rf_pffit_shrink) of the
  * corrections beside the level, a correction of prior width D =
  * RF_EXTRAP_PRIOR_CORR (the ordinary calibration's) measured with noise,

@@ -367,14 +367,17 @@ static void interval_takes_level_var(void **state)
     assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.214927, 1e-6);
 }
 
-/* A record whose level has its own weight (level_apart): level 1.2 at
+/* A record whose level has its own weight (level_apart): level 1.05 at
  * weight 0.5, the parameters at their defaults (no correction beside the
- * level), samples 6, no residual: IPC = IPC_unc 1.2^0.5 = 1.0954451
+ * level), samples 6, no residual: IPC = IPC_unc 1.05^0.5 = 1.0246951
  * IPC_unc, whatever the other weight; the interval adds the level's
- * correction given up, ((1 - 0.5) ln 1.2)^2 = 0.0911608^2: v = 0.002^2 +
- * 0.0083103 = 0.0083143, half width 1.959964 sqrt(v) = 0.1787148 of the
- * estimate.  Weight 1: the whole level, 1.2 IPC_unc, and the floor's
- * 0.003920 alone. */
+ * correction given up, ((1 - 0.5) ln 1.05)^2 = 0.0243951^2 = 0.0005951:
+ * v = 0.002^2 + 0.0005951 = 0.0005991, half width 1.959964 sqrt(v) =
+ * 0.0479739 of the estimate.  Level 1.2: ((1 - 0.5) ln 1.2)^2 = 0.0083103
+ * exceeds the uncalibrated model's 0.045^2 = 0.002025, which stands in
+ * for it (calibrate/extrapolate.c, 4.): v = 0.000004 + 0.002025 =
+ * 0.002029, half width 1.959964 x 0.0450444 = 0.0882854.  Weight 1: the
+ * whole level, 1.2 IPC_unc, and the floor's 0.003920 alone. */
 static void level_weighed_apart(void **state)
 {
     fixture *fx = *state;
@@ -389,16 +392,20 @@ static void level_weighed_apart(void **state)
     rf_calib cal;
     rf_calib_init(&cal, "maxwell-ltrf", "simfix");
     cal.samples = 6;
-    cal.level = 1.2;
+    cal.level = 1.05;
     cal.level_apart = true;
     cal.level_shrink = 0.5;
     for (int i = 0; i < 2; i++) {
         cal.shrink = i ? 0.3 : 1.0;
         assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err),
                          0);
-        assert_float_equal(e.ipc / u.ipc, 1.0954451, 1e-7);
-        assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.1787148, 1e-6);
+        assert_float_equal(e.ipc / u.ipc, 1.0246951, 1e-7);
+        assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.0479739, 1e-6);
     }
+    cal.level = 1.2;
+    assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
+    assert_float_equal(e.ipc / u.ipc, 1.0954451, 1e-7);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.0882854, 1e-6);
     cal.level_shrink = 1.0;
     assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
     assert_float_equal(e.ipc / u.ipc, 1.2, 1e-12);
