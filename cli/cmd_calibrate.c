@@ -763,8 +763,8 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
                cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.win_bias, 100.0 * cal.win_se,
                rep->hirf_bias != 0 ? ", a bias of the level: the fit at a bound" : "");
     if (rep->level_draws == 1)
-        printf("level: %.4f (population model over the wave formula) from the run's %ld CTAs\n",
-               cal.level, rep->level_ctas);
+        printf("level: %.4f (population model over the wave formula) from the run's %s%ld CTAs\n",
+               cal.level, rep->level_ctas < rf_kernel_ctas(k) ? "first " : "", rep->level_ctas);
     else if (rep->level_draws > 1)
         printf("level: %.4f (population model over the wave formula), the mean of %d draws of "
                "%ld CTAs\n", cal.level, rep->level_draws, rep->level_ctas);
