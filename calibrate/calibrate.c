@@ -1479,7 +1479,8 @@ int rf_calib_run_walked(const rf_gpu *gpu, const char *gpu_name, const rf_kernel
 }
 
 /* The calibration (the steps at the top of this file); *draw0 receives the
- * level's first draw, walked before the windows' sets, which slice it. */
+ * grid's CTAs under the windows' seed (the level's first draw where that
+ * is the run's), walked before the windows' sets, which slice it. */
 static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k,
                      rf_ipc_kernel *kc, const rf_ctaset *walked, rf_ctaset **draw0,
                      const rf_calib_opts *opts, rf_calib *out, rf_calib_report *rep,
@@ -1639,8 +1640,10 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     c.window = window;
     c.jobs = jobs;
     c.err = err;
-    /* The level's first draw (the grid's CTAs under the windows' seed,
-     * whole_kernel_level), walked now: the windows' CTAs are among them. */
+    /* The grid's CTAs under the windows' seed, walked now: the windows'
+     * CTAs are among them, and where the windows' seed is the run's
+     * (calibrate --seed) they are the level's first draw
+     * (whole_kernel_level). */
     rc = rf_kchar_ctaset_reuse_jobs(&walked, 1, gpu, k->func, &k->profile, kuse.warps_per_cta, 0,
                                     level_ctas(k), rf_kernel_sms(k), seed, jobs, draw0, err);
     if (rc)
