@@ -907,7 +907,7 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
     long total = rf_kernel_ctas(k);
     /* The run the record describes (the kernel's draws, estimate --seed):
      * its CTAs, the windows' first draw where the windows ran it too. */
-    uint64_t run = k->profile.seed > 0 ? k->profile.seed : 1;
+    uint64_t run = k->profile.seed;
     rf_ctaset *own = NULL;
     if (run != seed) {
         rc = rf_kchar_ctaset_reuse_jobs(&walked, 1, gpu, k->func, &k->profile,
@@ -1503,7 +1503,7 @@ static int calib_run(const rf_gpu *gpu, const char *gpu_name, const rf_kernel *k
     if (warmed)
         rf_plan_warm(gpu, &rep->plan);
     const rf_plan *plan = &rep->plan;
-    uint64_t seed = opts && opts->seed ? opts->seed : 1;
+    uint64_t seed = opts && opts->seed ? opts->seed : k->profile.seed;
     out->full_cycles = plan->full_cycles;
     if (!plan_worth(gpu, k, plan, opts, &rep->plan_weight)) {
         if (opts && opts->progress)

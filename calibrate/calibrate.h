@@ -55,7 +55,8 @@ typedef struct rf_calib_report {
 
 typedef struct rf_calib_opts {
     uint64_t budget_cycles;  /* 0 = 4.25% of the estimated full run */
-    uint64_t seed;           /* sampler seed */
+    uint64_t seed;           /* the windows' sampler seed (0: the kernel's run,
+                                rf_profile.seed) */
     FILE *progress;          /* one line per sample, or NULL */
     bool cold;               /* windows from a cold start; false (the default):
                                 functional warming of the windows and a fitted

@@ -161,7 +161,7 @@ static int calibrate_pf(const rf_gpu *gpu, const char *gpu_name, const rf_kernel
     d.kind = RF_DESIGN_LTRF;
     d.active_warps = pool;
     rf_calib_init_kernel(cal, gpu_name, k);
-    return rf_pffit_calibrate(gpu, k, kc, &d, budget, seed ? seed : 1, jobs, &pr->plan, pr->w, cal,
+    return rf_pffit_calibrate(gpu, k, kc, &d, budget, seed ? seed : k->profile.seed, jobs, &pr->plan, pr->w, cal,
                               &pr->rep, err);
 }
 
@@ -267,10 +267,10 @@ static void calibrate_item(const many_opts *mo, const char *path, kernel_cal *it
     it->rc = !rep || !pr ? rf_err_set(&it->err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
                   : rf_kernel_fit_regs(k, mo->gpu, &it->err);
     rf_kernel_spread(k, mo->sms);
-    /* The characterisation's CTA walks (seed 1) serve the calibration's
-     * too at that seed. */
+    /* The characterisation's CTA walks (the run's draws, those of the
+     * windows) serve the calibration's too. */
     rf_ctaset *walked = NULL;
-    bool share = !mo->pf && mo->co.seed <= 1;
+    bool share = !mo->pf;
     if (!it->rc)
         it->rc = rf_kchar_compute_walked_jobs(mo->gpu, k, &kc, share ? &walked : NULL,
                                               mo->co.jobs, &it->err);
@@ -641,11 +641,11 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     int rc = !rep ? rf_err_set(&err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory")
                   : rf_kernel_fit_regs(k, &gpu, &err);
     rf_kernel_spread(k, sms > 0 ? (int)sms : (gpu.sms > 0 ? gpu.sms : 1));
-    /* The characterisation's CTA walks (seed 1) serve the calibration's
-     * too at that seed. */
+    /* The characterisation's CTA walks (the run's draws, those of the
+     * windows) serve the calibration's too. */
     rf_ctaset *walked = NULL;
     if (!rc)
-        rc = rf_kchar_compute_walked_jobs(&gpu, k, &kc, !pf && co.seed <= 1 ? &walked : NULL,
+        rc = rf_kchar_compute_walked_jobs(&gpu, k, &kc, !pf ? &walked : NULL,
                                           co.jobs, &err);
     if (!rc && pf) {
         pf_run *pr = calloc(1, sizeof *pr);

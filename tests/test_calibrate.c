@@ -249,6 +249,27 @@ static void level_takes_the_runs_ctas(void **state)
     rf_kchar_ctaset_free(walked);
 }
 
+/* Options without a seed sample the kernel's own run (rf_profile.seed):
+ * on a kernel loaded as run 2 they give the record of seed 2's windows. */
+static void windows_default_to_the_runs_seed(void **state)
+{
+    fix *f = *state;
+    static rf_calib_report rep;
+    rf_calib a, b;
+    rf_err err;
+    uint64_t was = f->k->profile.seed;
+    f->k->profile.seed = 2;
+    rf_ipc_kernel kc;
+    assert_int_equal(rf_kchar_compute(&f->gpu, f->k, &kc, &err), RF_OK);
+    rf_calib_opts c0 = {40000, 0, NULL, false, NULL, 1}, c2 = {40000, 2, NULL, false, NULL, 1};
+    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &kc, &c0, &a, &rep, &err), RF_OK);
+    assert_int_equal(rf_calib_run(&f->gpu, "fermi-gtx480", f->k, &kc, &c2, &b, &rep, &err), RF_OK);
+    f->k->profile.seed = was;
+    assert_true(a.level == b.level);
+    assert_true(a.rms_rel == b.rms_rel);
+    assert_memory_equal(&a.params, &b.params, sizeof a.params);
+}
+
 static void plan_adds_design_windows(void **state)
 {
     fix *f = *state;
@@ -948,6 +969,7 @@ int main(void)
         cmocka_unit_test(resident_shares_by_hand),
         cmocka_unit_test(walked_calibration_is_the_same),
         cmocka_unit_test(level_takes_the_runs_ctas),
+        cmocka_unit_test(windows_default_to_the_runs_seed),
         cmocka_unit_test(short_run_level_is_the_rate),
         cmocka_unit_test(threads_give_the_same_record),
         cmocka_unit_test(plan_adds_design_windows),
