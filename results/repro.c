@@ -59,6 +59,20 @@ void rf_repro_kernel_path(const rf_repro_opts *o, const char *name, char *buf, s
     snprintf(buf, cap, "%s/%s.spec", o->kernels ? o->kernels : "inputs/kernels", name);
 }
 
+int rf_repro_load_kernel(const rf_repro_opts *o, const char *name, bool no_ptxas,
+                         rf_kernel **k, rf_err *err)
+{
+    char path[1024];
+    rf_repro_kernel_path(o, name, path, sizeof path);
+    rf_kernel_opts ko;
+    memset(&ko, 0, sizeof ko);
+    ko.no_ptxas = no_ptxas;
+    int rc = rf_kernel_load(path, &ko, k, err);
+    if (rc == 0)
+        (*k)->profile.seed = o->seed;
+    return rc;
+}
+
 static char *dup_or_null(const char *s)
 {
     if (!s)

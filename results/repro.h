@@ -19,11 +19,13 @@
 #ifndef RF_REPRO_H
 #define RF_REPRO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "../common/error.h"
+#include "../inputs/kernel.h"
 #include "plot.h"
 #include "table.h"
 
@@ -89,6 +91,13 @@ int rf_repro_overheads(rf_repro *r, const rf_repro_opts *o, rf_err *err);
  * NULL-terminated), and the spec path of one: "<o->kernels>/<name>.spec". */
 extern const char *const rf_repro_bundled[];
 void rf_repro_kernel_path(const rf_repro_opts *o, const char *name, char *buf, size_t cap);
+
+/* Bundled kernel `name` loaded as the run the sampler makes under the
+ * report's seed (rf_profile.seed = o->seed: the draws the closed forms walk
+ * are the runs'); no_ptxas: the spec's register count, whatever is
+ * installed. */
+int rf_repro_load_kernel(const rf_repro_opts *o, const char *name, bool no_ptxas,
+                         rf_kernel **k, rf_err *err);
 
 /* Run the experiments of `which` ("all", a seed id "003", or a comma list
  * of ids; "overheads" names the overheads section) in seed order.  Progress

@@ -99,7 +99,7 @@ static int estimate_one(int i, void *arg, rf_err *err)
     if (c->o->full && i > 0)
         return RF_OK;
     rf_rr_kernel rk;
-    int rc = rf_rr_open(c->o, &c->gpu, rf_repro_bundled[i], !c->o->full, c->o->seed, &rk, err);
+    int rc = rf_rr_open(c->o, &c->gpu, rf_repro_bundled[i], !c->o->full, &rk, err);
     if (rc)
         return rc;
     for (int b = 0; b < NB && !rc; b++)
@@ -123,7 +123,7 @@ static int simulate_one(int i, void *arg, rf_err *err)
     int k = i / c->nruns, r = i % c->nruns;
     int b = c->run_b[r], m = c->run_m[r];
     rf_rr_kernel rk;
-    int rc = rf_rr_open(c->o, &c->gpu, rf_repro_bundled[k], 0, c->o->seed, &rk, err);
+    int rc = rf_rr_open(c->o, &c->gpu, rf_repro_bundled[k], 0, &rk, err);
     if (rc)
         return rc;
     rf_design d;

@@ -137,7 +137,7 @@ static int estimate_one(int i, void *arg, rf_err *err)
 {
     ctx002 *c = arg;
     rf_rr_kernel rk;
-    int rc = rf_rr_open(c->o, &c->gpu, rf_repro_bundled[i], !c->o->full, c->o->seed, &rk, err);
+    int rc = rf_rr_open(c->o, &c->gpu, rf_repro_bundled[i], !c->o->full, &rk, err);
     if (rc)
         return rc;
     c->regs[i] = rk.k->regs;
@@ -167,7 +167,7 @@ static int simulate_one(int i, void *arg, rf_err *err)
     ctx002 *c = arg;
     int k = i / c->nruns, j = c->run_c[i % c->nruns];
     rf_rr_kernel rk;
-    int rc = rf_rr_open(c->o, &c->gpu, rf_repro_bundled[k], 0, c->o->seed, &rk, err);
+    int rc = rf_rr_open(c->o, &c->gpu, rf_repro_bundled[k], 0, &rk, err);
     if (rc)
         return rc;
     rf_design d;

@@ -190,15 +190,10 @@ static int do_est(int i, void *arg, rf_err *err)
 
 static int kernel_info(const rf_repro_opts *o, const rf_gpu *gpu, kinfo *ki, rf_err *err)
 {
-    char path[1024];
-    rf_repro_kernel_path(o, ki->name, path, sizeof path);
-    rf_kernel_opts ko;
-    memset(&ko, 0, sizeof ko);
     rf_kernel *k;
-    int rc = rf_kernel_load(path, &ko, &k, err);
+    int rc = rf_repro_load_kernel(o, ki->name, false, &k, err);
     if (rc)
         return rc;
-    k->profile.seed = o->seed;              /* the run the sampler makes */
     /* Over the register limit the kernel is spilled to the limit (as the
      * runs do), so the limit is its count. */
     int regs = k->regs < gpu->max_regs_per_thread ? k->regs : gpu->max_regs_per_thread;
@@ -210,8 +205,11 @@ static int kernel_info(const rf_repro_opts *o, const rf_gpu *gpu, kinfo *ki, rf_
         ladder_design(L_OWF, 0.9, &d);
         rc = rf_occ_compute(gpu, &d, &in, &ki->shared, err);
     }
-    if (rc)
+    if (rc) {
+        char path[1024];
+        rf_repro_kernel_path(o, ki->name, path, sizeof path);
         return rf_err_place(err, path, 0, 0);
+    }
     ki->reglimited = ki->base.limiter == RF_LIMIT_REGS;
     return RF_OK;
 }

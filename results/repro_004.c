@@ -200,15 +200,9 @@ static int load_one(int i, void *ctx, rf_err *err)
 {
     run004 *x = ctx;
     kslot *s = &x->ks[i];
-    char path[512];
-    rf_repro_kernel_path(x->o, rf_repro_bundled[i], path, sizeof path);
-    rf_kernel_opts ko;
-    memset(&ko, 0, sizeof ko);
-    int rc = rf_kernel_load(path, &ko, &s->k, err);
-    if (rc == 0) {
-        s->k->profile.seed = x->o->seed;    /* the run the sampler makes */
+    int rc = rf_repro_load_kernel(x->o, rf_repro_bundled[i], false, &s->k, err);
+    if (rc == 0)
         rc = rf_kernel_fit_regs(s->k, &x->gpu, err);
-    }
     if (rc == 0)
         rc = rf_kchar_compute(&x->gpu, s->k, &s->kc, err);
     if (rc < 0)

@@ -23,13 +23,8 @@ static int load(const rf_repro_opts *o, const char *gpu_name, const char *name, 
     int rc = rf_gpu_load(gpu_name, gpu, NULL, err);
     if (rc)
         return rc;
-    char path[1024];
-    rf_repro_kernel_path(o, name, path, sizeof path);
-    rf_kernel_opts ko;
-    memset(&ko, 0, sizeof ko);
-    if ((rc = rf_kernel_load(path, &ko, k, err)) != 0)
+    if ((rc = rf_repro_load_kernel(o, name, false, k, err)) != 0)
         return rc;
-    (*k)->profile.seed = o->seed;           /* the run the sampler makes */
     if ((rc = rf_kernel_fit_regs(*k, gpu, err)) != 0) {
         rf_kernel_destroy(*k);
         *k = NULL;
@@ -72,7 +67,7 @@ int rf_repro_occ_estimate(const rf_repro_opts *o, const char *gpu_name, const ch
     if (rc)
         return rc;
     rf_rr_kernel rk;
-    if ((rc = rf_rr_open(o, &gpu, name, 1, o->seed, &rk, err)) != 0)
+    if ((rc = rf_rr_open(o, &gpu, name, 1, &rk, err)) != 0)
         return rc;   /* the message names the spec */
     for (int i = 0; i < nd && !rc; i++)
         rc = rf_rr_estimate_on(&gpu, &d[i], &rk, sms, &est[i], err);

@@ -98,17 +98,11 @@ static int area_of(const rf_gpu *g, const rf_design *d, double *mm2, rf_err *err
 static int power_one(int i, void *ctx, rf_err *err)
 {
     ovh_ctx *x = ctx;
-    char path[512];
-    rf_repro_kernel_path(x->o, rf_repro_bundled[i], path, sizeof path);
-    rf_kernel_opts ko;
-    memset(&ko, 0, sizeof ko);
     rf_kernel *k = NULL;
     rf_ipc_kernel kc;
-    int rc = rf_kernel_load(path, &ko, &k, err);
-    if (rc == 0) {
-        k->profile.seed = x->o->seed;       /* the run the sampler makes */
+    int rc = rf_repro_load_kernel(x->o, rf_repro_bundled[i], false, &k, err);
+    if (rc == 0)
         rc = rf_kernel_fit_regs(k, &x->gpu, err);
-    }
     if (rc == 0)
         rc = rf_kchar_compute(&x->gpu, k, &kc, err);
     for (int m = 0; m < 2 && rc == 0; m++) {

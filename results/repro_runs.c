@@ -13,18 +13,12 @@
 #include "../inputs/regalloc.h"
 
 int rf_rr_open(const rf_repro_opts *o, const rf_gpu *gpu, const char *name, int calibrate,
-               uint64_t seed, rf_rr_kernel *rk, rf_err *err)
+               rf_rr_kernel *rk, rf_err *err)
 {
     memset(rk, 0, sizeof *rk);
-    char path[1024];
-    rf_repro_kernel_path(o, name, path, sizeof path);
-    rf_kernel_opts ko;
-    memset(&ko, 0, sizeof ko);
-    ko.no_ptxas = true;   /* the spec's register count, whatever is installed */
-    int rc = rf_kernel_load(path, &ko, &rk->k, err);
+    int rc = rf_repro_load_kernel(o, name, true, &rk->k, err);
     if (rc)
         return rc;
-    rk->k->profile.seed = seed;             /* the run the sampler makes */
     rc = rf_kernel_fit_regs(rk->k, gpu, err);
     if (rc == 0)
         rc = rf_kchar_compute(gpu, rk->k, &rk->kc, err);
@@ -34,13 +28,15 @@ int rf_rr_open(const rf_repro_opts *o, const rf_gpu *gpu, const char *name, int 
         if (!rep) {
             rc = rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
         } else {
-            rf_calib_opts co = {0, seed, NULL, false, NULL, 1};
+            rf_calib_opts co = {0, o->seed, NULL, false, NULL, 1};
             rc = rf_calib_run(gpu, gpu->name, rk->k, &rk->kc, &co, &rk->cal, rep, err);
             free(rep);
             rk->calibrated = rc == 0;
         }
     }
     if (rc) {
+        char path[1024];
+        rf_repro_kernel_path(o, name, path, sizeof path);
         rf_err_place(err, path, 0, 0);
         rf_rr_close(rk);
     }

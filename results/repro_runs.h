@@ -34,9 +34,9 @@ typedef struct rf_rr_kernel {
 
 /* Load bundled kernel `name` (rf_repro_bundled) for gpu: the kernel and its
  * characteristics; with calibrate, also its calibration (rfkit calibrate's
- * plan, sampler seed `seed`).  Errors name the spec file. */
+ * plan, sampler seed o->seed).  Errors name the spec file. */
 int rf_rr_open(const rf_repro_opts *o, const rf_gpu *gpu, const char *name, int calibrate,
-               uint64_t seed, rf_rr_kernel *rk, rf_err *err);
+               rf_rr_kernel *rk, rf_err *err);
 void rf_rr_close(rf_rr_kernel *rk);
 
 /* The calibrated estimate of design d, on one SM (rf_shape.sms = 1). */

@@ -108,12 +108,13 @@ static void load_is_bank_utilisation(void **state)
     rf_repro_opts o;
     memset(&o, 0, sizeof o);
     o.kernels = "inputs/kernels";
+    o.seed = 1;
     rf_gpu gpu;
     rf_err err;
     rf_err_clear(&err);
     assert_int_equal(rf_gpu_load("fermi-gtx480", &gpu, NULL, &err), 0);
     rf_rr_kernel rk;
-    int rc = rf_rr_open(&o, &gpu, "bfs", 0, 1, &rk, &err);
+    int rc = rf_rr_open(&o, &gpu, "bfs", 0, &rk, &err);
     if (rc)
         print_error("%s\n", err.msg);
     assert_int_equal(rc, 0);
@@ -152,7 +153,7 @@ static void missing_kernel_names_file(void **state)
     rf_err_clear(&err);
     assert_int_equal(rf_gpu_load("fermi-gtx480", &gpu, NULL, &err), 0);
     rf_rr_kernel rk;
-    assert_true(rf_rr_open(&o, &gpu, "bfs", 0, 1, &rk, &err) < 0);
+    assert_true(rf_rr_open(&o, &gpu, "bfs", 0, &rk, &err) < 0);
     assert_non_null(strstr(err.msg, "tests/no-such-folder/bfs.spec"));
     assert_null(rk.k);
 }
