@@ -211,9 +211,23 @@
  * a wave of c CTAs of I_cta instructions takes c I_cta / IPC(c w_cta a)
  * cycles, a the kernel's active fraction (warps of resident CTAs that still
  * have work: the rest wait at barriers or for their CTA's slowest warp),
- * plus the kernel's drain (cycles a CTA slot stays held after its warps
- * exit, analytic/kchar.c) and a tail t * (insts_per_warp * cpi_w) (t free,
- * default 0).
+ * plus a tail t * (insts_per_warp * cpi_w) (t free, default 0).  A CTA's
+ * slot stays held for the kernel's drain D after its warps exit (their last
+ * loads and atomics return, analytic/kchar.c), issuing nothing, while the
+ * other slots' CTAs issue: the sampler's dispatcher refills each slot on
+ * its own, so the CTAs of a full wave are out of step and, over a stream
+ * of them, c of the n slots hold working CTAs and n - c drain,
+ *   c + D IPC(c) / I_cta = n
+ * (a slot turns over every n / lambda cycles, lambda = IPC(c) / I_cta
+ * CTAs a cycle, and spends D of them draining), and a full wave takes
+ * n I_cta / IPC(c).  Where IPC is latency-bound (IPC(c) = c / cpi) this is
+ * n I_cta / IPC(n) + D, the drain of every CTA at once; where the SM is
+ * throughput-bound at c the drain costs nothing.  IPC(c) is the wave's
+ * IPC at n times the steady state's ratio at c CTAs' warps to n's.  The
+ * partial wave waits for its own drain: c I_cta / IPC(c w_cta a) + D.
+ * (Measured on the built-in SM model, fermi-gtx480, whole grid on one SM:
+ * kmeans with an atomic at every warp's end runs at 0.842 of the same
+ * kernel without it; this model gives 0.839.)
  *
  * Spread of the issuing warps.  c w_cta a is a mean: a CTA's warps end
  * their phases one by one (trip counts drawn per warp), so the warps that
@@ -283,7 +297,11 @@
  * out and back in (rf_ipc_machine.switching: pending CTAs beside the
  * active ones) breaks that, and takes instead the critical CTAs' bound:
  * each known CTA's start wave floor(j / resident) plus its lone cycles
- * g T_j, as runs whose lone times are not known at all.
+ * g T_j, as runs whose lone times are not known at all.  A known CTA's
+ * lone cycles end with its drain (rf_ipc_kernel.lone_drain), which it
+ * spends at real time, issuing nothing and out of the count n of CTAs
+ * that share IPC(n) and s(n), before its slot takes the next CTA; the
+ * mean T_j of the throughput bound is of the lone cycles before it.
  *
  * DRAM drain.  The run's DRAM loads (and atomics), b_ld bytes per
  * instruction, pass one first-come-first-served server of BW bytes per
@@ -1199,11 +1217,68 @@ double rf_ipc_kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     return cycles;
 }
 
+/* One full wave of n CTAs whose slots stay held `hold` cycles after their
+ * warps end (header, Whole kernel): c of the n CTAs issue while the others
+ * hold their slots, c + hold IPC(c) / i_cta = n, and the wave takes
+ * n i_cta / IPC(c).  IPC(c) is the wave's IPC, ipc_n (the issuing warps'
+ * spread), times the steady state's ratio at c CTAs' warps to n's, s_n;
+ * solved by the Illinois method on [0, n]. */
+static double wave_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
+                          const rf_ipc_params *p, int n, double w_cta, double i_cta,
+                          double hold, double s_n, double ipc_n)
+{
+    double g_hi = hold * ipc_n / i_cta;     /* g(n); g(c) = c + hold IPC(c) / i_cta - n */
+    if (!(g_hi > 1e-12 * n) || !(s_n > 0))
+        return n * i_cta / ipc_n + (g_hi > 0 ? hold : 0.0);
+    rf_ipc_machine mc = *m;
+    double lo = 0, g_lo = -n, hi = n, c = n, ipc_c = ipc_n;
+    int side = 0;
+    for (int it = 0; it < 60 && hi - lo > 1e-9 * n; it++) {
+        c = (lo * g_hi - hi * g_lo) / (g_hi - g_lo);
+        rf_ipc_result rc;
+        mc.warps = c * w_cta;
+        rf_ipc_steady(k, &mc, p, &rc);
+        ipc_c = ipc_n * rc.ipc / s_n;
+        double gc = c + hold * ipc_c / i_cta - n;
+        if (gc == 0)
+            break;
+        if (gc < 0) {
+            lo = c;
+            g_lo = gc;
+            if (side == -1)
+                g_hi /= 2;
+            side = -1;
+        } else {
+            hi = c;
+            g_hi = gc;
+            if (side == 1)
+                g_lo /= 2;
+            side = 1;
+        }
+    }
+    return ipc_c > 0 ? n * i_cta / ipc_c : n * i_cta / ipc_n + hold;
+}
+
 /* T'_j / T_j of known CTA j (header, CTA fluid): the share of its lone
  * time that s(n) scales; 1 where lone0 is unknown. */
 static double own_share(const rf_ipc_kernel *k, long j)
 {
     return k->lone[j] > 0 && k->lone0[j] > 0 ? (double)k->lone0[j] / k->lone[j] : 1.0;
+}
+
+/* Known CTA j's drain (header, CTA fluid: its slot held at real time after
+ * its warps end, issuing nothing), at most its lone cycles, and the lone
+ * cycles it works through before it. */
+static double lone_drain(const rf_ipc_kernel *k, long j)
+{
+    double d = k->lone_drain[j] > 0 ? k->lone_drain[j] : 0.0;
+    return d < k->lone[j] ? d : (k->lone[j] > 0 ? k->lone[j] : 0.0);
+}
+
+static double lone_work(const rf_ipc_kernel *k, long j)
+{
+    double w = k->lone[j] - lone_drain(k, j);
+    return w > 0 ? w : 0.0;
 }
 
 static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
@@ -1235,6 +1310,7 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
     } else {
         rf_ipc_steady(k, &mm, p, &r);
     }
+    double s_first = r.ipc;    /* the steady state at the mean, before the spread */
     /* The issuing warps' spread (header), W warps at tab[W]. */
     double tab[2 * RF_IPC_NSPREAD];
     for (int i = 0; i < 2 * RF_IPC_NSPREAD; i++)
@@ -1248,8 +1324,10 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         rp.ipc = sp;
     if (steady)
         *steady = r;
-    double hold = k->drain + p->tail * k->insts_per_warp * r.cpi_warp;
-    double wave = first * i_cta / r.ipc + hold;
+    double tail = p->tail * k->insts_per_warp * r.cpi_warp;
+    double wave = (full > 0 ? wave_cycles(k, &mm, p, first, wpc * act, i_cta, k->drain, s_first,
+                                          r.ipc)
+                            : first * i_cta / r.ipc + k->drain) + tail;
     if (full > 0) {
         cycles += full * wave;
         if (part > 0) {
@@ -1271,11 +1349,12 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         double t0 = (double)(ctas - known) / resident * wave;
         double mean = 0.0;
         for (long j = 0; j < known; j++)
-            mean += k->lone[j];
+            mean += lone_work(k, j);
         mean /= (double)known;
         int ns = resident < known ? resident : (int)known;
         double rem[RF_IPC_NLONE], cap[RF_IPC_NLONE + 1], per_w1 = 0;
         double lone[RF_IPC_NLONE], osh[RF_IPC_NLONE], ins[RF_IPC_NLONE], v[RF_IPC_NLONE];
+        double drn[RF_IPC_NLONE], dl[RF_IPC_NLONE];    /* drain, drain left (< 0: none) */
         double xv[RF_IPC_NLONE + 1], sn[RF_IPC_NLONE + 1];
         for (int n = 1; n <= ns; n++) {
             double ipc_n = spread_ipc(k, m, p, n, iwpc, act, tab, 2 * RF_IPC_NSPREAD);
@@ -1294,25 +1373,31 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
             xv[n] = ipc_n > 0 && mean > 0 ? n * i_cta / (ipc_n * mean) : g;
             cap[n] = ipc_n;
         }
+        cap[0] = 0;
+        sn[0] = 1;
+        xv[0] = g;
         double x1 = xv[1] > g ? xv[1] : g;     /* a lone CTA's stretch, s(1) = 1 */
         double share = m->oldest_first ? (p->gto_share < 0 ? 0 : p->gto_share > 1 ? 1 : p->gto_share)
                                        : 0.0;
         long next = 0;
-        int nact = ns;
-        int ord[RF_IPC_NLONE];      /* the occupied slots, oldest CTA first */
+        int nact = ns, ndr = 0;
+        int ord[RF_IPC_NLONE];      /* the working slots, oldest CTA first */
         for (int i = 0; i < ns; i++) {
             ord[i] = i;
             ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
             osh[i] = own_share(k, next);
-            lone[i] = rem[i] = k->lone[next++];
+            lone[i] = rem[i] = lone_work(k, next);
+            drn[i] = lone_drain(k, next);
+            dl[i] = -1.0;
+            next++;
         }
         double t = 0.0;
-        while (nact > 0) {
+        while (nact > 0 || ndr > 0) {
             /* Rates through lone time: the equal share 1 / x(n), blended
              * with the oldest-first share by age (header). */
             double left = cap[nact];
             for (int i = 0; i < ns; i++) {
-                if (rem[i] < 0) {
+                if (rem[i] < 0 || dl[i] >= 0) {
                     v[i] = 0.0;
                     continue;
                 }
@@ -1332,32 +1417,48 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                 }
             }
             double dt = INFINITY;
-            for (int i = 0; i < ns; i++)
-                if (rem[i] >= 0 && v[i] > 0 && rem[i] / v[i] < dt)
+            for (int i = 0; i < ns; i++) {
+                if (dl[i] >= 0 && dl[i] < dt)
+                    dt = dl[i];
+                else if (dl[i] < 0 && rem[i] >= 0 && v[i] > 0 && rem[i] / v[i] < dt)
                     dt = rem[i] / v[i];
+            }
             if (!(dt < INFINITY))
                 break;
             t += dt;
             for (int i = 0; i < ns; i++) {
+                if (dl[i] >= 0) {
+                    dl[i] -= dt;
+                    if (dl[i] > 1e-9 * mean)
+                        continue;
+                    /* Drained: the slot takes the next CTA, the youngest. */
+                    dl[i] = -1.0;
+                    ndr--;
+                    if (next < known) {
+                        ord[nact++] = i;
+                        ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
+                        osh[i] = own_share(k, next);
+                        lone[i] = rem[i] = lone_work(k, next);
+                        drn[i] = lone_drain(k, next);
+                        next++;
+                    } else {
+                        rem[i] = -1.0;      /* the slot stays empty */
+                    }
+                    continue;
+                }
                 if (rem[i] < 0)
                     continue;
                 rem[i] -= v[i] * dt;
                 if (rem[i] <= 1e-9 * mean) {
-                    /* The slot leaves the age order; a new CTA is the
-                     * youngest. */
+                    /* The slot leaves the age order and drains. */
                     int o = 0;
                     while (ord[o] != i)
                         o++;
                     memmove(ord + o, ord + o + 1, sizeof *ord * (size_t)(nact - 1 - o));
-                    if (next < known) {
-                        ord[nact - 1] = i;
-                        ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
-                        osh[i] = own_share(k, next);
-                        lone[i] = rem[i] = k->lone[next++];
-                    } else {
-                        rem[i] = -1.0;      /* the slot stays empty */
-                        nact--;
-                    }
+                    nact--;
+                    rem[i] = 0.0;
+                    dl[i] = drn[i];
+                    ndr++;
                 }
             }
         }

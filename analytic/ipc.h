@@ -134,6 +134,8 @@ typedef struct rf_ipc_kernel {
                              * (rf_ctaset.cta_step; 0: unknown, taken as lone) */
     float lone_insts[RF_IPC_NLONE]; /* each one's warp instructions (0: unknown, the
                              * mean CTA's insts_per_warp x warps_per_cta) */
+    float lone_drain[RF_IPC_NLONE]; /* each one's drain, part of its lone cycles (0:
+                             * none apart) */
     rf_rcc_writes rcw;      /* writes per register (HI-RF collisions); nregs 0 = unknown */
     rf_sw_liveprof swp;     /* live registers for RegMutex and FineReg (analytic/switching.c) */
     /* The code and profile, for designs characterised per design point

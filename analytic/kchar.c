@@ -3428,10 +3428,10 @@ static int grid_insts_per_warp(const rf_gpu *gpu, const rf_func *f, const rf_pro
 
 /* The critical walk of a run of `ctas` CTAs on the SM: its last n CTAs,
  * from CTA first on, in chunks of RF_KCHAR_CRIT_CHUNK; lone[j], lone[n +
- * j] and lone[2 n + j] the lone cycles, the instructions and the lone
- * cycles with each phase's larger bound alone (rf_ipc_kernel.lone0) of the
- * run's CTA first + j (crit_chunk fills a chunk's, crit_finish keeps the
- * records). */
+ * j], lone[2 n + j] and lone[3 n + j] the lone cycles, the instructions,
+ * the lone cycles with each phase's larger bound alone (rf_ipc_kernel.lone0)
+ * and the drain of the run's CTA first + j (crit_chunk fills a chunk's,
+ * crit_finish keeps the records). */
 typedef struct crit_walk {
     const rf_gpu *gpu;
     const rf_func *f;
@@ -3484,6 +3484,7 @@ static int crit_chunk(const crit_walk *cw, int q, int jobs, rf_err *err)
         lone[c0 + c] = t + cs->cta_drain[c];
         lone[n + c0 + c] = cta_insts(cs, c);
         lone[2 * n + c0 + c] = (t0 >= 0 ? t0 : t) + cs->cta_drain[c];
+        lone[3 * n + c0 + c] = cs->cta_drain[c];
     }
     rf_kchar_ctaset_free(cs);
     return RF_OK;
@@ -3531,6 +3532,7 @@ static int crit_finish(const crit_walk *cw, cta_counts *walked, rf_ipc_kernel *o
             out->lone[j] = (float)lone[j];
             out->lone_insts[j] = (float)lone[n + j];
             out->lone0[j] = (float)lone[2 * n + j];
+            out->lone_drain[j] = (float)lone[3 * n + j];
         }
         out->nlone = (int)n;
     }
@@ -3610,7 +3612,7 @@ static int compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf
                    {gpu, k->func, &k->profile, wpc, ctas, rf_kernel_sms(k), ctas - ncrit, ncrit,
                     grid, NULL},
                    {{0}}};
-    if (ncrit > 0 && !(cj.cw.lone = malloc(sizeof *cj.cw.lone * (size_t)ncrit * 3))) {
+    if (ncrit > 0 && !(cj.cw.lone = malloc(sizeof *cj.cw.lone * (size_t)ncrit * 4))) {
         rf_kchar_ctaset_free(grid);
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "kernel characteristics: out of memory");
     }

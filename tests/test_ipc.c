@@ -499,6 +499,35 @@ static void waves_with_partial_last(void **state)
     assert_float_equal(cycles, 2300.0 + 3 * 100.0, 1e-6);
 }
 
+/* A drain D = 400 cycles after each CTA's warps exit, on the CTAs of
+ * waves_with_partial_last (4 warps x 100 instructions, I_cta = 400, 2
+ * resident, IPC(W) = 1 / (1/W + 1) at W warps).  In a full wave c of the 2
+ * slots hold working CTAs: c + 400 IPC(4c) / 400 = 2 with IPC(4c) =
+ * 4c / (1 + 4c) gives 4c^2 - 3c - 2 = 0, c = (3 + sqrt 41) / 8, and the
+ * wave takes 800 / IPC(4c) = 800 + 200 / c cycles.  The partial wave (1
+ * CTA) waits for its own drain: 400 / 0.8 + 400 = 900.  In all
+ * 2 (800 + 200 / c) + 900 = 2840.31 cycles (each full wave 970.16, against
+ * 900 + 400 with the drain of both CTAs at once).  A tail of one lone-warp
+ * time a wave (100 x cpi_w 1) stays per wave: + 3 x 100. */
+static void drain_beside_other_ctas(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k = plain_kernel();
+    rf_ipc_machine m = plain_machine();
+    rf_ipc_params p;
+    rf_ipc_params_default(&p);
+    p.smooth = 1.0;
+    p.coll_base = 4.0;
+    k.drain = 400.0;
+    double c = (3.0 + sqrt(41.0)) / 8.0, ipc;
+    double want = 2.0 * (800.0 + 200.0 / c) + 900.0;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), want, 1e-6 * want);
+    assert_float_equal(ipc, 2000.0 / want, 1e-6);
+    p.tail = 1.0;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), want + 300.0,
+                       1e-6 * want);
+}
+
 /* The critical-CTA bound on the same 5 CTAs, 2 resident (waves of 900
  * cycles, 2300 in all, no tail): CTA 3 starts with wave floor(3 / 2) = 1 at
  * 900 and alone takes 1600 -> 2500 > 2300, the run's end; CTA 4 (wave 2,
@@ -583,6 +612,36 @@ static void cta_fluid_ends_the_run(void **state)
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2300.0, 1e-3);
     k.nlone = 0;
     assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 2800.0, 1e-6);
+}
+
+/* The five CTAs of cta_fluid_ends_the_run, each lone time ending with a
+ * drain of 100 cycles (lone_drain): works 200, 1400, 300, 400 and 900,
+ * mean 640, so the throughput bound x(2) = 2 x 400 x 1.125 / 640 = 1.406
+ * stays under s(2) = 9/5, and x(1) = 1.  A draining CTA issues nothing and
+ * leaves the count: CTA 0 works to 200 x 9/5 = 360 beside CTA 1 and drains
+ * to 460, CTA 1 alone meanwhile (x(1) = 1, 1100 left at 460); CTA 2 works
+ * 300 x 9/5 = 540 to 1000 (CTA 1: 800 left) and drains to 1100 (700
+ * left); CTA 3 works to 1100 + 720 = 1820 (300 left), drains to 1920 (200
+ * left); CTA 4 starts, CTA 1 works its last 200 x 9/5 = 360 to 2280 and
+ * drains (CTA 4: 700 left), CTA 4 alone works to 2980 and drains to 3080.
+ * The waves (kernel drain 0): 2300.  Without lone_drain the same lone
+ * times are all work: 1500 x 9/5 + 700 = 3400. */
+static void fluid_drains_at_real_time(void **state)
+{
+    (void)state;
+    rf_ipc_kernel k;
+    rf_ipc_machine m;
+    rf_ipc_params p;
+    five_cta_run(&k, &m, &p);
+    for (int j = 0; j < 5; j++)
+        k.lone_drain[j] = 100.0f;
+    double ipc;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL), 3080.0, 1e-3);
+    assert_float_equal(ipc, 2000.0 / 3080.0, 1e-6);
+    for (int j = 0; j < 5; j++)
+        k.lone_drain[j] = 0.0f;
+    assert_float_equal(rf_ipc_kernel_cycles(&k, &m, &p, 5, 2, &ipc, NULL),
+                       1500.0 * 9.0 / 5.0 + 700.0, 1e-3);
 }
 
 /* The CTA's own slowdown bound takes the steady state's s(n) over its
@@ -1057,6 +1116,8 @@ int main(void)
         cmocka_unit_test(oldest_first_cta_fluid),
         cmocka_unit_test(pool_limit_per_scheduler),
         cmocka_unit_test(dram_drain_bounds_the_run),
+        cmocka_unit_test(drain_beside_other_ctas),
+        cmocka_unit_test(fluid_drains_at_real_time),
         cmocka_unit_test(dram_closed_network),
         cmocka_unit_test(pool_closed_network),
         cmocka_unit_test(issuing_warps_spread),

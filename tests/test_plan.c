@@ -189,19 +189,19 @@ static void design_windows_share_the_budget(void **state)
 
 /* A short run: hotspot's default run on fermi-gtx480, the busiest of 15
  * SMs, ceil(1024 / 15) = 69 CTAs (grid indices 0, 15, ..., 1020), 4
- * resident.  The model puts the share at about 40,392 cycles, so the
- * budget is 0.0425 x 40,392 = 1,716.7 cycles; a spread grid's samples are
- * at least four DRAM latencies, 4 x 330 = 1,320 cycles: 1716.7 / 1320 =
- * 1.30, one sample (the level's baseline window) of the whole budget, 1716
- * cycles (the sample's integer part).  Warm-up: one CTA lifetime, 40,392 x
- * 4 / 69 = 2,342 cycles, capped at half a sample: (int)858.3 = 858;
- * window 1716 - 858 = 858.  Position: the middle of one stratum of 69
+ * resident.  The model puts the share at about 40,376 cycles, so the
+ * budget is 0.0425 x 40,376 = 1,716.0 cycles; a spread grid's samples are
+ * at least four DRAM latencies, 4 x 330 = 1,320 cycles: 1716.0 / 1320 =
+ * 1.30, one sample (the level's baseline window) of the whole budget, 1715
+ * cycles (the sample's integer part).  Warm-up: one CTA lifetime, 40,376 x
+ * 4 / 69 = 2,341 cycles, capped at half a sample: (int)857.99 = 857;
+ * window 1715 - 857 = 858.  Position: the middle of one stratum of 69
  * CTAs, 0.5 x 69 = 34.5 -> 34 (not a whole wave: the functional walk
- * starts the window where CTA 34 is dispatched).  Cost 1716 <= 1716.7.
+ * starts the window where CTA 34 is dispatched).  Cost 1715 <= 1716.0.
  * Warmed: 4 turnovers of 4 slots = 16 CTAs walked (34 before it), timed
- * warm-up min(330, 858) = 330, window 1716 - 330 = 1386.
- * kmeans' default run (69 CTAs, about 10,047 cycles) has a budget of
- * 0.0425 x 10,047 = 427 cycles, under one sample: no windows. */
+ * warm-up min(330, 857) = 330, window 1715 - 330 = 1385.
+ * kmeans' default run (69 CTAs, about 9,604 cycles) has a budget of
+ * 0.0425 x 9,604 = 408 cycles, under one sample: no windows. */
 static void short_run_gets_short_windows(void **state)
 {
     (void)state;
@@ -210,26 +210,26 @@ static void short_run_gets_short_windows(void **state)
     rf_err err;
     assert_int_equal(rf_kernel_ctas(f->k), 69);
     assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 0, &pl, &err), RF_OK);
-    assert_float_equal(pl.full_cycles, 40392, 20);
+    assert_float_equal(pl.full_cycles, 40376, 20);
     assert_float_equal(pl.budget, 0.0425 * pl.full_cycles, 1e-9);
     assert_int_equal(pl.resident, 4);
     assert_int_equal(pl.n, 1);
     point_is(&pl.pt[0], RF_DESIGN_BASELINE, 16, 0, 34, "baseline banks=16");
-    assert_int_equal(pl.pt[0].warmup, 858);
+    assert_int_equal(pl.pt[0].warmup, 857);
     assert_int_equal(pl.pt[0].cycles, 858);
-    assert_float_equal(pl.cost, 1716, 0);
+    assert_float_equal(pl.cost, 1715, 0);
     assert_true(pl.cost <= pl.budget);
     rf_plan_warm(&f->gpu, &pl);
-    assert_float_equal(pl.cost, 1716, 0);
+    assert_float_equal(pl.cost, 1715, 0);
     assert_int_equal(pl.pt[0].warm_ctas, 16);
     assert_int_equal(pl.pt[0].warmup, 330);
-    assert_int_equal(pl.pt[0].cycles, 1386);
+    assert_int_equal(pl.pt[0].cycles, 1385);
     unload(f);
 
     f = load_run("inputs/kernels/kmeans.spec", NULL, 15);
     assert_int_equal(rf_kernel_ctas(f->k), 69);
     assert_int_equal(rf_plan_make(&f->gpu, f->k, &f->kc, 0, &pl, &err), RF_OK);
-    assert_float_equal(pl.full_cycles, 10047, 20);
+    assert_float_equal(pl.full_cycles, 9604, 20);
     assert_true(pl.budget < 660);
     assert_int_equal(pl.n, 0);
     assert_float_equal(pl.cost, 0, 0);
@@ -238,20 +238,20 @@ static void short_run_gets_short_windows(void **state)
 
 /* Settled samples (calibrate/plan.c): transpose on volta-hirf, the whole
  * grid (1,024 CTAs) on one SM, 8 resident, DRAM latency 400 cycles, seven
- * points (four ordinary, three HI-RF).  Estimated full run about 759,661
- * cycles: budget 0.0425 x 759,661 = 32,285.6; lifetime 759,661 x 8 / 1024
- * = 5,934.9.  Seven samples would be 32,285.6 / 7 = 4,612.2 cycles, windows
- * of 4,612.2 - 400 = 4,212.2 < 5,934.9; a settled sample takes 400 + 2.5
- * x 5,934.9 = 15,237.3 (a warm-up of 1.5 lifetimes and a window of one),
+ * points (four ordinary, three HI-RF).  Estimated full run about 759,552
+ * cycles: budget 0.0425 x 759,552 = 32,281.0; lifetime 759,552 x 8 / 1024
+ * = 5,934.0.  Seven samples would be 32,281.0 / 7 = 4,611.6 cycles, windows
+ * of 4,611.6 - 400 = 4,211.6 < 5,934.0; a settled sample takes 400 + 2.5
+ * x 5,934.0 = 15,235.0 (a warm-up of 1.5 lifetimes and a window of one),
  * and the budget holds floor(2.12) = 2.  Kept: the level's window
  * (baseline, 8 banks) and HI-RF concat at its CTAs; the collector, 2-bank,
  * stealing, fully associative and TEA windows dropped.  One ordinary point: its stratum's
- * middle, 1/2 x 1024 = CTA 512.  A sample 32,285.6 / 2 = 16,142.8 cycles:
- * warm-up 1.5 x 5,934.9 = 8,902.4 capped at half a sample, (int)8,071.4 =
- * 8,071; window (int)16,142.8 - 8,071 = 8,071 (over one lifetime).
- * Warmed: 4 x 8 = 32 CTAs walked; the timed warm-up stays 8,071 (not the
- * 400-cycle fill).  A budget given (32,285 cycles) keeps the seven points,
- * warmed to 400 + ((int)(32,285 / 7) - 400) = 400 + 4,212. */
+ * middle, 1/2 x 1024 = CTA 512.  A sample 32,281.0 / 2 = 16,140.5 cycles:
+ * warm-up 1.5 x 5,934.0 = 8,901.0 capped at half a sample, (int)8,070.2 =
+ * 8,070; window (int)16,140.5 - 8,070 = 8,070 (over one lifetime).
+ * Warmed: 4 x 8 = 32 CTAs walked; the timed warm-up stays 8,070 (not the
+ * 400-cycle fill).  A budget given (32,280 cycles) keeps the seven points,
+ * warmed to 400 + ((int)(32,280 / 7) - 400) = 400 + 4,211. */
 /* A spec's whole grid on one SM of preset gpu_name, characterised. */
 static rf_kernel *whole_grid(const char *gpu_name, const char *spec, rf_gpu *gpu,
                              rf_ipc_kernel *kc)
@@ -276,7 +276,7 @@ static void settled_samples_for_short_windows(void **state)
     rf_kernel *k = whole_grid("volta-hirf", "inputs/validation/transpose.spec", &gpu, &kc);
     rf_plan pl;
     assert_int_equal(rf_plan_make(&gpu, k, &kc, 0, &pl, &err), RF_OK);
-    assert_float_equal(pl.full_cycles, 759661, 50);
+    assert_float_equal(pl.full_cycles, 759552, 50);
     assert_int_equal(pl.resident, 8);
     double life = pl.full_cycles * 8 / 1024;
     assert_true(pl.budget / 7 - 400 < life);
@@ -325,13 +325,13 @@ static void settled_samples_for_short_windows(void **state)
  * (calibrate/plan.c one_state): bscholes's CTAs all run one path with no
  * draw (no loops, every load a DRAM miss), so the run's last 256 CTAs all
  * take the same lone cycles.  fermi-gtx480, the whole grid on one SM: 512
- * CTAs, 8 resident, estimated full run 155,330 cycles, budget 0.0425 x
- * that = 6,601.5; lifetime 155,330 x 8 / 512 = 2,427.0; four points would
- * get windows of 6,601.5 / 4 - 330 = 1,320 < 2,427.0, and one settled
- * sample costs 330 + 2.5 x 2,427.0 = 6,397.6: (int)(6,601.5 / 6,397.6) =
+ * CTAs, 8 resident, estimated full run 155,298 cycles, budget 0.0425 x
+ * that = 6,600.2; lifetime 155,298 x 8 / 512 = 2,426.5; four points would
+ * get windows of 6,600.2 / 4 - 330 = 1,320 < 2,426.5, and one settled
+ * sample costs 330 + 2.5 x 2,426.5 = 6,396.3: (int)(6,600.2 / 6,396.3) =
  * 1.  One state: that one sample, the level's window at 50% of the grid
- * (CTA 256), its warm-up 1.5 x 2,427.0 = 3,640 capped at half the sample,
- * (int)3,300.7 = 3,300, and its window 6,601 - 3,300 = 3,301.  A CTA that
+ * (CTA 256), its warm-up 1.5 x 2,426.5 = 3,640 capped at half the sample,
+ * (int)3,300.1 = 3,300, and its window 6,600 - 3,300 = 3,300.  A CTA that
  * differs (one lone time moved) leaves the two samples SETTLE_MIN asks
  * for out of reach: the four ordinary points. */
 static void one_state_gets_one_settled_sample(void **state)
@@ -344,7 +344,7 @@ static void one_state_gets_one_settled_sample(void **state)
     assert_int_equal(kc.nlone, 256);
     rf_plan pl;
     assert_int_equal(rf_plan_make(&gpu, k, &kc, 0, &pl, &err), RF_OK);
-    assert_float_equal(pl.full_cycles, 155330, 1);
+    assert_float_equal(pl.full_cycles, 155298, 1);
     assert_int_equal(pl.resident, 8);
     double life = pl.full_cycles * 8 / 512;
     assert_int_equal((int)(pl.budget / (330 + 2.5 * life)), 1);
@@ -353,7 +353,7 @@ static void one_state_gets_one_settled_sample(void **state)
     assert_string_equal(pl.pt[0].label, "baseline banks=16");
     assert_int_equal(pl.pt[0].skip_ctas, 256);
     assert_int_equal(pl.pt[0].warmup, 3300);
-    assert_int_equal(pl.pt[0].cycles, 3301);
+    assert_int_equal(pl.pt[0].cycles, 3300);
     kc.lone[7] += 1.0f;
     assert_int_equal(rf_plan_make(&gpu, k, &kc, 0, &pl, &err), RF_OK);
     assert_int_equal(pl.n, 4);
