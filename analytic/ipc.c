@@ -1281,6 +1281,18 @@ static double lone_work(const rf_ipc_kernel *k, long j)
     return w > 0 ? w : 0.0;
 }
 
+/* Slot i of the CTA fluid takes known CTA j: its instructions (i_cta where
+ * unknown), its own share, the lone cycles it works through (rem, left of
+ * them) and its drain. */
+static void fluid_take(const rf_ipc_kernel *k, long j, double i_cta, int i, double *ins,
+                       double *osh, double *lone, double *rem, double *drn)
+{
+    ins[i] = k->lone_insts[j] > 0 ? k->lone_insts[j] : i_cta;
+    osh[i] = own_share(k, j);
+    lone[i] = rem[i] = lone_work(k, j);
+    drn[i] = lone_drain(k, j);
+}
+
 static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                             const rf_ipc_params *p, long ctas, int resident,
                             double *ipc_out, rf_ipc_result *steady)
@@ -1384,12 +1396,8 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
         int ord[RF_IPC_NLONE];      /* the working slots, oldest CTA first */
         for (int i = 0; i < ns; i++) {
             ord[i] = i;
-            ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
-            osh[i] = own_share(k, next);
-            lone[i] = rem[i] = lone_work(k, next);
-            drn[i] = lone_drain(k, next);
+            fluid_take(k, next++, i_cta, i, ins, osh, lone, rem, drn);
             dl[i] = -1.0;
-            next++;
         }
         double t = 0.0;
         while (nact > 0 || ndr > 0) {
@@ -1436,11 +1444,7 @@ static double kernel_cycles(const rf_ipc_kernel *k, const rf_ipc_machine *m,
                     ndr--;
                     if (next < known) {
                         ord[nact++] = i;
-                        ins[i] = k->lone_insts[next] > 0 ? k->lone_insts[next] : i_cta;
-                        osh[i] = own_share(k, next);
-                        lone[i] = rem[i] = lone_work(k, next);
-                        drn[i] = lone_drain(k, next);
-                        next++;
+                        fluid_take(k, next++, i_cta, i, ins, osh, lone, rem, drn);
                     } else {
                         rem[i] = -1.0;      /* the slot stays empty */
                     }
