@@ -33,7 +33,10 @@
  * its phases and barriers, a finished CTA replaced at once, no drain),
  * until the run's CTA C starts, so the timed run starts from the
  * population of CTA ages the sampler's does.
- * Window output: instructions retired in [t_start, t_end).  Whole-run
+ * Window output: instructions retired in [t_start, t_end).  A whole run
+ * may stop early at a steady batch (rf_waves_run.batch_ctas: batches of CTAs
+ * from a mark, the run stopping once their IPCs' standard error is small;
+ * rf_waves_split_ipc then takes the rest at that rate).  Whole-run
  * output may add batches: the IPC between the launches that cut the grid
  * into equal numbers of CTAs (their spread says how well one draw of the
  * CTAs fixes the run's IPC).  The start (fresh CTAs, then the warming)
@@ -297,7 +300,7 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
             double f = -ipc, d1 = 0, d2 = 0;
             for (int x = 0; x < na; x++) {
                 double p = pp[x], u = 1.0 / (1.0 + p * (c - 1.0)), r = p * u, r2 = r * r;
-                v[order[x]] = u;
+                v[x] = u;
                 f += r;
                 d1 -= r2;
                 d2 += r2 * r;
@@ -314,8 +317,8 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
             if (h * h * fabs(h) < STRETCH_TOL * c) {
                 /* u at c - h from u at c: u + ipt u^2 h + ipt^2 u^3 h^2. */
                 for (int x = 0; x < na; x++) {
-                    double pu = pp[x] * v[order[x]] * h;
-                    v[order[x]] *= 1.0 + pu + pu * pu;
+                    double pu = pp[x] * v[x] * h;
+                    v[x] *= 1.0 + pu + pu * pu;
                 }
                 have_v = true;
                 break;
@@ -325,7 +328,7 @@ static void issue_stretch(const sim *s, const int *order, int na, double ipc, do
     }
     if (!have_v)
         for (int x = 0; x < na; x++)
-            v[order[x]] = 1.0 / (1.0 + pp[x] * (c - 1.0));
+            v[x] = 1.0 / (1.0 + pp[x] * (c - 1.0));
 }
 
 /* The start of a run: every slot given a fresh CTA at t = 0, then the
@@ -407,14 +410,20 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
     double *v = calloc((size_t)nw, sizeof *v);
     double *pp = calloc((size_t)nw, sizeof *pp);   /* issue_stretch's ipt in order */
     int *order = calloc((size_t)nw, sizeof *order);
+    int *oslot = calloc((size_t)nw, sizeof *oslot); /* each listed warp's slot */
     char *dirty = calloc((size_t)n, 1);   /* slots settle_needed may hold */
-    if (!v || !pp || !order || !dirty) {
-        free(v), free(pp), free(order), free(dirty);
+    if (!v || !pp || !order || !oslot || !dirty) {
+        free(v), free(pp), free(order), free(oslot), free(dirty);
         return RF_ENOMEM;
     }
     for (int k = 0; k < n; k++)
         dirty[k] = settle_needed(&s, k);
     double c_last = 1.0;     /* issue stretch of the previous event */
+    bool marked = false;     /* run->mark_cta has launched */
+    long nb = 0;             /* steady batches ended */
+    double bm = 0, bss = 0;  /* their IPCs' mean and sum of squares */
+    double *bnd = NULL;      /* [2 (nb + 1)]: time and retired at the mark and each batch's end */
+    long bcap = 0;
     bool window = run->t_end > 0;
     double t = 0, insts = 0, active_time = 0, t0 = run->t_start, t1 = run->t_end;
     for (;;) {
@@ -434,31 +443,40 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
          * listed oldest CTA first, by warp within a CTA (the order the
          * oldest-first share needs; the equal share has none). */
         int na = 0;
-        for (int k = 0; k < n; k++)
-            for (int w = 0, i = s.by_age[k] * wpc; w < wpc; w++, i++) {
+        for (int k = 0; k < n; k++) {
+            int slot = s.by_age[k];
+            for (int w = 0, i = slot * wpc; w < wpc; w++, i++) {
                 order[na] = i;              /* kept where the warp issues */
+                oslot[na] = slot;
                 na += s.st[i] == W_ISSUE;
             }
+        }
         double lam = run->oldest_first < 0 ? 0 : run->oldest_first > 1 ? 1 : run->oldest_first;
         bool stretched = run->stretch && a > 0 && run->stretch[a > nw ? nw : a];
         if (stretched)
             issue_stretch(&s, order, na, ipc, v, &c_last, pp);
         double eq = a > 0 ? ipc * cs->cpi_lone / a : 0.0;
         /* dt: the first phase end, the least rem / v over the warps that
-         * move (a minimum: kept without a branch per warp). */
+         * move (a minimum: kept without a branch per warp).  v[x]: the
+         * speed of the x-th warp listed.  Oldest first, every warp before
+         * the share runs out takes its whole lone speed (g / ipt exactly
+         * 1) and every one after it none, so only one quotient is taken. */
         double dt = INFINITY, rate = 0, left = ipc;
         for (int x = 0; x < na; x++) {
             int i = order[x];
-            double vi = (stretched ? v[i] : eq) * (1.0 - lam);
-            if (lam > 0) {
-                double g = s.ipt[i] < left ? s.ipt[i] : left;
-                vi += lam * (s.ipt[i] > 0 ? g / s.ipt[i] : 1.0);
+            double p = s.ipt[i];
+            double vi = (stretched ? v[x] : eq) * (1.0 - lam);
+            if (lam > 0 && left > 0) {
+                double g = p < left ? p : left;
+                vi += lam * (!(p > 0) || g == p ? 1.0 : g / p);
                 left -= g;
+            } else if (lam > 0 && !(p > 0)) {
+                vi += lam;
             }
-            v[i] = vi;
+            v[x] = vi;
             double q = vi > 0 ? s.rem[i] / vi : INFINITY;
             dt = q < dt ? q : dt;
-            rate += vi * s.ipt[i];
+            rate += vi * p;
         }
         if (dt == INFINITY)
             dt = -1;
@@ -474,7 +492,7 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
         double lo = window ? (t > t0 ? t : t0) : t, hi = window ? (t + dt < t1 ? t + dt : t1) : t + dt;
         if (hi > lo) {
             insts += rate * (hi - lo);
-        s.retired += rate * dt;
+            s.retired += rate * dt;
             active_time += a * (hi - lo);
         }
         /* A slot can need settling only where a warp's phase just ran out
@@ -482,9 +500,9 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
          * issuing warp with time left, or none to settle (settle_needed). */
         for (int x = 0; x < na; x++) {
             int i = order[x];
-            s.rem[i] -= v[i] * dt;
+            s.rem[i] -= v[x] * dt;
             if (s.rem[i] <= 1e-7)
-                dirty[i / wpc] = 1;
+                dirty[oslot[x]] = 1;
         }
         t += dt;
         s.now = t;
@@ -502,9 +520,59 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
                 settle(&s, k);
             dirty[k] = settle_needed(&s, k);
         }
+        /* The steady span (s.launched counts the run's CTAs started: CTA c
+         * has launched once it exceeds c): from the mark, batches of
+         * batch_ctas CTAs, each
+         * ending at the launch of its last CTA's successor (at most one a
+         * step, and not at the previous boundary's time); Welford's running
+         * mean and sum of squares of their IPCs, and every boundary kept
+         * (bnd) for the rates of the span's two halves. */
+        bool steady = !window && run->batch_ctas > 0;
+        bool bound = false;
+        if (run->mark_cta > 0 && !marked && s.launched > run->mark_cta) {
+            out->mark_t = t;
+            out->mark_insts = insts;
+            marked = true;
+            bound = steady;
+        } else if (steady && marked && t > bnd[2 * nb]
+                   && s.launched > run->mark_cta + (nb + 1) * run->batch_ctas) {
+            double b = (insts - bnd[2 * nb + 1]) / (t - bnd[2 * nb]);
+            nb++;
+            double d = b - bm;
+            bm += d / nb;
+            bss += d * (b - bm);
+            bound = true;
+        }
+        if (bound) {
+            if (2 * nb + 2 > bcap) {
+                long nc = bcap ? 2 * bcap : 64;
+                double *nbnd = realloc(bnd, (size_t)nc * sizeof *nbnd);
+                if (!nbnd) {
+                    free(v), free(pp), free(order), free(oslot), free(dirty), free(bnd);
+                    return RF_ENOMEM;
+                }
+                bnd = nbnd;
+                bcap = nc;
+            }
+            bnd[2 * nb] = t;
+            bnd[2 * nb + 1] = insts;
+            /* Stop where the batches' standard error is small and the
+             * span's halves run at the same rate (no drift). */
+            if (nb >= run->min_batches && nb >= 2 && s.launched < run->stop_before && bm > 0
+                && sqrt(bss / (nb - 1) / nb) <= run->stop_se * bm) {
+                long h = nb / 2;
+                double r1 = (bnd[2 * h + 1] - bnd[1]) / (bnd[2 * h] - bnd[0]);
+                double r2 = (bnd[2 * nb + 1] - bnd[2 * h + 1]) / (bnd[2 * nb] - bnd[2 * h]);
+                if (fabs(r2 - r1) <= run->stop_drift * 0.5 * (r1 + r2)) {
+                    out->stopped = true;
+                    break;
+                }
+            }
+        }
     }
     double len = window ? t1 - t0 : t;
     out->cycles = window ? t1 : t;
+    out->launched = s.launched;
     out->insts = insts;
     out->ipc = len > 0 ? insts / len : 0;
     out->mean_active = len > 0 ? active_time / len : 0;
@@ -516,7 +584,7 @@ static int sim_timed(sim *sp, const double *ipc_tab, const rf_waves_run *run, rf
             out->batch_ipc[b] = s.bt[b + 1] > s.bt[b]
                                     ? (s.bi[b + 1] - s.bi[b]) / (s.bt[b + 1] - s.bt[b]) : 0.0;
     }
-    free(v), free(pp), free(order), free(dirty);
+    free(v), free(pp), free(order), free(oslot), free(dirty), free(bnd);
     return 0;
 }
 
@@ -548,4 +616,15 @@ int rf_waves_sim(const rf_ctaset *cs, const double *ipc_tab, double drain,
     int rc = sim_timed(&s, ipc_tab, run, out);
     free(s.buf);
     return rc;
+}
+
+double rf_waves_split_ipc(double insts_all, const rf_waves_out *head, const rf_waves_out *tail)
+{
+    if (!head->stopped)
+        return head->ipc;
+    double dt = head->cycles - head->mark_t;
+    double steady = dt > 0 ? (head->insts - head->mark_insts) / dt : 0.0;
+    double mid = insts_all - head->insts - tail->insts;
+    double cycles = head->cycles + (mid > 0 && steady > 0 ? mid / steady : 0.0) + tail->cycles;
+    return cycles > 0 ? insts_all / cycles : 0.0;
 }

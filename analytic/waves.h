@@ -38,6 +38,21 @@ typedef struct rf_waves_run {
                           * b = 1 .. batches - 1; out->batch_ipc[b] is batch b's
                           * IPC (instructions retired from its first launch to the
                           * next batch's, the last to the end, over that time) */
+    long mark_cta;       /* > 0: out->mark_t and out->mark_insts at the launch of
+                          * the run's CTA mark_cta (0 and 0 if it never launches) */
+    long batch_ctas;     /* > 0, a whole run (t_end <= 0) with mark_cta: the
+                          * steady rate's batches, B CTAs each from mark_cta; the
+                          * run stops at a batch's end once at least min_batches
+                          * have run, their IPCs' standard error is at most
+                          * stop_se of their mean, the rates of the first and
+                          * the second half of the batches differ by at most
+                          * stop_drift of their mean, and the run's CTA
+                          * stop_before has not launched: out->stopped,
+                          * out->cycles its time, out->insts the instructions
+                          * retired before it */
+    int min_batches;
+    double stop_se, stop_drift;
+    long stop_before;
 } rf_waves_run;
 
 typedef struct rf_waves_out {
@@ -45,9 +60,21 @@ typedef struct rf_waves_out {
     double insts;        /* warp instructions retired inside the window */
     double ipc;          /* insts / window length (whole run when t_end <= 0) */
     double mean_active;  /* mean issuing warps over the window */
+    double mark_t, mark_insts; /* run->mark_cta's launch: time, instructions
+                                * retired before it */
+    bool stopped;        /* the run stopped at a steady batch (run->batch_ctas) */
+    long launched;       /* the run's CTAs launched (warming included) */
     int nbatch;          /* batches reported (run->batches, or 0) */
     double batch_ipc[RF_WAVES_MAXB];
 } rf_waves_out;
+
+/* A whole run's IPC from its head (a run from its start that stopped at a
+ * steady batch, run->batch_ctas) and its tail (the run's last CTAs to the
+ * end): the insts_all instructions of its CTAs less those the two retired
+ * run at the head's steady rate (from its mark to its stop),
+ *     cycles = t_head + (I - I_head - I_tail) / IPC_steady + t_tail.
+ * A head that ran to the end is the run itself: its IPC. */
+double rf_waves_split_ipc(double insts_all, const rf_waves_out *head, const rf_waves_out *tail);
 
 /* ipc_tab[a] is the SM's IPC with a warps issuing, a = 0..resident * wpc;
  * drain: cycles a slot stays held after its CTA's warps are done.

@@ -51,6 +51,9 @@ typedef struct rf_calib_report {
                               the fitted rate; 1 on a grid of at most LEVEL_MAX_CTAS
                               CTAs: the run's own) */
     long level_ctas;       /* CTAs of each (the grid, at most LEVEL_MAX_CTAS) */
+    long level_run_ctas;   /* of a split draw, the CTAs the population model ran
+                              (its head and tail; calibrate/calibrate.c
+                              level_split), else level_ctas */
 } rf_calib_report;
 
 typedef struct rf_calib_opts {

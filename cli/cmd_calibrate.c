@@ -762,7 +762,13 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
                "(calibrated / uncalibrated)^w\n",
                cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.win_bias, 100.0 * cal.win_se,
                rep->hirf_bias != 0 ? ", a bias of the level: the fit at a bound" : "");
-    if (rep->level_draws == 1)
+    if (rep->level_draws == 1 && rep->level_run_ctas < rep->level_ctas)
+        printf("level: %.4f (population model over the wave formula) from the run's %s%ld CTAs, "
+               "%ld of them run (the first and the last; the steady middle at the first's "
+               "rate)\n",
+               cal.level, rep->level_ctas < rf_kernel_ctas(k) ? "first " : "", rep->level_ctas,
+               rep->level_run_ctas);
+    else if (rep->level_draws == 1)
         printf("level: %.4f (population model over the wave formula) from the run's %s%ld CTAs\n",
                cal.level, rep->level_ctas < rf_kernel_ctas(k) ? "first " : "", rep->level_ctas);
     else if (rep->level_draws > 1)

@@ -338,8 +338,8 @@ static void level_variance_and_shrink(void **state)
 
 /* The interval of a record with level_var 0.01 (samples 6, no fitted
  * parameters, no residual, no shrinkage): v = SIGMA_PRED^2 + level_var =
- * 0.002^2 + 0.01 = 0.010004, half width 1.959964 sqrt(0.010004) =
- * 0.196036 of the estimate (0.002 x 1.959964 = 0.003920 without it).  A
+ * 0.003^2 + 0.01 = 0.010009, half width 1.959964 sqrt(0.010009) =
+ * 0.196085 of the estimate (0.003 x 1.959964 = 0.005880 without it).  A
  * record without samples: the uncalibrated model's 4.5% and the level's,
  * 1.959964 sqrt(0.045^2 + 0.01) = 0.214927. */
 static void interval_takes_level_var(void **state)
@@ -356,11 +356,11 @@ static void interval_takes_level_var(void **state)
     rf_estimate e;
     rf_err err = {0};
     assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
-    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.003920, 1e-6);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.005880, 1e-6);
     cal.level_var = 0.01;
     assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
-    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.196036, 1e-6);
-    assert_float_equal((e.ipc - e.ipc_lo) / e.ipc, 0.196036, 1e-6);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.196085, 1e-6);
+    assert_float_equal((e.ipc - e.ipc_lo) / e.ipc, 0.196085, 1e-6);
     cal.samples = 0;
     assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
     assert_false(e.calibrated);
@@ -372,12 +372,12 @@ static void interval_takes_level_var(void **state)
  * level), samples 6, no residual: IPC = IPC_unc 1.05^0.5 = 1.0246951
  * IPC_unc, whatever the other weight; the interval adds the level's
  * correction given up, ((1 - 0.5) ln 1.05)^2 = 0.0243951^2 = 0.0005951:
- * v = 0.002^2 + 0.0005951 = 0.0005991, half width 1.959964 sqrt(v) =
- * 0.0479739 of the estimate.  Level 1.2: ((1 - 0.5) ln 1.2)^2 = 0.0083103
+ * v = 0.003^2 + 0.0005951 = 0.0006041, half width 1.959964 sqrt(v) =
+ * 0.0481737 of the estimate.  Level 1.2: ((1 - 0.5) ln 1.2)^2 = 0.0083103
  * exceeds the uncalibrated model's 0.045^2 = 0.002025, which stands in
- * for it (calibrate/extrapolate.c, 4.): v = 0.000004 + 0.002025 =
- * 0.002029, half width 1.959964 x 0.0450444 = 0.0882854.  Weight 1: the
- * whole level, 1.2 IPC_unc, and the floor's 0.003920 alone. */
+ * for it (calibrate/extrapolate.c, 4.): v = 0.000009 + 0.002025 =
+ * 0.002034, half width 1.959964 x 0.0450999 = 0.0883942.  Weight 1: the
+ * whole level, 1.2 IPC_unc, and the floor's 0.005880 alone. */
 static void level_weighed_apart(void **state)
 {
     fixture *fx = *state;
@@ -400,24 +400,24 @@ static void level_weighed_apart(void **state)
         assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err),
                          0);
         assert_float_equal(e.ipc / u.ipc, 1.0246951, 1e-7);
-        assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.0479739, 1e-6);
+        assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.0481737, 1e-6);
     }
     cal.level = 1.2;
     assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
     assert_float_equal(e.ipc / u.ipc, 1.0954451, 1e-7);
-    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.0882854, 1e-6);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.0883942, 1e-6);
     cal.level_shrink = 1.0;
     assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &base, &fx->kc, &shape, &cal, &e, &err), 0);
     assert_float_equal(e.ipc / u.ipc, 1.2, 1e-12);
-    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.003920, 1e-6);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.005880, 1e-6);
 }
 
 /* The interval of a register-cache record carries its fitted parameters'
  * covariance: rfc_scale fitted with variance 0.04 (sd 0.2), shrink 1, no
  * residual.  RFC #7's estimate moves with rfc_scale through its miss
  * stall, g = dIPC / d rfc_scale (forward difference over h = 1e-4 x the
- * parameter's range, 8: 8e-4), so v = 0.002^2 + g^2 0.04 / IPC^2; the
- * baseline's does not move (v = 0.002^2, half width 0.003920).  Shrink 0:
+ * parameter's range, 8: 8e-4), so v = 0.003^2 + g^2 0.04 / IPC^2; the
+ * baseline's does not move (v = 0.003^2, half width 0.005880).  Shrink 0:
  * the term is weighed by w^2 = 0, and the interval is the floor's plus
  * the correction given up (none: the parameters at their defaults). */
 static void interval_takes_pf_covariance(void **state)
@@ -447,16 +447,16 @@ static void interval_takes_pf_covariance(void **state)
     assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, &c2, &e2, &err), 0);
     double g = (e2.ipc - e.ipc) / h;
     assert_true(g < 0);     /* a larger miss stall, a lower IPC */
-    double half = 1.959963984540054 * sqrt(0.002 * 0.002 + g * g * 0.04 / (e.ipc * e.ipc));
+    double half = 1.959963984540054 * sqrt(0.003 * 0.003 + g * g * 0.04 / (e.ipc * e.ipc));
     assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, half, 1e-9);
-    assert_true(half > 0.003920);
+    assert_true(half > 0.005880);
     cal.shrink = 0;
     assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, &cal, &e, &err), 0);
-    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.003920, 1e-6);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.005880, 1e-6);
     cal.shrink = 1;
     d.kind = RF_DESIGN_BASELINE;
     assert_int_equal(rf_extrap_estimate(&fx->sf.gpu, &d, &fx->kc, &shape, &cal, &e, &err), 0);
-    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.003920, 1e-6);
+    assert_float_equal((e.ipc_hi - e.ipc) / e.ipc, 0.005880, 1e-6);
 }
 
 /* rf_extrap_estimate_pk with the figures rf_extrap_pf_kernel gives is

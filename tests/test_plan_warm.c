@@ -378,9 +378,9 @@ static void windows_not_worth_running(void **state)
 }
 
 /* Calibrated interval (calibrate/extrapolate.c) of a record with no fitted
- * parameters and no shrinkage: v = 0.002^2 + s^2 / n = 0.000004 +
- * 0.04^2 / 4 = 0.000404, half width 1.959964 x sqrt(0.000404) = 1.959964 x
- * 0.0200998 = 0.0393948 of the IPC. */
+ * parameters and no shrinkage: v = 0.003^2 + s^2 / n = 0.000009 +
+ * 0.04^2 / 4 = 0.000409, half width 1.959964 x sqrt(0.000409) = 1.959964 x
+ * 0.0202237 = 0.0396378 of the IPC. */
 static void interval_from_the_windows_noise(void **state)
 {
     const fix *f = *state;
@@ -396,8 +396,8 @@ static void interval_from_the_windows_noise(void **state)
     rf_err err;
     assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
     assert_true(e.calibrated);
-    assert_float_equal(e.ipc_lo, (1 - 0.0393948) * e.ipc, 1e-6 * e.ipc);
-    assert_float_equal(e.ipc_hi, (1 + 0.0393948) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_lo, (1 - 0.0396378) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_hi, (1 + 0.0396378) * e.ipc, 1e-6 * e.ipc);
     assert_float_equal(e.cycles_lo, e.insts / e.ipc_hi, 1e-9 * e.cycles);
 }
 
@@ -471,29 +471,29 @@ static void shrink_prior_by_hand(void **state)
     assert_float_equal(rf_extrap_shrink_prior(0.0, 0.01), 0.0, 0.0);
 }
 
-/* The relative variance of a window calibration's estimate, v = 0.002^2 +
+/* The relative variance of a window calibration's estimate, v = 0.003^2 +
  * min(b^2 + se^2 + ((1 - w) c)^2, sigma_u^2) + w^2 vfit, at the first
  * windows above (b = 0.01, se = 0.00912871), w = 325 / 334, c = ln 1.1 =
- * 0.0953102, vfit = 0.0004, sigma_u = 0.045: 0.000004 + 0.0001 +
- * 0.0000833333 + 0.000378734 + (9 / 334 x 0.0953102)^2 = 0.000004 +
- * 0.0001 + 0.0000833333 + 0.000378734 + 0.0000065958 = 0.000572663. */
+ * 0.0953102, vfit = 0.0004, sigma_u = 0.045: 0.000009 + 0.0001 +
+ * 0.0000833333 + 0.000378734 + (9 / 334 x 0.0953102)^2 = 0.000009 +
+ * 0.0001 + 0.0000833333 + 0.000378734 + 0.0000065958 = 0.000577663. */
 static void window_interval_variance_by_hand(void **state)
 {
     (void)state;
     assert_float_equal(rf_extrap_rel_var_win(0.01, sqrt(0.001 / 12), 325.0 / 334.0, log(1.1),
-                                             0.0004, 0.045), 0.000572663, 1e-9);
+                                             0.0004, 0.045), 0.000577663, 1e-9);
     /* The sign of the bias does not matter; unshrunk, no covariance:
-     * 0.000004 + 0.0001 + 0.0000833333. */
+     * 0.000009 + 0.0001 + 0.0000833333. */
     assert_float_equal(rf_extrap_rel_var_win(-0.01, sqrt(0.001 / 12), 1.0, log(1.1), 0.0, 0.045),
-                       0.000004 + 0.0001 + 0.001 / 12, 1e-15);
+                       0.000009 + 0.0001 + 0.001 / 12, 1e-15);
     /* Windows that read the level farther from the fit than the
      * uncalibrated model's error: b = 0.05, se = 0.03 give 0.0025 + 0.0009
      * = 0.0034 > 0.045^2 = 0.002025, which stands in for them:
-     * 0.000004 + 0.002025 = 0.002029.  For an SM's share of a spread
-     * grid the uncalibrated model's error is 0.037: 0.000004 + 0.001369 =
-     * 0.001373. */
-    assert_float_equal(rf_extrap_rel_var_win(0.05, 0.03, 1.0, 0.0, 0.0, 0.045), 0.002029, 1e-15);
-    assert_float_equal(rf_extrap_rel_var_win(0.05, 0.03, 1.0, 0.0, 0.0, 0.037), 0.001373, 1e-15);
+     * 0.000009 + 0.002025 = 0.002034.  For an SM's share of a spread
+     * grid the uncalibrated model's error is 0.037: 0.000009 + 0.001369 =
+     * 0.001378. */
+    assert_float_equal(rf_extrap_rel_var_win(0.05, 0.03, 1.0, 0.0, 0.0, 0.045), 0.002034, 1e-15);
+    assert_float_equal(rf_extrap_rel_var_win(0.05, 0.03, 1.0, 0.0, 0.0, 0.037), 0.001378, 1e-15);
     rf_gpu gpu;
     rf_err err;
     assert_int_equal(rf_gpu_preset("fermi-gtx480", &gpu, &err), 0);
@@ -510,27 +510,27 @@ static void window_interval_variance_by_hand(void **state)
     assert_float_equal(rf_extrap_sigma_unc(&gpu, &hirf, &dflt), 0.058, 0);
 }
 
-/* The relative variance of a calibrated estimate, v = 0.002^2 + s^2 / n +
+/* The relative variance of a calibrated estimate, v = 0.003^2 + s^2 / n +
  * w^2 vfit + ((1 - w) c)^2, at s = 0.06, n = 4, w = 5/6, c = ln 1.1 =
- * 0.0953102, vfit = 0.0004: 0.000004 + 0.0009 + 0.000277778 +
- * (0.0158850)^2 = 0.000004 + 0.0009 + 0.000277778 + 0.000252334 =
- * 0.00143411. */
+ * 0.0953102, vfit = 0.0004: 0.000009 + 0.0009 + 0.000277778 +
+ * (0.0158850)^2 = 0.000009 + 0.0009 + 0.000277778 + 0.000252334 =
+ * 0.00143911. */
 static void interval_variance_by_hand(void **state)
 {
     (void)state;
-    assert_float_equal(rf_extrap_rel_var(0.06, 4, 5.0 / 6.0, log(1.1), 0.0004), 0.00143411,
+    assert_float_equal(rf_extrap_rel_var(0.06, 4, 5.0 / 6.0, log(1.1), 0.0004), 0.00143911,
                        1e-8);
     /* Unshrunk (w = 1): the correction's part is gone, the covariance's
-     * whole: 0.000004 + 0.0009 + 0.0004 = 0.001304. */
-    assert_float_equal(rf_extrap_rel_var(0.06, 4, 1.0, log(1.1), 0.0004), 0.001304, 1e-12);
+     * whole: 0.000009 + 0.0009 + 0.0004 = 0.001309. */
+    assert_float_equal(rf_extrap_rel_var(0.06, 4, 1.0, log(1.1), 0.0004), 0.001309, 1e-12);
 }
 
 /* A record whose level is 1.1 at the default parameters (no fitted ones)
  * calibrates IPC to 1.1 x the uncalibrated one; with w = 5/6 the estimate
  * is IPC_unc x 1.1^(5/6) = 1.0826645 IPC_unc, cycles = instructions / IPC,
- * and its interval v = 0.002^2 + 0.06^2 / 4 + ((1 - 5/6) ln 1.1)^2 =
- * 0.000004 + 0.0009 + 0.000252334 = 0.00115633, half width 1.959964 x
- * 0.0340049 = 0.0666484 of the estimate. */
+ * and its interval v = 0.003^2 + 0.06^2 / 4 + ((1 - 5/6) ln 1.1)^2 =
+ * 0.000009 + 0.0009 + 0.000252334 = 0.00116133, half width 1.959964 x
+ * 0.0340784 = 0.0667923 of the estimate. */
 static void shrunk_estimate_and_interval(void **state)
 {
     const fix *f = *state;
@@ -551,8 +551,8 @@ static void shrunk_estimate_and_interval(void **state)
     assert_true(e.calibrated);
     assert_float_equal(e.ipc, 1.0826645 * u.ipc, 1e-6 * u.ipc);
     assert_float_equal(e.cycles, e.insts / e.ipc, 1e-9 * e.cycles);
-    assert_float_equal(e.ipc_lo, (1 - 0.0666484) * e.ipc, 1e-6 * e.ipc);
-    assert_float_equal(e.ipc_hi, (1 + 0.0666484) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_lo, (1 - 0.0667923) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_hi, (1 + 0.0667923) * e.ipc, 1e-6 * e.ipc);
     /* w = 0: the uncalibrated estimate itself. */
     cal.shrink = 0;
     assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
@@ -560,8 +560,8 @@ static void shrunk_estimate_and_interval(void **state)
     /* A window calibration's record (win_bias 0.02, win_se 0.01) with w =
      * 1/2: IPC_unc x 1.1^0.5 = 1.0488088 IPC_unc; the level's part, 0.02^2
      * + 0.01^2 + (0.5 ln 1.1)^2 = 0.0004 + 0.0001 + 0.00227101 = 0.00277101,
-     * exceeds 0.045^2 = 0.002025, which stands in for it: v = 0.000004 +
-     * 0.002025 = 0.002029, half width 1.959964 x 0.0450444 = 0.0882854 of
+     * exceeds 0.045^2 = 0.002025, which stands in for it: v = 0.000009 +
+     * 0.002025 = 0.002034, half width 1.959964 x 0.0450999 = 0.0883942 of
      * the estimate (rms_rel no longer enters). */
     cal.shrink = 0.5;
     cal.has_win = true;
@@ -569,8 +569,8 @@ static void shrunk_estimate_and_interval(void **state)
     cal.win_se = 0.01;
     assert_int_equal(rf_extrap_estimate(&f->gpu, &d, &f->kc, &sh, &cal, &e, &err), RF_OK);
     assert_float_equal(e.ipc, 1.0488088 * u.ipc, 1e-6 * u.ipc);
-    assert_float_equal(e.ipc_lo, (1 - 0.0882854) * e.ipc, 1e-6 * e.ipc);
-    assert_float_equal(e.ipc_hi, (1 + 0.0882854) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_lo, (1 - 0.0883942) * e.ipc, 1e-6 * e.ipc);
+    assert_float_equal(e.ipc_hi, (1 + 0.0883942) * e.ipc, 1e-6 * e.ipc);
 }
 
 int main(void)

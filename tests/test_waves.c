@@ -259,6 +259,55 @@ static void batches_of_a_whole_run(void **state)
     free_set(cs);
 }
 
+static void head_stops_at_a_steady_batch(void **state)
+{
+    (void)state;
+    /* Ten CTAs of two 10-cycle warps (20 instructions each) through one
+     * slot, latency-bound at lone speed: CTA c starts at 10 c.  Mark at
+     * CTA 2 (t 20, 40 retired); batches of 2 CTAs end at the launches of
+     * CTAs 4 (t 40, 80 retired) and 6 (t 60, 120): IPC 2 and 2, standard
+     * error 0 after the 2 batches asked, CTA 7 not launched (7 launched <
+     * stop_before 10): the run stops at 60 with 120 retired. */
+    const float t[2][2] = {{10, 0}, {10, 0}};
+    rf_ctaset *cs = ctaset_two_warps(10, 1, t);
+    rf_waves_run run = {.resident = 1, .ctas = 10, .mark_cta = 2, .batch_ctas = 2,
+                        .min_batches = 2, .stop_se = 0.01, .stop_drift = 0.01, .stop_before = 10};
+    rf_waves_out o;
+    assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &run, &o), 0);
+    assert_true(o.stopped);
+    assert_float_equal(o.cycles, 60, 1e-9);
+    assert_float_equal(o.insts, 120, 1e-9);
+    assert_float_equal(o.mark_t, 20, 1e-9);
+    assert_float_equal(o.mark_insts, 40, 1e-9);
+    assert_int_equal(o.launched, 7);
+    /* stop_before 6: CTA 6 has launched at the second batch's end, so the
+     * run goes on to the end: 100 cycles, 200 instructions, IPC 2. */
+    rf_waves_run late = run;
+    late.stop_before = 6;
+    assert_int_equal(rf_waves_sim(cs, latency_bound, 0, &late, &o), 0);
+    assert_false(o.stopped);
+    assert_float_equal(o.cycles, 100, 1e-9);
+    assert_float_equal(o.ipc, 2.0, 1e-9);
+    assert_int_equal(o.launched, 10);
+    free_set(cs);
+}
+
+static void split_runs_the_middle_at_the_steady_rate(void **state)
+{
+    (void)state;
+    /* Head: stopped at 60 cycles with 120 retired, steady from its mark
+     * (20 cycles, 40 retired): (120 - 40) / 40 = 2 a cycle.  Tail: 30
+     * cycles, 50 retired.  Of 1000 instructions, 1000 - 120 - 50 = 830 run
+     * at 2: 415 cycles; 60 + 415 + 30 = 505 in all: IPC 1000 / 505. */
+    rf_waves_out h = {.cycles = 60, .insts = 120, .mark_t = 20, .mark_insts = 40,
+                      .stopped = true, .ipc = 2};
+    rf_waves_out tl = {.cycles = 30, .insts = 50};
+    assert_float_equal(rf_waves_split_ipc(1000, &h, &tl), 1000.0 / 505.0, 1e-12);
+    /* A head that ran to the end is the run: its own IPC. */
+    h.stopped = false;
+    assert_float_equal(rf_waves_split_ipc(1000, &h, &tl), 2.0, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +319,8 @@ int main(void)
         cmocka_unit_test(issue_stretch_where_throughput_bound),
         cmocka_unit_test(barrier_waits_for_the_slowest),
         cmocka_unit_test(slots_drain_before_the_next_cta),
+        cmocka_unit_test(head_stops_at_a_steady_batch),
+        cmocka_unit_test(split_runs_the_middle_at_the_steady_rate),
     };
     return cmocka_run_group_tests_name("waves", tests, NULL, NULL);
 }
