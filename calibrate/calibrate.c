@@ -1316,39 +1316,34 @@ typedef struct corr_job {
     const rf_ipc_kernel *kc;
     const rf_calib *cal;
     rf_shape shape;
-    const rf_design *d[RF_PLAN_MAX];    /* the plan's distinct designs */
-    double corr[RF_PLAN_MAX];
-    rf_err err[RF_PLAN_MAX];
+    rf_design d;                /* the default design */
+    double ipc[2];              /* its calibrated and uncalibrated estimates */
+    rf_err err[2];
 } corr_job;
 
-/* log(IPC_cal / IPC_unc) of distinct design i (a job of shrink_weight's
- * pool: the estimates only read the kernel, its frozen memo and the
- * record). */
+/* Estimate i of the default design: 0 under the record, 1 uncalibrated (a
+ * job of shrink_weight's pool: the estimates only read the kernel, its
+ * frozen memo and the record). */
 static int corr_of(int i, void *ctx)
 {
     corr_job *j = ctx;
     rf_err_clear(&j->err[i]);
-    rf_estimate ec, eu;
-    int rc = rf_extrap_estimate(j->gpu, j->d[i], j->kc, &j->shape, j->cal, &ec, &j->err[i]);
-    if (!rc)
-        rc = rf_extrap_estimate(j->gpu, j->d[i], j->kc, &j->shape, NULL, &eu, &j->err[i]);
-    if (!rc)
-        j->corr[i] = log(ec.ipc / eu.ipc);
+    rf_estimate e;
+    int rc = rf_extrap_estimate(j->gpu, &j->d, j->kc, &j->shape, i == 0 ? j->cal : NULL, &e,
+                                &j->err[i]);
+    j->ipc[i] = rc ? 0.0 : e.ipc;
     return rc;
 }
 
 /* The shrinkage weight (calibrate/extrapolate.c, 3.): the prior width
  * RF_EXTRAP_PRIOR_CORR against v, the noise variance of the level the ordinary
- * windows set (rf_calib_window_noise).  The report keeps the rms of the
- * corrections log(IPC_cal / IPC_unc) of the whole-kernel estimates (one SM,
- * the whole grid, as the windows run) at the sampled designs. */
+ * windows set (rf_calib_window_noise).  The report keeps the correction
+ * log(IPC_cal / IPC_unc) of the whole-kernel estimate (one SM, the whole
+ * grid, as the windows run) at the default design, unshrunk. */
 static int shrink_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kc,
                          double v, int jobs, rf_calib *out, rf_calib_report *rep, rf_err *err)
 {
-    const rf_plan *plan = &rep->plan;
     out->shrink = 1.0;
-    /* The corrections of the plan's distinct designs (its positions repeat
-     * them), on the pool's threads, summed in plan order. */
     corr_job *j = calloc(1, sizeof *j);
     if (!j)
         return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
@@ -1357,23 +1352,13 @@ static int shrink_weight(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ker
     j->cal = out;
     j->shape = (rf_shape){k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem,
                           rf_kernel_ctas(k), 1};
-    int of[RF_PLAN_MAX], nd = 0;
-    for (int i = 0; i < plan->n; i++) {
-        of[i] = nd;
-        for (int q = 0; q < nd; q++)
-            if (memcmp(j->d[q], &plan->pt[i].design, sizeof *j->d[q]) == 0)
-                of[i] = q;
-        if (of[i] == nd)
-            j->d[nd++] = &plan->pt[i].design;
-    }
-    int rc = rf_pool_run(jobs, nd, corr_of, j, j->err, err);
-    double c2 = 0;
-    for (int i = 0; i < plan->n && !rc; i++)
-        c2 += j->corr[of[i]] * j->corr[of[i]] / plan->n;
+    rf_design_init(&j->d);
+    int rc = rf_pool_run(jobs, 2, corr_of, j, j->err, err);
+    double c = !rc && j->ipc[0] > 0 && j->ipc[1] > 0 ? log(j->ipc[0] / j->ipc[1]) : 0.0;
     free(j);
     if (rc)
         return rc;
-    rep->corr_rms = sqrt(c2);
+    rep->corr_default = c;
     rep->level_noise = v;
     out->shrink = rf_extrap_shrink_prior(RF_EXTRAP_PRIOR_CORR, v);
     return RF_OK;

@@ -34,8 +34,8 @@ typedef struct rf_calib_report {
     rf_calib_sample s[RF_PLAN_MAX];
     rf_fit_result fit;
     double sim_cycles;     /* cycles the sampler simulated (warm-ups included) */
-    double corr_rms;       /* rms of log(IPC_cal / IPC_unc) at the sampled designs, the
-                              correction the record's shrink weight is set from */
+    double corr_default;   /* log(IPC_cal / IPC_unc) at the default design, unshrunk:
+                              the correction the shrink weight scales */
     double level_noise;    /* the windows' noise variance on the level they set (v of the
                               shrink weight w = D^2 / (D^2 + v), rf_calib_window_noise) */
     double hirf_bias;      /* HI-RF plans, fit at a bound: the windows' mean log residual,

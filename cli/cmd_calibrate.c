@@ -757,10 +757,10 @@ static int calibrate_main(const rf_mpi *m, int argc, char **argv)
     printf("\nfit: chi^2 %.3g -> %.3g (relative), rms residual %.2f%%, %d dof, %zu iterations\n",
            rep->fit.chisq0, rep->fit.chisq, 100.0 * cal.rms_rel, cal.dof, rep->fit.iters);
     if (cal.samples > 0)
-        printf("shrink: w = %.3f (correction %.2f%% rms at the sampled designs; the windows' "
+        printf("shrink: w = %.3f (correction %+.2f%% at the default design; the windows' "
                "mean residual about the fit %+.2f%% +- %.2f%%%s): estimate = uncalibrated x "
                "(calibrated / uncalibrated)^w\n",
-               cal.shrink, 100.0 * rep->corr_rms, 100.0 * cal.win_bias, 100.0 * cal.win_se,
+               cal.shrink, 100.0 * rep->corr_default, 100.0 * cal.win_bias, 100.0 * cal.win_se,
                rep->hirf_bias != 0 ? ", a bias of the level: the fit at a bound" : "");
     if (rep->level_draws == 1 && rep->level_run_ctas < rep->level_ctas)
         printf("level: %.4f (population model over the wave formula) from the run's %s%ld CTAs, "
