@@ -862,11 +862,8 @@ typedef struct level_job {
     uint64_t seed;
     int n;                      /* CTAs per draw (level_ctas) */
     bool batched;
-    long res;                   /* resident CTAs (the split's unit, a wave) */
-    bool split;                 /* draw 0 as its head and tail (level_split) */
-    double one[LEVEL_SEEDS];    /* draw s's whole-grid IPC (split: the head's) */
-    rf_waves_out wo0;           /* draw 0's batches, or the split's head */
-    rf_waves_out tail;          /* the split's tail */
+    double one[LEVEL_SEEDS];    /* draw s's whole-grid IPC */
+    rf_waves_out wo0;           /* draw 0's batches */
     rf_err err[LEVEL_SEEDS];
 } level_job;
 
@@ -912,47 +909,92 @@ static bool level_split(long n, long res)
     return res > 0 && n >= SPLIT_MIN_WAVES * res;
 }
 
-/* The split's head (draw 0 from its start) or tail (t). */
-static int split_part(level_job *j, bool t, rf_err *err)
+typedef struct split_job {
+    const rf_gpu *gpu;
+    const rf_design *d;
+    const rf_kernel *k;
+    const rf_ipc_kernel *kc;
+    const rf_ctaset *cs;        /* the run's CTAs */
+    const rf_ipc_params *p;
+    long res;                   /* resident CTAs: a wave */
+    double ipc;                 /* the head's IPC */
+    rf_waves_out head, tail;
+    rf_err err[2];
+} split_job;
+
+/* The split's head (job 0: the run from its start) or tail (job 1). */
+static int split_part(int t, void *ctx)
 {
-    long n = j->draw0->nctas, r = j->res;
+    split_job *j = ctx;
+    rf_err *err = &j->err[t];
+    rf_err_clear(err);
+    long n = j->cs->nctas, r = j->res;
     long tail = SPLIT_TAIL_WAVES * r, warm = SPLIT_WARM_WAVES * r;
     double ipc;
     if (!t) {
         run_part head = {0, SPLIT_MARK_WAVES * r, SPLIT_BATCH_WAVES * r, SPLIT_MIN_BATCHES,
                          SPLIT_SE, SPLIT_DRIFT, n - tail - warm};
-        return window_ipc_part(j->gpu, j->d, j->k, j->kuse, j->draw0, j->p, 0, 0, 0, 0, NULL, 0,
-                               &head, &j->wo0, &j->one[0], err);
+        return window_ipc_part(j->gpu, j->d, j->k, j->kc, j->cs, j->p, 0, 0, 0, 0, NULL, 0, &head,
+                               &j->head, &j->ipc, err);
     }
     rf_ctaset *cs = NULL;
-    int rc = rf_kchar_ctaset_view(j->draw0, (int)(n - tail - warm), (int)(tail + warm), &cs, err);
+    int rc = rf_kchar_ctaset_view(j->cs, (int)(n - tail - warm), (int)(tail + warm), &cs, err);
     if (rc)
         return rc;
-    /* The draw's own lone CPI (a slice takes its CTAs'): the rates the
-     * whole draw runs at. */
-    cs->cpi_lone = j->draw0->cpi_lone;
+    /* The run's own lone CPI (a slice takes its CTAs'): the rates the
+     * whole run goes at. */
+    cs->cpi_lone = j->cs->cpi_lone;
     run_part part = {tail + warm, 0, 0, 0, 0, 0, 0};
-    rc = window_ipc_part(j->gpu, j->d, j->k, j->kuse, cs, j->p, (uint64_t)warm, (uint64_t)warm, 0,
+    rc = window_ipc_part(j->gpu, j->d, j->k, j->kc, cs, j->p, (uint64_t)warm, (uint64_t)warm, 0,
                          0, NULL, 0, &part, &j->tail, &ipc, err);
     rf_kchar_ctaset_free(cs);
     return rc;
 }
 
-/* Draw 0's whole-grid IPC from its split (the head's where it ran to the
- * end). */
-static double split_ipc(const level_job *j)
+int rf_calib_run_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
+                     const rf_ipc_kernel *kc, const rf_ctaset *cs, const rf_ipc_params *p,
+                     int jobs, double *ipc, long *run_ctas, rf_err *err)
 {
-    if (!j->wo0.stopped)
-        return j->one[0];
-    const rf_ctaset *cs = j->draw0;
-    double all = 0;
-    for (long c = 0; c < cs->nctas; c++)
-        for (int w = 0; w < cs->wpc; w++) {
-            const float *in = rf_ctaset_insts(cs, c, w);
-            for (int ph = 0; ph < cs->nph[c]; ph++)
-                all += in[ph];
-        }
-    return rf_waves_split_ipc(all, &j->wo0, &j->tail);
+    *ipc = 0;
+    if (run_ctas)
+        *run_ctas = cs->nctas;
+    rf_occ_input in = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem};
+    rf_occ occ;
+    int rc = rf_occ_compute(gpu, d, &in, &occ, err);
+    if (rc)
+        return rc;
+    long res = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
+    run_part whole = {cs->nctas, 0, 0, 0, 0, 0, 0};
+    if (!level_split(cs->nctas, res))
+        return window_ipc_part(gpu, d, k, kc, cs, p, 0, 0, 0, 0, NULL, 0, &whole, NULL, ipc, err);
+    split_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    j->gpu = gpu;
+    j->d = d;
+    j->k = k;
+    j->kc = kc;
+    j->cs = cs;
+    j->p = p;
+    j->res = res;
+    /* The head and the tail, on two threads where there are two. */
+    rc = rf_pool_run(jobs, 2, split_part, j, j->err, err);
+    if (!rc && j->head.stopped) {
+        double all = 0;
+        for (long c = 0; c < cs->nctas; c++)
+            for (int w = 0; w < cs->wpc; w++) {
+                const float *ins = rf_ctaset_insts(cs, c, w);
+                for (int ph = 0; ph < cs->nph[c]; ph++)
+                    all += ins[ph];
+            }
+        *ipc = rf_waves_split_ipc(all, &j->head, &j->tail);
+        if (run_ctas)
+            *run_ctas = j->head.launched + SPLIT_TAIL_WAVES * res;
+    } else if (!rc) {
+        *ipc = j->ipc;      /* the head ran to the end: the whole run */
+    }
+    free(j);
+    return rc;
 }
 
 static int level_draw(int s, void *ctx)
@@ -960,8 +1002,6 @@ static int level_draw(int s, void *ctx)
     level_job *j = ctx;
     rf_err *err = &j->err[s];
     rf_err_clear(err);
-    if (j->split)
-        return split_part(j, s == 1, err);
     rf_ctaset *cs = NULL;
     int rc = RF_OK;
     if (s > 0)
@@ -974,6 +1014,91 @@ static int level_draw(int s, void *ctx)
                         NULL, s == 0 && j->batched ? LEVEL_BATCHES : 0, s == 0 ? &j->wo0 : &wo,
                         &j->one[s], err);
     rf_kchar_ctaset_free(cs);
+    return rc;
+}
+
+/* The level's draws on a grid longer than LEVEL_MAX_CTAS (whole_kernel_level):
+ * their mean population-model IPC in *fluid, draw 0 the run's own CTAs
+ * (draw0), the rest walked (from walked where it holds them). */
+static int level_draws(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_kernel *kuse,
+                       const rf_design *d, const rf_calib *out, uint64_t run,
+                       const rf_ctaset *draw0, const rf_ctaset *walked, long res, int jobs,
+                       double *fluid, rf_calib_report *rep, rf_err *err)
+{
+    long total = rf_kernel_ctas(k);
+    level_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    j->gpu = gpu;
+    j->k = k;
+    j->kuse = kuse;
+    j->d = d;
+    j->p = &out->params;
+    j->draw0 = draw0;
+    j->walked = walked;
+    j->seed = run;
+    j->n = level_ctas(k);
+    j->batched = res > 0 && total >= LEVEL_BATCH_WAVES * res;
+    rf_pool pool;
+    int rc = rf_pool_start(&pool, jobs, LEVEL_SEEDS, level_draw, j, err);
+    if (rc) {
+        free(j);
+        return rc;
+    }
+    /* Draws the rule takes at least: before the first, one where its
+     * batches may settle it, else LEVEL_MIN_SEEDS. */
+    int need = j->batched ? 1 : LEVEL_MIN_SEEDS;
+    double ones[LEVEL_SEEDS];
+    int used = 0;
+    /* The draws' target: LEVEL_REL_SE, or the share of the windows' noise
+     * on the level when that is wider. */
+    double wn = out->samples > 0
+                    ? LEVEL_WINDOW_SHARE * out->rms_rel / sqrt((double)out->samples) : 0.0;
+    double target = wn > LEVEL_REL_SE ? wn : LEVEL_REL_SE;
+    /* One draw's relative spread from the first draw's batches (sb, nu0
+     * degrees of freedom; 0: none). */
+    double sb = 0;
+    int nu0 = 0;
+    for (int s = 0; s < LEVEL_SEEDS && !rc; s++) {
+        int ahead = s == 0 ? 1 : s + jobs;
+        rf_pool_release(&pool, need > ahead ? need : ahead);
+        rc = rf_pool_wait(&pool, s);
+        if (rc) {
+            if (err)
+                *err = j->err[s];
+            break;
+        }
+        ones[used++] = j->one[s];
+        const rf_waves_out *wo = &j->wo0;
+        if (s == 0 && j->batched && wo->nbatch == LEVEL_BATCHES) {
+            double m = 0, ss = 0;
+            for (int b = 0; b < wo->nbatch; b++)
+                m += wo->batch_ipc[b] / wo->nbatch;
+            for (int b = 0; b < wo->nbatch; b++)
+                ss += (wo->batch_ipc[b] - m) * (wo->batch_ipc[b] - m);
+            if (m > 0) {
+                sb = LEVEL_BATCH_INFLATE * sqrt(ss / (wo->nbatch - 1) / wo->nbatch) / m;
+                nu0 = LEVEL_BATCH_DOF;
+            }
+        }
+        *fluid = 0;
+        for (int i = 0; i < used; i++)
+            *fluid += ones[i] / used;
+        /* One draw's relative variance: the batches' prior pooled with the
+         * draws' own spread; the level's, that over the draws. */
+        double ss = 0;
+        for (int i = 0; i < used && *fluid > 0; i++)
+            ss += (ones[i] - *fluid) * (ones[i] - *fluid) / (*fluid * *fluid);
+        double var = nu0 + used - 1 > 0 ? (nu0 * sb * sb + ss) / (nu0 + used - 1) : 0.0;
+        if ((nu0 > 0 || used >= LEVEL_MIN_SEEDS) && sqrt(var / used) <= target)
+            break;
+        if (s == 0)
+            need = level_need(nu0, sb, target, used);
+    }
+    rf_pool_finish(&pool);
+    rep->level_draws = used;
+    rep->level_ctas = rep->level_run_ctas = j->n;
+    free(j);
     return rc;
 }
 
@@ -1042,104 +1167,25 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
             return rc;
         draw0 = own;
     }
-    bool whole = total <= LEVEL_MAX_CTAS;   /* draw 0 is the whole run */
     rf_design d;
     rf_design_init(&d);
-    level_job *j = calloc(1, sizeof *j);
-    if (!j) {
+    double fluid = 0;
+    if (total <= LEVEL_MAX_CTAS) {
+        /* Draw 0 is the whole run: its population-model run (split where
+         * long, rf_calib_run_ipc). */
+        rc = rf_calib_run_ipc(gpu, &d, k, kuse, draw0, &out->params, jobs, &fluid,
+                              &rep->level_run_ctas, err);
+        rep->level_draws = 1;
+        rep->level_ctas = level_ctas(k);
         rf_kchar_ctaset_free(own);
-        return rf_err_set(err, RF_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-    }
-    j->gpu = gpu;
-    j->k = k;
-    j->kuse = kuse;
-    j->d = &d;
-    j->p = &out->params;
-    j->draw0 = draw0;
-    j->walked = walked;
-    j->seed = run;
-    j->n = level_ctas(k);
-    j->batched = !whole && res > 0 && total >= LEVEL_BATCH_WAVES * res;
-    j->res = res;
-    j->split = whole && level_split(j->n, res);
-    rf_pool pool;
-    rc = rf_pool_start(&pool, jobs, j->split ? 2 : whole ? 1 : LEVEL_SEEDS, level_draw, j, err);
-    if (rc) {
-        free(j);
+        if (rc)
+            return rc;
+    } else {
+        rc = level_draws(gpu, k, kuse, &d, out, run, draw0, walked, res, jobs, &fluid, rep, err);
         rf_kchar_ctaset_free(own);
-        return rc;
+        if (rc)
+            return rc;
     }
-    /* Draws the rule takes at least: before the first, one where its
-     * batches may settle it, else LEVEL_MIN_SEEDS. */
-    int need = j->batched || whole ? 1 : LEVEL_MIN_SEEDS;
-    double ones[LEVEL_SEEDS], fluid = 0;
-    int used = 0;
-    /* The draws' target: LEVEL_REL_SE, or the share of the windows' noise
-     * on the level when that is wider. */
-    double wn = out->samples > 0
-                    ? LEVEL_WINDOW_SHARE * out->rms_rel / sqrt((double)out->samples) : 0.0;
-    double target = wn > LEVEL_REL_SE ? wn : LEVEL_REL_SE;
-    /* One draw's relative spread from the first draw's batches (sb, nu0
-     * degrees of freedom; 0: none). */
-    double sb = 0;
-    int nu0 = 0;
-    if (j->split) {
-        /* The head and the tail, on two threads where there are two. */
-        rf_pool_release(&pool, 2);
-        for (int s = 0; s < 2 && !rc; s++)
-            if ((rc = rf_pool_wait(&pool, s)) && err)
-                *err = j->err[s];
-        fluid = rc ? 0.0 : split_ipc(j);
-        used = 1;
-        rep->level_run_ctas = j->wo0.stopped ? j->wo0.launched + SPLIT_TAIL_WAVES * res : j->n;
-    }
-    for (int s = 0; s < LEVEL_SEEDS && !rc && !j->split; s++) {
-        int ahead = s == 0 ? 1 : s + jobs;
-        rf_pool_release(&pool, need > ahead ? need : ahead);
-        rc = rf_pool_wait(&pool, s);
-        if (rc) {
-            if (err)
-                *err = j->err[s];
-            break;
-        }
-        ones[used++] = j->one[s];
-        const rf_waves_out *wo = &j->wo0;
-        if (s == 0 && j->batched && wo->nbatch == LEVEL_BATCHES) {
-            double m = 0, ss = 0;
-            for (int b = 0; b < wo->nbatch; b++)
-                m += wo->batch_ipc[b] / wo->nbatch;
-            for (int b = 0; b < wo->nbatch; b++)
-                ss += (wo->batch_ipc[b] - m) * (wo->batch_ipc[b] - m);
-            if (m > 0) {
-                sb = LEVEL_BATCH_INFLATE * sqrt(ss / (wo->nbatch - 1) / wo->nbatch) / m;
-                nu0 = LEVEL_BATCH_DOF;
-            }
-        }
-        fluid = 0;
-        for (int i = 0; i < used; i++)
-            fluid += ones[i] / used;
-        if (whole)
-            break;
-        /* One draw's relative variance: the batches' prior pooled with the
-         * draws' own spread; the level's, that over the draws. */
-        double ss = 0;
-        for (int i = 0; i < used && fluid > 0; i++)
-            ss += (ones[i] - fluid) * (ones[i] - fluid) / (fluid * fluid);
-        double var = nu0 + used - 1 > 0 ? (nu0 * sb * sb + ss) / (nu0 + used - 1) : 0.0;
-        if ((nu0 > 0 || used >= LEVEL_MIN_SEEDS) && sqrt(var / used) <= target)
-            break;
-        if (s == 0)
-            need = level_need(nu0, sb, target, used);
-    }
-    rf_pool_finish(&pool);
-    rep->level_draws = used;
-    rep->level_ctas = j->n;
-    if (!j->split)
-        rep->level_run_ctas = j->n;
-    free(j);
-    rf_kchar_ctaset_free(own);
-    if (rc)
-        return rc;
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem, total, 1};
     rf_estimate e;
     out->level = 1.0;

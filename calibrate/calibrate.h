@@ -130,6 +130,16 @@ int rf_calib_window_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *
                         uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
                         double *ipc, rf_err *err);
 
+/* The CTA population model's IPC of design d over the whole run of the
+ * CTAs in cs (the run's first cs->nctas CTAs, from a cold start): a run of
+ * at least 64 waves split into its first CTAs until the rate is steady and
+ * its last waves, the middle at the steady rate (calibrate/calibrate.c
+ * level_split), on up to two of jobs threads; the same result on any
+ * number.  *run_ctas (may be NULL): the CTAs the model ran. */
+int rf_calib_run_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
+                     const rf_ipc_kernel *kc, const rf_ctaset *cs, const rf_ipc_params *p,
+                     int jobs, double *ipc, long *run_ctas, rf_err *err);
+
 /* A short run (calibrate/calibrate.c SHORT_LEVEL_WAVES): at most
  * SHORT_LEVEL_WAVES waves of the default design's resident CTAs and at most
  * RF_IPC_NLONE CTAs, every one of whose lone cycles the estimate's run model

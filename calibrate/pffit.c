@@ -491,7 +491,7 @@ int rf_pffit_level_walked(const rf_gpu *gpu, const rf_kernel *k, const rf_ipc_ke
         rc = rf_calib_short_run(gpu, k, kc, &is_short, NULL, err);
     double pop = 0;
     if (!rc && !is_short)
-        rc = rf_calib_window_ipc(gpu, base, k, kc, cs, &cal->params, 0, 0, 0, 0, &pop, err);
+        rc = rf_calib_run_ipc(gpu, base, k, kc, cs, &cal->params, jobs, &pop, NULL, err);
     if (!rc && walked)
         *walked = cs;
     else
