@@ -2982,16 +2982,6 @@ typedef struct cta_counts {
     double *ins;
 } cta_counts;
 
-/* The warp instructions of cs's c-th CTA, all its warps' (a whole number). */
-static double cta_insts(const rf_ctaset *cs, int c)
-{
-    const float *I = rf_ctaset_insts(cs, c, 0);
-    double t = 0;
-    for (int q = 0; q < cs->wpc * cs->nph[c]; q++)
-        t += I[q];
-    return t;
-}
-
 /* The one of known[0 .. nknown - 1] that holds the run's CTA j, or NULL. */
 static const cta_counts *known_of(const cta_counts *known, int nknown, long j)
 {
@@ -3012,7 +3002,7 @@ static void counts_of(const rf_ctaset *cs, cta_counts *out)
     out->first = cs->first_cta;
     out->n = cs->nctas;
     for (int c = 0; c < cs->nctas; c++)
-        out->ins[c] = cta_insts(cs, c);
+        out->ins[c] = rf_ctaset_cta_insts(cs, c);
 }
 
 /* rf_kchar_func with the sample drawn from a run of `ctas` CTAs (0: no
@@ -3482,7 +3472,7 @@ static int crit_chunk(const crit_walk *cw, int q, int jobs, rf_err *err)
             }
         }
         lone[c0 + c] = t + cs->cta_drain[c];
-        lone[n + c0 + c] = cta_insts(cs, c);
+        lone[n + c0 + c] = rf_ctaset_cta_insts(cs, c);
         lone[2 * n + c0 + c] = (t0 >= 0 ? t0 : t) + cs->cta_drain[c];
         lone[3 * n + c0 + c] = cs->cta_drain[c];
     }
@@ -3629,7 +3619,7 @@ static int compute(const rf_gpu *gpu, const rf_kernel *k, rf_ipc_kernel *out, rf
     if (rc == 0 && grid && grid->nctas == counted && grid->wpc == out->warps_per_cta) {
         double total = 0;
         for (int c = 0; c < grid->nctas; c++)
-            total += cta_insts(grid, c);
+            total += rf_ctaset_cta_insts(grid, c);
         ipw = total / ((double)counted * grid->wpc);
     } else if (rc == 0 && grid_insts_per_warp(gpu, k->func, &k->profile, out->warps_per_cta,
                                               rf_kernel_ctas(k), rf_kernel_sms(k), known, 2,

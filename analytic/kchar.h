@@ -150,6 +150,16 @@ static inline size_t rf_ctaset_end(const rf_ctaset *cs, long c)
     return cs->off[c] + (size_t)cs->wpc * (size_t)cs->nph[c];
 }
 
+/* The warp instructions of CTA c of cs, all its warps' (a whole number). */
+static inline double rf_ctaset_cta_insts(const rf_ctaset *cs, long c)
+{
+    const float *in = rf_ctaset_insts(cs, c, 0);
+    double t = 0;
+    for (size_t q = 0; q < (size_t)cs->wpc * (size_t)cs->nph[c]; q++)
+        t += in[q];
+    return t;
+}
+
 /* The floats of cs's rows, from its first CTA's to its last's end (a
  * walked set's and a slice's from insts[0]). */
 static inline size_t rf_ctaset_nrows(const rf_ctaset *cs)

@@ -979,16 +979,22 @@ int rf_calib_run_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
     j->cs = cs;
     j->p = p;
     j->res = res;
-    /* The head and the tail, on two threads where there are two. */
-    rc = rf_pool_run(jobs, 2, split_part, j, j->err, err);
+    /* The head and the tail, on two threads where there are two; on one,
+     * the tail only where the head stopped (the same result). */
+    if (jobs > 1) {
+        rc = rf_pool_run(jobs, 2, split_part, j, j->err, err);
+    } else {
+        int t = 0;
+        rc = split_part(t, j);
+        if (!rc && j->head.stopped)
+            rc = split_part(t = 1, j);
+        if (rc && err)
+            *err = j->err[t];
+    }
     if (!rc && j->head.stopped) {
         double all = 0;
         for (long c = 0; c < cs->nctas; c++)
-            for (int w = 0; w < cs->wpc; w++) {
-                const float *ins = rf_ctaset_insts(cs, c, w);
-                for (int ph = 0; ph < cs->nph[c]; ph++)
-                    all += ins[ph];
-            }
+            all += rf_ctaset_cta_insts(cs, c);
         *ipc = rf_waves_split_ipc(all, &j->head, &j->tail);
         if (run_ctas)
             *run_ctas = j->head.launched + SPLIT_TAIL_WAVES * res;
@@ -1179,15 +1185,12 @@ static int whole_kernel_level(const rf_gpu *gpu, const rf_kernel *k, const rf_ip
                               &rep->level_run_ctas, err);
         rep->level_draws = 1;
         rep->level_ctas = level_ctas(k);
-        rf_kchar_ctaset_free(own);
-        if (rc)
-            return rc;
     } else {
         rc = level_draws(gpu, k, kuse, &d, out, run, draw0, walked, res, jobs, &fluid, rep, err);
-        rf_kchar_ctaset_free(own);
-        if (rc)
-            return rc;
     }
+    rf_kchar_ctaset_free(own);
+    if (rc)
+        return rc;
     rf_shape shape = {k->regs, rf_kernel_threads(k), k->smem_static + k->launch.smem, total, 1};
     rf_estimate e;
     out->level = 1.0;
