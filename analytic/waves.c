@@ -35,8 +35,9 @@
  * population of CTA ages the sampler's does.
  * Window output: instructions retired in [t_start, t_end).  A whole run
  * may stop early at a steady batch (rf_waves_run.batch_ctas: batches of CTAs
- * from a mark, the run stopping once their IPCs' standard error is small;
- * rf_waves_split_ipc then takes the rest at that rate).  Whole-run
+ * from a mark, the run stopping once their IPCs' standard error is small
+ * and the span's two halves run at one rate; rf_waves_split_ipc then takes
+ * the rest at that rate).  Whole-run
  * output may add batches: the IPC between the launches that cut the grid
  * into equal numbers of CTAs (their spread says how well one draw of the
  * CTAs fixes the run's IPC).  The start (fresh CTAs, then the warming)
