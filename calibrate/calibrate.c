@@ -303,24 +303,16 @@ static bool plan_worth(const rf_gpu *gpu, const rf_kernel *k, const rf_plan *pla
     return *w >= RF_CALIB_WEIGHT_MIN;
 }
 
-/* Part of a run (the level's split head and tail, level_split): ctas > 0
- * the run's CTAs (else the grid's after skip - warm); the rest as
- * rf_waves_run's fields of the same names. */
-typedef struct run_part {
-    long ctas, mark_cta, batch_ctas;
-    int min_batches;
-    double stop_se, stop_drift;
-    long stop_before;
-} run_part;
-
 /* rf_calib_window_ipc with the population model's start kept in *ws
  * (prepared on the first call, reused while the window's start is the
- * same: the start does not depend on the parameters), or none (ws NULL),
- * and part (NULL: none). */
+ * same: the start does not depend on the parameters), or none (ws NULL).
+ * part (NULL: none), a part of a run (the level's split head and tail,
+ * level_split): its ctas > 0 the run's CTAs (else the grid's after skip -
+ * warm), and its steady batches (mark_cta .. stop_before) taken over. */
 static int window_ipc_part(const rf_gpu *gpu, const rf_design *d, const rf_kernel *kern,
                            const rf_ipc_kernel *k, const rf_ctaset *cs, const rf_ipc_params *p,
                            uint64_t skip, uint64_t warm, uint64_t warmup, uint64_t cycles,
-                           rf_waves_state **ws, int batches, const run_part *part,
+                           rf_waves_state **ws, int batches, const rf_waves_run *part,
                            rf_waves_out *wo, double *ipc, rf_err *err)
 {
     rf_occ_input in = {kern->regs, rf_kernel_threads(kern), kern->smem_static + kern->launch.smem};
@@ -934,8 +926,12 @@ static int split_part(int t, void *ctx)
     long tail = SPLIT_TAIL_WAVES * r, warm = SPLIT_WARM_WAVES * r;
     double ipc;
     if (!t) {
-        run_part head = {0, SPLIT_MARK_WAVES * r, SPLIT_BATCH_WAVES * r, SPLIT_MIN_BATCHES,
-                         SPLIT_SE, SPLIT_DRIFT, n - tail - warm};
+        rf_waves_run head = {.mark_cta = SPLIT_MARK_WAVES * r,
+                             .batch_ctas = SPLIT_BATCH_WAVES * r,
+                             .min_batches = SPLIT_MIN_BATCHES,
+                             .stop_se = SPLIT_SE,
+                             .stop_drift = SPLIT_DRIFT,
+                             .stop_before = n - tail - warm};
         return window_ipc_part(j->gpu, j->d, j->k, j->kc, j->cs, j->p, 0, 0, 0, 0, NULL, 0, &head,
                                &j->head, &j->ipc, err);
     }
@@ -946,7 +942,7 @@ static int split_part(int t, void *ctx)
     /* The run's own lone CPI (a slice takes its CTAs'): the rates the
      * whole run goes at. */
     cs->cpi_lone = j->cs->cpi_lone;
-    run_part part = {tail + warm, 0, 0, 0, 0, 0, 0};
+    rf_waves_run part = {.ctas = tail + warm};
     rc = window_ipc_part(j->gpu, j->d, j->k, j->kc, cs, j->p, (uint64_t)warm, (uint64_t)warm, 0,
                          0, NULL, 0, &part, &j->tail, &ipc, err);
     rf_kchar_ctaset_free(cs);
@@ -966,7 +962,7 @@ int rf_calib_run_ipc(const rf_gpu *gpu, const rf_design *d, const rf_kernel *k,
     if (rc)
         return rc;
     long res = occ.active_ctas > 0 ? occ.active_ctas : occ.ctas_per_sm;
-    run_part whole = {cs->nctas, 0, 0, 0, 0, 0, 0};
+    rf_waves_run whole = {.ctas = cs->nctas};
     if (!level_split(cs->nctas, res))
         return window_ipc_part(gpu, d, k, kc, cs, p, 0, 0, 0, 0, NULL, 0, &whole, NULL, ipc, err);
     split_job *j = calloc(1, sizeof *j);
